@@ -1,0 +1,77 @@
+// swift-tools-version:6.2
+// MockAPNs: a local stand-in for Apple Push Notification service, plus a client and test kit.
+// Module map and rules: README.md ("Architecture"). Arrows in comments point at allowed imports.
+import PackageDescription
+
+/// Every first-party target: Swift 6 language mode (the tools version's default) and warnings as errors.
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "MockAPNs",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "APNsModel", targets: ["APNsModel"]),
+        .library(name: "APNsCrypto", targets: ["APNsCrypto"]),
+        .library(name: "HTTP2", targets: ["HTTP2"]),
+        .library(name: "MockAPNs", targets: ["MockAPNs"]),
+        .executable(name: "mockapns", targets: ["mockapns"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // C libraries, found through pkg-config; shim.h wraps the macros Swift cannot import.
+        .systemLibrary(
+            name: "CNghttp2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["nghttp2"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+
+        // What APNs is: pure Swift, no C, no networking.
+        .target(name: "APNsModel", swiftSettings: strict),
+        // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL
+        .target(name: "APNsCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        // HTTP/2 over nghttp2 + OpenSSL on epoll loops; knows nothing of APNs. → CNghttp2, COpenSSL
+        .target(
+            name: "HTTP2",
+            dependencies: ["CNghttp2", "COpenSSL", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // The mock server. → HTTP2, APNsCrypto, APNsModel
+        .target(
+            name: "MockAPNs",
+            dependencies: [
+                "HTTP2", "APNsCrypto", "APNsModel",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The `mockapns` command line.
+        .executableTarget(
+            name: "mockapns",
+            dependencies: [
+                "MockAPNs", "APNsModel", "APNsCrypto",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "APNsModelTests", dependencies: ["APNsModel"], swiftSettings: strict),
+        .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
+        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: strict),
+        .testTarget(
+            name: "MockAPNsTests",
+            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "HTTP2"],
+            swiftSettings: strict
+        ),
+    ]
+)

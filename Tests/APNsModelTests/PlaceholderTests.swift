@@ -1,0 +1,6 @@
+import XCTest
+@testable import APNsModel
+
+final class APNsModelPlaceholderTests: XCTestCase {
+    func testModuleLoads() { XCTAssertTrue(true) }
+}
