@@ -65,6 +65,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // A trivial-handler HTTP/2 server for `make bench-transport` (measures HTTP2 alone).
+        .executableTarget(name: "HTTP2BenchServer", dependencies: ["HTTP2"], path: "bench/HTTP2BenchServer", swiftSettings: strict),
+
         .testTarget(name: "APNsModelTests", dependencies: ["APNsModel"], swiftSettings: strict),
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: strict),
