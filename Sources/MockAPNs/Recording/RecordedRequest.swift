@@ -1,0 +1,136 @@
+import APNsModel
+
+/// One request as the mock saw it and answered it: accepted or rejected, with everything a test or a
+/// person needs to tell what the sender did. Immutable once recorded.
+///
+/// Its JSON form (one line per record in a `--record` file, and the control API's items) uses the
+/// snake_case field names documented in the README's "Recorded fields" table; `RecordedRequest+JSON.swift`
+/// converts both ways.
+public struct RecordedRequest: Sendable, Equatable {
+    /// Position in the recording, from 1, in the order requests finished.
+    public var seq: UInt64
+    /// When the request's last frame arrived, in milliseconds since the Unix epoch.
+    public var receivedAtMillis: Int64
+    /// The HTTP/2 connection the request came on (unique for the life of the server).
+    public var connectionID: UInt64
+    /// The HTTP/2 stream id (odd, client-initiated); 0 for the HTTP/1.1 endpoint.
+    public var streamID: Int32
+    /// The peer's address, `host:port`.
+    public var remote: String
+    /// `:method` as sent.
+    public var method: String
+    /// `:path` as sent.
+    public var path: String
+    /// The device token from `/3/device/<token>`, when the path has one.
+    public var deviceToken: String?
+    /// Regular headers in wire order, duplicates kept.
+    public var headers: [HeaderField]
+    /// The body as sent (at most the server's body cap).
+    public var body: [UInt8]
+    /// The body as JSON, when it parses.
+    public var payload: JSONValue?
+    /// The size of the body in bytes as sent (may exceed `body.count` when the body was over the cap).
+    public var payloadBytes: Int
+    /// How the request authenticated.
+    public var auth: Authentication
+    /// What the mock answered.
+    public var response: Response
+    /// The fault-plan rules that fired for this request, by name.
+    public var faults: [String]
+    /// Lint findings for the payload (what APNs accepts but a device may mishandle).
+    public var lint: [LintSummary]
+    /// Time from the request's arrival to the response being handed to the transport, in microseconds.
+    public var durationMicros: Int64
+
+    /// Makes a record; every field is required so nothing is silently defaulted.
+    public init(
+        seq: UInt64, receivedAtMillis: Int64, connectionID: UInt64, streamID: Int32, remote: String,
+        method: String, path: String, deviceToken: String?, headers: [HeaderField], body: [UInt8],
+        payload: JSONValue?, payloadBytes: Int, auth: Authentication, response: Response,
+        faults: [String], lint: [LintSummary], durationMicros: Int64
+    ) {
+        self.seq = seq
+        self.receivedAtMillis = receivedAtMillis
+        self.connectionID = connectionID
+        self.streamID = streamID
+        self.remote = remote
+        self.method = method
+        self.path = path
+        self.deviceToken = deviceToken
+        self.headers = headers
+        self.body = body
+        self.payload = payload
+        self.payloadBytes = payloadBytes
+        self.auth = auth
+        self.response = response
+        self.faults = faults
+        self.lint = lint
+        self.durationMicros = durationMicros
+    }
+
+    /// The credential a request carried, as far as the mock could read it.
+    public struct Authentication: Sendable, Equatable {
+        /// `token`, `certificate` or `none`.
+        public var kind: String
+        /// The JWT's `iss` (token) or nil.
+        public var teamID: String?
+        /// The JWT's `kid` (token) or nil.
+        public var keyID: String?
+        /// The JWT's `iat` in epoch seconds, when it had a readable one.
+        public var issuedAt: Int64?
+        /// The client certificate's topics (certificate auth).
+        public var topics: [String]
+
+        /// Makes an authentication summary.
+        public init(kind: String, teamID: String? = nil, keyID: String? = nil, issuedAt: Int64? = nil, topics: [String] = []) {
+            self.kind = kind
+            self.teamID = teamID
+            self.keyID = keyID
+            self.issuedAt = issuedAt
+            self.topics = topics
+        }
+    }
+
+    /// The answer the mock gave (or, for stalls and resets, the one it withheld).
+    public struct Response: Sendable, Equatable {
+        /// HTTP status; 0 when no response was sent (stall, reset, dropped connection).
+        public var status: Int
+        /// APNs reason for errors.
+        public var reason: String?
+        /// `apns-id` returned.
+        public var apnsID: String?
+        /// `apns-unique-id` returned (development environment).
+        public var apnsUniqueID: String?
+        /// For 410: milliseconds since the epoch when the token was last known invalid.
+        public var timestamp: Int64?
+
+        /// Makes a response summary.
+        public init(status: Int, reason: String? = nil, apnsID: String? = nil, apnsUniqueID: String? = nil, timestamp: Int64? = nil) {
+            self.status = status
+            self.reason = reason
+            self.apnsID = apnsID
+            self.apnsUniqueID = apnsUniqueID
+            self.timestamp = timestamp
+        }
+    }
+
+    /// A lint finding as stored in a record: stable id, severity, JSON path and message.
+    public struct LintSummary: Sendable, Equatable {
+        /// Stable finding id, e.g. `background-has-alert`.
+        public var id: String
+        /// `error`, `warning` or `info`.
+        public var severity: String
+        /// Where in the payload (or which header).
+        public var path: String
+        /// What is wrong, in a sentence.
+        public var message: String
+
+        /// Makes a lint summary.
+        public init(id: String, severity: String, path: String, message: String) {
+            self.id = id
+            self.severity = severity
+            self.path = path
+            self.message = message
+        }
+    }
+}
