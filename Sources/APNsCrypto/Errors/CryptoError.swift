@@ -19,6 +19,8 @@ public enum CryptoError: Error, Equatable, CustomStringConvertible {
     case malformedCertificate(reason: String)
     /// Creating a key, certificate or trust store failed inside OpenSSL.
     case operationFailed(step: String, openSSL: String)
+    /// A value passed to `TestCredentialFactory` cannot go into a certificate.
+    case invalidArgument(String)
 
     /// A sentence a user can act on.
     public var description: String {
@@ -40,6 +42,8 @@ public enum CryptoError: Error, Equatable, CustomStringConvertible {
             return "The certificate is not a usable APNs client certificate: \(reason)."
         case let .operationFailed(step, openSSL):
             return "OpenSSL failed to \(step): \(openSSL)."
+        case let .invalidArgument(reason):
+            return "Cannot create the certificate: \(reason)."
         }
     }
 }

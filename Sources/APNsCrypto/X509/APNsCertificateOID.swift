@@ -21,3 +21,12 @@ enum APNsCertificateOID: String, CaseIterable {
         return X509_get_ext(certificate, index)
     }
 }
+
+extension APNsCertificateOID {
+    /// The DER content of this extension in `certificate`, or nil when absent.
+    func contents(in certificate: OpaquePointer) -> [UInt8]? {
+        guard let found = find(in: certificate), let data = X509_EXTENSION_get_data(found),
+              let bytes = ASN1_STRING_get0_data(data) else { return nil }
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(ASN1_STRING_length(data))))
+    }
+}

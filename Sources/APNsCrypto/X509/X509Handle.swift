@@ -73,3 +73,23 @@ final class X509Handle: @unchecked Sendable {
         MemoryBIO.writingText { PEM_write_bio_X509($0, pointer) == 1 }
     }
 }
+
+extension X509Handle {
+    /// True when the certificate's names cover `host` (a DNS name or an IP literal).
+    func matches(host: String) -> Bool {
+        let result = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." })
+            ? X509_check_ip_asc(pointer, host, 0)
+            : X509_check_host(pointer, host, host.utf8.count, 0, nil)
+        OpenSSLErrorQueue.clear()
+        return result == 1
+    }
+}
+
+extension X509Handle {
+    /// True when `key` is the private half of the certificate's public key.
+    func matches(privateKey key: P256PrivateKey) -> Bool {
+        let result = X509_check_private_key(pointer, key.key.pointer)
+        OpenSSLErrorQueue.clear()
+        return result == 1
+    }
+}
