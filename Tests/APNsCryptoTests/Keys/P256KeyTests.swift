@@ -29,6 +29,17 @@ final class P256KeyTests: XCTestCase {
         -----END PRIVATE KEY-----
         """
 
+    /// A P-256 key encrypted with the passphrase "secret": must be refused, never prompt.
+    private let encryptedPrivateKey = """
+        -----BEGIN ENCRYPTED PRIVATE KEY-----
+        MIHsMFcGCSqGSIb3DQEFDTBKMCkGCSqGSIb3DQEFDDAcBAjN0OQrmAS9IAICCAAw
+        DAYIKoZIhvcNAgkFADAdBglghkgBZQMEAQIEEAh3xXbDC0HNIYY7MkZMJUIEgZCO
+        VaZb6zycl+eHQnM/UNqrg34IOw/f2s/AK14wedlPQppEsjt0/5a7ROrEzceF0uI5
+        2f2luX2/3BIo5INZEJe8C9Mbr8tf4pEspL38oWuNem+EWBN4jWuvR1Eh8Ee5tlOY
+        y2sc26Nlo9Vh3exdPgErkWMFovuk8DaFFO4vPSEp+KEciRZBbjUvsMDhf5Cwzz8=
+        -----END ENCRYPTED PRIVATE KEY-----
+        """
+
     private let message = Array("header.claims".utf8)
 
     func testSignatureIsRawSixtyFourBytesAndVerifies() throws {
@@ -117,6 +128,24 @@ final class P256KeyTests: XCTestCase {
         let rsa = try TestCredentials.text("client-app-key.pem")
         XCTAssertThrowsError(try P256PrivateKey(pemRepresentation: rsa)) { error in
             guard case .unsupportedKey? = error as? CryptoError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testEncryptedKeyIsRefusedWithoutPrompting() {
+        XCTAssertThrowsError(try P256PrivateKey(pemRepresentation: encryptedPrivateKey)) { error in
+            guard case .invalidPEM? = error as? CryptoError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testOneKeySignsAndVerifiesFromManyThreads() throws {
+        let key = try P256PrivateKey(contentsOfFile: TestCredentials.path("AuthKey_TESTKEY001.p8"))
+        let publicKey = key.publicKey
+        let wrongKey = P256PrivateKey.generate().publicKey
+        DispatchQueue.concurrentPerform(iterations: 32) { index in
+            let data = Array("message \(index)".utf8)
+            guard let signature = try? key.signature(for: data) else { return XCTFail("signing failed on iteration \(index)") }
+            XCTAssertTrue(publicKey.isValidSignature(signature, for: data))
+            XCTAssertFalse(wrongKey.isValidSignature(signature, for: data))
         }
     }
 
