@@ -65,6 +65,10 @@ public final class HTTP2Server: Sendable {
     /// Number of currently open connections (all loops).
     public var openConnectionCount: Int { context.openConnections.load(ordering: .relaxed) }
 
+    /// The most encrypted output any single connection has had queued so far (bytes). Back-pressure keeps
+    /// it near `configuration.outputHighWaterMark` even when a peer stops reading.
+    public var peakPendingOutputBytes: Int { context.peakPendingOutput.load(ordering: .relaxed) }
+
     /// Graceful shutdown: stop accepting, GOAWAY(NO_ERROR) to every connection, let in-flight streams
     /// finish for up to `gracePeriod`, then close what is left and stop the loops.
     public func shutdown(gracePeriod: Duration) async {

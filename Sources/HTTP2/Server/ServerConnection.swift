@@ -310,6 +310,16 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         goAway(errorCode: UInt32(NGHTTP2_NO_ERROR.rawValue), debugData: [], thenClose: false)
     }
 
+    override func outputPeakRaised(_ bytes: Int) {
+        var current = context.peakPendingOutput.load(ordering: .relaxed)
+        while bytes > current {
+            let (exchanged, original) = context.peakPendingOutput.compareExchange(
+                expected: current, desired: bytes, ordering: .relaxed)
+            if exchanged { break }
+            current = original
+        }
+    }
+
     override func transportClosed() {
         streams.removeAll()
         currentStream = nil

@@ -9,6 +9,8 @@ final class ServerContext: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Set once graceful shutdown began: new connections are refused and idle ones told to go away.
     let shuttingDown = Atomic<Bool>(false)
+    /// The most output any one connection ever had queued (bytes): shows back-pressure holds.
+    let peakPendingOutput = Atomic<Int>(0)
 
     init(configuration: HTTP2ServerConfiguration, handler: any HTTP2RequestHandler, tls: TLSServerContext?) {
         self.configuration = configuration

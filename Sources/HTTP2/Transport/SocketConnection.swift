@@ -40,6 +40,8 @@ class SocketConnection: Selectable, TickObserver {
     var closeWhenFlushed = false
     /// Monotonic time of the last bytes read.
     var lastActivity: UInt64
+    /// Largest pending output seen on this connection (bytes), for back-pressure accounting.
+    private(set) var peakPendingOutput = 0
 
     var isTLS: Bool { ssl != nil }
     var pendingOutputBytes: Int { output.count - outputStart }
@@ -75,6 +77,8 @@ class SocketConnection: Selectable, TickObserver {
     func transportClosed() {}
     /// The client socket finished connecting (subclasses start TLS or the session).
     func connectCompleted() {}
+    /// Pending output reached a new maximum for this connection.
+    func outputPeakRaised(_ bytes: Int) {}
 
     // MARK: - Events
 
@@ -334,6 +338,10 @@ class SocketConnection: Selectable, TickObserver {
     }
 
     private func updateBackPressure() {
+        if pendingOutputBytes > peakPendingOutput {
+            peakPendingOutput = pendingOutputBytes
+            outputPeakRaised(peakPendingOutput)
+        }
         if !readPaused && pendingOutputBytes >= highWaterMark {
             readPaused = true
         } else if readPaused && pendingOutputBytes <= highWaterMark / 2 {
