@@ -7,7 +7,7 @@ enum NotificationDelivery {
             sim.unknown = "the payload has no aps dictionary: the model does not cover what iOS does with it"
             return sim
         }
-        guard let content = NotificationContent(aps: aps) else {
+        guard let content = ApsFacts(aps: aps) else {
             sim.unknown = "aps is a JSON \(aps.typeName), not a dictionary"
             return sim
         }
@@ -79,10 +79,10 @@ enum NotificationDelivery {
 
     /// Rules 2, 3, 4, 5, 7, 8, 9: an alert, sound or badge.
     private static func alert(
-        _ input: SimulationInput, content: NotificationContent, on device: DeviceProfile, into sim: inout Simulation
+        _ input: SimulationInput, content: ApsFacts, on device: DeviceProfile, into sim: inout Simulation
     ) {
         serviceExtension(content: content, on: device, into: &sim)
-        let (level, levelWarnings, levelUnknown) = InterruptionLevel.effective(
+        let (level, levelWarnings, levelUnknown) = InterruptionLevelRule.effective(
             for: content, entitlements: device.entitlements)
         sim.warnings += levelWarnings
         if let levelUnknown, sim.unknown == nil { sim.unknown = levelUnknown }
@@ -125,7 +125,7 @@ enum NotificationDelivery {
 
     /// Rule 2: the Notification Service Extension, which runs before anything else.
     private static func serviceExtension(
-        content: NotificationContent, on device: DeviceProfile, into sim: inout Simulation
+        content: ApsFacts, on device: DeviceProfile, into sim: inout Simulation
     ) {
         guard content.mutableContent else { return }
         if !content.hasVisibleAlert {
@@ -145,7 +145,7 @@ enum NotificationDelivery {
 
     /// Rules 3 and 4: an alert arriving while the app is in the foreground.
     private static func foreground(
-        _ input: SimulationInput, content: NotificationContent, on device: DeviceProfile, into sim: inout Simulation
+        _ input: SimulationInput, content: ApsFacts, on device: DeviceProfile, into sim: inout Simulation
     ) -> Presentation {
         if device.inAppRouting {
             switch InAppRouting.decide(payload: input.payload) {
@@ -181,7 +181,7 @@ enum NotificationDelivery {
     /// Warnings for `content-available`, `mutable-content` and `badge` values the device ignores.
     private static func noteIgnoredFlags(_ aps: JSONValue, into sim: inout Simulation) {
         for key in ["content-available", "mutable-content"] {
-            if let value = aps[key], !value.isOne {
+            if let value = aps[key], !value.isNumberOne {
                 sim.warnings.append("\(key) is \(describe(value)), not 1: treated as absent")
             }
         }

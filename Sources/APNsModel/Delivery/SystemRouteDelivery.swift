@@ -11,7 +11,7 @@ enum SystemRouteDelivery {
     /// A `liveactivity` push: ActivityKit applies it; its `alert`, if any, is presented.
     static func liveActivity(_ input: SimulationInput, on device: DeviceProfile) -> Simulation {
         var sim = Simulation()
-        guard let aps = input.payload["aps"], let content = NotificationContent(aps: aps) else {
+        guard let aps = input.payload["aps"], let content = ApsFacts(aps: aps) else {
             sim.unknown = "Live Activity push without an aps dictionary"
             return sim
         }

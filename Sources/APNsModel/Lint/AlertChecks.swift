@@ -51,7 +51,7 @@ enum AlertChecks {
     /// What `key` should hold, or `nil` when `value` is fine.
     private static func expectedType(of key: String, value: JSONValue, liveActivity: Bool) -> String? {
         if argumentKeys.contains(key) {
-            let ok = value.arrayElements?.allSatisfy { $0.stringValue != nil } ?? false
+            let ok = value.lintArrayElements?.allSatisfy { $0.stringValue != nil } ?? false
             return ok ? nil : "an array of strings"
         }
         if key == "summary-arg-count" { return value.integerValue == nil ? "an integer" : nil }
@@ -63,7 +63,7 @@ enum AlertChecks {
 
 extension JSONValue {
     /// The elements, when this is an array.
-    var arrayElements: [JSONValue]? {
+    var lintArrayElements: [JSONValue]? {
         if case .array(let elements) = self { return elements }
         return nil
     }

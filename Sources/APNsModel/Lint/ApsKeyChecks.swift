@@ -63,17 +63,17 @@ enum ApsKeyChecks {
                 .badgeNotInteger, "badge must be an integer, not \(badge.lintDescription): the badge is left unchanged",
                 at: "aps.badge")
         }
-        if let value = aps["content-available"], !value.isOne {
+        if let value = aps["content-available"], !value.isNumberOne {
             context.report(
                 .contentAvailableNotOne, "content-available must be the number 1, not \(value.lintDescription)",
                 at: "aps.content-available")
         }
-        if let value = aps["mutable-content"], !value.isOne {
+        if let value = aps["mutable-content"], !value.isNumberOne {
             context.report(
                 .mutableContentNotOne, "mutable-content must be the number 1, not \(value.lintDescription)",
                 at: "aps.mutable-content")
         }
-        if aps["mutable-content"]?.isOne == true, let content = context.content, !content.hasVisibleAlert {
+        if aps["mutable-content"]?.isNumberOne == true, let content = context.content, !content.hasVisibleAlert {
             context.report(
                 .mutableContentWithoutAlert,
                 "mutable-content: 1 without a visible alert: the Notification Service Extension never runs",
@@ -83,7 +83,7 @@ enum ApsKeyChecks {
 
     private static func checkInterruptionLevel(_ aps: JSONValue, _ context: inout LintContext) {
         if let raw = aps["interruption-level"] {
-            switch raw.stringValue.flatMap(InterruptionLevel.init(rawValue:)) {
+            switch raw.stringValue.flatMap(InterruptionLevelRule.Level.init(rawValue:)) {
             case nil:
                 context.report(
                     .interruptionLevelUnknown,
@@ -103,7 +103,7 @@ enum ApsKeyChecks {
                 break
             }
         }
-        if aps["sound"]?["critical"]?.isOne == true {
+        if aps["sound"]?["critical"]?.isNumberOne == true {
             context.report(
                 .criticalNeedsEntitlement,
                 "sound.critical: 1 needs Apple's critical-alerts entitlement; without it iOS plays an ordinary sound",

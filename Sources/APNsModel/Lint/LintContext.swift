@@ -28,7 +28,7 @@ struct LintContext {
     }
 
     /// The parsed `aps`, when it is a dictionary.
-    var content: NotificationContent? { aps.flatMap(NotificationContent.init(aps:)) }
+    var content: ApsFacts? { aps.flatMap(ApsFacts.init(aps:)) }
 
     /// Whether this is a Live Activity push (by type, or an untyped push whose `aps` has an `event`).
     var isLiveActivity: Bool { pushType == .liveactivity || (pushType == nil && aps?["event"] != nil) }

@@ -1,13 +1,16 @@
-/// The values of `aps.interruption-level` (DELIVERY.md rule 8).
-public enum InterruptionLevel: String, CaseIterable, Sendable, Hashable, Codable {
-    /// Notification Center only: no sound, does not light the screen.
-    case passive
-    /// The default.
-    case active
-    /// Breaks through Focus; needs the time-sensitive entitlement.
-    case timeSensitive = "time-sensitive"
-    /// Plays through silent mode and Focus; needs the critical-alerts entitlement.
-    case critical
+/// DELIVERY.md rule 8: the interruption level the device applies.
+enum InterruptionLevelRule {
+    /// The values of `aps.interruption-level`.
+    enum Level: String, CaseIterable, Sendable, Hashable {
+        /// Notification Center only: no sound, does not light the screen.
+        case passive
+        /// The default.
+        case active
+        /// Breaks through Focus; needs the time-sensitive entitlement.
+        case timeSensitive = "time-sensitive"
+        /// Plays through silent mode and Focus; needs the critical-alerts entitlement.
+        case critical
+    }
 
     /// The level the device applies, with the warnings that explain a downgrade.
     ///
@@ -15,13 +18,13 @@ public enum InterruptionLevel: String, CaseIterable, Sendable, Hashable, Codable
     /// entitlement `time-sensitive` and `critical` fall back to `active`. `unknown` is set when the value is
     /// not one of the four levels (the level is then reported as `active`, which the model cannot vouch for).
     static func effective(
-        for content: NotificationContent, entitlements: Set<Entitlement>
-    ) -> (level: InterruptionLevel, warnings: [String], unknown: String?) {
-        var requested = InterruptionLevel.active
+        for content: ApsFacts, entitlements: Set<Entitlement>
+    ) -> (level: Level, warnings: [String], unknown: String?) {
+        var requested = Level.active
         if content.criticalSound {
             requested = .critical
         } else if let raw = content.aps["interruption-level"] {
-            guard let level = raw.stringValue.flatMap(InterruptionLevel.init(rawValue:)) else {
+            guard let level = raw.stringValue.flatMap(Level.init(rawValue:)) else {
                 let shown = raw.stringValue.map { "\"\($0)\"" } ?? "(\(raw.typeName))"
                 return (
                     .active, [],

@@ -2,7 +2,7 @@
 ///
 /// Internal: the simulator and the linter agree on what "visible alert", "silent" and "sound" mean
 /// by reading them from here.
-struct NotificationContent: Sendable {
+struct ApsFacts: Sendable {
     /// Keys of an alert dictionary that make text appear.
     static let visibleAlertKeys = ["title", "subtitle", "body", "loc-key", "title-loc-key", "subtitle-loc-key"]
 
@@ -67,14 +67,14 @@ struct NotificationContent: Sendable {
             criticalSound = false
         case .object(let members)?:
             playsSound = true
-            criticalSound = members.last(where: { $0.key == "critical" })?.value.isOne ?? false
+            criticalSound = members.last(where: { $0.key == "critical" })?.value.isNumberOne ?? false
         default:
             playsSound = false
             criticalSound = false
         }
         badge = aps["badge"]?.integerValue.flatMap { Int(exactly: $0) }
-        contentAvailable = aps["content-available"]?.isOne ?? false
-        mutableContent = aps["mutable-content"]?.isOne ?? false
+        contentAvailable = aps["content-available"]?.isNumberOne ?? false
+        mutableContent = aps["mutable-content"]?.isNumberOne ?? false
         interruptionLevel = aps["interruption-level"]?.stringValue
     }
 
@@ -87,5 +87,5 @@ struct NotificationContent: Sendable {
 
 extension JSONValue {
     /// The number 1 (written `1` or `1.0`); booleans and strings are not.
-    var isOne: Bool { numberValue == 1 }
+    var isNumberOne: Bool { numberValue == 1 }
 }
