@@ -41,6 +41,11 @@ extension DeliverySimulator {
             tap.unknown = reason
             return tap
         }
+        let pushType = input.pushType ?? input.topic.flatMap(inferredPushType(topic:))
+        if let pushType, pushType != .alert, pushType != .background {
+            tap.unknown = "taps on \(pushType.rawValue) pushes are outside the model: rule 5 covers ordinary notifications"
+            return tap
+        }
         switch delivery.presentation.kind {
         case .none:
             tap.warnings.append("nothing was presented, so there is nothing to tap")

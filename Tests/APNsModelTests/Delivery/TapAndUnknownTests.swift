@@ -38,6 +38,19 @@ final class TapTests: XCTestCase {
         XCTAssertEqual(result.warnings, ["nothing was presented, so there is nothing to tap"])
     }
 
+    func testLiveActivityAlertTapIsUnknown() {
+        let result = DeliverySimulator.simulateTap(
+            SimulationInput(
+                pushType: .liveactivity,
+                payload: json(
+                    ##"{"aps": {"event": "update", "timestamp": 1, "content-state": {}, "alert": {"title": "t", "body": "b"}}}"##
+                )),
+            on: DeviceProfile())
+        XCTAssertEqual(result.events, [])
+        XCTAssertEqual(
+            result.unknown, "taps on liveactivity pushes are outside the model: rule 5 covers ordinary notifications")
+    }
+
     func testInAppTapIsUnknown() {
         let result = tap(
             ##"{"aps": {"alert": {"title": "T", "body": "B"}}, "inAppSymbol": "s", "inAppColor": "#000000"}"##,
