@@ -6,6 +6,7 @@ struct MockAPNsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mockapns",
         abstract: "A local mock of Apple Push Notification service, and tools to inspect what it received.",
-        version: "0.1.0"
+        version: "0.1.0",
+        subcommands: [LintCommand.self, SimulateCommand.self]
     )
 }

@@ -2,6 +2,7 @@
 ///
 /// | id | severity | reported when |
 /// |---|---|---|
+/// | `payload-not-json` | error | the request body is not JSON (only from `lint(request:)`) |
 /// | `payload-not-object` | error | the payload is not a JSON object |
 /// | `aps-missing` | warning | an alert, background, Live Activity, widget or control push (or an untyped one) has no `aps` |
 /// | `aps-not-object` | error | `aps` is not a dictionary |
@@ -45,6 +46,8 @@
 /// | `in-app-haptics-unknown` | warning | `inAppHaptics` is not success, warning or error (the app falls back to warning) |
 /// | `in-app-missing-title-body` | warning | in-app routing keys, but the alert lacks a title or a body: shown as an ordinary notification |
 public enum LintRule: String, CaseIterable, Sendable, Hashable, Codable {
+    /// The request body is not JSON (only from `lint(request:)`).
+    case payloadNotJSON = "payload-not-json"
     /// The payload is not a JSON object.
     case payloadNotObject = "payload-not-object"
     /// An alert, background, Live Activity, widget or control push (or an untyped one) has no `aps`.

@@ -46,3 +46,22 @@ final class SimulationEncodingTests: XCTestCase {
         XCTAssertEqual(roundTrip, options)
     }
 }
+
+final class SimulationInputRequestTests: XCTestCase {
+    func testReadsHeadersAndBody() throws {
+        let request = APNsRequest(
+            method: "POST", path: "/3/device/00",
+            headers: [
+                HeaderField("apns-push-type", "background"), HeaderField("apns-priority", "5"),
+                HeaderField("apns-topic", "com.example.app"), HeaderField("apns-collapse-id", "c"),
+            ],
+            body: Array(#"{"aps":{"content-available":1}}"#.utf8))
+        let input = try SimulationInput(request: request)
+        XCTAssertEqual(
+            input,
+            SimulationInput(
+                pushType: .background, priority: .considerPower, topic: "com.example.app", collapseID: "c",
+                payload: .object([.init("aps", .object([.init("content-available", .integer(1))]))])))
+        XCTAssertThrowsError(try SimulationInput(request: APNsRequest(method: "POST", path: "/", body: Array("{".utf8))))
+    }
+}

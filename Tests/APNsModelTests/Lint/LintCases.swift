@@ -3,6 +3,7 @@
 /// For every rule: a payload that triggers it, and a near miss that must not.
 enum LintCases {
     static let positive: [LintCase] = [
+        LintCase(rule: .payloadNotJSON, payload: ##"{"aps": {"alert": "Hi",}}"##, viaRequest: true),
         LintCase(rule: .payloadNotObject, payload: ##"[1, 2]"##),
         LintCase(rule: .apsMissing, payload: ##"{"orderId": "42"}"##),
         LintCase(rule: .apsNotObject, payload: ##"{"aps": "hello"}"##),
@@ -94,6 +95,7 @@ enum LintCases {
     ]
 
     static let negative: [LintCase] = [
+        LintCase(rule: .payloadNotJSON, payload: ##"{"aps": {"alert": "Hi"}}"##, viaRequest: true),
         LintCase(rule: .payloadNotObject, payload: ##"{"aps": {"alert": "Hi"}}"##),
         LintCase(rule: .apsMissing, payload: ##"{"callId": "1"}"##, pushType: .voip),
         LintCase(rule: .apsNotObject, payload: ##"{"aps": {"alert": "Hi"}}"##),

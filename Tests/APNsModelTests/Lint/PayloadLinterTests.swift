@@ -93,6 +93,21 @@ final class PayloadLinterTests: XCTestCase {
         XCTAssertEqual(findings.map(\.id), ["content-changed-missing"])
     }
 
+    func testRequestOverloadReadsTheHeaders() {
+        let request = APNsRequest(
+            method: "POST", path: "/3/device/00",
+            headers: [
+                HeaderField("apns-push-type", "alert"), HeaderField("apns-priority", "10"),
+                HeaderField("apns-topic", "com.example.app"),
+            ],
+            body: Array(##"{"aps": {"content-available": 1}}"##.utf8))
+        XCTAssertEqual(
+            PayloadLinter.lint(request: request).map(\.id), ["silent-push-type-mismatch", "background-priority-10"])
+        let bare = APNsRequest(method: "POST", path: "/3/device/00", body: Array(##"{"aps": {"content-available": 1}}"##.utf8))
+        XCTAssertEqual(
+            PayloadLinter.lint(request: bare).map(\.id), ["silent-push-type-missing", "background-priority-missing"])
+    }
+
     func testFindingsEncodeWithTheirFourFields() throws {
         let finding = LintFinding(.badgeNotInteger, message: "m", path: "aps.badge")
         let data = try JSONEncoder().encode(finding)
