@@ -42,6 +42,11 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "The app sets no UNUserNotificationCenter delegate (foreground alerts are swallowed).")
     var noDelegate = false
 
+    @Option(
+        help: "Also simulate a tap: 'default' for the notification itself, or an action identifier of the payload's category."
+    )
+    var tap: String?
+
     @Flag(help: "Simulate every app state: one row per state.")
     var allStates = false
 
@@ -63,17 +68,20 @@ struct SimulateCommand: ParsableCommand {
             pushType: resolved.pushType, priority: resolved.priority, topic: resolved.topic ?? file.targetBundle,
             collapseID: collapseId, payload: file.payload)
         let states = allStates ? AppState.allCases : [device.state]
+        let action = tap == "default" ? nil : tap
         let results = states.map { state in
             var profile = device
             profile.state = state
-            return (state, DeliverySimulator.simulate(input, on: profile))
+            return SimulationReport.Result(
+                state: state, simulation: DeliverySimulator.simulate(input, on: profile),
+                tap: tap == nil ? nil : DeliverySimulator.simulateTap(input, on: profile, actionIdentifier: action))
         }
         if json {
-            print(try allStates ? SimulationReport.json(results) : SimulationReport.json(results[0].1))
+            print(try allStates ? SimulationReport.json(results) : SimulationReport.json(results[0]))
         } else if allStates {
             print(SimulationReport.table(results))
         } else {
-            print(SimulationReport.text(results[0].1))
+            print(SimulationReport.text(results[0]))
         }
     }
 
@@ -103,18 +111,31 @@ struct SimulateCommand: ParsableCommand {
 
 /// How `simulate` prints a `Simulation`: prose for one state, a table for all, or JSON.
 enum SimulationReport {
-    /// The simulation as `--json` prints it, keys sorted.
-    static func json(_ simulation: Simulation) throws -> String {
-        try value(of: simulation).prettyText()
+    /// What `simulate` computed for one app state.
+    struct Result {
+        /// The app state simulated.
+        var state: AppState
+        /// What the push does.
+        var simulation: Simulation
+        /// What a tap does, when `--tap` was given.
+        var tap: TapSimulation?
+    }
+
+    /// One state's result as `--json` prints it: the simulation's keys (sorted), plus `"tap"` with `--tap`.
+    static func json(_ result: Result) throws -> String {
+        try object(result, withState: false).prettyText()
     }
 
     /// One object per state, each with a `"state"` key before the simulation's keys.
-    static func json(_ results: [(AppState, Simulation)]) throws -> String {
-        let objects = try results.map { state, simulation in
-            JSONValue.object(
-                [JSONValue.JSONMember("state", .string(state.rawValue))] + (try value(of: simulation).objectMembers ?? []))
-        }
-        return JSONValue.array(objects).prettyText()
+    static func json(_ results: [Result]) throws -> String {
+        JSONValue.array(try results.map { try object($0, withState: true) }).prettyText()
+    }
+
+    private static func object(_ result: Result, withState: Bool) throws -> JSONValue {
+        var members = try value(of: result.simulation).objectMembers ?? []
+        if withState { members.insert(JSONValue.JSONMember("state", .string(result.state.rawValue)), at: 0) }
+        if let tap = result.tap { members.append(JSONValue.JSONMember("tap", try value(of: tap))) }
+        return .object(members)
     }
 
     /// An encodable value as a `JSONValue`, keys sorted so the output is stable.
@@ -135,8 +156,22 @@ enum SimulationReport {
         return parts.joined(separator: ", ")
     }
 
+    /// Events as one line: `[app] handler → [extension] handler`, or `none`.
+    static func chain(_ events: [DeliveryEvent]) -> String {
+        events.isEmpty ? "none" : events.map { "[\($0.process.rawValue)] \($0.handler)" }.joined(separator: " → ")
+    }
+
+    /// The tap's outcome as one line.
+    static func tapLine(_ tap: TapSimulation) -> String {
+        var line = "tap (\(tap.actionIdentifier)): \(chain(tap.events))"
+        for warning in tap.warnings { line += "; \(warning)" }
+        if let unknown = tap.unknown { line += "; unknown: \(unknown)" }
+        return line
+    }
+
     /// The simulation for one state, as prose.
-    static func text(_ simulation: Simulation) -> String {
+    static func text(_ result: Result) -> String {
+        let simulation = result.simulation
         var lines = ["Presentation: \(summary(simulation.presentation))"]
         if simulation.events.isEmpty {
             lines.append("Events: none")
@@ -148,28 +183,24 @@ enum SimulationReport {
         }
         for warning in simulation.warnings { lines.append("Warning: \(warning)") }
         if let unknown = simulation.unknown { lines.append("Unknown: \(unknown)") }
+        if let tap = result.tap { lines.append("T" + tapLine(tap).dropFirst()) }
         return lines.joined(separator: "\n")
     }
 
-    /// One row per state (state, presentation, events), each followed by its warnings and unknown reason.
-    static func table(_ results: [(AppState, Simulation)]) -> String {
+    /// One row per state (state, presentation, events), each followed by its warnings, unknown reason and tap.
+    static func table(_ results: [Result]) -> String {
         let rows = [["STATE", "PRESENTATION", "EVENTS"]]
-            + results.map { state, simulation in
-                [
-                    state.rawValue, summary(simulation.presentation),
-                    simulation.events.isEmpty
-                        ? "none" : simulation.events.map { "[\($0.process.rawValue)] \($0.handler)" }.joined(separator: " → "),
-                ]
-            }
+            + results.map { [$0.state.rawValue, summary($0.simulation.presentation), chain($0.simulation.events)] }
         let widths = (0..<2).map { column in rows.map { $0[column].count }.max() ?? 0 }
         var lines: [String] = []
         for (index, row) in rows.enumerated() {
             let cells = (0..<2).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) } + [row[2]]
             lines.append(cells.joined(separator: "  "))
             guard index > 0 else { continue }
-            let simulation = results[index - 1].1
-            lines += simulation.warnings.map { "    warning: \($0)" }
-            if let unknown = simulation.unknown { lines.append("    unknown: \(unknown)") }
+            let result = results[index - 1]
+            lines += result.simulation.warnings.map { "    warning: \($0)" }
+            if let unknown = result.simulation.unknown { lines.append("    unknown: \(unknown)") }
+            if let tap = result.tap { lines.append("    " + tapLine(tap)) }
         }
         return lines.joined(separator: "\n")
     }

@@ -73,8 +73,8 @@ final class SeedFixtureTests: XCTestCase {
         }
         if update {
             golden["cases"] = cases
-            let data = try JSONSerialization.data(withJSONObject: golden, options: [.prettyPrinted, .sortedKeys])
-            try (data + Data("\n".utf8)).write(to: expectedURL)
+            let data = try JSONSerialization.data(withJSONObject: golden, options: [.sortedKeys])
+            try Data((try JSONValue.parse(Array(data)).prettyText() + "\n").utf8).write(to: expectedURL)
         }
     }
 }
