@@ -138,11 +138,32 @@ enum SimulationReport {
         return .object(members)
     }
 
-    /// An encodable value as a `JSONValue`, keys sorted so the output is stable.
+    /// The order keys are printed in: the documented JSON shapes' order; other keys follow, sorted.
+    static let keyOrder = [
+        "state", "id", "severity", "path", "message", "presentation", "kind", "style", "symbol", "color", "size",
+        "haptics", "sound", "badge", "actionIdentifier", "events", "handler", "process", "warnings", "unknown", "tap",
+    ]
+
+    /// An encodable value as a `JSONValue`, keys in ``keyOrder`` so the output is stable and reads top-down.
     static func value(of encodable: some Encodable) throws -> JSONValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return try JSONValue.parse(Array(encoder.encode(encodable)))
+        return ordered(try JSONValue.parse(Array(encoder.encode(encodable))))
+    }
+
+    private static func ordered(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let elements):
+            return .array(elements.map(ordered))
+        case .object(let members):
+            let rank = { (key: String) in keyOrder.firstIndex(of: key) ?? keyOrder.count }
+            return .object(
+                members.enumerated().sorted { a, b in
+                    (rank(a.element.key), a.offset) < (rank(b.element.key), b.offset)
+                }.map { JSONValue.JSONMember($0.element.key, ordered($0.element.value)) })
+        default:
+            return value
+        }
     }
 
     /// A one-line summary of a presentation, e.g. `banner, sound, badge 3` or `inApp bolt.fill #ae0000 compact error`.
