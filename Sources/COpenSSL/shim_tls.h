@@ -3,6 +3,7 @@
 // TLS side of OpenSSL 3 for the HTTP2 module: SSL_CTX / SSL and the macros Swift cannot import.
 #include <openssl/ssl.h>
 #include <openssl/err.h>
+// copenssl_BIO_get_mem_data and copenssl_OPENSSL_free live in shim_crypto.h (shared by both modules).
 #include <openssl/bio.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
@@ -28,7 +29,6 @@ static inline long copenssl_SSL_CTX_set_read_ahead(SSL_CTX *ctx, long m) { retur
 static inline long copenssl_BIO_set_mem_eof_return(BIO *b, long v) { return BIO_set_mem_eof_return(b, v); }
 static inline size_t copenssl_BIO_pending(BIO *b) { return BIO_ctrl_pending(b); }
 static inline int copenssl_BIO_reset(BIO *b) { return BIO_reset(b); }
-static inline long copenssl_BIO_get_mem_data(BIO *b, char **pp) { return BIO_get_mem_data(b, pp); }
 static inline int copenssl_SSL_TLSEXT_ERR_OK(void) { return SSL_TLSEXT_ERR_OK; }
 static inline int copenssl_SSL_TLSEXT_ERR_NOACK(void) { return SSL_TLSEXT_ERR_NOACK; }
 static inline long copenssl_SSL_CTX_set_options(SSL_CTX *ctx, uint64_t op) { return (long)SSL_CTX_set_options(ctx, op); }
@@ -36,5 +36,4 @@ static inline long copenssl_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long m)
 static inline long copenssl_SSL_SESS_CACHE_SERVER(void) { return SSL_SESS_CACHE_SERVER; }
 /// Writes the DER encoding of `cert` into a fresh OPENSSL_malloc'ed buffer; returns its length or -1.
 static inline int copenssl_X509_to_DER(X509 *cert, unsigned char **out) { *out = NULL; return i2d_X509(cert, out); }
-static inline void copenssl_OPENSSL_free(void *p) { OPENSSL_free(p); }
 #endif
