@@ -163,6 +163,11 @@ elif mode == "noread":
         request("/big")
     sock.sendall(conn.data_to_send())
     print("sent", flush=True)
+    time.sleep(1)
+    for _ in range(n):
+        request("/big")
+    sock.sendall(conn.data_to_send())
+    print("sent2", flush=True)
     time.sleep(float(extra[1]))
     print("done", flush=True)
 else:
