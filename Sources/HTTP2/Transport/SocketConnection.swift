@@ -77,6 +77,9 @@ class SocketConnection: Selectable, TickObserver {
     func transportClosed() {}
     /// The client socket finished connecting (subclasses start TLS or the session).
     func connectCompleted() {}
+    /// nghttp2 has nothing more to send right now; return true after queueing more frames (e.g. a
+    /// GOAWAY held back so that it follows the responses queued before it).
+    func outputQueueDrained() -> Bool { false }
     /// Pending output reached a new maximum for this connection.
     func outputPeakRaised(_ bytes: Int) {}
 
@@ -249,7 +252,10 @@ class SocketConnection: Selectable, TickObserver {
                     closeDeferred = true
                     break
                 }
-                if n == 0 { break }
+                if n == 0 {
+                    if outputQueueDrained() { continue }
+                    break
+                }
                 let bytes = UnsafeBufferPointer(start: chunk, count: n)
                 if ssl != nil {
                     staging.append(contentsOf: bytes)

@@ -149,11 +149,6 @@ elif mode == "idle":
     pump(lambda: bool(terminated) and bool(closed), timeout=20)
     code, data = terminated[0] if terminated else (None, b"")
     print("status=%s goaway=%s data=%s closed=%s" % (responses.get(sid, {}).get(":status"), code, (data or b"").decode(), bool(closed)))
-elif mode == "shutdown":
-    sid = request("/delay")
-    pump(lambda: bool(terminated) and sid in ended, timeout=20)
-    code = terminated[0][0] if terminated else None
-    print("status=%s goaway=%s" % (responses.get(sid, {}).get(":status"), code))
 elif mode == "noread":
     n = int(extra[0])
     big = 2**31 - 1
