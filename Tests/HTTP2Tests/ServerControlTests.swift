@@ -78,4 +78,23 @@ final class ServerControlTests: ServerTestCase {
         XCTAssertEqual(opened.alpn, "h2")
         XCTAssertTrue(opened.isTLS)
     }
+
+    func testServerAndHandlerAreReleasedAfterShutdown() async throws {
+        weak var weakServer: HTTP2Server?
+        weak var weakHandler: TestHandler?
+        try await {
+            let handler = TestHandler()
+            var configuration = HTTP2ServerConfiguration(port: 0, loopCount: 2)
+            configuration.tls = pki.serverTLS()
+            let server = try HTTP2Server(configuration: configuration, handler: handler)
+            try server.start()
+            let result = try curl(server)
+            XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), result.stdout)
+            await server.shutdown(gracePeriod: .seconds(1))
+            weakServer = server
+            weakHandler = handler
+        }()
+        XCTAssertNil(weakServer, "the server leaked")
+        XCTAssertNil(weakHandler, "the handler leaked")
+    }
 }
