@@ -19,6 +19,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     /// A lower MAX_CONCURRENT_STREAMS to announce once the client's first bytes are processed (see `transportReady`).
     private var deferredInitialLimit: UInt32?
     private var responseScratch: [UInt8] = []
+    private var pendingGoAway: (errorCode: UInt32, debugData: [UInt8], thenClose: Bool)?
     private let maxBodyBytes: Int
     private let maxHeaderListSize: Int
 
@@ -308,17 +309,26 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         scheduleTick()
     }
 
+    /// Queues GOAWAY behind everything already submitted (so a response answered just before it,
+    /// body included, reaches the peer first: some clients drop frames that follow a GOAWAY).
     func goAway(errorCode: UInt32, debugData: [UInt8], thenClose: Bool) {
-        guard phase == .active, let session else {
+        guard phase == .active, session != nil else {
             if phase == .handshaking { close() }
             return
         }
+        pendingGoAway = (errorCode, debugData, thenClose)
+        scheduleTick()
+    }
+
+    override func outputQueueDrained() -> Bool {
+        guard let (errorCode, debugData, thenClose) = pendingGoAway, let session else { return false }
+        pendingGoAway = nil
         let lastStreamID = nghttp2_session_get_last_proc_stream_id(session)
         _ = debugData.withUnsafeBufferPointer { data in
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode, data.baseAddress, data.count)
         }
         if thenClose { closeWhenFlushed = true }
-        scheduleTick()
+        return true
     }
 
     /// Server shutdown: GOAWAY(NO_ERROR); nghttp2 ends the session once in-flight streams are done.
