@@ -73,7 +73,6 @@ class SocketConnection: Selectable, TickObserver {
 
     /// TLS handshake finished (or plain socket connected): create the session.
     func transportReady() {}
-
     /// The connection was closed; release what the subclass holds. `session` is already deleted.
     func transportClosed() {}
     /// The client socket finished connecting (subclasses start TLS or the session).
@@ -213,13 +212,8 @@ class SocketConnection: Selectable, TickObserver {
             // Fatal nghttp2 error (e.g. bad client preface): nothing sensible can follow.
             closeDeferred = false
             close()
-            return
         }
-        didReceive()
     }
-
-    /// Called after each batch of received bytes has gone through the session (outside callbacks).
-    func didReceive() {}
 
     // MARK: - Writing
 
