@@ -55,7 +55,7 @@ struct ConformanceCase {
         let env = json["environment"]?.stringValue ?? "development"
         guard let environment = APNsEnvironment(rawValue: env) else { throw LoadError(description: "bad environment \(env)") }
         self.environment = environment
-        history = try (json["connection_history"]?.arrayValue ?? []).map {
+        history = try (json["connection_history"]?.arrayElements ?? []).map {
             guard let at = $0["at_offset"]?.integerValue, let auth = $0["auth"] else {
                 throw LoadError(description: "history entries need at_offset and auth")
             }
@@ -137,7 +137,7 @@ struct ConformanceCase {
             }
             return .certificate(facts)
         case "token":
-            let omitted = Set((auth["omit"]?.arrayValue ?? []).compactMap(\.stringValue))
+            let omitted = Set((auth["omit"]?.arrayElements ?? []).compactMap(\.stringValue))
             let keyID = omitted.contains("kid") ? nil : auth["key_id"]?.stringValue
             let issuer = omitted.contains("iss") ? nil : auth["team_id"]?.stringValue
             let iat: ProviderTokenFacts.IssuedAt = omitted.contains("iat")

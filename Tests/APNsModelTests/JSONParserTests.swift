@@ -22,7 +22,7 @@ final class JSONParserTests: XCTestCase {
         let value = try parse(#"{"b":1,"a":[true,null,{"x":"y"}],"b":2}"#)
         XCTAssertEqual(value.objectKeys, ["b", "a", "b"])
         XCTAssertEqual(value["b"], .integer(2), "the last duplicate wins through subscript")
-        XCTAssertEqual(value.value(at: ["a"])?.arrayValue?.count, 3)
+        XCTAssertEqual(value.value(at: ["a"])?.arrayElements?.count, 3)
         XCTAssertEqual(try parse("{}"), .object([]))
         XCTAssertEqual(try parse("[]"), .array([]))
         XCTAssertEqual(try parse(" [ 1 , 2 ] "), .array([.integer(1), .integer(2)]))
@@ -106,6 +106,6 @@ final class JSONParserTests: XCTestCase {
         for i in 0..<20_000 { text += (i > 0 ? "," : "") + #"{"id":\#(i),"name":"item \#(i)","ok":true,"v":\#(i).5}"# }
         text += "]}"
         let value = try parse(text)
-        XCTAssertEqual(value["items"]?.arrayValue?.count, 20_000)
+        XCTAssertEqual(value["items"]?.arrayElements?.count, 20_000)
     }
 }

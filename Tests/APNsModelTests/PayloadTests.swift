@@ -32,7 +32,7 @@ final class PayloadTests: XCTestCase {
         ]
         for (body, expected, label) in cases {
             // The malformed reason is configurable; use PayloadEmpty here to see it is honoured.
-            let result = PayloadRules.check(body, limit: 4096, malformedReason: .payloadEmpty).map { $0.isObject }
+            let result = PayloadRules.check(body, limit: 4096, malformedReason: .payloadEmpty).map { $0.isJSONObject }
             XCTAssertEqual(result, expected, label)
         }
         XCTAssertEqual(PayloadRules.check(Array("x".utf8), limit: 4096, malformedReason: .badRequestPayload), .failure(.badRequestPayload))

@@ -17,19 +17,11 @@ public enum ProviderCredential: Sendable, Hashable {
     /// The token from an `authorization` header value: the text after a case-insensitive `bearer `, trimmed;
     /// `nil` when the header is not of the bearer scheme or the token is empty.
     public static func bearerToken(fromAuthorization value: String) -> String? {
-        let trimmed = value.drop(while: { $0 == " " })
-        guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
-        let token = trimmed.dropFirst(7).trimmingSpaces()
-        return token.isEmpty ? nil : String(token)
-    }
-}
-
-extension Substring {
-    /// The substring without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> Substring {
-        var s = self
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return s
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        var rest = Substring(value).drop(while: isBlank)
+        guard rest.count > 7, rest.prefix(7).lowercased() == "bearer " else { return nil }
+        rest = rest.dropFirst(7).drop(while: isBlank)
+        while let last = rest.last, isBlank(last) { rest.removeLast() }
+        return rest.isEmpty ? nil : String(rest)
     }
 }

@@ -34,7 +34,7 @@ public enum HeaderRules {
             if index == 8 || index == 13 || index == 18 || index == 23 {
                 guard byte == UInt8(ascii: "-") else { return false }
             } else {
-                guard byte.isHexDigit else { return false }
+                guard ASCIIByte.isHexDigit(byte) else { return false }
             }
         }
         return true
@@ -53,7 +53,7 @@ public enum HeaderRules {
         guard !bytes.isEmpty else { return nil }
         var result: Int64 = 0
         for byte in bytes {
-            guard byte.isDecimalDigit else { return nil }
+            guard ASCIIByte.isDecimalDigit(byte) else { return nil }
             let (m, o1) = result.multipliedReportingOverflow(by: 10)
             let (a, o2) = m.addingReportingOverflow(Int64(byte - 0x30))
             if o1 || o2 { return nil }
@@ -65,7 +65,7 @@ public enum HeaderRules {
     /// Parses `apns-priority`: decimal digits whose value is 10, 5 or 1 (so `05` is read as 5). `nil` when not.
     public static func parsePriority(_ value: String) -> Priority? {
         let bytes = value.utf8
-        guard !bytes.isEmpty, bytes.count <= 4, bytes.allSatisfy(\.isDecimalDigit), let number = Int(value) else {
+        guard !bytes.isEmpty, bytes.count <= 4, bytes.allSatisfy(ASCIIByte.isDecimalDigit), let number = Int(value) else {
             return nil
         }
         return Priority(rawValue: number)
