@@ -59,3 +59,29 @@ final class APNsReasonTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode([APNsReason].self, from: data), [.badTopic])
     }
 }
+
+final class APNsReasonResponseTests: XCTestCase {
+    func testResponseBodies() {
+        XCTAssertEqual(APNsReason.badTopic.responseBody(), #"{"reason":"BadTopic"}"#)
+        XCTAssertEqual(APNsReason.unregistered.responseBody(timestampMilliseconds: 1_800_000_000_123),
+                       #"{"reason":"Unregistered","timestamp":1800000000123}"#)
+        for reason in APNsReason.allCases {
+            let decoded = APNsReason.decodeResponseBody(Array(reason.responseBody(timestampMilliseconds: 5).utf8))
+            XCTAssertEqual(decoded?.reason, reason)
+            XCTAssertEqual(decoded?.timestampMilliseconds, 5)
+        }
+        XCTAssertEqual(APNsReason(responseReason: "Service Unavailable"), .serviceUnavailable)
+        XCTAssertNil(APNsReason(responseReason: "SomethingNew"))
+        XCTAssertNil(APNsReason.decodeResponseBody(Array("not json".utf8)))
+        XCTAssertNil(APNsReason.decodeResponseBody(Array(#"{"reason":1}"#.utf8)))
+        XCTAssertEqual(APNsReason.decodeResponseBody(Array(#"{"reason":"Shutdown"}"#.utf8))?.timestampMilliseconds, nil)
+    }
+}
+
+extension APNsReasonResponseTests {
+    func testOddTimestamps() {
+        XCTAssertEqual(APNsReason.decodeResponseBody(Array(#"{"reason":"Unregistered","timestamp":1.5e3}"#.utf8))?.timestampMilliseconds, 1500)
+        XCTAssertEqual(APNsReason.decodeResponseBody(Array(#"{"reason":"Unregistered","timestamp":1e300}"#.utf8))?.reason, .unregistered)
+        XCTAssertNil(APNsReason.decodeResponseBody(Array(#"{"reason":"Unregistered","timestamp":1e300}"#.utf8))?.timestampMilliseconds)
+    }
+}
