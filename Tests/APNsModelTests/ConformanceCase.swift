@@ -168,11 +168,6 @@ struct ConformanceCase {
 
     /// The status on the wire for a verdict: accepted channel creation is 201, deletion 204.
     static func wireStatus(_ verdict: Verdict, request: APNsRequest) -> Int {
-        guard case .accepted(let push) = verdict else { return verdict.status }
-        switch push.route.channelOperation(method: request.method) {
-        case .create: return 201
-        case .delete: return 204
-        default: return 200
-        }
+        verdict.status
     }
 }

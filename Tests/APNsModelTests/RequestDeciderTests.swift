@@ -123,6 +123,8 @@ final class RequestDeciderTests: XCTestCase {
         let created = try XCTUnwrap(Requests.decide(create).accepted)
         XCTAssertEqual(created.messageStoragePolicy, 1)
         XCTAssertEqual(created.route.channelOperation(method: "POST"), .create)
+        XCTAssertEqual(created.channelOperation, .create)
+        XCTAssertEqual(Verdict.accepted(created).status, 201)
 
         let noPolicy = APNsRequest(method: "POST", path: "/1/apps/\(app)/channels", body: Array(#"{"push-type":"LiveActivity"}"#.utf8))
         XCTAssertEqual(Requests.decide(noPolicy).accepted?.messageStoragePolicy, 0, "missing policy means 0 (lenient)")
@@ -142,6 +144,11 @@ final class RequestDeciderTests: XCTestCase {
 
         let read = APNsRequest(method: "GET", path: "/1/apps/\(app)/channels", headers: [HeaderField("apns-channel-id", "dGVzdA==")])
         XCTAssertEqual(try XCTUnwrap(Requests.decide(read).accepted).channelID, "dGVzdA==")
+        XCTAssertEqual(Requests.decide(read).status, 200)
+        var delete = read
+        delete.method = "DELETE"
+        XCTAssertEqual(Requests.decide(delete).accepted?.channelOperation, .delete)
+        XCTAssertEqual(Requests.decide(delete).status, 204)
         let list = APNsRequest(method: "GET", path: "/1/apps/\(app)/all-channels")
         XCTAssertEqual(try XCTUnwrap(Requests.decide(list).accepted).route, .allChannels(bundleID: app))
         XCTAssertEqual(Requests.decide(list, credential: TestCredentials.certificate("client-single-topic")).reason, .topicMismatch)
