@@ -3,8 +3,9 @@
 /// The server builds this from the connection and the `authorization` header. A client certificate wins:
 /// APNs ignores `authorization` on certificate connections.
 public enum ProviderCredential: Sendable, Hashable {
-    /// No `authorization` header and no client certificate → `403 MissingProviderToken`. The server should also
-    /// use this for an `authorization` header that is empty or not of the `bearer` scheme (pushy's mock does).
+    /// No `authorization` header and no client certificate → `403 MissingProviderToken`. (For a header that is
+    /// empty or not of the `bearer` scheme, pushy's mock also answers `MissingProviderToken`; what APNs answers is
+    /// not documented, so the server may map such a header here or to `.malformedToken`.)
     case none
     /// An `authorization: bearer …` header whose token is not three base64url parts holding JSON
     /// → `403 InvalidProviderToken`.
