@@ -15,6 +15,7 @@ struct ConformanceCase {
         var auth: JSONValue
         var request: JSONValue?
         var expectStatus: Int?
+        var expectReason: String?
     }
 
     var file: String
@@ -60,7 +61,8 @@ struct ConformanceCase {
                 throw LoadError(description: "history entries need at_offset and auth")
             }
             return HistoryEntry(atOffset: at, auth: auth, request: $0["request"],
-                                expectStatus: $0.value(at: ["expect", "status"])?.integerValue.map(Int.init))
+                                expectStatus: $0.value(at: ["expect", "status"])?.integerValue.map(Int.init),
+                                expectReason: $0.value(at: ["expect", "reason"])?.stringValue)
         }
         if let spelling = json.value(at: ["options", "environment_key_reason"])?.stringValue {
             guard let reason = APNsReason(rawValue: spelling) else { throw LoadError(description: "bad option \(spelling)") }

@@ -75,8 +75,9 @@ final class ConformanceCorpusTests: XCTestCase {
                                           credential: try ConformanceCase.credential(entry.auth, now: now),
                                           now: now + entry.atOffset, environmentKeyReason: c.environmentKeyReason)
             let verdict = RequestDecider.decide(historyRequest, context: context, connection: &connection)
-            if let expected = entry.expectStatus, ConformanceCase.wireStatus(verdict, request: historyRequest) != expected {
-                problem = "history[\(index)] expected \(expected), model says \(verdict.status) \(verdict.reason?.rawValue ?? "-")"
+            if let expected = entry.expectStatus,
+               ConformanceCase.wireStatus(verdict, request: historyRequest) != expected || verdict.reason?.rawValue != entry.expectReason {
+                problem = "history[\(index)] expected \(expected) \(entry.expectReason ?? "-"), model says \(verdict.status) \(verdict.reason?.rawValue ?? "-")"
             }
             if case .accepted = verdict { connection.recordSuccess() }
         }
