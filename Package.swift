@@ -68,12 +68,15 @@ let package = Package(
         // A trivial-handler HTTP/2 server for `make bench-transport` (measures HTTP2 alone).
         .executableTarget(name: "HTTP2BenchServer", dependencies: ["HTTP2"], path: "bench/HTTP2BenchServer", swiftSettings: strict),
 
-        .testTarget(name: "APNsModelTests", dependencies: ["APNsModel"], swiftSettings: strict),
+        // The conformance corpus loader, shared by the model-level and the wire-level runners.
+        .target(name: "ConformanceSupport", dependencies: ["APNsModel"], path: "Tests/ConformanceSupport", swiftSettings: strict),
+
+        .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "ConformanceSupport"], swiftSettings: strict),
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: strict),
         .testTarget(
             name: "MockAPNsTests",
-            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "HTTP2"],
+            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "ConformanceSupport"],
             swiftSettings: strict
         ),
     ]

@@ -1,4 +1,5 @@
 import APNsModel
+import ConformanceSupport
 import XCTest
 
 final class PayloadTests: XCTestCase {

@@ -53,6 +53,11 @@ public final class ChannelStore: Sendable {
         channels.withLock { $0[bundleID]?.removeValue(forKey: id) != nil }
     }
 
+    /// Adds a channel with a chosen ID (tests that replay recorded channel IDs).
+    func insert(bundleID: String, channel: Channel) {
+        channels.withLock { $0[bundleID, default: [:]][channel.id] = channel }
+    }
+
     /// Every channel ID of `bundleID`.
     public func all(bundleID: String) -> [String] {
         channels.withLock { ($0[bundleID] ?? [:]).keys.sorted() }

@@ -1,50 +1,53 @@
 import APNsModel
 import Foundation
 
+// Shared by the model-level corpus test (APNsModelTests) and the wire-level runner (MockAPNsTests).
+
 /// One file of `Fixtures/conformance`, read with the model's own JSON parser so the body keeps its key order.
 /// The format is described in `Fixtures/conformance/README.md`.
-struct ConformanceCase {
+public struct ConformanceCase: Sendable {
     /// What the case could not express, as a loader error.
-    struct LoadError: Error, CustomStringConvertible {
-        var description: String
+    public struct LoadError: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// One earlier request on the same connection.
-    struct HistoryEntry {
-        var atOffset: Int64
-        var auth: JSONValue
-        var request: JSONValue?
-        var expectStatus: Int?
-        var expectReason: String?
+    public struct HistoryEntry: Sendable {
+        public var atOffset: Int64
+        public var auth: JSONValue
+        public var request: JSONValue?
+        public var expectStatus: Int?
+        public var expectReason: String?
     }
 
-    var file: String
-    var name: String
-    var request: JSONValue
-    var auth: JSONValue
-    var environment: APNsEnvironment
-    var history: [HistoryEntry]
-    var environmentKeyReason: APNsReason
-    var expectedStatus: Int
-    var expectedReason: String?
-    var hasChannelSetup: Bool
+    public var file: String
+    public var name: String
+    public var request: JSONValue
+    public var auth: JSONValue
+    public var environment: APNsEnvironment
+    public var history: [HistoryEntry]
+    public var environmentKeyReason: APNsReason
+    public var expectedStatus: Int
+    public var expectedReason: String?
+    public var hasChannelSetup: Bool
 
     /// The `Fixtures` folder, found from this source file.
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    public static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     /// A valid base64 channel ID standing in for `$CHANNEL`.
-    static let channelID = "dGVzdC1jaGFubmVs"
+    public static let channelID = "dGVzdC1jaGFubmVs"
 
     /// Every case file, sorted by name.
-    static func all() throws -> [URL] {
+    public static func all() throws -> [URL] {
         let folder = fixtures.appendingPathComponent("conformance")
         return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "json" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    init(url: URL) throws {
+    public init(url: URL) throws {
         let data = try Data(contentsOf: url)
         let json = try JSONValue.parse(data)
         file = url.lastPathComponent
@@ -83,7 +86,7 @@ struct ConformanceCase {
 
     /// Builds the model request: method, path, the authorization header the auth block implies (first), then
     /// the listed headers, and the body.
-    func makeRequest(_ request: JSONValue, auth: JSONValue) throws -> APNsRequest {
+    public func makeRequest(_ request: JSONValue, auth: JSONValue) throws -> APNsRequest {
         guard let method = request["method"]?.stringValue, let path = request["path"]?.stringValue else {
             throw LoadError(description: "request needs method and path")
         }
@@ -119,48 +122,15 @@ struct ConformanceCase {
     }
 
     /// Exactly `count` bytes of `{"aps":{"alert":"pad"},"pad":"xxx…"}`.
-    static func paddedBody(_ count: Int) -> [UInt8] {
+    public static func paddedBody(_ count: Int) -> [UInt8] {
         let prefix = #"{"aps":{"alert":"pad"},"pad":""#
         let suffix = #""}"#
         let fill = max(0, count - prefix.utf8.count - suffix.utf8.count)
         return Array((prefix + String(repeating: "x", count: fill) + suffix).utf8)
     }
 
-    /// Converts an auth block to the credential the server would derive, at time `now` of the final request.
-    static func credential(_ auth: JSONValue, now: Int64) throws -> ProviderCredential {
-        switch auth["kind"]?.stringValue {
-        case "none":
-            return .none
-        case "malformed":
-            return .malformedToken
-        case "certificate":
-            guard let name = auth["cert"]?.stringValue, let facts = TestCredentials.certificates[name] else {
-                throw LoadError(description: "unknown certificate \(auth["cert"]?.jsonText() ?? "nil")")
-            }
-            return .certificate(facts)
-        case "token":
-            let omitted = Set((auth["omit"]?.arrayElements ?? []).compactMap(\.stringValue))
-            let keyID = omitted.contains("kid") ? nil : auth["key_id"]?.stringValue
-            let issuer = omitted.contains("iss") ? nil : auth["team_id"]?.stringValue
-            let iat: ProviderTokenFacts.IssuedAt = omitted.contains("iat")
-                ? .missing : .seconds(now + (auth["iat_offset"]?.integerValue ?? 0))
-            let signature: ProviderTokenFacts.SignatureCheck
-            switch auth["signature"]?.stringValue ?? "valid" {
-            case "valid", "der": signature = .valid  // DER signatures verify too (lenient; APNsCrypto checks both)
-            case "tampered", "other-key": signature = .invalid
-            case let other: throw LoadError(description: "unknown signature \(other)")
-            }
-            let algorithm = auth["alg"]?.stringValue ?? "ES256"
-            return .token(ProviderTokenFacts(
-                token: auth.jsonText(sortedKeys: true), algorithm: algorithm, keyID: keyID, issuer: issuer,
-                issuedAt: iat, signature: signature, key: keyID.flatMap { TestCredentials.keys[$0] }))
-        default:
-            throw LoadError(description: "unknown auth kind")
-        }
-    }
-
     /// The default history request: an alert push to com.example.app.
-    static let defaultHistoryRequest: JSONValue = .object([
+    public static let defaultHistoryRequest: JSONValue = .object([
         .init("method", .string("POST")),
         .init("path", .string("/3/device/5e7a2b1c9d4f0e3a6b8c7d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a")),
         .init("headers", .array([.array([.string("apns-topic"), .string("com.example.app")]),
@@ -169,7 +139,7 @@ struct ConformanceCase {
     ])
 
     /// The status on the wire for a verdict: accepted channel creation is 201, deletion 204.
-    static func wireStatus(_ verdict: Verdict, request: APNsRequest) -> Int {
+    public static func wireStatus(_ verdict: Verdict, request: APNsRequest) -> Int {
         verdict.status
     }
 }

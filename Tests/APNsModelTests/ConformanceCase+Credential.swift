@@ -1,0 +1,37 @@
+import APNsModel
+import ConformanceSupport
+
+extension ConformanceCase {
+    /// Converts an auth block to the credential the server would derive, at time `now` of the final request.
+    static func credential(_ auth: JSONValue, now: Int64) throws -> ProviderCredential {
+        switch auth["kind"]?.stringValue {
+        case "none":
+            return .none
+        case "malformed":
+            return .malformedToken
+        case "certificate":
+            guard let name = auth["cert"]?.stringValue, let facts = TestCredentials.certificates[name] else {
+                throw LoadError(description: "unknown certificate \(auth["cert"]?.jsonText() ?? "nil")")
+            }
+            return .certificate(facts)
+        case "token":
+            let omitted = Set((auth["omit"]?.arrayElements ?? []).compactMap(\.stringValue))
+            let keyID = omitted.contains("kid") ? nil : auth["key_id"]?.stringValue
+            let issuer = omitted.contains("iss") ? nil : auth["team_id"]?.stringValue
+            let iat: ProviderTokenFacts.IssuedAt = omitted.contains("iat")
+                ? .missing : .seconds(now + (auth["iat_offset"]?.integerValue ?? 0))
+            let signature: ProviderTokenFacts.SignatureCheck
+            switch auth["signature"]?.stringValue ?? "valid" {
+            case "valid", "der": signature = .valid  // DER signatures verify too (lenient; APNsCrypto checks both)
+            case "tampered", "other-key": signature = .invalid
+            case let other: throw LoadError(description: "unknown signature \(other)")
+            }
+            let algorithm = auth["alg"]?.stringValue ?? "ES256"
+            return .token(ProviderTokenFacts(
+                token: auth.jsonText(sortedKeys: true), algorithm: algorithm, keyID: keyID, issuer: issuer,
+                issuedAt: iat, signature: signature, key: keyID.flatMap { TestCredentials.keys[$0] }))
+        default:
+            throw LoadError(description: "unknown auth kind")
+        }
+    }
+}

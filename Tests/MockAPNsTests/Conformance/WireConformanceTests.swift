@@ -1,0 +1,135 @@
+import APNsCrypto
+import APNsModel
+import ConformanceSupport
+import Foundation
+import XCTest
+@testable import MockAPNs
+
+/// Every `Fixtures/conformance` case sent over the wire to a live mock: real JWTs minted with the test keys
+/// (tampered, DER, other-key and alg variants made for real), real client certificates over mTLS, and a
+/// raw HTTP/2 client (python-h2) so duplicate headers and odd bodies arrive as written.
+///
+/// Cases whose connection history needs time to pass (token-update rate) cannot be replayed in real time
+/// over the wire; `ConformanceCorpusTests` decides those through the model with a controlled clock, and this
+/// test asserts that they are the only ones it leaves out.
+final class WireConformanceTests: XCTestCase {
+    private struct ServerKey: Hashable {
+        var environment: APNsEnvironment
+        var environmentKeyReason: APNsReason
+    }
+
+    func testEveryCaseOverTheWire() async throws {
+        let files = try ConformanceCase.all()
+        XCTAssertGreaterThanOrEqual(files.count, 80)
+        var servers: [ServerKey: TestServer] = [:]
+        var failures: [String] = []
+        var needsClock: [String] = []
+        var ran = 0
+        for url in files {
+            let c = try ConformanceCase(url: url)
+            if c.history.contains(where: { $0.atOffset != 0 }) {
+                needsClock.append(c.file)
+                continue
+            }
+            let key = ServerKey(environment: c.environment, environmentKeyReason: c.environmentKeyReason)
+            if servers[key] == nil {
+                servers[key] = try TestServer.start {
+                    $0.pipeline.environment = key.environment
+                    $0.pipeline.environmentKeyReason = key.environmentKeyReason
+                }
+            }
+            let server = servers[key]!
+            if let problem = try run(c, on: server) { failures.append("\(c.file) (\(c.name)): \(problem)") }
+            ran += 1
+        }
+        for server in servers.values { await server.stop() }
+        XCTAssertTrue(failures.isEmpty, "\(failures.count) of \(ran) cases differ over the wire:\n" + failures.joined(separator: "\n"))
+        XCTAssertLessThanOrEqual(needsClock.count, 12, "only token-timing cases may need a clock: \(needsClock)")
+        XCTAssertGreaterThanOrEqual(ran, files.count - needsClock.count)
+    }
+
+    private func run(_ c: ConformanceCase, on server: TestServer) throws -> String? {
+        if let setup = c.request["path"]?.stringValue.flatMap(Self.bundleID(inPath:)), c.hasChannelSetup {
+            server.server.pipeline.channels.insert(
+                bundleID: setup, channel: .init(id: ConformanceCase.channelID, messageStoragePolicy: Self.policy(of: c)))
+        }
+        let now = Int64(Date().timeIntervalSince1970)
+        var certificate: String?
+        var requests: [H2Requests.Request] = []
+        for entry in c.history {
+            requests.append(try wireRequest(c, request: entry.request ?? ConformanceCase.defaultHistoryRequest,
+                                            auth: entry.auth, now: now, certificate: &certificate))
+        }
+        requests.append(try wireRequest(c, request: c.request, auth: c.auth, now: now, certificate: &certificate))
+        let outcome = try H2Requests.run(port: server.port, certificate: certificate, requests)
+        for (index, entry) in c.history.enumerated() {
+            if let status = entry.expectStatus, outcome.responses[index].status != status {
+                return "history request \(index + 1) got \(outcome.responses[index].status.map(String.init) ?? "no answer")"
+                    + ", expected \(status)"
+            }
+        }
+        guard let last = outcome.responses.last else { return "no response" }
+        guard last.status == c.expectedStatus, last.reason == c.expectedReason else {
+            return "got \(last.status.map(String.init) ?? "no answer") \(last.reason ?? last.error ?? "")"
+                + ", expected \(c.expectedStatus) \(c.expectedReason ?? "")"
+        }
+        if c.expectedStatus == 200, c.request["path"]?.stringValue?.hasPrefix("/3/device/") == true, !last.body.isEmpty {
+            return "a 200 to a device push carried a body: \(last.body)"
+        }
+        return nil
+    }
+
+    private func wireRequest(_ c: ConformanceCase, request: JSONValue, auth: JSONValue, now: Int64,
+                             certificate: inout String?) throws -> H2Requests.Request {
+        let model = try c.makeRequest(request, auth: auth)
+        var headers = model.headers.map { ($0.name, $0.value) }
+        switch auth["kind"]?.stringValue {
+        case "token":
+            guard let index = headers.firstIndex(where: { $0.0 == "authorization" }) else { throw Self.error("no authorization") }
+            headers[index].1 = "bearer " + (try Self.mint(auth, now: now))
+        case "certificate":
+            certificate = auth["cert"]?.stringValue
+        default:
+            break
+        }
+        return H2Requests.Request(method: model.method, path: model.path, headers: headers, body: model.body)
+    }
+
+    /// Mints the JWT an auth block describes, for real.
+    static func mint(_ auth: JSONValue, now: Int64) throws -> String {
+        let omitted = Set((auth["omit"]?.arrayElements ?? []).compactMap(\.stringValue))
+        let keyID = auth["key_id"]?.stringValue ?? "TESTKEY001"
+        var header: [JSONValue.JSONMember] = [.init("alg", .string(auth["alg"]?.stringValue ?? "ES256"))]
+        if !omitted.contains("kid") { header.append(.init("kid", .string(keyID))) }
+        var claims: [JSONValue.JSONMember] = []
+        if !omitted.contains("iss") { claims.append(.init("iss", .string(auth["team_id"]?.stringValue ?? "TESTTEAM01"))) }
+        if !omitted.contains("iat") { claims.append(.init("iat", .integer(now + (auth["iat_offset"]?.integerValue ?? 0)))) }
+        let signingInput = Base64URL.encode(Array(JSONValue.object(header).jsonText().utf8)) + "."
+            + Base64URL.encode(Array(JSONValue.object(claims).jsonText().utf8))
+        let form = auth["signature"]?.stringValue ?? "valid"
+        let signerID = form == "other-key" ? "OTHERKEY01"
+            : (FileManager.default.fileExists(atPath: RepoPaths.cert("AuthKey_\(keyID).p8")) ? keyID : "TESTKEY001")
+        let key = try P256PrivateKey(contentsOfFile: RepoPaths.cert("AuthKey_\(signerID).p8"))
+        var signature = form == "der" ? try key.derSignature(for: Array(signingInput.utf8))
+                                      : try key.signature(for: Array(signingInput.utf8))
+        if form == "tampered" { signature[signature.count / 2] ^= 0x01 }
+        return signingInput + "." + Base64URL.encode(signature)
+    }
+
+    static func bundleID(inPath path: String) -> String? {
+        let parts = path.split(separator: "/").map(String.init)
+        if parts.count >= 4, parts[0] == "4" { return parts[3] }
+        if parts.count >= 3, parts[0] == "1" { return parts[2] }
+        return nil
+    }
+
+    static func policy(of c: ConformanceCase) -> Int {
+        guard let data = try? Data(contentsOf: ConformanceCase.fixtures.appendingPathComponent("conformance/\(c.file)")),
+              let json = try? JSONValue.parse(Array(data)) else { return 0 }
+        return Int(json.value(at: ["setup", "channel", "message-storage-policy"])?.integerValue ?? 0)
+    }
+
+    static func error(_ text: String) -> NSError {
+        NSError(domain: "WireConformance", code: 1, userInfo: [NSLocalizedDescriptionKey: text])
+    }
+}
