@@ -79,7 +79,7 @@ final class RecordFileWriter: Sendable {
             condition.unlock()
 
             encoder.bytes.removeAll(keepingCapacity: true)
-            for record in batch { encoder.encode(record) }
+            for record in batch { encoder.encode(record.withLint()) }
             writeAll(encoder.bytes)
 
             condition.lock()

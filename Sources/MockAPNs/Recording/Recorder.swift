@@ -77,30 +77,34 @@ public final class Recorder: Sendable {
             return state.subscribers.isEmpty ? [] : Array(state.subscribers.values)
         }
         writer?.enqueue(record)
-        for continuation in subscribers { continuation.yield(record) }
-        for (continuation, records) in woken { continuation.resume(returning: records) }
+        if !subscribers.isEmpty {
+            let linted = record.withLint()
+            for continuation in subscribers { continuation.yield(linted) }
+        }
+        for (continuation, records) in woken { continuation.resume(returning: records.map { $0.withLint() }) }
         return record
     }
 
     /// The records in memory that match `filter`, oldest first (`limit` keeps the newest).
     public func records(matching filter: RecordFilter = RecordFilter()) -> [RecordedRequest] {
-        filter.apply(to: state.withLock { $0.ordered() })
+        filter.apply(to: state.withLock { $0.ordered() }).map { $0.withLint() }
     }
 
     /// The record numbered `seq`, while it is still in memory.
     public func record(seq: UInt64) -> RecordedRequest? {
-        state.withLock { state in
+        let record: RecordedRequest? = state.withLock { state in
             guard state.stored > 0, seq >= 1, seq <= state.lastSeq else { return nil }
             let oldest = state.lastSeq - UInt64(state.stored) + 1
             guard seq >= oldest else { return nil }
             return state.ring[(state.head + Int(seq - oldest)) % state.ring.count]
         }
+        return record?.withLint()
     }
 
     /// The newest record whose response carried `apnsID` (case-insensitive).
     public func record(apnsID: String) -> RecordedRequest? {
         let wanted = apnsID.lowercased()
-        return state.withLock { $0.ordered() }.last { $0.response.apnsID?.lowercased() == wanted }
+        return state.withLock { $0.ordered() }.last { $0.response.apnsID?.lowercased() == wanted }?.withLint()
     }
 
     /// Forgets the records in memory and resets the statistics; numbering goes on, the file is kept.

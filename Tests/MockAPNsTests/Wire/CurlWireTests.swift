@@ -5,7 +5,7 @@ import XCTest
 
 /// curl, a client nobody here wrote, against the live mock over TLS.
 final class CurlWireTests: XCTestCase {
-    private func curl(_ server: TestServer, path: String, headers: [String], body: String?, extra: [String] = []) throws
+    func curl(_ server: TestServer, path: String, headers: [String], body: String?, extra: [String] = []) throws
         -> (status: Int, body: String, headers: String) {
         let dir = NSTemporaryDirectory() + "curl-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -83,6 +83,22 @@ final class CurlWireTests: XCTestCase {
         XCTAssertEqual(untrusted.status, 403)
         XCTAssertEqual(untrusted.body, #"{"reason":"BadCertificate"}"#)
         XCTAssertEqual(server.recorder.records().first?.auth.kind, "certificate")
+        await server.stop()
+    }
+}
+
+extension CurlWireTests {
+    func testRecordsCarryLintFindings() async throws {
+        let server = try TestServer.start()
+        // APNs accepts a background push that carries an alert, but the device will not treat it as silent.
+        let result = try curl(server, path: "/3/device/\(TestServer.token64)",
+                              headers: ["authorization: bearer \(try TestServer.jwt())", "apns-topic: com.example.app",
+                                        "apns-push-type: background", "apns-priority: 5"],
+                              body: #"{"aps":{"content-available":1,"alert":"hi"}}"#)
+        XCTAssertEqual(result.status, 200)
+        let record = try XCTUnwrap(server.recorder.records().first)
+        XCTAssertTrue(record.lint.contains { $0.severity == "error" || $0.severity == "warning" }, "\(record.lint)")
+        XCTAssertTrue(record.lint.contains { $0.path.hasPrefix("aps") }, "\(record.lint)")
         await server.stop()
     }
 }
