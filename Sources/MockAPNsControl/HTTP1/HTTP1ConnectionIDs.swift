@@ -1,0 +1,31 @@
+import NIOCore
+import Synchronization
+
+/// Gives each HTTP/1.1 connection a number for the life of the endpoint, so records show which
+/// requests shared a connection (as HTTP/2 records do).
+final class HTTP1ConnectionIDs: Sendable {
+    private let state: Mutex<(next: UInt64, byChannel: [ObjectIdentifier: UInt64])>
+
+    /// Numbers start at `first`.
+    init(first: UInt64) {
+        state = Mutex((first, [:]))
+    }
+
+    /// The number of `channel`'s connection, assigned on first sight and forgotten when it closes.
+    func id(for channel: any Channel) -> UInt64 {
+        let key = ObjectIdentifier(channel)
+        let (id, isNew) = state.withLock { state -> (UInt64, Bool) in
+            if let known = state.byChannel[key] { return (known, false) }
+            let id = state.next
+            state.next += 1
+            state.byChannel[key] = id
+            return (id, true)
+        }
+        if isNew {
+            channel.closeFuture.whenComplete { [self] _ in
+                _ = state.withLock { $0.byChannel.removeValue(forKey: key) }
+            }
+        }
+        return id
+    }
+}

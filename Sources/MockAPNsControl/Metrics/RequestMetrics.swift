@@ -1,0 +1,84 @@
+import MockAPNs
+import Prometheus
+import Synchronization
+
+/// Prometheus series for the mock's traffic, fed from the recorder: requests by status, by reason and
+/// by push type, a latency histogram (from each record's `duration_us`) and open connections.
+///
+/// Records already in the recorder when ``start()`` runs are counted too, so `/metrics` agrees with
+/// `/api/v1/stats` whenever the control plane was started.
+final class RequestMetrics: Sendable {
+    /// The registry `/metrics` prints.
+    let registry = PrometheusCollectorRegistry()
+
+    /// Latency buckets in seconds: 100 µs … 5 s.
+    static let latencyBuckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+    private let recorder: Recorder
+    private let total: Counter
+    private let latency: ValueHistogram
+    private let feeder = Mutex<Task<Void, Never>?>(nil)
+
+    init(recorder: Recorder) {
+        self.recorder = recorder
+        total = registry.makeCounter(descriptor: Self.name("requests", "total", "Requests the mock answered (or withheld an answer from)."))
+        latency = registry.makeValueHistogram(
+            descriptor: Self.name("request_duration", "seconds", "Time from a request's arrival to its response being handed to the transport."),
+            buckets: Self.latencyBuckets
+        )
+    }
+
+    /// Counts what is recorded already and follows the recorder from now on.
+    func start() {
+        let live = recorder.subscribe()
+        let existing = recorder.records(matching: RecordFilter())
+        var counted: UInt64 = 0
+        for record in existing {
+            observe(record)
+            counted = max(counted, record.seq)
+        }
+        let seenUpTo = counted
+        let task = Task { [self] in
+            for await record in live where record.seq > seenUpTo {
+                observe(record)
+            }
+        }
+        feeder.withLock { $0 = task }
+    }
+
+    /// Stops following the recorder.
+    func stop() {
+        feeder.withLock { $0 }?.cancel()
+    }
+
+    /// Adds one record to every series.
+    func observe(_ record: RecordedRequest) {
+        total.increment()
+        registry.makeCounter(
+            descriptor: Self.name("requests_by_status", "total", "Requests by HTTP status (0 = no response: stall, reset or dropped connection)."),
+            labels: [("status", String(record.response.status))]
+        ).increment()
+        if let reason = record.response.reason {
+            registry.makeCounter(
+                descriptor: Self.name("requests_by_reason", "total", "Rejected requests by APNs reason."),
+                labels: [("reason", reason)]
+            ).increment()
+        }
+        let pushType = record.headers.last { $0.name.lowercased() == "apns-push-type" }?.value ?? "none"
+        registry.makeCounter(
+            descriptor: Self.name("requests_by_push_type", "total", "Requests by apns-push-type header (none = header absent)."),
+            labels: [("push_type", pushType)]
+        ).increment()
+        latency.record(Double(record.durationMicros) / 1_000_000)
+    }
+
+    /// `mockapns_<metric>_<unit>` with its help text.
+    static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "mockapns", metricName: metric, unitName: unit, helpText: help)
+    }
+
+    /// The Prometheus text exposition of every series.
+    func exposition() -> [UInt8] {
+        registry.emitToBuffer()
+    }
+}
