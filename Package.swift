@@ -10,7 +10,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "MockAPNs",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "APNsModel", targets: ["APNsModel"]),
         .library(name: "APNsCrypto", targets: ["APNsCrypto"]),

@@ -1,0 +1,60 @@
+import APNsModel
+import Foundation
+import Synchronization
+
+/// Broadcast channels for Live Activities, per bundle ID, as the channel-management API creates them.
+public final class ChannelStore: Sendable {
+    /// A channel's fixed configuration.
+    public struct Channel: Sendable, Equatable {
+        /// The channel ID handed to the app (base64).
+        public var id: String
+        /// 0: no stored messages; 1: the newest message is stored for up to 8 hours.
+        public var messageStoragePolicy: Int
+    }
+
+    /// APNs's documented ceiling: 10,000 channels per app and environment.
+    public static let limitPerApp = 10_000
+
+    private let channels = Mutex<[String: [String: Channel]]>([:])
+
+    /// An empty store.
+    public init() {}
+
+    /// Creates a channel from a create request's JSON body, or says why not.
+    func create(bundleID: String, body: [UInt8]) -> Result<Channel, APNsReason> {
+        guard !body.isEmpty else { return .failure(.payloadEmpty) }
+        guard let json = try? JSONValue.parse(body), case .object(let members) = json else { return .failure(.badRequestPayload) }
+        let known: Set<String> = ["message-storage-policy", "push-type"]
+        guard members.allSatisfy({ known.contains($0.key) }),
+              let policy = json["message-storage-policy"]?.integerValue, policy == 0 || policy == 1 else {
+            return .failure(.badRequestParams)
+        }
+        if let pushType = json["push-type"] {
+            // Apple's page spells it "LiveActivity" here; accept any casing (lenient, APNS-SPEC §10.3).
+            guard pushType.stringValue?.lowercased() == "liveactivity" else { return .failure(.invalidPushType) }
+        }
+        var random = [UInt8](repeating: 0, count: 16)
+        for i in random.indices { random[i] = UInt8.random(in: 0...255) }
+        let channel = Channel(id: Data(random).base64EncodedString(), messageStoragePolicy: Int(policy))
+        return channels.withLock { all in
+            if all[bundleID, default: [:]].count >= Self.limitPerApp { return .failure(.cannotCreateChannelConfig) }
+            all[bundleID, default: [:]][channel.id] = channel
+            return .success(channel)
+        }
+    }
+
+    /// The channel `id` of `bundleID`, if it exists.
+    public func channel(bundleID: String, id: String) -> Channel? {
+        channels.withLock { $0[bundleID]?[id] }
+    }
+
+    /// Deletes a channel; returns whether it existed.
+    func delete(bundleID: String, id: String) -> Bool {
+        channels.withLock { $0[bundleID]?.removeValue(forKey: id) != nil }
+    }
+
+    /// Every channel ID of `bundleID`.
+    public func all(bundleID: String) -> [String] {
+        channels.withLock { ($0[bundleID] ?? [:]).keys.sorted() }
+    }
+}

@@ -1,0 +1,89 @@
+import APNsModel
+import Foundation
+import Synchronization
+
+/// The devices the mock pretends to know. Every well-formed token is a live device unless set here.
+public final class DeviceRegistry: Sendable {
+    private struct Entry {
+        var state: DeviceState
+        var setAtMillis: Int64
+        var recentPushes: [Int64] = []   // epoch ms, only for rate-limited tokens, at most `max` kept
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    /// An empty registry: every token is live.
+    public init() {}
+
+    /// Sets what `token` should answer from now on.
+    public func set(_ token: String, _ state: DeviceState) {
+        let now = Timestamp.nowMillis()
+        entries.withLock { $0[token.lowercased()] = Entry(state: state, setAtMillis: now) }
+    }
+
+    /// Makes `token` a live device again.
+    public func remove(_ token: String) {
+        entries.withLock { _ = $0.removeValue(forKey: token.lowercased()) }
+    }
+
+    /// Forgets every device.
+    public func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
+
+    /// Every token with a state, keyed by lowercase token.
+    public func all() -> [String: DeviceState] {
+        entries.withLock { $0.mapValues(\.state) }
+    }
+
+    /// Loads a `--devices` file: `[{"token": "…", "state": …}, …]` or `{"devices": [...]}`.
+    public func load(contentsOf path: String) throws(ConfigurationError) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadableFile(path) }
+        let json: JSONValue
+        do { json = try JSONValue.parse(Array(data)) } catch { throw .invalidJSON(path, "\(error)") }
+        let list: [JSONValue]
+        switch json {
+        case .array(let items): list = items
+        case .object where json["devices"] != nil:
+            guard case .array(let items) = json["devices"]! else { throw .invalidDevice("\(path): \"devices\" must be a list") }
+            list = items
+        default:
+            throw .invalidDevice("\(path): expected a list of {\"token\": …, \"state\": …} objects")
+        }
+        for item in list {
+            guard let token = item["token"]?.stringValue, DeviceToken.isValid(token) else {
+                throw .invalidDevice("\(path): every device needs a \"token\" of even-length hex")
+            }
+            set(token, try DeviceState(json: item))
+        }
+    }
+
+    /// What the registry says about a push of `topic` to `token` now: nil for "deliver", else the
+    /// rejection with its 410 timestamp where APNs sends one. Counts the push for rate-limited tokens.
+    func verdict(token: String, topic: String, now: Int64) -> (reason: APNsReason, timestamp: Int64?)? {
+        entries.withLock { entries in
+            let key = token.lowercased()
+            guard var entry = entries[key] else { return nil }
+            switch entry.state {
+            case .unregistered(let timestamp):
+                return (.unregistered, timestamp ?? entry.setAtMillis)
+            case .expired:
+                return (.expiredToken, entry.setAtMillis)
+            case .topics(let topics):
+                return topics.contains(topic) ? nil : (.deviceTokenNotForTopic, nil)
+            case .otherEnvironment:
+                return (.badDeviceToken, nil)
+            case .rateLimited(let max, let window):
+                let since = now - Int64(window) * 1000
+                entry.recentPushes.removeAll { $0 <= since }
+                if entry.recentPushes.count >= max {
+                    entries[key] = entry
+                    return (.tooManyRequests, nil)
+                }
+                entry.recentPushes.append(now)
+                entries[key] = entry
+                return nil
+            }
+        }
+    }
+}

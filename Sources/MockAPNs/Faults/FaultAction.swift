@@ -1,0 +1,69 @@
+import APNsModel
+
+/// What a fault rule does to a request it matches.
+public enum FaultAction: Sendable, Equatable {
+    /// Answer with this status and APNs reason instead of the real verdict.
+    case status(Int, reason: String)
+    /// Answer normally, but only after this many milliseconds (the loop is not blocked).
+    case delay(milliseconds: Int)
+    /// Never answer: the stream stays open until the client gives up or the connection closes.
+    case stall
+    /// Reset the stream with RST_STREAM and this HTTP/2 error code.
+    case reset(errorCode: UInt32)
+    /// Send GOAWAY with `{"reason": …}` debug data and this error code, then close the connection.
+    case goAway(reason: String, errorCode: UInt32)
+    /// Drop the TCP connection at once, without answering.
+    case drop
+
+    /// The JSON form, e.g. `{"type":"status","status":503,"reason":"ServiceUnavailable"}`,
+    /// `{"type":"delay","ms":250}`, `{"type":"stall"}`, `{"type":"reset","error_code":2}`,
+    /// `{"type":"goaway","reason":"Shutdown","error_code":0}`, `{"type":"drop"}`.
+    public func jsonValue() -> JSONValue {
+        typealias M = JSONValue.JSONMember
+        switch self {
+        case .status(let status, let reason):
+            return .object([M("type", .string("status")), M("status", .integer(Int64(status))), M("reason", .string(reason))])
+        case .delay(let ms):
+            return .object([M("type", .string("delay")), M("ms", .integer(Int64(ms)))])
+        case .stall:
+            return .object([M("type", .string("stall"))])
+        case .reset(let code):
+            return .object([M("type", .string("reset")), M("error_code", .integer(Int64(code)))])
+        case .goAway(let reason, let code):
+            return .object([M("type", .string("goaway")), M("reason", .string(reason)), M("error_code", .integer(Int64(code)))])
+        case .drop:
+            return .object([M("type", .string("drop"))])
+        }
+    }
+
+    /// Reads the JSON form.
+    public init(json: JSONValue) throws(ConfigurationError) {
+        let kinds = "status, delay, stall, reset, goaway or drop"
+        guard let type = json["type"]?.stringValue else { throw .invalidFault("an action needs a \"type\": \(kinds)") }
+        switch type {
+        case "status":
+            guard let status = json["status"]?.integerValue, (100...599).contains(status) else {
+                throw .invalidFault("action \"status\" needs \"status\": an HTTP status from 100 to 599")
+            }
+            let reason = json["reason"]?.stringValue
+                ?? APNsReason.allCases.first(where: { $0.status == Int(status) })?.rawValue ?? "InternalServerError"
+            self = .status(Int(status), reason: reason)
+        case "delay":
+            guard let ms = json["ms"]?.integerValue, ms >= 0, ms <= 600_000 else {
+                throw .invalidFault("action \"delay\" needs \"ms\": milliseconds from 0 to 600000")
+            }
+            self = .delay(milliseconds: Int(ms))
+        case "stall":
+            self = .stall
+        case "reset":
+            self = .reset(errorCode: UInt32(clamping: json["error_code"]?.integerValue ?? 2))
+        case "goaway":
+            self = .goAway(reason: json["reason"]?.stringValue ?? "Shutdown",
+                           errorCode: UInt32(clamping: json["error_code"]?.integerValue ?? 0))
+        case "drop":
+            self = .drop
+        default:
+            throw .invalidFault("unknown action type \"\(type)\"; use \(kinds)")
+        }
+    }
+}

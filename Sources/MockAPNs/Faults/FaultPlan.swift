@@ -1,0 +1,118 @@
+import APNsModel
+import Foundation
+import Synchronization
+
+/// The scripted faults in force, with a seeded random generator so probabilistic plans replay exactly.
+public final class FaultPlan: Sendable {
+    /// A rule in the plan with its id and how often it has fired.
+    public struct Entry: Sendable, Equatable {
+        /// Stable id for removal (`DELETE /api/v1/faults/{id}`).
+        public var id: String
+        /// The rule.
+        public var rule: FaultRule
+        /// How many requests it has fired for.
+        public var fired: Int
+    }
+
+    private struct State {
+        var entries: [Entry] = []
+        var random: SplitMix64
+        var nextID = 1
+    }
+
+    private let state: Mutex<State>
+
+    /// An empty plan whose probabilities draw from `seed`.
+    public init(seed: UInt64 = 0x5EED) {
+        state = Mutex(State(random: SplitMix64(seed: seed)))
+    }
+
+    /// Adds a rule; returns its id.
+    @discardableResult
+    public func add(_ rule: FaultRule) -> String {
+        state.withLock { state in
+            let id = "f\(state.nextID)"
+            state.nextID += 1
+            state.entries.append(Entry(id: id, rule: rule, fired: 0))
+            return id
+        }
+    }
+
+    /// Removes the rule with `id`; returns whether it existed.
+    @discardableResult
+    public func remove(id: String) -> Bool {
+        state.withLock { state in
+            let before = state.entries.count
+            state.entries.removeAll { $0.id == id }
+            return state.entries.count != before
+        }
+    }
+
+    /// Removes every rule.
+    public func removeAll() {
+        state.withLock { $0.entries.removeAll() }
+    }
+
+    /// Restarts the random generator, so the next draws repeat a run.
+    public func reseed(_ seed: UInt64) {
+        state.withLock { $0.random = SplitMix64(seed: seed) }
+    }
+
+    /// The rules in order, with ids and fire counts.
+    public var entries: [Entry] { state.withLock { $0.entries } }
+
+    /// Loads a `--faults` file: `{"seed": 42, "rules": [...]}` or a bare list of rules.
+    public func load(contentsOf path: String) throws(ConfigurationError) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadableFile(path) }
+        let json: JSONValue
+        do { json = try JSONValue.parse(Array(data)) } catch { throw .invalidJSON(path, "\(error)") }
+        let rules: JSONValue
+        if case .array = json {
+            rules = json
+        } else if let list = json["rules"] {
+            rules = list
+            if let seed = json["seed"]?.integerValue { reseed(UInt64(bitPattern: seed)) }
+        } else {
+            throw .invalidFault("\(path): expected {\"seed\": N, \"rules\": [...]} or a list of rules")
+        }
+        guard case .array(let items) = rules else { throw .invalidFault("\(path): \"rules\" must be a list") }
+        for item in items { add(try FaultRule(json: item)) }
+    }
+
+    /// The rules that fire for a request, in plan order, counting each firing.
+    func fire(token: String?, topic: String?, pushType: String?, path: String) -> [FaultRule] {
+        state.withLock { state in
+            guard !state.entries.isEmpty else { return [] }
+            var fired: [FaultRule] = []
+            for index in state.entries.indices {
+                let rule = state.entries[index].rule
+                guard rule.matches(token: token, topic: topic, pushType: pushType, path: path) else { continue }
+                if let count = rule.count, state.entries[index].fired >= count { continue }
+                if rule.probability < 1, state.random.nextUnit() >= rule.probability { continue }
+                state.entries[index].fired += 1
+                fired.append(rule)
+            }
+            return fired
+        }
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64) so a fault plan with probabilities replays exactly.
+struct SplitMix64: Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A value in [0, 1).
+    mutating func nextUnit() -> Double {
+        Double(next() >> 11) / Double(UInt64(1) << 53)
+    }
+}

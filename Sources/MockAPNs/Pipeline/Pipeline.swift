@@ -1,0 +1,310 @@
+import APNsModel
+import Foundation
+import Synchronization
+
+/// The mock's decision path, independent of any transport: authenticate → connection rules → validate
+/// (all in `RequestDecider`) → fault plan → device registry or channel store → response → record.
+///
+/// HTTP/2 (`MockAPNsServer`) and the HTTP/1.1 endpoint both call it, so both answer and record alike.
+/// `process` runs on the caller's thread and never blocks on I/O; delays are returned, not slept.
+public final class Pipeline: Sendable {
+    private struct ConnectionState {
+        var tokenState = TokenConnectionState()
+        var certificate: CertificateFacts?
+        var streamLimitRaised = false
+    }
+
+    /// Configuration in force.
+    public let configuration: PipelineConfiguration
+    /// Every request ends up here.
+    public let recorder: Recorder
+    /// Devices that should not answer 200.
+    public let devices: DeviceRegistry
+    /// Scripted faults.
+    public let faults: FaultPlan
+    /// Broadcast channels.
+    public let channels: ChannelStore
+    private let tokens: ProviderTokenAuthenticator
+    private let certificates: CertificateAuthenticator
+    private let connections = Mutex<[UInt64: ConnectionState]>([:])
+
+    /// Assembles a pipeline from its parts.
+    public init(configuration: PipelineConfiguration, tokens: ProviderTokenAuthenticator,
+                certificates: CertificateAuthenticator, recorder: Recorder, devices: DeviceRegistry = DeviceRegistry(),
+                faults: FaultPlan = FaultPlan(), channels: ChannelStore = ChannelStore()) {
+        self.configuration = configuration
+        self.tokens = tokens
+        self.certificates = certificates
+        self.recorder = recorder
+        self.devices = devices
+        self.faults = faults
+        self.channels = channels
+    }
+
+    /// Starts tracking a connection; a client certificate makes it certificate-authenticated for its life.
+    /// Returns the MAX_CONCURRENT_STREAMS it should start with: 1 for token auth until the first
+    /// success (APNS-SPEC §7), the full limit for certificate auth.
+    @discardableResult
+    public func connectionOpened(id: UInt64, certificateDER: [UInt8]?) -> UInt32 {
+        var state = ConnectionState()
+        if let der = certificateDER {
+            state.certificate = certificates.facts(certificateDER: der, now: Timestamp.nowSeconds())
+            state.streamLimitRaised = true
+        }
+        connections.withLock { $0[id] = state }
+        return state.streamLimitRaised ? configuration.maxConcurrentStreams : 1
+    }
+
+    /// Forgets a closed connection's state.
+    public func connectionClosed(id: UInt64) {
+        connections.withLock { _ = $0.removeValue(forKey: id) }
+    }
+
+    /// How many connections are open (for metrics).
+    public var openConnections: Int { connections.withLock { $0.count } }
+
+    /// Decides, records and answers one request. Never blocks; a `delay` fault comes back in `delay`.
+    public func process(_ request: APNsRequest, on connection: PipelineConnection) -> PipelineResponse {
+        let now = Timestamp.nowSeconds()
+        var state = connections.withLock { connections in
+            if let state = connections[connection.id] { return state }
+            // Transports that do not announce connections (HTTP/1.1) get state on first use.
+            var state = ConnectionState()
+            if let der = connection.certificateDER {
+                state.certificate = certificates.facts(certificateDER: der, now: now)
+                state.streamLimitRaised = true
+            }
+            connections[connection.id] = state
+            return state
+        }
+        let credential: ProviderCredential
+        if let certificate = state.certificate {
+            credential = .certificate(certificate)   // APNs ignores `authorization` on certificate connections
+        } else {
+            credential = tokens.credential(authorization: request.value("authorization"))
+        }
+        let context = DecisionContext(environment: configuration.environment, credential: credential, now: now,
+                                      environmentKeyReason: configuration.environmentKeyReason)
+        let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState)
+
+        var outcome = Outcome()
+        switch verdict {
+        case .rejected(let reason):
+            outcome.reject(reason)
+        case .accepted(let push):
+            apply(push, request: request, now: now, outcome: &outcome)
+        }
+
+        var raise: UInt32?
+        if outcome.status < 300, state.certificate == nil, !state.streamLimitRaised {
+            state.tokenState.recordSuccess()
+            state.streamLimitRaised = true
+            raise = configuration.maxConcurrentStreams
+        }
+        let finalState = state
+        connections.withLock { $0[connection.id] = finalState }
+        return respond(outcome, request: request, connection: connection, credential: credential, raise: raise)
+    }
+
+    /// `process`, then waits out any `delay` fault: for transports that answer from a task (HTTP/1.1).
+    public func handle(_ request: APNsRequest, connection: PipelineConnection) async -> PipelineResponse {
+        let response = process(request, on: connection)
+        if let delay = response.delay { try? await Task.sleep(for: delay) }
+        return response
+    }
+
+    // MARK: - After validation
+
+    private struct Outcome {
+        var status = 200
+        var reason: APNsReason?
+        var reasonText: String?
+        var timestamp: Int64?
+        var extraHeaders: [HeaderField] = []
+        var body: [UInt8]?
+        var firedFaults: [String] = []
+        var disposition = PipelineDisposition.respond
+        var delay: Duration?
+        var route: Route?
+        var payload: JSONValue?
+        var apnsID: String?
+        var isBroadcast = false
+
+        mutating func reject(_ reason: APNsReason, timestamp: Int64? = nil) {
+            status = reason.status
+            self.reason = reason
+            reasonText = reason.rawValue
+            self.timestamp = timestamp
+        }
+    }
+
+    private func apply(_ push: AcceptedPush, request: APNsRequest, now: Int64, outcome: inout Outcome) {
+        outcome.route = push.route
+        outcome.payload = push.payload
+        outcome.apnsID = push.apnsID
+        let fired = faults.fire(token: push.deviceToken, topic: push.topic, pushType: push.pushType.rawValue, path: request.path)
+        var delayMillis = 0
+        for rule in fired {
+            outcome.firedFaults.append(rule.name)
+            switch rule.action {
+            case .delay(let ms):
+                delayMillis += ms
+            case .status(let status, let reason):
+                guard outcome.disposition == .respond, outcome.reasonText == nil else { continue }
+                outcome.status = status
+                outcome.reason = APNsReason(rawValue: reason)
+                outcome.reasonText = reason
+                if status == 410 { outcome.timestamp = Timestamp.nowMillis() }
+            case .stall:
+                if outcome.disposition == .respond { outcome.disposition = .stall }
+            case .reset(let code):
+                if outcome.disposition == .respond { outcome.disposition = .reset(errorCode: code) }
+            case .goAway(let reason, let code):
+                if outcome.disposition == .respond {
+                    outcome.disposition = .goAway(errorCode: code, debugData: Self.reasonBody(reason, timestamp: nil))
+                    outcome.status = APNsReason(rawValue: reason)?.status ?? 503
+                    outcome.reason = APNsReason(rawValue: reason)
+                    outcome.reasonText = reason
+                }
+            case .drop:
+                if outcome.disposition == .respond { outcome.disposition = .drop }
+            }
+        }
+        if delayMillis > 0 { outcome.delay = .milliseconds(delayMillis) }
+        guard outcome.reasonText == nil, outcome.disposition == .respond else { return }
+
+        switch push.route {
+        case .device(let token):
+            if let (reason, timestamp) = devices.verdict(token: token, topic: push.topic, now: Timestamp.nowMillis()) {
+                outcome.reject(reason, timestamp: timestamp)
+            }
+        case .broadcast(let bundleID):
+            outcome.isBroadcast = true
+            guard let channelID = request.value("apns-channel-id"),
+                  let channel = channels.channel(bundleID: bundleID, id: channelID) else {
+                outcome.reject(.channelNotRegistered)
+                return
+            }
+            if channel.messageStoragePolicy == 0, let expiration = push.expiration, expiration != 0 {
+                outcome.reject(.badExpirationDate)   // a no-storage channel takes only expiration 0
+            }
+        case .channels(let bundleID):
+            outcome.isBroadcast = true
+            manageChannel(bundleID: bundleID, request: request, outcome: &outcome)
+        case .allChannels(let bundleID):
+            outcome.isBroadcast = true
+            let ids = channels.all(bundleID: bundleID).map(JSONValue.string)
+            outcome.body = Array(JSONValue.object([.init("channels", .array(ids))]).jsonText().utf8)
+        }
+    }
+
+    private func manageChannel(bundleID: String, request: APNsRequest, outcome: inout Outcome) {
+        switch request.method {
+        case "POST":
+            switch channels.create(bundleID: bundleID, body: request.body) {
+            case .success(let channel):
+                outcome.status = 201
+                outcome.extraHeaders.append(HeaderField(name: "apns-channel-id", value: channel.id))
+            case .failure(let reason):
+                outcome.reject(reason)
+            }
+        case "GET":
+            guard let id = request.value("apns-channel-id"), let channel = channels.channel(bundleID: bundleID, id: id) else {
+                outcome.reject(.channelNotRegistered)
+                return
+            }
+            let body = JSONValue.object([
+                .init("message-storage-policy", .integer(Int64(channel.messageStoragePolicy))),
+                .init("push-type", .string("LiveActivity")),
+            ])
+            outcome.body = Array(body.jsonText().utf8)
+        case "DELETE":
+            guard let id = request.value("apns-channel-id"), channels.delete(bundleID: bundleID, id: id) else {
+                outcome.reject(.channelNotRegistered)
+                return
+            }
+            outcome.status = 204
+        default:
+            outcome.reject(.methodNotAllowed)
+        }
+    }
+
+    // MARK: - Response and record
+
+    private func respond(_ outcome: Outcome, request: APNsRequest, connection: PipelineConnection,
+                         credential: ProviderCredential, raise: UInt32?) -> PipelineResponse {
+        var headers: [HeaderField] = []
+        let idHeader = outcome.isBroadcast ? "apns-request-id" : "apns-id"
+        let apnsID = request.value(idHeader).map { $0.lowercased() } ?? UUID().uuidString.lowercased()
+        headers.append(HeaderField(name: idHeader, value: apnsID))
+        var uniqueID: String?
+        if outcome.status == 200, configuration.environment == .development || outcome.route.map(Self.isBroadcastSend) == true {
+            uniqueID = UUID().uuidString.lowercased()
+            headers.append(HeaderField(name: "apns-unique-id", value: uniqueID!))
+        }
+        headers.append(contentsOf: outcome.extraHeaders)
+        var body: [UInt8] = []
+        if let reasonText = outcome.reasonText, outcome.status >= 300 {
+            body = Self.reasonBody(reasonText, timestamp: outcome.timestamp)
+            headers.append(HeaderField(name: "content-type", value: "application/json"))
+        } else if let payload = outcome.body {
+            body = payload
+            headers.append(HeaderField(name: "content-type", value: "application/json"))
+        }
+
+        let answered: Bool
+        switch outcome.disposition {
+        case .respond, .goAway: answered = true
+        case .stall, .reset, .drop: answered = false
+        }
+        var faultsRecorded = outcome.firedFaults
+        if faultsRecorded.isEmpty, outcome.disposition != .respond { faultsRecorded = ["fault"] }
+        let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
+        let delayMicros = outcome.delay.map { Int64($0.components.seconds) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
+        let record = RecordedRequest(
+            seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id, streamID: connection.streamID,
+            remote: connection.remote, method: request.method, path: request.path,
+            deviceToken: Self.deviceToken(in: request.path), headers: request.headers, body: request.body,
+            payload: outcome.payload ?? (request.body.isEmpty ? nil : try? JSONValue.parse(request.body)),
+            payloadBytes: request.body.count, auth: Self.authentication(credential),
+            response: RecordedRequest.Response(
+                status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : nil,
+                apnsUniqueID: answered ? uniqueID : nil, timestamp: outcome.timestamp),
+            faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
+        recorder.append(record)
+        return PipelineResponse(status: outcome.status, headers: headers, body: body, disposition: outcome.disposition,
+                                delay: outcome.delay, raiseStreamLimit: raise)
+    }
+
+    private static func isBroadcastSend(_ route: Route) -> Bool {
+        if case .broadcast = route { return true }
+        return false
+    }
+
+    /// `{"reason":"…"}`, plus `"timestamp"` (ms) for 410s: APNs's error body.
+    static func reasonBody(_ reason: String, timestamp: Int64?) -> [UInt8] {
+        var members: [JSONValue.JSONMember] = [.init("reason", .string(reason))]
+        if let timestamp { members.append(.init("timestamp", .integer(timestamp))) }
+        return Array(JSONValue.object(members).jsonText().utf8)
+    }
+
+    static func deviceToken(in path: String) -> String? {
+        let prefix = "/3/device/"
+        guard path.hasPrefix(prefix), path.count > prefix.count else { return nil }
+        return String(path.dropFirst(prefix.count))
+    }
+
+    static func authentication(_ credential: ProviderCredential) -> RecordedRequest.Authentication {
+        switch credential {
+        case .none, .malformedToken:
+            return RecordedRequest.Authentication(kind: credential == .none ? "none" : "token")
+        case .token(let facts):
+            var issuedAt: Int64?
+            if case .seconds(let s) = facts.issuedAt { issuedAt = s }
+            return RecordedRequest.Authentication(kind: "token", teamID: facts.issuer, keyID: facts.keyID, issuedAt: issuedAt)
+        case .certificate(let facts):
+            let topics = facts.topics.isEmpty ? (facts.subjectUID.map { [$0] } ?? []) : facts.topics.map(\.name)
+            return RecordedRequest.Authentication(kind: "certificate", topics: topics)
+        }
+    }
+}

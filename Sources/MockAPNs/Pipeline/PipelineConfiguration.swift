@@ -1,0 +1,14 @@
+import APNsModel
+
+/// How the pipeline behaves where APNs has choices: environment, stream limit, reason spellings.
+public struct PipelineConfiguration: Sendable {
+    /// Development answers with `apns-unique-id`; production does not.
+    public var environment: APNsEnvironment = .development
+    /// MAX_CONCURRENT_STREAMS once a connection is authenticated (APNs has been seen at 1000).
+    public var maxConcurrentStreams: UInt32 = 1000
+    /// Which spelling of the environment-key reason to send (APNS-SPEC §10.1: both are seen).
+    public var environmentKeyReason: APNsReason = .badEnvironmentKeyIdInToken
+
+    /// The defaults: development, 1000 streams, Apple's documented spelling.
+    public init() {}
+}

@@ -1,0 +1,55 @@
+import APNsModel
+
+/// Where a request came from, as the pipeline needs to know it (transport-independent).
+public struct PipelineConnection: Sendable {
+    /// The connection's id; state such as token binding is kept per id.
+    public var id: UInt64
+    /// The peer's address, `host:port`.
+    public var remote: String
+    /// The HTTP/2 stream (0 on HTTP/1.1).
+    public var streamID: Int32
+    /// Monotonic nanoseconds when the request arrived, for the recorded duration.
+    public var receivedAtNanos: UInt64
+    /// The client certificate the TLS peer presented, if any (certificate auth).
+    public var certificateDER: [UInt8]?
+
+    /// Describes a request's connection.
+    public init(id: UInt64, remote: String, streamID: Int32, receivedAtNanos: UInt64 = Timestamp.monotonicNanos(),
+                certificateDER: [UInt8]? = nil) {
+        self.id = id
+        self.remote = remote
+        self.streamID = streamID
+        self.receivedAtNanos = receivedAtNanos
+        self.certificateDER = certificateDER
+    }
+}
+
+/// What the transport must do with a stream once the pipeline has decided.
+public enum PipelineDisposition: Sendable, Equatable {
+    /// Send the response.
+    case respond
+    /// Send nothing, ever (a `stall` fault).
+    case stall
+    /// Reset the stream with this HTTP/2 error code.
+    case reset(errorCode: UInt32)
+    /// Send the response, then GOAWAY with this code and debug data, then close.
+    case goAway(errorCode: UInt32, debugData: [UInt8])
+    /// Close the TCP connection without answering.
+    case drop
+}
+
+/// The pipeline's answer to one request.
+public struct PipelineResponse: Sendable {
+    /// HTTP status.
+    public var status: Int
+    /// Response headers (`apns-id`, `apns-unique-id`, `content-type`…).
+    public var headers: [HeaderField]
+    /// Body: empty for success, `{"reason":…}` for errors.
+    public var body: [UInt8]
+    /// What the transport does with it.
+    public var disposition: PipelineDisposition
+    /// Wait this long before acting (a `delay` fault); nil = at once.
+    public var delay: Duration?
+    /// Raise the connection's MAX_CONCURRENT_STREAMS to this (token auth's first success).
+    public var raiseStreamLimit: UInt32?
+}

@@ -1,0 +1,182 @@
+import APNsModel
+import Synchronization
+
+/// Keeps every request the mock answered: a bounded in-memory ring for queries and waiters, live
+/// subscribers, and (optionally) a JSON Lines file written by a background thread.
+///
+/// `append` is called on event-loop threads, so it only takes a short lock: numbering, the ring, counters
+/// and hand-offs. Encoding and disk writes happen on the file writer's own thread.
+public final class Recorder: Sendable {
+    private struct Waiter {
+        var count: Int
+        var filter: RecordFilter
+        var continuation: CheckedContinuation<[RecordedRequest], any Error>
+    }
+
+    private struct State {
+        var ring: [RecordedRequest?]
+        var head = 0          // index of the oldest record
+        var stored = 0        // how many ring slots hold records
+        var lastSeq: UInt64 = 0
+        var statistics = RecorderStatistics()
+        var subscribers: [UInt64: AsyncStream<RecordedRequest>.Continuation] = [:]
+        var waiters: [UInt64: Waiter] = [:]
+        var nextID: UInt64 = 0
+
+        mutating func insert(_ record: RecordedRequest) {
+            let capacity = ring.count
+            if stored < capacity {
+                ring[(head + stored) % capacity] = record
+                stored += 1
+            } else {
+                ring[head] = record
+                head = (head + 1) % capacity
+            }
+        }
+
+        func ordered() -> [RecordedRequest] {
+            (0..<stored).compactMap { ring[(head + $0) % ring.count] }
+        }
+    }
+
+    private let state: Mutex<State>
+    private let writer: RecordFileWriter?
+    /// How many records the memory ring keeps; older ones remain only in the file.
+    public let memoryLimit: Int
+
+    /// Makes a recorder keeping at most `memoryLimit` records in memory and, when `filePath` is set,
+    /// appending every record to that JSON Lines file.
+    public init(memoryLimit: Int = 50_000, filePath: String? = nil) throws(RecorderError) {
+        guard memoryLimit > 0 else { throw .invalidMemoryLimit(memoryLimit) }
+        self.memoryLimit = memoryLimit
+        self.state = Mutex(State(ring: Array(repeating: nil, count: memoryLimit)))
+        self.writer = try filePath.map { path throws(RecorderError) in try RecordFileWriter(path: path) }
+    }
+
+    /// Numbers `record` (its `seq` is replaced), stores it, and hands it to the file, subscribers and waiters.
+    /// Returns the record as stored.
+    @discardableResult
+    public func append(_ record: RecordedRequest) -> RecordedRequest {
+        var record = record
+        var woken: [(CheckedContinuation<[RecordedRequest], any Error>, [RecordedRequest])] = []
+        let subscribers: [AsyncStream<RecordedRequest>.Continuation] = state.withLock { state in
+            state.lastSeq += 1
+            record.seq = state.lastSeq
+            state.insert(record)
+            state.statistics.count(record)
+            if !state.waiters.isEmpty {
+                let all = state.ordered()
+                for (id, waiter) in state.waiters {
+                    let matching = all.filter(waiter.filter.matches)
+                    if matching.count >= waiter.count {
+                        woken.append((waiter.continuation, matching))
+                        state.waiters[id] = nil
+                    }
+                }
+            }
+            return state.subscribers.isEmpty ? [] : Array(state.subscribers.values)
+        }
+        writer?.enqueue(record)
+        for continuation in subscribers { continuation.yield(record) }
+        for (continuation, records) in woken { continuation.resume(returning: records) }
+        return record
+    }
+
+    /// The records in memory that match `filter`, oldest first (`limit` keeps the newest).
+    public func records(matching filter: RecordFilter = RecordFilter()) -> [RecordedRequest] {
+        filter.apply(to: state.withLock { $0.ordered() })
+    }
+
+    /// The record numbered `seq`, while it is still in memory.
+    public func record(seq: UInt64) -> RecordedRequest? {
+        state.withLock { state in
+            guard state.stored > 0, seq >= 1, seq <= state.lastSeq else { return nil }
+            let oldest = state.lastSeq - UInt64(state.stored) + 1
+            guard seq >= oldest else { return nil }
+            return state.ring[(state.head + Int(seq - oldest)) % state.ring.count]
+        }
+    }
+
+    /// The newest record whose response carried `apnsID` (case-insensitive).
+    public func record(apnsID: String) -> RecordedRequest? {
+        let wanted = apnsID.lowercased()
+        return state.withLock { $0.ordered() }.last { $0.response.apnsID?.lowercased() == wanted }
+    }
+
+    /// Forgets the records in memory and resets the statistics; numbering goes on, the file is kept.
+    public func clear() {
+        state.withLock { state in
+            state.ring = Array(repeating: nil, count: state.ring.count)
+            state.head = 0
+            state.stored = 0
+            state.statistics = RecorderStatistics()
+        }
+    }
+
+    /// Counters over everything recorded since start (or the last `clear`).
+    public var statistics: RecorderStatistics { state.withLock { $0.statistics } }
+
+    /// The number of the last record (0 when none yet).
+    public var lastSequence: UInt64 { state.withLock { $0.lastSeq } }
+
+    /// Every record from now on, as it is recorded. Ends when the recorder shuts down or the consumer stops.
+    public func subscribe() -> AsyncStream<RecordedRequest> {
+        let (stream, continuation) = AsyncStream<RecordedRequest>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.subscribers[state.nextID] = continuation
+            return state.nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Waits until at least `count` records in memory match `filter`, and returns them (oldest first).
+    /// Throws `RecorderError.timedOut` with what did arrive when `timeout` passes first.
+    public func waitForRecords(
+        count: Int, matching filter: RecordFilter = RecordFilter(), timeout: Duration
+    ) async throws -> [RecordedRequest] {
+        let id: UInt64 = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        let timeoutTask = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            guard let self else { return }
+            let expired: (CheckedContinuation<[RecordedRequest], any Error>, Int)? = self.state.withLock { state in
+                guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
+                return (waiter.continuation, state.ordered().filter(filter.matches).count)
+            }
+            if let (continuation, arrived) = expired {
+                continuation.resume(throwing: RecorderError.timedOut(expected: count, arrived: arrived, timeout: timeout))
+            }
+        }
+        defer { timeoutTask.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let ready: [RecordedRequest]? = state.withLock { state in
+                let matching = state.ordered().filter(filter.matches)
+                if matching.count >= count { return matching }
+                state.waiters[id] = Waiter(count: count, filter: filter, continuation: continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// Writes every record so far to the file (if any) and waits until it is done.
+    public func flush() {
+        writer?.flush()
+    }
+
+    /// Flushes and closes the file, and ends every subscription.
+    public func shutdown() {
+        writer?.close()
+        let subscribers = state.withLock { state in
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        for continuation in subscribers { continuation.finish() }
+    }
+}

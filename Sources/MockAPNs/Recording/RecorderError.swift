@@ -1,0 +1,26 @@
+/// Why recording could not start or a wait on records failed.
+public enum RecorderError: Error, CustomStringConvertible, Equatable {
+    /// `--memory-limit` must be at least 1.
+    case invalidMemoryLimit(Int)
+    /// The record file could not be opened for appending.
+    case cannotOpenFile(path: String, errno: Int32)
+    /// A wait for records ended before enough arrived.
+    case timedOut(expected: Int, arrived: Int, timeout: Duration)
+
+    public var description: String {
+        switch self {
+        case .invalidMemoryLimit(let n):
+            return "memory limit must be at least 1 record (got \(n))"
+        case .cannotOpenFile(let path, let code):
+            return "cannot open record file \(path) for appending: \(String(cString: strerror(code))) — check the directory exists and is writable"
+        case .timedOut(let expected, let arrived, let timeout):
+            return "waited \(timeout) for \(expected) matching record(s), but only \(arrived) arrived"
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,27 @@
+/// Counters over recorded requests, for `GET /api/v1/stats` and `mockapns stats`.
+public struct RecorderStatistics: Sendable, Equatable {
+    /// Every recorded request.
+    public var total = 0
+    /// Requests answered 200.
+    public var accepted = 0
+    /// Requests answered with anything else (or not answered: stalls, resets).
+    public var rejected = 0
+    /// Count per response status (0 = no response).
+    public var byStatus: [Int: Int] = [:]
+    /// Count per APNs reason.
+    public var byReason: [String: Int] = [:]
+    /// Count per `apns-push-type` header value (`none` when absent).
+    public var byPushType: [String: Int] = [:]
+
+    /// Empty counters.
+    public init() {}
+
+    /// Adds one record to the counters.
+    public mutating func count(_ record: RecordedRequest) {
+        total += 1
+        if record.response.status == 200 { accepted += 1 } else { rejected += 1 }
+        byStatus[record.response.status, default: 0] += 1
+        if let reason = record.response.reason { byReason[reason, default: 0] += 1 }
+        byPushType[record.header("apns-push-type") ?? "none", default: 0] += 1
+    }
+}

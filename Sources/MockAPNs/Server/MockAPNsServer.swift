@@ -1,0 +1,100 @@
+import APNsCrypto
+import APNsModel
+import Foundation
+import HTTP2
+
+/// The mock APNs server: the HTTP/2 transport, the pipeline, and the state a test or the control plane
+/// reads and steers (recorder, device registry, fault plan, channels).
+public final class MockAPNsServer: Sendable {
+    /// The configuration it was started with.
+    public let configuration: MockServerConfiguration
+    /// The decision path (also used by the HTTP/1.1 endpoint).
+    public let pipeline: Pipeline
+    /// Credentials found for defaults (nil when every file was given explicitly and no bundled keys are used).
+    public let credentials: BundledCredentials?
+    private let transport: HTTP2Server
+
+    /// Every recorded request.
+    public var recorder: Recorder { pipeline.recorder }
+    /// Devices that should not answer 200.
+    public var devices: DeviceRegistry { pipeline.devices }
+    /// Scripted faults.
+    public var faults: FaultPlan { pipeline.faults }
+
+    /// Loads credentials, devices and faults and binds the port; throws a sentence saying what to fix.
+    public init(configuration: MockServerConfiguration) throws {
+        self.configuration = configuration
+        let needsBundled = configuration.trustBundledKeys
+            || (configuration.tls && (configuration.certificatePath == nil || configuration.privateKeyPath == nil
+                                      || configuration.clientCAPath == nil))
+        let credentials: BundledCredentials? = needsBundled
+            ? try configuration.credentialsDirectory.map(BundledCredentials.init(directory:)) ?? BundledCredentials.locate()
+            : nil
+        self.credentials = credentials
+
+        var keys = TrustedKeyStore()
+        if configuration.trustBundledKeys, let credentials { try keys.add(keysJSONAt: credentials.keysPath) }
+        for value in configuration.keyFiles { try keys.add(keyFileArgument: value) }
+
+        var trustStore: CertificateTrustStore?
+        if let caPath = configuration.clientCAPath ?? credentials?.caPath {
+            trustStore = try CertificateTrustStore(caPEM: try Self.readText(caPath))
+        }
+        let recorder = try Recorder(memoryLimit: configuration.memoryLimit, filePath: configuration.recordPath)
+        let devices = DeviceRegistry()
+        if let path = configuration.devicesPath { try devices.load(contentsOf: path) }
+        let faults = FaultPlan()
+        if let path = configuration.faultsPath { try faults.load(contentsOf: path) }
+        let pipeline = Pipeline(
+            configuration: configuration.pipeline,
+            tokens: ProviderTokenAuthenticator(keys: keys, trustAnySignature: configuration.trustAnySignature),
+            certificates: CertificateAuthenticator(trustStore: trustStore),
+            recorder: recorder, devices: devices, faults: faults)
+        self.pipeline = pipeline
+
+        var transportConfiguration = HTTP2ServerConfiguration()
+        transportConfiguration.host = configuration.host
+        transportConfiguration.port = configuration.port
+        transportConfiguration.maxConcurrentStreams = configuration.pipeline.maxConcurrentStreams
+        transportConfiguration.maxBodyBytes = configuration.maxBodyBytes
+        if let loops = configuration.loopCount { transportConfiguration.loopCount = loops }
+        if configuration.tls {
+            transportConfiguration.tls = TLSConfiguration(
+                certificateChainPEM: try Self.readText(configuration.certificatePath ?? credentials!.serverCertificatePath),
+                privateKeyPEM: try Self.readText(configuration.privateKeyPath ?? credentials!.serverKeyPath),
+                clientCAPEM: try (configuration.clientCAPath ?? credentials?.caPath).map(Self.readText))
+        }
+        let streams = configuration.pipeline.maxConcurrentStreams
+        // Token connections start at one stream until their first success (APNS-SPEC §7).
+        transportConfiguration.initialMaxConcurrentStreams = { info in info.peerCertificateDER == nil ? 1 : streams }
+        transport = try HTTP2Server(configuration: transportConfiguration, handler: PipelineHTTP2Handler(pipeline: pipeline))
+    }
+
+    /// Starts listening.
+    public func start() throws {
+        try transport.start()
+    }
+
+    /// The port actually bound (useful with port 0).
+    public var port: Int { transport.localPort }
+
+    /// The URL senders use, e.g. `https://127.0.0.1:2197`.
+    public var url: String {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return "\(configuration.tls ? "https" : "http")://\(host):\(port)"
+    }
+
+    /// GOAWAY to every client, lets in-flight streams finish (up to `gracePeriod`), closes, and flushes
+    /// the record file.
+    public func shutdown(gracePeriod: Duration = .seconds(2)) async {
+        await transport.shutdown(gracePeriod: gracePeriod)
+        recorder.shutdown()
+    }
+
+    static func readText(_ path: String) throws(ConfigurationError) -> String {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw .unreadableFile(path)
+        }
+        return text
+    }
+}

@@ -1,0 +1,43 @@
+import APNsModel
+
+/// Everything `mockapns serve` (or `MockAPNs.start()`) can set. Defaults give a working mock:
+/// TLS on 127.0.0.1:2197 with the bundled test certificate, the bundled test keys trusted, development mode.
+public struct MockServerConfiguration: Sendable {
+    /// Address to listen on.
+    public var host = "127.0.0.1"
+    /// Port; 0 picks a free one (read it back from `MockAPNsServer.port`).
+    public var port = 2197
+    /// TLS (with and without ALPN) when true; h2c prior knowledge when false.
+    public var tls = true
+    /// Server certificate chain (PEM file); nil = the bundled `server.pem`.
+    public var certificatePath: String?
+    /// Server private key (PEM file); nil = the bundled `server-key.pem`.
+    public var privateKeyPath: String?
+    /// CA that client certificates must chain to; nil = the bundled `ca.pem`.
+    public var clientCAPath: String?
+    /// Extra trusted keys, each `TEAMID:KEYID:PATH[:development|production|both]`.
+    public var keyFiles: [String] = []
+    /// Trust the bundled test keys (`certs/keys.json`).
+    public var trustBundledKeys = true
+    /// Check JWT shape, claims and time but not signatures.
+    public var trustAnySignature = false
+    /// Pipeline behaviour (environment, stream limit, reason spelling).
+    public var pipeline = PipelineConfiguration()
+    /// A `--devices` JSON file to load.
+    public var devicesPath: String?
+    /// A `--faults` JSON file to load.
+    public var faultsPath: String?
+    /// A JSON Lines file every record is appended to.
+    public var recordPath: String?
+    /// How many records stay in memory.
+    public var memoryLimit = 50_000
+    /// Event loops (threads); nil = one per core.
+    public var loopCount: Int?
+    /// Largest request body buffered; larger bodies are answered 413 without being kept.
+    public var maxBodyBytes = 64 * 1024
+    /// Folder of the bundled credentials; nil = search the usual places.
+    public var credentialsDirectory: String?
+
+    /// The defaults.
+    public init() {}
+}

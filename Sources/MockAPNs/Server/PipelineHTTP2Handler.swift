@@ -1,0 +1,55 @@
+import APNsModel
+import HTTP2
+
+/// Adapts the transport's requests to the pipeline and carries out its decision on the stream:
+/// respond (now or after a delay), stall, reset, GOAWAY, or drop the connection.
+struct PipelineHTTP2Handler: HTTP2RequestHandler {
+    let pipeline: Pipeline
+
+    func connectionOpened(_ info: HTTP2ConnectionInfo) {
+        pipeline.connectionOpened(id: info.id, certificateDER: info.peerCertificateDER)
+    }
+
+    func connectionClosed(_ info: HTTP2ConnectionInfo) {
+        pipeline.connectionClosed(id: info.id)
+    }
+
+    func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
+        let apnsRequest = APNsRequest(
+            method: request.method, path: request.path,
+            headers: request.headers.map { HeaderField(name: $0.name, value: $0.value) },
+            body: request.body)
+        let connection = PipelineConnection(
+            id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,
+            receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER)
+        let response = pipeline.process(apnsRequest, on: connection)
+        if let limit = response.raiseStreamLimit {
+            responder.connection.setMaxConcurrentStreams(limit)
+        }
+        if let delay = response.delay {
+            Task {
+                try? await Task.sleep(for: delay)
+                Self.carryOut(response, responder: responder)
+            }
+        } else {
+            Self.carryOut(response, responder: responder)
+        }
+    }
+
+    static func carryOut(_ response: PipelineResponse, responder: HTTP2Responder) {
+        let headers = response.headers.map { HTTPHeaderField(name: $0.name, value: $0.value) }
+        switch response.disposition {
+        case .respond:
+            responder.respond(status: response.status, headers: headers, body: response.body.isEmpty ? nil : response.body)
+        case .stall:
+            break
+        case .reset(let code):
+            responder.reset(errorCode: code)
+        case .goAway(let code, let debugData):
+            responder.respond(status: response.status, headers: headers, body: response.body.isEmpty ? nil : response.body)
+            responder.connection.goAway(errorCode: code, debugData: debugData, thenClose: true)
+        case .drop:
+            responder.connection.close()
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import APNsModel
+import ArgumentParser
+import Foundation
+import MockAPNs
+
+/// `mockapns serve`: runs the mock until SIGINT/SIGTERM, which flush the recording and exit 0.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the mock APNs server.",
+        discussion: """
+            Defaults: TLS on 127.0.0.1:2197 (HTTP/2 with or without ALPN) using the bundled test certificate, \
+            the bundled test keys trusted, development environment. Every option can also be set as an \
+            environment variable MOCKAPNS_<NAME> (e.g. MOCKAPNS_PORT=0, MOCKAPNS_RECORD=rec.jsonl).
+            """
+    )
+
+    @Option(help: "Address to listen on (default 127.0.0.1).") var host: String?
+    @Option(help: "Port (default 2197; 0 picks a free port).") var port: Int?
+    @Flag(help: "Serve TLS (the default).") var tls = false
+    @Flag(help: "Serve HTTP/2 over plain TCP with prior knowledge instead of TLS.") var h2c = false
+    @Option(help: "Server certificate chain, PEM (default: bundled certs/server.pem).") var cert: String?
+    @Option(help: "Server private key, PEM (default: bundled certs/server-key.pem).") var key: String?
+    @Option(help: "CA for client certificates, PEM (default: bundled certs/ca.pem).") var ca: String?
+    @Option(name: .customLong("key-file"), help: "Trust a signing key: TEAMID:KEYID:PATH[:development|production|both]. Repeatable.")
+    var keyFiles: [String] = []
+    @Flag(help: "Check JWT shape, claims and time, but not signatures.") var trustAnySignature = false
+    @Option(help: "development (answers carry apns-unique-id) or production (default development).") var environment: String?
+    @Option(help: "MAX_CONCURRENT_STREAMS once a connection is authenticated (default 1000).") var maxConcurrentStreams: Int?
+    @Option(help: "JSON file of device states (unregistered, expired, topics, otherEnvironment, rateLimited).") var devices: String?
+    @Option(help: "JSON file of fault rules.") var faults: String?
+    @Option(help: "Append every record to this JSON Lines file.") var record: String?
+    @Option(help: "Records kept in memory (default 50000).") var memoryLimit: Int?
+    @Option(help: "Event-loop threads (default: one per core).") var loops: Int?
+    @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
+    @Option(help: "Write {\"apns_url\", \"pid\"} to this file once listening.") var readyFile: String?
+
+    func run() async throws {
+        let env = EnvironmentOptions()
+        var configuration = MockServerConfiguration()
+        configuration.host = host ?? env["HOST"] ?? configuration.host
+        configuration.port = try port ?? env.int("PORT") ?? configuration.port
+        let useH2C = h2c || env.bool("H2C")
+        if useH2C && (tls || env.bool("TLS")) { throw ValidationError("--tls and --h2c are exclusive: pick one") }
+        configuration.tls = !useH2C
+        configuration.certificatePath = cert ?? env["CERT"]
+        configuration.privateKeyPath = key ?? env["KEY"]
+        configuration.clientCAPath = ca ?? env["CA"]
+        configuration.keyFiles = keyFiles + (env["KEY_FILE"].map { $0.split(separator: ",").map(String.init) } ?? [])
+        configuration.trustAnySignature = trustAnySignature || env.bool("TRUST_ANY_SIGNATURE")
+        if let name = environment ?? env["ENVIRONMENT"] {
+            guard let value = APNsEnvironment(rawValue: name) else {
+                throw ValidationError("--environment must be development or production, got \"\(name)\"")
+            }
+            configuration.pipeline.environment = value
+        }
+        if let streams = try maxConcurrentStreams ?? env.int("MAX_CONCURRENT_STREAMS") {
+            guard streams >= 1 else { throw ValidationError("--max-concurrent-streams must be at least 1") }
+            configuration.pipeline.maxConcurrentStreams = UInt32(clamping: streams)
+        }
+        configuration.devicesPath = devices ?? env["DEVICES"]
+        configuration.faultsPath = faults ?? env["FAULTS"]
+        configuration.recordPath = record ?? env["RECORD"]
+        if let limit = try memoryLimit ?? env.int("MEMORY_LIMIT") { configuration.memoryLimit = limit }
+        configuration.loopCount = try loops ?? env.int("LOOPS")
+        let level = logLevel ?? env["LOG_LEVEL"] ?? "info"
+        let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+        guard levels.contains(level) else { throw ValidationError("--log-level must be one of \(levels.joined(separator: ", "))") }
+        let readyPath = readyFile ?? env["READY_FILE"]
+
+        let server: MockAPNsServer
+        do {
+            server = try MockAPNsServer(configuration: configuration)
+            try server.start()
+        } catch {
+            FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let mode = configuration.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
+        FileHandle.standardError.write(Data(
+            "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
+        if let readyPath {
+            try ReadyFile(apnsURL: server.url, pid: getpid()).write(to: readyPath)
+        }
+        await ShutdownSignal.wait()
+        await server.shutdown()
+        FileHandle.standardError.write(Data("mockapns: stopped after \(server.recorder.lastSequence) request(s)\n".utf8))
+    }
+}

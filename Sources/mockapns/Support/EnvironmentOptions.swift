@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+
+/// Reads `MOCKAPNS_<NAME>` environment variables, the fallback for every `serve` option.
+struct EnvironmentOptions {
+    private let values = ProcessInfo.processInfo.environment
+
+    /// The value of `MOCKAPNS_<name>`, if set and not empty.
+    subscript(name: String) -> String? {
+        guard let value = values["MOCKAPNS_" + name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// An integer variable; a non-number is a usage error naming the variable.
+    func int(_ name: String) throws -> Int? {
+        guard let text = self[name] else { return nil }
+        guard let value = Int(text) else { throw ValidationError("MOCKAPNS_\(name) must be a whole number, got \"\(text)\"") }
+        return value
+    }
+
+    /// A boolean variable: 1, true or yes.
+    func bool(_ name: String) -> Bool {
+        guard let text = self[name]?.lowercased() else { return false }
+        return ["1", "true", "yes"].contains(text)
+    }
+}

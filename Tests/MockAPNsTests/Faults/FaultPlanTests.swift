@@ -1,0 +1,65 @@
+import APNsModel
+import XCTest
+@testable import MockAPNs
+
+final class FaultPlanTests: XCTestCase {
+    private func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(Array(text.utf8)) }
+
+    func testCountLimitsFirings() throws {
+        let plan = FaultPlan()
+        plan.add(FaultRule(topic: "com.example.app", count: 2, action: .status(503, reason: "ServiceUnavailable")))
+        let fired = (0..<4).map { _ in plan.fire(token: "aa", topic: "com.example.app", pushType: "alert", path: "/3/device/aa").count }
+        XCTAssertEqual(fired, [1, 1, 0, 0])
+        XCTAssertEqual(plan.entries.first?.fired, 2)
+    }
+
+    func testMatchFieldsMustAllHold() {
+        let plan = FaultPlan()
+        plan.add(FaultRule(token: "AABB", pushType: "voip", pathPrefix: "/3/device/", action: .drop))
+        XCTAssertEqual(plan.fire(token: "aabb", topic: nil, pushType: "voip", path: "/3/device/aabb").count, 1)
+        XCTAssertEqual(plan.fire(token: "aabb", topic: nil, pushType: "alert", path: "/3/device/aabb").count, 0)
+        XCTAssertEqual(plan.fire(token: "ccdd", topic: nil, pushType: "voip", path: "/3/device/ccdd").count, 0)
+    }
+
+    func testProbabilityIsReproducibleForASeed() {
+        func run(seed: UInt64) -> [Bool] {
+            let plan = FaultPlan(seed: seed)
+            plan.add(FaultRule(probability: 0.5, action: .stall))
+            return (0..<200).map { _ in !plan.fire(token: nil, topic: nil, pushType: nil, path: "/").isEmpty }
+        }
+        let a = run(seed: 42), b = run(seed: 42), c = run(seed: 43)
+        XCTAssertEqual(a, b)
+        XCTAssertNotEqual(a, c)
+        let hits = a.filter { $0 }.count
+        XCTAssertTrue((60...140).contains(hits), "0.5 probability fired \(hits)/200")
+    }
+
+    func testRulesRoundTripThroughJSON() throws {
+        let text = """
+            {"name":"slow","match":{"token":"aa","topic":"t","push_type":"alert","path":"/3/"},"count":3,"probability":0.25,
+             "action":{"type":"goaway","reason":"Shutdown","error_code":0}}
+            """
+        let rule = try FaultRule(json: try parse(text))
+        XCTAssertEqual(rule.name, "slow")
+        XCTAssertEqual(rule.action, .goAway(reason: "Shutdown", errorCode: 0))
+        XCTAssertEqual(try FaultRule(json: rule.jsonValue()), rule)
+        for action in [FaultAction.status(410, reason: "Unregistered"), .delay(milliseconds: 5), .stall, .reset(errorCode: 8), .drop] {
+            XCTAssertEqual(try FaultAction(json: action.jsonValue()), action)
+        }
+    }
+
+    func testBadRulesSayWhatIsWrong() throws {
+        let cases: [(String, String)] = [
+            (#"{"match":{}}"#, "needs an \"action\""),
+            (#"{"action":{"type":"explode"}}"#, "unknown action type"),
+            (#"{"action":{"type":"status","status":999}}"#, "100 to 599"),
+            (#"{"action":{"type":"stall"},"probability":2}"#, "between 0 and 1"),
+            (#"{"action":{"type":"delay"}}"#, "needs \"ms\""),
+        ]
+        for (text, expected) in cases {
+            XCTAssertThrowsError(try FaultRule(json: try parse(text)), text) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(error) should mention \(expected)")
+            }
+        }
+    }
+}

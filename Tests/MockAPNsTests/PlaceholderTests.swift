@@ -1,6 +1,0 @@
-import XCTest
-@testable import MockAPNs
-
-final class MockAPNsPlaceholderTests: XCTestCase {
-    func testModuleLoads() { XCTAssertTrue(true) }
-}

@@ -1,0 +1,121 @@
+import APNsModel
+import Foundation
+import XCTest
+@testable import MockAPNs
+
+final class RecorderTests: XCTestCase {
+    static func sample(status: Int = 200, reason: String? = nil, token: String = "aabb", topic: String = "com.example.app",
+                       payload: JSONValue? = .object([.init("aps", .object([.init("badge", .integer(1))]))])) -> RecordedRequest {
+        RecordedRequest(
+            seq: 0, receivedAtMillis: 1_795_000_000_123, connectionID: 7, streamID: 3, remote: "127.0.0.1:5000",
+            method: "POST", path: "/3/device/\(token)", deviceToken: token,
+            headers: [HeaderField(name: "apns-topic", value: topic), HeaderField(name: "apns-push-type", value: "alert"),
+                      HeaderField(name: "x-dup", value: "1"), HeaderField(name: "x-dup", value: "2")],
+            body: payload.map { Array($0.jsonText().utf8) } ?? [0xff, 0x00],
+            payload: payload, payloadBytes: 12,
+            auth: .init(kind: "token", teamID: "TESTTEAM01", keyID: "TESTKEY001", issuedAt: 1_795_000_000),
+            response: .init(status: status, reason: reason, apnsID: "0a0b0c0d-0000-1111-2222-333344445555",
+                            apnsUniqueID: status == 200 ? "11111111-2222-3333-4444-555555555555" : nil,
+                            timestamp: status == 410 ? 1_795_000_000_000 : nil),
+            faults: status == 503 ? ["apns down"] : [],
+            lint: [.init(id: "x", severity: "info", path: "aps", message: "m")],
+            durationMicros: 42)
+    }
+
+    func testNumbersRecordsAndFiltersThem() throws {
+        let recorder = try Recorder(memoryLimit: 10)
+        recorder.append(Self.sample())
+        recorder.append(Self.sample(status: 410, reason: "Unregistered", token: "ccdd"))
+        recorder.append(Self.sample(status: 400, reason: "BadTopic", topic: "com.other"))
+        XCTAssertEqual(recorder.records().map(\.seq), [1, 2, 3])
+        XCTAssertEqual(recorder.records(matching: RecordFilter(status: 410)).map(\.seq), [2])
+        XCTAssertEqual(recorder.records(matching: RecordFilter(token: "CCDD")).map(\.seq), [2])
+        XCTAssertEqual(recorder.records(matching: RecordFilter(topic: "com.other")).map(\.seq), [3])
+        XCTAssertEqual(recorder.records(matching: RecordFilter(since: 1, limit: 1)).map(\.seq), [3])
+        XCTAssertEqual(recorder.record(seq: 2)?.response.reason, "Unregistered")
+        XCTAssertNil(recorder.record(seq: 4))
+        let stats = recorder.statistics
+        XCTAssertEqual(stats.total, 3)
+        XCTAssertEqual(stats.accepted, 1)
+        XCTAssertEqual(stats.byReason["BadTopic"], 1)
+    }
+
+    func testMemoryRingKeepsTheNewest() throws {
+        let recorder = try Recorder(memoryLimit: 3)
+        for _ in 0..<5 { recorder.append(Self.sample()) }
+        XCTAssertEqual(recorder.records().map(\.seq), [3, 4, 5])
+        XCTAssertNil(recorder.record(seq: 2))
+        XCTAssertEqual(recorder.record(seq: 3)?.seq, 3)
+        XCTAssertEqual(recorder.statistics.total, 5)
+    }
+
+    func testJSONLineRoundTrips() throws {
+        var record = Self.sample(status: 410, reason: "Unregistered")
+        record.seq = 9
+        let line = record.jsonLine()
+        XCTAssertEqual(line.last, UInt8(ascii: "\n"))
+        XCTAssertEqual(line.filter { $0 == UInt8(ascii: "\n") }.count, 1)
+        let back = try RecordedRequest(jsonLine: line.dropLast())
+        XCTAssertEqual(back, record)
+    }
+
+    func testUnparseableBodyIsKeptAsBase64() throws {
+        var record = Self.sample(payload: nil)
+        record.seq = 1
+        let text = String(decoding: record.jsonLine(), as: UTF8.self)
+        XCTAssertTrue(text.contains("\"payload_base64\":\"/wA=\""), text)
+        XCTAssertEqual(try RecordedRequest(jsonLine: Array(text.utf8).dropLast()).body, [0xff, 0x00])
+    }
+
+    func testFileGetsEveryRecordAndFlushes() throws {
+        let path = NSTemporaryDirectory() + "recorder-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try Recorder(memoryLimit: 5, filePath: path)
+        let threads = 4, perThread = 2_500
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0..<perThread { recorder.append(Self.sample()) }
+        }
+        recorder.flush()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, threads * perThread)
+        XCTAssertEqual(Set(try lines.map { try RecordedRequest(jsonLine: Array($0.utf8)).seq }).count, threads * perThread)
+        recorder.shutdown()
+    }
+
+    func testWaitersWakeOnMatchAndTimeOutWithACount() async throws {
+        let recorder = try Recorder(memoryLimit: 100)
+        async let waited = recorder.waitForRecords(count: 2, matching: RecordFilter(status: 410), timeout: .seconds(10))
+        recorder.append(Self.sample())
+        recorder.append(Self.sample(status: 410, reason: "Unregistered"))
+        recorder.append(Self.sample(status: 410, reason: "Unregistered"))
+        let records = try await waited
+        XCTAssertEqual(records.map(\.seq), [2, 3])
+
+        do {
+            _ = try await recorder.waitForRecords(count: 5, matching: RecordFilter(status: 410), timeout: .milliseconds(50))
+            XCTFail("expected a timeout")
+        } catch let error as RecorderError {
+            XCTAssertEqual(error, .timedOut(expected: 5, arrived: 2, timeout: .milliseconds(50)))
+        }
+    }
+
+    func testSubscribersSeeNewRecords() async throws {
+        let recorder = try Recorder(memoryLimit: 100)
+        let stream = recorder.subscribe()
+        recorder.append(Self.sample())
+        recorder.append(Self.sample(status: 400, reason: "BadTopic"))
+        var seen: [UInt64] = []
+        for await record in stream {
+            seen.append(record.seq)
+            if seen.count == 2 { break }
+        }
+        XCTAssertEqual(seen, [1, 2])
+    }
+
+    func testISO8601RoundTrips() {
+        XCTAssertEqual(Timestamp.iso8601(millis: 0), "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(Timestamp.iso8601(millis: 1_795_000_000_123), "2026-11-19T08:26:40.123Z")
+        XCTAssertEqual(Timestamp.parseISO8601("2026-11-19T08:26:40.123Z"), 1_795_000_000_123)
+        XCTAssertNil(Timestamp.parseISO8601("yesterday"))
+    }
+}

@@ -1,0 +1,94 @@
+import APNsModel
+import Foundation
+import XCTest
+@testable import MockAPNs
+
+/// Rules that live on the connection: the stream limit before authentication, token binding and
+/// refresh rate, GOAWAY faults.
+final class ConnectionRuleTests: XCTestCase {
+    func testOneStreamUntilTheFirstValidTokenSucceeds() async throws {
+        let server = try TestServer.start()
+        let outcome = try H2Requests.run(port: server.port, [
+            .push(jwt: "not-a-token"),
+            .push(jwt: try TestServer.jwt()),
+            .push(jwt: try TestServer.jwt()),
+        ])
+        XCTAssertEqual(outcome.responses.map(\.status), [403, 200, 200])
+        XCTAssertEqual(outcome.responses[0].maxConcurrentStreams, 1, "still one stream after a rejected token")
+        XCTAssertEqual(outcome.responses[2].maxConcurrentStreams, 1000, "raised after the first success")
+        await server.stop()
+    }
+
+    func testCertificateConnectionsGetTheFullLimitAtOnce() async throws {
+        let server = try TestServer.start()
+        let outcome = try H2Requests.run(port: server.port, certificate: "client-app", [.push(jwt: nil)])
+        XCTAssertEqual(outcome.responses.first?.status, 200)
+        XCTAssertEqual(outcome.responses.first?.maxConcurrentStreams, 1000)
+        await server.stop()
+    }
+
+    func testNewTokenWithinTwentyMinutesIsTooManyUpdates() async throws {
+        let server = try TestServer.start()
+        let outcome = try H2Requests.run(port: server.port, [
+            .push(jwt: try TestServer.jwt(offset: -30)),
+            .push(jwt: try TestServer.jwt(offset: -10)),
+        ])
+        XCTAssertEqual(outcome.responses.map(\.status), [200, 429])
+        XCTAssertEqual(outcome.responses.last?.reason, "TooManyProviderTokenUpdates")
+        await server.stop()
+    }
+
+    func testAnotherTeamOnABoundConnectionIsRefused() async throws {
+        let server = try TestServer.start()
+        let outcome = try H2Requests.run(port: server.port, [
+            .push(jwt: try TestServer.jwt()),
+            .push(jwt: try TestServer.jwt(keyID: "OTHERKEY01", teamID: "OTHERTEAM1")),
+        ])
+        XCTAssertEqual(outcome.responses.first?.status, 200)
+        XCTAssertEqual(outcome.responses.last?.status, 403)
+        XCTAssertNotNil(outcome.responses.last?.reason)
+        await server.stop()
+    }
+
+    func testGoAwayFaultAnswersThenClosesWithReason() async throws {
+        let server = try TestServer.start()
+        server.server.faults.add(FaultRule(name: "shutdown", count: 1, action: .goAway(reason: "Shutdown", errorCode: 0)))
+        let jwt = try TestServer.jwt()
+        let outcome = try H2Requests.run(port: server.port, [.push(jwt: jwt), .push(jwt: jwt)])
+        XCTAssertEqual(outcome.responses.first?.status, 503)
+        XCTAssertEqual(outcome.responses.first?.reason, "Shutdown")
+        XCTAssertEqual(outcome.goAway?["debug"] as? String, #"{"reason":"Shutdown"}"#)
+        XCTAssertNil(outcome.responses.last?.status, "no stream after GOAWAY")
+        // The server itself keeps serving new connections.
+        let again = try H2Requests.run(port: server.port, [.push(jwt: jwt)])
+        XCTAssertEqual(again.responses.first?.status, 200)
+        XCTAssertEqual(server.recorder.records().first?.faults, ["shutdown"])
+        await server.stop()
+    }
+
+    func testResetStallAndDropFaultsAreRecorded() async throws {
+        let server = try TestServer.start()
+        let jwt = try TestServer.jwt()
+        server.server.faults.add(FaultRule(name: "reset", count: 1, action: .reset(errorCode: 2)))
+        let reset = try H2Requests.run(port: server.port, [.push(jwt: jwt), .push(jwt: jwt)])
+        XCTAssertEqual(reset.responses.first?.reset, 2)
+        XCTAssertEqual(reset.responses.last?.status, 200)
+        server.server.faults.removeAll()
+        server.server.faults.add(FaultRule(name: "drop", count: 1, action: .drop))
+        let drop = try H2Requests.run(port: server.port, [.push(jwt: jwt)])
+        XCTAssertNil(drop.responses.first?.status)
+        let records = server.recorder.records()
+        XCTAssertEqual(records.map(\.faults), [["reset"], [], ["drop"]])
+        XCTAssertEqual(records.map(\.response.status), [0, 200, 0])
+        await server.stop()
+    }
+
+    func testDelayFaultAnswersLaterWithoutBlockingOthers() async throws {
+        let server = try TestServer.start()
+        server.server.faults.add(FaultRule(name: "slow", token: TestServer.token64, count: 1, action: .delay(milliseconds: 300)))
+        let outcome = try H2Requests.run(port: server.port, [.push(jwt: try TestServer.jwt())])
+        XCTAssertEqual(outcome.responses.first?.status, 200)
+        XCTAssertGreaterThanOrEqual(server.recorder.records().first?.durationMicros ?? 0, 300_000)
+        await server.stop()
+    }
+}

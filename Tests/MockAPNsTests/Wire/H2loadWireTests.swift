@@ -1,0 +1,36 @@
+import Foundation
+import XCTest
+@testable import MockAPNs
+
+/// h2load (nghttp2's load generator): 200 000 authenticated pushes, zero failures, and exactly one
+/// JSON line per request in the record file.
+final class H2loadWireTests: XCTestCase {
+    func testTwoHundredThousandRequestsAllRecorded() async throws {
+        let dir = NSTemporaryDirectory() + "h2load-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let recordPath = dir + "/rec.jsonl"
+        let payloadPath = dir + "/payload.json"
+        try Data(#"{"aps":{"alert":{"title":"Order shipped","body":"Your parcel is on its way"},"badge":1,"sound":"default"},"orderId":"42"}"#.utf8)
+            .write(to: URL(fileURLWithPath: payloadPath))
+        let server = try TestServer.start { $0.recordPath = recordPath; $0.memoryLimit = 1_000 }
+        let total = 200_000
+        let out = try PeerProcess.run("h2load", [
+            "-n", "\(total)", "-c", "4", "-m", "100", "-d", payloadPath,
+            "-H", "authorization: bearer \(try TestServer.jwt())", "-H", "apns-topic: com.example.app",
+            "-H", "apns-push-type: alert", "-H", "apns-priority: 10",
+            "https://127.0.0.1:\(server.port)/3/device/\(TestServer.token64)",
+        ], timeout: 900)
+        XCTAssertEqual(out.status, 0, out.stderr)
+        XCTAssertTrue(out.stdout.contains("requests: \(total) total, \(total) started, \(total) done, \(total) succeeded, 0 failed, 0 errored"),
+                      out.stdout)
+        XCTAssertTrue(out.stdout.contains("status codes: \(total) 2xx"), out.stdout)
+        await server.stop()
+        let data = try Data(contentsOf: URL(fileURLWithPath: recordPath))
+        let lines = data.split(separator: UInt8(ascii: "\n"))
+        XCTAssertEqual(lines.count, total, "exactly one record per request")
+        let last = try RecordedRequest(jsonLine: Array(lines.last!))
+        XCTAssertEqual(last.seq, UInt64(total))
+        XCTAssertEqual(last.response.status, 200)
+    }
+}

@@ -1,0 +1,155 @@
+"""A raw HTTP/2 client (python-h2) for tests that need what polite clients refuse to send:
+duplicate headers, invalid UTF-8, huge header blocks, several requests on one connection with the
+server's SETTINGS observed in between, TLS with or without ALPN, client certificates.
+
+Reads a JSON spec on stdin:
+  {"port": 2197, "host": "127.0.0.1", "tls": true, "alpn": false, "ca": "...", "cert": "...", "key": "...",
+   "parallel": false,
+   "requests": [{"method": "POST", "path": "/3/device/..", "headers": [["name", "value"], ["x", {"hex": "ff"}]],
+                 "body_b64": "...", "body_repeat": [byte, count]}]}
+Prints JSON: {"responses": [{"status": 200, "headers": [[..]], "body": "...", "reset": null, "error": null,
+              "max_concurrent_streams": N}], "goaway": {"error_code": 0, "debug": "..."} | null}
+"""
+import base64
+import json
+import socket
+import ssl
+import sys
+
+import h2.config
+import h2.connection
+import h2.events
+import h2.settings
+
+
+def header_bytes(value):
+    if isinstance(value, dict):
+        return bytes.fromhex(value["hex"])
+    return value.encode("utf-8")
+
+
+def main() -> int:
+    spec = json.load(sys.stdin)
+    host = spec.get("host", "127.0.0.1")
+    sock = socket.create_connection((host, spec["port"]), timeout=30)
+    if spec.get("tls", True):
+        context = ssl.create_default_context(cafile=spec.get("ca"))
+        context.check_hostname = False
+        if spec.get("alpn", False):
+            context.set_alpn_protocols(["h2"])
+        if spec.get("cert"):
+            context.load_cert_chain(spec["cert"], spec.get("key"))
+        sock = context.wrap_socket(sock, server_hostname="localhost")
+    config = h2.config.H2Configuration(client_side=True, validate_outbound_headers=False,
+                                       normalize_outbound_headers=False, validate_inbound_headers=False,
+                                       header_encoding=None)
+    conn = h2.connection.H2Connection(config=config)
+    conn.initiate_connection()
+    sock.sendall(conn.data_to_send())
+
+    responses = []
+    goaway = None
+    state = {}
+    seen = {"settings": False}
+
+    def pump(until):
+        nonlocal goaway
+        while not until():
+            try:
+                data = sock.recv(65536)
+            except (ConnectionResetError, ssl.SSLError, OSError):
+                data = b""
+            if not data:
+                return False
+            for event in conn.receive_data(data):
+                sid = getattr(event, "stream_id", None)
+                if isinstance(event, h2.events.ResponseReceived):
+                    state[sid]["status"] = int(dict(event.headers)[b":status"])
+                    state[sid]["headers"] = [[k.decode(), v.decode("latin-1")] for k, v in event.headers if not k.startswith(b":")]
+                elif isinstance(event, h2.events.DataReceived):
+                    state[sid]["body"] += event.data
+                    conn.acknowledge_received_data(event.flow_controlled_length, sid)
+                elif isinstance(event, h2.events.StreamEnded):
+                    state[sid]["done"] = True
+                elif isinstance(event, h2.events.StreamReset):
+                    state[sid]["reset"] = event.error_code
+                    state[sid]["done"] = True
+                elif isinstance(event, h2.events.RemoteSettingsChanged):
+                    seen["settings"] = True
+                elif isinstance(event, h2.events.ConnectionTerminated):
+                    goaway = {"error_code": int(event.error_code),
+                              "debug": (event.additional_data or b"").decode("utf-8", "replace"),
+                              "last_stream_id": event.last_stream_id}
+            out = conn.data_to_send()
+            if out:
+                sock.sendall(out)
+        return True
+
+    def send(request):
+        sid = conn.get_next_available_stream_id()
+        headers = [(b":method", request.get("method", "POST").encode()), (b":scheme", b"https"),
+                   (b":authority", b"localhost"), (b":path", request["path"].encode())]
+        headers += [(n.encode(), header_bytes(v)) for n, v in request.get("headers", [])]
+        body = base64.b64decode(request["body_b64"]) if "body_b64" in request else b""
+        if "body_repeat" in request:
+            byte, count = request["body_repeat"]
+            body = bytes([byte]) * count
+        state[sid] = {"status": None, "headers": [], "body": b"", "reset": None, "done": False}
+        conn.send_headers(sid, headers, end_stream=not body)
+        sock.sendall(conn.data_to_send())
+        offset = 0
+        while offset < len(body):
+            window = min(conn.local_flow_control_window(sid), conn.max_outbound_frame_size)
+            if window <= 0:
+                if not pump(lambda: conn.local_flow_control_window(sid) > 0 or state[sid]["done"]):
+                    break
+                if state[sid]["done"]:
+                    break
+                continue
+            chunk = body[offset:offset + window]
+            offset += len(chunk)
+            conn.send_data(sid, chunk, end_stream=offset >= len(body))
+            sock.sendall(conn.data_to_send())
+        return sid
+
+    def result(sid, error=None):
+        s = state[sid]
+        return {"status": s["status"], "headers": s["headers"], "body": s["body"].decode("utf-8", "replace"),
+                "reset": s["reset"], "error": error,
+                "max_concurrent_streams": conn.remote_settings.get(h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS)}
+
+    # Wait for the server's first SETTINGS so max_concurrent_streams is meaningful from the start.
+    pump(lambda: seen["settings"])
+    if spec.get("parallel"):
+        sids = []
+        for request in spec["requests"]:
+            try:
+                sids.append(send(request))
+            except Exception as error:  # e.g. the server's stream limit, enforced by h2 itself
+                responses.append({"status": None, "error": type(error).__name__, "reset": None, "body": "", "headers": []})
+        pump(lambda: all(state[s]["done"] for s in sids))
+        responses = [result(s, None if state[s]["done"] else "connection closed") for s in sids] + responses
+    else:
+        for request in spec["requests"]:
+            if goaway is not None:
+                responses.append({"status": None, "error": "goaway", "reset": None, "body": "", "headers": []})
+                continue
+            try:
+                sid = send(request)
+            except Exception as error:
+                responses.append({"status": None, "error": type(error).__name__, "reset": None, "body": "", "headers": []})
+                continue
+            finished = pump(lambda: state[sid]["done"])
+            responses.append(result(sid, None if finished else "connection closed"))
+    print(json.dumps({"responses": responses, "goaway": goaway}))
+    try:
+        conn.close_connection()
+        sock.sendall(conn.data_to_send())
+        sock.close()
+    except Exception:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
