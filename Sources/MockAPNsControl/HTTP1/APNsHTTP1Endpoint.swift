@@ -32,7 +32,8 @@ public final class APNsHTTP1Endpoint: Sendable {
         self.host = host
         self.requestedPort = port
         self.logger = logger
-        self.connections = HTTP1ConnectionIDs(first: Self.firstConnectionID)
+        let pipeline = server.pipeline
+        self.connections = HTTP1ConnectionIDs(first: Self.firstConnectionID) { pipeline.connectionClosed(id: $0) }
     }
 
     /// The bound port while running, else nil.

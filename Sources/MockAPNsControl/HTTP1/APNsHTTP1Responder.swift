@@ -4,7 +4,11 @@ import MockAPNs
 import NIOCore
 
 /// Turns every HTTP/1.1 request into an ``APNsRequest`` for the mock's ``Pipeline`` and answers with
-/// exactly what the pipeline decided (status, headers, body); a withheld answer closes the connection.
+/// exactly what the pipeline decided (status, headers, body).
+///
+/// Faults map onto HTTP/1.1 as closely as it allows: `reset` and `drop` close the connection without an
+/// answer, `goaway` answers and then closes (`connection: close`), `stall` never answers (the request
+/// waits until the client gives up or the endpoint stops); `delay` is waited out by the pipeline.
 struct APNsHTTP1Responder: HTTPResponder {
     typealias Context = ControlRequestContext
 
@@ -18,19 +22,32 @@ struct APNsHTTP1Responder: HTTPResponder {
         let body = try await Self.collect(&request)
         let headers = request.headers.map { HeaderField(name: $0.name.canonicalName, value: $0.value) }
         let apnsRequest = APNsRequest(method: request.method.rawValue, path: request.uri.string, headers: headers, body: body)
-        let connection = PipelineConnection.http1(
+        let connection = PipelineConnection(
             id: connections.id(for: context.channel),
-            remote: Self.describe(context.channel.remoteAddress)
+            remote: Self.describe(context.channel.remoteAddress),
+            streamID: 0
         )
         let answer = await pipeline.handle(apnsRequest, connection: connection)
-        if answer.closeConnection {
+        var closeAfter = false
+        switch answer.disposition {
+        case .respond:
+            break
+        case .goAway:
+            closeAfter = true
+        case .reset, .drop:
             try? await context.channel.close()
+            throw ConnectionWithheld()
+        case .stall:
+            while !Task.isCancelled, context.channel.isActive {
+                try? await Task.sleep(for: .milliseconds(250))
+            }
             throw ConnectionWithheld()
         }
         var fields = HTTPFields()
         for header in answer.headers {
             if let name = HTTPFields.Element.Name(header.name) { fields.append(HTTPFields.Element(name: name, value: header.value)) }
         }
+        if closeAfter { fields[.connection] = "close" }
         return Response(
             status: HTTPResponse.Status(code: answer.status),
             headers: fields,

@@ -5,10 +5,12 @@ import Synchronization
 /// requests shared a connection (as HTTP/2 records do).
 final class HTTP1ConnectionIDs: Sendable {
     private let state: Mutex<(next: UInt64, byChannel: [ObjectIdentifier: UInt64])>
+    private let onClose: @Sendable (UInt64) -> Void
 
-    /// Numbers start at `first`.
-    init(first: UInt64) {
+    /// Numbers start at `first`; `onClose` hears of each connection's end (the pipeline forgets its state).
+    init(first: UInt64, onClose: @escaping @Sendable (UInt64) -> Void) {
         state = Mutex((first, [:]))
+        self.onClose = onClose
     }
 
     /// The number of `channel`'s connection, assigned on first sight and forgotten when it closes.
@@ -24,6 +26,7 @@ final class HTTP1ConnectionIDs: Sendable {
         if isNew {
             channel.closeFuture.whenComplete { [self] _ in
                 _ = state.withLock { $0.byChannel.removeValue(forKey: key) }
+                onClose(id)
             }
         }
         return id

@@ -33,7 +33,8 @@ public final class ControlServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.streams = LiveStreams(recorder: server.recorder)
-        self.metrics = RequestMetrics(recorder: server.recorder)
+        let pipeline = server.pipeline
+        self.metrics = RequestMetrics(recorder: server.recorder, openConnections: { pipeline.openConnections })
     }
 
     /// The bound port while running, else nil.

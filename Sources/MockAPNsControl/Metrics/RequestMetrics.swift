@@ -3,7 +3,8 @@ import Prometheus
 import Synchronization
 
 /// Prometheus series for the mock's traffic, fed from the recorder: requests by status, by reason and
-/// by push type, a latency histogram (from each record's `duration_us`) and open connections.
+/// by push type, a latency histogram (from each record's `duration_us`) and open connections (the
+/// pipeline's count, read at scrape time).
 ///
 /// Records already in the recorder when ``start()`` runs are counted too, so `/metrics` agrees with
 /// `/api/v1/stats` whenever the control plane was started.
@@ -15,12 +16,17 @@ final class RequestMetrics: Sendable {
     static let latencyBuckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 
     private let recorder: Recorder
+    private let openConnections: @Sendable () -> Int
+    private let connectionsGauge: Gauge
     private let total: Counter
     private let latency: ValueHistogram
     private let feeder = Mutex<Task<Void, Never>?>(nil)
 
-    init(recorder: Recorder) {
+    /// Follows `recorder`; `openConnections` is read at each scrape.
+    init(recorder: Recorder, openConnections: @escaping @Sendable () -> Int) {
         self.recorder = recorder
+        self.openConnections = openConnections
+        connectionsGauge = registry.makeGauge(descriptor: Self.name("open", "connections", "Connections the mock currently holds open (HTTP/2 and HTTP/1.1)."))
         total = registry.makeCounter(descriptor: Self.name("requests", "total", "Requests the mock answered (or withheld an answer from)."))
         latency = registry.makeValueHistogram(
             descriptor: Self.name("request_duration", "seconds", "Time from a request's arrival to its response being handed to the transport."),
@@ -64,7 +70,7 @@ final class RequestMetrics: Sendable {
                 labels: [("reason", reason)]
             ).increment()
         }
-        let pushType = record.headers.last { $0.name.lowercased() == "apns-push-type" }?.value ?? "none"
+        let pushType = record.header("apns-push-type") ?? "none"
         registry.makeCounter(
             descriptor: Self.name("requests_by_push_type", "total", "Requests by apns-push-type header (none = header absent)."),
             labels: [("push_type", pushType)]
@@ -79,6 +85,7 @@ final class RequestMetrics: Sendable {
 
     /// The Prometheus text exposition of every series.
     func exposition() -> [UInt8] {
-        registry.emitToBuffer()
+        connectionsGauge.set(to: Double(openConnections()))
+        return registry.emitToBuffer()
     }
 }

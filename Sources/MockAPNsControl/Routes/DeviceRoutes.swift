@@ -13,19 +13,22 @@ struct DeviceRoutes {
             let all = devices.all()
             var members: [JSONValue.JSONMember] = []
             for token in all.keys.sorted() {
-                if let state = all[token] { members.append(.init(token, try JSONResponse.jsonValue(of: state))) }
+                if let state = all[token] { members.append(.init(token, state.jsonValue())) }
             }
             return JSONResponse.make(.object([.init("devices", .object(members))]))
         }
         group.put(":token") { request, context in
             let token = try context.parameters.require("token")
             try Self.validate(token: token)
-            let state = try await JSONResponse.decode(
-                DeviceState.self, from: request,
-                what: "device state (e.g. {\"state\":\"unregistered\"}, {\"state\":\"expired\"}, {\"state\":\"topics\",\"topics\":[…]})"
-            )
+            let json = try await JSONResponse.body(of: request, what: Self.example)
+            let state: DeviceState
+            do {
+                state = try DeviceState(json: json)
+            } catch {
+                throw ControlAPIError.badRequest("The body is not a device state: \(error). Send \(Self.example).")
+            }
             devices.set(token, state)
-            return JSONResponse.make(.object([.init("token", .string(token)), .init("device", try JSONResponse.jsonValue(of: state))]))
+            return JSONResponse.make(.object([.init("token", .string(token)), .init("device", state.jsonValue())]))
         }
         group.delete(":token") { _, context in
             let token = try context.parameters.require("token")
@@ -36,6 +39,9 @@ struct DeviceRoutes {
             return JSONResponse.make(.object([.init("removed", .string(token))]))
         }
     }
+
+    /// What a device-state body looks like, for error messages.
+    static let example = #"a device state such as {"state":"unregistered"}, {"state":"expired"}, {"state":"topics","topics":["com.example.app"]}, {"state":"otherEnvironment"} or {"state":"rateLimited","max":5,"window_seconds":60}"#
 
     /// Device tokens are hex; anything else in the path is a typo worth reporting.
     static func validate(token: String) throws {

@@ -8,22 +8,25 @@ struct StatsRoute {
 
     func register(on router: Router<ControlRequestContext>) {
         router.get("api/v1/stats") { _, _ in
-            JSONResponse.make(Self.json(recorder.statistics))
+            JSONResponse.make(recorder.statistics.jsonValue())
         }
     }
+}
 
-    /// `{"total", "accepted", "rejected", "by_status": {"200": n}, "by_reason": {…}, "by_push_type": {…}}`, keys sorted.
-    static func json(_ statistics: RecorderStatistics) -> JSONValue {
+extension RecorderStatistics {
+    /// The `/api/v1/stats` object: `{"total", "accepted", "rejected", "by_status": {"200": n},
+    /// "by_reason": {…}, "by_push_type": {…}}`, breakdown keys sorted.
+    public func jsonValue() -> JSONValue {
         func counts<Key: Comparable>(_ table: [Key: Int], _ name: (Key) -> String) -> JSONValue {
             .object(table.keys.sorted().map { .init(name($0), .integer(Int64(table[$0] ?? 0))) })
         }
         return .object([
-            .init("total", .integer(Int64(statistics.total))),
-            .init("accepted", .integer(Int64(statistics.accepted))),
-            .init("rejected", .integer(Int64(statistics.rejected))),
-            .init("by_status", counts(statistics.byStatus) { String($0) }),
-            .init("by_reason", counts(statistics.byReason) { $0 }),
-            .init("by_push_type", counts(statistics.byPushType) { $0 }),
+            .init("total", .integer(Int64(total))),
+            .init("accepted", .integer(Int64(accepted))),
+            .init("rejected", .integer(Int64(rejected))),
+            .init("by_status", counts(byStatus) { String($0) }),
+            .init("by_reason", counts(byReason) { $0 }),
+            .init("by_push_type", counts(byPushType) { $0 }),
         ])
     }
 }

@@ -1,5 +1,4 @@
 import APNsModel
-import Foundation
 import Hummingbird
 
 /// Builds JSON responses from ``JSONValue`` (which keeps key order) and bridges `Codable` values.
@@ -14,24 +13,18 @@ enum JSONResponse {
         )
     }
 
-    /// An `Encodable` value as a ``JSONValue`` (through `JSONEncoder`, keys sorted).
-    static func jsonValue(of value: some Encodable) throws -> JSONValue {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try JSONValue.parse(Array(try encoder.encode(value)))
-    }
-
-    /// Decodes a request body as `T`, answering 400 with the decoder's complaint when it does not fit.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, what: String) async throws -> T {
+    /// The request body as JSON; 400 when it is missing or not JSON.
+    static func body(of request: Request, what: String) async throws -> JSONValue {
         var request = request
         let buffer = try await request.collectBody(upTo: 1 << 20)
-        let bytes = Data(buffer: buffer)
+        let bytes = Array(buffer.readableBytesView)
+        guard !bytes.isEmpty else {
+            throw ControlAPIError.badRequest("The request needs a JSON body: \(what).")
+        }
         do {
-            return try JSONDecoder().decode(T.self, from: bytes)
-        } catch let error as DecodingError {
-            throw ControlAPIError.badRequest("The body is not a valid \(what): \(DecodingErrorText.describe(error)).")
+            return try JSONValue.parse(bytes)
         } catch {
-            throw ControlAPIError.badRequest("The body is not a valid \(what): \(error).")
+            throw ControlAPIError.badRequest("The body is not JSON (\(error)); send \(what).")
         }
     }
 }

@@ -4,9 +4,9 @@ import MockAPNs
 
 /// Short texts about a record for tables and reports.
 enum RecordText {
-    /// The last value of header `name` (case-insensitive).
+    /// The value of header `name` (lowercase), as the recorder reads it.
     static func header(_ record: RecordedRequest, _ name: String) -> String? {
-        record.headers.last { $0.name.lowercased() == name }?.value
+        record.header(name)
     }
 
     /// `2026-11-23T12:00:00.123Z`.

@@ -30,7 +30,7 @@ struct RecordFile: Sendable {
     /// One line as a record.
     func parse(_ line: [UInt8], lineNumber: Int) throws(InspectError) -> RecordedRequest {
         do {
-            return try RecordedRequest(json: try JSONValue.parse(line))
+            return try RecordedRequest(jsonLine: line)
         } catch {
             throw .unreadable(path: path, reason: "line \(lineNumber) is not a mockapns record (\(error)); is this a file written by `mockapns serve --record`?")
         }

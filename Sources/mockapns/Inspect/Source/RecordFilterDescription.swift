@@ -20,11 +20,4 @@ extension RecordFilter {
         let parts = queryItems.filter { $0.0 != "limit" }.map { "\($0.0)=\($0.1)" }
         return parts.isEmpty ? "any record" : parts.joined(separator: ", ")
     }
-
-    /// Applies ``limit`` the way the recorder does: keep the newest N of the matches.
-    func apply(to records: [RecordedRequest]) -> [RecordedRequest] {
-        let matching = records.filter(matches)
-        guard let limit else { return matching }
-        return Array(matching.suffix(limit))
-    }
 }
