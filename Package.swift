@@ -78,7 +78,7 @@ let package = Package(
         // Drives the built `mockapns` binary (Inspect*: list/show/tail/export/stats/expect/token on recordings).
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MockAPNs", "APNsModel"],
+            dependencies: ["MockAPNs", "MockAPNsControl", "APNsModel"],
             swiftSettings: strict
         ),
         // --- end control plane ---
