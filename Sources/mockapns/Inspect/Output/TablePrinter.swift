@@ -36,6 +36,7 @@ struct TablePrinter {
                     out += String(repeating: " ", count: widths[index] - Self.visibleWidth(cell) + 2)
                 }
             }
+            while out.last == " " { out.removeLast() }
             return out
         }
         var lines = [style.bold(line(headers))]

@@ -3,6 +3,9 @@ import Foundation
 
 /// Where the records come from: a live control plane (`--server`, `--ready-file`) or a recording
 /// written by `mockapns serve --record` (`--file`).
+///
+/// Without any of the three flags, `$MOCKAPNS_SERVER` or `$MOCKAPNS_READY_FILE` (the variable `serve`
+/// also reads) name the server; otherwise it is `http://127.0.0.1:2198`.
 struct SourceOptions: ParsableArguments {
     /// The default control-plane address.
     static let defaultServer = "http://127.0.0.1:2198"
@@ -26,7 +29,10 @@ struct SourceOptions: ParsableArguments {
             throw .usage("Give at most one of --server, --ready-file and --file.")
         }
         if let file { return .file(RecordFile(path: file)) }
-        let token = controlToken ?? ProcessInfo.processInfo.environment["MOCKAPNS_CONTROL_TOKEN"]
+        let environment = ProcessInfo.processInfo.environment
+        let token = controlToken ?? environment["MOCKAPNS_CONTROL_TOKEN"]
+        let server = given.isEmpty ? environment["MOCKAPNS_SERVER"] : self.server
+        let readyFile = given.isEmpty && server == nil ? environment["MOCKAPNS_READY_FILE"] : self.readyFile
         if let readyFile {
             return .live(ControlClient(baseURL: try Self.controlURL(fromReadyFile: readyFile), token: token))
         }
