@@ -1,6 +1,10 @@
 import ArgumentParser
+import Foundation
 
 /// The `mockapns` command: a local stand-in for Apple Push Notification service and its tools.
+///
+/// Exit status across every subcommand: 0 ok, 1 a check failed (lint error, unmet `expect`, server
+/// could not start), 2 a usage error (bad flags or values, unreadable input).
 @main
 struct MockAPNsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,6 +13,27 @@ struct MockAPNsCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ServeCommand.self,
+            LintCommand.self,
+            SimulateCommand.self,
         ]
     )
+
+    /// Runs the chosen subcommand, mapping argument-parser's usage errors (EX_USAGE, 64) to exit status 2.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

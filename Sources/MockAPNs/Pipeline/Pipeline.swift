@@ -254,8 +254,8 @@ public final class Pipeline: Sendable {
 
         let answered: Bool
         switch outcome.disposition {
-        case .respond, .goAway: answered = true
-        case .stall, .reset, .drop: answered = false
+        case .respond: answered = true
+        case .goAway, .stall, .reset, .drop: answered = false
         }
         var faultsRecorded = outcome.firedFaults
         if faultsRecorded.isEmpty, outcome.disposition != .respond { faultsRecorded = ["fault"] }

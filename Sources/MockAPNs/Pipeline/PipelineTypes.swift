@@ -32,7 +32,7 @@ public enum PipelineDisposition: Sendable, Equatable {
     case stall
     /// Reset the stream with this HTTP/2 error code.
     case reset(errorCode: UInt32)
-    /// Send the response, then GOAWAY with this code and debug data, then close.
+    /// Leave the stream unanswered and send GOAWAY with this code and `{"reason":…}` debug data, then close.
     case goAway(errorCode: UInt32, debugData: [UInt8])
     /// Close the TCP connection without answering.
     case drop

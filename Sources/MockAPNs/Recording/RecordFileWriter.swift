@@ -19,9 +19,9 @@ final class RecordFileWriter: Sendable {
         var finished = false
     }
 
-    // Guards `State`; the condition both wakes the writer (new work, flush, close) and wakes flushers
-    // (progress). NSCondition is Sendable-unsafe in declaration only: every access below holds its lock.
-    private nonisolated(unsafe) let condition = NSCondition()
+    // `condition` guards `state`; it both wakes the writer (new work, flush, close) and wakes flushers
+    // (progress). `state` is nonisolated(unsafe) because every access below holds `condition`.
+    private let condition = NSCondition()
     private nonisolated(unsafe) var state = State()
     private let fd: Int32
     private let path: String

@@ -60,9 +60,13 @@ public final class MockAPNsServer: Sendable {
         if let loops = configuration.loopCount { transportConfiguration.loopCount = loops }
         if configuration.tls {
             transportConfiguration.tls = TLSConfiguration(
-                certificateChainPEM: try Self.readText(configuration.certificatePath ?? credentials!.serverCertificatePath),
-                privateKeyPEM: try Self.readText(configuration.privateKeyPath ?? credentials!.serverKeyPath),
-                clientCAPEM: try (configuration.clientCAPath ?? credentials?.caPath).map(Self.readText))
+                certificateChain: .string(try Self.readText(configuration.certificatePath ?? credentials!.serverCertificatePath)),
+                privateKey: .string(try Self.readText(configuration.privateKeyPath ?? credentials!.serverKeyPath)),
+                clientCA: try (configuration.clientCAPath ?? credentials?.caPath).map { path throws(ConfigurationError) in
+                    PEMSource.string(try Self.readText(path))
+                },
+                // Any client certificate is taken; the pipeline answers 403 BadCertificate for untrusted ones.
+                requestClientCertificate: true)
         }
         let streams = configuration.pipeline.maxConcurrentStreams
         // Token connections start at one stream until their first success (APNS-SPEC §7).

@@ -46,7 +46,7 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         case .reset(let code):
             responder.reset(errorCode: code)
         case .goAway(let code, let debugData):
-            responder.respond(status: response.status, headers: headers, body: response.body.isEmpty ? nil : response.body)
+            // As APNs does when it closes a connection: no answer on the stream, the reason in GOAWAY's debug data.
             responder.connection.goAway(errorCode: code, debugData: debugData, thenClose: true)
         case .drop:
             responder.connection.close()

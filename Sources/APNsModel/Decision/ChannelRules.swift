@@ -1,0 +1,69 @@
+/// The rules for channel management (`/1/apps/<bundleID>/channels` and `/all-channels`), once the route and
+/// credential have passed.
+///
+/// Order: bundle ID (as for broadcast) → `apns-request-id` (`BadMessageId`; Apple documents a lowercase
+/// UUID, we accept either case) → per operation:
+/// - create (`POST …/channels`): body empty → `PayloadEmpty`; over 5120 bytes → `PayloadTooLarge` (no limit is
+///   documented; we reuse the broadcast one); not a JSON object → `BadRequestPayload`; an attribute other
+///   than `message-storage-policy` / `push-type` → `BadRequestParams`; a policy other than integer 0 or 1 →
+///   `BadRequestParams`; a `push-type` other than Live Activity (any letter case) → `InvalidPushType`.
+///   A missing `push-type` is accepted (APNSwift omits it) and a missing policy means 0 — both lenient,
+///   since Apple does not say whether they are required.
+/// - read, delete: `apns-channel-id` → `MissingChannelId`, `BadChannelId`.
+/// - list: nothing more.
+/// Whether the channel exists, and the per-app channel limit, are the server's (it owns channel storage).
+public enum ChannelRules {
+    /// The attributes a channel-creation body may carry.
+    public static let creationAttributes: Set<String> = ["message-storage-policy", "push-type"]
+
+    /// Applies the channel-management rules.
+    public static func decide(_ request: APNsRequest, route: Route, context: DecisionContext)
+        -> Result<AcceptedPush, APNsReason>
+    {
+        guard let bundleID = route.bundleID, let operation = route.channelOperation(method: request.method) else {
+            return .failure(.badPath)
+        }
+        if let reason = BroadcastRules.checkBundleID(bundleID, credential: context.credential) {
+            return .failure(reason)
+        }
+        let requestID = request.value("apns-request-id")
+        if let requestID, !HeaderRules.isCanonicalUUID(requestID) { return .failure(.badMessageId) }
+
+        var push = AcceptedPush(route: route, topic: bundleID, pushType: .liveactivity, payload: .object([]),
+                                requestID: requestID)
+        switch operation {
+        case .create:
+            let body: JSONValue
+            switch PayloadRules.check(request.body, limit: PayloadRules.maximumBroadcastBytes,
+                                      malformedReason: .badRequestPayload) {
+            case .success(let value): body = value
+            case .failure(let reason): return .failure(reason)
+            }
+            for key in body.objectKeys ?? [] where !creationAttributes.contains(key) {
+                return .failure(.badRequestParams)
+            }
+            var policy = 0
+            if let value = body["message-storage-policy"] {
+                guard let number = value.integerValue, number == 0 || number == 1 else {
+                    return .failure(.badRequestParams)
+                }
+                policy = Int(number)
+            }
+            if let value = body["push-type"] {
+                guard let text = value.stringValue, HeaderRules.isLiveActivityPushType(text) else {
+                    return .failure(.invalidPushType)
+                }
+            }
+            push.payload = body
+            push.messageStoragePolicy = policy
+        case .read, .delete:
+            switch HeaderRules.checkChannelID(request.value("apns-channel-id")) {
+            case .success(let id): push.channelID = id
+            case .failure(let reason): return .failure(reason)
+            }
+        case .list:
+            break
+        }
+        return .success(push)
+    }
+}

@@ -1,0 +1,74 @@
+/// The rules for `POST /3/device/<token>` once the route and credential have passed.
+///
+/// Order, and why:
+/// 1. device token format (`BadDeviceToken`): the path is the first thing after the credential;
+/// 2. push type (`InvalidPushType`), inferred when absent: the topic suffix, priority rule and size limit all
+///    depend on it;
+/// 3. topic (`MissingTopic`, `BadTopic`, `TopicDisallowed`, `DeviceTokenNotForTopic`): needs the push type;
+/// 4. `apns-id` (`BadMessageId`), 5. `apns-expiration` (`BadExpirationDate`), 6. `apns-priority`
+///    (`BadPriority`, needs the push type), 7. `apns-collapse-id` (`BadCollapseId`): the remaining headers,
+///    each a pure format check;
+/// 8. body empty (`PayloadEmpty`), 9. body size (`PayloadTooLarge`, on raw bytes, before parsing: a body
+///    over the limit is refused whatever it holds), 10. body is a JSON object (`malformedPayloadReason`).
+/// Headers before the body because a server can refuse a request from its HEADERS frame alone.
+public enum DevicePushRules {
+    /// Applies the device-push rules; the route and credential are already accepted.
+    public static func decide(_ request: APNsRequest, token: String, context: DecisionContext)
+        -> Result<AcceptedPush, APNsReason>
+    {
+        guard DeviceToken.isValid(token) else { return .failure(.badDeviceToken) }
+
+        let topicHeader = request.value("apns-topic")
+        let pushType: PushType
+        let inferred: Bool
+        if let header = request.value("apns-push-type") {
+            guard let parsed = HeaderRules.parsePushType(header) else { return .failure(.invalidPushType) }
+            pushType = parsed
+            inferred = false
+        } else {
+            var topicHint = topicHeader
+            if topicHint == nil, case .certificate(let certificate) = context.credential,
+               certificate.coveredTopics.count == 1 {
+                topicHint = certificate.coveredTopics[0]
+            }
+            pushType = PushTypeInference.infer(topic: topicHint, body: request.body)
+            inferred = true
+        }
+
+        let topic: String
+        switch TopicRules.resolve(topicHeader: topicHeader, pushType: pushType, credential: context.credential) {
+        case .success(let resolved): topic = resolved
+        case .failure(let reason): return .failure(reason)
+        }
+
+        let apnsID = request.value("apns-id")
+        if let reason = HeaderRules.checkAPNsID(apnsID) { return .failure(reason) }
+
+        var expiration: Int64?
+        if let header = request.value("apns-expiration") {
+            guard let parsed = HeaderRules.parseExpiration(header) else { return .failure(.badExpirationDate) }
+            expiration = parsed
+        }
+
+        let priority: Priority
+        switch HeaderRules.checkPriority(request.value("apns-priority"), pushType: pushType) {
+        case .success(let value): priority = value
+        case .failure(let reason): return .failure(reason)
+        }
+
+        let collapseID = request.value("apns-collapse-id")
+        if let reason = HeaderRules.checkCollapseID(collapseID) { return .failure(reason) }
+
+        let payload: JSONValue
+        switch PayloadRules.check(request.body, limit: pushType.maximumPayloadBytes,
+                                  malformedReason: context.malformedPayloadReason) {
+        case .success(let value): payload = value
+        case .failure(let reason): return .failure(reason)
+        }
+
+        return .success(AcceptedPush(
+            route: .device(token: token), deviceToken: token, topic: topic, pushType: pushType,
+            pushTypeInferred: inferred, priority: priority, apnsID: apnsID, expiration: expiration,
+            collapseID: collapseID, payload: payload))
+    }
+}

@@ -1,0 +1,67 @@
+/// The one place where a request meets every APNs rule, in one fixed order, and gets a `Verdict`.
+///
+/// Order, and why (the first failing rule answers; APNs returns one reason per request):
+/// 1. **Route** (`BadPath`, `MethodNotAllowed`, `MissingDeviceToken`): nothing else means anything until the
+///    endpoint is known, and the endpoint decides which rules follow.
+/// 2. **Duplicate headers** (`DuplicateHeaders`): a request with two `authorization` or two `apns-topic`
+///    headers is ambiguous, so it is refused before any header is read.
+/// 3. **Credential**: no credential → `MissingProviderToken`; unparseable bearer token →
+///    `InvalidProviderToken`; a token → `JWTRules` (`InvalidProviderToken`, `ExpiredProviderToken`); a
+///    certificate → `CertificateRules` (`BadCertificate`, `BadCertificateEnvironment`). Authentication comes
+///    before validation because APNs answers 403 without inspecting a request it will not serve, and a
+///    stranger must not learn which tokens or headers would work.
+/// 4. **Connection binding** for tokens (`Forbidden`, `UnrelatedKeyIdInToken`, `BadEnvironmentKey…`,
+///    `TooManyProviderTokenUpdates`): needs a valid token first, and is still about *who* is asking.
+/// 5. Then the endpoint's own rules: `DevicePushRules` for `/3/device`, `BroadcastRules` for
+///    `/4/broadcasts`, `ChannelRules` for `/1/apps/…/channels`.
+///
+/// The decider is pure apart from `connection`, which records the team/key binding and the token in use
+/// once a token is admitted (step 4), even if a later rule rejects the request: the binding is about the
+/// credential, and APNs binds on the first authenticated request. It does not call
+/// `connection.recordSuccess()`: the server does that after it has actually answered 200 (a fault plan or
+/// the device registry may still turn an accepted push into an error).
+public enum RequestDecider {
+    /// Decides `request` under `context`, updating the connection's token state.
+    public static func decide(_ request: APNsRequest, context: DecisionContext,
+                              connection: inout TokenConnectionState) -> Verdict {
+        let route: Route
+        switch Route.resolve(method: request.method, path: request.path) {
+        case .success(let resolved): route = resolved
+        case .failure(let reason): return .rejected(reason)
+        }
+        if HeaderRules.firstDuplicate(in: request.headers) != nil { return .rejected(.duplicateHeaders) }
+        if let reason = authenticate(context, connection: &connection) { return .rejected(reason) }
+
+        let outcome: Result<AcceptedPush, APNsReason>
+        switch route {
+        case .device(let token):
+            outcome = DevicePushRules.decide(request, token: token, context: context)
+        case .broadcast(let bundleID):
+            outcome = BroadcastRules.decide(request, bundleID: bundleID, context: context)
+        case .channels, .allChannels:
+            outcome = ChannelRules.decide(request, route: route, context: context)
+        }
+        switch outcome {
+        case .success(let push): return .accepted(push)
+        case .failure(let reason): return .rejected(reason)
+        }
+    }
+
+    /// Steps 3 and 4: the credential's own validity, then (for tokens) the connection binding.
+    public static func authenticate(_ context: DecisionContext, connection: inout TokenConnectionState)
+        -> APNsReason?
+    {
+        switch context.credential {
+        case .none:
+            return .missingProviderToken
+        case .malformedToken:
+            return .invalidProviderToken
+        case .token(let facts):
+            if let reason = JWTRules.check(facts, now: context.now) { return reason }
+            return connection.admit(facts, environment: context.environment, now: context.now,
+                                    environmentKeyReason: context.environmentKeyReason)
+        case .certificate(let facts):
+            return CertificateRules.check(facts, environment: context.environment)
+        }
+    }
+}

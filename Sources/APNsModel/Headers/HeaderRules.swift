@@ -1,0 +1,147 @@
+/// The format rules for APNs request headers. Each function answers `nil` when the header is acceptable.
+public enum HeaderRules {
+    /// The longest `apns-collapse-id`, in UTF-8 bytes.
+    public static let maximumCollapseIDBytes = 64
+
+    /// The first header, in wire order, that appears more than once and is subject to `DuplicateHeaders`.
+    ///
+    /// Apple says "repeating any header". We apply it to the headers APNs defines or reads (`authorization`,
+    /// every `apns-*`, `content-type`, `content-length`) and to pseudo-headers, and not to generic HTTP
+    /// headers (`user-agent`, `accept`, `cookie`…): HTTP/2 stacks may legitimately split or repeat those, and
+    /// whether APNs counts them is not documented, so the lenient reading is to let them through.
+    public static func firstDuplicate(in headers: [HeaderField]) -> String? {
+        var seen = Set<String>()
+        for field in headers where isDuplicateChecked(field.name) {
+            if !seen.insert(field.name).inserted { return field.name }
+        }
+        return nil
+    }
+
+    /// Whether a repeat of header `name` (lowercase) is a `DuplicateHeaders` error.
+    public static func isDuplicateChecked(_ name: String) -> Bool {
+        name.hasPrefix("apns-") || name.hasPrefix(":") || name == "authorization" || name == "content-type"
+            || name == "content-length"
+    }
+
+    /// Whether `value` is a canonical UUID: 32 hex digits grouped 8-4-4-4-12 with hyphens.
+    ///
+    /// Apple documents lowercase. Whether APNs refuses upper case is not documented, so we accept either case
+    /// (lenient); the digits and hyphen positions are strict.
+    public static func isCanonicalUUID(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard byte.isHexDigit else { return false }
+            }
+        }
+        return true
+    }
+
+    /// `apns-id`: absent is fine (APNs makes one); otherwise a canonical UUID, else `BadMessageId`.
+    public static func checkAPNsID(_ value: String?) -> APNsReason? {
+        guard let value else { return nil }
+        return isCanonicalUUID(value) ? nil : .badMessageId
+    }
+
+    /// Parses `apns-expiration`: decimal digits only (no sign, no spaces), fitting `Int64`; `0` means "do not
+    /// store". `nil` when invalid. A time already in the past is accepted: expiry is best effort.
+    public static func parseExpiration(_ value: String) -> Int64? {
+        let bytes = value.utf8
+        guard !bytes.isEmpty else { return nil }
+        var result: Int64 = 0
+        for byte in bytes {
+            guard byte.isDecimalDigit else { return nil }
+            let (m, o1) = result.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.addingReportingOverflow(Int64(byte - 0x30))
+            if o1 || o2 { return nil }
+            result = a
+        }
+        return result
+    }
+
+    /// Parses `apns-priority`: decimal digits whose value is 10, 5 or 1 (so `05` is read as 5). `nil` when not.
+    public static func parsePriority(_ value: String) -> Priority? {
+        let bytes = value.utf8
+        guard !bytes.isEmpty, bytes.count <= 4, bytes.allSatisfy(\.isDecimalDigit), let number = Int(value) else {
+            return nil
+        }
+        return Priority(rawValue: number)
+    }
+
+    /// The priority rule for a device push: a bad value → `BadPriority`; `10` on a `background` push →
+    /// `BadPriority` (Apple: background pushes must use 5). `1` is accepted for every type, `background`
+    /// included: which types accept it is not documented, so we take the lenient reading.
+    public static func checkPriority(_ value: String?, pushType: PushType) -> Result<Priority, APNsReason> {
+        guard let value else { return .success(defaultPriority(for: pushType)) }
+        guard let priority = parsePriority(value) else { return .failure(.badPriority) }
+        if pushType == .background && priority == .immediate { return .failure(.badPriority) }
+        return .success(priority)
+    }
+
+    /// The priority APNs assumes without an `apns-priority` header: 10, except 5 for `background`. Apple
+    /// documents 10 as the default and 10 as an error for background pushes; real senders routinely omit the
+    /// header on background pushes and those are delivered, so we read the default as 5 there (lenient).
+    public static func defaultPriority(for pushType: PushType) -> Priority {
+        pushType == .background ? .considerPower : .default
+    }
+
+    /// `apns-collapse-id`: at most 64 UTF-8 bytes, else `BadCollapseId`. An empty value is accepted.
+    public static func checkCollapseID(_ value: String?) -> APNsReason? {
+        guard let value else { return nil }
+        return value.utf8.count > maximumCollapseIDBytes ? .badCollapseId : nil
+    }
+
+    /// Parses `apns-push-type` on a device push: one of the eleven values, exactly as Apple spells them
+    /// (lowercase). Only the broadcast API has a spelling dispute, handled by `isLiveActivityPushType`.
+    public static func parsePushType(_ value: String) -> PushType? {
+        PushType(rawValue: value)
+    }
+
+    /// Whether a broadcast request's `apns-push-type` names Live Activities. Apple's pages spell it
+    /// `Liveactivity`, `liveactivity` and `LiveActivity`; we accept any letter case (lenient).
+    public static func isLiveActivityPushType(_ value: String) -> Bool {
+        value.lowercased() == "liveactivity"
+    }
+}
+
+extension HeaderRules {
+    /// The longest `apns-channel-id` accepted, in characters. Apple says only "do not assume a length" and that
+    /// an ID that is too long is `BadChannelId`; we pick a generous 256.
+    public static let maximumChannelIDLength = 256
+
+    /// `apns-channel-id`: absent or empty → `MissingChannelId`; not base64 (standard or URL-safe alphabet,
+    /// optional `=` padding, lenient on which) or longer than `maximumChannelIDLength` → `BadChannelId`.
+    public static func checkChannelID(_ value: String?) -> Result<String, APNsReason> {
+        guard let value, !value.isEmpty else { return .failure(.missingChannelId) }
+        return isBase64(value) && value.utf8.count <= maximumChannelIDLength ? .success(value) : .failure(.badChannelId)
+    }
+
+    /// Whether `value` is base64 text: alphabet `A-Z a-z 0-9 + / - _`, then at most two `=` closing a
+    /// multiple of four characters; unpadded text may not leave a single dangling character.
+    public static func isBase64(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        guard !bytes.isEmpty else { return false }
+        var padding = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "=") {
+                padding += 1
+                continue
+            }
+            guard padding == 0 else { return false }  // data after padding
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"):
+                continue
+            default:
+                return false
+            }
+        }
+        if padding > 2 || padding == bytes.count { return false }
+        if padding > 0 { return bytes.count % 4 == 0 }
+        return bytes.count % 4 != 1
+    }
+}

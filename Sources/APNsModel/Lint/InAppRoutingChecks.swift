@@ -1,0 +1,43 @@
+/// Checks on the in-app routing keys (DELIVERY.md rule 4), wherever the custom data sits.
+enum InAppRoutingChecks {
+    static func run(_ context: inout LintContext) {
+        let custom = CustomData(payload: context.payload)
+        guard InAppRouting.keys.contains(where: { custom[$0] != nil }) else { return }
+        let symbol = custom["inAppSymbol"]
+        let color = custom["inAppColor"]
+        if symbol != nil, color == nil {
+            context.report(
+                .inAppSymbolWithoutColor, "inAppSymbol without inAppColor: the push is not routed in-app",
+                at: custom.path(of: "inAppSymbol"))
+        }
+        if color != nil, symbol == nil {
+            context.report(
+                .inAppColorWithoutSymbol, "inAppColor without inAppSymbol: the push is not routed in-app",
+                at: custom.path(of: "inAppColor"))
+        }
+        if let color, !(color.stringValue.map(InAppRouting.isHexColor) ?? false) {
+            context.report(
+                .inAppColorFormat, "inAppColor \(color.lintDescription) is not #RRGGBB", at: custom.path(of: "inAppColor"))
+        }
+        if let size = custom["inAppSize"], size.stringValue.flatMap(InAppStyle.Size.init(rawValue:)) == nil {
+            context.report(
+                .inAppSizeUnknown, "inAppSize \(size.lintDescription) is not normal or compact: the app uses normal",
+                at: custom.path(of: "inAppSize"))
+        }
+        if let haptics = custom["inAppHaptics"],
+            haptics.stringValue.flatMap(InAppStyle.Haptics.init(rawValue:)) == nil
+        {
+            context.report(
+                .inAppHapticsUnknown,
+                "inAppHaptics \(haptics.lintDescription) is not success, warning or error: the app uses warning",
+                at: custom.path(of: "inAppHaptics"))
+        }
+        let alert = context.aps?["alert"]
+        if alert?["title"]?.stringValue == nil || alert?["body"]?.stringValue == nil {
+            context.report(
+                .inAppMissingTitleBody,
+                "in-app routing needs aps.alert with both a title and a body; otherwise the push is shown as usual",
+                at: "aps.alert")
+        }
+    }
+}

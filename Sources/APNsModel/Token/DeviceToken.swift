@@ -1,0 +1,30 @@
+/// The device-token format rule.
+///
+/// A token travels as the hex text of its bytes. Apple says not to assume a length (64 hex characters is
+/// common, 108 and 160 have been seen), so the only checks are: non-empty, even length, hex digits only.
+/// Case: Apple's examples are lowercase and what APNs does with upper case is not documented; we take the
+/// lenient reading and accept both (pushy's mock does too).
+public enum DeviceToken {
+    /// Whether `token` is a well-formed device token: non-empty, an even number of hex digits, either case.
+    public static func isValid(_ token: some StringProtocol) -> Bool {
+        var count = 0
+        for byte in token.utf8 {
+            guard byte.isHexDigit else { return false }
+            count += 1
+        }
+        return count > 0 && count % 2 == 0
+    }
+
+    /// The token in lowercase, the form APNs documents and the registry should key on.
+    public static func canonical(_ token: String) -> String { token.lowercased() }
+}
+
+extension UInt8 {
+    /// `0-9`, `a-f` or `A-F`.
+    var isHexDigit: Bool {
+        (0x30...0x39).contains(self) || (0x61...0x66).contains(self) || (0x41...0x46).contains(self)
+    }
+
+    /// `0-9`.
+    var isDecimalDigit: Bool { (0x30...0x39).contains(self) }
+}

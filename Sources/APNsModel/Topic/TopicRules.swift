@@ -1,0 +1,112 @@
+/// The `apns-topic` rules: which topic a push goes to, and whether the credential and push type allow it.
+///
+/// Reasons, chosen from Apple's tables:
+/// - `MissingTopic`: no topic and none can be inferred (token auth; a certificate with several topics).
+/// - `BadTopic`: the header is not a topic at all (empty, spaces or control characters, or nothing but a
+///   push-type suffix).
+/// - `TopicDisallowed`: the credential may not push to it (a certificate that does not list it; `location`
+///   over a certificate, which Apple restricts to token auth).
+/// - `DeviceTokenNotForTopic`: the suffix does not match `apns-push-type` (a `voip` push to `com.x`, an
+///   `alert` to `com.x.voip`). Device tokens are issued per topic, so a token can never be registered for a
+///   topic whose suffix contradicts the push type; that is the answer APNs gives for a token/topic mismatch.
+public enum TopicRules {
+    /// Every push-type suffix, longest first, so `.voip-ptt` is not mistaken for `.voip`.
+    public static let knownSuffixes: [String] = PushType.allCases.compactMap(\.topicSuffix)
+        .sorted { $0.count > $1.count }
+
+    /// The push-type suffix `topic` ends with, if any.
+    public static func suffix(of topic: String) -> String? {
+        knownSuffixes.first { topic.hasSuffix($0) && topic.count > $0.count }
+    }
+
+    /// The bundle ID part of `topic`: the topic without its push-type suffix.
+    public static func bundleID(of topic: String) -> String {
+        guard let suffix = suffix(of: topic) else { return topic }
+        return String(topic.dropLast(suffix.count))
+    }
+
+    /// Whether `topic` is syntactically a topic: non-empty, no spaces or control characters, not only a suffix.
+    public static func isWellFormed(_ topic: String) -> Bool {
+        guard !topic.isEmpty else { return false }
+        for scalar in topic.unicodeScalars where scalar.value <= 0x20 || scalar.value == 0x7F {
+            return false
+        }
+        if knownSuffixes.contains(topic) { return false }
+        return true
+    }
+
+    /// Whether `topic` fits `pushType`: the type's suffix is present (and the bundle ID before it is not
+    /// empty), or for `alert`/`background`, no known suffix at all. `mdm` topics are the certificate's UID and
+    /// may look like anything.
+    public static func matches(_ topic: String, pushType: PushType) -> Bool {
+        switch pushType {
+        case .mdm:
+            return true
+        case .alert, .background:
+            return suffix(of: topic) == nil
+        default:
+            guard let wanted = pushType.topicSuffix else { return true }
+            return suffix(of: topic) == wanted
+        }
+    }
+
+    /// Push types whose topics a certificate does not list, but which a certificate covering the bundle ID may
+    /// still send. Whether APNs allows them over certificates is not documented (`apns2` claims Live Activities
+    /// need token auth); we take the lenient reading.
+    public static let certificateImpliedTypes: Set<PushType> = [.liveactivity, .widgets, .controls, .fileprovider]
+
+    /// Resolves and checks the topic of a device push. `topicHeader` is `apns-topic` (nil when absent).
+    /// Order: presence (`MissingTopic`) → syntax (`BadTopic`) → the credential's scope (`TopicDisallowed`) →
+    /// suffix against push type (`DeviceTokenNotForTopic`). Scope comes before the suffix because a topic the
+    /// connection may not use at all should be reported as such, not as a token mismatch.
+    public static func resolve(topicHeader: String?, pushType: PushType, credential: ProviderCredential)
+        -> Result<String, APNsReason>
+    {
+        let certificate: CertificateFacts?
+        if case .certificate(let facts) = credential { certificate = facts } else { certificate = nil }
+
+        let topic: String
+        if let topicHeader {
+            topic = topicHeader
+        } else if let certificate, let only = singleTopic(of: certificate, pushType: pushType) {
+            // A single-topic certificate (or an MDM certificate) supplies the topic when the header is absent.
+            topic = only
+        } else {
+            // Apple's current header table marks apns-topic as required; with token auth APNs cannot know the app.
+            return .failure(.missingTopic)
+        }
+        guard isWellFormed(topic) else { return .failure(.badTopic) }
+        if let certificate, let reason = checkCertificateScope(topic, pushType: pushType, certificate: certificate) {
+            return .failure(reason)
+        }
+        guard matches(topic, pushType: pushType) else { return .failure(.deviceTokenNotForTopic) }
+        return .success(topic)
+    }
+
+    /// The topic a certificate implies when `apns-topic` is absent: its UID for `mdm`; otherwise its only
+    /// topic (the UID when it lists none). `nil` when it covers several.
+    static func singleTopic(of certificate: CertificateFacts, pushType: PushType) -> String? {
+        if pushType == .mdm { return certificate.subjectUID }
+        let covered = certificate.coveredTopics
+        return covered.count == 1 ? covered[0] : nil
+    }
+
+    /// `TopicDisallowed` when a certificate does not cover `topic` for `pushType`, else `nil`.
+    static func checkCertificateScope(_ topic: String, pushType: PushType, certificate: CertificateFacts)
+        -> APNsReason?
+    {
+        switch pushType {
+        case .location:
+            return .topicDisallowed  // Apple: location pushes need token auth.
+        case .mdm:
+            return topic == certificate.subjectUID ? nil : .topicDisallowed
+        default:
+            if certificate.coveredTopics.contains(topic) { return nil }
+            if certificateImpliedTypes.contains(pushType), let suffix = pushType.topicSuffix, topic.hasSuffix(suffix),
+               certificate.appTopics.contains(String(topic.dropLast(suffix.count))) {
+                return nil
+            }
+            return .topicDisallowed
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Glibc
+import Synchronization
+
+/// A fixed set of `EventLoop`s, one thread each (default: one per core). Connections are spread
+/// across the loops round-robin. Call `shutdown()` (or let the owning server do it) to stop the threads.
+public final class EventLoopGroup: Sendable {
+    /// The loops, in index order.
+    public let loops: [EventLoop]
+    private let threads: Mutex<[pthread_t]>
+    private let nextLoop = Atomic<Int>(0)
+
+    /// Number of online CPU cores (at least 1): the default loop count.
+    public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// Starts `threads` epoll threads (clamped to at least 1).
+    public init(threads: Int = EventLoopGroup.coreCount) throws(HTTP2Error) {
+        // Writes to a socket the peer closed must fail with EPIPE, not kill the process. Plain sockets
+        // use MSG_NOSIGNAL; this also covers anything else in the process that writes to sockets.
+        signal(SIGPIPE, SIG_IGN)
+        var loops: [EventLoop] = []
+        for index in 0..<max(1, threads) {
+            loops.append(try EventLoop(index: index))
+        }
+        self.loops = loops
+        var started: [pthread_t] = []
+        for loop in loops {
+            var thread = pthread_t()
+            let box = Unmanaged.passRetained(loop).toOpaque()
+            let rc = pthread_create(&thread, nil, { raw in
+                let loop = Unmanaged<EventLoop>.fromOpaque(raw!).takeRetainedValue()
+                loop.run()
+                return nil
+            }, box)
+            if rc != 0 {
+                Unmanaged<EventLoop>.fromOpaque(box).release()
+                for (i, t) in started.enumerated() {
+                    loops[i].requestStop()
+                    pthread_join(t, nil)
+                }
+                throw .system(operation: "pthread_create", errno: rc)
+            }
+            started.append(thread)
+        }
+        self.threads = Mutex(started)
+    }
+
+    /// The next loop in round-robin order.
+    public func next() -> EventLoop {
+        let n = nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue
+        return loops[n % loops.count]
+    }
+
+    /// Stops every loop and waits for its thread to exit. Must not be called from a loop thread.
+    /// Idempotent.
+    public func shutdown() {
+        precondition(!loops.contains { $0.inEventLoop }, "EventLoopGroup.shutdown() called on one of its own loops")
+        let threads = self.threads.withLock { t in
+            let copy = t
+            t = []
+            return copy
+        }
+        guard !threads.isEmpty else { return }
+        for loop in loops { loop.requestStop() }
+        for thread in threads { pthread_join(thread, nil) }
+    }
+
+    /// Async variant of `shutdown()` that joins the threads off the cooperative pool.
+    public func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let box = Unmanaged.passRetained(JoinJob(group: self, continuation: continuation)).toOpaque()
+            var thread = pthread_t()
+            let rc = pthread_create(&thread, nil, { raw in
+                let job = Unmanaged<JoinJob>.fromOpaque(raw!).takeRetainedValue()
+                job.group.shutdown()
+                job.continuation.resume()
+                return nil
+            }, box)
+            if rc == 0 {
+                pthread_detach(thread)
+            } else {
+                let job = Unmanaged<JoinJob>.fromOpaque(box).takeRetainedValue()
+                job.group.shutdown()
+                job.continuation.resume()
+            }
+        }
+    }
+
+    deinit {
+        let remaining = threads.withLock { $0 }
+        if !remaining.isEmpty {
+            for loop in loops { loop.requestStop() }
+            for thread in remaining { pthread_detach(thread) }
+        }
+    }
+}
+
+/// Carries a group and a continuation to the helper thread that joins the loops.
+private final class JoinJob: Sendable {
+    let group: EventLoopGroup
+    let continuation: CheckedContinuation<Void, Never>
+    init(group: EventLoopGroup, continuation: CheckedContinuation<Void, Never>) {
+        self.group = group
+        self.continuation = continuation
+    }
+}

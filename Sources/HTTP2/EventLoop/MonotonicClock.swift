@@ -1,0 +1,18 @@
+import Glibc
+
+/// Monotonic nanoseconds (CLOCK_MONOTONIC), the time base of timers and `HTTP2Request.receivedAt`.
+@inline(__always)
+func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, clamped at zero.
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        if seconds < 0 { return 0 }
+        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,18 @@
+/// The application side of the server: gets every complete request and answers through the responder.
+public protocol HTTP2RequestHandler: Sendable {
+    /// Called on a loop thread for every complete request. Must not block; may answer now
+    /// (fastest: same thread, no hop) or later from any thread.
+    func handle(_ request: HTTP2Request, responder: HTTP2Responder)
+    /// Called on the connection's loop thread once the connection is ready (TLS handshake done,
+    /// SETTINGS queued). Default: nothing.
+    func connectionOpened(_ info: HTTP2ConnectionInfo)
+    /// Called on the connection's loop thread when the connection is gone. Default: nothing.
+    func connectionClosed(_ info: HTTP2ConnectionInfo)
+}
+
+extension HTTP2RequestHandler {
+    /// Default: nothing.
+    public func connectionOpened(_ info: HTTP2ConnectionInfo) {}
+    /// Default: nothing.
+    public func connectionClosed(_ info: HTTP2ConnectionInfo) {}
+}

@@ -1,0 +1,46 @@
+/// How an `HTTP2Server` listens and what it advertises.
+public struct HTTP2ServerConfiguration: Sendable {
+    /// Address to bind: an IPv4/IPv6 literal ("127.0.0.1", "::1", "0.0.0.0", "::") or a host name.
+    public var host: String = "127.0.0.1"
+    /// Port to bind; 0 picks any free port (read it back from `HTTP2Server.localPort`).
+    public var port: Int = 0
+    /// TLS settings; nil serves h2c with prior knowledge on plain TCP.
+    public var tls: TLSConfiguration?
+    /// SETTINGS_MAX_CONCURRENT_STREAMS for connections (unless `initialMaxConcurrentStreams` says otherwise).
+    public var maxConcurrentStreams: UInt32 = 1000
+    /// SETTINGS_MAX_HEADER_LIST_SIZE; larger header blocks are answered 431 without reaching the handler.
+    public var maxHeaderListSize: UInt32 = 8000
+    /// SETTINGS_INITIAL_WINDOW_SIZE.
+    public var initialWindowSize: UInt32 = 65535
+    /// SETTINGS_MAX_FRAME_SIZE.
+    public var maxFrameSize: UInt32 = 16384
+    /// Per-stream request body cap; longer bodies are delivered with `bodyOverflowed = true`.
+    public var maxBodyBytes: Int = 64 * 1024
+    /// Close connections with no traffic and no open stream for this long (GOAWAY NO_ERROR); nil = never.
+    public var idleTimeout: Duration? = nil
+    /// Number of epoll threads (default: one per core).
+    public var loopCount: Int = EventLoopGroup.coreCount
+    /// Per-connection initial SETTINGS_MAX_CONCURRENT_STREAMS, decided when the connection opens
+    /// (e.g. APNs: 1 until the first valid token). nil = `maxConcurrentStreams`. Runs on a loop thread.
+    /// A lower value is announced right after the client's first flight of bytes, so streams opened
+    /// before the client could read it are served, not refused.
+    public var initialMaxConcurrentStreams: (@Sendable (HTTP2ConnectionInfo) -> UInt32)? = nil
+    /// Pending encrypted output per connection above which the server stops reading from that peer
+    /// until the output drains (back-pressure).
+    public var outputHighWaterMark: Int = 256 * 1024
+
+    /// Creates a configuration; every field has a default.
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration? = nil,
+        maxConcurrentStreams: UInt32 = 1000, maxBodyBytes: Int = 64 * 1024,
+        idleTimeout: Duration? = nil, loopCount: Int = EventLoopGroup.coreCount
+    ) {
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.maxBodyBytes = maxBodyBytes
+        self.idleTimeout = idleTimeout
+        self.loopCount = loopCount
+    }
+}

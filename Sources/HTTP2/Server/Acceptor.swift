@@ -1,0 +1,52 @@
+import Glibc
+
+/// The listening socket, registered on the first loop; hands accepted sockets to the loops round-robin.
+// @unchecked Sendable: all state is confined to `loop`'s thread.
+final class Acceptor: Selectable, @unchecked Sendable {
+    let fd: Int32
+    let loop: EventLoop
+    private let group: EventLoopGroup
+    private let context: ServerContext
+    private let loopStates: [ServerLoopState]
+    private var closed = false
+
+    init(fd: Int32, loop: EventLoop, group: EventLoopGroup, context: ServerContext, loopStates: [ServerLoopState]) {
+        self.fd = fd
+        self.loop = loop
+        self.group = group
+        self.context = context
+        self.loopStates = loopStates
+    }
+
+    func ready(events: UInt32) {
+        var accepted = 0
+        while !closed && accepted < 128 {
+            guard let (socket, peer) = Socket.accept(listener: fd) else { break }
+            accepted += 1
+            if context.shuttingDown.load(ordering: .relaxed) {
+                Glibc.close(socket)
+                continue
+            }
+            context.openConnections.wrappingAdd(1, ordering: .relaxed)
+            let target = group.next()
+            let state = loopStates[target.index]
+            let context = self.context
+            let address = Socket.describe(peer)
+            if target === loop {
+                ServerConnection(fd: socket, peer: address, loop: target, context: context, loopState: state).start()
+            } else {
+                target.execute {
+                    ServerConnection(fd: socket, peer: address, loop: target, context: context, loopState: state).start()
+                }
+            }
+        }
+    }
+
+    /// Stops accepting and closes the listening socket. Loop thread only.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        loop.deregister(fd: fd)
+        Glibc.close(fd)
+    }
+}

@@ -1,0 +1,107 @@
+import Glibc
+import Synchronization
+
+/// An HTTP/2 server (TLS with or without ALPN, or h2c prior knowledge) on its own epoll loops.
+///
+/// ```swift
+/// let server = try HTTP2Server(configuration: .init(port: 0, tls: tls), handler: MyHandler())
+/// try server.start()
+/// print(server.localPort)
+/// await server.shutdown(gracePeriod: .seconds(5))
+/// ```
+public final class HTTP2Server: Sendable {
+    private enum State {
+        case idle
+        case running(group: EventLoopGroup, acceptor: Acceptor, loopStates: [ServerLoopState], port: Int)
+        case stopped
+    }
+
+    /// The configuration the server was created with.
+    public let configuration: HTTP2ServerConfiguration
+    private let context: ServerContext
+    private let state = Mutex<State>(.idle)
+
+    /// Validates the configuration and loads TLS material (throws `HTTP2Error.tls` with OpenSSL's reason).
+    public init(configuration: HTTP2ServerConfiguration, handler: any HTTP2RequestHandler) throws(HTTP2Error) {
+        self.configuration = configuration
+        let tls = try configuration.tls.map { (tls) throws(HTTP2Error) in try TLSServerContext(configuration: tls) }
+        context = ServerContext(configuration: configuration, handler: handler, tls: tls)
+    }
+
+    /// Binds, listens and starts the loops. Throws e.g. `.addressInUse` ("port 2197 … is already in use").
+    public func start() throws(HTTP2Error) {
+        try state.withLock { (state) throws(HTTP2Error) in
+            guard case .idle = state else { throw .alreadyStarted }
+            let listener = try Socket.listen(host: configuration.host, port: configuration.port)
+            let port = Socket.localPort(fd: listener)
+            let group: EventLoopGroup
+            do throws(HTTP2Error) {
+                group = try EventLoopGroup(threads: configuration.loopCount)
+            } catch {
+                Glibc.close(listener)
+                throw error
+            }
+            let loopStates = group.loops.map { ServerLoopState(loop: $0) }
+            let acceptor = Acceptor(fd: listener, loop: group.loops[0], group: group, context: context, loopStates: loopStates)
+            group.loops[0].execute {
+                do {
+                    try acceptor.loop.register(fd: acceptor.fd, events: EpollEvents.input, handler: acceptor)
+                } catch {
+                    acceptor.close()
+                }
+            }
+            state = .running(group: group, acceptor: acceptor, loopStates: loopStates, port: port)
+        }
+    }
+
+    /// The bound port (useful with port 0); 0 before `start()`.
+    public var localPort: Int {
+        state.withLock { state in
+            if case let .running(_, _, _, port) = state { return port }
+            return 0
+        }
+    }
+
+    /// Number of currently open connections (all loops).
+    public var openConnectionCount: Int { context.openConnections.load(ordering: .relaxed) }
+
+    /// The most encrypted output any single connection has had queued so far (bytes). Back-pressure keeps
+    /// it near `configuration.outputHighWaterMark` even when a peer stops reading.
+    public var peakPendingOutputBytes: Int { context.peakPendingOutput.load(ordering: .relaxed) }
+
+    /// Graceful shutdown: stop accepting, GOAWAY(NO_ERROR) to every connection, let in-flight streams
+    /// finish for up to `gracePeriod`, then close what is left and stop the loops.
+    public func shutdown(gracePeriod: Duration) async {
+        let running: (EventLoopGroup, Acceptor, [ServerLoopState])? = state.withLock { state in
+            guard case let .running(group, acceptor, loopStates, _) = state else {
+                state = .stopped
+                return nil
+            }
+            state = .stopped
+            return (group, acceptor, loopStates)
+        }
+        guard let (group, acceptor, loopStates) = running else { return }
+        context.shuttingDown.store(true, ordering: .relaxed)
+        acceptor.loop.execute { acceptor.close() }
+        for loopState in loopStates {
+            loopState.loop.execute {
+                for connection in Array(loopState.connections.values) { connection.beginGracefulShutdown() }
+            }
+        }
+        let deadline = ContinuousClock.now + gracePeriod
+        while context.openConnections.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        for loopState in loopStates {
+            loopState.loop.execute {
+                for connection in Array(loopState.connections.values) { connection.close() }
+            }
+        }
+        // Connections still being set up on another loop may close a moment later.
+        let forceDeadline = ContinuousClock.now + .seconds(2)
+        while context.openConnections.load(ordering: .relaxed) > 0 && ContinuousClock.now < forceDeadline {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        await group.shutdown()
+    }
+}

@@ -1,0 +1,404 @@
+import CNghttp2
+import COpenSSL
+import Glibc
+
+/// One accepted HTTP/2 connection: TLS (or h2c), an nghttp2 server session, its streams, and the
+/// handler calls. Lives on one loop thread; responders from other threads hop to it.
+// @unchecked Sendable: every mutable property is confined to `loop`'s thread. `HTTP2Responder` and
+// `HTTP2ConnectionControl` only touch it after checking `loop.inEventLoop` or via `loop.execute`.
+final class ServerConnection: SocketConnection, @unchecked Sendable {
+    let id: UInt64
+    let context: ServerContext
+    let loopState: ServerLoopState
+    let remoteAddress: String
+    private(set) var info: HTTP2ConnectionInfo
+    private var streams: [Int32: ServerStream] = [:]
+    /// The stream the last callback touched (headers of one stream arrive back to back).
+    private var currentStream: ServerStream?
+    private var opened = false
+    /// A lower MAX_CONCURRENT_STREAMS to announce once the client's first bytes are processed (see `transportReady`).
+    private var deferredInitialLimit: UInt32?
+    private var responseScratch: [UInt8] = []
+    private let maxBodyBytes: Int
+    private let maxHeaderListSize: Int
+
+    init(fd: Int32, peer: String, loop: EventLoop, context: ServerContext, loopState: ServerLoopState) {
+        id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
+        self.context = context
+        self.loopState = loopState
+        remoteAddress = peer
+        maxBodyBytes = context.configuration.maxBodyBytes
+        maxHeaderListSize = Int(context.configuration.maxHeaderListSize)
+        info = HTTP2ConnectionInfo(id: id, remoteAddress: peer, peerCertificateDER: nil, alpn: nil, isTLS: context.tls != nil)
+        super.init(loop: loop, fd: fd, phase: context.tls != nil ? .handshaking : .active,
+                   highWaterMark: context.configuration.outputHighWaterMark)
+    }
+
+    /// Registers with the loop and starts the TLS handshake or the h2c session. Loop thread only.
+    func start() {
+        loopState.connections[id] = self
+        do {
+            try registerWithLoop(events: EpollEvents.input)
+        } catch {
+            Glibc.close(fd)
+            phase = .closed
+            transportClosed()
+            return
+        }
+        if let tls = context.tls {
+            guard let (ssl, input, output) = tls.makeSSL() else {
+                close()
+                return
+            }
+            attachTLS(ssl: ssl, input: input, output: output)
+            // A peer that never completes the handshake must not hold the socket forever.
+            loop.scheduleLocal(in: 10_000_000_000) { [weak self] in
+                guard let self, self.phase == .handshaking else { return }
+                self.close()
+            }
+        } else {
+            transportReady()
+        }
+    }
+
+    // MARK: - Session setup
+
+    override func transportReady() {
+        if let ssl {
+            info.peerCertificateDER = peerCertificateDER(ssl: ssl)
+            info.alpn = selectedALPN(ssl: ssl)
+        }
+        guard createSession() else {
+            close()
+            return
+        }
+        let configuration = context.configuration
+        // A lower initial limit (APNs: one stream until a token is accepted) is announced in a second SETTINGS
+        // frame, after the first batch of the client's bytes. Streams a client opens in its first flight,
+        // before it could have read any SETTINGS of ours, are served rather than refused: a client cannot obey
+        // a limit it has not seen (RFC 9113 §6.5.3), and a lower limit still binds everything after that.
+        let maxStreams = configuration.maxConcurrentStreams
+        if let initial = configuration.initialMaxConcurrentStreams?(info), initial < maxStreams {
+            deferredInitialLimit = initial
+        }
+        var settings: [nghttp2_settings_entry] = [
+            .init(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: maxStreams),
+            .init(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: configuration.maxHeaderListSize),
+            .init(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: configuration.initialWindowSize),
+            .init(settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), value: configuration.maxFrameSize),
+        ]
+        _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        opened = true
+        context.handler.connectionOpened(info)
+        if context.shuttingDown.load(ordering: .relaxed) {
+            beginGracefulShutdown()
+        }
+        if let idle = configuration.idleTimeout {
+            scheduleIdleCheck(after: idle.nanoseconds)
+        }
+        scheduleTick()
+    }
+
+    private func createSession() -> Bool {
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return false }
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, serverOnBeginHeaders)
+        nghttp2_session_callbacks_set_on_header_callback(callbacks, serverOnHeader)
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, serverOnDataChunk)
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, serverOnFrameRecv)
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, serverOnStreamClose)
+
+        var option: OpaquePointer?
+        guard nghttp2_option_new(&option) == 0, let option else { return false }
+        defer { nghttp2_option_del(option) }
+        nghttp2_option_set_no_closed_streams(option, 1)
+
+        var newSession: OpaquePointer?
+        let rc = nghttp2_session_server_new2(&newSession, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
+        guard rc == 0, let newSession else { return false }
+        session = newSession
+        return true
+    }
+
+    // MARK: - Idle timeout
+
+    private func scheduleIdleCheck(after nanoseconds: UInt64) {
+        loop.scheduleLocal(in: max(nanoseconds, 1_000_000)) { [weak self] in
+            self?.checkIdle()
+        }
+    }
+
+    private func checkIdle() {
+        guard phase == .active, let idle = context.configuration.idleTimeout?.nanoseconds else { return }
+        let now = monotonicNanoseconds()
+        let idleFor = now &- lastActivity
+        if streams.isEmpty && idleFor >= idle {
+            goAway(errorCode: UInt32(NGHTTP2_NO_ERROR.rawValue), debugData: Array("idle timeout".utf8), thenClose: true)
+        } else {
+            scheduleIdleCheck(after: idleFor >= idle ? idle : idle - idleFor)
+        }
+    }
+
+    // MARK: - nghttp2 callbacks (called inside mem_recv)
+
+    @inline(__always)
+    private func stream(_ streamID: Int32) -> ServerStream? {
+        if let current = currentStream, current.request.streamID == streamID { return current }
+        let found = streams[streamID]
+        currentStream = found
+        return found
+    }
+
+    fileprivate func beginRequest(streamID: Int32) {
+        let request = HTTP2Request(
+            method: "", path: "", connectionID: id, streamID: streamID, remoteAddress: remoteAddress,
+            peerCertificateDER: info.peerCertificateDER, alpn: info.alpn)
+        let stream = ServerStream(request: request)
+        streams[streamID] = stream
+        currentStream = stream
+    }
+
+    fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        guard let stream = stream(streamID), !stream.headerListTooLarge else { return }
+        stream.headerListSize += name.count + value.count + 32
+        if stream.headerListSize > maxHeaderListSize {
+            stream.headerListTooLarge = true
+            stream.request.headers = []
+            return
+        }
+        if name.count > 0 && name[0] == UInt8(ascii: ":") {
+            let text = String(decoding: value, as: UTF8.self)
+            switch name.count {
+            case 5:  // :path
+                stream.request.path = text
+            case 7:  // :method or :scheme
+                if name[1] == UInt8(ascii: "m") { stream.request.method = text } else { stream.request.scheme = text }
+            case 10:  // :authority
+                stream.request.authority = text
+            default:
+                break
+            }
+            return
+        }
+        stream.request.headers.append(
+            HTTPHeaderField(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+    }
+
+    fileprivate func bodyChunk(streamID: Int32, data: UnsafeBufferPointer<UInt8>) {
+        guard let stream = stream(streamID) else { return }
+        if stream.request.bodyOverflowed { return }
+        let room = maxBodyBytes - stream.request.body.count
+        if data.count <= room {
+            stream.request.body.append(contentsOf: data)
+        } else {
+            // Keep the first `maxBodyBytes` bytes, discard the rest (nghttp2 still sends WINDOW_UPDATEs).
+            if room > 0 { stream.request.body.append(contentsOf: UnsafeBufferPointer(rebasing: data[0..<room])) }
+            stream.request.bodyOverflowed = true
+        }
+    }
+
+    fileprivate func requestComplete(streamID: Int32) {
+        guard let stream = stream(streamID), !stream.delivered else { return }
+        stream.delivered = true
+        if stream.headerListTooLarge {
+            respond(streamID: streamID, status: 431, headers: [], body: nil)
+            return
+        }
+        stream.request.receivedAt = loop.now
+        context.handler.handle(stream.request, responder: HTTP2Responder(connection: self, streamID: streamID))
+    }
+
+    fileprivate func streamClosed(streamID: Int32) {
+        if currentStream?.request.streamID == streamID { currentStream = nil }
+        streams.removeValue(forKey: streamID)
+    }
+
+    fileprivate func readResponseBody(
+        stream: ServerStream, into buffer: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>
+    ) -> Int {
+        let remaining = stream.responseBody.count - stream.responseOffset
+        let count = min(remaining, length)
+        if count > 0 {
+            stream.responseBody.withUnsafeBufferPointer { source in
+                buffer.update(from: source.baseAddress! + stream.responseOffset, count: count)
+            }
+            stream.responseOffset += count
+        }
+        if stream.responseOffset == stream.responseBody.count {
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            stream.responseBody = []
+        }
+        return count
+    }
+
+    // MARK: - Answering (loop thread)
+
+    private static let statusName: [UInt8] = Array(":status".utf8)
+
+    func respond(streamID: Int32, status: Int, headers: [HTTPHeaderField], body: [UInt8]?) {
+        guard phase == .active, let session, let stream = streams[streamID], !stream.responded else { return }
+        stream.responded = true
+
+        // All names and values in one buffer; nghttp2 copies them during submit.
+        responseScratch.removeAll(keepingCapacity: true)
+        let code = max(100, min(999, status))
+        responseScratch.append(contentsOf: Self.statusName)
+        responseScratch.append(UInt8(48 + code / 100))
+        responseScratch.append(UInt8(48 + (code / 10) % 10))
+        responseScratch.append(UInt8(48 + code % 10))
+        for field in headers {
+            responseScratch.append(contentsOf: field.name.utf8)
+            responseScratch.append(contentsOf: field.value.utf8)
+        }
+        var provider = nghttp2_data_provider()
+        let hasBody = !(body?.isEmpty ?? true)
+        if hasBody, let body {
+            stream.responseBody = body
+            provider.source.ptr = Unmanaged.passUnretained(stream).toOpaque()
+            provider.read_callback = serverReadBody
+        }
+        let count = headers.count + 1
+        responseScratch.withUnsafeMutableBufferPointer { bytes in
+            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: count) { nva in
+                let base = bytes.baseAddress!
+                let none = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+                nva[0] = nghttp2_nv(name: base, value: base + 7, namelen: 7, valuelen: 3, flags: none)
+                var offset = 10
+                for (index, field) in headers.enumerated() {
+                    let nameLength = field.name.utf8.count
+                    let valueLength = field.value.utf8.count
+                    nva[index + 1] = nghttp2_nv(
+                        name: base + offset, value: base + offset + nameLength,
+                        namelen: nameLength, valuelen: valueLength, flags: none)
+                    offset += nameLength + valueLength
+                }
+                if hasBody {
+                    _ = nghttp2_submit_response(session, streamID, nva.baseAddress, count, &provider)
+                } else {
+                    _ = nghttp2_submit_response(session, streamID, nva.baseAddress, count, nil)
+                }
+            }
+        }
+        scheduleTick()
+    }
+
+    func reset(streamID: Int32, errorCode: UInt32) {
+        guard phase == .active, let session, let stream = streams[streamID], !stream.responded else { return }
+        stream.responded = true
+        _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
+        scheduleTick()
+    }
+
+    override func didReceive() {
+        guard let limit = deferredInitialLimit else { return }
+        deferredInitialLimit = nil
+        submitMaxConcurrentStreams(limit)
+    }
+
+    func setMaxConcurrentStreams(_ value: UInt32) {
+        deferredInitialLimit = nil   // the handler's word wins over the initial limit
+        submitMaxConcurrentStreams(value)
+    }
+
+    private func submitMaxConcurrentStreams(_ value: UInt32) {
+        guard phase == .active, let session else { return }
+        var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: value)
+        _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
+        scheduleTick()
+    }
+
+    func goAway(errorCode: UInt32, debugData: [UInt8], thenClose: Bool) {
+        guard phase == .active, let session else {
+            if phase == .handshaking { close() }
+            return
+        }
+        let lastStreamID = nghttp2_session_get_last_proc_stream_id(session)
+        _ = debugData.withUnsafeBufferPointer { data in
+            nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode, data.baseAddress, data.count)
+        }
+        if thenClose { closeWhenFlushed = true }
+        scheduleTick()
+    }
+
+    /// Server shutdown: GOAWAY(NO_ERROR); nghttp2 ends the session once in-flight streams are done.
+    func beginGracefulShutdown() {
+        if phase == .handshaking {
+            close()
+            return
+        }
+        goAway(errorCode: UInt32(NGHTTP2_NO_ERROR.rawValue), debugData: [], thenClose: false)
+    }
+
+    override func outputPeakRaised(_ bytes: Int) {
+        var current = context.peakPendingOutput.load(ordering: .relaxed)
+        while bytes > current {
+            let (exchanged, original) = context.peakPendingOutput.compareExchange(
+                expected: current, desired: bytes, ordering: .relaxed)
+            if exchanged { break }
+            current = original
+        }
+    }
+
+    override func transportClosed() {
+        streams.removeAll()
+        currentStream = nil
+        loopState.connections.removeValue(forKey: id)
+        context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        if opened {
+            opened = false
+            context.handler.connectionClosed(info)
+        }
+    }
+}
+
+// MARK: - C callbacks: recover the connection from user_data, forward, return 0.
+
+@inline(__always)
+private func serverConnection(_ userData: UnsafeMutableRawPointer?) -> ServerConnection {
+    Unmanaged<ServerConnection>.fromOpaque(userData!).takeUnretainedValue()
+}
+
+private let serverOnBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, userData in
+    guard let frame else { return 0 }
+    if frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) && frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
+        serverConnection(userData).beginRequest(streamID: frame.pointee.hd.stream_id)
+    }
+    return 0
+}
+
+private let serverOnHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
+    guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
+          frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
+    serverConnection(userData).header(
+        streamID: frame.pointee.hd.stream_id,
+        name: UnsafeBufferPointer(start: name, count: nameLength),
+        value: UnsafeBufferPointer(start: value, count: valueLength))
+    return 0
+}
+
+private let serverOnDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
+    serverConnection(userData).bodyChunk(streamID: streamID, data: UnsafeBufferPointer(start: data, count: length))
+    return 0
+}
+
+private let serverOnFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, userData in
+    guard let frame else { return 0 }
+    let type = frame.pointee.hd.type
+    if (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue))
+        && frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 {
+        serverConnection(userData).requestComplete(streamID: frame.pointee.hd.stream_id)
+    }
+    return 0
+}
+
+private let serverOnStreamClose: nghttp2_on_stream_close_callback = { _, streamID, _, userData in
+    serverConnection(userData).streamClosed(streamID: streamID)
+    return 0
+}
+
+private let serverReadBody: nghttp2_data_source_read_callback = { _, _, buffer, length, flags, source, userData in
+    guard let buffer, let flags, let pointer = source?.pointee.ptr else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+    let stream = Unmanaged<ServerStream>.fromOpaque(pointer).takeUnretainedValue()
+    return serverConnection(userData).readResponseBody(stream: stream, into: buffer, length: length, flags: flags)
+}

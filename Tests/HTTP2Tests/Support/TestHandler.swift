@@ -1,0 +1,58 @@
+import Foundation
+import HTTP2
+
+/// A test-only handler. Paths:
+/// - `/delay`: answers 200 after 300 ms from another thread.
+/// - `/big`: answers 200 with a 1 MiB body.
+/// - `/limit`: calls `setMaxConcurrentStreams(7)`, then answers 200.
+/// - `/goaway`: answers 403 with a JSON body, then GOAWAY(0, {"reason":"Shutdown"}) and close.
+/// - `/reset`: RST_STREAM CANCEL.
+/// - `/overflow`: 413 when `bodyOverflowed`, else 200.
+/// - anything else: 200 with `x-method`, `x-path`, `x-body-length`, `x-alpn`, `x-cert-length` headers
+///   and the request body echoed.
+final class TestHandler: HTTP2RequestHandler, @unchecked Sendable {
+    // @unchecked Sendable: `lock` guards every mutable property.
+    private let lock = NSLock()
+    private var _requests: [HTTP2Request] = []
+    private var _opened: [HTTP2ConnectionInfo] = []
+    private var _closed: [HTTP2ConnectionInfo] = []
+
+    var requests: [HTTP2Request] { lock.withLock { _requests } }
+    var opened: [HTTP2ConnectionInfo] { lock.withLock { _opened } }
+    var closed: [HTTP2ConnectionInfo] { lock.withLock { _closed } }
+
+    func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
+        lock.withLock { _requests.append(request) }
+        switch request.path {
+        case "/delay":
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+                responder.respond(status: 200, headers: [HTTPHeaderField(name: "x-delayed", value: "1")], body: nil)
+            }
+        case "/big":
+            responder.respond(status: 200, headers: [], body: [UInt8](repeating: 0x61, count: 1 << 20))
+        case "/limit":
+            responder.connection.setMaxConcurrentStreams(7)
+            responder.respond(status: 200, headers: [], body: nil)
+        case "/goaway":
+            responder.respond(status: 403, headers: [HTTPHeaderField(name: "content-type", value: "application/json")],
+                              body: Array(#"{"reason":"Forbidden"}"#.utf8))
+            responder.connection.goAway(errorCode: 0, debugData: Array(#"{"reason":"Shutdown"}"#.utf8), thenClose: true)
+        case "/reset":
+            responder.reset(errorCode: 8)
+        case "/overflow":
+            responder.respond(status: request.bodyOverflowed ? 413 : 200,
+                              headers: [HTTPHeaderField(name: "x-body-length", value: String(request.body.count))], body: nil)
+        default:
+            responder.respond(status: 200, headers: [
+                HTTPHeaderField(name: "x-method", value: request.method),
+                HTTPHeaderField(name: "x-path", value: request.path),
+                HTTPHeaderField(name: "x-body-length", value: String(request.body.count)),
+                HTTPHeaderField(name: "x-alpn", value: request.alpn ?? "none"),
+                HTTPHeaderField(name: "x-cert-length", value: String(request.peerCertificateDER?.count ?? 0)),
+            ], body: request.body)
+        }
+    }
+
+    func connectionOpened(_ info: HTTP2ConnectionInfo) { lock.withLock { _opened.append(info) } }
+    func connectionClosed(_ info: HTTP2ConnectionInfo) { lock.withLock { _closed.append(info) } }
+}
