@@ -44,10 +44,7 @@ final class InspectListShowTests: XCTestCase {
         XCTAssertTrue(text.contains("apns-topic: com.example.app"), text)
         XCTAssertTrue(text.contains(#"header: {"alg":"ES256","kid":"TESTKEY001"}"#), text)
         XCTAssertTrue(text.contains(#"claims: {"iss":"TESTTEAM01","iat":1795442000}"#), text)
-        XCTAssertTrue(text.contains("""
-              "alert": {
-                "title": "Delivered",
-            """), text)
+        XCTAssertTrue(text.contains("    \"aps\": {\n      \"alert\": {\n        \"title\": \"Delivered\",\n"), text)
         XCTAssertTrue(text.contains("warning badge-not-cleared at aps.badge: The badge grows without a reset."), text)
 
         let faulted = try await InspectCLI.run(["show", "3", "--file", file])

@@ -67,4 +67,44 @@ final class HTTP1EndpointTests: XCTestCase {
             XCTAssertEqual(try answer.json()["reason"]?.stringValue, record.response.reason)
         }
     }
+
+    func testADropFaultClosesTheConnectionWithoutAnAnswer() async throws {
+        try await withEndpoint { server, client in
+            server.faults.add(try FaultRule(json: JSONValue.parse(Array(#"{"name":"gone","action":{"type":"drop"}}"#.utf8))))
+            do {
+                let answer = try await client.send("POST", "/3/device/\(String(repeating: "cd", count: 32))", body: "{}",
+                                                   headers: ["apns-topic": "com.example.app", "authorization": bearer])
+                XCTFail("got an answer despite the drop fault: \(answer.status) \(answer.text)")
+            } catch {}
+            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            XCTAssertEqual(record.faults, ["gone"])
+        }
+    }
+
+    func testAGoAwayFaultClosesTheConnectionWithoutAnAnswer() async throws {
+        try await withEndpoint { server, client in
+            let rule = #"{"name":"bye","action":{"type":"goaway","reason":"Shutdown","error_code":0}}"#
+            server.faults.add(try FaultRule(json: JSONValue.parse(Array(rule.utf8))))
+            do {
+                let answer = try await client.send("POST", "/3/device/\(String(repeating: "cd", count: 32))", body: #"{"aps":{"alert":"x"}}"#,
+                                                   headers: ["apns-topic": "com.example.app", "apns-push-type": "alert", "authorization": bearer])
+                XCTFail("got an answer despite the goaway fault: \(answer.status) \(answer.text)")
+            } catch {}
+            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            XCTAssertEqual(record.faults, ["bye"])
+            XCTAssertEqual(record.response.status, 0)
+        }
+    }
+
+    func testADelayFaultIsWaitedOutThenAnswered() async throws {
+        try await withEndpoint { server, client in
+            let rule = #"{"name":"slow","action":{"type":"delay","ms":200}}"#
+            server.faults.add(try FaultRule(json: JSONValue.parse(Array(rule.utf8))))
+            let answer = try await client.send("POST", "/3/device/\(String(repeating: "cd", count: 32))", body: #"{"aps":{"alert":"x"}}"#,
+                                               headers: ["apns-topic": "com.example.app", "apns-push-type": "alert", "authorization": bearer])
+            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            XCTAssertEqual(record.faults, ["slow"])
+            XCTAssertEqual(answer.status, record.response.status)
+        }
+    }
 }

@@ -6,9 +6,9 @@ import NIOCore
 /// Turns every HTTP/1.1 request into an ``APNsRequest`` for the mock's ``Pipeline`` and answers with
 /// exactly what the pipeline decided (status, headers, body).
 ///
-/// Faults map onto HTTP/1.1 as closely as it allows: `reset` and `drop` close the connection without an
-/// answer, `goaway` answers and then closes (`connection: close`), `stall` never answers (the request
-/// waits until the client gives up or the endpoint stops); `delay` is waited out by the pipeline.
+/// Faults map onto HTTP/1.1 as closely as it allows: `reset`, `goaway` and `drop` close the connection
+/// without an answer (HTTP/1.1 has no stream reset or GOAWAY), `stall` never answers (the request waits
+/// until the client gives up or the endpoint stops); `delay` is waited out by the pipeline.
 struct APNsHTTP1Responder: HTTPResponder {
     typealias Context = ControlRequestContext
 
@@ -28,13 +28,10 @@ struct APNsHTTP1Responder: HTTPResponder {
             streamID: 0
         )
         let answer = await pipeline.handle(apnsRequest, connection: connection)
-        var closeAfter = false
         switch answer.disposition {
         case .respond:
             break
-        case .goAway:
-            closeAfter = true
-        case .reset, .drop:
+        case .reset, .goAway, .drop:
             try? await context.channel.close()
             throw ConnectionWithheld()
         case .stall:
@@ -47,7 +44,6 @@ struct APNsHTTP1Responder: HTTPResponder {
         for header in answer.headers {
             if let name = HTTPFields.Element.Name(header.name) { fields.append(HTTPFields.Element(name: name, value: header.value)) }
         }
-        if closeAfter { fields[.connection] = "close" }
         return Response(
             status: HTTPResponse.Status(code: answer.status),
             headers: fields,

@@ -37,7 +37,7 @@ struct ExportCommand: AsyncParsableCommand {
                 text = records.map { $0.jsonValue().jsonText() + "\n" }.joined()
             case .har:
                 let document = HARDocument(baseURL: baseURL, creatorVersion: MockAPNsCommand.configuration.version)
-                text = JSONPrettyPrinter.render(document.json(for: records)) + "\n"
+                text = document.json(for: records).prettyText() + "\n"
             }
             if let output {
                 guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {

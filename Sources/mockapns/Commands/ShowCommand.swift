@@ -73,7 +73,7 @@ struct ShowCommand: AsyncParsableCommand {
         out.append("")
         out.append(style.bold("Payload") + " (\(record.payloadBytes) bytes)")
         if let payload = record.payload {
-            out.append(JSONPrettyPrinter.render(payload, margin: "  "))
+            out.append(payload.prettyText().split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
         } else if record.body.isEmpty {
             out.append("  (empty)")
         } else {
