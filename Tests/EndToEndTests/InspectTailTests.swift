@@ -32,4 +32,10 @@ final class InspectTailTests: XCTestCase {
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.contains("Cannot read /nonexistent/rec.jsonl"), result.stderr)
     }
+
+    func testTailOfAnUnreachableServerExits2() async throws {
+        let result = try await InspectCLI.run(["tail", "--server", "http://127.0.0.1:9"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("No mockapns control plane answered at http://127.0.0.1:9"), result.stderr)
+    }
 }

@@ -43,6 +43,19 @@ final class AuthorizationTests: XCTestCase {
         await server.shutdown(gracePeriod: .milliseconds(100))
     }
 
+    func testANonLoopbackAddressWithATokenStartsAndEnforcesIt() async throws {
+        let server = try ControlTestHarness.makeServer()
+        let control = ControlServer(server: server, configuration: ControlConfiguration(host: "0.0.0.0", port: 0, controlToken: "wide-open"))
+        let port = try await control.start()
+        let client = HTTPTestClient(base: "http://127.0.0.1:\(port)")
+        let without = try await client.send("GET", "/healthz")
+        let with = try await client.send("GET", "/healthz", headers: ["authorization": "Bearer wide-open"])
+        await control.stop()
+        await server.shutdown(gracePeriod: .milliseconds(100))
+        XCTAssertEqual(without.status, 401)
+        XCTAssertEqual(with.status, 200)
+    }
+
     func testLoopbackAddresses() {
         for host in ["127.0.0.1", "127.8.9.10", "localhost", "::1", "[::1]"] {
             XCTAssertTrue(ControlConfiguration(host: host).isLoopback, host)
