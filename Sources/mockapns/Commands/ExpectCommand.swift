@@ -63,6 +63,7 @@ struct ExpectCommand: AsyncParsableCommand {
     private func quantity() throws(InspectError) -> Expectation.Quantity {
         let given = [count != nil, atLeast != nil, none].filter { $0 }.count
         guard given <= 1 else { throw .usage("Give only one of --count, --at-least and --none.") }
+        guard filters.limit == nil else { throw .usage("--limit does not apply to expect; narrow the records with --since or the filters.") }
         guard timeout >= 0 else { throw .usage("--timeout must be 0 or more seconds.") }
         if let count {
             guard count >= 0 else { throw .usage("--count must be 0 or more.") }
