@@ -42,4 +42,16 @@ final class StreamTests: XCTestCase {
         let exited = try await curl.waitForExit()
         XCTAssertTrue(exited, "the stream stayed open after stop()")
     }
+
+    func testIdleStreamsGetKeepAliveComments() async throws {
+        let server = try ControlTestHarness.makeServer()
+        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0, streamHeartbeat: .milliseconds(100)))
+        let port = try await control.start()
+        let curl = try CurlStream(url: "http://127.0.0.1:\(port)/api/v1/stream")
+        defer { curl.terminate() }
+        let lines = try await curl.waitForLine { $0 == ": keep-alive" }
+        XCTAssertTrue(lines.contains(": keep-alive"))
+        await control.stop()
+        await server.shutdown(gracePeriod: .milliseconds(100))
+    }
 }

@@ -10,14 +10,21 @@ public struct ControlConfiguration: Sendable, Equatable {
     /// When set, every request must carry `authorization: Bearer <token>` (401 otherwise).
     public var controlToken: String?
 
+    /// How often `/api/v1/stream` writes a `: keep-alive` comment on an idle stream. Default 15 s.
+    public var streamHeartbeat: Duration
+
     /// The default control port, 2198.
     public static let defaultPort = 2198
 
     /// Makes a configuration; every argument has the documented default.
-    public init(host: String = "127.0.0.1", port: Int = ControlConfiguration.defaultPort, controlToken: String? = nil) {
+    public init(
+        host: String = "127.0.0.1", port: Int = ControlConfiguration.defaultPort, controlToken: String? = nil,
+        streamHeartbeat: Duration = .seconds(15)
+    ) {
         self.host = host
         self.port = port
         self.controlToken = controlToken
+        self.streamHeartbeat = streamHeartbeat
     }
 
     /// True when ``host`` names a loopback address (`127.0.0.0/8`, `::1`, `localhost`).

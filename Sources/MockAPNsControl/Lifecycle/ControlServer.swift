@@ -32,7 +32,7 @@ public final class ControlServer: Sendable {
         self.server = server
         self.configuration = configuration
         self.logger = logger
-        self.streams = LiveStreams(recorder: server.recorder)
+        self.streams = LiveStreams(recorder: server.recorder, heartbeatInterval: configuration.streamHeartbeat)
         let pipeline = server.pipeline
         self.metrics = RequestMetrics(recorder: server.recorder, openConnections: { pipeline.openConnections })
     }

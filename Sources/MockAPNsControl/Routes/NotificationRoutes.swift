@@ -38,7 +38,7 @@ struct NotificationRoutes {
     }
 
     /// `data: <record json>\n\n` per record: first those after `since` (when given), then live ones,
-    /// each through the same filters as the list.
+    /// each through the same filters as the list; `: keep-alive` comments in between.
     private func stream(_ request: Request) throws -> Response {
         var filter = try RecordFilterQuery.filter(from: request)
         let live = streams.open()
@@ -54,8 +54,15 @@ struct NotificationRoutes {
                 try await writer.write(ByteBuffer(string: Self.event(record)))
                 lastSeq = max(lastSeq, record.seq)
             }
-            for await record in live where record.seq > lastSeq && liveFilter.matches(record) {
-                try await writer.write(ByteBuffer(string: Self.event(record)))
+            for await event in live {
+                switch event {
+                case .record(let record) where record.seq > lastSeq && liveFilter.matches(record):
+                    try await writer.write(ByteBuffer(string: Self.event(record)))
+                case .record:
+                    continue
+                case .heartbeat:
+                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                }
             }
             try await writer.finish(nil)
         }
