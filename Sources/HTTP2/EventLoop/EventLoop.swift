@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// `execute(_:)` and `scheduleTask(in:_:)` are callable from any thread: the task queue is behind a
 /// mutex and an eventfd wakes the loop. Everything else is touched only by the loop thread.
-// @unchecked Sendable: `queue` is guarded by a Mutex, `threadID`/`running` are atomics, and every other
-// stored property is confined to the loop thread (checked in debug builds with `assertInEventLoop`).
+// @unchecked Sendable: `queue` is guarded by a pthread mutex (`Locked`), `threadID`/`stopRequested` are atomics, and every other
+// stored property is confined to the loop thread.
 public final class EventLoop: @unchecked Sendable {
     private struct Queue {
         var tasks: [@Sendable () -> Void] = []
@@ -18,7 +18,7 @@ public final class EventLoop: @unchecked Sendable {
     public let index: Int
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let threadID = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
 

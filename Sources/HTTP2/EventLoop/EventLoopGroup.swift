@@ -6,7 +6,7 @@ import Synchronization
 public final class EventLoopGroup: Sendable {
     /// The loops, in index order.
     public let loops: [EventLoop]
-    private let threads: Mutex<[pthread_t]>
+    private let threads: Locked<[pthread_t]>
     private let nextLoop = Atomic<Int>(0)
 
     /// Number of online CPU cores (at least 1): the default loop count.
@@ -41,7 +41,7 @@ public final class EventLoopGroup: Sendable {
             }
             started.append(thread)
         }
-        self.threads = Mutex(started)
+        self.threads = Locked(started)
     }
 
     /// The next loop in round-robin order.

@@ -22,8 +22,6 @@ public struct HTTP2ServerConfiguration: Sendable {
     public var loopCount: Int = EventLoopGroup.coreCount
     /// Per-connection initial SETTINGS_MAX_CONCURRENT_STREAMS, decided when the connection opens
     /// (e.g. APNs: 1 until the first valid token). nil = `maxConcurrentStreams`. Runs on a loop thread.
-    /// A lower value is announced right after the client's first flight of bytes, so streams opened
-    /// before the client could read it are served, not refused.
     public var initialMaxConcurrentStreams: (@Sendable (HTTP2ConnectionInfo) -> UInt32)? = nil
     /// Pending encrypted output per connection above which the server stops reading from that peer
     /// until the output drains (back-pressure).

@@ -19,7 +19,7 @@ public final class HTTP2Server: Sendable {
     /// The configuration the server was created with.
     public let configuration: HTTP2ServerConfiguration
     private let context: ServerContext
-    private let state = Mutex<State>(.idle)
+    private let state = Locked<State>(.idle)
 
     /// Validates the configuration and loads TLS material (throws `HTTP2Error.tls` with OpenSSL's reason).
     public init(configuration: HTTP2ServerConfiguration, handler: any HTTP2RequestHandler) throws(HTTP2Error) {

@@ -16,9 +16,8 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     /// The stream the last callback touched (headers of one stream arrive back to back).
     private var currentStream: ServerStream?
     private var opened = false
-    /// A lower MAX_CONCURRENT_STREAMS to announce once the client's first bytes are processed (see `transportReady`).
-    private var deferredInitialLimit: UInt32?
     private var responseScratch: [UInt8] = []
+    private var pendingGoAway: (errorCode: UInt32, debugData: [UInt8], thenClose: Bool)?
     private let maxBodyBytes: Int
     private let maxHeaderListSize: Int
 
@@ -73,14 +72,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
             return
         }
         let configuration = context.configuration
-        // A lower initial limit (APNs: one stream until a token is accepted) is announced in a second SETTINGS
-        // frame, after the first batch of the client's bytes. Streams a client opens in its first flight,
-        // before it could have read any SETTINGS of ours, are served rather than refused: a client cannot obey
-        // a limit it has not seen (RFC 9113 §6.5.3), and a lower limit still binds everything after that.
-        let maxStreams = configuration.maxConcurrentStreams
-        if let initial = configuration.initialMaxConcurrentStreams?(info), initial < maxStreams {
-            deferredInitialLimit = initial
-        }
+        let maxStreams = configuration.initialMaxConcurrentStreams?(info) ?? configuration.maxConcurrentStreams
         var settings: [nghttp2_settings_entry] = [
             .init(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: maxStreams),
             .init(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: configuration.maxHeaderListSize),
@@ -290,35 +282,33 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         scheduleTick()
     }
 
-    override func didReceive() {
-        guard let limit = deferredInitialLimit else { return }
-        deferredInitialLimit = nil
-        submitMaxConcurrentStreams(limit)
-    }
-
     func setMaxConcurrentStreams(_ value: UInt32) {
-        deferredInitialLimit = nil   // the handler's word wins over the initial limit
-        submitMaxConcurrentStreams(value)
-    }
-
-    private func submitMaxConcurrentStreams(_ value: UInt32) {
         guard phase == .active, let session else { return }
         var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: value)
         _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
         scheduleTick()
     }
 
+    /// Queues GOAWAY behind everything already submitted (so a response answered just before it,
+    /// body included, reaches the peer first: some clients drop frames that follow a GOAWAY).
     func goAway(errorCode: UInt32, debugData: [UInt8], thenClose: Bool) {
-        guard phase == .active, let session else {
+        guard phase == .active, session != nil else {
             if phase == .handshaking { close() }
             return
         }
+        pendingGoAway = (errorCode, debugData, thenClose)
+        scheduleTick()
+    }
+
+    override func outputQueueDrained() -> Bool {
+        guard let (errorCode, debugData, thenClose) = pendingGoAway, let session else { return false }
+        pendingGoAway = nil
         let lastStreamID = nghttp2_session_get_last_proc_stream_id(session)
         _ = debugData.withUnsafeBufferPointer { data in
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode, data.baseAddress, data.count)
         }
         if thenClose { closeWhenFlushed = true }
-        scheduleTick()
+        return true
     }
 
     /// Server shutdown: GOAWAY(NO_ERROR); nghttp2 ends the session once in-flight streams are done.

@@ -73,11 +73,13 @@ class SocketConnection: Selectable, TickObserver {
 
     /// TLS handshake finished (or plain socket connected): create the session.
     func transportReady() {}
-
     /// The connection was closed; release what the subclass holds. `session` is already deleted.
     func transportClosed() {}
     /// The client socket finished connecting (subclasses start TLS or the session).
     func connectCompleted() {}
+    /// nghttp2 has nothing more to send right now; return true after queueing more frames (e.g. a
+    /// GOAWAY held back so that it follows the responses queued before it).
+    func outputQueueDrained() -> Bool { false }
     /// Pending output reached a new maximum for this connection.
     func outputPeakRaised(_ bytes: Int) {}
 
@@ -210,13 +212,8 @@ class SocketConnection: Selectable, TickObserver {
             // Fatal nghttp2 error (e.g. bad client preface): nothing sensible can follow.
             closeDeferred = false
             close()
-            return
         }
-        didReceive()
     }
-
-    /// Called after each batch of received bytes has gone through the session (outside callbacks).
-    func didReceive() {}
 
     // MARK: - Writing
 
@@ -234,41 +231,54 @@ class SocketConnection: Selectable, TickObserver {
     }
 
     /// Serializes pending frames (bounded by the high-water mark), encrypts them once, sends them.
+    /// Repeats while the socket takes everything and nghttp2 has more.
     final func flush() {
         guard phase == .active, let session else { return }
         if pendingOutputBytes > 0 {
             writeOut()  // make room first
+            if phase != .active { return }
         }
-        inSessionCall = true
-        while pendingOutputBytes + staging.count < highWaterMark {
-            var chunk: UnsafePointer<UInt8>?
-            let n = nghttp2_session_mem_send(session, &chunk)
-            if n < 0 {
-                closeDeferred = true
-                break
+        while true {
+            var hitLimit = false
+            inSessionCall = true
+            while true {
+                if pendingOutputBytes + staging.count >= highWaterMark {
+                    hitLimit = true
+                    break
+                }
+                var chunk: UnsafePointer<UInt8>?
+                let n = nghttp2_session_mem_send(session, &chunk)
+                if n < 0 {
+                    closeDeferred = true
+                    break
+                }
+                if n == 0 {
+                    if outputQueueDrained() { continue }
+                    break
+                }
+                let bytes = UnsafeBufferPointer(start: chunk, count: n)
+                if ssl != nil {
+                    staging.append(contentsOf: bytes)
+                } else {
+                    output.append(contentsOf: bytes)
+                }
             }
-            if n == 0 { break }
-            let bytes = UnsafeBufferPointer(start: chunk, count: n)
-            if ssl != nil {
-                staging.append(contentsOf: bytes)
-            } else {
-                output.append(contentsOf: bytes)
+            inSessionCall = false
+            if closeDeferred {
+                closeDeferred = false
+                close()
+                return
             }
+            if ssl != nil && !staging.isEmpty { encryptStaging() }
+            if closeDeferred {
+                closeDeferred = false
+                close()
+                return
+            }
+            writeOut()
+            if phase != .active { return }
+            if !hitLimit || pendingOutputBytes > 0 { break }
         }
-        inSessionCall = false
-        if closeDeferred {
-            closeDeferred = false
-            close()
-            return
-        }
-        if ssl != nil && !staging.isEmpty { encryptStaging() }
-        if closeDeferred {
-            closeDeferred = false
-            close()
-            return
-        }
-        writeOut()
-        if phase == .closed { return }
         updateBackPressure()
         updateInterest()
         checkFinished()
@@ -343,14 +353,19 @@ class SocketConnection: Selectable, TickObserver {
         _ = copenssl_BIO_reset(sslOutput)
     }
 
+    /// Stops reading from a peer that does not read: when the socket refused bytes and more output is
+    /// queued behind them (or the buffer reached the high-water mark). Resumes once the socket drained.
     private func updateBackPressure() {
         if pendingOutputBytes > peakPendingOutput {
             peakPendingOutput = pendingOutputBytes
             outputPeakRaised(peakPendingOutput)
         }
-        if !readPaused && pendingOutputBytes >= highWaterMark {
+        guard let session else { return }
+        let pending = pendingOutputBytes
+        let shouldPause = pending >= highWaterMark || (pending > 0 && nghttp2_session_want_write(session) != 0)
+        if shouldPause && !readPaused {
             readPaused = true
-        } else if readPaused && pendingOutputBytes <= highWaterMark / 2 {
+        } else if !shouldPause && readPaused {
             readPaused = false
             // Decrypted-but-unprocessed input may be waiting in the TLS BIO.
             if ssl != nil { drainTLS() }

@@ -8,10 +8,17 @@ import Synchronization
 /// HTTP/2 (`MockAPNsServer`) and the HTTP/1.1 endpoint both call it, so both answer and record alike.
 /// `process` runs on the caller's thread and never blocks on I/O; delays are returned, not slept.
 public final class Pipeline: Sendable {
+    /// Per-connection state. Stream limit (APNS-SPEC §7): Apple documents one stream until a valid token
+    /// succeeds; APNs has been seen to open connections at 1000 and to drop to 1 after a rejected push,
+    /// back up after a success. We do exactly that, the lenient reading: a token connection starts at the
+    /// full limit (so a sender's first flight, sent before it could read any SETTINGS, is never refused),
+    /// is held to one stream as soon as a request on it is rejected before any success, and gets the full
+    /// limit back with its first success. Certificate connections are never limited.
     private struct ConnectionState {
         var tokenState = TokenConnectionState()
         var certificate: CertificateFacts?
-        var streamLimitRaised = false
+        var succeeded = false
+        var limitedToOne = false
     }
 
     /// Configuration in force.
@@ -42,17 +49,12 @@ public final class Pipeline: Sendable {
     }
 
     /// Starts tracking a connection; a client certificate makes it certificate-authenticated for its life.
-    /// Returns the MAX_CONCURRENT_STREAMS it should start with: 1 for token auth until the first
-    /// success (APNS-SPEC §7), the full limit for certificate auth.
-    @discardableResult
-    public func connectionOpened(id: UInt64, certificateDER: [UInt8]?) -> UInt32 {
+    public func connectionOpened(id: UInt64, certificateDER: [UInt8]?) {
         var state = ConnectionState()
         if let der = certificateDER {
             state.certificate = certificates.facts(certificateDER: der, now: Timestamp.nowSeconds())
-            state.streamLimitRaised = true
         }
         connections.withLock { $0[id] = state }
-        return state.streamLimitRaised ? configuration.maxConcurrentStreams : 1
     }
 
     /// Forgets a closed connection's state.
@@ -72,7 +74,6 @@ public final class Pipeline: Sendable {
             var state = ConnectionState()
             if let der = connection.certificateDER {
                 state.certificate = certificates.facts(certificateDER: der, now: now)
-                state.streamLimitRaised = true
             }
             connections[connection.id] = state
             return state
@@ -95,15 +96,20 @@ public final class Pipeline: Sendable {
             apply(push, request: request, now: now, outcome: &outcome)
         }
 
-        var raise: UInt32?
-        if outcome.status < 300, state.certificate == nil, !state.streamLimitRaised {
-            state.tokenState.recordSuccess()
-            state.streamLimitRaised = true
-            raise = configuration.maxConcurrentStreams
+        var streamLimit: UInt32?
+        if state.certificate == nil, !state.succeeded {
+            if outcome.status < 300 {
+                state.tokenState.recordSuccess()
+                state.succeeded = true
+                if state.limitedToOne { streamLimit = configuration.maxConcurrentStreams }
+            } else if !state.limitedToOne {
+                state.limitedToOne = true
+                streamLimit = 1
+            }
         }
         let finalState = state
         connections.withLock { $0[connection.id] = finalState }
-        return respond(outcome, request: request, connection: connection, credential: credential, raise: raise)
+        return respond(outcome, request: request, connection: connection, credential: credential, streamLimit: streamLimit)
     }
 
     /// `process`, then waits out any `delay` fault: for transports that answer from a task (HTTP/1.1).
@@ -232,7 +238,7 @@ public final class Pipeline: Sendable {
     // MARK: - Response and record
 
     private func respond(_ outcome: Outcome, request: APNsRequest, connection: PipelineConnection,
-                         credential: ProviderCredential, raise: UInt32?) -> PipelineResponse {
+                         credential: ProviderCredential, streamLimit: UInt32?) -> PipelineResponse {
         var headers: [HeaderField] = []
         let idHeader = outcome.isBroadcast ? "apns-request-id" : "apns-id"
         let apnsID = request.value(idHeader).map { $0.lowercased() } ?? UUID().uuidString.lowercased()
@@ -273,7 +279,7 @@ public final class Pipeline: Sendable {
             faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
         recorder.append(record)
         return PipelineResponse(status: outcome.status, headers: headers, body: body, disposition: outcome.disposition,
-                                delay: outcome.delay, raiseStreamLimit: raise)
+                                delay: outcome.delay, streamLimit: streamLimit)
     }
 
     private static func isBroadcastSend(_ route: Route) -> Bool {

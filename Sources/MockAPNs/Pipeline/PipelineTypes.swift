@@ -50,6 +50,7 @@ public struct PipelineResponse: Sendable {
     public var disposition: PipelineDisposition
     /// Wait this long before acting (a `delay` fault); nil = at once.
     public var delay: Duration?
-    /// Raise the connection's MAX_CONCURRENT_STREAMS to this (token auth's first success).
-    public var raiseStreamLimit: UInt32?
+    /// Announce this MAX_CONCURRENT_STREAMS on the connection (1 after a rejection before any success,
+    /// the full limit again after the first success).
+    public var streamLimit: UInt32?
 }

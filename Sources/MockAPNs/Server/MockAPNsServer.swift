@@ -68,9 +68,6 @@ public final class MockAPNsServer: Sendable {
                 // Any client certificate is taken; the pipeline answers 403 BadCertificate for untrusted ones.
                 requestClientCertificate: true)
         }
-        let streams = configuration.pipeline.maxConcurrentStreams
-        // Token connections start at one stream until their first success (APNS-SPEC §7).
-        transportConfiguration.initialMaxConcurrentStreams = { info in info.peerCertificateDER == nil ? 1 : streams }
         transport = try HTTP2Server(configuration: transportConfiguration, handler: PipelineHTTP2Handler(pipeline: pipeline))
     }
 

@@ -23,7 +23,7 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
             id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,
             receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER)
         let response = pipeline.process(apnsRequest, on: connection)
-        if let limit = response.raiseStreamLimit {
+        if let limit = response.streamLimit {
             responder.connection.setMaxConcurrentStreams(limit)
         }
         if let delay = response.delay {

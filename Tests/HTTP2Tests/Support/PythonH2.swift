@@ -149,11 +149,6 @@ elif mode == "idle":
     pump(lambda: bool(terminated) and bool(closed), timeout=20)
     code, data = terminated[0] if terminated else (None, b"")
     print("status=%s goaway=%s data=%s closed=%s" % (responses.get(sid, {}).get(":status"), code, (data or b"").decode(), bool(closed)))
-elif mode == "shutdown":
-    sid = request("/delay")
-    pump(lambda: bool(terminated) and sid in ended, timeout=20)
-    code = terminated[0][0] if terminated else None
-    print("status=%s goaway=%s" % (responses.get(sid, {}).get(":status"), code))
 elif mode == "noread":
     n = int(extra[0])
     big = 2**31 - 1
@@ -163,6 +158,11 @@ elif mode == "noread":
         request("/big")
     sock.sendall(conn.data_to_send())
     print("sent", flush=True)
+    time.sleep(1)
+    for _ in range(n):
+        request("/big")
+    sock.sendall(conn.data_to_send())
+    print("sent2", flush=True)
     time.sleep(float(extra[1]))
     print("done", flush=True)
 else:

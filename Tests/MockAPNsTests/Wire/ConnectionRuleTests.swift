@@ -6,13 +6,31 @@ import XCTest
 /// Rules that live on the connection: the stream limit before authentication, token binding and
 /// refresh rate, GOAWAY faults.
 final class ConnectionRuleTests: XCTestCase {
-    func testOneStreamUntilTheFirstValidTokenSucceeds() async throws {
+    func testOneStreamAfterARejectionUntilTheFirstValidTokenSucceeds() async throws {
         let server = try TestServer.start()
         let jwt = try TestServer.jwt()
-        let outcome = try H2Requests.run(port: server.port, [.push(jwt: "not-a-token"), .push(jwt: jwt), .push(jwt: jwt)])
-        XCTAssertEqual(outcome.responses.map(\.status), [403, 200, 200])
-        XCTAssertEqual(outcome.responses[0].maxConcurrentStreams, 1, "still one stream after a rejected token")
-        XCTAssertEqual(outcome.responses[2].maxConcurrentStreams, 1000, "raised after the first success")
+        let outcome = try H2Requests.run(port: server.port, [.push(jwt: "not-a-token"), .push(jwt: nil), .push(jwt: jwt), .push(jwt: jwt)])
+        XCTAssertEqual(outcome.responses.map(\.status), [403, 403, 200, 200])
+        XCTAssertEqual(outcome.responses[0].maxConcurrentStreams, 1, "one stream once a request is rejected before any success")
+        XCTAssertEqual(outcome.responses[1].maxConcurrentStreams, 1)
+        XCTAssertEqual(outcome.responses[3].maxConcurrentStreams, 1000, "the full limit again after the first success")
+        await server.stop()
+    }
+
+    func testAFreshConnectionTakesParallelStreamsWithAValidToken() async throws {
+        let server = try TestServer.start()
+        let jwt = try TestServer.jwt()
+        let outcome = try H2Requests.run(port: server.port, parallel: true, Array(repeating: .push(jwt: jwt), count: 5))
+        XCTAssertEqual(outcome.responses.filter { $0.status == 200 }.count, 5, "a fresh connection with a valid token is not limited")
+        await server.stop()
+    }
+
+    func testSuccessFirstNeverLimitsTheConnection() async throws {
+        let server = try TestServer.start()
+        let jwt = try TestServer.jwt()
+        let outcome = try H2Requests.run(port: server.port, [.push(jwt: jwt), .push(jwt: jwt, topic: "com.example.app.voip")])
+        XCTAssertEqual(outcome.responses.map(\.status), [200, 400])
+        XCTAssertEqual(outcome.responses.last?.maxConcurrentStreams, 1000, "a rejection after a success does not limit")
         await server.stop()
     }
 

@@ -1,0 +1,117 @@
+import Foundation
+import Glibc
+import HTTP2
+import XCTest
+
+/// Misbehaving peers; after each, the server must still serve a normal request.
+final class ServerAbuseTests: ServerTestCase {
+    /// Connects a plain TCP socket to 127.0.0.1:port, sends `bytes`, and reads until EOF (or 10 s).
+    private func sendRaw(port: Int, bytes: [UInt8]) throws -> (received: Int, closedByServer: Bool) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        XCTAssertEqual(connected, 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n == 0 { return (total, true) }
+            if n < 0 { return (total, errno == ECONNRESET) }
+            total += n
+        }
+    }
+
+    func testGarbageInsteadOfPrefaceClosesConnectionH2C() throws {
+        let (server, _) = try startServer(tls: false)
+        let garbage = Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8) + [UInt8](repeating: 0xFF, count: 200)
+        let outcome = try sendRaw(port: server.localPort, bytes: garbage)
+        XCTAssertTrue(outcome.closedByServer)
+        try assertStillServes(server, tls: false)
+    }
+
+    func testGarbageInsteadOfTLSHandshakeClosesConnection() throws {
+        let (server, _) = try startServer()
+        let outcome = try sendRaw(port: server.localPort, bytes: [UInt8](repeating: 0x42, count: 300))
+        XCTAssertTrue(outcome.closedByServer)
+        try assertStillServes(server)
+    }
+
+    func testClientDisconnectingMidStream() throws {
+        let (server, handler) = try startServer()
+        let result = try PythonH2.run(mode: "disconnect", port: server.localPort, ca: pki.caPath)
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "disconnected", result.stderr)
+        XCTAssertTrue(waitUntil { handler.closed.count == 1 }, "the server never noticed the disconnect")
+        XCTAssertTrue(handler.requests.isEmpty, "an incomplete request must not reach the handler")
+        try assertStillServes(server)
+    }
+
+    func testStreamsPastTheLimitAreRefused() throws {
+        let (server, _) = try startServer { $0.maxConcurrentStreams = 2 }
+        let result = try PythonH2.run(mode: "refused", port: server.localPort, ca: pki.caPath, extra: ["5"])
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "ok=2 refused=3", result.stderr)
+        try assertStillServes(server)
+    }
+
+    func testHeaderBlockOverTheLimitIsAnswered431() throws {
+        let (server, handler) = try startServer()
+        let result = try PythonH2.run(mode: "bigheader", port: server.localPort, ca: pki.caPath, extra: ["20000"])
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=431 reset=None terminated=False",
+                       result.stderr)
+        XCTAssertTrue(handler.requests.isEmpty)
+        try assertStillServes(server)
+    }
+
+    func testHugeHeaderBlockDoesNotCrash() throws {
+        // Far over the limit (and over nghttp2's own per-field limit): any refusal is fine, a crash is not.
+        let (server, _) = try startServer()
+        let result = try PythonH2.run(mode: "bigheader", port: server.localPort, ca: pki.caPath, extra: ["200000"])
+        XCTAssertFalse(result.stdout.contains("status=200"), result.stdout)
+        try assertStillServes(server)
+    }
+
+    func testBodyPastTheCapIsFlaggedAndTruncated() throws {
+        let (server, handler) = try startServer { $0.maxBodyBytes = 1024 }
+        let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent("http2-body-\(UUID().uuidString)").path
+        try String(repeating: "b", count: 200_000).write(toFile: bodyFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: bodyFile) }
+        let result = try curl(server, path: "/overflow", extra: ["--data-binary", "@" + bodyFile])
+        XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 413"), result.stdout + result.stderr)
+        let request = try XCTUnwrap(handler.requests.first)
+        XCTAssertTrue(request.bodyOverflowed)
+        XCTAssertEqual(request.body.count, 1024)
+        // Exactly at the cap is fine.
+        let exact = try curl(server, path: "/overflow", extra: ["-d", String(repeating: "c", count: 1024)])
+        XCTAssertTrue(exact.stdout.hasPrefix("HTTP/2 200"), exact.stdout)
+        XCTAssertTrue(exact.stdout.contains("x-body-length: 1024"), exact.stdout)
+        try assertStillServes(server)
+    }
+
+    func testPeerThatNeverReadsIsBoundedAndOthersAreServed() throws {
+        let highWater = 256 * 1024
+        let (server, handler) = try startServer { $0.outputHighWaterMark = highWater }
+        // 40 requests for 1 MiB each with huge flow-control windows, 40 more a second later; never reads.
+        let stubborn = try PythonH2.start(mode: "noread", port: server.localPort, ca: pki.caPath, extra: ["40", "30"])
+        defer { stubborn.terminate() }
+        XCTAssertTrue(waitUntil(timeout: 30) { handler.requests.count >= 40 && server.peakPendingOutputBytes > 0 },
+                      "the server never blocked on the stubborn peer (\(handler.requests.count) requests)")
+        try assertStillServes(server)
+        XCTAssertTrue(waitUntil(timeout: 30) { stubborn.currentStdout.contains("sent2") })
+        try assertStillServes(server)
+        // The second batch sits unread in the socket: the server stopped reading from that peer.
+        XCTAssertEqual(handler.requests.filter { $0.path == "/big" }.count, 40)
+        // Bounded: at most the high-water mark plus one encrypted batch.
+        XCTAssertLessThanOrEqual(server.peakPendingOutputBytes, highWater + 128 * 1024)
+        stubborn.terminate()
+        try assertStillServes(server)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import HTTP2
+import XCTest
+
+/// SETTINGS changes, GOAWAY, RST_STREAM, idle timeout and graceful shutdown, as a real peer sees them.
+final class ServerControlTests: ServerTestCase {
+    func testRuntimeSetMaxConcurrentStreamsSendsNewSettings() throws {
+        let (server, _) = try startServer { $0.maxConcurrentStreams = 1000 }
+        let result = try PythonH2.run(mode: "settings", port: server.localPort, ca: pki.caPath)
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=200 mcs=1000,7", result.stderr)
+        try assertStillServes(server)
+    }
+
+    func testInitialMaxConcurrentStreamsPerConnection() throws {
+        let (server, _) = try startServer { configuration in
+            configuration.initialMaxConcurrentStreams = { info in info.isTLS ? 1 : 50 }
+        }
+        let result = try PythonH2.run(mode: "settings", port: server.localPort, ca: pki.caPath)
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=200 mcs=1,7", result.stderr)
+    }
+
+    func testGoAwayWithDebugDataThenClose() throws {
+        let (server, handler) = try startServer()
+        let result = try PythonH2.run(mode: "goaway", port: server.localPort, ca: pki.caPath)
+        XCTAssertEqual(
+            result.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+            #"status=403 body={"reason":"Forbidden"} goaway=0 data={"reason":"Shutdown"} closed=True"#, result.stderr)
+        XCTAssertTrue(waitUntil { handler.closed.count == 1 })
+        try assertStillServes(server)
+    }
+
+    func testResetSendsRSTStream() throws {
+        let (server, _) = try startServer()
+        let result = try curl(server, path: "/reset")
+        XCTAssertNotEqual(result.status, 0, "curl should report the reset stream")
+        XCTAssertTrue(result.stderr.contains("CANCEL") || result.stderr.contains("0x8") || result.stderr.contains("stream"),
+                      result.stderr)
+        try assertStillServes(server)
+    }
+
+    func testIdleConnectionsAreClosedWithGoAway() throws {
+        let (server, handler) = try startServer { $0.idleTimeout = .milliseconds(300) }
+        let result = try PythonH2.run(mode: "idle", port: server.localPort, ca: pki.caPath)
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                       "status=200 goaway=0 data=idle timeout closed=True", result.stderr)
+        XCTAssertTrue(waitUntil { handler.closed.count == 1 })
+        try assertStillServes(server)
+    }
+
+    func testGracefulShutdownDrainsInFlightStreams() async throws {
+        let handler = TestHandler()
+        var configuration = HTTP2ServerConfiguration(port: 0, loopCount: 2)
+        configuration.tls = pki.serverTLS()
+        let server = try HTTP2Server(configuration: configuration, handler: handler)
+        try server.start()
+        // nghttp (not Python h2, which treats any GOAWAY as the end of everything).
+        let client = try ProcessRunner.start(ProcessRunner.which("nghttp"), ["-nv", "https://localhost:\(server.localPort)/delay"])
+        defer { client.terminate() }
+        XCTAssertTrue(waitUntil { handler.requests.count == 1 }, "the delayed request never arrived")
+        await server.shutdown(gracePeriod: .seconds(10))
+        let result = client.wait(timeout: 30)
+        // The in-flight request was answered, and the client was told to go away with NO_ERROR.
+        XCTAssertTrue(result.stdout.contains("recv GOAWAY"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("error_code=NO_ERROR"), result.stdout)
+        XCTAssertTrue(result.stdout.contains(":status: 200"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("x-delayed: 1"), result.stdout)
+        XCTAssertEqual(server.openConnectionCount, 0)
+        XCTAssertEqual(handler.closed.count, 1)
+    }
+
+    func testConnectionEventsReachTheHandler() throws {
+        let (server, handler) = try startServer()
+        try assertStillServes(server)
+        XCTAssertTrue(waitUntil { handler.closed.count == 1 })
+        let opened = try XCTUnwrap(handler.opened.first)
+        XCTAssertEqual(opened.id, handler.closed.first?.id)
+        XCTAssertEqual(opened.id, handler.requests.first?.connectionID)
+        XCTAssertEqual(opened.alpn, "h2")
+        XCTAssertTrue(opened.isTLS)
+    }
+
+    func testServerAndHandlerAreReleasedAfterShutdown() async throws {
+        weak var weakServer: HTTP2Server?
+        weak var weakHandler: TestHandler?
+        try await {
+            let handler = TestHandler()
+            var configuration = HTTP2ServerConfiguration(port: 0, loopCount: 2)
+            configuration.tls = pki.serverTLS()
+            let server = try HTTP2Server(configuration: configuration, handler: handler)
+            try server.start()
+            let result = try curl(server)
+            XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), result.stdout)
+            await server.shutdown(gracePeriod: .seconds(1))
+            weakServer = server
+            weakHandler = handler
+        }()
+        XCTAssertNil(weakServer, "the server leaked")
+        XCTAssertNil(weakHandler, "the handler leaked")
+    }
+}
