@@ -39,4 +39,22 @@ final class MetricsTests: XCTestCase {
         await server.shutdown(gracePeriod: .milliseconds(100))
         XCTAssertTrue(text.contains("mockapns_requests_total 1"), text)
     }
+
+    func testRestartingTheControlPlaneDoesNotCountRecordsTwice() async throws {
+        let server = try ControlTestHarness.makeServer()
+        server.recorder.append(RecordFixtures.make())
+        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        _ = try await control.start()
+        do {
+            _ = try await control.start()
+            XCTFail("started twice")
+        } catch {}
+        await control.stop()
+        server.recorder.append(RecordFixtures.make())
+        let port = try await control.start()
+        let text = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/metrics").text
+        await control.stop()
+        await server.shutdown(gracePeriod: .milliseconds(100))
+        XCTAssertTrue(text.contains("mockapns_requests_total 2"), text)
+    }
 }

@@ -21,7 +21,8 @@ struct APNsHTTP1Responder: HTTPResponder {
         var request = request
         let body = try await Self.collect(&request)
         let headers = request.headers.map { HeaderField(name: $0.name.canonicalName, value: $0.value) }
-        let apnsRequest = APNsRequest(method: request.method.rawValue, path: request.uri.string, headers: headers, body: body)
+        let target = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
+        let apnsRequest = APNsRequest(method: request.method.rawValue, path: target, headers: headers, body: body)
         let connection = PipelineConnection(
             id: connections.id(for: context.channel),
             remote: Self.describe(context.channel.remoteAddress),

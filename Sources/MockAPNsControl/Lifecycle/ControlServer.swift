@@ -49,6 +49,7 @@ public final class ControlServer: Sendable {
         if !configuration.isLoopback, (configuration.controlToken ?? "").isEmpty {
             throw .tokenRequiredForNonLoopback(host: configuration.host)
         }
+        guard runner.port == nil else { throw .alreadyStarted }
         metrics.start()
         do {
             let port = try await runner.start(

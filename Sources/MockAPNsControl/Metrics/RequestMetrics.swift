@@ -20,7 +20,7 @@ final class RequestMetrics: Sendable {
     private let connectionsGauge: Gauge
     private let total: Counter
     private let latency: ValueHistogram
-    private let feeder = Mutex<Task<Void, Never>?>(nil)
+    private let feeder = Mutex<(task: Task<Void, Never>?, counted: UInt64)>((nil, 0))
 
     /// Follows `recorder`; `openConnections` is read at each scrape.
     init(recorder: Recorder, openConnections: @escaping @Sendable () -> Int) {
@@ -34,27 +34,38 @@ final class RequestMetrics: Sendable {
         )
     }
 
-    /// Counts what is recorded already and follows the recorder from now on.
+    /// Counts what is recorded already and follows the recorder from now on. Each record counts once,
+    /// however often the control plane is started and stopped.
     func start() {
         let live = recorder.subscribe()
         let existing = recorder.records(matching: RecordFilter())
-        var counted: UInt64 = 0
-        for record in existing {
-            observe(record)
-            counted = max(counted, record.seq)
-        }
-        let seenUpTo = counted
+        let countedBefore = feeder.withLock { $0.counted }
+        for record in existing where record.seq > countedBefore { observe(record) }
+        // Everything up to here is counted; live records may arrive slightly out of order, so the
+        // feed only skips what the snapshot already covered.
+        let threshold = max(countedBefore, existing.map(\.seq).max() ?? 0)
         let task = Task { [self] in
-            for await record in live where record.seq > seenUpTo {
+            for await record in live where record.seq > threshold {
                 observe(record)
+                feeder.withLock { $0.counted = max($0.counted, record.seq) }
             }
         }
-        feeder.withLock { $0 = task }
+        let previous = feeder.withLock { state -> Task<Void, Never>? in
+            defer {
+                state.task = task
+                state.counted = max(state.counted, threshold)
+            }
+            return state.task
+        }
+        previous?.cancel()
     }
 
     /// Stops following the recorder.
     func stop() {
-        feeder.withLock { $0 }?.cancel()
+        feeder.withLock { state -> Task<Void, Never>? in
+            defer { state.task = nil }
+            return state.task
+        }?.cancel()
     }
 
     /// Adds one record to every series.
