@@ -24,6 +24,16 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
         XCTAssertNotNil(try again.json()["error"]?.stringValue)
     }
 
+    func testDeleteForgetsEveryDevice() async throws {
+        let harness = try await ControlTestHarness.start()
+        _ = try await harness.client.send("PUT", "/api/v1/devices/aa", body: #"{"state":"expired"}"#)
+        _ = try await harness.client.send("PUT", "/api/v1/devices/bb", body: #"{"state":"otherEnvironment"}"#)
+        let answer = try await harness.client.send("DELETE", "/api/v1/devices")
+        await harness.stop()
+        XCTAssertEqual(try answer.json()["removed"]?.integerValue, 2)
+        XCTAssertTrue(harness.server.devices.all().isEmpty)
+    }
+
     func testBadDeviceRequestsAre400s() async throws {
         let harness = try await ControlTestHarness.start()
         let client = harness.client

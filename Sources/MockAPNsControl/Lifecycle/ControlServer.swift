@@ -16,7 +16,7 @@ import MockAPNs
 /// - `GET /api/v1/notifications?token=&topic=&push_type=&status=&reason=&since=&limit=` → `{"notifications": [record…]}`
 /// - `GET /api/v1/notifications/{seq or apns-id}` → one record; `DELETE /api/v1/notifications` → `{"cleared": n}`
 /// - `GET /api/v1/stream` (same filters) → server-sent events, `data: <record>` per record, live
-/// - `GET /api/v1/stats`; `GET /api/v1/devices`, `PUT|DELETE /api/v1/devices/{token}`
+/// - `GET /api/v1/stats`; `GET|DELETE /api/v1/devices`, `PUT|DELETE /api/v1/devices/{token}`
 /// - `GET|POST|DELETE /api/v1/faults`, `DELETE /api/v1/faults/{id}`; `GET /metrics`; `GET /healthz`
 public final class ControlServer: Sendable {
     /// Where it listens and the optional bearer token.

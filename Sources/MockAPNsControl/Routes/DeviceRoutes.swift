@@ -17,6 +17,11 @@ struct DeviceRoutes {
             }
             return JSONResponse.make(.object([.init("devices", .object(members))]))
         }
+        group.delete { _, _ in
+            let count = devices.all().count
+            devices.removeAll()
+            return JSONResponse.make(.object([.init("removed", .integer(Int64(count)))]))
+        }
         group.put(":token") { request, context in
             let token = try context.parameters.require("token")
             try Self.validate(token: token)
