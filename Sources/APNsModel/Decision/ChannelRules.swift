@@ -30,7 +30,7 @@ public enum ChannelRules {
         if let requestID, !HeaderRules.isCanonicalUUID(requestID) { return .failure(.badMessageId) }
 
         var push = AcceptedPush(route: route, topic: bundleID, pushType: .liveactivity, payload: .object([]),
-                                requestID: requestID)
+                                requestID: requestID, channelOperation: operation)
         switch operation {
         case .create:
             let body: JSONValue

@@ -17,8 +17,9 @@ public enum Verdict: Sendable, Hashable {
         return nil
     }
 
-    /// The HTTP status APNs answers: 200 when accepted (the server answers 201/204 for channel create/delete).
-    public var status: Int { reason?.status ?? 200 }
+    /// The HTTP status APNs answers: the reason's status, or `AcceptedPush.successStatus` (200; 201 and 204
+    /// for channel creation and deletion).
+    public var status: Int { reason?.status ?? accepted?.successStatus ?? 200 }
 }
 
 /// What an accepted request amounts to, with every default filled in, so the server, recorder and delivery
@@ -50,12 +51,24 @@ public struct AcceptedPush: Sendable, Hashable {
     public var requestID: String?
     /// For channel creation: `message-storage-policy` (0 = no storage, 1 = keep the latest message).
     public var messageStoragePolicy: Int?
+    /// For channel-management routes: what the request asks for.
+    public var channelOperation: Route.ChannelOperation?
+
+    /// The status of a successful answer: `201` for a created channel, `204` for a deleted one, else `200`.
+    public var successStatus: Int {
+        switch channelOperation {
+        case .create: return 201
+        case .delete: return 204
+        default: return 200
+        }
+    }
 
     /// Makes an accepted push.
     public init(route: Route, deviceToken: String? = nil, topic: String, pushType: PushType,
                 pushTypeInferred: Bool = false, priority: Priority = .default, apnsID: String? = nil,
                 expiration: Int64? = nil, collapseID: String? = nil, payload: JSONValue,
-                channelID: String? = nil, requestID: String? = nil, messageStoragePolicy: Int? = nil) {
+                channelID: String? = nil, requestID: String? = nil, messageStoragePolicy: Int? = nil,
+                channelOperation: Route.ChannelOperation? = nil) {
         self.route = route
         self.deviceToken = deviceToken
         self.topic = topic
@@ -69,5 +82,6 @@ public struct AcceptedPush: Sendable, Hashable {
         self.channelID = channelID
         self.requestID = requestID
         self.messageStoragePolicy = messageStoragePolicy
+        self.channelOperation = channelOperation
     }
 }

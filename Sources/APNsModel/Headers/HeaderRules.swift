@@ -34,7 +34,7 @@ public enum HeaderRules {
             if index == 8 || index == 13 || index == 18 || index == 23 {
                 guard byte == UInt8(ascii: "-") else { return false }
             } else {
-                guard byte.isHexDigit else { return false }
+                guard ASCIIByte.isHexDigit(byte) else { return false }
             }
         }
         return true
@@ -53,7 +53,7 @@ public enum HeaderRules {
         guard !bytes.isEmpty else { return nil }
         var result: Int64 = 0
         for byte in bytes {
-            guard byte.isDecimalDigit else { return nil }
+            guard ASCIIByte.isDecimalDigit(byte) else { return nil }
             let (m, o1) = result.multipliedReportingOverflow(by: 10)
             let (a, o2) = m.addingReportingOverflow(Int64(byte - 0x30))
             if o1 || o2 { return nil }
@@ -65,7 +65,7 @@ public enum HeaderRules {
     /// Parses `apns-priority`: decimal digits whose value is 10, 5 or 1 (so `05` is read as 5). `nil` when not.
     public static func parsePriority(_ value: String) -> Priority? {
         let bytes = value.utf8
-        guard !bytes.isEmpty, bytes.count <= 4, bytes.allSatisfy(\.isDecimalDigit), let number = Int(value) else {
+        guard !bytes.isEmpty, bytes.count <= 4, bytes.allSatisfy(ASCIIByte.isDecimalDigit), let number = Int(value) else {
             return nil
         }
         return Priority(rawValue: number)
@@ -104,44 +104,5 @@ public enum HeaderRules {
     /// `Liveactivity`, `liveactivity` and `LiveActivity`; we accept any letter case (lenient).
     public static func isLiveActivityPushType(_ value: String) -> Bool {
         value.lowercased() == "liveactivity"
-    }
-}
-
-extension HeaderRules {
-    /// The longest `apns-channel-id` accepted, in characters. Apple says only "do not assume a length" and that
-    /// an ID that is too long is `BadChannelId`; we pick a generous 256.
-    public static let maximumChannelIDLength = 256
-
-    /// `apns-channel-id`: absent or empty → `MissingChannelId`; not base64 (standard or URL-safe alphabet,
-    /// optional `=` padding, lenient on which) or longer than `maximumChannelIDLength` → `BadChannelId`.
-    public static func checkChannelID(_ value: String?) -> Result<String, APNsReason> {
-        guard let value, !value.isEmpty else { return .failure(.missingChannelId) }
-        return isBase64(value) && value.utf8.count <= maximumChannelIDLength ? .success(value) : .failure(.badChannelId)
-    }
-
-    /// Whether `value` is base64 text: alphabet `A-Z a-z 0-9 + / - _`, then at most two `=` closing a
-    /// multiple of four characters; unpadded text may not leave a single dangling character.
-    public static func isBase64(_ value: String) -> Bool {
-        let bytes = Array(value.utf8)
-        guard !bytes.isEmpty else { return false }
-        var padding = 0
-        for byte in bytes {
-            if byte == UInt8(ascii: "=") {
-                padding += 1
-                continue
-            }
-            guard padding == 0 else { return false }  // data after padding
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"):
-                continue
-            default:
-                return false
-            }
-        }
-        if padding > 2 || padding == bytes.count { return false }
-        if padding > 0 { return bytes.count % 4 == 0 }
-        return bytes.count % 4 != 1
     }
 }

@@ -15,9 +15,8 @@ public enum PushTypeInference {
            let type = PushType.allCases.first(where: { $0.topicSuffix == suffix }) {
             return type
         }
-        if let value = try? JSONValue.parse(body), let aps = value["aps"],
-           aps["content-available"]?.numberValue == 1,
-           aps["alert"] == nil, aps["badge"] == nil, aps["sound"] == nil {
+        // A body over every size limit will be refused anyway; do not spend a parse on it.
+        if body.count <= PushType.voip.maximumPayloadBytes, let aps = Payload(bytes: body)?.aps, aps.isBackgroundOnly {
             return .background
         }
         return .alert

@@ -9,7 +9,7 @@ public enum DeviceToken {
     public static func isValid(_ token: some StringProtocol) -> Bool {
         var count = 0
         for byte in token.utf8 {
-            guard byte.isHexDigit else { return false }
+            guard ASCIIByte.isHexDigit(byte) else { return false }
             count += 1
         }
         return count > 0 && count % 2 == 0
@@ -17,14 +17,4 @@ public enum DeviceToken {
 
     /// The token in lowercase, the form APNs documents and the registry should key on.
     public static func canonical(_ token: String) -> String { token.lowercased() }
-}
-
-extension UInt8 {
-    /// `0-9`, `a-f` or `A-F`.
-    var isHexDigit: Bool {
-        (0x30...0x39).contains(self) || (0x61...0x66).contains(self) || (0x41...0x46).contains(self)
-    }
-
-    /// `0-9`.
-    var isDecimalDigit: Bool { (0x30...0x39).contains(self) }
 }

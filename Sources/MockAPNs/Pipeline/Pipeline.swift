@@ -241,11 +241,11 @@ public final class Pipeline: Sendable {
                          credential: ProviderCredential, streamLimit: UInt32?) -> PipelineResponse {
         var headers: [HeaderField] = []
         let idHeader = outcome.isBroadcast ? "apns-request-id" : "apns-id"
-        let apnsID = request.value(idHeader).map { $0.lowercased() } ?? UUID().uuidString.lowercased()
+        let apnsID = request.value(idHeader) ?? APNsIDGenerator.next()   // echoed as sent: clients match on it
         headers.append(HeaderField(name: idHeader, value: apnsID))
         var uniqueID: String?
         if outcome.status == 200, configuration.environment == .development || outcome.route.map(Self.isBroadcastSend) == true {
-            uniqueID = UUID().uuidString.lowercased()
+            uniqueID = APNsIDGenerator.next()
             headers.append(HeaderField(name: "apns-unique-id", value: uniqueID!))
         }
         headers.append(contentsOf: outcome.extraHeaders)

@@ -67,8 +67,7 @@ final class RecordFileWriter: Sendable {
     }
 
     private func run() {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20)
+        var encoder = JSONLineEncoder(capacity: 1 << 20)
         while true {
             condition.lock()
             if state.pending.isEmpty && !state.closing {
@@ -79,9 +78,9 @@ final class RecordFileWriter: Sendable {
             let closing = state.closing
             condition.unlock()
 
-            buffer.removeAll(keepingCapacity: true)
-            for record in batch { buffer.append(contentsOf: record.jsonLine()) }
-            writeAll(buffer)
+            encoder.bytes.removeAll(keepingCapacity: true)
+            for record in batch { encoder.encode(record) }
+            writeAll(encoder.bytes)
 
             condition.lock()
             state.written += UInt64(batch.count)

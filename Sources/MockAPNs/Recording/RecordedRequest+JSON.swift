@@ -53,11 +53,11 @@ extension RecordedRequest {
         return .object(members)
     }
 
-    /// The record as one line of JSON Lines (compact JSON and a newline).
+    /// The record as one line of JSON Lines (compact JSON and a newline); the same fields as `jsonValue()`.
     public func jsonLine() -> [UInt8] {
-        var bytes = Array(jsonValue().jsonText().utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
+        var encoder = JSONLineEncoder()
+        encoder.encode(self)
+        return encoder.bytes
     }
 
     /// Reads a record back from its JSON form.

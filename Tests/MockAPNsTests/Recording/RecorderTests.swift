@@ -59,6 +59,24 @@ final class RecorderTests: XCTestCase {
         XCTAssertEqual(back, record)
     }
 
+    func testJSONLineMatchesTheTreeFormAndStaysOnOneLine() throws {
+        var record = Self.sample()
+        record.seq = 3
+        record.body = Array("{\n  \"aps\" : {\r\n \"badge\": 1 }\n}".utf8)
+        record.headers.append(HeaderField(name: "x-quote", value: "a\"b\\c\n\u{01}é"))
+        let line = record.jsonLine()
+        XCTAssertEqual(line.filter { $0 == 0x0A }.count, 1, "only the terminating newline")
+        let parsed = try JSONValue.parse(line.dropLast())
+        XCTAssertEqual(parsed, try JSONValue.parse(Array(record.jsonValue().jsonText().utf8)))
+    }
+
+    func testGeneratedIDsAreCanonicalAndDistinct() {
+        let ids = (0..<10_000).map { _ in APNsIDGenerator.next() }
+        XCTAssertEqual(Set(ids).count, ids.count)
+        let pattern = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+        for id in ids.prefix(100) { XCTAssertNotNil(id.wholeMatch(of: pattern), id) }
+    }
+
     func testUnparseableBodyIsKeptAsBase64() throws {
         var record = Self.sample(payload: nil)
         record.seq = 1

@@ -1,0 +1,54 @@
+import Synchronization
+
+/// Makes `apns-id` / `apns-unique-id` values: lowercase canonical UUIDs (version 4 layout), unique for
+/// the life of the process, without a system call per ID.
+///
+/// Foundation's `UUID()` reads the kernel's random source on every call, which at the mock's request
+/// rate costs more than the rest of a request. IDs only need to be unique and look like APNs's, not be
+/// unpredictable: a counter run through SplitMix64's bijective mixer, keyed by a random seed drawn once,
+/// never repeats and does not look sequential.
+public enum APNsIDGenerator {
+    private static let counter = Atomic<UInt64>(0)
+    private static let seed: (UInt64, UInt64) = {
+        var generator = SystemRandomNumberGenerator()
+        return (generator.next(), generator.next())
+    }()
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// A fresh ID, e.g. `4f1c2b9e-7d3a-4c21-9a6e-0b5d8f2e1c47`.
+    public static func next() -> String {
+        let n = counter.add(1, ordering: .relaxed).newValue
+        let high = mix(n ^ seed.0)
+        var low = mix(n &+ seed.1)
+        // Version 4 and RFC 4122 variant bits, as in a random UUID.
+        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        let highV4 = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            var index = 0
+            func put(_ value: UInt64, nibbles: Int) {
+                for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
+                    buffer[index] = hexDigits[Int((value >> UInt64(shift)) & 0xF)]
+                    index += 1
+                }
+            }
+            func dash() {
+                buffer[index] = UInt8(ascii: "-")
+                index += 1
+            }
+            put(highV4 >> 32, nibbles: 8); dash()
+            put((highV4 >> 16) & 0xFFFF, nibbles: 4); dash()
+            put(highV4 & 0xFFFF, nibbles: 4); dash()
+            put(low >> 48, nibbles: 4); dash()
+            put(low & 0xFFFF_FFFF_FFFF, nibbles: 12)
+            return 36
+        }
+    }
+
+    /// SplitMix64's finaliser: a bijection on 64-bit values, so distinct inputs give distinct outputs.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,181 @@
+import APNsModel
+
+/// Writes a record as one line of JSON straight into bytes.
+///
+/// The JSON Lines file is written at the server's request rate, so this skips building a `JSONValue`
+/// tree and a `String`: fields go into a byte buffer, and a payload that parsed as JSON is copied as
+/// the sender's own bytes (with any raw line breaks, which JSON only allows as whitespace, turned into
+/// spaces so the record stays on one line). `RecordedRequest.jsonValue()` gives the same fields as a tree.
+struct JSONLineEncoder {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int = 1024) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func encode(_ record: RecordedRequest) {
+        raw("{\"seq\":"); integer(Int64(record.seq))
+        raw(",\"received_at\":"); string(Timestamp.iso8601(millis: record.receivedAtMillis))
+        raw(",\"connection_id\":"); integer(Int64(record.connectionID))
+        raw(",\"stream_id\":"); integer(Int64(record.streamID))
+        raw(",\"remote\":"); string(record.remote)
+        raw(",\"method\":"); string(record.method)
+        raw(",\"path\":"); string(record.path)
+        raw(",\"device_token\":"); optional(record.deviceToken)
+        raw(",\"headers\":[")
+        for (index, header) in record.headers.enumerated() {
+            if index > 0 { raw(",") }
+            raw("["); string(header.name); raw(","); string(header.value); raw("]")
+        }
+        raw("]")
+        if let payload = record.payload {
+            raw(",\"payload\":")
+            // A record's payload is always parsed from its body, so the body is that JSON's own text.
+            if record.body.isEmpty {
+                value(payload)
+            } else {
+                for byte in record.body {
+                    bytes.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte)
+                }
+            }
+        } else {
+            raw(",\"payload_base64\":\"")
+            base64(record.body)
+            raw("\"")
+        }
+        raw(",\"payload_bytes\":"); integer(Int64(record.payloadBytes))
+        raw(",\"auth\":{\"kind\":"); string(record.auth.kind)
+        raw(",\"team_id\":"); optional(record.auth.teamID)
+        raw(",\"key_id\":"); optional(record.auth.keyID)
+        raw(",\"issued_at\":"); optional(record.auth.issuedAt)
+        raw(",\"topics\":["); list(record.auth.topics); raw("]}")
+        raw(",\"response\":{\"status\":"); integer(Int64(record.response.status))
+        raw(",\"reason\":"); optional(record.response.reason)
+        raw(",\"apns_id\":"); optional(record.response.apnsID)
+        raw(",\"apns_unique_id\":"); optional(record.response.apnsUniqueID)
+        raw(",\"timestamp\":"); optional(record.response.timestamp)
+        raw("},\"faults\":["); list(record.faults); raw("]")
+        raw(",\"lint\":[")
+        for (index, finding) in record.lint.enumerated() {
+            if index > 0 { raw(",") }
+            raw("{\"id\":"); string(finding.id)
+            raw(",\"severity\":"); string(finding.severity)
+            raw(",\"path\":"); string(finding.path)
+            raw(",\"message\":"); string(finding.message); raw("}")
+        }
+        raw("],\"duration_us\":"); integer(record.durationMicros)
+        raw("}\n")
+    }
+
+    // MARK: - Pieces
+
+    private mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func optional(_ text: String?) {
+        if let text { string(text) } else { raw("null") }
+    }
+
+    private mutating func optional(_ number: Int64?) {
+        if let number { integer(number) } else { raw("null") }
+    }
+
+    private mutating func list(_ items: [String]) {
+        for (index, item) in items.enumerated() {
+            if index > 0 { raw(",") }
+            string(item)
+        }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(byte)
+                case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(byte)
+                case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+                case 0..<0x20:
+                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                              Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]])
+                default: bytes.append(byte)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func integer(_ value: Int64) {
+        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while magnitude > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
+    }
+
+    mutating func value(_ json: JSONValue) {
+        switch json {
+        case .null: raw("null")
+        case .bool(let b): if b { raw("true") } else { raw("false") }
+        case .integer(let i): integer(i)
+        case .double(let d): bytes.append(contentsOf: Array("\(d)".utf8))
+        case .string(let s): string(s)
+        case .array(let items):
+            raw("[")
+            for (index, item) in items.enumerated() {
+                if index > 0 { raw(",") }
+                value(item)
+            }
+            raw("]")
+        case .object(let members):
+            raw("{")
+            for (index, member) in members.enumerated() {
+                if index > 0 { raw(",") }
+                string(member.key)
+                raw(":")
+                value(member.value)
+            }
+            raw("}")
+        }
+    }
+
+    private static let base64Alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    private mutating func base64(_ data: [UInt8]) {
+        var index = 0
+        while index + 3 <= data.count {
+            let n = UInt32(data[index]) << 16 | UInt32(data[index + 1]) << 8 | UInt32(data[index + 2])
+            for shift in [18, 12, 6, 0] { bytes.append(Self.base64Alphabet[Int((n >> UInt32(shift)) & 63)]) }
+            index += 3
+        }
+        let rest = data.count - index
+        if rest == 1 {
+            let n = UInt32(data[index]) << 16
+            bytes.append(Self.base64Alphabet[Int((n >> 18) & 63)])
+            bytes.append(Self.base64Alphabet[Int((n >> 12) & 63)])
+            raw("==")
+        } else if rest == 2 {
+            let n = UInt32(data[index]) << 16 | UInt32(data[index + 1]) << 8
+            bytes.append(Self.base64Alphabet[Int((n >> 18) & 63)])
+            bytes.append(Self.base64Alphabet[Int((n >> 12) & 63)])
+            bytes.append(Self.base64Alphabet[Int((n >> 6) & 63)])
+            raw("=")
+        }
+    }
+}

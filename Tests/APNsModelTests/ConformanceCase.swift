@@ -1,0 +1,175 @@
+import APNsModel
+import Foundation
+
+/// One file of `Fixtures/conformance`, read with the model's own JSON parser so the body keeps its key order.
+/// The format is described in `Fixtures/conformance/README.md`.
+struct ConformanceCase {
+    /// What the case could not express, as a loader error.
+    struct LoadError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// One earlier request on the same connection.
+    struct HistoryEntry {
+        var atOffset: Int64
+        var auth: JSONValue
+        var request: JSONValue?
+        var expectStatus: Int?
+        var expectReason: String?
+    }
+
+    var file: String
+    var name: String
+    var request: JSONValue
+    var auth: JSONValue
+    var environment: APNsEnvironment
+    var history: [HistoryEntry]
+    var environmentKeyReason: APNsReason
+    var expectedStatus: Int
+    var expectedReason: String?
+    var hasChannelSetup: Bool
+
+    /// The `Fixtures` folder, found from this source file.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// A valid base64 channel ID standing in for `$CHANNEL`.
+    static let channelID = "dGVzdC1jaGFubmVs"
+
+    /// Every case file, sorted by name.
+    static func all() throws -> [URL] {
+        let folder = fixtures.appendingPathComponent("conformance")
+        return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "json" }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    init(url: URL) throws {
+        let data = try Data(contentsOf: url)
+        let json = try JSONValue.parse(data)
+        file = url.lastPathComponent
+        guard let name = json["name"]?.stringValue else { throw LoadError(description: "no name") }
+        self.name = name
+        guard let request = json["request"], let auth = json["auth"] else { throw LoadError(description: "no request/auth") }
+        self.request = request
+        self.auth = auth
+        let env = json["environment"]?.stringValue ?? "development"
+        guard let environment = APNsEnvironment(rawValue: env) else { throw LoadError(description: "bad environment \(env)") }
+        self.environment = environment
+        history = try (json["connection_history"]?.arrayElements ?? []).map {
+            guard let at = $0["at_offset"]?.integerValue, let auth = $0["auth"] else {
+                throw LoadError(description: "history entries need at_offset and auth")
+            }
+            return HistoryEntry(atOffset: at, auth: auth, request: $0["request"],
+                                expectStatus: $0.value(at: ["expect", "status"])?.integerValue.map(Int.init),
+                                expectReason: $0.value(at: ["expect", "reason"])?.stringValue)
+        }
+        if let spelling = json.value(at: ["options", "environment_key_reason"])?.stringValue {
+            guard let reason = APNsReason(rawValue: spelling) else { throw LoadError(description: "bad option \(spelling)") }
+            environmentKeyReason = reason
+        } else {
+            environmentKeyReason = .badEnvironmentKeyIdInToken
+        }
+        guard let status = json.value(at: ["expect", "status"])?.integerValue else {
+            throw LoadError(description: "no expect.status")
+        }
+        expectedStatus = Int(status)
+        expectedReason = json.value(at: ["expect", "reason"])?.stringValue
+        hasChannelSetup = json.value(at: ["setup", "channel"]) != nil
+        guard json.value(at: ["expect", "connection_survives"])?.boolValue != nil else {
+            throw LoadError(description: "no expect.connection_survives")
+        }
+    }
+
+    /// Builds the model request: method, path, the authorization header the auth block implies (first), then
+    /// the listed headers, and the body.
+    func makeRequest(_ request: JSONValue, auth: JSONValue) throws -> APNsRequest {
+        guard let method = request["method"]?.stringValue, let path = request["path"]?.stringValue else {
+            throw LoadError(description: "request needs method and path")
+        }
+        var headers: [HeaderField] = []
+        switch auth["kind"]?.stringValue {
+        case "token": headers.append(HeaderField("authorization", "bearer <minted>"))
+        case "malformed": headers.append(HeaderField("authorization", auth["authorization"]?.stringValue ?? ""))
+        default: break
+        }
+        if case .array(let pairs)? = request["headers"] {
+            for pair in pairs {
+                guard case .array(let parts) = pair, parts.count == 2, let name = parts[0].stringValue,
+                      var value = parts[1].stringValue else { throw LoadError(description: "headers are [name, value] pairs") }
+                if value == "$CHANNEL" { value = Self.channelID }
+                headers.append(HeaderField(name, value))
+            }
+        }
+        return APNsRequest(method: method, path: path, headers: headers, body: try body(of: request))
+    }
+
+    private func body(of request: JSONValue) throws -> [UInt8] {
+        if let body = request["body"] { return Array(body.jsonText().utf8) }
+        if let text = request["body_text"]?.stringValue { return Array(text.utf8) }
+        if let hex = request["body_hex"]?.stringValue {
+            let digits = Array(hex.utf8)
+            return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+        }
+        if let file = request["body_file"]?.stringValue {
+            return Array(try Data(contentsOf: Self.fixtures.appendingPathComponent(file)))
+        }
+        if let count = request["body_bytes"]?.integerValue { return Self.paddedBody(Int(count)) }
+        return []
+    }
+
+    /// Exactly `count` bytes of `{"aps":{"alert":"pad"},"pad":"xxx…"}`.
+    static func paddedBody(_ count: Int) -> [UInt8] {
+        let prefix = #"{"aps":{"alert":"pad"},"pad":""#
+        let suffix = #""}"#
+        let fill = max(0, count - prefix.utf8.count - suffix.utf8.count)
+        return Array((prefix + String(repeating: "x", count: fill) + suffix).utf8)
+    }
+
+    /// Converts an auth block to the credential the server would derive, at time `now` of the final request.
+    static func credential(_ auth: JSONValue, now: Int64) throws -> ProviderCredential {
+        switch auth["kind"]?.stringValue {
+        case "none":
+            return .none
+        case "malformed":
+            return .malformedToken
+        case "certificate":
+            guard let name = auth["cert"]?.stringValue, let facts = TestCredentials.certificates[name] else {
+                throw LoadError(description: "unknown certificate \(auth["cert"]?.jsonText() ?? "nil")")
+            }
+            return .certificate(facts)
+        case "token":
+            let omitted = Set((auth["omit"]?.arrayElements ?? []).compactMap(\.stringValue))
+            let keyID = omitted.contains("kid") ? nil : auth["key_id"]?.stringValue
+            let issuer = omitted.contains("iss") ? nil : auth["team_id"]?.stringValue
+            let iat: ProviderTokenFacts.IssuedAt = omitted.contains("iat")
+                ? .missing : .seconds(now + (auth["iat_offset"]?.integerValue ?? 0))
+            let signature: ProviderTokenFacts.SignatureCheck
+            switch auth["signature"]?.stringValue ?? "valid" {
+            case "valid", "der": signature = .valid  // DER signatures verify too (lenient; APNsCrypto checks both)
+            case "tampered", "other-key": signature = .invalid
+            case let other: throw LoadError(description: "unknown signature \(other)")
+            }
+            let algorithm = auth["alg"]?.stringValue ?? "ES256"
+            return .token(ProviderTokenFacts(
+                token: auth.jsonText(sortedKeys: true), algorithm: algorithm, keyID: keyID, issuer: issuer,
+                issuedAt: iat, signature: signature, key: keyID.flatMap { TestCredentials.keys[$0] }))
+        default:
+            throw LoadError(description: "unknown auth kind")
+        }
+    }
+
+    /// The default history request: an alert push to com.example.app.
+    static let defaultHistoryRequest: JSONValue = .object([
+        .init("method", .string("POST")),
+        .init("path", .string("/3/device/5e7a2b1c9d4f0e3a6b8c7d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a")),
+        .init("headers", .array([.array([.string("apns-topic"), .string("com.example.app")]),
+                                 .array([.string("apns-push-type"), .string("alert")])])),
+        .init("body", .object([.init("aps", .object([.init("alert", .string("Hello"))]))])),
+    ])
+
+    /// The status on the wire for a verdict: accepted channel creation is 201, deletion 204.
+    static func wireStatus(_ verdict: Verdict, request: APNsRequest) -> Int {
+        verdict.status
+    }
+}

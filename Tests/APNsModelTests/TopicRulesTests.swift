@@ -1,0 +1,91 @@
+import APNsModel
+import XCTest
+
+final class TopicRulesTests: XCTestCase {
+    private let app = "com.example.app"
+    private let token = TestCredentials.tokenCredential()
+
+    /// Every push type against every suffixed topic: only the type's own suffix (or none, for alert/background;
+    /// anything, for mdm) is accepted; a mismatch is DeviceTokenNotForTopic.
+    func testSuffixPerPushType() {
+        let topics = [app] + PushType.allCases.compactMap(\.topicSuffix).map { app + $0 }
+        for type in PushType.allCases {
+            for topic in topics {
+                let fits: Bool
+                switch type {
+                case .mdm: fits = true
+                case .alert, .background: fits = topic == app
+                default: fits = topic == app + type.topicSuffix!
+                }
+                let result = TopicRules.resolve(topicHeader: topic, pushType: type, credential: token)
+                XCTAssertEqual(result, fits ? .success(topic) : .failure(.deviceTokenNotForTopic), "\(type) → \(topic)")
+            }
+        }
+    }
+
+    func testSuffixParsing() {
+        XCTAssertEqual(TopicRules.suffix(of: "a.voip-ptt"), ".voip-ptt")
+        XCTAssertEqual(TopicRules.suffix(of: "a.voip"), ".voip")
+        XCTAssertEqual(TopicRules.suffix(of: "a.push-type.liveactivity"), ".push-type.liveactivity")
+        XCTAssertNil(TopicRules.suffix(of: "com.example.app"))
+        XCTAssertNil(TopicRules.suffix(of: ".voip"), "a suffix alone has no bundle ID")
+        XCTAssertEqual(TopicRules.bundleID(of: "com.x.pushkit.fileprovider"), "com.x")
+    }
+
+    func testMissingAndMalformedTopics() {
+        XCTAssertEqual(TopicRules.resolve(topicHeader: nil, pushType: .alert, credential: token), .failure(.missingTopic))
+        for bad in ["", " ", "com.example app", "com.example.app\t", ".voip", "com.x\u{7f}"] {
+            XCTAssertEqual(TopicRules.resolve(topicHeader: bad, pushType: .alert, credential: token), .failure(.badTopic), bad)
+        }
+    }
+
+    func testCertificateScope() {
+        let appCert = TestCredentials.certificate("client-app")
+        let single = TestCredentials.certificate("client-single-topic")
+        let cases: [(String?, PushType, ProviderCredential, Result<String, APNsReason>)] = [
+            (app, .alert, appCert, .success(app)),
+            (app + ".voip", .voip, appCert, .success(app + ".voip")),
+            (app + ".complication", .complication, appCert, .success(app + ".complication")),
+            (nil, .alert, appCert, .failure(.missingTopic)),
+            ("com.other.app", .alert, appCert, .failure(.topicDisallowed)),
+            (app + ".location-query", .location, appCert, .failure(.topicDisallowed)),
+            (app + ".voip-ptt", .pushtotalk, appCert, .failure(.topicDisallowed)),
+            (app + ".push-type.liveactivity", .liveactivity, appCert, .success(app + ".push-type.liveactivity")),
+            (app + ".push-type.widgets", .widgets, appCert, .success(app + ".push-type.widgets")),
+            (app + ".push-type.controls", .controls, appCert, .success(app + ".push-type.controls")),
+            (app + ".pushkit.fileprovider", .fileprovider, appCert, .success(app + ".pushkit.fileprovider")),
+            ("com.other.app.push-type.widgets", .widgets, appCert, .failure(.topicDisallowed)),
+            (app, .voip, appCert, .failure(.deviceTokenNotForTopic)),
+            (app + ".voip", .alert, appCert, .failure(.deviceTokenNotForTopic)),
+            (nil, .mdm, appCert, .success(app)),
+            (app, .mdm, appCert, .success(app)),
+            ("com.example.mdm", .mdm, appCert, .failure(.topicDisallowed)),
+            (nil, .alert, single, .success("com.example.single")),
+            ("com.example.single", .background, single, .success("com.example.single")),
+            (nil, .voip, single, .failure(.deviceTokenNotForTopic)),
+            ("com.example.single.voip", .voip, single, .failure(.topicDisallowed)),
+            ("com.example.single.push-type.liveactivity", .liveactivity, single, .success("com.example.single.push-type.liveactivity")),
+            ("anything.at.all", .mdm, token, .success("anything.at.all")),
+            (app + ".location-query", .location, token, .success(app + ".location-query")),
+        ]
+        for (topic, type, credential, expected) in cases {
+            XCTAssertEqual(TopicRules.resolve(topicHeader: topic, pushType: type, credential: credential), expected,
+                           "\(topic ?? "nil") \(type)")
+        }
+    }
+
+    func testPushTypeInference() {
+        let alertBody = Array(#"{"aps":{"alert":"x"}}"#.utf8)
+        let bgBody = Array(#"{"aps":{"content-available":1}}"#.utf8)
+        let bgWithBadge = Array(#"{"aps":{"content-available":1,"badge":1}}"#.utf8)
+        XCTAssertEqual(PushTypeInference.infer(topic: app, body: alertBody), .alert)
+        XCTAssertEqual(PushTypeInference.infer(topic: app, body: bgBody), .background)
+        XCTAssertEqual(PushTypeInference.infer(topic: app, body: bgWithBadge), .alert)
+        XCTAssertEqual(PushTypeInference.infer(topic: app, body: Array("junk".utf8)), .alert)
+        XCTAssertEqual(PushTypeInference.infer(topic: nil, body: []), .alert)
+        for type in PushType.allCases {
+            guard let suffix = type.topicSuffix else { continue }
+            XCTAssertEqual(PushTypeInference.infer(topic: app + suffix, body: bgBody), type, suffix)
+        }
+    }
+}
