@@ -77,6 +77,13 @@ final class InspectExportStatsTests: XCTestCase {
         XCTAssertEqual(json.value(at: ["by_push_type", "background"])?.integerValue, 1)
     }
 
+    func testAnUnwritableOutputExits2() async throws {
+        let file = try InspectRecording.write()
+        let result = try await InspectCLI.run(["export", "--file", file, "--output", "/nonexistent/dir/out.har", "--format", "har"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("Cannot write /nonexistent/dir/out.har"), result.stderr)
+    }
+
     func testAnUnknownFormatIsAUsageError() async throws {
         let file = try InspectRecording.write()
         let result = try await InspectCLI.run(["export", "--file", file, "--format", "csv"])

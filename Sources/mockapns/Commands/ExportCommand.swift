@@ -41,7 +41,7 @@ struct ExportCommand: AsyncParsableCommand {
             }
             if let output {
                 guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-                    throw InspectError.unreadable(path: output, reason: "it cannot be written (does the folder exist?)")
+                    throw InspectError.unwritable(path: output, reason: "check that the folder exists and is writable")
                 }
                 StandardStreams.writeError("Wrote \(records.count) \(records.count == 1 ? "record" : "records") to \(output).\n")
             } else {

@@ -5,6 +5,8 @@ enum InspectError: Error, CustomStringConvertible {
     case usage(String)
     /// A file that cannot be read or is not a recording.
     case unreadable(path: String, reason: String)
+    /// An output file that cannot be written.
+    case unwritable(path: String, reason: String)
     /// No control plane answered at `url`.
     case unreachable(url: String, reason: String)
     /// The control plane answered with an error.
@@ -19,6 +21,8 @@ enum InspectError: Error, CustomStringConvertible {
             return message
         case .unreadable(let path, let reason):
             return "Cannot read \(path): \(reason)."
+        case .unwritable(let path, let reason):
+            return "Cannot write \(path): \(reason)."
         case .unreachable(let url, let reason):
             return "No mockapns control plane answered at \(url) (\(reason)). Is `mockapns serve` running? "
                 + "Point at it with --server URL or --ready-file PATH, or read a recording with --file rec.jsonl."
