@@ -21,6 +21,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // --- control plane (MockAPNsControl) ---
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        // --- end control plane ---
     ],
     targets: [
         // C libraries, found through pkg-config; shim.h wraps the macros Swift cannot import.
@@ -54,11 +58,35 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // --- control plane (MockAPNsControl) ---
+        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics, HTTP/1.1 APNs endpoint. → MockAPNs, APNsModel
+        .target(
+            name: "MockAPNsControl",
+            dependencies: [
+                "MockAPNs", "APNsModel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MockAPNsControlTests",
+            dependencies: ["MockAPNsControl", "MockAPNs", "APNsModel"],
+            swiftSettings: strict
+        ),
+        // Drives the built `mockapns` binary (Inspect*: list/show/tail/export/stats/expect/token on recordings).
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["MockAPNs", "MockAPNsControl", "APNsModel"],
+            swiftSettings: strict
+        ),
+        // --- end control plane ---
         // The `mockapns` command line.
         .executableTarget(
             name: "mockapns",
             dependencies: [
-                "MockAPNs", "APNsModel", "APNsCrypto",
+                "MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,0 +1,88 @@
+import Hummingbird
+import Logging
+import MockAPNs
+
+/// The control plane: an HTTP/1.1 JSON API over a running ``MockAPNsServer`` — its recording, device
+/// registry and fault plan — plus a live event stream, Prometheus `/metrics` and `/healthz`.
+///
+/// ```swift
+/// let control = ControlServer(server: mock, configuration: .init(port: 0))
+/// let port = try await control.start()   // serving now
+/// …
+/// await control.stop()
+/// ```
+///
+/// Routes (JSON; errors are `{"error": "…"}` with 400, 401 or 404):
+/// - `GET /api/v1/notifications?token=&topic=&push_type=&status=&reason=&since=&limit=` → `{"notifications": [record…]}`
+/// - `GET /api/v1/notifications/{seq or apns-id}` → one record; `DELETE /api/v1/notifications` → `{"cleared": n}`
+/// - `GET /api/v1/stream` (same filters) → server-sent events, `data: <record>` per record, live
+/// - `GET /api/v1/stats`; `GET|DELETE /api/v1/devices`, `PUT|DELETE /api/v1/devices/{token}`
+/// - `GET|POST|DELETE /api/v1/faults`, `DELETE /api/v1/faults/{id}`; `GET /metrics`; `GET /healthz`
+public final class ControlServer: Sendable {
+    /// Where it listens and the optional bearer token.
+    public let configuration: ControlConfiguration
+    private let server: MockAPNsServer
+    private let logger: Logger
+    private let runner = HTTPServerRunner()
+    private let streams: LiveStreams
+    private let metrics: RequestMetrics
+
+    /// Makes a control plane for `server`; nothing listens until ``start()``.
+    public init(server: MockAPNsServer, configuration: ControlConfiguration = ControlConfiguration(), logger: Logger = Logger(label: "mockapns.control")) {
+        self.server = server
+        self.configuration = configuration
+        self.logger = logger
+        self.streams = LiveStreams(recorder: server.recorder, heartbeatInterval: configuration.streamHeartbeat)
+        let pipeline = server.pipeline
+        self.metrics = RequestMetrics(recorder: server.recorder, openConnections: { pipeline.openConnections })
+    }
+
+    /// The bound port while running, else nil.
+    public var port: Int? { runner.port }
+
+    /// Binds and serves; returns the bound port (the chosen one when the configuration says 0).
+    ///
+    /// Throws ``ControlServerError/tokenRequiredForNonLoopback(host:)`` for a non-loopback host
+    /// without a token, and ``ControlServerError/couldNotListen(host:port:reason:)`` when binding fails.
+    @discardableResult
+    public func start() async throws(ControlServerError) -> Int {
+        if !configuration.isLoopback, (configuration.controlToken ?? "").isEmpty {
+            throw .tokenRequiredForNonLoopback(host: configuration.host)
+        }
+        guard runner.port == nil else { throw .alreadyStarted }
+        metrics.start()
+        do {
+            let port = try await runner.start(
+                responder: makeRouter().buildResponder(), host: configuration.host, port: configuration.port, logger: logger
+            )
+            logger.info("control plane listening", metadata: ["url": "http://\(configuration.host):\(port)"])
+            return port
+        } catch {
+            metrics.stop()
+            throw error
+        }
+    }
+
+    /// Ends live streams, stops listening and waits for the socket to close. Safe to call twice.
+    public func stop() async {
+        streams.closeAll()
+        await runner.stop()
+        metrics.stop()
+    }
+
+    /// Every route, behind the JSON error and (when configured) bearer token middleware.
+    func makeRouter() -> Router<ControlRequestContext> {
+        let router = Router(context: ControlRequestContext.self)
+        router.add(middleware: JSONErrorMiddleware())
+        if let token = configuration.controlToken, !token.isEmpty {
+            router.add(middleware: BearerTokenMiddleware(token: token))
+        }
+        NotificationRoutes(recorder: server.recorder, streams: streams).register(on: router)
+        StatsRoute(recorder: server.recorder).register(on: router)
+        DeviceRoutes(devices: server.devices).register(on: router)
+        FaultRoutes(faults: server.faults).register(on: router)
+        MetricsRoute(metrics: metrics).register(on: router)
+        HealthRoute().register(on: router)
+        return router
+    }
+}

@@ -1,0 +1,80 @@
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Runs one Hummingbird application in the background: start returns the bound port, stop shuts it
+/// down gracefully (and cancels what is still open after a short grace period).
+///
+/// Shared by ``ControlServer`` and ``APNsHTTP1Endpoint`` so both have the same lifecycle.
+final class HTTPServerRunner: Sendable {
+    private struct Running: Sendable {
+        let group: ServiceGroup
+        let task: Task<Void, Never>
+        let port: Int
+    }
+
+    private let running = Mutex<Running?>(nil)
+    private let starting = Mutex<Bool>(false)
+
+    /// The bound port while running.
+    var port: Int? { running.withLock { $0?.port } }
+
+    /// Binds and starts serving `responder`; returns the bound port (useful when `port` is 0).
+    func start<Responder: HTTPResponder>(
+        responder: Responder, host: String, port: Int, logger: Logger
+    ) async throws(ControlServerError) -> Int
+    where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
+        let claimed = starting.withLock { busy -> Bool in
+            if busy { return false }
+            busy = true
+            return true
+        }
+        guard claimed, self.port == nil else {
+            if claimed { starting.withLock { $0 = false } }
+            throw .alreadyStarted
+        }
+        defer { starting.withLock { $0 = false } }
+
+        let (ports, portSink) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                portSink.yield(channel.localAddress?.port ?? port)
+                portSink.finish()
+            },
+            logger: logger
+        )
+        var groupConfiguration = ServiceGroupConfiguration(services: [app], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(2)
+        groupConfiguration.maximumCancellationDuration = .seconds(2)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        let failure = Mutex<String?>(nil)
+        let task = Task {
+            do {
+                try await group.run()
+            } catch {
+                failure.withLock { $0 = String(describing: error) }
+            }
+            portSink.finish()
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let bound = await iterator.next() else {
+            await task.value
+            throw .couldNotListen(host: host, port: port, reason: failure.withLock { $0 } ?? "the server stopped before it was listening")
+        }
+        running.withLock { $0 = Running(group: group, task: task, port: bound) }
+        return bound
+    }
+
+    /// Stops serving and waits until the socket is closed. Does nothing when not running.
+    func stop() async {
+        guard let current = running.withLock({ state -> Running? in
+            defer { state = nil }
+            return state
+        }) else { return }
+        await current.group.triggerGracefulShutdown()
+        await current.task.value
+    }
+}

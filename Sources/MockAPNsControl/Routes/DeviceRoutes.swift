@@ -1,0 +1,57 @@
+import APNsModel
+import Hummingbird
+import MockAPNs
+
+/// `/api/v1/devices`: tell the mock that a token is unregistered, expired, limited to topics, for the
+/// other environment or rate limited — and forget it again.
+struct DeviceRoutes {
+    let devices: DeviceRegistry
+
+    func register(on router: Router<ControlRequestContext>) {
+        let group = router.group("api/v1/devices")
+        group.get { _, _ in
+            let all = devices.all()
+            var members: [JSONValue.JSONMember] = []
+            for token in all.keys.sorted() {
+                if let state = all[token] { members.append(.init(token, state.jsonValue())) }
+            }
+            return JSONResponse.make(.object([.init("devices", .object(members))]))
+        }
+        group.delete { _, _ in
+            let count = devices.all().count
+            devices.removeAll()
+            return JSONResponse.make(.object([.init("removed", .integer(Int64(count)))]))
+        }
+        group.put(":token") { request, context in
+            let token = try context.parameters.require("token")
+            try Self.validate(token: token)
+            let json = try await JSONResponse.body(of: request, what: Self.example)
+            let state: DeviceState
+            do {
+                state = try DeviceState(json: json)
+            } catch {
+                throw ControlAPIError.badRequest("The body is not a device state: \(error). Send \(Self.example).")
+            }
+            devices.set(token, state)
+            return JSONResponse.make(.object([.init("token", .string(token)), .init("device", state.jsonValue())]))
+        }
+        group.delete(":token") { _, context in
+            let token = try context.parameters.require("token")
+            guard devices.all()[token] != nil else {
+                throw ControlAPIError.notFound("Device \(token) has no configured state; GET /api/v1/devices lists the ones that do.")
+            }
+            devices.remove(token)
+            return JSONResponse.make(.object([.init("removed", .string(token))]))
+        }
+    }
+
+    /// What a device-state body looks like, for error messages.
+    static let example = #"a device state such as {"state":"unregistered"}, {"state":"expired"}, {"state":"topics","topics":["com.example.app"]}, {"state":"otherEnvironment"} or {"state":"rateLimited","max":5,"window_seconds":60}"#
+
+    /// Device tokens are hex; anything else in the path is a typo worth reporting.
+    static func validate(token: String) throws {
+        guard !token.isEmpty, token.allSatisfy(\.isHexDigit) else {
+            throw ControlAPIError.badRequest("A device token is hexadecimal (0-9, a-f); '\(token)' is not.")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import APNsModel
+import Hummingbird
+import MockAPNs
+
+/// `/api/v1/faults`: list, add and remove fault-plan rules.
+struct FaultRoutes {
+    let faults: FaultPlan
+
+    func register(on router: Router<ControlRequestContext>) {
+        let group = router.group("api/v1/faults")
+        group.get { _, _ in
+            JSONResponse.make(.object([.init("faults", .array(faults.entries.map(Self.json)))]))
+        }
+        group.post { request, _ in
+            let json = try await JSONResponse.body(of: request, what: Self.example)
+            let rule: FaultRule
+            do {
+                rule = try FaultRule(json: json)
+            } catch {
+                throw ControlAPIError.badRequest("The body is not a fault rule: \(error). Send \(Self.example).")
+            }
+            let id = faults.add(rule)
+            return JSONResponse.make(.object([.init("id", .string(id))]), status: .created)
+        }
+        group.delete { _, _ in
+            let count = faults.entries.count
+            faults.removeAll()
+            return JSONResponse.make(.object([.init("removed", .integer(Int64(count)))]))
+        }
+        group.delete(":id") { _, context in
+            let id = try context.parameters.require("id")
+            guard faults.remove(id: id) else {
+                throw ControlAPIError.notFound("No fault rule has id '\(id)'; GET /api/v1/faults lists them.")
+            }
+            return JSONResponse.make(.object([.init("removed", .string(id))]))
+        }
+    }
+
+    /// What a rule body looks like, for error messages.
+    static let example = #"a fault rule such as {"name":"flaky","match":{"topic":"com.example.app"},"count":1,"action":{"type":"status","status":500,"reason":"InternalServerError"}}"#
+
+    /// `{"id", "fired", "name", "match", …}`: the entry's id and counter, then the rule's own fields.
+    static func json(_ entry: FaultPlan.Entry) -> JSONValue {
+        var members: [JSONValue.JSONMember] = [.init("id", .string(entry.id)), .init("fired", .integer(Int64(entry.fired)))]
+        members += entry.rule.jsonValue().objectMembers ?? []
+        return .object(members)
+    }
+}

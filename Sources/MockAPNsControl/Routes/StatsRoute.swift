@@ -1,0 +1,32 @@
+import APNsModel
+import Hummingbird
+import MockAPNs
+
+/// `GET /api/v1/stats`: totals by status, reason and push type.
+struct StatsRoute {
+    let recorder: Recorder
+
+    func register(on router: Router<ControlRequestContext>) {
+        router.get("api/v1/stats") { _, _ in
+            JSONResponse.make(recorder.statistics.jsonValue())
+        }
+    }
+}
+
+extension RecorderStatistics {
+    /// The `/api/v1/stats` object: `{"total", "accepted", "rejected", "by_status": {"200": n},
+    /// "by_reason": {…}, "by_push_type": {…}}`, breakdown keys sorted.
+    public func jsonValue() -> JSONValue {
+        func counts<Key: Comparable>(_ table: [Key: Int], _ name: (Key) -> String) -> JSONValue {
+            .object(table.keys.sorted().map { .init(name($0), .integer(Int64(table[$0] ?? 0))) })
+        }
+        return .object([
+            .init("total", .integer(Int64(total))),
+            .init("accepted", .integer(Int64(accepted))),
+            .init("rejected", .integer(Int64(rejected))),
+            .init("by_status", counts(byStatus) { String($0) }),
+            .init("by_reason", counts(byReason) { $0 }),
+            .init("by_push_type", counts(byPushType) { $0 }),
+        ])
+    }
+}

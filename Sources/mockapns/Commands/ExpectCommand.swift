@@ -1,0 +1,78 @@
+import APNsModel
+import ArgumentParser
+import MockAPNs
+
+/// `mockapns expect`: check that the recording holds the notifications a test expects; on failure
+/// print what was expected, what arrived and the closest records, and exit 1.
+struct ExpectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "expect",
+        abstract: "Check the recording for expected notifications (for CI jobs).",
+        discussion: """
+            Filters and --where conditions all apply; by default at least one record must meet them.
+            Example: mockapns expect --topic com.example.app --where aps.alert.title=Shipped --count 1
+            Exit status: 0 the expectation holds, 1 it does not, 2 usage error or source unreadable.
+            """
+    )
+
+    @OptionGroup var source: SourceOptions
+    @OptionGroup var filters: FilterOptions
+
+    @Option(help: ArgumentHelp("Exactly this many matching records.", valueName: "n"))
+    var count: Int?
+
+    @Option(name: .customLong("at-least"), help: ArgumentHelp("At least this many matching records (default 1).", valueName: "n"))
+    var atLeast: Int?
+
+    @Flag(help: "No record may match.")
+    var none = false
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("Payload condition PATH=VALUE, e.g. aps.alert.title=Shipped (repeatable).", valueName: "path=value"))
+    var conditions: [String] = []
+
+    @Option(help: ArgumentHelp("Keep checking for up to this many seconds until the expectation holds.", valueName: "seconds"))
+    var timeout: Double = 0
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        try await InspectRun.run {
+            let expectation = Expectation(
+                filter: filters.filter, conditions: try conditions.map { text throws(InspectError) in try PayloadCondition(parsing: text) },
+                quantity: try quantity()
+            )
+            let recordSource = try source.resolve()
+            let scope = RecordFilter(since: filters.since)
+            let clock = ContinuousClock()
+            let deadline = clock.now + .milliseconds(Int(max(0, timeout) * 1000))
+            var result = expectation.evaluate(try await recordSource.records(matching: scope))
+            while !result.passed, clock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(200))
+                result = expectation.evaluate(try await recordSource.records(matching: scope))
+            }
+            if output.json {
+                output.printJSON(result.json())
+            } else {
+                StandardStreams.write(result.report(source: recordSource.label, style: output.style))
+            }
+            return result.passed
+        }
+    }
+
+    /// The one quantity flag given (default: at least 1).
+    private func quantity() throws(InspectError) -> Expectation.Quantity {
+        let given = [count != nil, atLeast != nil, none].filter { $0 }.count
+        guard given <= 1 else { throw .usage("Give only one of --count, --at-least and --none.") }
+        guard filters.limit == nil else { throw .usage("--limit does not apply to expect; narrow the records with --since or the filters.") }
+        guard timeout >= 0 else { throw .usage("--timeout must be 0 or more seconds.") }
+        if let count {
+            guard count >= 0 else { throw .usage("--count must be 0 or more.") }
+            return .exactly(count)
+        }
+        if let atLeast {
+            guard atLeast >= 0 else { throw .usage("--at-least must be 0 or more.") }
+            return .atLeast(atLeast)
+        }
+        return none ? .exactly(0) : .atLeast(1)
+    }
+}

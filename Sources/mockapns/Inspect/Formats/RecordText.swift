@@ -1,0 +1,77 @@
+import APNsModel
+import Foundation
+import MockAPNs
+
+/// Short texts about a record for tables and reports.
+enum RecordText {
+    /// The value of header `name` (lowercase), as the recorder reads it.
+    static func header(_ record: RecordedRequest, _ name: String) -> String? {
+        record.header(name)
+    }
+
+    /// `2026-11-23T12:00:00.123Z`.
+    static func timestamp(_ millis: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
+    }
+
+    /// `12:00:00.123` (UTC), for table columns.
+    static func clock(_ millis: Int64) -> String {
+        let full = timestamp(millis)
+        guard let t = full.firstIndex(of: "T") else { return full }
+        return String(full[full.index(after: t)...].dropLast())
+    }
+
+    /// `200` or `400 BadDeviceToken`.
+    static func verdict(_ record: RecordedRequest) -> String {
+        if record.response.status == 0 { return "no response" }
+        if record.response.status == 200 { return "200 OK" }
+        return [String(record.response.status), record.response.reason].compactMap { $0 }.joined(separator: " ")
+    }
+
+    /// The first 8 and last 4 characters of a long token.
+    static func shortToken(_ token: String?) -> String {
+        guard let token else { return "-" }
+        return token.count > 16 ? "\(token.prefix(8))…\(token.suffix(4))" : token
+    }
+
+    /// The alert's title/body, or what kind of push it is when it has none.
+    static func summary(_ record: RecordedRequest) -> String {
+        guard let payload = record.payload else { return record.body.isEmpty ? "(empty body)" : "(not JSON)" }
+        let alert = payload.value(at: ["aps", "alert"])
+        let title = alert?["title"]?.stringValue
+        let body = alert?.stringValue ?? alert?["body"]?.stringValue
+        let text = [title, body].compactMap { $0 }.joined(separator: " — ")
+        if !text.isEmpty { return clip(text, 48) }
+        if payload.value(at: ["aps", "content-available"]) != nil { return "(content-available)" }
+        if let event = payload.value(at: ["aps", "event"])?.stringValue { return "(live activity: \(event))" }
+        return clip(payload.jsonText(), 48)
+    }
+
+    /// `text` cut to `limit` characters with an ellipsis.
+    static func clip(_ text: String, _ limit: Int) -> String {
+        text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+    }
+
+    /// The table row used by `list` and `tail`.
+    static func row(_ record: RecordedRequest, style: TerminalStyle) -> [String] {
+        var notes: [String] = []
+        if !record.faults.isEmpty { notes.append("fault: " + record.faults.joined(separator: ",")) }
+        if !record.lint.isEmpty { notes.append("lint: \(record.lint.count)") }
+        return [
+            String(record.seq),
+            clock(record.receivedAtMillis),
+            style.status(record.response.status, verdict(record)),
+            header(record, "apns-push-type") ?? "-",
+            header(record, "apns-topic") ?? "-",
+            shortToken(record.deviceToken),
+            summary(record),
+            style.yellow(notes.joined(separator: "; ")),
+        ]
+    }
+
+    /// Column titles matching ``row(_:style:)``.
+    static let columns = ["SEQ", "TIME", "STATUS", "TYPE", "TOPIC", "TOKEN", "CONTENT", "NOTES"]
+}

@@ -1,0 +1,114 @@
+import APNsModel
+import Foundation
+import MockAPNs
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Talks to a running mock's control plane (`/api/v1/…`).
+struct ControlClient: Sendable {
+    /// E.g. `http://127.0.0.1:2198`.
+    let baseURL: URL
+    /// Sent as `authorization: Bearer <token>` when set.
+    let token: String?
+
+    /// `GET /api/v1/notifications` with the filter as query.
+    func records(matching filter: RecordFilter) async throws(InspectError) -> [RecordedRequest] {
+        let body = try await get("api/v1/notifications", query: filter.queryItems)
+        guard case .array(let items)? = body["notifications"] else {
+            throw .server(url: baseURL.absoluteString, status: 200, message: "the answer has no \"notifications\" array.")
+        }
+        return try items.map { item throws(InspectError) in try Self.record(from: item, url: baseURL) }
+    }
+
+    /// `GET /api/v1/notifications/{id}` (sequence number or apns-id).
+    func record(_ id: String) async throws(InspectError) -> RecordedRequest {
+        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? id
+        return try Self.record(from: try await get("api/v1/notifications/\(escaped)", query: []), url: baseURL)
+    }
+
+    /// `GET /api/v1/stats` as sent.
+    func statistics() async throws(InspectError) -> JSONValue {
+        try await get("api/v1/stats", query: [])
+    }
+
+    /// `GET /api/v1/stream` as records.
+    func follow(matching filter: RecordFilter, includeExisting: Bool) throws(InspectError) -> AsyncThrowingStream<RecordedRequest, any Error> {
+        var filter = filter
+        filter.limit = nil
+        if includeExisting, filter.since == nil { filter.since = 0 }
+        let request = makeRequest("api/v1/stream", query: filter.queryItems)
+        let url = baseURL
+        let events = EventStreamReader.events(for: request)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await data in events {
+                        continuation.yield(try Self.record(from: try Self.parse(Array(data.utf8), url: url), url: url))
+                    }
+                    continuation.finish()
+                } catch let error as EventStreamReader.Failure {
+                    continuation.finish(throwing: Self.translate(error, url: url))
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// A GET request for `path` under the base URL.
+    func makeRequest(_ path: String, query: [(String, String)]) -> URLRequest {
+        var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
+        if !query.isEmpty { components?.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
+        var request = URLRequest(url: components?.url ?? baseURL)
+        request.timeoutInterval = 10
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "authorization") }
+        return request
+    }
+
+    /// GETs `path` and parses the JSON answer; non-2xx answers become ``InspectError``s.
+    private func get(_ path: String, query: [(String, String)]) async throws(InspectError) -> JSONValue {
+        let request = makeRequest(path, query: query)
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw .unreachable(url: baseURL.absoluteString, reason: error.localizedDescription)
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let body = try? JSONValue.parse(Array(data))
+        guard (200..<300).contains(status) else {
+            let message = body?["error"]?.stringValue ?? String(decoding: data, as: UTF8.self)
+            if status == 404 && path.hasPrefix("api/v1/notifications/") { throw .notFound(message) }
+            throw .server(url: baseURL.absoluteString, status: status, message: message)
+        }
+        guard let body else {
+            throw .server(url: baseURL.absoluteString, status: status, message: "the answer is not JSON; is this a mockapns control plane?")
+        }
+        return body
+    }
+
+    private static func parse(_ bytes: [UInt8], url: URL) throws(InspectError) -> JSONValue {
+        do { return try JSONValue.parse(bytes) } catch {
+            throw .server(url: url.absoluteString, status: 200, message: "an event is not JSON (\(error)).")
+        }
+    }
+
+    private static func record(from json: JSONValue, url: URL) throws(InspectError) -> RecordedRequest {
+        do { return try RecordedRequest(json: json) } catch {
+            throw .server(url: url.absoluteString, status: 200, message: "a record does not decode (\(error)); are the CLI and server the same version?")
+        }
+    }
+
+    private static func translate(_ failure: EventStreamReader.Failure, url: URL) -> InspectError {
+        switch failure {
+        case .transport(let reason): return .unreachable(url: url.absoluteString, reason: reason)
+        case .status(let status, let body):
+            let message = (try? JSONValue.parse(Array(body.utf8)))?["error"]?.stringValue ?? body
+            return .server(url: url.absoluteString, status: status, message: message)
+        }
+    }
+}

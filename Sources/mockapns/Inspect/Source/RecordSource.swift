@@ -1,0 +1,47 @@
+import MockAPNs
+
+/// Records from a live control plane or from a recording file, behind one interface.
+enum RecordSource {
+    /// A running mock's control plane.
+    case live(ControlClient)
+    /// A JSON Lines recording.
+    case file(RecordFile)
+
+    /// The records that match `filter`, oldest first.
+    func records(matching filter: RecordFilter) async throws(InspectError) -> [RecordedRequest] {
+        switch self {
+        case .live(let client): return try await client.records(matching: filter)
+        case .file(let file): return filter.apply(to: try file.load())
+        }
+    }
+
+    /// The record with sequence number or apns-id `id`.
+    func record(_ id: String) async throws(InspectError) -> RecordedRequest {
+        switch self {
+        case .live(let client):
+            return try await client.record(id)
+        case .file(let file):
+            let records = try file.load()
+            if let seq = UInt64(id), let found = records.first(where: { $0.seq == seq }) { return found }
+            if let found = records.first(where: { $0.response.apnsID?.lowercased() == id.lowercased() }) { return found }
+            throw .notFound("No record in \(file.path) has sequence number or apns-id '\(id)'; `mockapns list --file \(file.path)` shows them.")
+        }
+    }
+
+    /// Every matching record from now on (live: server-sent events; file: appended lines), after those
+    /// already present when `includeExisting` is set.
+    func follow(matching filter: RecordFilter, includeExisting: Bool) throws(InspectError) -> AsyncThrowingStream<RecordedRequest, any Error> {
+        switch self {
+        case .live(let client): return try client.follow(matching: filter, includeExisting: includeExisting)
+        case .file(let file): return try file.follow(matching: filter, includeExisting: includeExisting)
+        }
+    }
+
+    /// Where the records come from, for messages.
+    var label: String {
+        switch self {
+        case .live(let client): return client.baseURL.absoluteString
+        case .file(let file): return file.path
+        }
+    }
+}

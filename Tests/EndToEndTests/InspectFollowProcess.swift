@@ -1,0 +1,53 @@
+import Foundation
+import Synchronization
+import XCTest
+
+/// A long-running `mockapns` (e.g. `tail`) whose output a test reads while it runs.
+final class InspectFollowProcess: Sendable {
+    private let process = Process()
+    private let collected = InspectCLI.Collected()
+
+    /// Starts `mockapns arguments…`.
+    init(_ arguments: [String]) throws {
+        process.executableURL = try InspectCLI.binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        collected.drain(out.fileHandleForReading, into: \.stdout)
+        collected.drain(err.fileHandleForReading, into: \.stderr)
+        try process.run()
+    }
+
+    /// Waits until standard output has `count` lines satisfying `predicate`; returns the output.
+    @discardableResult
+    func waitForLines(_ count: Int, timeout: Duration = .seconds(15), where predicate: (Substring) -> Bool = { _ in true }) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let text = collected.stdout
+            if text.split(separator: "\n").filter(predicate).count >= count { return text }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let text = collected.stdout
+        XCTFail("wanted \(count) lines within \(timeout); output so far: \(text); errors: \(collected.result(status: 0).stderr)")
+        return text
+    }
+
+    /// Waits for the process to exit by itself; its result, or nil after `timeout`.
+    func waitForExit(timeout: Duration = .seconds(15)) async throws -> InspectCLI.Result? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline { return nil }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await collected.waitForEnd()
+        return collected.result(status: process.terminationStatus)
+    }
+
+    /// Interrupts it (SIGINT) if it still runs, as a person's ^C would.
+    func stop() {
+        if process.isRunning { process.interrupt() }
+    }
+}

@@ -1,0 +1,114 @@
+import APNsModel
+import Foundation
+import MockAPNs
+import MockAPNsControl
+import XCTest
+
+/// The inspection commands against a live control plane (`--server`, `--ready-file`, `tail` over SSE).
+final class InspectLiveServerTests: XCTestCase {
+    private func withControlPlane(token: String? = nil, _ body: (MockAPNsServer, String) async throws -> Void) async throws {
+        var configuration = MockServerConfiguration()
+        configuration.port = 0
+        configuration.tls = false
+        configuration.trustBundledKeys = false
+        let server = try MockAPNsServer(configuration: configuration)
+        for record in InspectRecording.standard { server.recorder.append(record) }
+        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0, controlToken: token))
+        let port = try await control.start()
+        do {
+            try await body(server, "http://127.0.0.1:\(port)")
+        } catch {
+            await control.stop()
+            throw error
+        }
+        await control.stop()
+        await server.shutdown(gracePeriod: .milliseconds(100))
+    }
+
+    func testListShowStatsAndExpectAgainstAServer() async throws {
+        try await withControlPlane { _, url in
+            let list = try await InspectCLI.run(["list", "--server", url, "--reason", "BadDeviceToken", "--json"])
+            XCTAssertEqual(list.status, 0, list.stderr)
+            guard case .array(let items)? = try list.json()["notifications"] else { return XCTFail(list.stdout) }
+            XCTAssertEqual(items.compactMap { $0["seq"]?.integerValue }, [2])
+
+            let show = try await InspectCLI.run(["show", "00000000-0000-4000-8000-000000000004", "--server", url])
+            XCTAssertEqual(show.status, 0, show.stderr)
+            XCTAssertTrue(show.stdout.hasPrefix("Notification #4"), show.stdout)
+
+            let missing = try await InspectCLI.run(["show", "77", "--server", url])
+            XCTAssertEqual(missing.status, 2)
+            XCTAssertTrue(missing.stderr.contains("'77'"), missing.stderr)
+
+            let stats = try await InspectCLI.run(["stats", "--server", url, "--json"])
+            XCTAssertEqual(try stats.json()["total"]?.integerValue, 4)
+
+            let expect = try await InspectCLI.run(["expect", "--server", url, "--where", "aps.alert.title=Never", "--timeout", "0.3"])
+            XCTAssertEqual(expect.status, 1)
+            XCTAssertTrue(expect.stdout.contains("expect: FAILED"), expect.stdout)
+        }
+    }
+
+    func testReadyFileAndControlToken() async throws {
+        try await withControlPlane(token: "t0ken") { _, url in
+            let readyFile = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString).json").path
+            try Data(#"{"control_url":"\#(url)"}"#.utf8).write(to: URL(fileURLWithPath: readyFile))
+            let refused = try await InspectCLI.run(["list", "--ready-file", readyFile])
+            XCTAssertEqual(refused.status, 2)
+            XCTAssertTrue(refused.stderr.contains("answered 401"), refused.stderr)
+            let allowed = try await InspectCLI.run(["list", "--ready-file", readyFile, "--control-token", "t0ken"])
+            XCTAssertEqual(allowed.status, 0, allowed.stderr)
+            XCTAssertEqual(allowed.stdout.split(separator: "\n").count, 5, allowed.stdout)
+        }
+    }
+
+    func testExpectWaitsForARecordThatArrivesLater() async throws {
+        try await withControlPlane { server, url in
+            let expect = try InspectFollowProcess(["expect", "--server", url, "--where", "aps.alert.title=Late", "--timeout", "20"])
+            defer { expect.stop() }
+            try await Task.sleep(for: .milliseconds(300))
+            server.recorder.append(InspectRecording.record(seq: 0, title: "Late"))
+            let result = try await expect.waitForExit()
+            XCTAssertEqual(result?.status, 0, result?.stdout ?? "still running")
+        }
+    }
+
+    func testTailFollowsTheLiveStream() async throws {
+        try await withControlPlane { server, url in
+            let tail = try InspectFollowProcess(["tail", "--server", url, "--json", "--topic", "com.example.app"])
+            defer { tail.stop() }
+            // The stream has no backlog without --since; give the subscription a moment, then push.
+            var output = ""
+            for attempt in 0..<50 {
+                server.recorder.append(InspectRecording.record(seq: 0, title: "Live \(attempt)"))
+                output = try await tail.waitForLines(0)
+                if output.contains("Live") { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            output = try await tail.waitForLines(1) { $0.contains("Live") }
+            let first = try JSONValue.parse(Array(try XCTUnwrap(output.split(separator: "\n").first).utf8))
+            XCTAssertGreaterThan(first["seq"]?.integerValue ?? 0, 4)
+            server.recorder.append(InspectRecording.record(seq: 0, topic: "com.example.other", title: "Filtered"))
+            server.recorder.append(InspectRecording.record(seq: 0, title: "After"))
+            output = try await tail.waitForLines(1) { $0.contains("After") }
+            XCTAssertFalse(output.contains("Filtered"), output)
+        }
+    }
+
+    func testTailEndsCleanlyWhenTheServerStops() async throws {
+        var configuration = MockServerConfiguration()
+        configuration.port = 0
+        configuration.tls = false
+        configuration.trustBundledKeys = false
+        let server = try MockAPNsServer(configuration: configuration)
+        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        let port = try await control.start()
+        let tail = try InspectFollowProcess(["tail", "--server", "http://127.0.0.1:\(port)", "--json"])
+        defer { tail.stop() }
+        try await Task.sleep(for: .milliseconds(500))
+        await control.stop()
+        await server.shutdown(gracePeriod: .milliseconds(100))
+        let result = try await tail.waitForExit()
+        XCTAssertEqual(result?.status, 0, result?.stderr ?? "tail still running")
+    }
+}

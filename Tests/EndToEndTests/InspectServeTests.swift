@@ -1,0 +1,57 @@
+import APNsModel
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `mockapns serve` with its control plane and HTTP/1.1 endpoint, inspected by the other commands
+/// through the ready file — the CI workflow the README describes.
+final class InspectServeTests: XCTestCase {
+    func testServeControlPlaneAndHTTP1EndpointWorkTogether() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let ready = directory.appendingPathComponent("ready.json").path
+        let serve = try InspectFollowProcess([
+            "serve", "--h2c", "--port", "0", "--control-port", "0", "--http1-port", "0",
+            "--trust-any-signature", "--ready-file", ready,
+        ])
+        defer { serve.stop() }
+
+        var readyJSON: JSONValue?
+        for _ in 0..<300 where readyJSON == nil {
+            if let data = FileManager.default.contents(atPath: ready) { readyJSON = try? JSONValue.parse(Array(data)) }
+            if readyJSON == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let http1 = try XCTUnwrap(readyJSON?["http1_url"]?.stringValue, "no http1_url in the ready file")
+        XCTAssertNotNil(readyJSON?["control_url"]?.stringValue, "no control_url in the ready file")
+
+        // A push over plain HTTP/1.1, with a token minted by `mockapns token`.
+        let keyPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("certs/AuthKey_TESTKEY001.p8").path
+        let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(keyPath)"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var request = URLRequest(url: URL(string: "\(http1)/3/device/\(String(repeating: "ab", count: 32))")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"aps":{"alert":{"title":"Shipped","body":"Order 42"}}}"#.utf8)
+        request.setValue("com.example.app", forHTTPHeaderField: "apns-topic")
+        request.setValue("alert", forHTTPHeaderField: "apns-push-type")
+        request.setValue("bearer \(jwt)", forHTTPHeaderField: "authorization")
+        let (_, response) = try await URLSession.shared.data(for: request)
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
+
+        let list = try await InspectCLI.run(["list", "--ready-file", ready, "--json"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        guard case .array(let items)? = try list.json()["notifications"] else { return XCTFail(list.stdout) }
+        XCTAssertEqual(items.count, 1)
+        XCTAssertEqual(items.first?["stream_id"]?.integerValue, 0)
+
+        let expect = try await InspectCLI.run(["expect", "--ready-file", ready, "--where", "aps.alert.title=Shipped", "--count", "1"])
+        XCTAssertEqual(expect.status, 0, expect.stdout + expect.stderr)
+
+        serve.stop()
+        let exit = try await serve.waitForExit()
+        XCTAssertEqual(exit?.status, 0, exit?.stderr ?? "serve did not stop on SIGINT")
+    }
+}

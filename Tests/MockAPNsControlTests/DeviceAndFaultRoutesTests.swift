@@ -1,0 +1,87 @@
+import APNsModel
+import MockAPNs
+import MockAPNsControl
+import XCTest
+
+/// `/api/v1/devices` and `/api/v1/faults` change the mock's real registry and fault plan.
+final class DeviceAndFaultRoutesTests: XCTestCase {
+    func testPutListAndDeleteADeviceState() async throws {
+        let harness = try await ControlTestHarness.start()
+        let client = harness.client
+        let put = try await client.send("PUT", "/api/v1/devices/abcd1234", body: #"{"state":"unregistered","timestamp":1795442400000}"#)
+        XCTAssertEqual(put.status, 200, put.text)
+        XCTAssertEqual(harness.server.devices.all()["abcd1234"], .unregistered(timestamp: 1_795_442_400_000))
+
+        let list = try await client.send("GET", "/api/v1/devices")
+        XCTAssertEqual(try list.json().value(at: ["devices", "abcd1234", "state"])?.stringValue, "unregistered")
+
+        let delete = try await client.send("DELETE", "/api/v1/devices/abcd1234")
+        let again = try await client.send("DELETE", "/api/v1/devices/abcd1234")
+        await harness.stop()
+        XCTAssertEqual(delete.status, 200)
+        XCTAssertNil(harness.server.devices.all()["abcd1234"])
+        XCTAssertEqual(again.status, 404)
+        XCTAssertNotNil(try again.json()["error"]?.stringValue)
+    }
+
+    func testDeleteForgetsEveryDevice() async throws {
+        let harness = try await ControlTestHarness.start()
+        _ = try await harness.client.send("PUT", "/api/v1/devices/aa", body: #"{"state":"expired"}"#)
+        _ = try await harness.client.send("PUT", "/api/v1/devices/bb", body: #"{"state":"otherEnvironment"}"#)
+        let answer = try await harness.client.send("DELETE", "/api/v1/devices")
+        await harness.stop()
+        XCTAssertEqual(try answer.json()["removed"]?.integerValue, 2)
+        XCTAssertTrue(harness.server.devices.all().isEmpty)
+    }
+
+    func testBadDeviceRequestsAre400s() async throws {
+        let harness = try await ControlTestHarness.start()
+        let client = harness.client
+        let notJSON = try await client.send("PUT", "/api/v1/devices/abcd", body: "unregistered")
+        let unknownState = try await client.send("PUT", "/api/v1/devices/abcd", body: #"{"state":"sleeping"}"#)
+        let noBody = try await client.send("PUT", "/api/v1/devices/abcd")
+        let badToken = try await client.send("PUT", "/api/v1/devices/not-hex", body: #"{"state":"expired"}"#)
+        await harness.stop()
+        for answer in [notJSON, unknownState, noBody, badToken] {
+            XCTAssertEqual(answer.status, 400, answer.text)
+            XCTAssertNotNil(try answer.json()["error"]?.stringValue, answer.text)
+        }
+        XCTAssertTrue(harness.server.devices.all().isEmpty)
+    }
+
+    func testAddListAndRemoveFaultRules() async throws {
+        let harness = try await ControlTestHarness.start()
+        let client = harness.client
+        let rule = #"{"name":"flaky","match":{"topic":"com.example.app"},"count":1,"action":{"type":"status","status":500,"reason":"InternalServerError"}}"#
+        let added = try await client.send("POST", "/api/v1/faults", body: rule)
+        XCTAssertEqual(added.status, 201, added.text)
+        let id = try XCTUnwrap(try added.json()["id"]?.stringValue)
+        XCTAssertEqual(harness.server.faults.entries.map(\.id), [id])
+
+        let list = try await client.send("GET", "/api/v1/faults")
+        guard case .array(let rules)? = try list.json()["faults"] else { return XCTFail(list.text) }
+        XCTAssertEqual(rules.first?["id"]?.stringValue, id)
+        XCTAssertEqual(rules.first?["name"]?.stringValue, "flaky")
+        XCTAssertEqual(rules.first?.value(at: ["action", "type"])?.stringValue, "status")
+
+        let removed = try await client.send("DELETE", "/api/v1/faults/\(id)")
+        let missing = try await client.send("DELETE", "/api/v1/faults/\(id)")
+        XCTAssertEqual(removed.status, 200)
+        XCTAssertEqual(missing.status, 404)
+
+        _ = try await client.send("POST", "/api/v1/faults", body: rule)
+        _ = try await client.send("POST", "/api/v1/faults", body: rule)
+        let cleared = try await client.send("DELETE", "/api/v1/faults")
+        await harness.stop()
+        XCTAssertEqual(try cleared.json()["removed"]?.integerValue, 2)
+        XCTAssertTrue(harness.server.faults.entries.isEmpty)
+    }
+
+    func testAnInvalidFaultRuleIsA400() async throws {
+        let harness = try await ControlTestHarness.start()
+        let answer = try await harness.client.send("POST", "/api/v1/faults", body: #"{"name":"x"}"#)
+        await harness.stop()
+        XCTAssertEqual(answer.status, 400)
+        XCTAssertTrue(try answer.json()["error"]?.stringValue?.contains("action") == true, answer.text)
+    }
+}

@@ -1,0 +1,110 @@
+import APNsModel
+import MockAPNs
+import MockAPNsControl
+import XCTest
+
+/// The HTTP/1.1 APNs endpoint answers what the pipeline decides and records the same request.
+final class HTTP1EndpointTests: XCTestCase {
+    private func withEndpoint(_ body: (MockAPNsServer, HTTPTestClient) async throws -> Void) async throws {
+        let server = try ControlTestHarness.makeServer()
+        let endpoint = APNsHTTP1Endpoint(server: server, port: 0)
+        let port = try await endpoint.start()
+        do {
+            try await body(server, HTTPTestClient(base: "http://127.0.0.1:\(port)"))
+        } catch {
+            await endpoint.stop()
+            throw error
+        }
+        await endpoint.stop()
+        await server.shutdown(gracePeriod: .milliseconds(100))
+    }
+
+    /// An unsigned-looking but well-formed provider token (the test server trusts any signature).
+    private var bearer: String {
+        func segment(_ json: String) -> String {
+            Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        }
+        let now = Int(Date().timeIntervalSince1970)
+        return "bearer \(segment(#"{"alg":"ES256","kid":"KEY1234567"}"#)).\(segment(#"{"iss":"TEAM123456","iat":\#(now)}"#)).\(segment("signature-bytes-not-checked"))"
+    }
+
+    func testAPushGetsThePipelinesAnswerAndIsRecorded() async throws {
+        try await withEndpoint { server, client in
+            let token = String(repeating: "ab", count: 32)
+            let answer = try await client.send(
+                "POST", "/3/device/\(token)", body: #"{"aps":{"alert":"hello"}}"#,
+                headers: ["apns-topic": "com.example.app", "apns-push-type": "alert", "authorization": bearer,
+                          "apns-id": "5e8f1a2b-0000-4000-8000-00000000abcd"]
+            )
+            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            XCTAssertEqual(answer.status, record.response.status)
+            XCTAssertEqual(answer.headers["apns-id"], record.response.apnsID)
+            if let reason = record.response.reason {
+                XCTAssertEqual(try answer.json()["reason"]?.stringValue, reason)
+            } else {
+                XCTAssertTrue(answer.body.isEmpty)
+            }
+            XCTAssertEqual(record.method, "POST")
+            XCTAssertEqual(record.path, "/3/device/\(token)")
+            XCTAssertEqual(record.deviceToken, token)
+            XCTAssertEqual(record.streamID, 0)
+            XCTAssertGreaterThanOrEqual(record.connectionID, APNsHTTP1Endpoint.firstConnectionID)
+            XCTAssertEqual(record.header("apns-topic"), "com.example.app")
+            XCTAssertEqual(record.payload?.value(at: ["aps", "alert"])?.stringValue, "hello")
+            XCTAssertTrue(record.remote.hasPrefix("127.0.0.1:"), record.remote)
+        }
+    }
+
+    func testAnyOtherPathGoesThroughThePipelineToo() async throws {
+        try await withEndpoint { server, client in
+            let answer = try await client.send("GET", "/not/apns")
+            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            XCTAssertEqual(record.path, "/not/apns")
+            XCTAssertEqual(record.method, "GET")
+            XCTAssertNotEqual(answer.status, 200)
+            XCTAssertEqual(answer.status, record.response.status)
+            XCTAssertEqual(try answer.json()["reason"]?.stringValue, record.response.reason)
+        }
+    }
+
+    func testADropFaultClosesTheConnectionWithoutAnAnswer() async throws {
+        try await withEndpoint { server, client in
+            server.faults.add(try FaultRule(json: JSONValue.parse(Array(#"{"name":"gone","action":{"type":"drop"}}"#.utf8))))
+            do {
+                let answer = try await client.send("POST", "/3/device/\(String(repeating: "cd", count: 32))", body: "{}",
+                                                   headers: ["apns-topic": "com.example.app", "authorization": bearer])
+                XCTFail("got an answer despite the drop fault: \(answer.status) \(answer.text)")
+            } catch {}
+            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            XCTAssertEqual(record.faults, ["gone"])
+        }
+    }
+
+    func testAGoAwayFaultClosesTheConnectionWithoutAnAnswer() async throws {
+        try await withEndpoint { server, client in
+            let rule = #"{"name":"bye","action":{"type":"goaway","reason":"Shutdown","error_code":0}}"#
+            server.faults.add(try FaultRule(json: JSONValue.parse(Array(rule.utf8))))
+            do {
+                let answer = try await client.send("POST", "/3/device/\(String(repeating: "cd", count: 32))", body: #"{"aps":{"alert":"x"}}"#,
+                                                   headers: ["apns-topic": "com.example.app", "apns-push-type": "alert", "authorization": bearer])
+                XCTFail("got an answer despite the goaway fault: \(answer.status) \(answer.text)")
+            } catch {}
+            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            XCTAssertEqual(record.faults, ["bye"])
+            XCTAssertEqual(record.response.status, 0)
+        }
+    }
+
+    func testADelayFaultIsWaitedOutThenAnswered() async throws {
+        try await withEndpoint { server, client in
+            let rule = #"{"name":"slow","action":{"type":"delay","ms":200}}"#
+            server.faults.add(try FaultRule(json: JSONValue.parse(Array(rule.utf8))))
+            let answer = try await client.send("POST", "/3/device/\(String(repeating: "cd", count: 32))", body: #"{"aps":{"alert":"x"}}"#,
+                                               headers: ["apns-topic": "com.example.app", "apns-push-type": "alert", "authorization": bearer])
+            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            XCTAssertEqual(record.faults, ["slow"])
+            XCTAssertEqual(answer.status, record.response.status)
+        }
+    }
+}

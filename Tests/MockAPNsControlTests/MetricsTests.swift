@@ -1,0 +1,60 @@
+import MockAPNs
+import MockAPNsControl
+import XCTest
+
+/// `GET /metrics`: Prometheus text fed from the recorder.
+final class MetricsTests: XCTestCase {
+    func testCountsByStatusReasonPushTypeAndLatency() async throws {
+        let harness = try await ControlTestHarness.start()
+        let recorder = harness.server.recorder
+        recorder.append(RecordFixtures.make(pushType: "alert", durationMicros: 300))
+        recorder.append(RecordFixtures.make(pushType: "background", status: 400, reason: "BadDeviceToken", durationMicros: 2_000))
+
+        var text = ""
+        for _ in 0..<100 {   // the metrics feed follows the recorder asynchronously
+            text = try await harness.client.send("GET", "/metrics").text
+            if text.contains("mockapns_requests_total 2") { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let answer = try await harness.client.send("GET", "/metrics")
+        await harness.stop()
+        XCTAssertTrue(answer.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
+        XCTAssertTrue(text.contains("mockapns_requests_total 2"), text)
+        XCTAssertTrue(text.contains(#"mockapns_requests_by_status_total{status="400"} 1"#), text)
+        XCTAssertTrue(text.contains(#"mockapns_requests_by_reason_total{reason="BadDeviceToken"} 1"#), text)
+        XCTAssertTrue(text.contains(#"mockapns_requests_by_push_type_total{push_type="background"} 1"#), text)
+        XCTAssertTrue(text.contains(#"mockapns_request_duration_seconds_bucket{le="0.0005"} 1"#), text)
+        XCTAssertTrue(text.contains(#"mockapns_request_duration_seconds_bucket{le="0.0025"} 2"#), text)
+        XCTAssertTrue(text.contains("mockapns_request_duration_seconds_count 2"), text)
+        XCTAssertTrue(text.contains("mockapns_open_connections 0"), text)
+    }
+
+    func testRecordsFromBeforeTheControlPlaneStartedAreCounted() async throws {
+        let server = try ControlTestHarness.makeServer()
+        server.recorder.append(RecordFixtures.make())
+        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        let port = try await control.start()
+        let text = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/metrics").text
+        await control.stop()
+        await server.shutdown(gracePeriod: .milliseconds(100))
+        XCTAssertTrue(text.contains("mockapns_requests_total 1"), text)
+    }
+
+    func testRestartingTheControlPlaneDoesNotCountRecordsTwice() async throws {
+        let server = try ControlTestHarness.makeServer()
+        server.recorder.append(RecordFixtures.make())
+        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        _ = try await control.start()
+        do {
+            _ = try await control.start()
+            XCTFail("started twice")
+        } catch {}
+        await control.stop()
+        server.recorder.append(RecordFixtures.make())
+        let port = try await control.start()
+        let text = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/metrics").text
+        await control.stop()
+        await server.shutdown(gracePeriod: .milliseconds(100))
+        XCTAssertTrue(text.contains("mockapns_requests_total 2"), text)
+    }
+}
