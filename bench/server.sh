@@ -46,7 +46,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 wait_port() { for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; exit 1; }
 
 MOCK_PORT=$(free_port)
-"$BIN" serve --port "$MOCK_PORT" --loops "$CORES" --record "$WORK/rec.jsonl" --memory-limit 10000 > "$WORK/mock.log" 2>&1 &
+"$BIN" serve --port "$MOCK_PORT" --no-control --loops "$CORES" --record "$WORK/rec.jsonl" --memory-limit 10000 > "$WORK/mock.log" 2>&1 &
 MOCK_PID=$!
 PIDS+=($MOCK_PID)
 NGHTTPD_PORT=$(free_port)

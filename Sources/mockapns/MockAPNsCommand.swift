@@ -15,7 +15,7 @@ struct MockAPNsCommand: AsyncParsableCommand {
             ServeCommand.self,
             LintCommand.self,
             SimulateCommand.self,
-        ]
+        ] + InspectCommands.all
     )
 
     /// Runs the chosen subcommand, mapping argument-parser's usage errors (EX_USAGE, 64) to exit status 2.

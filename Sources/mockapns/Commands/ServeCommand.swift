@@ -34,6 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Event-loop threads (default: one per core).") var loops: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: "Write {\"apns_url\", \"pid\"} to this file once listening.") var readyFile: String?
+    @OptionGroup var control: ControlPlaneOptions
 
     func run() async throws {
         let env = EnvironmentOptions()
@@ -79,10 +80,21 @@ struct ServeCommand: AsyncParsableCommand {
         let mode = configuration.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
         FileHandle.standardError.write(Data(
             "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
+        let plane: RunningControlPlane
+        do {
+            plane = try await control.start(server: server)
+        } catch {
+            FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
+            await server.shutdown()
+            throw ExitCode(1)
+        }
+        if let url = plane.controlURL { FileHandle.standardError.write(Data("mockapns: control plane on \(url)\n".utf8)) }
+        if let url = plane.http1URL { FileHandle.standardError.write(Data("mockapns: HTTP/1.1 APNs endpoint on \(url)\n".utf8)) }
         if let readyPath {
-            try ReadyFile(apnsURL: server.url, pid: getpid()).write(to: readyPath)
+            try ReadyFile(apnsURL: server.url, pid: getpid(), controlURL: plane.controlURL, http1URL: plane.http1URL).write(to: readyPath)
         }
         await ShutdownSignal.wait()
+        await plane.stop()
         await server.shutdown()
         FileHandle.standardError.write(Data("mockapns: stopped after \(server.recorder.lastSequence) request(s)\n".utf8))
     }
