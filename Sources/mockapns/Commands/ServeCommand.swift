@@ -26,6 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
     var keyFiles: [String] = []
     @Flag(help: "Check JWT shape, claims and time, but not signatures.") var trustAnySignature = false
     @Option(help: "development (answers carry apns-unique-id) or production (default development).") var environment: String?
+    @Option(help: "Reason for a key of the other environment: BadEnvironmentKeyIdInToken (documented, default) or BadEnvironmentKeyInToken.")
+    var environmentKeyReason: String?
     @Option(help: "MAX_CONCURRENT_STREAMS once a connection is authenticated (default 1000).") var maxConcurrentStreams: Int?
     @Option(help: "JSON file of device states (unregistered, expired, topics, otherEnvironment, rateLimited).") var devices: String?
     @Option(help: "JSON file of fault rules.") var faults: String?
@@ -54,6 +56,13 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("--environment must be development or production, got \"\(name)\"")
             }
             configuration.pipeline.environment = value
+        }
+        if let spelling = environmentKeyReason ?? env["ENVIRONMENT_KEY_REASON"] {
+            guard let reason = APNsReason(rawValue: spelling),
+                  reason == .badEnvironmentKeyIdInToken || reason == .badEnvironmentKeyInToken else {
+                throw ValidationError("--environment-key-reason must be BadEnvironmentKeyIdInToken or BadEnvironmentKeyInToken")
+            }
+            configuration.pipeline.environmentKeyReason = reason
         }
         if let streams = try maxConcurrentStreams ?? env.int("MAX_CONCURRENT_STREAMS") {
             guard streams >= 1 else { throw ValidationError("--max-concurrent-streams must be at least 1") }
