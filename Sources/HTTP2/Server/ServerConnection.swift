@@ -17,7 +17,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     private var currentStream: ServerStream?
     private var opened = false
     private var responseScratch: [UInt8] = []
-    private var pendingGoAway: (errorCode: UInt32, debugData: [UInt8], thenClose: Bool)?
+    private var pendingGoAway: (errorCode: UInt32, debugData: [UInt8], thenClose: Bool, lastStreamID: Int32?)?
     private let maxBodyBytes: Int
     private let maxHeaderListSize: Int
 
@@ -291,19 +291,19 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
 
     /// Queues GOAWAY behind everything already submitted (so a response answered just before it,
     /// body included, reaches the peer first: some clients drop frames that follow a GOAWAY).
-    func goAway(errorCode: UInt32, debugData: [UInt8], thenClose: Bool) {
+    func goAway(errorCode: UInt32, debugData: [UInt8], thenClose: Bool, lastStreamID: Int32? = nil) {
         guard phase == .active, session != nil else {
             if phase == .handshaking { close() }
             return
         }
-        pendingGoAway = (errorCode, debugData, thenClose)
+        pendingGoAway = (errorCode, debugData, thenClose, lastStreamID)
         scheduleTick()
     }
 
     override func outputQueueDrained() -> Bool {
-        guard let (errorCode, debugData, thenClose) = pendingGoAway, let session else { return false }
+        guard let (errorCode, debugData, thenClose, explicitLastStreamID) = pendingGoAway, let session else { return false }
         pendingGoAway = nil
-        let lastStreamID = nghttp2_session_get_last_proc_stream_id(session)
+        let lastStreamID = explicitLastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
         _ = debugData.withUnsafeBufferPointer { data in
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode, data.baseAddress, data.count)
         }
