@@ -103,5 +103,10 @@ public final class HTTP2Server: Sendable {
             try? await Task.sleep(for: .milliseconds(2))
         }
         await group.shutdown()
+        // The loop threads are gone (joined), so their state can be touched here: close anything that
+        // was still being set up when they stopped.
+        for loopState in loopStates {
+            for connection in Array(loopState.connections.values) { connection.close() }
+        }
     }
 }
