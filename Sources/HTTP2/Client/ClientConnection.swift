@@ -15,17 +15,17 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
     let port: Int
     let configuration: HTTP2ClientConfiguration
     private let tls: TLSClientContext?
-    private var connectCompletion: ConnectCompletion?
-    private var waiting: [ClientStream] = []
-    private var streams: [Int32: ClientStream] = [:]
-    private var pings: [(opaque: UInt64, started: UInt64, completion: PingCompletion)] = []
-    private var nextPing: UInt64 = 1
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var connectCompletion: ConnectCompletion?
+    @exclusivity(unchecked) private var waiting: [ClientStream] = []
+    @exclusivity(unchecked) private var streams: [Int32: ClientStream] = [:]
+    @exclusivity(unchecked) private var pings: [(opaque: UInt64, started: UInt64, completion: PingCompletion)] = []
+    @exclusivity(unchecked) private var nextPing: UInt64 = 1
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
     /// Set once a GOAWAY arrived or `close()` was asked: no new requests.
-    private(set) var goAwayReceived = false
-    private var closedByUser = false
+    @exclusivity(unchecked) private(set) var goAwayReceived = false
+    @exclusivity(unchecked) private var closedByUser = false
     /// The negotiated ALPN protocol.
-    private(set) var alpn: String?
+    @exclusivity(unchecked) private(set) var alpn: String?
 
     init(fd: Int32, host: String, port: Int, loop: EventLoop, tls: TLSClientContext?,
          configuration: HTTP2ClientConfiguration, completion: @escaping ConnectCompletion) {
@@ -48,9 +48,10 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
             failConnect(.connectFailed("\(error)"))
             return
         }
-        loop.scheduleLocal(in: configuration.connectTimeout.nanoseconds) { [weak self] in
-            guard let self, self.connectCompletion != nil else { return }
-            self.failConnect(.connectFailed("timed out after \(self.configuration.connectTimeout) connecting to \(self.host):\(self.port)"))
+        // Strong capture: weak references would put a side table on the connection (slower refcounting).
+        loop.scheduleLocal(in: configuration.connectTimeout.nanoseconds) { [self] in
+            guard connectCompletion != nil else { return }
+            failConnect(.connectFailed("timed out after \(configuration.connectTimeout) connecting to \(host):\(port)"))
         }
     }
 
@@ -162,9 +163,9 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
             return
         }
         if let timeout = stream.request.timeout ?? configuration.requestTimeout {
-            stream.timer = loop.scheduleLocal(in: timeout.nanoseconds) { [weak self, weak stream] in
-                guard let self, let stream else { return }
-                self.cancel(stream, with: .timeout)
+            // Cancelled when the stream finishes; strong captures keep refcounting on the fast path.
+            stream.timer = loop.scheduleLocal(in: timeout.nanoseconds) { [self, stream] in
+                cancel(stream, with: .timeout)
             }
         }
         waiting.append(stream)
