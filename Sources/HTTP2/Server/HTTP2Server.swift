@@ -51,6 +51,10 @@ public final class HTTP2Server: Sendable {
                 }
             }
             state = .running(group: group, acceptor: acceptor, loopStates: loopStates, port: port)
+            configuration.logger.info(
+                "HTTP/2 server listening",
+                metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(configuration.tls != nil)",
+                           "loops": "\(group.loops.count)"])
         }
     }
 

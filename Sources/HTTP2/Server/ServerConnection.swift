@@ -1,6 +1,7 @@
 import CNghttp2
 import COpenSSL
 import Glibc
+import Logging
 
 /// One accepted HTTP/2 connection: TLS (or h2c), an nghttp2 server session, its streams, and the
 /// handler calls. Lives on one loop thread; responders from other threads hop to it.
@@ -82,6 +83,9 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         ]
         _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         opened = true
+        configuration.logger.trace(
+            "connection opened",
+            metadata: ["connection": "\(id)", "peer": "\(remoteAddress)", "alpn": "\(info.alpn ?? "none")"])
         context.handler.connectionOpened(info)
         if context.shuttingDown.load(ordering: .relaxed) {
             beginGracefulShutdown()
@@ -148,6 +152,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
             method: "", path: "", connectionID: id, streamID: streamID, remoteAddress: remoteAddress,
             peerCertificateDER: info.peerCertificateDER, alpn: info.alpn)
         let stream = ServerStream(request: request)
+        stream.request.headers.reserveCapacity(12)
         streams[streamID] = stream
         currentStream = stream
     }
@@ -331,7 +336,14 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         }
     }
 
+    override func handshakeFailed(reason: String) {
+        context.configuration.logger.debug(
+            "TLS handshake failed", metadata: ["peer": "\(remoteAddress)", "reason": "\(reason)"])
+        super.handshakeFailed(reason: reason)
+    }
+
     override func transportClosed() {
+        context.configuration.logger.trace("connection closed", metadata: ["connection": "\(id)", "peer": "\(remoteAddress)"])
         streams.removeAll()
         currentStream = nil
         loopState.connections.removeValue(forKey: id)
