@@ -221,6 +221,17 @@ final class ClientTests: ServerTestCase {
         }
     }
 
+    func testCloseLetsInFlightRequestsFinish() async throws {
+        let (server, handler) = try startServer()
+        let connection = try await connect(server, tls: trustTestCA)
+        let inFlight = Task { try await connection.send(HTTP2ClientRequest(path: "/delay")) }
+        XCTAssertTrue(waitUntil { handler.requests.count == 1 })
+        await connection.close()
+        let response = try await inFlight.value
+        XCTAssertEqual(response.status, 200)
+        XCTAssertTrue(waitUntil { handler.closed.count == 1 }, "the connection should close once the stream is done")
+    }
+
     func testAgainstNghttpd() async throws {
         let htdocs = FileManager.default.temporaryDirectory.appendingPathComponent("http2-htdocs-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: htdocs, withIntermediateDirectories: true)

@@ -268,7 +268,8 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
         scheduleTick()
     }
 
-    /// Graceful close: GOAWAY(NO_ERROR), fail queued requests, let in-flight ones finish, then close.
+    /// Graceful close: GOAWAY(NO_ERROR), fail queued requests, let in-flight ones finish, then close
+    /// (nghttp2 stops wanting to read or write once the last stream is done).
     func shutdown() {
         closedByUser = true
         for stream in waiting { stream.finish(.failure(.connectionClosed)) }
@@ -277,8 +278,9 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
             close()
             return
         }
-        _ = nghttp2_session_terminate_session(session, NGHTTP2_NO_ERROR.rawValue)
-        closeWhenFlushed = true
+        _ = nghttp2_submit_goaway(
+            session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(session),
+            NGHTTP2_NO_ERROR.rawValue, nil, 0)
         scheduleTick()
     }
 
