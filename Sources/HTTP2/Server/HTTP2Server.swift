@@ -66,6 +66,14 @@ public final class HTTP2Server: Sendable {
         }
     }
 
+    /// The server's event loops while it runs (e.g. to schedule timers or run a client on them); nil otherwise.
+    public var eventLoopGroup: EventLoopGroup? {
+        state.withLock { state in
+            if case let .running(group, _, _, _) = state { return group }
+            return nil
+        }
+    }
+
     /// Number of currently open connections (all loops).
     public var openConnectionCount: Int { context.openConnections.load(ordering: .relaxed) }
 
