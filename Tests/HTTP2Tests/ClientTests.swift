@@ -91,10 +91,10 @@ final class ClientTests: ServerTestCase {
     func testGoAwayFailsUnprocessedStreamsAsRetryable() async throws {
         let (server, handler) = try startServer()
         let connection = try await connect(server, tls: trustTestCA)
-        // Stream 1 is in flight (answered after 300 ms); streams 3, 5, 7 too.
+        // Stream 1 is in flight (answered after 300 ms); streams 3, 5, 7 too (never answered).
         let first = Task { try await connection.send(HTTP2ClientRequest(path: "/delay")) }
         XCTAssertTrue(waitUntil { handler.requests.count == 1 })
-        let later = (0..<3).map { _ in Task { try await connection.send(HTTP2ClientRequest(path: "/delay")) } }
+        let later = (0..<3).map { _ in Task { try await connection.send(HTTP2ClientRequest(path: "/never")) } }
         XCTAssertTrue(waitUntil { handler.requests.count == 4 })
         // This request makes the server send GOAWAY(last-stream-id = 1).
         do {
