@@ -19,6 +19,12 @@ public final class HTTP2ClientConnection: Sendable {
         self.connection = connection
     }
 
+    /// Dropping the last reference closes the connection gracefully (in-flight requests still finish).
+    deinit {
+        let connection = self.connection
+        connection.loop.execute { connection.shutdown() }
+    }
+
     /// Connection identifier, unique within the process.
     public var id: UInt64 { connection.id }
 
