@@ -73,15 +73,21 @@ run() {  # $1 = port → prints req/s; fails unless every request succeeded
     grep -E "^finished in" <<<"$out" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/'
 }
 
-best_ours=0; best_nghttpd=0
+# Rounds alternate between the servers so that background load hits both alike.
+OURS_RATES=(); NGHTTPD_RATES=()
 for round in $(seq 1 "$ROUNDS"); do
     ours=$(run "$OURS_PORT"); theirs=$(run "$NGHTTPD_PORT")
     echo "round $round: ours $ours req/s, nghttpd $theirs req/s" >&2
-    best_ours=$(python3 -c "print(max($best_ours, $ours))")
-    best_nghttpd=$(python3 -c "print(max($best_nghttpd, $theirs))")
+    OURS_RATES+=("$ours"); NGHTTPD_RATES+=("$theirs")
 done
 
-echo "h2load -n $REQUESTS -c $CLIENTS -m $STREAMS, POST 300 B, TLS, $CORES cores, best of $ROUNDS"
-echo "ours (HTTP2BenchServer, $CORES loops): $best_ours req/s"
-echo "nghttpd (-n $CORES):                   $best_nghttpd req/s"
-python3 -c "print('ratio ours/nghttpd: %.2f' % ($best_ours / $best_nghttpd))"
+echo "h2load -n $REQUESTS -c $CLIENTS -m $STREAMS, POST 300 B, TLS, $CORES cores, $ROUNDS rounds"
+python3 - "${OURS_RATES[*]}" "${NGHTTPD_RATES[*]}" "$CORES" <<'PY'
+import statistics, sys
+ours = [float(x) for x in sys.argv[1].split()]
+theirs = [float(x) for x in sys.argv[2].split()]
+cores = sys.argv[3]
+print("ours (HTTP2BenchServer, %s loops): best %.0f req/s, median %.0f req/s" % (cores, max(ours), statistics.median(ours)))
+print("nghttpd (-n %s):                   best %.0f req/s, median %.0f req/s" % (cores, max(theirs), statistics.median(theirs)))
+print("ratio ours/nghttpd: %.2f (best), %.2f (median)" % (max(ours) / max(theirs), statistics.median(ours) / statistics.median(theirs)))
+PY

@@ -22,6 +22,7 @@ static inline long copenssl_SSL_MODE_ENABLE_PARTIAL_WRITE(void) { return SSL_MOD
 static inline long copenssl_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER(void) { return SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER; }
 static inline long copenssl_SSL_MODE_RELEASE_BUFFERS(void) { return SSL_MODE_RELEASE_BUFFERS; }
 static inline long copenssl_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
+static inline int copenssl_SSL_VERIFY_NONE(void) { return SSL_VERIFY_NONE; }
 static inline int copenssl_TLS1_2_VERSION(void) { return TLS1_2_VERSION; }
 static inline int copenssl_TLS1_3_VERSION(void) { return TLS1_3_VERSION; }
 static inline long copenssl_SSL_CTX_add0_chain_cert(SSL_CTX *ctx, X509 *x509) { return SSL_CTX_add0_chain_cert(ctx, x509); }

@@ -23,12 +23,12 @@ public final class EventLoop: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
 
     // Loop-thread state.
-    private var handlers: [Selectable?] = []
-    private var timers = TimerHeap()
-    private var tickObservers: [TickObserver] = []
-    private var runningTasks: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) private var handlers: [Selectable?] = []
+    @exclusivity(unchecked) private var timers = TimerHeap()
+    @exclusivity(unchecked) private var tickObservers: [TickObserver] = []
+    @exclusivity(unchecked) private var runningTasks: [@Sendable () -> Void] = []
     /// Monotonic time at the start of the current iteration's event processing.
-    private(set) var now: UInt64 = monotonicNanoseconds()
+    @exclusivity(unchecked) private(set) var now: UInt64 = monotonicNanoseconds()
     /// Scratch buffers for reads, shared by every connection of this loop (used synchronously).
     let readBuffer: UnsafeMutableRawBufferPointer
     let plainBuffer: UnsafeMutableRawBufferPointer

@@ -24,6 +24,8 @@ struct TimerHeap {
 
     private var entries: [Entry] = []
     private var nextSequence: UInt64 = 0
+    /// Size at which cancelled entries are swept out (so cancelled timers do not pile up).
+    private var compactionThreshold = 1024
 
     var isEmpty: Bool { entries.isEmpty }
     var earliestDeadline: UInt64? { entries.first?.deadline }
@@ -33,6 +35,7 @@ struct TimerHeap {
     }
 
     mutating func insert(deadline: UInt64, handle: Scheduled, task: @escaping () -> Void) {
+        if entries.count >= compactionThreshold { compact() }
         entries.append(Entry(deadline: deadline, sequence: nextSequence, handle: handle, task: task))
         nextSequence &+= 1
         var child = entries.count - 1
@@ -69,4 +72,11 @@ struct TimerHeap {
     }
 
     mutating func removeAll() { entries.removeAll() }
+
+    /// Drops cancelled entries and restores the heap order. Amortized O(1) per insert.
+    private mutating func compact() {
+        entries.removeAll { $0.handle.isCancelled }
+        entries.sort { Self.before($0, $1) }  // a sorted array is a valid min-heap
+        compactionThreshold = max(1024, entries.count * 2)
+    }
 }

@@ -22,6 +22,11 @@ public struct HTTP2ConnectionControl: Sendable {
         run { $0.goAway(errorCode: errorCode, debugData: debugData, thenClose: thenClose) }
     }
 
+    /// GOAWAY with an explicit last-stream-id (tests use it to exercise client retry logic).
+    func goAway(errorCode: UInt32, debugData: [UInt8], thenClose: Bool, lastStreamID: Int32) {
+        run { $0.goAway(errorCode: errorCode, debugData: debugData, thenClose: thenClose, lastStreamID: lastStreamID) }
+    }
+
     /// Drops the TCP connection now, without GOAWAY.
     public func close() {
         run { $0.close() }

@@ -1,3 +1,5 @@
+import Logging
+
 /// How an `HTTP2Server` listens and what it advertises.
 public struct HTTP2ServerConfiguration: Sendable {
     /// Address to bind: an IPv4/IPv6 literal ("127.0.0.1", "::1", "0.0.0.0", "::") or a host name.
@@ -26,6 +28,9 @@ public struct HTTP2ServerConfiguration: Sendable {
     /// Pending encrypted output per connection above which the server stops reading from that peer
     /// until the output drains (back-pressure).
     public var outputHighWaterMark: Int = 256 * 1024
+    /// Where connection-level events go (handshake failures at debug, open/close at trace).
+    /// Nothing is logged per request.
+    public var logger: Logger = Logger(label: "mockapns.http2")
 
     /// Creates a configuration; every field has a default.
     public init(

@@ -21,7 +21,16 @@ final class Acceptor: Selectable, @unchecked Sendable {
     func ready(events: UInt32) {
         var accepted = 0
         while !closed && accepted < 128 {
-            guard let (socket, peer) = Socket.accept(listener: fd) else { break }
+            guard let (socket, peer) = Socket.accept(listener: fd) else {
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    // Out of descriptors: stop polling the listener for a moment instead of spinning on it.
+                    loop.modify(fd: fd, events: 0)
+                    loop.scheduleLocal(in: 100_000_000) { [self] in
+                        if !closed { loop.modify(fd: fd, events: EpollEvents.input) }
+                    }
+                }
+                break
+            }
             accepted += 1
             if context.shuttingDown.load(ordering: .relaxed) {
                 Glibc.close(socket)

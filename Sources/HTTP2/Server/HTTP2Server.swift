@@ -51,6 +51,10 @@ public final class HTTP2Server: Sendable {
                 }
             }
             state = .running(group: group, acceptor: acceptor, loopStates: loopStates, port: port)
+            configuration.logger.info(
+                "HTTP/2 server listening",
+                metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(configuration.tls != nil)",
+                           "loops": "\(group.loops.count)"])
         }
     }
 
@@ -59,6 +63,14 @@ public final class HTTP2Server: Sendable {
         state.withLock { state in
             if case let .running(_, _, _, port) = state { return port }
             return 0
+        }
+    }
+
+    /// The server's event loops while it runs (e.g. to schedule timers or run a client on them); nil otherwise.
+    public var eventLoopGroup: EventLoopGroup? {
+        state.withLock { state in
+            if case let .running(group, _, _, _) = state { return group }
+            return nil
         }
     }
 
@@ -103,5 +115,10 @@ public final class HTTP2Server: Sendable {
             try? await Task.sleep(for: .milliseconds(2))
         }
         await group.shutdown()
+        // The loop threads are gone (joined), so their state can be touched here: close anything that
+        // was still being set up when they stopped.
+        for loopState in loopStates {
+            for connection in Array(loopState.connections.values) { connection.close() }
+        }
     }
 }

@@ -1,6 +1,7 @@
 import CNghttp2
 import COpenSSL
 import Glibc
+import Logging
 
 /// One accepted HTTP/2 connection: TLS (or h2c), an nghttp2 server session, its streams, and the
 /// handler calls. Lives on one loop thread; responders from other threads hop to it.
@@ -11,13 +12,13 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     let context: ServerContext
     let loopState: ServerLoopState
     let remoteAddress: String
-    private(set) var info: HTTP2ConnectionInfo
-    private var streams: [Int32: ServerStream] = [:]
+    @exclusivity(unchecked) private(set) var info: HTTP2ConnectionInfo
+    @exclusivity(unchecked) private var streams: [Int32: ServerStream] = [:]
     /// The stream the last callback touched (headers of one stream arrive back to back).
-    private var currentStream: ServerStream?
-    private var opened = false
-    private var responseScratch: [UInt8] = []
-    private var pendingGoAway: (errorCode: UInt32, debugData: [UInt8], thenClose: Bool)?
+    @exclusivity(unchecked) private var currentStream: ServerStream?
+    @exclusivity(unchecked) private var opened = false
+    @exclusivity(unchecked) private var responseScratch: [UInt8] = []
+    @exclusivity(unchecked) private var pendingGoAway: (errorCode: UInt32, debugData: [UInt8], thenClose: Bool, lastStreamID: Int32?)?
     private let maxBodyBytes: Int
     private let maxHeaderListSize: Int
 
@@ -51,9 +52,10 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
             }
             attachTLS(ssl: ssl, input: input, output: output)
             // A peer that never completes the handshake must not hold the socket forever.
-            loop.scheduleLocal(in: 10_000_000_000) { [weak self] in
-                guard let self, self.phase == .handshaking else { return }
-                self.close()
+            // Strong capture on purpose: a weak reference would give every connection a side table and
+            // slow down each retain/release on the hot path; the timer only delays deallocation.
+            loop.scheduleLocal(in: 10_000_000_000) { [self] in
+                if phase == .handshaking { close() }
             }
         } else {
             transportReady()
@@ -81,6 +83,9 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         ]
         _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         opened = true
+        configuration.logger.trace(
+            "connection opened",
+            metadata: ["connection": "\(id)", "peer": "\(remoteAddress)", "alpn": "\(info.alpn ?? "none")"])
         context.handler.connectionOpened(info)
         if context.shuttingDown.load(ordering: .relaxed) {
             beginGracefulShutdown()
@@ -116,8 +121,8 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     // MARK: - Idle timeout
 
     private func scheduleIdleCheck(after nanoseconds: UInt64) {
-        loop.scheduleLocal(in: max(nanoseconds, 1_000_000)) { [weak self] in
-            self?.checkIdle()
+        loop.scheduleLocal(in: max(nanoseconds, 1_000_000)) { [self] in  // strong: see start()
+            checkIdle()
         }
     }
 
@@ -147,6 +152,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
             method: "", path: "", connectionID: id, streamID: streamID, remoteAddress: remoteAddress,
             peerCertificateDER: info.peerCertificateDER, alpn: info.alpn)
         let stream = ServerStream(request: request)
+        stream.request.headers.reserveCapacity(12)
         streams[streamID] = stream
         currentStream = stream
     }
@@ -291,19 +297,19 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
 
     /// Queues GOAWAY behind everything already submitted (so a response answered just before it,
     /// body included, reaches the peer first: some clients drop frames that follow a GOAWAY).
-    func goAway(errorCode: UInt32, debugData: [UInt8], thenClose: Bool) {
+    func goAway(errorCode: UInt32, debugData: [UInt8], thenClose: Bool, lastStreamID: Int32? = nil) {
         guard phase == .active, session != nil else {
             if phase == .handshaking { close() }
             return
         }
-        pendingGoAway = (errorCode, debugData, thenClose)
+        pendingGoAway = (errorCode, debugData, thenClose, lastStreamID)
         scheduleTick()
     }
 
     override func outputQueueDrained() -> Bool {
-        guard let (errorCode, debugData, thenClose) = pendingGoAway, let session else { return false }
+        guard let (errorCode, debugData, thenClose, explicitLastStreamID) = pendingGoAway, let session else { return false }
         pendingGoAway = nil
-        let lastStreamID = nghttp2_session_get_last_proc_stream_id(session)
+        let lastStreamID = explicitLastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
         _ = debugData.withUnsafeBufferPointer { data in
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode, data.baseAddress, data.count)
         }
@@ -330,7 +336,14 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         }
     }
 
+    override func handshakeFailed(reason: String) {
+        context.configuration.logger.debug(
+            "TLS handshake failed", metadata: ["peer": "\(remoteAddress)", "reason": "\(reason)"])
+        super.handshakeFailed(reason: reason)
+    }
+
     override func transportClosed() {
+        context.configuration.logger.trace("connection closed", metadata: ["connection": "\(id)", "peer": "\(remoteAddress)"])
         streams.removeAll()
         currentStream = nil
         loopState.connections.removeValue(forKey: id)
@@ -344,15 +357,16 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
 
 // MARK: - C callbacks: recover the connection from user_data, forward, return 0.
 
+/// The connection behind nghttp2's user_data, without retain/release (the session never outlives it).
 @inline(__always)
-private func serverConnection(_ userData: UnsafeMutableRawPointer?) -> ServerConnection {
-    Unmanaged<ServerConnection>.fromOpaque(userData!).takeUnretainedValue()
+private func withServerConnection<R>(_ userData: UnsafeMutableRawPointer?, _ body: (ServerConnection) -> R) -> R {
+    Unmanaged<ServerConnection>.fromOpaque(userData!)._withUnsafeGuaranteedRef(body)
 }
 
 private let serverOnBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, userData in
     guard let frame else { return 0 }
     if frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) && frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
-        serverConnection(userData).beginRequest(streamID: frame.pointee.hd.stream_id)
+        withServerConnection(userData) { $0.beginRequest(streamID: frame.pointee.hd.stream_id) }
     }
     return 0
 }
@@ -360,15 +374,17 @@ private let serverOnBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame
 private let serverOnHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
     guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
           frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
-    serverConnection(userData).header(
-        streamID: frame.pointee.hd.stream_id,
-        name: UnsafeBufferPointer(start: name, count: nameLength),
-        value: UnsafeBufferPointer(start: value, count: valueLength))
+    withServerConnection(userData) {
+        $0.header(
+            streamID: frame.pointee.hd.stream_id,
+            name: UnsafeBufferPointer(start: name, count: nameLength),
+            value: UnsafeBufferPointer(start: value, count: valueLength))
+    }
     return 0
 }
 
 private let serverOnDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
-    serverConnection(userData).bodyChunk(streamID: streamID, data: UnsafeBufferPointer(start: data, count: length))
+    withServerConnection(userData) { $0.bodyChunk(streamID: streamID, data: UnsafeBufferPointer(start: data, count: length)) }
     return 0
 }
 
@@ -377,18 +393,18 @@ private let serverOnFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, user
     let type = frame.pointee.hd.type
     if (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue))
         && frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 {
-        serverConnection(userData).requestComplete(streamID: frame.pointee.hd.stream_id)
+        withServerConnection(userData) { $0.requestComplete(streamID: frame.pointee.hd.stream_id) }
     }
     return 0
 }
 
 private let serverOnStreamClose: nghttp2_on_stream_close_callback = { _, streamID, _, userData in
-    serverConnection(userData).streamClosed(streamID: streamID)
+    withServerConnection(userData) { $0.streamClosed(streamID: streamID) }
     return 0
 }
 
 private let serverReadBody: nghttp2_data_source_read_callback = { _, _, buffer, length, flags, source, userData in
     guard let buffer, let flags, let pointer = source?.pointee.ptr else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
     let stream = Unmanaged<ServerStream>.fromOpaque(pointer).takeUnretainedValue()
-    return serverConnection(userData).readResponseBody(stream: stream, into: buffer, length: length, flags: flags)
+    return withServerConnection(userData) { $0.readResponseBody(stream: stream, into: buffer, length: length, flags: flags) }
 }

@@ -10,38 +10,41 @@ import Glibc
 /// encrypts all of it with one `SSL_write`, and sends it with one `send()`.
 ///
 /// Confined to its loop's thread; every entry point from elsewhere hops through `loop.execute`.
+/// Stored properties opt out of dynamic exclusivity checks (`@exclusivity(unchecked)`): single-threaded,
+/// no overlapping accesses, and the checks cost several percent per request. The same holds for the
+/// subclasses and for `EventLoop`'s loop-thread state.
 class SocketConnection: Selectable, TickObserver {
     enum Phase { case connecting, handshaking, active, closed }
 
     let loop: EventLoop
     let fd: Int32
-    var phase: Phase
+    @exclusivity(unchecked) var phase: Phase
     /// The nghttp2 session, created by the subclass once the transport is ready.
-    var session: OpaquePointer?
+    @exclusivity(unchecked) var session: OpaquePointer?
 
     // TLS (nil for plain TCP).
-    private(set) var ssl: OpaquePointer?
-    private var sslInput: OpaquePointer?
-    private var sslOutput: OpaquePointer?
+    @exclusivity(unchecked) private(set) var ssl: OpaquePointer?
+    @exclusivity(unchecked) private var sslInput: OpaquePointer?
+    @exclusivity(unchecked) private var sslOutput: OpaquePointer?
 
     // Output: bytes ready for the socket (ciphertext when TLS), and plaintext staged for one SSL_write.
-    private var output: [UInt8] = []
-    private var outputStart = 0
-    private var staging: [UInt8] = []
+    @exclusivity(unchecked) private var output: [UInt8] = []
+    @exclusivity(unchecked) private var outputStart = 0
+    @exclusivity(unchecked) private var staging: [UInt8] = []
     let highWaterMark: Int
 
-    private var interest: UInt32 = 0
-    private(set) var readPaused = false
-    private var tickScheduled = false
+    @exclusivity(unchecked) private var interest: UInt32 = 0
+    @exclusivity(unchecked) private(set) var readPaused = false
+    @exclusivity(unchecked) private var tickScheduled = false
     /// Inside `mem_recv`/`mem_send`: the session must not be deleted now, so `close()` is deferred.
-    private var inSessionCall = false
-    private var closeDeferred = false
+    @exclusivity(unchecked) private var inSessionCall = false
+    @exclusivity(unchecked) private var closeDeferred = false
     /// Close once everything queued so far (in nghttp2 and in buffers) has been written.
-    var closeWhenFlushed = false
+    @exclusivity(unchecked) var closeWhenFlushed = false
     /// Monotonic time of the last bytes read.
-    var lastActivity: UInt64
+    @exclusivity(unchecked) var lastActivity: UInt64
     /// Largest pending output seen on this connection (bytes), for back-pressure accounting.
-    private(set) var peakPendingOutput = 0
+    @exclusivity(unchecked) private(set) var peakPendingOutput = 0
 
     var isTLS: Bool { ssl != nil }
     var pendingOutputBytes: Int { output.count - outputStart }

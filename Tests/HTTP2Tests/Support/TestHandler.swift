@@ -1,5 +1,5 @@
 import Foundation
-import HTTP2
+@testable import HTTP2
 
 /// A test-only handler. Paths:
 /// - `/delay`: answers 200 after 300 ms from another thread.
@@ -7,6 +7,8 @@ import HTTP2
 /// - `/limit`: calls `setMaxConcurrentStreams(7)`, then answers 200.
 /// - `/goaway`: answers 403 with a JSON body, then GOAWAY(0, {"reason":"Shutdown"}) and close.
 /// - `/reset`: RST_STREAM CANCEL.
+/// - `/never`: never answered.
+/// - `/goaway-low`: GOAWAY with last-stream-id 1, connection kept for in-flight streams.
 /// - `/overflow`: 413 when `bodyOverflowed`, else 200.
 /// - anything else: 200 with `x-method`, `x-path`, `x-body-length`, `x-alpn`, `x-cert-length` headers
 ///   and the request body echoed.
@@ -16,6 +18,10 @@ final class TestHandler: HTTP2RequestHandler, @unchecked Sendable {
     private var _requests: [HTTP2Request] = []
     private var _opened: [HTTP2ConnectionInfo] = []
     private var _closed: [HTTP2ConnectionInfo] = []
+    private var _inFlight = 0
+    private var _maxInFlight = 0
+    /// Most `/delay` requests ever waiting for their answer at once.
+    var maxInFlight: Int { lock.withLock { _maxInFlight } }
 
     var requests: [HTTP2Request] { lock.withLock { _requests } }
     var opened: [HTTP2ConnectionInfo] { lock.withLock { _opened } }
@@ -25,7 +31,12 @@ final class TestHandler: HTTP2RequestHandler, @unchecked Sendable {
         lock.withLock { _requests.append(request) }
         switch request.path {
         case "/delay":
+            lock.withLock {
+                _inFlight += 1
+                _maxInFlight = max(_maxInFlight, _inFlight)
+            }
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+                self.lock.withLock { self._inFlight -= 1 }
                 responder.respond(status: 200, headers: [HTTPHeaderField(name: "x-delayed", value: "1")], body: nil)
             }
         case "/big":
@@ -37,6 +48,11 @@ final class TestHandler: HTTP2RequestHandler, @unchecked Sendable {
             responder.respond(status: 403, headers: [HTTPHeaderField(name: "content-type", value: "application/json")],
                               body: Array(#"{"reason":"Forbidden"}"#.utf8))
             responder.connection.goAway(errorCode: 0, debugData: Array(#"{"reason":"Shutdown"}"#.utf8), thenClose: true)
+        case "/never":
+            break
+        case "/goaway-low":
+            // GOAWAY naming stream 1 as the last one processed: every later stream must be retried elsewhere.
+            responder.connection.goAway(errorCode: 0, debugData: [], thenClose: false, lastStreamID: 1)
         case "/reset":
             responder.reset(errorCode: 8)
         case "/overflow":

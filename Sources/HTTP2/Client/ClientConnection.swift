@@ -1,0 +1,409 @@
+import CNghttp2
+import COpenSSL
+import Glibc
+
+/// The loop-side half of a client connection: socket, TLS, nghttp2 client session, the queue of requests
+/// waiting for a stream slot (the server's MAX_CONCURRENT_STREAMS), streams in flight, pings, GOAWAY.
+// @unchecked Sendable: all mutable state is confined to `loop`'s thread; `HTTP2ClientConnection` only
+// reaches it through `loop.execute`.
+final class ClientConnection: SocketConnection, @unchecked Sendable {
+    typealias ConnectCompletion = @Sendable (Result<Void, HTTP2ClientError>) -> Void
+    typealias PingCompletion = @Sendable (Result<Duration, HTTP2ClientError>) -> Void
+
+    let id: UInt64
+    let host: String
+    let port: Int
+    let configuration: HTTP2ClientConfiguration
+    private let tls: TLSClientContext?
+    @exclusivity(unchecked) private var connectCompletion: ConnectCompletion?
+    @exclusivity(unchecked) private var waiting: [ClientStream] = []
+    @exclusivity(unchecked) private var streams: [Int32: ClientStream] = [:]
+    @exclusivity(unchecked) private var pings: [(opaque: UInt64, started: UInt64, completion: PingCompletion)] = []
+    @exclusivity(unchecked) private var nextPing: UInt64 = 1
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
+    /// Set once a GOAWAY arrived or `close()` was asked: no new requests.
+    @exclusivity(unchecked) private(set) var goAwayReceived = false
+    @exclusivity(unchecked) private var closedByUser = false
+    /// The negotiated ALPN protocol.
+    @exclusivity(unchecked) private(set) var alpn: String?
+
+    init(fd: Int32, host: String, port: Int, loop: EventLoop, tls: TLSClientContext?,
+         configuration: HTTP2ClientConfiguration, completion: @escaping ConnectCompletion) {
+        id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.configuration = configuration
+        self.connectCompletion = completion
+        super.init(loop: loop, fd: fd, phase: .connecting, highWaterMark: 256 * 1024)
+    }
+
+    /// Registers for connect completion and arms the connect timeout. Loop thread only.
+    func start() {
+        do {
+            try registerWithLoop(events: EpollEvents.output)
+        } catch {
+            Glibc.close(fd)
+            phase = .closed
+            failConnect(.connectFailed("\(error)"))
+            return
+        }
+        // Strong capture: weak references would put a side table on the connection (slower refcounting).
+        loop.scheduleLocal(in: configuration.connectTimeout.nanoseconds) { [self] in
+            guard connectCompletion != nil else { return }
+            failConnect(.connectFailed("timed out after \(configuration.connectTimeout) connecting to \(host):\(port)"))
+        }
+    }
+
+    private func failConnect(_ error: HTTP2ClientError) {
+        if let completion = connectCompletion {
+            connectCompletion = nil
+            completion(.failure(error))
+        }
+        close()
+    }
+
+    // MARK: - Transport
+
+    override func connectCompleted() {
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+        if error != 0 {
+            failConnect(.connectFailed("\(host):\(port): \(String(cString: strerror(error)))"))
+            return
+        }
+        if let tls {
+            guard let (ssl, input, output) = tls.makeSSL(host: host) else {
+                failConnect(.tlsHandshakeFailed("SSL_new failed"))
+                return
+            }
+            attachTLS(ssl: ssl, input: input, output: output)
+            phase = .handshaking
+            updateInterest()
+            driveHandshake()
+        } else {
+            phase = .active
+            transportReady()
+        }
+    }
+
+    override func handshakeFailed(reason: String) {
+        var message = reason
+        if let ssl {
+            let verify = verifyFailureReason(ssl: ssl)
+            if !verify.isEmpty { message = "certificate verification failed: \(verify)" + (reason.isEmpty ? "" : " (\(reason))") }
+        }
+        if message.isEmpty { message = "the server closed the connection during the handshake" }
+        failConnect(.tlsHandshakeFailed(message))
+    }
+
+    override func transportReady() {
+        if let ssl { alpn = selectedALPN(ssl: ssl) }
+        guard createSession(), let session else {
+            failConnect(.protocolError("nghttp2 client session could not be created"))
+            return
+        }
+        var settings: [nghttp2_settings_entry] = [
+            .init(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
+            .init(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: configuration.initialWindowSize),
+        ]
+        _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        _ = nghttp2_session_set_local_window_size(
+            session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: configuration.initialWindowSize))
+        scheduleTick()
+    }
+
+    private func createSession() -> Bool {
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return false }
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks, clientOnHeader)
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, clientOnDataChunk)
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, clientOnFrameRecv)
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, clientOnStreamClose)
+        var option: OpaquePointer?
+        guard nghttp2_option_new(&option) == 0, let option else { return false }
+        defer { nghttp2_option_del(option) }
+        nghttp2_option_set_no_closed_streams(option, 1)
+        var newSession: OpaquePointer?
+        guard nghttp2_session_client_new2(&newSession, callbacks, Unmanaged.passUnretained(self).toOpaque(), option) == 0,
+              let newSession else { return false }
+        session = newSession
+        return true
+    }
+
+    override func transportClosed() {
+        if let completion = connectCompletion {
+            connectCompletion = nil
+            completion(.failure(.connectFailed("the connection to \(host):\(port) closed during setup")))
+        }
+        let error: HTTP2ClientError = goAwayReceived && !closedByUser ? .goAway(retryable: true) : .connectionClosed
+        for stream in waiting { stream.finish(.failure(closedByUser ? .connectionClosed : error)) }
+        waiting.removeAll()
+        for stream in streams.values { stream.finish(.failure(stream.pendingError ?? .connectionClosed)) }
+        streams.removeAll()
+        for ping in pings { ping.completion(.failure(.connectionClosed)) }
+        pings.removeAll()
+    }
+
+    // MARK: - Requests (loop thread)
+
+    var isAcceptingRequests: Bool { phase == .active && !goAwayReceived && !closedByUser && session != nil }
+
+    /// The server's SETTINGS_MAX_CONCURRENT_STREAMS.
+    var remoteMaxConcurrentStreams: UInt32 {
+        guard let session else { return 0 }
+        return nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)
+    }
+
+    func enqueue(_ stream: ClientStream) {
+        guard isAcceptingRequests else {
+            stream.finish(.failure(goAwayReceived ? .goAway(retryable: true) : .connectionClosed))
+            return
+        }
+        if let timeout = stream.request.timeout ?? configuration.requestTimeout {
+            // Cancelled when the stream finishes; strong captures keep refcounting on the fast path.
+            stream.timer = loop.scheduleLocal(in: timeout.nanoseconds) { [self, stream] in
+                cancel(stream, with: .timeout)
+            }
+        }
+        waiting.append(stream)
+        dispatchWaiting()
+    }
+
+    /// Cancels by token (task cancellation).
+    func cancel(token: UInt64) {
+        if let stream = waiting.first(where: { $0.token == token }) ?? streams.values.first(where: { $0.token == token }) {
+            cancel(stream, with: .cancelled)
+        }
+    }
+
+    private func cancel(_ stream: ClientStream, with error: HTTP2ClientError) {
+        guard !stream.finished else { return }
+        if stream.streamID < 0 {
+            waiting.removeAll { $0 === stream }
+            stream.finish(.failure(error))
+            return
+        }
+        stream.finish(.failure(error))
+        if let session {
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.streamID, NGHTTP2_CANCEL.rawValue)
+            scheduleTick()
+        }
+    }
+
+    /// Submits waiting requests while the server's concurrency limit allows.
+    private func dispatchWaiting() {
+        guard let session, phase == .active, connectCompletion == nil else { return }
+        var submitted = false
+        while !waiting.isEmpty && !goAwayReceived && UInt32(streams.count) < remoteMaxConcurrentStreams {
+            let stream = waiting.removeFirst()
+            if stream.finished { continue }
+            submit(stream, session: session)
+            submitted = true
+        }
+        if submitted { scheduleTick() }
+    }
+
+    private func submit(_ stream: ClientStream, session: OpaquePointer) {
+        let request = stream.request
+        let authority = request.authority ?? (port == 443 ? host : "\(host):\(port)")
+        let scheme = tls != nil ? "https" : "http"
+        var fields: [(String, String)] = [(":method", request.method), (":scheme", scheme), (":authority", authority), (":path", request.path)]
+        for header in request.headers { fields.append((header.name, header.value)) }
+        scratch.removeAll(keepingCapacity: true)
+        for (name, value) in fields {
+            scratch.append(contentsOf: name.utf8)
+            scratch.append(contentsOf: value.utf8)
+        }
+        var provider = nghttp2_data_provider()
+        let hasBody = !(request.body?.isEmpty ?? true)
+        if hasBody {
+            provider.source.ptr = Unmanaged.passUnretained(stream).toOpaque()
+            provider.read_callback = clientReadBody
+        }
+        stream.requestOffset = 0
+        let userData = Unmanaged.passUnretained(stream).toOpaque()
+        let streamID: Int32 = scratch.withUnsafeMutableBufferPointer { bytes in
+            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: fields.count) { nva in
+                let base = bytes.baseAddress!
+                var offset = 0
+                let none = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+                for (index, (name, value)) in fields.enumerated() {
+                    let nameLength = name.utf8.count
+                    let valueLength = value.utf8.count
+                    nva[index] = nghttp2_nv(name: base + offset, value: base + offset + nameLength,
+                                            namelen: nameLength, valuelen: valueLength, flags: none)
+                    offset += nameLength + valueLength
+                }
+                return hasBody
+                    ? nghttp2_submit_request(session, nil, nva.baseAddress, fields.count, &provider, userData)
+                    : nghttp2_submit_request(session, nil, nva.baseAddress, fields.count, nil, userData)
+            }
+        }
+        if streamID < 0 {
+            stream.finish(.failure(.protocolError(String(cString: nghttp2_strerror(streamID)))))
+            return
+        }
+        stream.streamID = streamID
+        stream.attempts += 1
+        streams[streamID] = stream
+    }
+
+    func ping(completion: @escaping PingCompletion) {
+        guard phase == .active, let session else {
+            completion(.failure(.connectionClosed))
+            return
+        }
+        let opaque = nextPing
+        nextPing += 1
+        var data = opaque.bigEndian
+        let rc = withUnsafeBytes(of: &data) { nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), $0.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
+        guard rc == 0 else {
+            completion(.failure(.protocolError(String(cString: nghttp2_strerror(rc)))))
+            return
+        }
+        pings.append((opaque, monotonicNanoseconds(), completion))
+        scheduleTick()
+    }
+
+    /// Graceful close: GOAWAY(NO_ERROR), fail queued requests, let in-flight ones finish, then close
+    /// (nghttp2 stops wanting to read or write once the last stream is done).
+    func shutdown() {
+        closedByUser = true
+        for stream in waiting { stream.finish(.failure(.connectionClosed)) }
+        waiting.removeAll()
+        guard phase == .active, let session else {
+            close()
+            return
+        }
+        _ = nghttp2_submit_goaway(
+            session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(session),
+            NGHTTP2_NO_ERROR.rawValue, nil, 0)
+        scheduleTick()
+    }
+
+    // MARK: - nghttp2 callbacks
+
+    fileprivate func header(stream: ClientStream, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        if name.count == 7 && name[0] == UInt8(ascii: ":") {
+            var status = 0
+            for byte in value { status = status * 10 + Int(byte &- 48) }
+            stream.status = status
+            return
+        }
+        if name.first == UInt8(ascii: ":") { return }
+        stream.headers.append(HTTPHeaderField(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+    }
+
+    fileprivate func bodyChunk(streamID: Int32, data: UnsafeBufferPointer<UInt8>) {
+        guard let stream = streams[streamID], !stream.finished else { return }
+        if stream.body.count + data.count > configuration.maxResponseBodyBytes {
+            cancel(stream, with: .protocolError("response body larger than \(configuration.maxResponseBodyBytes) bytes"))
+            return
+        }
+        stream.body.append(contentsOf: data)
+    }
+
+    fileprivate func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
+        let type = frame.pointee.hd.type
+        if type == UInt8(NGHTTP2_SETTINGS.rawValue) {
+            if frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0, let completion = connectCompletion {
+                connectCompletion = nil
+                completion(.success(()))
+            }
+            dispatchWaiting()
+        } else if type == UInt8(NGHTTP2_PING.rawValue) && frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0 {
+            var opaque: UInt64 = 0
+            withUnsafeMutableBytes(of: &opaque) { raw in
+                withUnsafeBytes(of: frame.pointee.ping.opaque_data) { raw.copyMemory(from: $0) }
+            }
+            opaque = UInt64(bigEndian: opaque)
+            if let index = pings.firstIndex(where: { $0.opaque == opaque }) {
+                let ping = pings.remove(at: index)
+                ping.completion(.success(.nanoseconds(Int64(monotonicNanoseconds() &- ping.started))))
+            }
+        } else if type == UInt8(NGHTTP2_GOAWAY.rawValue) {
+            goAwayReceived = true
+            let lastStreamID = frame.pointee.goaway.last_stream_id
+            for stream in streams.values where stream.streamID > lastStreamID {
+                stream.pendingError = .goAway(retryable: true)
+                stream.finish(.failure(.goAway(retryable: true)))
+            }
+            for stream in waiting { stream.finish(.failure(.goAway(retryable: true))) }
+            waiting.removeAll()
+        }
+    }
+
+    fileprivate func streamClosed(streamID: Int32, errorCode: UInt32) {
+        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        defer { dispatchWaiting() }
+        if stream.finished { return }
+        if let error = stream.pendingError {
+            stream.finish(.failure(error))
+        } else if errorCode == NGHTTP2_REFUSED_STREAM.rawValue && stream.status == 0
+                    && stream.attempts <= configuration.refusedStreamRetries && !goAwayReceived {
+            // Never processed: try again when a slot frees up.
+            stream.streamID = -1
+            waiting.insert(stream, at: 0)
+        } else if errorCode != 0 && stream.status == 0 {
+            stream.finish(.failure(goAwayReceived ? .goAway(retryable: errorCode == NGHTTP2_REFUSED_STREAM.rawValue) : .streamReset(errorCode: errorCode)))
+        } else if stream.status == 0 {
+            stream.finish(.failure(.protocolError("the stream closed without a response")))
+        } else {
+            stream.finish(.success(HTTP2ClientResponse(status: stream.status, headers: stream.headers, body: stream.body, streamID: streamID)))
+        }
+    }
+
+    fileprivate func readRequestBody(stream: ClientStream, into buffer: UnsafeMutablePointer<UInt8>, length: Int,
+                                     flags: UnsafeMutablePointer<UInt32>) -> Int {
+        let body = stream.request.body ?? []
+        let count = min(body.count - stream.requestOffset, length)
+        if count > 0 {
+            body.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + stream.requestOffset, count: count) }
+            stream.requestOffset += count
+        }
+        if stream.requestOffset >= body.count { flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+        return count
+    }
+}
+
+// MARK: - C callbacks
+
+@inline(__always)
+private func clientConnection(_ userData: UnsafeMutableRawPointer?) -> ClientConnection {
+    Unmanaged<ClientConnection>.fromOpaque(userData!).takeUnretainedValue()
+}
+
+private let clientOnHeader: nghttp2_on_header_callback = { session, frame, name, nameLength, value, valueLength, _, userData in
+    guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
+          let pointer = nghttp2_session_get_stream_user_data(session, frame.pointee.hd.stream_id) else { return 0 }
+    let stream = Unmanaged<ClientStream>.fromOpaque(pointer).takeUnretainedValue()
+    clientConnection(userData).header(
+        stream: stream, name: UnsafeBufferPointer(start: name, count: nameLength),
+        value: UnsafeBufferPointer(start: value, count: valueLength))
+    return 0
+}
+
+private let clientOnDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
+    clientConnection(userData).bodyChunk(streamID: streamID, data: UnsafeBufferPointer(start: data, count: length))
+    return 0
+}
+
+private let clientOnFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, userData in
+    guard let frame else { return 0 }
+    clientConnection(userData).frameReceived(frame)
+    return 0
+}
+
+private let clientOnStreamClose: nghttp2_on_stream_close_callback = { _, streamID, errorCode, userData in
+    clientConnection(userData).streamClosed(streamID: streamID, errorCode: errorCode)
+    return 0
+}
+
+private let clientReadBody: nghttp2_data_source_read_callback = { _, _, buffer, length, flags, source, userData in
+    guard let buffer, let flags, let pointer = source?.pointee.ptr else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+    let stream = Unmanaged<ClientStream>.fromOpaque(pointer).takeUnretainedValue()
+    return clientConnection(userData).readRequestBody(stream: stream, into: buffer, length: length, flags: flags)
+}

@@ -1,0 +1,161 @@
+import Synchronization
+
+/// One HTTP/2 connection to a server, multiplexing requests over streams. Honours the server's
+/// SETTINGS_MAX_CONCURRENT_STREAMS (further sends wait for a free slot), retries streams the server
+/// refused without processing, fails the right streams on GOAWAY. Safe to use from any task.
+///
+/// ```swift
+/// let connection = try await HTTP2ClientConnection.connect(host: "localhost", port: 2197,
+///                                                          tls: TLSClientConfiguration(trustRoots: .file("ca.pem")),
+///                                                          on: group)
+/// let response = try await connection.send(HTTP2ClientRequest(method: "POST", path: "/3/device/…", body: payload))
+/// await connection.close()
+/// ```
+public final class HTTP2ClientConnection: Sendable {
+    private let connection: ClientConnection
+    private let nextToken = Atomic<UInt64>(1)
+
+    private init(connection: ClientConnection) {
+        self.connection = connection
+    }
+
+    /// Dropping the last reference closes the connection gracefully (in-flight requests still finish).
+    deinit {
+        let connection = self.connection
+        connection.loop.execute { connection.shutdown() }
+    }
+
+    /// Connection identifier, unique within the process.
+    public var id: UInt64 { connection.id }
+
+    /// Connects (TCP, then TLS when `tls` is set, else h2c prior knowledge) and returns once the server's
+    /// first SETTINGS frame arrived. Name resolution runs on the calling task, not on a loop.
+    public static func connect(
+        host: String, port: Int, tls: TLSClientConfiguration?, on group: EventLoopGroup,
+        configuration: HTTP2ClientConfiguration = HTTP2ClientConfiguration()
+    ) async throws(HTTP2ClientError) -> HTTP2ClientConnection {
+        let tlsContext: TLSClientContext?
+        do {
+            tlsContext = try tls.map { (tls) throws(HTTP2Error) in try TLSClientContext(configuration: tls) }
+        } catch {
+            throw .tlsHandshakeFailed(error.description)
+        }
+        let addresses: [sockaddr_storage]
+        do {
+            addresses = try Socket.resolve(host: host, port: port, passive: false)
+        } catch {
+            throw .connectFailed(error.description)
+        }
+        var lastError = HTTP2ClientError.connectFailed("\(host):\(port) has no address")
+        for address in addresses {
+            let fd: Int32
+            do {
+                fd = try Socket.connect(to: address)
+            } catch {
+                lastError = .connectFailed("\(host):\(port): \(error.description)")
+                continue
+            }
+            let loop = group.next()
+            let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            let box = ConnectionBox()
+            let result: Result<Void, HTTP2ClientError> = await withCheckedContinuation { continuation in
+                loop.execute {
+                    let connection = ClientConnection(
+                        fd: fd, host: bareHost, port: port, loop: loop, tls: tlsContext, configuration: configuration
+                    ) { result in continuation.resume(returning: result) }
+                    box.set(connection)
+                    connection.start()
+                }
+            }
+            switch result {
+            case .success:
+                return HTTP2ClientConnection(connection: box.get()!)
+            case let .failure(error):
+                lastError = error
+                if case .tlsHandshakeFailed = error { throw error }
+            }
+        }
+        throw lastError
+    }
+
+    /// Sends a request and waits for the complete response. Waits for a stream slot when the server's
+    /// concurrency limit is reached. Throws `.goAway(retryable: true)` when the server is going away and
+    /// never processed it, `.timeout`, `.streamReset`, `.connectionClosed`, `.cancelled`.
+    public func send(_ request: HTTP2ClientRequest) async throws(HTTP2ClientError) -> HTTP2ClientResponse {
+        let connection = self.connection
+        let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
+        let result: Result<HTTP2ClientResponse, HTTP2ClientError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                connection.loop.execute {
+                    connection.enqueue(ClientStream(token: token, request: request) { result in
+                        continuation.resume(returning: result)
+                    })
+                }
+            }
+        } onCancel: {
+            connection.loop.execute { connection.cancel(token: token) }
+        }
+        return try result.get()
+    }
+
+    /// Sends PING and returns the round-trip time.
+    public func ping() async throws(HTTP2ClientError) -> Duration {
+        let connection = self.connection
+        let result: Result<Duration, HTTP2ClientError> = await withCheckedContinuation { continuation in
+            connection.loop.execute {
+                connection.ping { result in continuation.resume(returning: result) }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Whether new requests are accepted (false after GOAWAY, `close()`, or a dropped connection).
+    public var isAcceptingRequests: Bool {
+        get async {
+            let connection = self.connection
+            return await withCheckedContinuation { continuation in
+                connection.loop.execute { continuation.resume(returning: connection.isAcceptingRequests) }
+            }
+        }
+    }
+
+    /// The server's current SETTINGS_MAX_CONCURRENT_STREAMS.
+    public var maxConcurrentStreams: UInt32 {
+        get async {
+            let connection = self.connection
+            return await withCheckedContinuation { continuation in
+                connection.loop.execute { continuation.resume(returning: connection.remoteMaxConcurrentStreams) }
+            }
+        }
+    }
+
+    /// The negotiated ALPN protocol ("h2"), or nil.
+    public var alpn: String? {
+        get async {
+            let connection = self.connection
+            return await withCheckedContinuation { continuation in
+                connection.loop.execute { continuation.resume(returning: connection.alpn) }
+            }
+        }
+    }
+
+    /// Sends GOAWAY, fails requests still waiting for a slot, lets in-flight ones finish, then closes.
+    public func close() async {
+        let connection = self.connection
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            connection.loop.execute {
+                connection.shutdown()
+                continuation.resume()
+            }
+        }
+    }
+}
+
+/// Hands the connection object from the loop back to the connecting task.
+private final class ConnectionBox: Sendable {
+    private let value = Locked<ClientConnection?>(nil)
+    func set(_ connection: ClientConnection) { value.withLock { $0 = connection } }
+    func get() -> ClientConnection? { value.withLock { $0 } }
+}
+
+import Glibc

@@ -1,0 +1,276 @@
+import Foundation
+import Glibc
+import HTTP2
+import XCTest
+
+/// `HTTP2ClientConnection` against our server and against nghttpd.
+final class ClientTests: ServerTestCase {
+    private var group: EventLoopGroup!
+
+    override func setUpWithError() throws {
+        group = try EventLoopGroup(threads: 1)
+    }
+
+    override func tearDown() async throws {
+        await group.shutdown()
+    }
+
+    private var trustTestCA: TLSClientConfiguration { TLSClientConfiguration(trustRoots: .file(pki.caPath)) }
+
+    private func connect(_ server: HTTP2Server, host: String = "localhost", tls: TLSClientConfiguration?) async throws -> HTTP2ClientConnection {
+        try await HTTP2ClientConnection.connect(host: host, port: server.localPort, tls: tls, on: group)
+    }
+
+    func testSendOverTLSWithALPN() async throws {
+        let (server, handler) = try startServer()
+        let connection = try await connect(server, tls: trustTestCA)
+        let alpn = await connection.alpn
+        XCTAssertEqual(alpn, "h2")
+        let response = try await connection.send(HTTP2ClientRequest(
+            method: "POST", path: "/echo", headers: [HTTPHeaderField(name: "x-a", value: "1")], body: Array("hi".utf8)))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.header("x-body-length"), "2")
+        XCTAssertEqual(response.body, Array("hi".utf8))
+        XCTAssertEqual(handler.requests.first?.header("x-a"), "1")
+        XCTAssertEqual(handler.requests.first?.authority, "localhost:\(server.localPort)")
+        await connection.close()
+    }
+
+    func testH2CPriorKnowledge() async throws {
+        let (server, _) = try startServer(tls: false)
+        let connection = try await connect(server, host: "127.0.0.1", tls: nil)
+        let response = try await connection.send(HTTP2ClientRequest(path: "/echo"))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.header("x-alpn"), "none")
+        await connection.close()
+    }
+
+    func testWithoutALPNStillSpeaksHTTP2() async throws {
+        let (server, handler) = try startServer()
+        var tls = trustTestCA
+        tls.applicationProtocols = []
+        let connection = try await connect(server, tls: tls)
+        let alpn = await connection.alpn
+        XCTAssertNil(alpn)
+        let response = try await connection.send(HTTP2ClientRequest(path: "/echo"))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertNil(handler.requests.first?.alpn)
+        await connection.close()
+    }
+
+    func testMultiplexingHonoursTheServersStreamLimit() async throws {
+        let (server, handler) = try startServer { $0.maxConcurrentStreams = 5 }
+        let connection = try await connect(server, tls: trustTestCA)
+        let limit = await connection.maxConcurrentStreams
+        XCTAssertEqual(limit, 5)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { tasks in
+            for _ in 0..<30 {
+                tasks.addTask { try await connection.send(HTTP2ClientRequest(path: "/delay")).status }
+            }
+            return try await tasks.reduce(into: [Int]()) { $0.append($1) }
+        }
+        XCTAssertEqual(statuses, Array(repeating: 200, count: 30))
+        XCTAssertEqual(handler.requests.count, 30)
+        XCTAssertLessThanOrEqual(handler.maxInFlight, 5)
+        XCTAssertGreaterThan(handler.maxInFlight, 1, "requests were not multiplexed")
+        await connection.close()
+    }
+
+    func testSettingsChangesAreHonoured() async throws {
+        let (server, _) = try startServer { $0.initialMaxConcurrentStreams = { _ in 1 } }
+        let connection = try await connect(server, tls: trustTestCA)
+        let before = await connection.maxConcurrentStreams
+        XCTAssertEqual(before, 1)
+        let response = try await connection.send(HTTP2ClientRequest(path: "/limit"))
+        XCTAssertEqual(response.status, 200)
+        let after = await connection.maxConcurrentStreams
+        XCTAssertEqual(after, 7)
+        await connection.close()
+    }
+
+    func testGoAwayFailsUnprocessedStreamsAsRetryable() async throws {
+        let (server, handler) = try startServer()
+        let connection = try await connect(server, tls: trustTestCA)
+        // Stream 1 is in flight (answered after 300 ms); streams 3, 5, 7 too (never answered).
+        let first = Task { try await connection.send(HTTP2ClientRequest(path: "/delay")) }
+        XCTAssertTrue(waitUntil { handler.requests.count == 1 })
+        let later = (0..<3).map { _ in Task { try await connection.send(HTTP2ClientRequest(path: "/never")) } }
+        XCTAssertTrue(waitUntil { handler.requests.count == 4 })
+        // This request makes the server send GOAWAY(last-stream-id = 1).
+        do {
+            _ = try await connection.send(HTTP2ClientRequest(path: "/goaway-low"))
+            XCTFail("expected GOAWAY")
+        } catch {
+            XCTAssertEqual(error, .goAway(retryable: true))
+        }
+        for task in later {
+            do {
+                _ = try await task.value
+                XCTFail("a stream above last-stream-id must fail")
+            } catch let error as HTTP2ClientError {
+                XCTAssertEqual(error, .goAway(retryable: true))
+            }
+        }
+        // Stream 1 (≤ last-stream-id) completes normally.
+        let response = try await first.value
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.streamID, 1)
+        // No new requests on this connection.
+        let accepting = await connection.isAcceptingRequests
+        XCTAssertFalse(accepting)
+        do {
+            _ = try await connection.send(HTTP2ClientRequest(path: "/echo"))
+            XCTFail("a connection that received GOAWAY must not take new requests")
+        } catch {
+            XCTAssertEqual(error, .goAway(retryable: true))
+        }
+    }
+
+    func testRequestTimeoutCancelsTheStreamOnly() async throws {
+        let (server, _) = try startServer()
+        let connection = try await connect(server, tls: trustTestCA)
+        do {
+            _ = try await connection.send(HTTP2ClientRequest(path: "/never", timeout: .milliseconds(200)))
+            XCTFail("expected a timeout")
+        } catch {
+            XCTAssertEqual(error, .timeout)
+        }
+        let response = try await connection.send(HTTP2ClientRequest(path: "/echo"))
+        XCTAssertEqual(response.status, 200)
+        await connection.close()
+    }
+
+    func testStreamResetIsReported() async throws {
+        let (server, _) = try startServer()
+        let connection = try await connect(server, tls: trustTestCA)
+        do {
+            _ = try await connection.send(HTTP2ClientRequest(path: "/reset"))
+            XCTFail("expected a reset")
+        } catch {
+            XCTAssertEqual(error, .streamReset(errorCode: 8))
+        }
+        await connection.close()
+    }
+
+    func testPing() async throws {
+        let (server, _) = try startServer()
+        let connection = try await connect(server, tls: trustTestCA)
+        let rtt = try await connection.ping()
+        XCTAssertGreaterThan(rtt, .zero)
+        await connection.close()
+    }
+
+    func testClientCertificateReachesTheServer() async throws {
+        let (server, handler) = try startServer(requestClientCertificate: true)
+        var tls = trustTestCA
+        tls.certificateChain = .file(pki.clientCertPath)
+        tls.privateKey = .file(pki.clientKeyPath)
+        let connection = try await connect(server, tls: tls)
+        let response = try await connection.send(HTTP2ClientRequest(path: "/echo"))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(handler.requests.first?.peerCertificateDER, pki.clientCertificateDER)
+        await connection.close()
+    }
+
+    func testHostnameMismatchFailsTheHandshake() async throws {
+        let (server, _) = try startServer()
+        var tls = trustTestCA
+        tls.serverName = "wrong.example"
+        do {
+            _ = try await connect(server, tls: tls)
+            XCTFail("expected a handshake failure")
+        } catch let error as HTTP2ClientError {
+            guard case let .tlsHandshakeFailed(reason) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("hostname mismatch"), reason)
+        }
+        try assertStillServes(server)
+    }
+
+    func testUntrustedServerFailsTheHandshake() async throws {
+        let (server, _) = try startServer()
+        do {
+            _ = try await connect(server, tls: TLSClientConfiguration())
+            XCTFail("expected a handshake failure")
+        } catch let error as HTTP2ClientError {
+            guard case let .tlsHandshakeFailed(reason) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("certificate"), reason)
+        }
+    }
+
+    func testConnectionRefusedIsConnectFailed() async throws {
+        let port = try freePort()
+        do {
+            _ = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, tls: nil, on: group)
+            XCTFail("expected a connect failure")
+        } catch {
+            guard case let .connectFailed(reason) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("refused"), reason)
+        }
+    }
+
+    func testCloseStopsNewRequests() async throws {
+        let (server, _) = try startServer()
+        let connection = try await connect(server, tls: trustTestCA)
+        _ = try await connection.send(HTTP2ClientRequest(path: "/echo"))
+        await connection.close()
+        do {
+            _ = try await connection.send(HTTP2ClientRequest(path: "/echo"))
+            XCTFail("a closed connection must not take requests")
+        } catch {
+            XCTAssertEqual(error, .connectionClosed)
+        }
+    }
+
+    func testCloseLetsInFlightRequestsFinish() async throws {
+        let (server, handler) = try startServer()
+        let connection = try await connect(server, tls: trustTestCA)
+        let inFlight = Task { try await connection.send(HTTP2ClientRequest(path: "/delay")) }
+        XCTAssertTrue(waitUntil { handler.requests.count == 1 })
+        await connection.close()
+        let response = try await inFlight.value
+        XCTAssertEqual(response.status, 200)
+        XCTAssertTrue(waitUntil { handler.closed.count == 1 }, "the connection should close once the stream is done")
+    }
+
+    func testAgainstNghttpd() async throws {
+        let htdocs = FileManager.default.temporaryDirectory.appendingPathComponent("http2-htdocs-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: htdocs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: htdocs) }
+        try "hello from nghttpd\n".write(toFile: htdocs + "/hello.txt", atomically: true, encoding: .utf8)
+        let port = try freePort()
+        let nghttpd = try ProcessRunner.start(
+            ProcessRunner.which("nghttpd"), ["-a", "127.0.0.1", "-d", htdocs, String(port), pki.serverKeyPath, pki.serverCertPath])
+        defer { nghttpd.terminate() }
+        var connection: HTTP2ClientConnection?
+        for _ in 0..<200 where connection == nil {
+            connection = try? await HTTP2ClientConnection.connect(host: "localhost", port: port, tls: trustTestCA, on: group)
+            if connection == nil { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        let client = try XCTUnwrap(connection, "nghttpd never accepted a connection")
+        let response = try await client.send(HTTP2ClientRequest(path: "/hello.txt"))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "hello from nghttpd\n")
+        let missing = try await client.send(HTTP2ClientRequest(path: "/missing"))
+        XCTAssertEqual(missing.status, 404)
+        let rtt = try await client.ping()
+        XCTAssertGreaterThan(rtt, .zero)
+        await client.close()
+    }
+
+    /// A port nothing listens on right now.
+    private func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                bind(fd, pointer, length)
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
