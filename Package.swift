@@ -78,7 +78,7 @@ let package = Package(
         // Drives the built `mockapns` binary (Inspect*: list/show/tail/export/stats/expect/token on recordings).
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MockAPNs", "MockAPNsControl", "APNsModel"],
+            dependencies: ["MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto"],
             swiftSettings: strict
         ),
         // --- end control plane ---
