@@ -118,7 +118,7 @@ enum InspectRecording {
     static func record(
         seq: UInt64, token: String = "aabbccddeeff00112233445566778899", topic: String = "com.example.app",
         pushType: String = "alert", status: Int = 200, reason: String? = nil, title: String = "Shipped",
-        badge: Int64 = 1, faults: [String] = [], lint: [RecordedRequest.LintSummary] = []
+        badge: Int64 = 1, faults: [String] = [], lint: [LintFinding] = []
     ) -> RecordedRequest {
         let payload = JSONValue.object([
             .init("aps", .object([
@@ -148,7 +148,7 @@ enum InspectRecording {
         record(seq: 2, token: "0123", status: 400, reason: "BadDeviceToken", title: "Shipping"),
         record(seq: 3, topic: "com.example.other", pushType: "background", title: "Quiet", faults: ["slow-topic"]),
         record(seq: 4, status: 410, reason: "Unregistered", title: "Delivered", badge: 2,
-               lint: [.init(id: "badge-not-cleared", severity: "warning", path: "aps.badge", message: "The badge grows without a reset.")]),
+               lint: [.init(id: "badge-not-cleared", severity: .warning, message: "The badge grows without a reset.", path: "aps.badge")]),
     ]
 
     /// Writes `records` to a new temporary `.jsonl` file and returns its path.

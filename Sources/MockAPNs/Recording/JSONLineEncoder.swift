@@ -59,7 +59,7 @@ struct JSONLineEncoder {
         for (index, finding) in record.lint.enumerated() {
             if index > 0 { raw(",") }
             raw("{\"id\":"); string(finding.id)
-            raw(",\"severity\":"); string(finding.severity)
+            raw(",\"severity\":"); string(finding.severity.rawValue)
             raw(",\"path\":"); string(finding.path)
             raw(",\"message\":"); string(finding.message); raw("}")
         }

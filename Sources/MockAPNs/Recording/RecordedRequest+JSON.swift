@@ -46,7 +46,7 @@ extension RecordedRequest {
         ])))
         members.append(M("faults", .array(faults.map(JSONValue.string))))
         members.append(M("lint", .array(lint.map {
-            .object([M("id", .string($0.id)), M("severity", .string($0.severity)),
+            .object([M("id", .string($0.id)), M("severity", .string($0.severity.rawValue)),
                      M("path", .string($0.path)), M("message", .string($0.message))])
         })))
         members.append(M("duration_us", .integer(durationMicros)))
@@ -97,12 +97,13 @@ extension RecordedRequest {
         }
         let authJSON = try field("auth")
         let responseJSON = try field("response")
-        var lint: [LintSummary] = []
+        var lint: [LintFinding] = []
         if case .array(let items) = json["lint"] ?? .array([]) {
             for item in items {
-                lint.append(LintSummary(
-                    id: item["id"]?.stringValue ?? "", severity: item["severity"]?.stringValue ?? "",
-                    path: item["path"]?.stringValue ?? "", message: item["message"]?.stringValue ?? ""))
+                lint.append(LintFinding(
+                    id: item["id"]?.stringValue ?? "",
+                    severity: item["severity"]?.stringValue.flatMap(LintFinding.Severity.init(rawValue:)) ?? .info,
+                    message: item["message"]?.stringValue ?? "", path: item["path"]?.stringValue ?? ""))
             }
         }
         func strings(_ value: JSONValue?) -> [String] {

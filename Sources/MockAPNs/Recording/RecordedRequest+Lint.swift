@@ -15,9 +15,7 @@ extension RecordedRequest {
             payloadBytes: payloadBytes)
         guard !findings.isEmpty else { return self }
         var copy = self
-        copy.lint = findings.map {
-            LintSummary(id: $0.id, severity: $0.severity.rawValue, path: $0.path, message: $0.message)
-        }
+        copy.lint = findings
         return copy
     }
 }

@@ -38,7 +38,7 @@ public struct RecordedRequest: Sendable, Equatable {
     /// The fault-plan rules that fired for this request, by name.
     public var faults: [String]
     /// Lint findings for the payload (what APNs accepts but a device may mishandle).
-    public var lint: [LintSummary]
+    public var lint: [LintFinding]
     /// Time from the request's arrival to the response being handed to the transport, in microseconds.
     public var durationMicros: Int64
 
@@ -47,7 +47,7 @@ public struct RecordedRequest: Sendable, Equatable {
         seq: UInt64, receivedAtMillis: Int64, connectionID: UInt64, streamID: Int32, remote: String,
         method: String, path: String, deviceToken: String?, headers: [HeaderField], body: [UInt8],
         payload: JSONValue?, payloadBytes: Int, auth: Authentication, response: Response,
-        faults: [String], lint: [LintSummary], durationMicros: Int64
+        faults: [String], lint: [LintFinding], durationMicros: Int64
     ) {
         self.seq = seq
         self.receivedAtMillis = receivedAtMillis
@@ -111,26 +111,6 @@ public struct RecordedRequest: Sendable, Equatable {
             self.apnsID = apnsID
             self.apnsUniqueID = apnsUniqueID
             self.timestamp = timestamp
-        }
-    }
-
-    /// A lint finding as stored in a record: stable id, severity, JSON path and message.
-    public struct LintSummary: Sendable, Equatable {
-        /// Stable finding id, e.g. `background-has-alert`.
-        public var id: String
-        /// `error`, `warning` or `info`.
-        public var severity: String
-        /// Where in the payload (or which header).
-        public var path: String
-        /// What is wrong, in a sentence.
-        public var message: String
-
-        /// Makes a lint summary.
-        public init(id: String, severity: String, path: String, message: String) {
-            self.id = id
-            self.severity = severity
-            self.path = path
-            self.message = message
         }
     }
 }

@@ -85,7 +85,7 @@ struct ShowCommand: AsyncParsableCommand {
         for fault in record.faults { out.append("  " + style.yellow(fault)) }
         out.append(style.bold("Lint") + (record.lint.isEmpty ? "    none" : ""))
         for finding in record.lint {
-            let severity = finding.severity == "error" ? style.red(finding.severity) : style.yellow(finding.severity)
+            let severity = finding.severity == .error ? style.red(finding.severity.rawValue) : style.yellow(finding.severity.rawValue)
             out.append("  \(severity) \(finding.id) at \(finding.path): \(finding.message)")
         }
         return out.joined(separator: "\n") + "\n"

@@ -18,7 +18,7 @@ final class RecorderTests: XCTestCase {
                             apnsUniqueID: status == 200 ? "11111111-2222-3333-4444-555555555555" : nil,
                             timestamp: status == 410 ? 1_795_000_000_000 : nil),
             faults: status == 503 ? ["apns down"] : [],
-            lint: [.init(id: "x", severity: "info", path: "aps", message: "m")],
+            lint: [LintFinding(id: "x", severity: .info, message: "m", path: "aps")],
             durationMicros: 42)
     }
 

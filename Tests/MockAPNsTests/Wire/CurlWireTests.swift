@@ -97,7 +97,7 @@ extension CurlWireTests {
                               body: #"{"aps":{"content-available":1,"alert":"hi"}}"#)
         XCTAssertEqual(result.status, 200)
         let record = try XCTUnwrap(server.recorder.records().first)
-        XCTAssertTrue(record.lint.contains { $0.severity == "error" || $0.severity == "warning" }, "\(record.lint)")
+        XCTAssertTrue(record.lint.contains { $0.severity == .error || $0.severity == .warning }, "\(record.lint)")
         XCTAssertTrue(record.lint.contains { $0.path.hasPrefix("aps") }, "\(record.lint)")
         await server.stop()
     }

@@ -45,7 +45,7 @@ struct HARDocument {
                 .init("stream_id", .integer(Int64(record.streamID))),
                 .init("remote", .string(record.remote)),
                 .init("faults", .array(record.faults.map { .string($0) })),
-                .init("lint", .array(record.lint.map { .string("\($0.severity) \($0.id) at \($0.path): \($0.message)") })),
+                .init("lint", .array(record.lint.map { .string("\($0.severity.rawValue) \($0.id) at \($0.path): \($0.message)") })),
             ])),
         ])
     }
