@@ -1,0 +1,99 @@
+import APNsModel
+import Foundation
+import MockAPNs
+import XCTest
+
+/// `mockapns serve` as a CI job runs it: settings from MOCKAPNS_* variables, a ready file, a recording,
+/// and SIGTERM flushing the recording and exiting 0; usage errors exit 2, an unusable port exits 1.
+final class ServeCommandTests: XCTestCase {
+    private static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    func testEnvironmentVariablesReadyFileRecordingAndSIGTERM() async throws {
+        let dir = NSTemporaryDirectory() + "serve-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let process = Process()
+        process.executableURL = try InspectCLI.binary
+        process.arguments = ["serve", "--no-control"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["MOCKAPNS_PORT"] = "0"
+        environment["MOCKAPNS_RECORD"] = dir + "/rec.jsonl"
+        environment["MOCKAPNS_READY_FILE"] = dir + "/ready.json"
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+
+        var url: String?
+        for _ in 0..<300 where url == nil {
+            if let data = FileManager.default.contents(atPath: dir + "/ready.json") {
+                url = (try? JSONValue.parse(Array(data)))?["apns_url"]?.stringValue
+            }
+            if url == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let apnsURL = try XCTUnwrap(url, "serve never wrote its ready file")
+        XCTAssertTrue(apnsURL.hasPrefix("https://127.0.0.1:"), apnsURL)
+        XCTAssertFalse(apnsURL.hasSuffix(":2197"), "MOCKAPNS_PORT=0 picks a free port")
+
+        let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(Self.repo)/certs/AuthKey_TESTKEY001.p8"])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let curl = try await InspectCLI.runTool("/usr/bin/curl", [
+            "-sS", "--http2", "--cacert", Self.repo + "/certs/ca.pem", "-o", "/dev/null", "-w", "%{http_code}",
+            "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: com.example.app",
+            "--data-binary", #"{"aps":{"alert":"Order 42 shipped"}}"#, "\(apnsURL)/3/device/\(String(repeating: "0f", count: 32))",
+        ])
+        XCTAssertEqual(curl.stdout, "200", curl.stderr)
+
+        process.terminate()   // SIGTERM
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(stderr.contains("mockapns: listening on \(apnsURL)"), stderr)
+        let lines = try String(contentsOfFile: dir + "/rec.jsonl", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "the record was flushed before exit")
+        let record = try RecordedRequest(jsonLine: Array(lines[0].utf8))
+        XCTAssertEqual(record.response.status, 200)
+        XCTAssertEqual(record.payload?.value(at: ["aps", "alert"]), .string("Order 42 shipped"))
+    }
+
+    func testUsageErrorsExitTwoAndStartFailuresExitOne() async throws {
+        let badEnvironment = try await InspectCLI.run(["serve", "--environment", "staging", "--no-control"])
+        XCTAssertEqual(badEnvironment.status, 2)
+        XCTAssertTrue(badEnvironment.stderr.contains("development or production"), badEnvironment.stderr)
+        let exclusive = try await InspectCLI.run(["serve", "--tls", "--h2c", "--no-control"])
+        XCTAssertEqual(exclusive.status, 2)
+
+        let blocker = try MockAPNsServer(configuration: {
+            var c = MockServerConfiguration()
+            c.port = 0
+            c.credentialsDirectory = Self.repo + "/certs"
+            return c
+        }())
+        try blocker.start()
+        let busy = try await InspectCLI.run(["serve", "--port", "\(blocker.port)", "--no-control"])
+        XCTAssertEqual(busy.status, 1)
+        XCTAssertTrue(busy.stderr.contains("cannot start"), busy.stderr)
+        XCTAssertTrue(busy.stderr.contains("\(blocker.port)"), "the message names the port: \(busy.stderr)")
+        await blocker.shutdown()
+    }
+}
+
+extension InspectCLI {
+    /// Runs another program (curl…) to completion.
+    static func runTool(_ path: String, _ arguments: [String]) async throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
