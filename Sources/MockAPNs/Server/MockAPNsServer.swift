@@ -57,6 +57,7 @@ public final class MockAPNsServer: Sendable {
         transportConfiguration.port = configuration.port
         transportConfiguration.maxConcurrentStreams = configuration.pipeline.maxConcurrentStreams
         transportConfiguration.maxBodyBytes = configuration.maxBodyBytes
+        transportConfiguration.logger = configuration.logger
         if let loops = configuration.loopCount { transportConfiguration.loopCount = loops }
         if configuration.tls {
             transportConfiguration.tls = TLSConfiguration(
@@ -68,7 +69,7 @@ public final class MockAPNsServer: Sendable {
                 // Any client certificate is taken; the pipeline answers 403 BadCertificate for untrusted ones.
                 requestClientCertificate: true)
         }
-        transport = try HTTP2Server(configuration: transportConfiguration, handler: PipelineHTTP2Handler(pipeline: pipeline))
+        transport = try HTTP2Server(configuration: transportConfiguration, handler: PipelineHTTP2Handler(pipeline: pipeline, logger: configuration.logger))
     }
 
     /// Starts listening.

@@ -1,4 +1,5 @@
 import APNsModel
+import Logging
 
 /// Everything `mockapns serve` (or `MockAPNs.start()`) can set. Defaults give a working mock:
 /// TLS on 127.0.0.1:2197 with the bundled test certificate, the bundled test keys trusted, development mode.
@@ -37,6 +38,9 @@ public struct MockServerConfiguration: Sendable {
     public var maxBodyBytes = 64 * 1024
     /// Folder of the bundled credentials; nil = search the usual places.
     public var credentialsDirectory: String?
+
+    /// Where the server logs: listening, connections (trace), rejected requests and faults (debug).
+    public var logger = Logger(label: "mockapns")
 
     /// The defaults.
     public init() {}

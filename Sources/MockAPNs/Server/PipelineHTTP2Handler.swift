@@ -1,10 +1,12 @@
 import APNsModel
 import HTTP2
+import Logging
 
 /// Adapts the transport's requests to the pipeline and carries out its decision on the stream:
 /// respond (now or after a delay), stall, reset, GOAWAY, or drop the connection.
 struct PipelineHTTP2Handler: HTTP2RequestHandler {
     let pipeline: Pipeline
+    let logger: Logger
 
     func connectionOpened(_ info: HTTP2ConnectionInfo) {
         pipeline.connectionOpened(id: info.id, certificateDER: info.peerCertificateDER)
@@ -23,6 +25,12 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
             id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,
             receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER)
         let response = pipeline.process(apnsRequest, on: connection)
+        if response.status >= 300 || response.disposition != .respond {
+            logger.debug("answered", metadata: [
+                "status": "\(response.status)", "path": "\(request.path)", "connection": "\(request.connectionID)",
+                "disposition": "\(response.disposition)",
+            ])
+        }
         if let limit = response.streamLimit {
             responder.connection.setMaxConcurrentStreams(limit)
         }

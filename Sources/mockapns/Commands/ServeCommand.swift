@@ -1,6 +1,7 @@
 import APNsModel
 import ArgumentParser
 import Foundation
+import Logging
 import MockAPNs
 
 /// `mockapns serve`: runs the mock until SIGINT/SIGTERM, which flush the recording and exit 0.
@@ -77,6 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
         let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
         guard levels.contains(level) else { throw ValidationError("--log-level must be one of \(levels.joined(separator: ", "))") }
         let readyPath = readyFile ?? env["READY_FILE"]
+        var logger = Logger(label: "mockapns") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = Logger.Level(rawValue: level) ?? .info
+        configuration.logger = logger
 
         let server: MockAPNsServer
         do {
