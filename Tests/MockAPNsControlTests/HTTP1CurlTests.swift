@@ -1,0 +1,64 @@
+import Foundation
+import MockAPNs
+import MockAPNsControl
+import XCTest
+
+/// The HTTP/1.1 APNs endpoint driven by `curl --http1.1`, as APNSwift's own tests drive a plain-HTTP mock:
+/// the same answers and the same records as over HTTP/2.
+final class HTTP1CurlTests: XCTestCase {
+    private func curl(_ port: Int, _ path: String, headers: [String], body: String) throws -> (status: String, body: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        let bodyFile = NSTemporaryDirectory() + "h1-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: bodyFile) }
+        var arguments = ["-sS", "--http1.1", "-o", bodyFile, "-w", "%{http_code}", "--data-binary", body]
+        for header in headers { arguments += ["-H", header] }
+        process.arguments = arguments + ["http://127.0.0.1:\(port)\(path)"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        return (status, (try? String(contentsOfFile: bodyFile, encoding: .utf8)) ?? "")
+    }
+
+    func testCurlOverHTTP1GetsAPNsAnswers() async throws {
+        var configuration = MockServerConfiguration()
+        configuration.port = 0
+        configuration.tls = false
+        configuration.trustAnySignature = true
+        let server = try MockAPNsServer(configuration: configuration)
+        let endpoint = APNsHTTP1Endpoint(server: server, port: 0)
+        let port = try await endpoint.start()
+        let jwt = try TokenFixture.bearer()
+        let token = String(repeating: "ab", count: 32)
+
+        let ok = try curl(port, "/3/device/\(token)", headers: ["authorization: bearer \(jwt)", "apns-topic: com.example.app"],
+                          body: #"{"aps":{"alert":"hello"}}"#)
+        XCTAssertEqual(ok.status, "200")
+        XCTAssertEqual(ok.body, "")
+        let bad = try curl(port, "/3/device/not-hex", headers: ["authorization: bearer \(jwt)", "apns-topic: com.example.app"],
+                           body: #"{"aps":{"alert":"hello"}}"#)
+        XCTAssertEqual(bad.status, "400")
+        XCTAssertEqual(bad.body, #"{"reason":"BadDeviceToken"}"#)
+        let unauthenticated = try curl(port, "/3/device/\(token)", headers: ["apns-topic: com.example.app"], body: "{}")
+        XCTAssertEqual(unauthenticated.body, #"{"reason":"MissingProviderToken"}"#)
+        XCTAssertEqual(server.recorder.records().map(\.response.status), [200, 400, 403])
+        XCTAssertEqual(server.recorder.records().map(\.streamID), [0, 0, 0])
+        await endpoint.stop()
+        await server.shutdown(gracePeriod: .milliseconds(100))
+    }
+}
+
+/// A well-formed ES256-shaped provider token for servers started with `trustAnySignature`.
+enum TokenFixture {
+    static func bearer() throws -> String {
+        func segment(_ json: String) -> String {
+            Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        }
+        let now = Int(Date().timeIntervalSince1970)
+        return "\(segment(#"{"alg":"ES256","kid":"KEY1234567"}"#)).\(segment(#"{"iss":"TEAM123456","iat":\#(now)}"#)).\(segment("sig"))"
+    }
+}
