@@ -23,13 +23,13 @@ public struct APNsRequest: Sendable, Hashable, Codable {
 
     /// Every value of header `name` (case-insensitive), in wire order.
     public func values(_ name: String) -> [String] {
-        let wanted = name.lowercased()
+        let wanted = ASCIIByte.lowercased(name)
         return headers.filter { $0.name == wanted }.map(\.value)
     }
 
     /// The first value of header `name` (case-insensitive), or `nil` when it is absent.
     public func value(_ name: String) -> String? {
-        let wanted = name.lowercased()
+        let wanted = ASCIIByte.lowercased(name)
         return headers.first(where: { $0.name == wanted })?.value
     }
 }

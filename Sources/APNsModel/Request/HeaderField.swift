@@ -7,9 +7,9 @@ public struct HeaderField: Sendable, Hashable, Codable {
     /// The header value, as sent.
     public var value: String
 
-    /// Makes a header field; `name` is lowercased.
+    /// Makes a header field; `name` is lowercased (kept as is, without a copy, when it already is).
     public init(name: String, value: String) {
-        self.name = name.lowercased()
+        self.name = ASCIIByte.lowercased(name)
         self.value = value
     }
 

@@ -62,6 +62,7 @@ public enum Route: Sendable, Hashable {
     /// lenient reading and ignore everything from the first `?` (RFC 3986: the query is not part of the path).
     /// Method names are matched exactly (HTTP methods are case-sensitive).
     public static func resolve(method: String, path rawPath: String) -> Result<Route, APNsReason> {
+        if let token = plainDeviceToken(method: method, path: rawPath) { return .success(.device(token: token)) }
         let path = rawPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first
             .map(String.init) ?? rawPath
 
@@ -91,6 +92,18 @@ public enum Route: Sendable, Hashable {
             }
         }
         return .failure(.badPath)
+    }
+
+    /// The token of the common request, `POST /3/device/<token>` with an ASCII path, no query and no `/` in
+    /// the token, found on bytes; `nil` for anything else, which `resolve` then routes the general way.
+    /// For such paths the bytes give exactly what the `Character`-based rules above give.
+    private static func plainDeviceToken(method: String, path: String) -> String? {
+        guard method == "POST", ASCIIByte.hasPrefix(path, "/3/device/") else { return nil }
+        let token = path.utf8.dropFirst("/3/device/".utf8.count)
+        guard !token.isEmpty,
+              !token.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
+        else { return nil }
+        return String(Substring(token))
     }
 
     private static func check(_ method: String, allowed: Set<String>, route: Route) -> Result<Route, APNsReason> {

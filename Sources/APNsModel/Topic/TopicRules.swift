@@ -16,7 +16,12 @@ public enum TopicRules {
 
     /// The push-type suffix `topic` ends with, if any.
     public static func suffix(of topic: String) -> String? {
-        knownSuffixes.first { topic.hasSuffix($0) && topic.count > $0.count }
+        if ASCIIByte.isASCII(topic) {
+            // One byte per Character: compare the tail bytes.
+            let bytes = topic.utf8
+            return knownSuffixes.first { bytes.count > $0.utf8.count && bytes.suffix($0.utf8.count).elementsEqual($0.utf8) }
+        }
+        return knownSuffixes.first { topic.hasSuffix($0) && topic.count > $0.count }
     }
 
     /// The bundle ID part of `topic`: the topic without its push-type suffix.

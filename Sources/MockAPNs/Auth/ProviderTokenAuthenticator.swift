@@ -23,8 +23,14 @@ public final class ProviderTokenAuthenticator: Sendable {
     /// The credential for a token-authenticated request, from its `authorization` header values.
     public func credential(authorization: String?) -> ProviderCredential {
         guard let authorization else { return .none }
-        guard authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else { return .malformedToken }
-        let token = String(authorization.dropFirst(7)).trimmingCharacters(in: " ")
+        let token: String
+        if let ascii = Self.asciiBearerToken(authorization) {
+            guard let ascii else { return .malformedToken }
+            token = ascii
+        } else {
+            guard authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else { return .malformedToken }
+            token = String(authorization.dropFirst(7)).trimmingCharacters(in: " ")
+        }
         if let cached = cache.withLock({ $0[token] }) { return .token(cached) }
         guard let jwt = try? JWT.parse(token) else { return .malformedToken }
         let entry = jwt.keyID.flatMap(keys.entry(keyID:))
@@ -55,6 +61,24 @@ public final class ProviderTokenAuthenticator: Sendable {
             cache[token] = facts
         }
         return .token(facts)
+    }
+}
+
+extension ProviderTokenAuthenticator {
+    /// For an ASCII `authorization` value (every real one), the token after a case-insensitive `bearer `,
+    /// with spaces trimmed from both ends, found on bytes: `.some(nil)` when the value is not of that form.
+    /// `nil` when the value is not ASCII; the caller then uses the `Character`-based rule, which gives the
+    /// same answers on ASCII text.
+    static func asciiBearerToken(_ authorization: String) -> String?? {
+        let bytes = authorization.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard bytes.count > 7,
+              zip(bytes, "bearer ".utf8).allSatisfy({ ((0x41...0x5A).contains($0) ? $0 | 0x20 : $0) == $1 })
+        else { return .some(nil) }
+        var token = bytes.dropFirst(7)
+        while token.first == UInt8(ascii: " ") { token = token.dropFirst() }
+        while token.last == UInt8(ascii: " ") { token = token.dropLast() }
+        return .some(String(Substring(token)))
     }
 }
 

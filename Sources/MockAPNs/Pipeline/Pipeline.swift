@@ -19,6 +19,20 @@ public final class Pipeline: Sendable {
         var certificate: CertificateFacts?
         var succeeded = false
         var limitedToOne = false
+        /// The last `authorization` value on this connection and the credential it gave. Senders repeat one
+        /// token for many requests, and the credential depends on the value alone (keys are fixed at start),
+        /// so a repeat is recognised by one string comparison instead of a lookup in the shared token cache.
+        var lastAuthorization: String?
+        var lastCredential: ProviderCredential?
+
+        /// The credential for `authorization`, from the last one when the value repeats.
+        mutating func credential(authorization: String?, tokens: ProviderTokenAuthenticator) -> ProviderCredential {
+            if let lastCredential, authorization == lastAuthorization { return lastCredential }
+            let credential = tokens.credential(authorization: authorization)
+            lastAuthorization = authorization
+            lastCredential = credential
+            return credential
+        }
     }
 
     /// Configuration in force.
@@ -82,7 +96,7 @@ public final class Pipeline: Sendable {
         if let certificate = state.certificate {
             credential = .certificate(certificate)   // APNs ignores `authorization` on certificate connections
         } else {
-            credential = tokens.credential(authorization: request.value("authorization"))
+            credential = state.credential(authorization: request.value("authorization"), tokens: tokens)
         }
         let context = DecisionContext(environment: configuration.environment, credential: credential, now: now,
                                       environmentKeyReason: configuration.environmentKeyReason)
@@ -296,6 +310,11 @@ public final class Pipeline: Sendable {
 
     static func deviceToken(in path: String) -> String? {
         let prefix = "/3/device/"
+        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+            // One byte per Character: the same answer from the bytes.
+            guard path.utf8.count > prefix.utf8.count, path.utf8.starts(with: prefix.utf8) else { return nil }
+            return String(Substring(path.utf8.dropFirst(prefix.utf8.count)))
+        }
         guard path.hasPrefix(prefix), path.count > prefix.count else { return nil }
         return String(path.dropFirst(prefix.count))
     }

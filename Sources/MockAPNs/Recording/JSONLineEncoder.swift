@@ -15,7 +15,7 @@ struct JSONLineEncoder {
 
     mutating func encode(_ record: RecordedRequest) {
         raw("{\"seq\":"); integer(Int64(record.seq))
-        raw(",\"received_at\":"); string(Timestamp.iso8601(millis: record.receivedAtMillis))
+        raw(",\"received_at\":"); timestamp(record.receivedAtMillis)
         raw(",\"connection_id\":"); integer(Int64(record.connectionID))
         raw(",\"stream_id\":"); integer(Int64(record.streamID))
         raw(",\"remote\":"); string(record.remote)
@@ -34,9 +34,7 @@ struct JSONLineEncoder {
             if record.body.isEmpty {
                 value(payload)
             } else {
-                for byte in record.body {
-                    bytes.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte)
-                }
+                oneLine(record.body)
             }
         } else {
             raw(",\"payload_base64\":\"")
@@ -90,24 +88,72 @@ struct JSONLineEncoder {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// `text` as a JSON string. Runs of bytes that need no escape (all of a typical field) are copied in
+    /// one `append(contentsOf:)`; only `"`, `\\` and control characters are written one by one.
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(byte)
-                case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(byte)
-                case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
-                case 0..<0x20:
-                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                              Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]])
-                default: bytes.append(byte)
-                }
+            var runStart = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                escape(byte)
+                runStart = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The escape sequence for one byte that JSON does not allow raw in a string.
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(byte)
+        case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+        default:
+            bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                      Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]])
+        }
+    }
+
+    /// A JSON text copied as is, except that raw line breaks (JSON whitespace) become spaces so the record
+    /// stays on one line. Bodies without line breaks, the usual case, are copied in one piece.
+    private mutating func oneLine(_ json: [UInt8]) {
+        if !json.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            bytes.append(contentsOf: json)
+            return
+        }
+        for byte in json {
+            bytes.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte)
+        }
+    }
+
+    /// The second `timestamp` last formatted, and its text up to the milliseconds
+    /// (`2026-11-23T12:00:00.`): records arrive in bursts within one second, so most reuse it.
+    private var formattedSecond: Int64 = -1
+    private var formattedSecondText: [UInt8] = []
+
+    /// `millis` as a JSON string in `Timestamp.iso8601(millis:)` form, formatting the date and time of day
+    /// once per second.
+    mutating func timestamp(_ millis: Int64) {
+        guard millis >= 0 else { string(Timestamp.iso8601(millis: millis)); return }
+        let second = millis / 1000
+        if second != formattedSecond {
+            // The text of the whole second, without its "000Z".
+            formattedSecondText = Array(Timestamp.iso8601(millis: second * 1000).utf8.dropLast(4))
+            formattedSecond = second
+        }
+        let fraction = Int(millis % 1000)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: formattedSecondText)
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+        bytes.append(UInt8(ascii: "Z"))
         bytes.append(UInt8(ascii: "\""))
     }
 
