@@ -2,12 +2,13 @@
 duplicate headers, invalid UTF-8, huge header blocks, several requests on one connection with the
 server's SETTINGS observed in between, TLS with or without ALPN, client certificates.
 
-Reads a JSON spec on stdin:
+Reads a JSON spec as the first line of stdin:
   {"port": 2197, "host": "127.0.0.1", "tls": true, "alpn": false, "ca": "...", "cert": "...", "key": "...",
-   "parallel": false,
+   "parallel": false, "step": false,
    "requests": [{"method": "POST", "path": "/3/device/..", "headers": [["name", "value"], ["x", {"hex": "ff"}]],
                  "body_b64": "...", "body_repeat": [byte, count]}]}
-Prints JSON: {"responses": [{"status": 200, "headers": [[..]], "body": "...", "reset": null, "error": null,
+With "step": true, before each request it prints {"ready": i} and waits for a line on stdin (so the test can
+move the server's clock between requests). Then prints JSON: {"responses": [{"status": 200, "headers": [[..]], "body": "...", "reset": null, "error": null,
               "max_concurrent_streams": N}], "goaway": {"error_code": 0, "debug": "..."} | null}
 """
 import base64
@@ -29,7 +30,7 @@ def header_bytes(value):
 
 
 def main() -> int:
-    spec = json.load(sys.stdin)
+    spec = json.loads(sys.stdin.readline())
     host = spec.get("host", "127.0.0.1")
     sock = socket.create_connection((host, spec["port"]), timeout=30)
     if spec.get("tls", True):
@@ -130,7 +131,10 @@ def main() -> int:
         pump(lambda: all(state[s]["done"] for s in sids))
         responses = [result(s, None if state[s]["done"] else "connection closed") for s in sids] + responses
     else:
-        for request in spec["requests"]:
+        for index, request in enumerate(spec["requests"]):
+            if spec.get("step"):
+                print(json.dumps({"ready": index}), flush=True)
+                sys.stdin.readline()
             if goaway is not None:
                 responses.append({"status": None, "error": "goaway", "reset": None, "body": "", "headers": []})
                 continue

@@ -81,7 +81,7 @@ public final class Pipeline: Sendable {
 
     /// Decides, records and answers one request. Never blocks; a `delay` fault comes back in `delay`.
     public func process(_ request: APNsRequest, on connection: PipelineConnection) -> PipelineResponse {
-        let now = Timestamp.nowSeconds()
+        let now = configuration.clock.nowSeconds()
         var state = connections.withLock { connections in
             if let state = connections[connection.id] { return state }
             // Transports that do not announce connections (HTTP/1.1) get state on first use.

@@ -9,6 +9,9 @@ public struct PipelineConfiguration: Sendable {
     /// Which spelling of the environment-key reason to send (APNS-SPEC §10.1: both are seen).
     public var environmentKeyReason: APNsReason = .badEnvironmentKeyIdInToken
 
+    /// "Now" for provider-token rules (expiry, refresh rate); tests move it instead of waiting.
+    public var clock = MockClock()
+
     /// The defaults: development, 1000 streams, Apple's documented spelling.
     public init() {}
 }

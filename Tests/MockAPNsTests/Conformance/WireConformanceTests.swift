@@ -9,9 +9,8 @@ import XCTest
 /// (tampered, DER, other-key and alg variants made for real), real client certificates over mTLS, and a
 /// raw HTTP/2 client (python-h2) so duplicate headers and odd bodies arrive as written.
 ///
-/// Cases whose connection history needs time to pass (token-update rate) cannot be replayed in real time
-/// over the wire; `ConformanceCorpusTests` decides those through the model with a controlled clock, and this
-/// test asserts that they are the only ones it leaves out.
+/// Cases whose connection history spans time (token-update rate) move the mock's clock between requests
+/// (`MockClock`), so they too run over one real connection.
 final class WireConformanceTests: XCTestCase {
     private struct ServerKey: Hashable {
         var environment: APNsEnvironment
@@ -23,14 +22,9 @@ final class WireConformanceTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(files.count, 80)
         var servers: [ServerKey: TestServer] = [:]
         var failures: [String] = []
-        var needsClock: [String] = []
         var ran = 0
         for url in files {
             let c = try ConformanceCase(url: url)
-            if c.history.contains(where: { $0.atOffset != 0 }) {
-                needsClock.append(c.file)
-                continue
-            }
             let key = ServerKey(environment: c.environment, environmentKeyReason: c.environmentKeyReason)
             if servers[key] == nil {
                 servers[key] = try TestServer.start {
@@ -44,8 +38,7 @@ final class WireConformanceTests: XCTestCase {
         }
         for server in servers.values { await server.stop() }
         XCTAssertTrue(failures.isEmpty, "\(failures.count) of \(ran) cases differ over the wire:\n" + failures.joined(separator: "\n"))
-        XCTAssertLessThanOrEqual(needsClock.count, 12, "only token-timing cases may need a clock: \(needsClock)")
-        XCTAssertGreaterThanOrEqual(ran, files.count - needsClock.count)
+        XCTAssertEqual(ran, files.count)
     }
 
     private func run(_ c: ConformanceCase, on server: TestServer) throws -> String? {
@@ -55,13 +48,25 @@ final class WireConformanceTests: XCTestCase {
         }
         let now = Int64(Date().timeIntervalSince1970)
         var certificate: String?
+        var tokens: [String: String] = [:]   // one auth block = one token string, as a real sender reuses it
         var requests: [H2Requests.Request] = []
         for entry in c.history {
             requests.append(try wireRequest(c, request: entry.request ?? ConformanceCase.defaultHistoryRequest,
-                                            auth: entry.auth, now: now, certificate: &certificate))
+                                            auth: entry.auth, now: now, certificate: &certificate, tokens: &tokens))
         }
-        requests.append(try wireRequest(c, request: c.request, auth: c.auth, now: now, certificate: &certificate))
-        let outcome = try H2Requests.run(port: server.port, certificate: certificate, requests)
+        requests.append(try wireRequest(c, request: c.request, auth: c.auth, now: now, certificate: &certificate, tokens: &tokens))
+        let outcome: H2Requests.Outcome
+        if c.history.contains(where: { $0.atOffset != 0 }) {
+            // Request i happens at history[i].atOffset seconds before the final one (which is at 0).
+            let offsets = c.history.map(\.atOffset) + [0]
+            let clock = server.server.pipeline.configuration.clock
+            outcome = try H2Requests.runStepped(port: server.port, certificate: certificate, requests) { index in
+                clock.set(offsetSeconds: offsets[index])
+            }
+            clock.set(offsetSeconds: 0)
+        } else {
+            outcome = try H2Requests.run(port: server.port, certificate: certificate, requests)
+        }
         for (index, entry) in c.history.enumerated() {
             if let status = entry.expectStatus, outcome.responses[index].status != status {
                 return "history request \(index + 1) got \(outcome.responses[index].status.map(String.init) ?? "no answer")"
@@ -80,13 +85,16 @@ final class WireConformanceTests: XCTestCase {
     }
 
     private func wireRequest(_ c: ConformanceCase, request: JSONValue, auth: JSONValue, now: Int64,
-                             certificate: inout String?) throws -> H2Requests.Request {
+                             certificate: inout String?, tokens: inout [String: String]) throws -> H2Requests.Request {
         let model = try c.makeRequest(request, auth: auth)
         var headers = model.headers.map { ($0.name, $0.value) }
         switch auth["kind"]?.stringValue {
         case "token":
             guard let index = headers.firstIndex(where: { $0.0 == "authorization" }) else { throw Self.error("no authorization") }
-            headers[index].1 = "bearer " + (try Self.mint(auth, now: now))
+            let key = auth.jsonText(sortedKeys: true)
+            let jwt = try tokens[key] ?? Self.mint(auth, now: now)
+            tokens[key] = jwt
+            headers[index].1 = "bearer " + jwt
         case "certificate":
             certificate = auth["cert"]?.stringValue
         default:

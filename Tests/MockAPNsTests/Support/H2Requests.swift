@@ -32,7 +32,56 @@ struct H2Requests {
 
     static func run(port: Int, tls: Bool = true, alpn: Bool = false, certificate: String? = nil,
                     parallel: Bool = false, _ requests: [Request]) throws -> Outcome {
-        var spec: [String: Any] = ["port": port, "tls": tls, "alpn": alpn, "ca": RepoPaths.cert("ca.pem"), "parallel": parallel]
+        let input = try spec(port: port, tls: tls, alpn: alpn, certificate: certificate, parallel: parallel, step: false, requests)
+        let out = try PeerProcess.run(RepoPaths.python, [RepoPaths.peers + "/h2_requests.py"], input: input + Data("\n".utf8), timeout: 120)
+        guard out.status == 0 else { throw failure(out.stdout + "\n" + out.stderr) }
+        return try outcome(out.stdout)
+    }
+
+    /// Like `run`, on one connection, calling `beforeEach(i)` before request `i` goes out (e.g. to move the
+    /// server's clock).
+    static func runStepped(port: Int, certificate: String? = nil, _ requests: [Request],
+                           beforeEach: (Int) -> Void) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: RepoPaths.python)
+        process.arguments = [RepoPaths.peers + "/h2_requests.py"]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(try spec(port: port, tls: true, alpn: false, certificate: certificate,
+                                                  parallel: false, step: true, requests) + Data("\n".utf8))
+        var buffer = Data()
+        var result: String?
+        while result == nil {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                   let index = object["ready"] as? Int {
+                    beforeEach(index)
+                    input.fileHandleForWriting.write(Data("\n".utf8))
+                } else {
+                    result = line
+                }
+            }
+        }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        guard let result else {
+            throw failure(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        }
+        return try outcome(result)
+    }
+
+    private static func spec(port: Int, tls: Bool, alpn: Bool, certificate: String?, parallel: Bool, step: Bool,
+                             _ requests: [Request]) throws -> Data {
+        var spec: [String: Any] = ["port": port, "tls": tls, "alpn": alpn, "ca": RepoPaths.cert("ca.pem"),
+                                   "parallel": parallel, "step": step]
         if let certificate {
             spec["cert"] = RepoPaths.cert("\(certificate).pem")
             spec["key"] = RepoPaths.cert("\(certificate)-key.pem")
@@ -45,12 +94,17 @@ struct H2Requests {
             if let (byte, count) = request.bodyRepeat { item["body_repeat"] = [Int(byte), count] }
             return item
         }
-        let input = try JSONSerialization.data(withJSONObject: spec)
-        let out = try PeerProcess.run(RepoPaths.python, [RepoPaths.peers + "/h2_requests.py"], input: input, timeout: 120)
-        guard out.status == 0,
-              let json = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any],
+        return try JSONSerialization.data(withJSONObject: spec)
+    }
+
+    private static func failure(_ text: String) -> NSError {
+        NSError(domain: "H2Requests", code: 1, userInfo: [NSLocalizedDescriptionKey: "h2_requests.py failed: \(text)"])
+    }
+
+    private static func outcome(_ stdout: String) throws -> Outcome {
+        guard let json = try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any],
               let items = json["responses"] as? [[String: Any]] else {
-            throw NSError(domain: "H2Requests", code: 1, userInfo: [NSLocalizedDescriptionKey: "h2_requests.py failed: \(out.stdout)\n\(out.stderr)"])
+            throw failure(stdout)
         }
         return Outcome(
             responses: items.map {
