@@ -59,16 +59,15 @@ public enum DevicePushRules {
         let collapseID = request.value("apns-collapse-id")
         if let reason = HeaderRules.checkCollapseID(collapseID) { return .failure(reason) }
 
-        let payload: JSONValue
-        switch PayloadRules.check(request.body, limit: pushType.maximumPayloadBytes,
-                                  malformedReason: context.malformedPayloadReason) {
-        case .success(let value): payload = value
-        case .failure(let reason): return .failure(reason)
+        if let reason = PayloadRules.checkText(request.body, limit: pushType.maximumPayloadBytes,
+                                               malformedReason: context.malformedPayloadReason) {
+            return .failure(reason)
         }
 
+        // The payload stays the body's text, parsed when someone reads `payload`.
         return .success(AcceptedPush(
             route: .device(token: token), deviceToken: token, topic: topic, pushType: pushType,
             pushTypeInferred: inferred, priority: priority, apnsID: apnsID, expiration: expiration,
-            collapseID: collapseID, payload: payload))
+            collapseID: collapseID, objectBody: request.body))
     }
 }

@@ -44,7 +44,34 @@ public struct AcceptedPush: Sendable, Hashable {
     /// `apns-collapse-id`, if sent.
     public var collapseID: String?
     /// The parsed body; an empty object for channel requests without a body.
-    public var payload: JSONValue
+    ///
+    /// A device push keeps its body's bytes, already checked to be a JSON object, and parses them when this is
+    /// read: the server only records the body, and a parsed tree costs many allocations per request.
+    public var payload: JSONValue {
+        get {
+            switch payloadSource {
+            case .value(let value): return value
+            case .objectText(let bytes): return (try? JSONValue.parse(bytes)) ?? .object([])
+            }
+        }
+        set { payloadSource = .value(newValue) }
+    }
+    /// Where `payload` comes from.
+    private var payloadSource: PayloadSource
+
+    /// How an accepted push holds its payload.
+    private enum PayloadSource: Sendable {
+        /// This value.
+        case value(JSONValue)
+        /// JSON text that `JSONValue.parse` reads as an object: parsed when asked for.
+        case objectText([UInt8])
+    }
+
+    /// Whether `payload` is the request body's JSON text, parsed only on demand (device pushes).
+    public var payloadIsBody: Bool {
+        if case .objectText = payloadSource { return true }
+        return false
+    }
     /// `apns-channel-id`, for broadcast, channel read and channel delete requests.
     public var channelID: String?
     /// `apns-request-id` as sent, for broadcast and channel requests (the server generates one when absent).
@@ -78,10 +105,47 @@ public struct AcceptedPush: Sendable, Hashable {
         self.apnsID = apnsID
         self.expiration = expiration
         self.collapseID = collapseID
-        self.payload = payload
+        self.payloadSource = .value(payload)
         self.channelID = channelID
         self.requestID = requestID
         self.messageStoragePolicy = messageStoragePolicy
         self.channelOperation = channelOperation
+    }
+
+    /// An accepted push whose payload is `body`, JSON text already checked to be an object, parsed on demand.
+    init(route: Route, deviceToken: String?, topic: String, pushType: PushType, pushTypeInferred: Bool,
+         priority: Priority, apnsID: String?, expiration: Int64?, collapseID: String?, objectBody body: [UInt8]) {
+        self.init(route: route, deviceToken: deviceToken, topic: topic, pushType: pushType,
+                  pushTypeInferred: pushTypeInferred, priority: priority, apnsID: apnsID, expiration: expiration,
+                  collapseID: collapseID, payload: .null)
+        payloadSource = .objectText(body)
+    }
+
+    /// Pushes are equal when every field is, `payload` compared as JSON whichever way each holds it.
+    public static func == (lhs: AcceptedPush, rhs: AcceptedPush) -> Bool {
+        lhs.route == rhs.route && lhs.deviceToken == rhs.deviceToken && lhs.topic == rhs.topic
+            && lhs.pushType == rhs.pushType && lhs.pushTypeInferred == rhs.pushTypeInferred
+            && lhs.priority == rhs.priority && lhs.apnsID == rhs.apnsID && lhs.expiration == rhs.expiration
+            && lhs.collapseID == rhs.collapseID && lhs.channelID == rhs.channelID && lhs.requestID == rhs.requestID
+            && lhs.messageStoragePolicy == rhs.messageStoragePolicy && lhs.channelOperation == rhs.channelOperation
+            && lhs.payload == rhs.payload
+    }
+
+    /// Hashes every field, `payload` as JSON.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(route)
+        hasher.combine(deviceToken)
+        hasher.combine(topic)
+        hasher.combine(pushType)
+        hasher.combine(pushTypeInferred)
+        hasher.combine(priority)
+        hasher.combine(apnsID)
+        hasher.combine(expiration)
+        hasher.combine(collapseID)
+        hasher.combine(payload)
+        hasher.combine(channelID)
+        hasher.combine(requestID)
+        hasher.combine(messageStoragePolicy)
+        hasher.combine(channelOperation)
     }
 }

@@ -22,6 +22,17 @@ extension JSONValue {
         return try result.get()
     }
 
+    /// What `parse(bytes)` gives, reduced to its case: `nil` when `parse` throws, else the value with its contents
+    /// left out (`.object([])`, `.array([])`, `.string("")`; numbers, booleans and `null` as parsed). The same
+    /// parser checks the same grammar, but builds nothing, so checking a valid object allocates nothing.
+    public static func parseOutline(_ bytes: some Collection<UInt8>) -> JSONValue? {
+        let outcome: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            JSONParser.run(buffer, building: false)
+        }
+        let result = outcome ?? Array(bytes).withUnsafeBufferPointer { JSONParser.run($0, building: false) }
+        return try? result.get()
+    }
+
     /// Parses the UTF-8 of `text` as one JSON text.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))
@@ -33,11 +44,18 @@ extension JSONValue {
 struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// When false the parser only checks: same grammar, same errors, but objects, arrays and strings come back
+    /// empty (`{}`, `[]`, `""`), so nothing is allocated for them. Numbers and literals are still read.
+    private let building: Bool
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, building: Bool) {
+        self.bytes = bytes
+        self.building = building
+    }
 
-    static func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
-        var parser = JSONParser(bytes)
+    /// Parses `bytes`; with `building: false`, only checks them and returns a value of the right case, empty.
+    static func run(_ bytes: UnsafeBufferPointer<UInt8>, building: Bool = true) -> Result<JSONValue, JSONParseError> {
+        var parser = JSONParser(bytes, building: building)
         do {
             return .success(try parser.document())
         } catch {
@@ -87,7 +105,7 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            members.append(JSONValue.JSONMember(key, value))
+            if building { members.append(JSONValue.JSONMember(key, value)) }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
@@ -105,7 +123,8 @@ struct JSONParser {
         if peek() == UInt8(ascii: "]") { index += 1; return .array(elements) }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth))
+            let element = try parseValue(depth: depth)
+            if building { elements.append(element) }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
@@ -134,7 +153,7 @@ struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let text = building ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) : ""
                 index += 1
                 return text
             }

@@ -12,4 +12,12 @@ public enum PayloadRules {
         guard let value = try? JSONValue.parse(body), case .object = value else { return .failure(malformedReason) }
         return .success(value)
     }
+
+    /// `check` without building the parsed object: the same rules and reasons, for callers that keep the body.
+    public static func checkText(_ body: [UInt8], limit: Int, malformedReason: APNsReason) -> APNsReason? {
+        guard !body.isEmpty else { return .payloadEmpty }
+        guard body.count <= limit else { return .payloadTooLarge }
+        guard case .object? = JSONValue.parseOutline(body) else { return malformedReason }
+        return nil
+    }
 }

@@ -62,6 +62,7 @@ public final class DeviceRegistry: Sendable {
     /// rejection with its 410 timestamp where APNs sends one. Counts the push for rate-limited tokens.
     func verdict(token: String, topic: String, now: Int64) -> (reason: APNsReason, timestamp: Int64?)? {
         entries.withLock { entries in
+            guard !entries.isEmpty else { return nil }   // the usual case: no token to look up
             let key = token.lowercased()
             guard var entry = entries[key] else { return nil }
             switch entry.state {

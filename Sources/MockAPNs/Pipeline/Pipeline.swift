@@ -147,6 +147,8 @@ public final class Pipeline: Sendable {
         var delay: Duration?
         var route: Route?
         var payload: JSONValue?
+        /// The accepted push's payload is exactly the request body's JSON (set instead of `payload`).
+        var payloadIsBody = false
         var apnsID: String?
         var isBroadcast = false
 
@@ -160,7 +162,11 @@ public final class Pipeline: Sendable {
 
     private func apply(_ push: AcceptedPush, request: APNsRequest, now: Int64, outcome: inout Outcome) {
         outcome.route = push.route
-        outcome.payload = push.payload
+        if push.payloadIsBody {
+            outcome.payloadIsBody = true   // recorded as the body's bytes; not parsed here
+        } else {
+            outcome.payload = push.payload
+        }
         outcome.apnsID = push.apnsID
         let fired = faults.fire(token: push.deviceToken, topic: push.topic, pushType: push.pushType.rawValue, path: request.path)
         var delayMillis = 0
@@ -281,19 +287,40 @@ public final class Pipeline: Sendable {
         if faultsRecorded.isEmpty, outcome.disposition != .respond { faultsRecorded = ["fault"] }
         let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
         let delayMicros = outcome.delay.map { Int64($0.components.seconds) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
-        let record = RecordedRequest(
-            seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id, streamID: connection.streamID,
-            remote: connection.remote, method: request.method, path: request.path,
-            deviceToken: Self.deviceToken(in: request.path), headers: request.headers, body: request.body,
-            payload: outcome.payload ?? (request.body.isEmpty ? nil : try? JSONValue.parse(request.body)),
-            payloadBytes: request.body.count, auth: Self.authentication(credential),
-            response: RecordedRequest.Response(
-                status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : nil,
-                apnsUniqueID: answered ? uniqueID : nil, timestamp: outcome.timestamp),
-            faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
+        let response = RecordedRequest.Response(
+            status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : nil,
+            apnsUniqueID: answered ? uniqueID : nil, timestamp: outcome.timestamp)
+        let deviceToken = Self.deviceToken(in: request.path, routed: outcome.route)
+        let auth = Self.authentication(credential)
+        let record: RecordedRequest
+        if Self.payloadIsBody(outcome, body: request.body) {
+            record = RecordedRequest(
+                seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id,
+                streamID: connection.streamID, remote: connection.remote, method: request.method, path: request.path,
+                deviceToken: deviceToken, headers: request.headers, parsedBody: request.body,
+                payloadBytes: request.body.count, auth: auth, response: response,
+                faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
+        } else {
+            record = RecordedRequest(
+                seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id,
+                streamID: connection.streamID, remote: connection.remote, method: request.method, path: request.path,
+                deviceToken: deviceToken, headers: request.headers, body: request.body,
+                payload: outcome.payload ?? (request.body.isEmpty ? nil : try? JSONValue.parse(request.body)),
+                payloadBytes: request.body.count, auth: auth, response: response,
+                faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
+        }
         recorder.append(record)
         return PipelineResponse(status: outcome.status, headers: headers, body: body, disposition: outcome.disposition,
                                 delay: outcome.delay, streamLimit: streamLimit)
+    }
+
+    /// Whether the record's payload is exactly `body` parsed, so the record can keep the bytes alone
+    /// (`RecordedRequest.PayloadSource.body`): an accepted push whose payload is its body, or a request without
+    /// a payload of its own whose non-empty body parses.
+    private static func payloadIsBody(_ outcome: Outcome, body: [UInt8]) -> Bool {
+        guard !body.isEmpty else { return false }
+        if outcome.payloadIsBody { return true }
+        return outcome.payload == nil && JSONValue.parseOutline(body) != nil
     }
 
     private static func isBroadcastSend(_ route: Route) -> Bool {
@@ -306,6 +333,15 @@ public final class Pipeline: Sendable {
         var members: [JSONValue.JSONMember] = [.init("reason", .string(reason))]
         if let timestamp { members.append(.init("timestamp", .integer(timestamp))) }
         return Array(JSONValue.object(members).jsonText().utf8)
+    }
+
+    /// `deviceToken(in: path)`, reusing the routed token's string when it is all of the path after
+    /// `/3/device/` (no query), which it then equals.
+    static func deviceToken(in path: String, routed route: Route?) -> String? {
+        if case .device(let token)? = route, path.utf8.count == "/3/device/".utf8.count + token.utf8.count {
+            return token
+        }
+        return deviceToken(in: path)
     }
 
     static func deviceToken(in path: String) -> String? {

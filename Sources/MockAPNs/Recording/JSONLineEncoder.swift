@@ -28,7 +28,10 @@ struct JSONLineEncoder {
             raw("["); string(header.name); raw(","); string(header.value); raw("]")
         }
         raw("]")
-        if let payload = record.payload {
+        if case .body = record.payloadSource {
+            raw(",\"payload\":")
+            oneLine(record.body)
+        } else if case .value(let payload?) = record.payloadSource {
             raw(",\"payload\":")
             // A record's payload is always parsed from its body, so the body is that JSON's own text.
             if record.body.isEmpty {

@@ -28,7 +28,29 @@ public struct RecordedRequest: Sendable, Equatable {
     /// The body as sent (at most the server's body cap).
     public var body: [UInt8]
     /// The body as JSON, when it parses.
-    public var payload: JSONValue?
+    ///
+    /// The server records a body that parsed as just that fact (`PayloadSource.body`), and this property parses
+    /// it again when read: records are read rarely and written at the request rate, and a parsed tree is many
+    /// small allocations to build, copy and free for every request.
+    public var payload: JSONValue? {
+        get {
+            switch payloadSource {
+            case .value(let value): return value
+            case .body: return try? JSONValue.parse(body)
+            }
+        }
+        set { payloadSource = .value(newValue) }
+    }
+    /// Where `payload` comes from.
+    var payloadSource: PayloadSource
+
+    /// How a record holds its payload.
+    enum PayloadSource: Sendable, Equatable {
+        /// This value (`nil`: the body is not JSON).
+        case value(JSONValue?)
+        /// `body`, which is non-empty JSON text that `JSONValue.parse` accepts: parsed when asked for.
+        case body
+    }
     /// The size of the body in bytes as sent (may exceed `body.count` when the body was over the cap).
     public var payloadBytes: Int
     /// How the request authenticated.
@@ -59,13 +81,39 @@ public struct RecordedRequest: Sendable, Equatable {
         self.deviceToken = deviceToken
         self.headers = headers
         self.body = body
-        self.payload = payload
+        self.payloadSource = .value(payload)
         self.payloadBytes = payloadBytes
         self.auth = auth
         self.response = response
         self.faults = faults
         self.lint = lint
         self.durationMicros = durationMicros
+    }
+
+    /// A record whose payload is its body's JSON text, parsed only when `payload` is read. `body` must be
+    /// non-empty and accepted by `JSONValue.parse`.
+    init(
+        seq: UInt64, receivedAtMillis: Int64, connectionID: UInt64, streamID: Int32, remote: String,
+        method: String, path: String, deviceToken: String?, headers: [HeaderField], parsedBody body: [UInt8],
+        payloadBytes: Int, auth: Authentication, response: Response,
+        faults: [String], lint: [LintSummary], durationMicros: Int64
+    ) {
+        self.init(seq: seq, receivedAtMillis: receivedAtMillis, connectionID: connectionID, streamID: streamID,
+                  remote: remote, method: method, path: path, deviceToken: deviceToken, headers: headers, body: body,
+                  payload: nil, payloadBytes: payloadBytes, auth: auth, response: response, faults: faults,
+                  lint: lint, durationMicros: durationMicros)
+        payloadSource = .body
+    }
+
+    /// Records are equal when every field is, `payload` compared as JSON whichever way each record holds it.
+    public static func == (lhs: RecordedRequest, rhs: RecordedRequest) -> Bool {
+        lhs.seq == rhs.seq && lhs.receivedAtMillis == rhs.receivedAtMillis && lhs.connectionID == rhs.connectionID
+            && lhs.streamID == rhs.streamID && lhs.remote == rhs.remote && lhs.method == rhs.method
+            && lhs.path == rhs.path && lhs.deviceToken == rhs.deviceToken && lhs.headers == rhs.headers
+            && lhs.body == rhs.body && lhs.payloadBytes == rhs.payloadBytes && lhs.auth == rhs.auth
+            && lhs.response == rhs.response && lhs.faults == rhs.faults && lhs.lint == rhs.lint
+            && lhs.durationMicros == rhs.durationMicros
+            && (lhs.payloadSource == rhs.payloadSource || lhs.payload == rhs.payload)
     }
 
     /// The credential a request carried, as far as the mock could read it.
