@@ -96,7 +96,7 @@ public struct RecordedRequest: Sendable, Equatable {
         seq: UInt64, receivedAtMillis: Int64, connectionID: UInt64, streamID: Int32, remote: String,
         method: String, path: String, deviceToken: String?, headers: [HeaderField], parsedBody body: [UInt8],
         payloadBytes: Int, auth: Authentication, response: Response,
-        faults: [String], lint: [LintSummary], durationMicros: Int64
+        faults: [String], lint: [LintFinding], durationMicros: Int64
     ) {
         self.init(seq: seq, receivedAtMillis: receivedAtMillis, connectionID: connectionID, streamID: streamID,
                   remote: remote, method: method, path: path, deviceToken: deviceToken, headers: headers, body: body,
