@@ -13,7 +13,7 @@ struct JSONLineEncoder {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func encode(_ record: RecordedRequest) {
+    mutating func encode(_ record: borrowing RecordedRequest) {
         raw("{\"seq\":"); integer(Int64(record.seq))
         raw(",\"received_at\":"); timestamp(record.receivedAtMillis)
         raw(",\"connection_id\":"); integer(Int64(record.connectionID))
