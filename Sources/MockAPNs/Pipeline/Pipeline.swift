@@ -410,10 +410,11 @@ protocol SameBytes {
 
 extension String: SameBytes {
     func hasSameBytes(as other: String) -> Bool {
-        let fast = utf8.withContiguousStorageIfAvailable { mine in
-            other.utf8.withContiguousStorageIfAvailable { theirs in mine.elementsEqual(theirs) }
+        guard utf8.count == other.utf8.count else { return false }
+        var mine = self, theirs = other
+        return mine.withUTF8 { a in
+            theirs.withUTF8 { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
         }
-        return (fast ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 }
 
@@ -429,7 +430,9 @@ extension Optional: SameBytes where Wrapped: SameBytes {
 
 extension Array: SameBytes where Element: SameBytes {
     func hasSameBytes(as other: [Element]) -> Bool {
-        count == other.count && zip(self, other).allSatisfy { $0.hasSameBytes(as: $1) }
+        guard count == other.count else { return false }
+        for index in indices where !self[index].hasSameBytes(as: other[index]) { return false }
+        return true
     }
 }
 

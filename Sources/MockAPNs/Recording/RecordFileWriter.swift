@@ -79,7 +79,7 @@ final class RecordFileWriter: Sendable {
             condition.unlock()
 
             encoder.bytes.removeAll(keepingCapacity: true)
-            for stored in batch { encoder.encode(stored.record) }
+            for stored in batch { stored.encode(into: &encoder) }
             writeAll(encoder.bytes)
 
             condition.lock()

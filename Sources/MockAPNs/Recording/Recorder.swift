@@ -201,4 +201,9 @@ final class StoredRecord: Sendable {
     init(_ record: consuming RecordedRequest) {
         self.record = record
     }
+
+    /// Appends the record's JSON line to `encoder`, reading the record in place (no copy of its fields).
+    func encode(into encoder: inout JSONLineEncoder) {
+        encoder.encode(record)
+    }
 }
