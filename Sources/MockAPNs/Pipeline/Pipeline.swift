@@ -293,6 +293,7 @@ public final class Pipeline: Sendable {
                          connection: PipelineConnection, credential: ProviderCredential,
                          streamLimit: UInt32?) -> PipelineResponse {
         var headers: [HeaderField] = []
+        headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
         let idHeader = outcome.isBroadcast ? "apns-request-id" : "apns-id"
         let apnsID = request.value(idHeader) ?? APNsIDGenerator.next()   // echoed as sent: clients match on it
         headers.append(HeaderField(name: idHeader, value: apnsID))
