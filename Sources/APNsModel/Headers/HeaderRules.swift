@@ -33,6 +33,9 @@ public enum HeaderRules {
 
     /// Whether a repeat of header `name` (lowercase) is a `DuplicateHeaders` error.
     public static func isDuplicateChecked(_ name: String) -> Bool {
+        // Every checked name starts with `a`, `:` or `c` (no other first byte can begin a Character equal to those).
+        guard let first = name.utf8.first,
+              first == UInt8(ascii: "a") || first == UInt8(ascii: ":") || first == UInt8(ascii: "c") else { return false }
         if ASCIIByte.isASCII(name) {
             return ASCIIByte.hasPrefix(name, "apns-") || ASCIIByte.hasPrefix(name, ":") || name == "authorization"
                 || name == "content-type" || name == "content-length"

@@ -99,11 +99,14 @@ public enum Route: Sendable, Hashable {
     /// For such paths the bytes give exactly what the `Character`-based rules above give.
     private static func plainDeviceToken(method: String, path: String) -> String? {
         guard method == "POST", ASCIIByte.hasPrefix(path, "/3/device/") else { return nil }
-        let token = path.utf8.dropFirst("/3/device/".utf8.count)
-        guard !token.isEmpty,
-              !token.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
-        else { return nil }
-        return String(Substring(token))
+        let prefixCount = "/3/device/".utf8.count
+        let plain = path.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.count > prefixCount && !bytes[prefixCount...].contains {
+                $0 >= 0x80 || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?")
+            }
+        }
+        guard plain == true else { return nil }
+        return String(Substring(path.utf8.dropFirst(prefixCount)))
     }
 
     private static func check(_ method: String, allowed: Set<String>, route: Route) -> Result<Route, APNsReason> {

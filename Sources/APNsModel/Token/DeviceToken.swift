@@ -7,6 +7,11 @@
 public enum DeviceToken {
     /// Whether `token` is a well-formed device token: non-empty, an even number of hex digits, either case.
     public static func isValid(_ token: some StringProtocol) -> Bool {
+        if let valid = token.utf8.withContiguousStorageIfAvailable({ bytes in
+            !bytes.isEmpty && bytes.count % 2 == 0 && bytes.allSatisfy(ASCIIByte.isHexDigit)
+        }) {
+            return valid
+        }
         var count = 0
         for byte in token.utf8 {
             guard ASCIIByte.isHexDigit(byte) else { return false }

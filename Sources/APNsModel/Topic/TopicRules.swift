@@ -16,12 +16,23 @@ public enum TopicRules {
 
     /// The push-type suffix `topic` ends with, if any.
     public static func suffix(of topic: String) -> String? {
-        if ASCIIByte.isASCII(topic) {
-            // One byte per Character: compare the tail bytes.
-            let bytes = topic.utf8
-            return knownSuffixes.first { bytes.count > $0.utf8.count && bytes.suffix($0.utf8.count).elementsEqual($0.utf8) }
-        }
+        if let answer = asciiSuffix(of: topic) { return answer }
         return knownSuffixes.first { topic.hasSuffix($0) && topic.count > $0.count }
+    }
+
+    /// `suffix(of:)` on bytes for an ASCII topic (one byte per Character, so the same answer); `nil` when the
+    /// topic is not ASCII or its bytes are not contiguous.
+    private static func asciiSuffix(of topic: String) -> String?? {
+        let answer: String??? = topic.utf8.withContiguousStorageIfAvailable { bytes -> String?? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            // Every suffix has a dot; a topic without one has none of them.
+            guard bytes.contains(UInt8(ascii: ".")) else { return .some(nil) }
+            return .some(knownSuffixes.first { suffix in
+                suffix.utf8.count < bytes.count
+                    && suffix.utf8.elementsEqual(UnsafeBufferPointer(rebasing: bytes[(bytes.count - suffix.utf8.count)...]))
+            })
+        }
+        return answer ?? nil
     }
 
     /// The bundle ID part of `topic`: the topic without its push-type suffix.
@@ -36,7 +47,9 @@ public enum TopicRules {
         for scalar in topic.unicodeScalars where scalar.value <= 0x20 || scalar.value == 0x7F {
             return false
         }
-        if knownSuffixes.contains(topic) { return false }
+        // Every suffix starts with "."; a topic that does not cannot be one (no Character equal to "." starts
+        // with another byte).
+        if topic.utf8.first == UInt8(ascii: "."), knownSuffixes.contains(topic) { return false }
         return true
     }
 

@@ -25,6 +25,29 @@ public final class Pipeline: Sendable {
         var lastAuthorization: String?
         var lastCredential: ProviderCredential?
 
+        /// What the last request on this connection sent. A sender repeats most of it (its token and topic in
+        /// every header list, often the same payload), and a repeat is recorded with these earlier copies, so
+        /// records share storage: fewer objects to free when the memory ring drops an old record.
+        var lastPath = ""
+        var lastHeaders: [HeaderField] = []
+        var lastBody: [UInt8] = []
+        var lastDeviceToken: String?
+
+        /// `value` itself, or the value remembered in `last` when it has the same bytes (`last` becomes `value`
+        /// otherwise). Bytes, not `==`: strings that are only canonically equivalent must stay as sent.
+        static func shared<Value: SameBytes>(_ value: Value, last: inout Value) -> Value {
+            if value.hasSameBytes(as: last) { return last }
+            last = value
+            return value
+        }
+
+        /// `shared` for a body: `==` on bytes is a byte comparison.
+        static func shared(_ value: [UInt8], last: inout [UInt8]) -> [UInt8] {
+            if value == last { return last }
+            last = value
+            return value
+        }
+
         /// The credential for `authorization`, from the last one when the value repeats.
         mutating func credential(authorization: String?, tokens: ProviderTokenAuthenticator) -> ProviderCredential {
             if let lastCredential, authorization == lastAuthorization { return lastCredential }
@@ -121,9 +144,16 @@ public final class Pipeline: Sendable {
                 streamLimit = 1
             }
         }
+        var recorded = request
+        recorded.path = ConnectionState.shared(request.path, last: &state.lastPath)
+        recorded.headers = ConnectionState.shared(request.headers, last: &state.lastHeaders)
+        recorded.body = ConnectionState.shared(request.body, last: &state.lastBody)
+        let deviceToken = ConnectionState.shared(Self.deviceToken(in: request.path, routed: outcome.route),
+                                                 last: &state.lastDeviceToken)
         let finalState = state
         connections.withLock { $0[connection.id] = finalState }
-        return respond(outcome, request: request, connection: connection, credential: credential, streamLimit: streamLimit)
+        return respond(outcome, request: request, recorded: recorded, deviceToken: deviceToken,
+                       connection: connection, credential: credential, streamLimit: streamLimit)
     }
 
     /// `process`, then waits out any `delay` fault: for transports that answer from a task (HTTP/1.1).
@@ -257,9 +287,13 @@ public final class Pipeline: Sendable {
 
     // MARK: - Response and record
 
-    private func respond(_ outcome: Outcome, request: APNsRequest, connection: PipelineConnection,
-                         credential: ProviderCredential, streamLimit: UInt32?) -> PipelineResponse {
+    /// The response to `request`, after recording it. `recorded` is `request` with storage shared with earlier
+    /// records where equal (see `ConnectionState.lastPath`), `deviceToken` the token in its path.
+    private func respond(_ outcome: Outcome, request: APNsRequest, recorded: APNsRequest, deviceToken: String?,
+                         connection: PipelineConnection, credential: ProviderCredential,
+                         streamLimit: UInt32?) -> PipelineResponse {
         var headers: [HeaderField] = []
+        headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
         let idHeader = outcome.isBroadcast ? "apns-request-id" : "apns-id"
         let apnsID = request.value(idHeader) ?? APNsIDGenerator.next()   // echoed as sent: clients match on it
         headers.append(HeaderField(name: idHeader, value: apnsID))
@@ -290,26 +324,25 @@ public final class Pipeline: Sendable {
         let response = RecordedRequest.Response(
             status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : nil,
             apnsUniqueID: answered ? uniqueID : nil, timestamp: outcome.timestamp)
-        let deviceToken = Self.deviceToken(in: request.path, routed: outcome.route)
         let auth = Self.authentication(credential)
         let record: RecordedRequest
-        if Self.payloadIsBody(outcome, body: request.body) {
+        if Self.payloadIsBody(outcome, body: recorded.body) {
             record = RecordedRequest(
                 seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id,
-                streamID: connection.streamID, remote: connection.remote, method: request.method, path: request.path,
-                deviceToken: deviceToken, headers: request.headers, parsedBody: request.body,
-                payloadBytes: request.body.count, auth: auth, response: response,
+                streamID: connection.streamID, remote: connection.remote, method: recorded.method, path: recorded.path,
+                deviceToken: deviceToken, headers: recorded.headers, parsedBody: recorded.body,
+                payloadBytes: recorded.body.count, auth: auth, response: response,
                 faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
         } else {
             record = RecordedRequest(
                 seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id,
-                streamID: connection.streamID, remote: connection.remote, method: request.method, path: request.path,
-                deviceToken: deviceToken, headers: request.headers, body: request.body,
-                payload: outcome.payload ?? (request.body.isEmpty ? nil : try? JSONValue.parse(request.body)),
-                payloadBytes: request.body.count, auth: auth, response: response,
+                streamID: connection.streamID, remote: connection.remote, method: recorded.method, path: recorded.path,
+                deviceToken: deviceToken, headers: recorded.headers, body: recorded.body,
+                payload: outcome.payload ?? (recorded.body.isEmpty ? nil : try? JSONValue.parse(recorded.body)),
+                payloadBytes: recorded.body.count, auth: auth, response: response,
                 faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
         }
-        recorder.append(record)
+        recorder.store(record)
         return PipelineResponse(status: outcome.status, headers: headers, body: body, disposition: outcome.disposition,
                                 delay: outcome.delay, streamLimit: streamLimit)
     }
@@ -367,5 +400,45 @@ public final class Pipeline: Sendable {
             let topics = facts.topics.isEmpty ? (facts.subjectUID.map { [$0] } ?? []) : facts.topics.map(\.name)
             return RecordedRequest.Authentication(kind: "certificate", topics: topics)
         }
+    }
+}
+
+/// Values compared byte for byte, for sharing storage between records (`Pipeline.ConnectionState.shared`).
+protocol SameBytes {
+    /// Whether `self` and `other` are the same bytes (not merely `==`, which for strings is canonical equivalence).
+    func hasSameBytes(as other: Self) -> Bool
+}
+
+extension String: SameBytes {
+    func hasSameBytes(as other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        var mine = self, theirs = other
+        return mine.withUTF8 { a in
+            theirs.withUTF8 { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
+    }
+}
+
+extension Optional: SameBytes where Wrapped: SameBytes {
+    func hasSameBytes(as other: Wrapped?) -> Bool {
+        switch (self, other) {
+        case (nil, nil): return true
+        case (let mine?, let theirs?): return mine.hasSameBytes(as: theirs)
+        default: return false
+        }
+    }
+}
+
+extension Array: SameBytes where Element: SameBytes {
+    func hasSameBytes(as other: [Element]) -> Bool {
+        guard count == other.count else { return false }
+        for index in indices where !self[index].hasSameBytes(as: other[index]) { return false }
+        return true
+    }
+}
+
+extension HeaderField: SameBytes {
+    func hasSameBytes(as other: HeaderField) -> Bool {
+        name.hasSameBytes(as: other.name) && value.hasSameBytes(as: other.value)
     }
 }

@@ -13,7 +13,7 @@ struct JSONLineEncoder {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func encode(_ record: RecordedRequest) {
+    mutating func encode(_ record: borrowing RecordedRequest) {
         raw("{\"seq\":"); integer(Int64(record.seq))
         raw(",\"received_at\":"); timestamp(record.receivedAtMillis)
         raw(",\"connection_id\":"); integer(Int64(record.connectionID))
@@ -97,6 +97,10 @@ struct JSONLineEncoder {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            guard Self.needsEscape(utf8) else {
+                bytes.append(contentsOf: utf8)
+                return
+            }
             var runStart = 0
             for index in utf8.indices {
                 let byte = utf8[index]
@@ -108,6 +112,35 @@ struct JSONLineEncoder {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any byte of `utf8` is `"`, `\\` or a control character, tested eight bytes at a time with the
+    /// classic SWAR tests: `(w - 0x20…) & ~w & 0x80…` is non-zero exactly when some byte of `w` is below 0x20,
+    /// and the same test on `w ^ c…` with 0x01 finds a byte equal to `c`.
+    static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasByteBelow(_ word: UInt64, _ limit: UInt8) -> Bool {
+            (word &- ones &* UInt64(limit)) & ~word & highBits != 0
+        }
+        func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool { hasByteBelow(word ^ (ones &* UInt64(byte)), 1) }
+
+        guard let base = utf8.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= utf8.count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            if hasByteBelow(word, 0x20) || hasByte(word, UInt8(ascii: "\"")) || hasByte(word, UInt8(ascii: "\\")) {
+                return true
+            }
+            offset += 8
+        }
+        while offset < utf8.count {
+            let byte = utf8[offset]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            offset += 1
+        }
+        return false
     }
 
     /// The escape sequence for one byte that JSON does not allow raw in a string.

@@ -12,7 +12,7 @@ import Foundation
 /// everything enqueued before it is on disk (in the OS); `close` flushes and stops the thread.
 final class RecordFileWriter: Sendable {
     private struct State {
-        var pending: [RecordedRequest] = []
+        var pending: [StoredRecord] = []
         var enqueued: UInt64 = 0
         var written: UInt64 = 0
         var closing = false
@@ -37,7 +37,7 @@ final class RecordFileWriter: Sendable {
     }
 
     /// Queues a record; returns at once.
-    func enqueue(_ record: RecordedRequest) {
+    func enqueue(_ record: StoredRecord) {
         condition.lock()
         state.pending.append(record)
         state.enqueued += 1
@@ -79,7 +79,7 @@ final class RecordFileWriter: Sendable {
             condition.unlock()
 
             encoder.bytes.removeAll(keepingCapacity: true)
-            for record in batch { encoder.encode(record.withLint()) }
+            for stored in batch { stored.encode(into: &encoder) }
             writeAll(encoder.bytes)
 
             condition.lock()

@@ -14,7 +14,7 @@ public final class Recorder: Sendable {
     }
 
     private struct State {
-        var ring: [RecordedRequest?]
+        var ring: [StoredRecord?]
         var head = 0          // index of the oldest record
         var stored = 0        // how many ring slots hold records
         var lastSeq: UInt64 = 0
@@ -23,7 +23,7 @@ public final class Recorder: Sendable {
         var waiters: [UInt64: Waiter] = [:]
         var nextID: UInt64 = 0
 
-        mutating func insert(_ record: RecordedRequest) {
+        mutating func insert(_ record: StoredRecord) {
             let capacity = ring.count
             if stored < capacity {
                 ring[(head + stored) % capacity] = record
@@ -35,7 +35,7 @@ public final class Recorder: Sendable {
         }
 
         func ordered() -> [RecordedRequest] {
-            (0..<stored).compactMap { ring[(head + $0) % ring.count] }
+            (0..<stored).compactMap { ring[(head + $0) % ring.count]?.record }
         }
     }
 
@@ -57,13 +57,23 @@ public final class Recorder: Sendable {
     /// Returns the record as stored.
     @discardableResult
     public func append(_ record: RecordedRequest) -> RecordedRequest {
-        var record = record
+        store(record).record
+    }
+
+    /// `append`, returning the shared stored record rather than a copy of it (the pipeline's path).
+    @discardableResult
+    func store(_ record: consuming RecordedRequest) -> StoredRecord {
         var woken: [(CheckedContinuation<[RecordedRequest], any Error>, [RecordedRequest])] = []
+        var unnumbered: RecordedRequest? = record   // moved, not copied
+        var stored: StoredRecord?
         let subscribers: [AsyncStream<RecordedRequest>.Continuation] = state.withLock { state in
+            var record = unnumbered.take()!
             state.lastSeq += 1
             record.seq = state.lastSeq
-            state.insert(record)
-            state.statistics.count(record)
+            let shared = StoredRecord(record)
+            stored = shared
+            state.insert(shared)
+            state.statistics.count(shared.record)
             if !state.waiters.isEmpty {
                 let all = state.ordered()
                 for (id, waiter) in state.waiters {
@@ -76,13 +86,14 @@ public final class Recorder: Sendable {
             }
             return state.subscribers.isEmpty ? [] : Array(state.subscribers.values)
         }
-        writer?.enqueue(record)
+        let shared = stored!
+        writer?.enqueue(shared)
         if !subscribers.isEmpty {
-            let linted = record.withLint()
+            let linted = shared.record.withLint()
             for continuation in subscribers { continuation.yield(linted) }
         }
         for (continuation, records) in woken { continuation.resume(returning: records.map { $0.withLint() }) }
-        return record
+        return shared
     }
 
     /// The records in memory that match `filter`, oldest first (`limit` keeps the newest).
@@ -96,7 +107,7 @@ public final class Recorder: Sendable {
             guard state.stored > 0, seq >= 1, seq <= state.lastSeq else { return nil }
             let oldest = state.lastSeq - UInt64(state.stored) + 1
             guard seq >= oldest else { return nil }
-            return state.ring[(state.head + Int(seq - oldest)) % state.ring.count]
+            return state.ring[(state.head + Int(seq - oldest)) % state.ring.count]?.record
         }
         return record?.withLint()
     }
@@ -182,5 +193,21 @@ public final class Recorder: Sendable {
             return Array(state.subscribers.values)
         }
         for continuation in subscribers { continuation.finish() }
+    }
+}
+
+/// A numbered record, shared by the memory ring and the file writer's queue: handing it on costs one reference
+/// count, where copying a `RecordedRequest` retains and later releases each of its fields. Immutable.
+final class StoredRecord: Sendable {
+    /// The record, with its `seq`.
+    let record: RecordedRequest
+
+    init(_ record: consuming RecordedRequest) {
+        self.record = record
+    }
+
+    /// Appends the record's JSON line, with its lint findings, to `encoder`.
+    func encode(into encoder: inout JSONLineEncoder) {
+        encoder.encode(record.withLint())
     }
 }

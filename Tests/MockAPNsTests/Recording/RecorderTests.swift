@@ -100,6 +100,23 @@ final class RecorderTests: XCTestCase {
         recorder.shutdown()
     }
 
+    func testFileRecordsCarryLintFindings() throws {
+        let path = NSTemporaryDirectory() + "lint-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try Recorder(memoryLimit: 5, filePath: path)
+        var record = Self.sample(payload: .object([.init("aps", .object([.init("content-available", .integer(1)),
+                                                                           .init("alert", .string("hi"))]))]))
+        record.headers = [HeaderField(name: "apns-push-type", value: "background"), HeaderField(name: "apns-priority", value: "5")]
+        record.lint = []
+        recorder.append(record)
+        recorder.flush()
+        let line = try String(contentsOfFile: path, encoding: .utf8)
+        let stored = try RecordedRequest(jsonLine: Array(line.utf8.dropLast()))
+        XCTAssertFalse(stored.lint.isEmpty, "a background push with an alert has lint findings: \(line)")
+        XCTAssertEqual(stored.lint, recorder.records().first?.lint)
+        recorder.shutdown()
+    }
+
     func testWaitersWakeOnMatchAndTimeOutWithACount() async throws {
         let recorder = try Recorder(memoryLimit: 100)
         async let waited = recorder.waitForRecords(count: 2, matching: RecordFilter(status: 410), timeout: .seconds(10))
