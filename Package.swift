@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "APNsCrypto", targets: ["APNsCrypto"]),
         .library(name: "HTTP2", targets: ["HTTP2"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
+        .library(name: "APNsClient", targets: ["APNsClient"]),
         .executable(name: "mockapns", targets: ["mockapns"]),
     ],
     dependencies: [
@@ -58,6 +59,21 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The sender library: pooled HTTP/2 connections, provider tokens, typed notifications, retries.
+        // → HTTP2, APNsCrypto, APNsModel (never MockAPNs)
+        .target(
+            name: "APNsClient",
+            dependencies: [
+                "HTTP2", "APNsCrypto", "APNsModel",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "APNsClientTests",
+            dependencies: ["APNsClient", "MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "ConformanceSupport"],
+            swiftSettings: strict
+        ),
         // --- control plane (MockAPNsControl) ---
         // HTTP/1.1 JSON control API, live stream, Prometheus /metrics, HTTP/1.1 APNs endpoint. → MockAPNs, APNsModel
         .target(
@@ -86,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "mockapns",
             dependencies: [
-                "MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto",
+                "MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "APNsClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
