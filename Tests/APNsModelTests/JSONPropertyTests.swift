@@ -68,4 +68,37 @@ final class JSONPropertyTests: XCTestCase {
             }
         }
     }
+
+    /// `parseOutline` (the check-only pass the decider uses) accepts exactly what `parse` accepts, with the same
+    /// top-level case, on valid texts, their prefixes and single-byte corruptions.
+    func testOutlineAgreesWithParse() {
+        func kind(_ value: JSONValue?) -> String {
+            switch value {
+            case nil: return "invalid"
+            case .object?: return "object"
+            case .array?: return "array"
+            case .string?: return "string"
+            case let scalar?: return scalar.jsonText()
+            }
+        }
+        var g = SplitMix(state: 4711)
+        for round in 0..<2000 {
+            // Every other round a long string, so the eight-bytes-at-a-time string scan sees whole words.
+            let long = String((0..<Int.random(in: 8...64, using: &g)).map { _ in
+                Bool.random(using: &g) ? "x" : alphabet.randomElement(using: &g)!
+            })
+            let value = round % 2 == 0 ? randomValue(&g, depth: 0) : .object([.init(long, .string(long))])
+            let text = Array(value.jsonText().utf8)
+            var samples = [text, Array(text.prefix(Int.random(in: 0...text.count, using: &g)))]
+            if !text.isEmpty {
+                var corrupted = text
+                corrupted[Int.random(in: 0..<text.count, using: &g)] = UInt8.random(in: 0...255, using: &g)
+                samples.append(corrupted)
+            }
+            for bytes in samples {
+                XCTAssertEqual(kind(JSONValue.parseOutline(bytes)), kind(try? JSONValue.parse(bytes)),
+                               String(decoding: bytes, as: UTF8.self))
+            }
+        }
+    }
 }

@@ -151,6 +151,8 @@ struct JSONParser {
         let start = index
         // Fast path: no escapes. Validate UTF-8 in place and decode the slice once.
         while index < bytes.count {
+            skipPlainASCII()
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let text = building ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) : ""
@@ -162,6 +164,29 @@ struct JSONParser {
             if byte < 0x80 { index += 1 } else { try skipUTF8Sequence() }
         }
         throw fail("unterminated string", at: start - 1)
+    }
+
+    /// Skips, eight bytes at a time, string bytes that need no attention: ASCII from 0x20 up, except `"` and
+    /// `\\` (the bytes the string loop would only step over one by one). Stops at the first word holding
+    /// anything else, which the loop then reads byte by byte.
+    private mutating func skipPlainASCII() {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        // Non-zero exactly when some byte of `word` is below `limit` (limit ≤ 0x80): the classic SWAR test.
+        func hasByteBelow(_ word: UInt64, _ limit: UInt8) -> Bool {
+            (word &- ones &* UInt64(limit)) & ~word & highBits != 0
+        }
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            if word & highBits != 0 || hasByteBelow(word, 0x20)
+                || hasByteBelow(word ^ (ones &* UInt64(UInt8(ascii: "\""))), 1)
+                || hasByteBelow(word ^ (ones &* UInt64(UInt8(ascii: "\\"))), 1) {
+                return
+            }
+            index += 8
+        }
     }
 
     /// The slow path, once a backslash is seen: copy into a scratch buffer, resolving escapes.

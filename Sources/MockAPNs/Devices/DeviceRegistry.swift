@@ -11,6 +11,9 @@ public final class DeviceRegistry: Sendable {
     }
 
     private let entries = Mutex<[String: Entry]>([:])
+    /// Whether no token has a state: written under `entries`' lock whenever it changes, read without it so that
+    /// pushes to an empty registry (the usual case) do not take the lock at all.
+    private let isEmpty = Atomic<Bool>(true)
 
     /// An empty registry: every token is live.
     public init() {}
@@ -18,17 +21,26 @@ public final class DeviceRegistry: Sendable {
     /// Sets what `token` should answer from now on.
     public func set(_ token: String, _ state: DeviceState) {
         let now = Timestamp.nowMillis()
-        entries.withLock { $0[token.lowercased()] = Entry(state: state, setAtMillis: now) }
+        entries.withLock { entries in
+            entries[token.lowercased()] = Entry(state: state, setAtMillis: now)
+            isEmpty.store(false, ordering: .releasing)
+        }
     }
 
     /// Makes `token` a live device again.
     public func remove(_ token: String) {
-        entries.withLock { _ = $0.removeValue(forKey: token.lowercased()) }
+        entries.withLock { entries in
+            entries.removeValue(forKey: token.lowercased())
+            isEmpty.store(entries.isEmpty, ordering: .releasing)
+        }
     }
 
     /// Forgets every device.
     public func removeAll() {
-        entries.withLock { $0.removeAll() }
+        entries.withLock { entries in
+            entries.removeAll()
+            isEmpty.store(true, ordering: .releasing)
+        }
     }
 
     /// Every token with a state, keyed by lowercase token.
@@ -61,7 +73,8 @@ public final class DeviceRegistry: Sendable {
     /// What the registry says about a push of `topic` to `token` now: nil for "deliver", else the
     /// rejection with its 410 timestamp where APNs sends one. Counts the push for rate-limited tokens.
     func verdict(token: String, topic: String, now: Int64) -> (reason: APNsReason, timestamp: Int64?)? {
-        entries.withLock { entries in
+        if isEmpty.load(ordering: .acquiring) { return nil }
+        return entries.withLock { entries in
             guard !entries.isEmpty else { return nil }   // the usual case: no token to look up
             let key = token.lowercased()
             guard var entry = entries[key] else { return nil }

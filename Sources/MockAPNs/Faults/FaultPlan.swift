@@ -21,6 +21,9 @@ public final class FaultPlan: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Whether the plan has no rules: written under `state`'s lock whenever the rules change, read without it
+    /// so that requests under an empty plan (the usual case) do not take the lock at all.
+    private let hasNoRules = Atomic<Bool>(true)
 
     /// An empty plan whose probabilities draw from `seed`.
     public init(seed: UInt64 = 0x5EED) {
@@ -34,6 +37,7 @@ public final class FaultPlan: Sendable {
             let id = "f\(state.nextID)"
             state.nextID += 1
             state.entries.append(Entry(id: id, rule: rule, fired: 0))
+            hasNoRules.store(false, ordering: .releasing)
             return id
         }
     }
@@ -44,13 +48,17 @@ public final class FaultPlan: Sendable {
         state.withLock { state in
             let before = state.entries.count
             state.entries.removeAll { $0.id == id }
+            hasNoRules.store(state.entries.isEmpty, ordering: .releasing)
             return state.entries.count != before
         }
     }
 
     /// Removes every rule.
     public func removeAll() {
-        state.withLock { $0.entries.removeAll() }
+        state.withLock { state in
+            state.entries.removeAll()
+            hasNoRules.store(true, ordering: .releasing)
+        }
     }
 
     /// Restarts the random generator, so the next draws repeat a run.
@@ -81,7 +89,8 @@ public final class FaultPlan: Sendable {
 
     /// The rules that fire for a request, in plan order, counting each firing.
     func fire(token: String?, topic: String?, pushType: String?, path: String) -> [FaultRule] {
-        state.withLock { state in
+        if hasNoRules.load(ordering: .acquiring) { return [] }
+        return state.withLock { state in
             guard !state.entries.isEmpty else { return [] }
             var fired: [FaultRule] = []
             for index in state.entries.indices {

@@ -22,12 +22,8 @@ struct JSONLineEncoder {
         raw(",\"method\":"); string(record.method)
         raw(",\"path\":"); string(record.path)
         raw(",\"device_token\":"); optional(record.deviceToken)
-        raw(",\"headers\":[")
-        for (index, header) in record.headers.enumerated() {
-            if index > 0 { raw(",") }
-            raw("["); string(header.name); raw(","); string(header.value); raw("]")
-        }
-        raw("]")
+        raw(",\"headers\":")
+        headers(record.headers)
         if case .body = record.payloadSource {
             raw(",\"payload\":")
             oneLine(record.body)
@@ -69,6 +65,33 @@ struct JSONLineEncoder {
     }
 
     // MARK: - Pieces
+
+    /// The header list last encoded and its JSON. The pipeline records a connection's repeated header list as
+    /// one shared array, so consecutive records often hold the very same storage: its JSON is then copied.
+    private var lastHeaders: [HeaderField] = []
+    private var lastHeadersJSON: [UInt8] = []
+
+    /// `headers` as a JSON list of `[name, value]` pairs.
+    private mutating func headers(_ headers: [HeaderField]) {
+        if !headers.isEmpty, Self.sameStorage(headers, lastHeaders) {
+            bytes.append(contentsOf: lastHeadersJSON)
+            return
+        }
+        let start = bytes.count
+        raw("[")
+        for (index, header) in headers.enumerated() {
+            if index > 0 { raw(",") }
+            raw("["); string(header.name); raw(","); string(header.value); raw("]")
+        }
+        raw("]")
+        lastHeaders = headers   // kept alive, so equal storage below means the same, unchanged elements
+        lastHeadersJSON = Array(bytes[start...])
+    }
+
+    /// Whether two arrays share one buffer (so they hold the same elements: a shared buffer is never mutated).
+    private static func sameStorage(_ a: [HeaderField], _ b: [HeaderField]) -> Bool {
+        a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
+    }
 
     private mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }

@@ -73,7 +73,8 @@ public final class Recorder: Sendable {
             let shared = StoredRecord(record)
             stored = shared
             state.insert(shared)
-            state.statistics.count(shared.record)
+            state.statistics.count(status: shared.record.response.status, reason: shared.record.response.reason,
+                                   headers: shared.record.headers)
             if !state.waiters.isEmpty {
                 let all = state.ordered()
                 for (id, waiter) in state.waiters {

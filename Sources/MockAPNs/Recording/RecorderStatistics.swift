@@ -1,3 +1,5 @@
+import APNsModel
+
 /// Counters over recorded requests, for `GET /api/v1/stats` and `mockapns stats`.
 public struct RecorderStatistics: Sendable, Equatable {
     /// Every recorded request.
@@ -18,10 +20,15 @@ public struct RecorderStatistics: Sendable, Equatable {
 
     /// Adds one record to the counters.
     public mutating func count(_ record: RecordedRequest) {
+        count(status: record.response.status, reason: record.response.reason, headers: record.headers)
+    }
+
+    /// Adds one record, given its response status and reason and its headers, to the counters.
+    mutating func count(status: Int, reason: String?, headers: [HeaderField]) {
         total += 1
-        if record.response.status == 200 { accepted += 1 } else { rejected += 1 }
-        byStatus[record.response.status, default: 0] += 1
-        if let reason = record.response.reason { byReason[reason, default: 0] += 1 }
-        byPushType[record.header("apns-push-type") ?? "none", default: 0] += 1
+        if status == 200 { accepted += 1 } else { rejected += 1 }
+        byStatus[status, default: 0] += 1
+        if let reason { byReason[reason, default: 0] += 1 }
+        byPushType[headers.first(where: { $0.name == "apns-push-type" })?.value ?? "none", default: 0] += 1
     }
 }
