@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "APNsCrypto", targets: ["APNsCrypto"]),
         .library(name: "HTTP2", targets: ["HTTP2"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
+        .library(name: "APNsTesting", targets: ["APNsTesting"]),
         .executable(name: "mockapns", targets: ["mockapns"]),
     ],
     dependencies: [
@@ -56,6 +57,15 @@ let package = Package(
                 "HTTP2", "APNsCrypto", "APNsModel",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // What a sender's XCTest / Swift Testing suite imports: the in-process mock fixture and assertions.
+        // → MockAPNs, APNsModel (never the control plane)
+        .target(name: "APNsTesting", dependencies: ["MockAPNs", "APNsModel"], swiftSettings: strict),
+        .testTarget(
+            name: "APNsTestingTests",
+            // HTTP2 + APNsCrypto: a raw sender, so the fixture's tests do not lean on the client they help test.
+            dependencies: ["APNsTesting", "MockAPNs", "APNsModel", "HTTP2", "APNsCrypto"],
             swiftSettings: strict
         ),
         // --- control plane (MockAPNsControl) ---
