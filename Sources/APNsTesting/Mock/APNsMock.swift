@@ -1,5 +1,6 @@
 import APNsModel
 import MockAPNs
+import Synchronization
 
 /// An in-process APNs mock for a test: port 0, TLS with the bundled test CA, the bundled test key trusted,
 /// development mode. Start one per test, point the sender at ``url`` (trusting ``caCertificatePEM`` and
@@ -21,6 +22,7 @@ public final class APNsMock: Sendable {
     public let caCertificatePEM: String
     /// The signing key the mock trusts, for provider-token authentication.
     public let testKey: TestSigningKey
+    private let stopped = Atomic<Bool>(false)
 
     private init(server: MockAPNsServer, caCertificatePEM: String, testKey: TestSigningKey) {
         self.server = server
@@ -79,6 +81,14 @@ public final class APNsMock: Sendable {
     /// Closes every connection (letting in-flight requests finish for up to `gracePeriod`) and frees the port
     /// and threads. Records stay readable afterwards.
     public func stop(gracePeriod: Duration = .milliseconds(200)) async {
+        stopped.store(true, ordering: .relaxed)
         await server.shutdown(gracePeriod: gracePeriod)
+    }
+
+    /// A safety net for a forgotten ``stop(gracePeriod:)``: the port and threads are freed in the background.
+    deinit {
+        guard !stopped.load(ordering: .relaxed) else { return }
+        let server = self.server
+        Task { await server.shutdown(gracePeriod: .zero) }
     }
 }
