@@ -108,6 +108,18 @@ final class FixtureTests: XCTestCase {
         await mock.stop()
     }
 
+    func testCleartextOption() async throws {
+        var options = APNsMockOptions()
+        options.tls = false
+        let mock = try await APNsMock.start(options)
+        XCTAssertEqual(mock.url, "http://127.0.0.1:\(mock.port)")
+        let sender = try await RawSender.connect(to: mock)
+        let answer = try await sender.send(Payloads.shipped)
+        await sender.close()
+        XCTAssertEqual(answer.status, 200)
+        await mock.stop()
+    }
+
     func testTrustAnySignatureAcceptsAnUnknownKey() async throws {
         // The bundled OTHERKEY01 signs, but claims to be a key the mock has never seen.
         let pem = try String(contentsOfFile: Self.certs + "/AuthKey_OTHERKEY01.p8", encoding: .utf8)

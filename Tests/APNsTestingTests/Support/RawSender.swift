@@ -34,8 +34,8 @@ final class RawSender: Sendable {
         configuration.requestTimeout = requestTimeout
         let client = try shared ?? HTTP2Client(configuration: configuration)
         do {
-            let connection = try await client.connect(
-                host: mock.host, port: mock.port, tls: TLSClientConfiguration(trustRoots: .string(mock.caCertificatePEM)))
+            let tls = mock.url.hasPrefix("https:") ? TLSClientConfiguration(trustRoots: .string(mock.caCertificatePEM)) : nil
+            let connection = try await client.connect(host: mock.host, port: mock.port, tls: tls)
             let jwt = try JWTSigner.makeToken(
                 teamID: key.teamID, keyID: key.keyID, issuedAt: Int64(Date().timeIntervalSince1970),
                 key: try P256PrivateKey(pemRepresentation: key.privateKeyPEM))
