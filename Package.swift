@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "APNsCrypto", targets: ["APNsCrypto"]),
         .library(name: "HTTP2", targets: ["HTTP2"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
+        .library(name: "APNsClient", targets: ["APNsClient"]),
         .library(name: "APNsTesting", targets: ["APNsTesting"]),
         .executable(name: "mockapns", targets: ["mockapns"]),
     ],
@@ -59,13 +60,28 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The sender library: pooled HTTP/2 connections, provider tokens, typed notifications, retries.
+        // → HTTP2, APNsCrypto, APNsModel (never MockAPNs)
+        .target(
+            name: "APNsClient",
+            dependencies: [
+                "HTTP2", "APNsCrypto", "APNsModel",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "APNsClientTests",
+            dependencies: ["APNsClient", "MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "ConformanceSupport"],
+            swiftSettings: strict
+        ),
         // What a sender's XCTest / Swift Testing suite imports: the in-process mock fixture and assertions.
-        // → MockAPNs, APNsModel (never the control plane)
-        .target(name: "APNsTesting", dependencies: ["MockAPNs", "APNsModel"], swiftSettings: strict),
+        // → MockAPNs, APNsModel, APNsClient (never the control plane)
+        .target(name: "APNsTesting", dependencies: ["MockAPNs", "APNsModel", "APNsClient"], swiftSettings: strict),
         .testTarget(
             name: "APNsTestingTests",
             // HTTP2 + APNsCrypto: a raw sender, so the fixture's tests do not lean on the client they help test.
-            dependencies: ["APNsTesting", "MockAPNs", "APNsModel", "HTTP2", "APNsCrypto"],
+            dependencies: ["APNsTesting", "MockAPNs", "APNsModel", "APNsClient", "HTTP2", "APNsCrypto"],
             swiftSettings: strict
         ),
         // --- control plane (MockAPNsControl) ---
@@ -96,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "mockapns",
             dependencies: [
-                "MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto",
+                "MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "APNsClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

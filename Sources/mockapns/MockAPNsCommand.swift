@@ -15,6 +15,7 @@ struct MockAPNsCommand: AsyncParsableCommand {
             ServeCommand.self,
             LintCommand.self,
             SimulateCommand.self,
+            SendCommand.self,
         ] + InspectCommands.all
     )
 

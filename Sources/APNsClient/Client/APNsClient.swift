@@ -1,0 +1,162 @@
+import APNsModel
+import Foundation
+import HTTP2
+
+/// Sends pushes to APNs over a pool of HTTP/2 connections.
+///
+/// ```swift
+/// let client = try APNsClient(configuration: APNsClientConfiguration(
+///     environment: .development, authentication: .token(privateKeyPEM: p8, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")))
+/// let response = try await client.send(.alert(bundleID: "com.example.app", body: "Hello"), deviceToken: hexToken)
+/// await client.shutdown()
+/// ```
+///
+/// Every push gets an `apns-id` (a random UUID unless the notification has one) that stays the same across
+/// retries. Throttling and server errors (429, 500, 503) and lost connections are retried with exponential
+/// back-off and jitter, up to `retryPolicy.maxAttempts`; rejections APNs says never to retry are not.
+public final class APNsClient: Sendable {
+    /// The configuration the client was made with.
+    public let configuration: APNsClientConfiguration
+    private let http2: HTTP2Client
+    private let pool: ConnectionPool
+    private let tokens: ProviderTokenCache?
+    private let gate = InFlightGate()
+
+    /// Validates the configuration and prepares the pool; connections open on first use.
+    public init(configuration: APNsClientConfiguration) throws(APNsClientError) {
+        self.configuration = configuration
+        let address = try configuration.environment.address()
+        var tls: TLSClientConfiguration?
+        if address.usesTLS {
+            var settings = TLSClientConfiguration(trustRoots: configuration.trustRootsPEM.map { PEMSource.string($0) })
+            if case let .certificate(pem, key) = configuration.authentication {
+                settings.certificateChain = .string(pem)
+                settings.privateKey = .string(key)
+            }
+            tls = settings
+        }
+        switch configuration.authentication {
+        case let .token(pem, keyID, teamID):
+            tokens = try ProviderTokenCache(privateKeyPEM: pem, keyID: keyID, teamID: teamID)
+        case .certificate:
+            tokens = nil
+        }
+        var options = HTTP2ClientConfiguration()
+        options.requestTimeout = configuration.requestTimeout
+        options.connectTimeout = configuration.connectTimeout
+        let connections = max(1, configuration.connections)
+        let threads = configuration.eventLoopThreads
+            ?? min(connections, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        do {
+            http2 = try HTTP2Client(threads: max(1, threads), configuration: options)
+        } catch {
+            throw .invalidConfiguration("could not start the event loops: \(error)")
+        }
+        pool = ConnectionPool(client: http2, address: address, tls: tls, size: connections)
+    }
+
+    /// Sends `notification` to the device with hex `deviceToken` and returns once APNs accepted it.
+    ///
+    /// Throws `.rejected` with APNs's reason (after retries, for retryable ones), `.timeout` when an attempt got
+    /// no answer within `requestTimeout`, `.connection` when the server could not be reached, `.shutdown` after
+    /// `shutdown()`.
+    public func send(_ notification: some APNsNotificationRequest, deviceToken: String)
+        async throws(APNsClientError) -> APNsResponse
+    {
+        guard gate.enter() else { throw .shutdown }
+        defer { gate.leave() }
+        let encoded = notification.encodedRequest()
+        let apnsID = encoded.apnsID ?? UUID().uuidString.lowercased()
+        var headers = encoded.headers.map { HTTPHeaderField(name: $0.name, value: $0.value) }
+        if encoded.apnsID == nil { headers.append(HTTPHeaderField(name: "apns-id", value: apnsID)) }
+        let path = "/3/device/" + deviceToken
+        let policy = configuration.retryPolicy
+        var attempt = 0
+        while true {
+            attempt += 1
+            switch await self.attempt(path: path, headers: headers, body: encoded.body, apnsID: apnsID, number: attempt) {
+            case let .accepted(response):
+                return response
+            case let .failed(error, retry):
+                guard retry, attempt < policy.maxAttempts else { throw error }
+                do {
+                    try await Task.sleep(for: policy.delay(afterAttempt: attempt))
+                } catch {
+                    throw .cancelled
+                }
+            }
+        }
+    }
+
+    /// Lets sends in progress finish (retries included), refuses new ones, then closes every connection.
+    public func shutdown() async {
+        await gate.close()
+        await pool.close()
+        await http2.shutdown()
+    }
+
+    /// How many pool connections are open right now.
+    public var openConnections: Int { pool.openConnections }
+
+    private func attempt(path: String, headers: [HTTPHeaderField], body: [UInt8], apnsID: String, number: Int) async
+        -> AttemptOutcome
+    {
+        let connection: HTTP2ClientConnection
+        do {
+            connection = try await pool.lease()
+        } catch {
+            return .failed(error, retry: error != .shutdown)
+        }
+        var fields = headers
+        if let tokens {
+            do {
+                fields.insert(HTTPHeaderField(name: "authorization", value: try tokens.authorization()), at: 0)
+            } catch {
+                return .failed(error, retry: false)
+            }
+        }
+        let request = HTTP2ClientRequest(method: "POST", path: path, headers: fields, body: body,
+                                         timeout: configuration.requestTimeout)
+        let response: HTTP2ClientResponse
+        do {
+            response = try await connection.send(request)
+        } catch {
+            let failure = TransportFailure(error)
+            if failure.discardConnection { pool.discard(connection) }
+            return .failed(failure.error, retry: failure.retry)
+        }
+        let echoedID = response.header("apns-id") ?? apnsID
+        if response.status == 200 {
+            return .accepted(APNsResponse(apnsID: echoedID, apnsUniqueID: response.header("apns-unique-id"), attempts: number))
+        }
+        return rejection(response, apnsID: echoedID, connection: connection)
+    }
+
+    private func rejection(_ response: HTTP2ClientResponse, apnsID: String, connection: HTTP2ClientConnection)
+        -> AttemptOutcome
+    {
+        let reason: APNsErrorReason
+        var timestamp: Int64?
+        if let decoded = APNsReason.decodeResponseBody(response.body) {
+            reason = .known(decoded.reason)
+            timestamp = decoded.timestampMilliseconds
+        } else if let value = try? JSONValue.parse(response.body), let text = value["reason"]?.stringValue {
+            reason = .unknown(text)
+            timestamp = value["timestamp"]?.integerValue
+        } else {
+            reason = .unknown("")
+        }
+        let error = APNsClientError.rejected(status: response.status, reason: reason, timestamp: timestamp, apnsID: apnsID)
+        switch reason.reason {
+        case .expiredProviderToken?:
+            // A fresh token can fix it, but only if the current one is old enough to replace (20-minute rule).
+            let refreshed = (try? tokens?.refreshAfterRejection()) ?? false
+            return .failed(error, retry: refreshed)
+        case .idleTimeout?, .shutdown?:
+            pool.discard(connection)
+            return .failed(error, retry: true)
+        default:
+            return .failed(error, retry: error.isRetryable)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// Why a push was not accepted, with what to do about it (`description`).
+public enum APNsClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// APNs answered with an error status. `timestamp` (milliseconds since 1970) comes with 410: when the token
+    /// stopped being valid. `apnsID` is the request's `apns-id`.
+    case rejected(status: Int, reason: APNsErrorReason, timestamp: Int64?, apnsID: String)
+    /// No answer within `requestTimeout`.
+    case timeout
+    /// The connection failed (connect, TLS, GOAWAY, reset…) and retries, if any, did not help.
+    case connection(String)
+    /// The configuration cannot be used (bad URL, unreadable key…).
+    case invalidConfiguration(String)
+    /// The notification cannot be sent as built (e.g. a device token that is not hex).
+    case invalidNotification(String)
+    /// The client was shut down before the push was sent.
+    case shutdown
+    /// The calling task was cancelled.
+    case cancelled
+
+    /// Whether the same request may succeed later without changes (429, 500, 503).
+    public var isRetryable: Bool {
+        guard case let .rejected(status, reason, _, _) = self else { return false }
+        if let known = reason.reason { return known.isRetryable }
+        return status == 429 || status == 500 || status == 503
+    }
+
+    /// The APNs reason when rejected.
+    public var reason: APNsErrorReason? {
+        if case let .rejected(_, reason, _, _) = self { return reason }
+        return nil
+    }
+
+    /// A sentence saying what happened and what to do.
+    public var description: String {
+        switch self {
+        case let .rejected(status, reason, timestamp, apnsID):
+            var text = "APNs rejected the push (\(status) \(reason), apns-id \(apnsID)): \(reason.explanation)"
+            if let timestamp { text += " The token has been invalid since \(timestamp) ms after 1970." }
+            return text
+        case .timeout:
+            return "APNs did not answer in time; check the network or raise requestTimeout, then resend with the same apns-id."
+        case let .connection(detail):
+            return "Could not reach APNs: \(detail). Check the URL, the network and the trusted CA, then retry."
+        case let .invalidConfiguration(detail):
+            return "The client configuration is invalid: \(detail)"
+        case let .invalidNotification(detail):
+            return "The notification cannot be sent: \(detail)"
+        case .shutdown:
+            return "The client has been shut down; create a new APNsClient to send more."
+        case .cancelled:
+            return "The push was cancelled before APNs answered."
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import APNsClient
+import APNsModel
+import ArgumentParser
+import Foundation
+
+/// `mockapns send PAYLOAD --token HEX`: sends a push (or `--count` of them) with the APNsClient library, by
+/// default to the local mock (`https://127.0.0.1:2197`, bundled CA and test key TESTKEY001 of TESTTEAM01).
+///
+/// Exit status: 0 when every push was accepted, 1 when any was rejected or failed, 2 on a usage error.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send a push with the APNsClient library (default: to the local mock).",
+        discussion: """
+            Defaults: --url \(SendSettings.defaultURL), the bundled CA and the bundled key TESTKEY001 (team TESTTEAM01) \
+            when the URL is on this machine. Exits 0 when all pushes were accepted, 1 when any was rejected or failed, \
+            2 on a usage error.
+            """
+    )
+
+    @Argument(help: "The payload: a .json body or a Simulator .apns file.")
+    var payload: String
+
+    @Option(help: "Device token, hex.")
+    var token: String
+
+    @OptionGroup var headers: PushHeaderOptions
+
+    @Option(name: .customLong("key-file"), help: "Token auth: TEAMID:KEYID:PATH of a .p8 key.")
+    var keyFile: String?
+
+    @Option(help: "Certificate auth: client certificate, PEM (with --cert-key).")
+    var cert: String?
+
+    @Option(name: .customLong("cert-key"), help: "Certificate auth: the certificate's private key, PEM.")
+    var certKey: String?
+
+    @Option(help: "CA certificate(s) to trust, PEM (default: the bundled CA for a local URL, else the system store).")
+    var ca: String?
+
+    @Option(help: "Server URL: https://host:port, or http://host:port for h2c (default \(SendSettings.defaultURL)).")
+    var url: String?
+
+    @Option(help: "How many pushes to send (default 1).")
+    var count = 1
+
+    @Option(help: "How many pushes in flight at once (default 100).")
+    var concurrency = 100
+
+    @Option(help: "HTTP/2 connections in the pool (default 1).")
+    var connections = 1
+
+    @Option(help: "Seconds one attempt may take (default 30).")
+    var timeout = 30
+
+    @Flag(help: "Print the summary as JSON.")
+    var json = false
+
+    func run() async throws {
+        let settings: SendSettings
+        let client: APNsClient
+        do {
+            settings = try SendSettings(self)
+            client = try APNsClient(configuration: settings.configuration)
+        } catch {
+            throw CommandFailure.exit(reporting: error)
+        }
+        let tally = SendTally()
+        let start = ContinuousClock.now
+        let progress = SendProgress.wanted(count: settings.count) ? startProgress(tally: tally, total: settings.count, start: start) : nil
+        await Self.sendAll(settings, client: client, tally: tally)
+        let elapsed = Self.seconds(ContinuousClock.now - start)
+        progress?.cancel()
+        _ = await progress?.value
+        if progress != nil { SendProgress.draw(done: tally.snapshot.done, total: settings.count, elapsed: elapsed, final: true) }
+        await client.shutdown()
+
+        let summary = SendSummary(sent: settings.count, counts: tally.snapshot, seconds: elapsed)
+        print(json ? summary.json.jsonText() : summary.text)
+        if !summary.allAccepted { throw ExitCode(1) }
+    }
+
+    /// Sends `settings.count` pushes from `settings.concurrency` workers sharing one counter.
+    private static func sendAll(_ settings: SendSettings, client: APNsClient, tally: SendTally) async {
+        let notification = settings.notification
+        let token = settings.deviceToken
+        let perWorker = settings.count / settings.concurrency
+        let extra = settings.count % settings.concurrency
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<settings.concurrency {
+                let share = perWorker + (worker < extra ? 1 : 0)
+                group.addTask {
+                    for _ in 0..<share {
+                        do throws(APNsClientError) {
+                            tally.record(.success(try await client.send(notification, deviceToken: token)))
+                        } catch {
+                            tally.record(.failure(error))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func startProgress(tally: SendTally, total: Int, start: ContinuousClock.Instant) -> Task<Void, Never> {
+        Task {
+            while !Task.isCancelled {
+                SendProgress.draw(done: tally.snapshot.done, total: total, elapsed: Self.seconds(ContinuousClock.now - start))
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

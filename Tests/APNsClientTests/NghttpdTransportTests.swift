@@ -1,0 +1,80 @@
+import APNsClient
+import APNsModel
+import Foundation
+import XCTest
+
+/// The client's pool and TLS against a server nobody here wrote: nghttpd (nghttp2's reference server).
+final class NghttpdTransportTests: XCTestCase {
+    func testPoolOverTLSAgainstNghttpd() async throws {
+        let docroot = FileManager.default.temporaryDirectory.appendingPathComponent("nghttpd-\(UUID().uuidString)")
+        let served = docroot.appendingPathComponent("3/device")
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        try Data("ok".utf8).write(to: served.appendingPathComponent("abcd"))
+        defer { try? FileManager.default.removeItem(at: docroot) }
+
+        let port = try Self.freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.locate("nghttpd"))
+        process.arguments = ["-d", docroot.path, "--address=127.0.0.1", String(port), RepoPaths.cert("server-key.pem"), RepoPaths.cert("server.pem")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            kill(process.processIdentifier, SIGKILL)   // nghttpd ignores SIGTERM
+            process.waitUntilExit()
+        }
+
+        let client = try APNsClient(configuration: APNsClientConfiguration(
+            environment: .custom(url: "https://127.0.0.1:\(port)"), authentication: try ClientTestServer.testKey(),
+            trustRootsPEM: try RepoPaths.text("ca.pem"), connections: 3,
+            retryPolicy: APNsRetryPolicy(maxAttempts: 30, baseDelay: .milliseconds(50), maxDelay: .milliseconds(100))))
+        // The first push also waits (with retries on connection failure) for nghttpd to listen.
+        let push = APNsNotification.alert(bundleID: "com.example.app", body: "hi")
+        _ = try await client.send(push, deviceToken: "abcd")
+        let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<300 {
+                group.addTask {
+                    do throws(APNsClientError) {
+                        _ = try await client.send(push, deviceToken: index.isMultiple(of: 2) ? "abcd" : "missing")
+                        return true
+                    } catch {
+                        guard case let .rejected(status, reason, _, _) = error, status == 404, reason == .unknown("") else {
+                            throw error
+                        }
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        XCTAssertEqual(results.filter { $0 }.count, 150, "served file → 200")
+        XCTAssertEqual(results.filter { !$0 }.count, 150, "missing file → 404")
+        XCTAssertEqual(client.openConnections, 3)
+        await client.shutdown()
+    }
+
+    private static func locate(_ name: String) throws -> String {
+        for dir in ["/usr/sbin", "/usr/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: dir + "/" + name) {
+            return dir + "/" + name
+        }
+        throw NSError(domain: "Nghttpd", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(name) is not installed; run `make deps`"])
+    }
+
+    /// A port the kernel just handed out (bound, read, released).
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw NSError(domain: "Nghttpd", code: 2) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

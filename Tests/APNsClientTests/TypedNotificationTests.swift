@@ -1,0 +1,77 @@
+import APNsClient
+import APNsModel
+import XCTest
+@testable import MockAPNs
+
+/// Every typed builder, sent to the live mock, is accepted and arrives with the headers the builder promised.
+final class TypedNotificationTests: XCTestCase {
+    func testEveryTokenPushTypeIsAccepted() async throws {
+        let server = try ClientTestServer.start()
+        let client = try APNsClient(configuration: try server.configuration(retryPolicy: .never))
+        let bundle = "com.example.app"
+        let liveActivity = JSONValue.object([.init("aps", .object([
+            .init("timestamp", .integer(Int64(Date().timeIntervalSince1970))), .init("event", .string("update")),
+            .init("content-state", .object([.init("score", .integer(1))])),
+        ]))])
+        let pushes: [APNsNotification] = [
+            .alert(bundleID: bundle, title: "T", body: "B", badge: 1, sound: "default"),
+            .background(bundleID: bundle, customData: [.init("sync", .bool(true))]),
+            .location(bundleID: bundle),
+            .voip(bundleID: bundle, payload: .object([.init("call", .string("x"))])),
+            .complication(bundleID: bundle, payload: .object([.init("aps", .object([]))])),
+            .fileProvider(bundleID: bundle),
+            .liveActivity(bundleID: bundle, payload: liveActivity, priority: .considerPower),
+            .pushToTalk(bundleID: bundle),
+            .widgets(bundleID: bundle),
+            .controls(bundleID: bundle),
+        ]
+        for push in pushes {
+            do {
+                let response = try await client.send(push, deviceToken: ClientTestServer.token)
+                let record = try XCTUnwrap(server.recorder.record(apnsID: response.apnsID), "\(push.pushType)")
+                XCTAssertEqual(record.headers.first { $0.name == "apns-topic" }?.value, push.topic)
+                XCTAssertEqual(record.headers.first { $0.name == "apns-push-type" }?.value, push.pushType.rawValue)
+                XCTAssertEqual(record.headers.first { $0.name == "authorization" }?.value.hasPrefix("bearer "), true)
+                XCTAssertNotNil(response.apnsUniqueID, "development answers carry apns-unique-id")
+            } catch {
+                XCTFail("\(push.pushType): \(error)")
+            }
+        }
+        // One token for all of them: minted once, reused.
+        let tokens = Set(server.recorder.records().compactMap { $0.headers.first { $0.name == "authorization" }?.value })
+        XCTAssertEqual(tokens.count, 1)
+        await client.shutdown()
+        await server.stop()
+    }
+
+    func testCertificateConnectionSendsMDMAndAlerts() async throws {
+        let server = try ClientTestServer.start()
+        let client = try APNsClient(configuration: try server.configuration(
+            authentication: try ClientTestServer.certificate("client-app"), retryPolicy: .never))
+        var alert = APNsNotification.alert(bundleID: "com.example.app", body: "cert")
+        let id = UUID()
+        alert.apnsID = id
+        let response = try await client.send(alert, deviceToken: ClientTestServer.token)
+        XCTAssertEqual(response.apnsID, id.uuidString.lowercased())
+        _ = try await client.send(APNsNotification.mdm(certificateUID: "com.example.app", pushMagic: "magic"),
+                                  deviceToken: ClientTestServer.token)
+        XCTAssertNil(server.recorder.records().first?.headers.first { $0.name == "authorization" })
+        await client.shutdown()
+        await server.stop()
+    }
+
+    func testUnreachableServerIsAConnectionError() async throws {
+        let client = try APNsClient(configuration: APNsClientConfiguration(
+            environment: .custom(url: "https://127.0.0.1:1"), authentication: try ClientTestServer.testKey(),
+            trustRootsPEM: try RepoPaths.text("ca.pem"),
+            retryPolicy: APNsRetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1))))
+        do {
+            _ = try await client.send(APNsNotification.widgets(bundleID: "b"), deviceToken: ClientTestServer.token)
+            XCTFail("expected a connection error")
+        } catch {
+            guard case let .connection(detail) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(detail.contains("127.0.0.1:1"), detail)
+        }
+        await client.shutdown()
+    }
+}

@@ -1,0 +1,67 @@
+import APNsModel
+import Foundation
+import XCTest
+
+/// `mockapns send` (the APNsClient library behind a command) against `mockapns serve`, both as built binaries.
+final class SendCommandTests: XCTestCase {
+    private let token = String(repeating: "ab", count: 32)
+
+    func testSendToServeAcceptedRejectedAndUsage() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-send-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ready = directory.appendingPathComponent("ready.json").path
+        let record = directory.appendingPathComponent("record.jsonl").path
+        let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--ready-file", ready, "--record", record])
+        defer { serve.stop() }
+        var readyJSON: JSONValue?
+        for _ in 0..<300 where readyJSON == nil {
+            if let data = FileManager.default.contents(atPath: ready) { readyJSON = try? JSONValue.parse(Array(data)) }
+            if readyJSON == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let url = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url in the ready file")
+
+        let payload = directory.appendingPathComponent("push.json").path
+        try Data(#"{"aps":{"alert":{"title":"Hi","body":"There"}}}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        let simulator = directory.appendingPathComponent("push.apns").path
+        try Data(#"{"Simulator Target Bundle":"com.example.app","aps":{"alert":"From .apns"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: simulator))
+
+        // One push, bundled CA and key, JSON summary.
+        let one = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "com.example.app", "--url", url, "--json"])
+        XCTAssertEqual(one.status, 0, one.stdout + one.stderr)
+        let summary = try one.json()
+        XCTAssertEqual(summary["accepted"]?.integerValue, 1)
+        XCTAssertNotNil(summary["apns_id"]?.stringValue)
+
+        // Many pushes over a pool; the topic comes from the .apns file.
+        let many = try await InspectCLI.run(["send", simulator, "--token", token, "--url", url, "--count", "500",
+                                             "--concurrency", "50", "--connections", "2", "--json"])
+        XCTAssertEqual(many.status, 0, many.stdout + many.stderr)
+        XCTAssertEqual(try many.json()["accepted"]?.integerValue, 500)
+        XCTAssertEqual(try many.json()["sent"]?.integerValue, 500)
+
+        // A rejection: exit 1, counted by reason, in the text summary.
+        let rejected = try await InspectCLI.run(["send", payload, "--token", "zz", "--topic", "com.example.app", "--url", url])
+        XCTAssertEqual(rejected.status, 1, rejected.stdout + rejected.stderr)
+        XCTAssertTrue(rejected.stdout.contains("rejected 400 BadDeviceToken: 1"), rejected.stdout)
+
+        // Usage errors: exit 2 with a message.
+        let badPriority = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "t", "--url", url, "--priority", "7"])
+        XCTAssertEqual(badPriority.status, 2)
+        XCTAssertTrue(badPriority.stderr.contains("--priority 7"), badPriority.stderr)
+        let noTopic = try await InspectCLI.run(["send", payload, "--token", token, "--url", url])
+        XCTAssertEqual(noTopic.status, 2)
+        XCTAssertTrue(noTopic.stderr.contains("--topic is required"), noTopic.stderr)
+        let badKey = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "t", "--key-file", "nope"])
+        XCTAssertEqual(badKey.status, 2)
+        XCTAssertTrue(badKey.stderr.contains("TEAMID:KEYID:PATH"), badKey.stderr)
+
+        serve.stop()
+        let exit = try await serve.waitForExit()
+        XCTAssertEqual(exit?.status, 0, exit?.stderr ?? "serve did not stop on SIGINT")
+        // The mock recorded exactly what was sent: 1 + 500 accepted, 1 rejected.
+        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 502)
+    }
+}
