@@ -45,8 +45,10 @@ public enum ExpectationEvaluator {
                                       in notification: ReceivedNotification) -> String? {
         let ranked = RankedNotification(notification, properties)
         guard !ranked.isMatch else { return nil }
-        let expected = properties.map(\.description).joined(separator: ", ")
-        return (["Expected notification #\(notification.sequence) to have \(expected), but it did not:"]
+        let expected = properties.contains(where: \.isClause)
+            ? "to be one " + NotificationProperty.phrase(properties) + ", but it was not:"
+            : "to have " + properties.map(\.description).joined(separator: ", ") + ", but it did not:"
+        return (["Expected notification #\(notification.sequence) \(expected)"]
             + ranked.lines(of: properties.count)).joined(separator: "\n")
     }
 

@@ -32,9 +32,9 @@ public struct NotificationExpectation: Sendable, CustomStringConvertible {
         ExpectationEvaluator.failureMessage(for: self, in: notifications)
     }
 
-    /// E.g. `a notification with topic com.example.shop, alert title "Shipped"`.
+    /// E.g. `a notification with topic com.example.shop, alert title "Shipped" that, on a background app,
+    /// shows a banner`.
     public var description: String {
-        properties.isEmpty ? count.description
-            : "\(count) with " + properties.map(\.description).joined(separator: ", ")
+        properties.isEmpty ? count.description : "\(count) " + NotificationProperty.phrase(properties)
     }
 }

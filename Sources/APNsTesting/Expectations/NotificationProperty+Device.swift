@@ -11,7 +11,9 @@ extension NotificationProperty {
 
     /// On the app and device described by `device`, the push has `outcome`.
     public static func onDevice(_ outcome: DeviceOutcome, device: DeviceProfile) -> NotificationProperty {
-        NotificationProperty(name: "on \(DeliveryWords.device(device))", expected: outcome.description) { notification in
+        let deviceWords = DeliveryWords.device(device)
+        return NotificationProperty(name: "on \(deviceWords)", expected: outcome.description,
+                                    clause: "that, on \(deviceWords), \(outcome)") { notification in
             let simulation = notification.simulate(on: device)
             return PropertyCheck(matched: outcome.matches(simulation), actual: DeliveryWords.simulation(simulation))
         }

@@ -10,6 +10,9 @@ public struct NotificationProperty: Sendable, CustomStringConvertible {
     public let expected: String
     /// The whole expectation in words, e.g. `topic com.example.shop`.
     public let description: String
+    /// Whether `description` is a relative clause (`that, on a background app, shows a banner`) rather than
+    /// a noun phrase (`topic com.example.shop`), so messages can read "a notification with … that …".
+    let isClause: Bool
     private let evaluate: @Sendable (ReceivedNotification) -> PropertyCheck
 
     /// Makes a property from a check; use this for anything the built-in properties do not cover.
@@ -19,7 +22,27 @@ public struct NotificationProperty: Sendable, CustomStringConvertible {
         self.name = name
         self.expected = expected
         self.description = description ?? (expected.isEmpty ? name : "\(name) \(expected)")
+        self.isClause = false
         self.evaluate = check
+    }
+
+    /// A property whose description is a relative clause (see `isClause`).
+    init(name: String, expected: String, clause: String, check: @escaping @Sendable (ReceivedNotification) -> PropertyCheck) {
+        self.name = name
+        self.expected = expected
+        self.description = clause
+        self.isClause = true
+        self.evaluate = check
+    }
+
+    /// `with A, B that, on …, X`: the noun phrases after "with", the clauses after them; empty for none.
+    static func phrase(_ properties: [NotificationProperty]) -> String {
+        let nouns = properties.filter { !$0.isClause }.map(\.description)
+        let clauses = properties.filter(\.isClause).map(\.description)
+        var parts: [String] = []
+        if !nouns.isEmpty { parts.append("with " + nouns.joined(separator: ", ")) }
+        if !clauses.isEmpty { parts.append(clauses.joined(separator: " and ")) }
+        return parts.joined(separator: " ")
     }
 
     /// Checks `notification`.

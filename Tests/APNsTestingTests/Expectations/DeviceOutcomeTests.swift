@@ -44,7 +44,7 @@ final class DeviceOutcomeTests: XCTestCase {
     func testWakesAppSilently() {
         XCTAssertTrue(NotificationProperty.onDevice(.wakesAppSilently, appState: .background).check(silent).matched)
         let forceQuit = NotificationProperty.onDevice(.wakesAppSilently, appState: .forceQuit)
-        XCTAssertEqual(forceQuit.description, "on a force-quit app shows nothing and wakes the app")
+        XCTAssertEqual(forceQuit.description, "that, on a force-quit app, shows nothing and wakes the app")
         let check = forceQuit.check(silent)
         XCTAssertFalse(check.matched)
         XCTAssertTrue(check.actual.hasPrefix("shows nothing; no app code runs ("), check.actual)

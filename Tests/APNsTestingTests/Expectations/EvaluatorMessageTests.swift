@@ -76,7 +76,7 @@ final class EvaluatorMessageTests: XCTestCase {
         let rejected = RecordMaker.notification(seq: 7, status: 410, reason: "Unregistered")
         let message = NotificationExpectation(.accepted, .onDevice(.isDropped, appState: .forceQuit)).failureMessage(in: [rejected])
         XCTAssertEqual(message, """
-            Expected a notification with response accepted (200), on a force-quit app is dropped (nothing shown, no app code runs), \
+            Expected a notification with response accepted (200) that, on a force-quit app, is dropped (nothing shown, no app code runs), \
             but the only notification received did not match.
             Received, closest match first:
               #7 alert push to 00fc13ad…1de8f0, topic com.example.shop: rejected 410 Unregistered; title "Your order shipped", \
@@ -100,6 +100,16 @@ final class EvaluatorMessageTests: XCTestCase {
               #2 alert push to 00fc13ad…1de8f0, topic com.example.shop: accepted (200); title "Order delayed", body "Order 42 is late" — has 1 of 2
                   alert title: expected "Your order shipped", got "Order delayed"
             """)
+    }
+
+    func testDeviceClausesReadAsClauses() {
+        let expectation = NotificationExpectation(
+            .onDevice(.showsBanner, appState: .background), .topic("com.example.shop"), .onDevice(.isDropped, appState: .forceQuit))
+        XCTAssertEqual(expectation.description, "a notification with topic com.example.shop that, on a background app, shows a banner "
+                       + "and that, on a force-quit app, is dropped (nothing shown, no app code runs)")
+        XCTAssertEqual(ExpectationEvaluator.failureMessage(for: [.alertTitle("Order delayed"), .onDevice(.wakesAppSilently, appState: .background)],
+                                                           in: received[1])?.components(separatedBy: "\n").first,
+                       #"Expected notification #2 to be one with alert title "Order delayed" that, on a background app, shows nothing and wakes the app, but it was not:"#)
     }
 
     func testNotificationSummaries() {
