@@ -43,6 +43,11 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build
+	$(MAKE) test-examples
+
+## test-examples: the example sender's suite (Examples/OrderNotifier), built against this checkout.
+test-examples: deps
+	cd Examples/OrderNotifier && $(SWIFT) test
 
 ## certs: regenerate the test-only credentials in certs/ (never use them in production).
 certs:

@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "HTTP2", targets: ["HTTP2"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
         .library(name: "APNsClient", targets: ["APNsClient"]),
+        .library(name: "APNsTesting", targets: ["APNsTesting"]),
         .executable(name: "mockapns", targets: ["mockapns"]),
     ],
     dependencies: [
@@ -72,6 +73,15 @@ let package = Package(
         .testTarget(
             name: "APNsClientTests",
             dependencies: ["APNsClient", "MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "ConformanceSupport"],
+            swiftSettings: strict
+        ),
+        // What a sender's XCTest / Swift Testing suite imports: the in-process mock fixture and assertions.
+        // → MockAPNs, APNsModel, APNsClient (never the control plane)
+        .target(name: "APNsTesting", dependencies: ["MockAPNs", "APNsModel", "APNsClient"], swiftSettings: strict),
+        .testTarget(
+            name: "APNsTestingTests",
+            // HTTP2 + APNsCrypto: a raw sender, so the fixture's tests do not lean on the client they help test.
+            dependencies: ["APNsTesting", "MockAPNs", "APNsModel", "APNsClient", "HTTP2", "APNsCrypto"],
             swiftSettings: strict
         ),
         // --- control plane (MockAPNsControl) ---

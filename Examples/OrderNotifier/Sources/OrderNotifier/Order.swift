@@ -1,0 +1,19 @@
+/// An order that has just left the warehouse.
+public struct Order: Sendable, Hashable {
+    /// The order number shown to the customer, e.g. `42`.
+    public var id: String
+    /// Who ordered it; their devices get the push.
+    public var customerID: String
+    /// The carrier, e.g. `UPS`.
+    public var carrier: String
+    /// A gift message or delivery note, copied into the push for the app to show.
+    public var note: String?
+
+    /// Makes an order.
+    public init(id: String, customerID: String, carrier: String, note: String? = nil) {
+        self.id = id
+        self.customerID = customerID
+        self.carrier = carrier
+        self.note = note
+    }
+}

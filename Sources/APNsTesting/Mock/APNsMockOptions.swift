@@ -1,0 +1,50 @@
+import APNsModel
+import MockAPNs
+
+/// How `APNsMock.start(_:)` sets up the in-process mock. The defaults are what almost every test wants:
+/// a free port on 127.0.0.1, TLS with the bundled test CA, the bundled test key trusted, development mode,
+/// one event-loop thread.
+public struct APNsMockOptions: Sendable {
+    /// Development answers with `apns-unique-id`; production does not.
+    public var environment: APNsEnvironment = .development
+    /// A devices JSON file to load at start (the `mockapns serve --devices` format).
+    public var devicesFile: String?
+    /// A faults JSON file to load at start (the `mockapns serve --faults` format).
+    public var faultsFile: String?
+    /// Check provider tokens' shape, claims and time but not their signatures, so a sender may use its own key.
+    public var trustAnySignature = false
+    /// Extra trusted signing keys, each `TEAMID:KEYID:PATH[:development|production|both]`.
+    public var extraKeys: [String] = []
+    /// TLS with the bundled test certificate when true; HTTP/2 over cleartext (h2c) when false.
+    public var tls = true
+    /// Folder of the test credentials (`ca.pem`, `keys.json`, …); nil finds the bundled `certs/`.
+    public var credentialsDirectory: String?
+    /// A JSON Lines file every record is appended to, for looking at a run afterwards.
+    public var recordFile: String?
+    /// How many records stay in memory.
+    public var memoryLimit = 10_000
+    /// Event-loop threads the mock runs on.
+    public var eventLoops = 1
+
+    /// The defaults.
+    public init() {}
+
+    /// The server configuration these options stand for, with `credentialsDirectory` resolved.
+    public func serverConfiguration(credentialsDirectory: String) -> MockServerConfiguration {
+        var configuration = MockServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.tls = tls
+        configuration.credentialsDirectory = credentialsDirectory
+        configuration.trustBundledKeys = true
+        configuration.trustAnySignature = trustAnySignature
+        configuration.keyFiles = extraKeys
+        configuration.pipeline.environment = environment
+        configuration.devicesPath = devicesFile
+        configuration.faultsPath = faultsFile
+        configuration.recordPath = recordFile
+        configuration.memoryLimit = memoryLimit
+        configuration.loopCount = eventLoops
+        return configuration
+    }
+}

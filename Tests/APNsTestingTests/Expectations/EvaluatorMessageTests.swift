@@ -1,0 +1,121 @@
+import APNsTesting
+import XCTest
+
+/// The shared evaluator's failure messages: what was expected, then what was received, closest match first.
+final class EvaluatorMessageTests: XCTestCase {
+    private let received = [
+        RecordMaker.notification(seq: 1, topic: "com.example.other", payload: Payloads.shipped),
+        RecordMaker.notification(seq: 2, payload: Payloads.delayed),
+        RecordMaker.notification(seq: 3, payload: Payloads.shipped),
+    ]
+
+    func testHoldingExpectationHasNoMessage() {
+        XCTAssertNil(NotificationExpectation(.topic("com.example.shop"), .alertTitle("Order delayed")).failureMessage(in: received))
+        XCTAssertNil(NotificationExpectation(.topic("com.example.shop"), count: .exactly(2)).failureMessage(in: received))
+        XCTAssertNil(NotificationExpectation(count: .atLeast(3)).failureMessage(in: received))
+        XCTAssertNil(NotificationExpectation(.rejected(.unregistered), count: .none).failureMessage(in: received))
+        XCTAssertNil(ExpectationEvaluator.failureMessage(for: [.alertTitle("Order delayed")], in: received[1]))
+    }
+
+    func testNothingReceived() {
+        XCTAssertEqual(
+            NotificationExpectation(.topic("com.example.shop"), .alertTitle("Your order shipped")).failureMessage(in: []),
+            #"Expected a notification with topic com.example.shop, alert title "Your order shipped", but the mock received no notifications."#)
+    }
+
+    func testNoneMatchedListsClosestFirst() {
+        let expectation = NotificationExpectation(.topic("com.example.shop"), .alertTitle("Your order shipped"), .customKey("orderID", "43"))
+        XCTAssertEqual(expectation.failureMessage(in: received), """
+            Expected a notification with topic com.example.shop, alert title "Your order shipped", custom key orderID = "43", \
+            but none of the 3 received matched.
+            Received, closest match first:
+              #3 alert push to 00fc13ad…1de8f0, topic com.example.shop: accepted (200); title "Your order shipped", \
+            body "Order 42 is on its way" — has 2 of 3
+                  custom key orderID: expected "43", got "42"
+              #1 alert push to 00fc13ad…1de8f0, topic com.example.other: accepted (200); title "Your order shipped", \
+            body "Order 42 is on its way" — has 1 of 3
+                  topic: expected com.example.shop, got com.example.other
+                  custom key orderID: expected "43", got "42"
+              #2 alert push to 00fc13ad…1de8f0, topic com.example.shop: accepted (200); title "Order delayed", \
+            body "Order 42 is late" — has 1 of 3
+                  alert title: expected "Your order shipped", got "Order delayed"
+                  custom key orderID: expected "43", got "42"
+            """)
+    }
+
+    func testTooFewMatched() {
+        let expectation = NotificationExpectation(.alertTitle("Your order shipped"), count: .atLeast(3))
+        XCTAssertEqual(expectation.failureMessage(in: received), """
+            Expected at least 3 notifications with alert title "Your order shipped", but only 2 matched (#1, #3).
+            Other notifications, closest match first:
+              #2 alert push to 00fc13ad…1de8f0, topic com.example.shop: accepted (200); title "Order delayed", body "Order 42 is late"
+                  alert title: expected "Your order shipped", got "Order delayed"
+            """)
+    }
+
+    func testTooManyMatched() {
+        XCTAssertEqual(NotificationExpectation(.alertTitle("Your order shipped"), count: .exactly(1)).failureMessage(in: received), """
+            Expected exactly 1 notification with alert title "Your order shipped", but 2 matched:
+              #1 alert push to 00fc13ad…1de8f0, topic com.example.other: accepted (200); title "Your order shipped", body "Order 42 is on its way"
+              #3 alert push to 00fc13ad…1de8f0, topic com.example.shop: accepted (200); title "Your order shipped", body "Order 42 is on its way"
+            """)
+        XCTAssertEqual(NotificationExpectation(.topic("com.example.other"), count: .none).failureMessage(in: received), """
+            Expected no notification with topic com.example.other, but 1 matched:
+              #1 alert push to 00fc13ad…1de8f0, topic com.example.other: accepted (200); title "Your order shipped", body "Order 42 is on its way"
+            """)
+    }
+
+    func testCountWithoutProperties() {
+        XCTAssertEqual(NotificationExpectation(count: .exactly(2)).failureMessage(in: received)?.components(separatedBy: "\n").first,
+                       "Expected exactly 2 notifications, but 3 matched:")
+        XCTAssertEqual(NotificationExpectation(count: .atLeast(4)).failureMessage(in: received),
+                       "Expected at least 4 notifications, but only 3 matched (#1, #2, #3).")
+    }
+
+    func testRejectionAndDeviceOutcomeInWords() {
+        let rejected = RecordMaker.notification(seq: 7, status: 410, reason: "Unregistered")
+        let message = NotificationExpectation(.accepted, .onDevice(.isDropped, appState: .forceQuit)).failureMessage(in: [rejected])
+        XCTAssertEqual(message, """
+            Expected a notification with response accepted (200) that, on a force-quit app, is dropped (nothing shown, no app code runs), \
+            but the only notification received did not match.
+            Received, closest match first:
+              #7 alert push to 00fc13ad…1de8f0, topic com.example.shop: rejected 410 Unregistered; title "Your order shipped", \
+            body "Order 42 is on its way" — has 0 of 2
+                  response: expected accepted (200), got rejected 410 Unregistered
+                  on a force-quit app: expected is dropped (nothing shown, no app code runs), got shows a banner with sound, badge 1; no app code runs
+            """)
+    }
+
+    func testLongListsAreCut() {
+        let many = (1...8).map { RecordMaker.notification(seq: UInt64($0), payload: Payloads.delayed) }
+        let lines = NotificationExpectation(.alertTitle("Your order shipped")).failureMessage(in: many)?.components(separatedBy: "\n") ?? []
+        XCTAssertEqual(lines.first, #"Expected a notification with alert title "Your order shipped", but none of the 8 received matched."#)
+        XCTAssertEqual(lines.last, "  … and 3 more")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("  #") }.count, ExpectationEvaluator.listLimit)
+    }
+
+    func testSingleNotification() {
+        XCTAssertEqual(ExpectationEvaluator.failureMessage(for: [.alertTitle("Your order shipped"), .customKey("orderID", "42")], in: received[1]), """
+            Expected notification #2 to have alert title "Your order shipped", custom key orderID = "42", but it did not:
+              #2 alert push to 00fc13ad…1de8f0, topic com.example.shop: accepted (200); title "Order delayed", body "Order 42 is late" — has 1 of 2
+                  alert title: expected "Your order shipped", got "Order delayed"
+            """)
+    }
+
+    func testDeviceClausesReadAsClauses() {
+        let expectation = NotificationExpectation(
+            .onDevice(.showsBanner, appState: .background), .topic("com.example.shop"), .onDevice(.isDropped, appState: .forceQuit))
+        XCTAssertEqual(expectation.description, "a notification with topic com.example.shop that, on a background app, shows a banner "
+                       + "and that, on a force-quit app, is dropped (nothing shown, no app code runs)")
+        XCTAssertEqual(ExpectationEvaluator.failureMessage(for: [.alertTitle("Order delayed"), .onDevice(.wakesAppSilently, appState: .background)],
+                                                           in: received[1])?.components(separatedBy: "\n").first,
+                       #"Expected notification #2 to be one with alert title "Order delayed" that, on a background app, shows nothing and wakes the app, but it was not:"#)
+    }
+
+    func testNotificationSummaries() {
+        XCTAssertEqual(RecordMaker.notification(seq: 4, token: "abcd", topic: nil, pushType: nil, payload: "{").summary,
+                       "#4 push to abcd: accepted (200); body is not JSON")
+        XCTAssertEqual(RecordMaker.notification(seq: 5, payload: Payloads.silent, status: 0).summary,
+                       "#5 alert push to 00fc13ad…1de8f0, topic com.example.shop: not answered (stall)")
+    }
+}

@@ -1,0 +1,58 @@
+import APNsTesting
+import Foundation
+import HTTP2
+import XCTest
+
+/// Starting and stopping a mock per test must not leak: after 100 rounds (each answering one push over a
+/// real TLS connection) the process has as many file descriptors as before and no more threads.
+///
+/// Both counts are read once the process has settled: a closed client connection's socket goes away on its
+/// loop a moment after `close()` returns. Threads: libdispatch's worker pool (which runs Swift concurrency)
+/// grows and shrinks on its own, so the check asks for "no more than before" — a thread leaked per round
+/// would show as 100. The sending side shares one `HTTP2Client` created before counting: this measures the mock.
+final class LifecycleTests: XCTestCase {
+    func testHundredStartStopRoundsLeakNoDescriptorsOrThreads() async throws {
+        let client = try HTTP2Client()
+        try await Self.round(client)   // warm up: lazy runtime threads, OpenSSL and resolver state
+        let descriptorsBefore = try await Self.settledCount("/proc/self/fd")
+        let threadsBefore = Self.count("/proc/self/task")
+
+        for _ in 0..<100 { try await Self.round(client) }
+
+        let descriptorsAfter = try await Self.settledCount("/proc/self/fd")
+        XCTAssertEqual(descriptorsAfter, descriptorsBefore, "file descriptors leaked")
+        var threadsAfter = Self.count("/proc/self/task")
+        for _ in 0..<100 where threadsAfter > threadsBefore {   // let idle dispatch workers exit (≤ 10 s)
+            try await Task.sleep(for: .milliseconds(100))
+            threadsAfter = Self.count("/proc/self/task")
+        }
+        XCTAssertLessThanOrEqual(threadsAfter, threadsBefore, "threads leaked")
+        await client.shutdown()
+    }
+
+    private static func round(_ client: HTTP2Client) async throws {
+        let mock = try await APNsMock.start()
+        let sender = try await RawSender.connect(to: mock, on: client)
+        let answer = try await sender.send(Payloads.shipped)
+        XCTAssertEqual(answer.status, 200)
+        await sender.close()
+        await mock.stop()
+    }
+
+    /// The entry count once it has read the same five times in a row, 20 ms apart (at most 10 s).
+    private static func settledCount(_ directory: String) async throws -> Int {
+        var last = count(directory)
+        var same = 0
+        for _ in 0..<500 where same < 5 {
+            try await Task.sleep(for: .milliseconds(20))
+            let now = count(directory)
+            same = now == last ? same + 1 : 0
+            last = now
+        }
+        return last
+    }
+
+    private static func count(_ directory: String) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? -1
+    }
+}
