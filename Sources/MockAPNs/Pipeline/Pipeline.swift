@@ -295,12 +295,21 @@ public final class Pipeline: Sendable {
         var headers: [HeaderField] = []
         headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
         let idHeader = outcome.isBroadcast ? "apns-request-id" : "apns-id"
-        let apnsID = request.value(idHeader) ?? APNsIDGenerator.next()   // echoed as sent: clients match on it
-        headers.append(HeaderField(name: idHeader, value: apnsID))
-        var uniqueID: String?
+        // Echoed as sent (clients match on it), else generated; the record keeps a generated ID as its bits.
+        let apnsID: RecordedRequest.Response.IDSource
+        if let sent = request.value(idHeader) {
+            apnsID = .text(sent)
+            headers.append(HeaderField(name: idHeader, value: sent))
+        } else {
+            let generated = APNsIDGenerator.nextID()
+            apnsID = .generated(generated)
+            headers.append(HeaderField(name: idHeader, value: generated.text))
+        }
+        var uniqueID = RecordedRequest.Response.IDSource.text(nil)
         if outcome.status == 200, configuration.environment == .development || outcome.route.map(Self.isBroadcastSend) == true {
-            uniqueID = APNsIDGenerator.next()
-            headers.append(HeaderField(name: "apns-unique-id", value: uniqueID!))
+            let generated = APNsIDGenerator.nextID()
+            uniqueID = .generated(generated)
+            headers.append(HeaderField(name: "apns-unique-id", value: generated.text))
         }
         headers.append(contentsOf: outcome.extraHeaders)
         var body: [UInt8] = []
@@ -322,8 +331,8 @@ public final class Pipeline: Sendable {
         let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
         let delayMicros = outcome.delay.map { Int64($0.components.seconds) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
         let response = RecordedRequest.Response(
-            status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : nil,
-            apnsUniqueID: answered ? uniqueID : nil, timestamp: outcome.timestamp)
+            status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : .text(nil),
+            apnsUniqueID: answered ? uniqueID : .text(nil), timestamp: outcome.timestamp)
         let auth = Self.authentication(credential)
         let record: RecordedRequest
         if Self.payloadIsBody(outcome, body: recorded.body) {
