@@ -13,7 +13,6 @@ public enum APNsIDGenerator {
         var generator = SystemRandomNumberGenerator()
         return (generator.next(), generator.next())
     }()
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// A fresh ID, e.g. `4f1c2b9e-7d3a-4c21-9a6e-0b5d8f2e1c47`.
     public static func next() -> String { nextID().text }
@@ -52,7 +51,9 @@ public enum APNsIDGenerator {
             var index = 0
             func put(_ value: UInt64, nibbles: Int) {
                 for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
-                    buffer[index] = hexDigits[Int((value >> UInt64(shift)) & 0xF)]
+                    let nibble = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 0xF
+                    // Arithmetic rather than a table: a static table costs a lazy-initialisation check per digit.
+                    buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
                     index += 1
                 }
             }
