@@ -21,7 +21,7 @@ public final class Pipeline: Sendable {
         var limitedToOne = false
         /// The last `authorization` value on this connection and the credential it gave. Senders repeat one
         /// token for many requests, and the credential depends on the value alone (keys are fixed at start),
-        /// so a repeat is recognised by one string comparison instead of a lookup in the shared token cache.
+        /// so a repeat (same bytes) is recognised by one comparison instead of a lookup in the shared token cache.
         var lastAuthorization: String?
         var lastCredential: ProviderCredential?
 
@@ -50,7 +50,7 @@ public final class Pipeline: Sendable {
 
         /// The credential for `authorization`, from the last one when the value repeats.
         mutating func credential(authorization: String?, tokens: ProviderTokenAuthenticator) -> ProviderCredential {
-            if let lastCredential, authorization == lastAuthorization { return lastCredential }
+            if let lastCredential, authorization.hasSameBytes(as: lastAuthorization) { return lastCredential }
             let credential = tokens.credential(authorization: authorization)
             lastAuthorization = authorization
             lastCredential = credential
