@@ -70,7 +70,17 @@ public final class Pipeline: Sendable {
     public let channels: ChannelStore
     private let tokens: ProviderTokenAuthenticator
     private let certificates: CertificateAuthenticator
-    private let connections = Mutex<[UInt64: ConnectionState]>([:])
+    /// One connection's state behind its own lock: a request looks its slot up once, under the table's lock
+    /// (shared by every event loop), then works on the state in place instead of copying it out and back.
+    private final class ConnectionSlot: Sendable {
+        let state: Mutex<ConnectionState>
+
+        init(_ state: ConnectionState) {
+            self.state = Mutex(state)
+        }
+    }
+
+    private let connections = Mutex<[UInt64: ConnectionSlot]>([:])
 
     /// Assembles a pipeline from its parts.
     public init(configuration: PipelineConfiguration, tokens: ProviderTokenAuthenticator,
@@ -91,7 +101,8 @@ public final class Pipeline: Sendable {
         if let der = certificateDER {
             state.certificate = certificates.facts(certificateDER: der, now: Timestamp.nowSeconds())
         }
-        connections.withLock { $0[id] = state }
+        let slot = ConnectionSlot(state)
+        connections.withLock { $0[id] = slot }
     }
 
     /// Forgets a closed connection's state.
@@ -105,16 +116,24 @@ public final class Pipeline: Sendable {
     /// Decides, records and answers one request. Never blocks; a `delay` fault comes back in `delay`.
     public func process(_ request: APNsRequest, on connection: PipelineConnection) -> PipelineResponse {
         let now = Timestamp.nowSeconds()
-        var state = connections.withLock { connections in
-            if let state = connections[connection.id] { return state }
+        let slot = connections.withLock { connections in
+            if let slot = connections[connection.id] { return slot }
             // Transports that do not announce connections (HTTP/1.1) get state on first use.
             var state = ConnectionState()
             if let der = connection.certificateDER {
                 state.certificate = certificates.facts(certificateDER: der, now: now)
             }
-            connections[connection.id] = state
-            return state
+            let slot = ConnectionSlot(state)
+            connections[connection.id] = slot
+            return slot
         }
+        // Requests of one connection are decided one at a time, each seeing the state the previous one left.
+        return slot.state.withLock { state in process(request, on: connection, state: &state, now: now) }
+    }
+
+    /// `process` with the connection's state in hand.
+    private func process(_ request: APNsRequest, on connection: PipelineConnection, state: inout ConnectionState,
+                         now: Int64) -> PipelineResponse {
         let credential: ProviderCredential
         if let certificate = state.certificate {
             credential = .certificate(certificate)   // APNs ignores `authorization` on certificate connections
@@ -150,8 +169,6 @@ public final class Pipeline: Sendable {
         recorded.body = ConnectionState.shared(request.body, last: &state.lastBody)
         let deviceToken = ConnectionState.shared(Self.deviceToken(in: request.path, routed: outcome.route),
                                                  last: &state.lastDeviceToken)
-        let finalState = state
-        connections.withLock { $0[connection.id] = finalState }
         return respond(outcome, request: request, recorded: recorded, deviceToken: deviceToken,
                        connection: connection, credential: credential, streamLimit: streamLimit)
     }
