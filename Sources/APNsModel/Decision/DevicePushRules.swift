@@ -18,10 +18,10 @@ public enum DevicePushRules {
     {
         guard DeviceToken.isValid(token) else { return .failure(.badDeviceToken) }
 
-        let topicHeader = request.value("apns-topic")
+        let topicHeader = request.value(lowercaseName: "apns-topic")
         let pushType: PushType
         let inferred: Bool
-        if let header = request.value("apns-push-type") {
+        if let header = request.value(lowercaseName: "apns-push-type") {
             guard let parsed = HeaderRules.parsePushType(header) else { return .failure(.invalidPushType) }
             pushType = parsed
             inferred = false
@@ -41,22 +41,22 @@ public enum DevicePushRules {
         case .failure(let reason): return .failure(reason)
         }
 
-        let apnsID = request.value("apns-id")
+        let apnsID = request.value(lowercaseName: "apns-id")
         if let reason = HeaderRules.checkAPNsID(apnsID) { return .failure(reason) }
 
         var expiration: Int64?
-        if let header = request.value("apns-expiration") {
+        if let header = request.value(lowercaseName: "apns-expiration") {
             guard let parsed = HeaderRules.parseExpiration(header) else { return .failure(.badExpirationDate) }
             expiration = parsed
         }
 
         let priority: Priority
-        switch HeaderRules.checkPriority(request.value("apns-priority"), pushType: pushType) {
+        switch HeaderRules.checkPriority(request.value(lowercaseName: "apns-priority"), pushType: pushType) {
         case .success(let value): priority = value
         case .failure(let reason): return .failure(reason)
         }
 
-        let collapseID = request.value("apns-collapse-id")
+        let collapseID = request.value(lowercaseName: "apns-collapse-id")
         if let reason = HeaderRules.checkCollapseID(collapseID) { return .failure(reason) }
 
         if let reason = PayloadRules.checkText(request.body, limit: pushType.maximumPayloadBytes,

@@ -29,7 +29,11 @@ public struct APNsRequest: Sendable, Hashable, Codable {
 
     /// The first value of header `name` (case-insensitive), or `nil` when it is absent.
     public func value(_ name: String) -> String? {
-        let wanted = ASCIIByte.lowercased(name)
-        return headers.first(where: { $0.name == wanted })?.value
+        value(lowercaseName: ASCIIByte.lowercased(name))
+    }
+
+    /// `value(_:)` for a name already in lower case (the rules' literal header names): no case check.
+    func value(lowercaseName name: String) -> String? {
+        headers.first(where: { $0.name == name })?.value
     }
 }

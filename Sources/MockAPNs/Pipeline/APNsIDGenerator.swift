@@ -13,21 +13,47 @@ public enum APNsIDGenerator {
         var generator = SystemRandomNumberGenerator()
         return (generator.next(), generator.next())
     }()
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// A fresh ID, e.g. `4f1c2b9e-7d3a-4c21-9a6e-0b5d8f2e1c47`.
-    public static func next() -> String {
+    public static func next() -> String { nextID().text }
+
+    /// A fresh ID as its 128 bits (spelled by `text`): records keep this form, which needs no allocation.
+    public static func nextID() -> GeneratedID {
         let n = counter.add(1, ordering: .relaxed).newValue
         let high = mix(n ^ seed.0)
         var low = mix(n &+ seed.1)
         // Version 4 and RFC 4122 variant bits, as in a random UUID.
         low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         let highV4 = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
-        return String(unsafeUninitializedCapacity: 36) { buffer in
+        return GeneratedID(high: highV4, low: low)
+    }
+
+    /// A generated ID: a UUID's two halves, spelled in lowercase canonical form.
+    public struct GeneratedID: Sendable, Hashable {
+        /// The first 64 bits (with the version nibble set).
+        public let high: UInt64
+        /// The last 64 bits (with the variant bits set).
+        public let low: UInt64
+
+        /// Length of the spelling.
+        static let textLength = 36
+
+        /// The ID's text, e.g. `4f1c2b9e-7d3a-4c21-9a6e-0b5d8f2e1c47`.
+        public var text: String {
+            String(unsafeUninitializedCapacity: Self.textLength) { buffer in
+                spell(into: buffer)
+                return Self.textLength
+            }
+        }
+
+        /// Writes the ID's text into the first 36 bytes of `buffer`.
+        func spell(into buffer: UnsafeMutableBufferPointer<UInt8>) {
             var index = 0
             func put(_ value: UInt64, nibbles: Int) {
                 for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
-                    buffer[index] = hexDigits[Int((value >> UInt64(shift)) & 0xF)]
+                    let nibble = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 0xF
+                    // Arithmetic rather than a table: a static table costs a lazy-initialisation check per digit.
+                    buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
                     index += 1
                 }
             }
@@ -35,12 +61,11 @@ public enum APNsIDGenerator {
                 buffer[index] = UInt8(ascii: "-")
                 index += 1
             }
-            put(highV4 >> 32, nibbles: 8); dash()
-            put((highV4 >> 16) & 0xFFFF, nibbles: 4); dash()
-            put(highV4 & 0xFFFF, nibbles: 4); dash()
+            put(high >> 32, nibbles: 8); dash()
+            put((high >> 16) & 0xFFFF, nibbles: 4); dash()
+            put(high & 0xFFFF, nibbles: 4); dash()
             put(low >> 48, nibbles: 4); dash()
             put(low & 0xFFFF_FFFF_FFFF, nibbles: 12)
-            return 36
         }
     }
 

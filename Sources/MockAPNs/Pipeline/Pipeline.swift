@@ -21,7 +21,7 @@ public final class Pipeline: Sendable {
         var limitedToOne = false
         /// The last `authorization` value on this connection and the credential it gave. Senders repeat one
         /// token for many requests, and the credential depends on the value alone (keys are fixed at start),
-        /// so a repeat is recognised by one string comparison instead of a lookup in the shared token cache.
+        /// so a repeat (same bytes) is recognised by one comparison instead of a lookup in the shared token cache.
         var lastAuthorization: String?
         var lastCredential: ProviderCredential?
 
@@ -50,7 +50,7 @@ public final class Pipeline: Sendable {
 
         /// The credential for `authorization`, from the last one when the value repeats.
         mutating func credential(authorization: String?, tokens: ProviderTokenAuthenticator) -> ProviderCredential {
-            if let lastCredential, authorization == lastAuthorization { return lastCredential }
+            if let lastCredential, authorization.hasSameBytes(as: lastAuthorization) { return lastCredential }
             let credential = tokens.credential(authorization: authorization)
             lastAuthorization = authorization
             lastCredential = credential
@@ -70,7 +70,17 @@ public final class Pipeline: Sendable {
     public let channels: ChannelStore
     private let tokens: ProviderTokenAuthenticator
     private let certificates: CertificateAuthenticator
-    private let connections = Mutex<[UInt64: ConnectionState]>([:])
+    /// One connection's state behind its own lock: a request looks its slot up once, under the table's lock
+    /// (shared by every event loop), then works on the state in place instead of copying it out and back.
+    private final class ConnectionSlot: Sendable {
+        let state: Mutex<ConnectionState>
+
+        init(_ state: ConnectionState) {
+            self.state = Mutex(state)
+        }
+    }
+
+    private let connections = Mutex<[UInt64: ConnectionSlot]>([:])
 
     /// Assembles a pipeline from its parts.
     public init(configuration: PipelineConfiguration, tokens: ProviderTokenAuthenticator,
@@ -91,7 +101,8 @@ public final class Pipeline: Sendable {
         if let der = certificateDER {
             state.certificate = certificates.facts(certificateDER: der, now: Timestamp.nowSeconds())
         }
-        connections.withLock { $0[id] = state }
+        let slot = ConnectionSlot(state)
+        connections.withLock { $0[id] = slot }
     }
 
     /// Forgets a closed connection's state.
@@ -105,16 +116,24 @@ public final class Pipeline: Sendable {
     /// Decides, records and answers one request. Never blocks; a `delay` fault comes back in `delay`.
     public func process(_ request: APNsRequest, on connection: PipelineConnection) -> PipelineResponse {
         let now = configuration.clock.nowSeconds()
-        var state = connections.withLock { connections in
-            if let state = connections[connection.id] { return state }
+        let slot = connections.withLock { connections in
+            if let slot = connections[connection.id] { return slot }
             // Transports that do not announce connections (HTTP/1.1) get state on first use.
             var state = ConnectionState()
             if let der = connection.certificateDER {
                 state.certificate = certificates.facts(certificateDER: der, now: now)
             }
-            connections[connection.id] = state
-            return state
+            let slot = ConnectionSlot(state)
+            connections[connection.id] = slot
+            return slot
         }
+        // Requests of one connection are decided one at a time, each seeing the state the previous one left.
+        return slot.state.withLock { state in process(request, on: connection, state: &state, now: now) }
+    }
+
+    /// `process` with the connection's state in hand.
+    private func process(_ request: APNsRequest, on connection: PipelineConnection, state: inout ConnectionState,
+                         now: Int64) -> PipelineResponse {
         let credential: ProviderCredential
         if let certificate = state.certificate {
             credential = .certificate(certificate)   // APNs ignores `authorization` on certificate connections
@@ -150,8 +169,6 @@ public final class Pipeline: Sendable {
         recorded.body = ConnectionState.shared(request.body, last: &state.lastBody)
         let deviceToken = ConnectionState.shared(Self.deviceToken(in: request.path, routed: outcome.route),
                                                  last: &state.lastDeviceToken)
-        let finalState = state
-        connections.withLock { $0[connection.id] = finalState }
         return respond(outcome, request: request, recorded: recorded, deviceToken: deviceToken,
                        connection: connection, credential: credential, streamLimit: streamLimit)
     }
@@ -295,12 +312,21 @@ public final class Pipeline: Sendable {
         var headers: [HeaderField] = []
         headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
         let idHeader = outcome.isBroadcast ? "apns-request-id" : "apns-id"
-        let apnsID = request.value(idHeader) ?? APNsIDGenerator.next()   // echoed as sent: clients match on it
-        headers.append(HeaderField(name: idHeader, value: apnsID))
-        var uniqueID: String?
+        // Echoed as sent (clients match on it), else generated; the record keeps a generated ID as its bits.
+        let apnsID: RecordedRequest.Response.IDSource
+        if let sent = request.value(idHeader) {
+            apnsID = .text(sent)
+            headers.append(HeaderField(name: idHeader, value: sent))
+        } else {
+            let generated = APNsIDGenerator.nextID()
+            apnsID = .generated(generated)
+            headers.append(HeaderField(name: idHeader, value: generated.text))
+        }
+        var uniqueID = RecordedRequest.Response.IDSource.text(nil)
         if outcome.status == 200, configuration.environment == .development || outcome.route.map(Self.isBroadcastSend) == true {
-            uniqueID = APNsIDGenerator.next()
-            headers.append(HeaderField(name: "apns-unique-id", value: uniqueID!))
+            let generated = APNsIDGenerator.nextID()
+            uniqueID = .generated(generated)
+            headers.append(HeaderField(name: "apns-unique-id", value: generated.text))
         }
         headers.append(contentsOf: outcome.extraHeaders)
         var body: [UInt8] = []
@@ -322,8 +348,8 @@ public final class Pipeline: Sendable {
         let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
         let delayMicros = outcome.delay.map { Int64($0.components.seconds) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
         let response = RecordedRequest.Response(
-            status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : nil,
-            apnsUniqueID: answered ? uniqueID : nil, timestamp: outcome.timestamp)
+            status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : .text(nil),
+            apnsUniqueID: answered ? uniqueID : .text(nil), timestamp: outcome.timestamp)
         let auth = Self.authentication(credential)
         let record: RecordedRequest
         if Self.payloadIsBody(outcome, body: recorded.body) {

@@ -48,8 +48,8 @@ struct JSONLineEncoder {
         raw(",\"topics\":["); list(record.auth.topics); raw("]}")
         raw(",\"response\":{\"status\":"); integer(Int64(record.response.status))
         raw(",\"reason\":"); optional(record.response.reason)
-        raw(",\"apns_id\":"); optional(record.response.apnsID)
-        raw(",\"apns_unique_id\":"); optional(record.response.apnsUniqueID)
+        raw(",\"apns_id\":"); id(record.response.apnsIDSource)
+        raw(",\"apns_unique_id\":"); id(record.response.apnsUniqueIDSource)
         raw(",\"timestamp\":"); optional(record.response.timestamp)
         raw("},\"faults\":["); list(record.faults); raw("]")
         raw(",\"lint\":[")
@@ -99,6 +99,20 @@ struct JSONLineEncoder {
 
     private mutating func optional(_ text: String?) {
         if let text { string(text) } else { raw("null") }
+    }
+
+    /// An ID as a JSON string (or `null`); a generated one is spelled straight into the buffer.
+    private mutating func id(_ source: RecordedRequest.Response.IDSource) {
+        switch source {
+        case .text(let text):
+            optional(text)
+        case .generated(let id):
+            bytes.append(UInt8(ascii: "\""))
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: APNsIDGenerator.GeneratedID.textLength))
+            bytes.withUnsafeMutableBufferPointer { id.spell(into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+            bytes.append(UInt8(ascii: "\""))
+        }
     }
 
     private mutating func optional(_ number: Int64?) {

@@ -146,9 +146,36 @@ public struct RecordedRequest: Sendable, Equatable {
         /// APNs reason for errors.
         public var reason: String?
         /// `apns-id` returned.
-        public var apnsID: String?
+        public var apnsID: String? {
+            get { apnsIDSource.text }
+            set { apnsIDSource = .text(newValue) }
+        }
         /// `apns-unique-id` returned (development environment).
-        public var apnsUniqueID: String?
+        public var apnsUniqueID: String? {
+            get { apnsUniqueIDSource.text }
+            set { apnsUniqueIDSource = .text(newValue) }
+        }
+        /// How `apnsID` is held.
+        var apnsIDSource: IDSource
+        /// How `apnsUniqueID` is held.
+        var apnsUniqueIDSource: IDSource
+
+        /// An ID as given, or as generated: the server's own IDs are kept as their 128 bits and spelled when read,
+        /// so a record held in memory does not keep one more string per ID.
+        enum IDSource: Sendable, Equatable {
+            /// This text (`nil`: no ID).
+            case text(String?)
+            /// An ID the server generated.
+            case generated(APNsIDGenerator.GeneratedID)
+
+            /// The ID's text.
+            var text: String? {
+                switch self {
+                case .text(let text): return text
+                case .generated(let id): return id.text
+                }
+            }
+        }
         /// For 410: milliseconds since the epoch when the token was last known invalid.
         public var timestamp: Int64?
 
@@ -156,9 +183,25 @@ public struct RecordedRequest: Sendable, Equatable {
         public init(status: Int, reason: String? = nil, apnsID: String? = nil, apnsUniqueID: String? = nil, timestamp: Int64? = nil) {
             self.status = status
             self.reason = reason
-            self.apnsID = apnsID
-            self.apnsUniqueID = apnsUniqueID
+            self.apnsIDSource = .text(apnsID)
+            self.apnsUniqueIDSource = .text(apnsUniqueID)
             self.timestamp = timestamp
+        }
+
+        /// A response summary with its IDs as held by the server.
+        init(status: Int, reason: String?, apnsID: IDSource, apnsUniqueID: IDSource, timestamp: Int64?) {
+            self.status = status
+            self.reason = reason
+            self.apnsIDSource = apnsID
+            self.apnsUniqueIDSource = apnsUniqueID
+            self.timestamp = timestamp
+        }
+
+        /// Summaries are equal when their fields are, IDs compared as text however each is held.
+        public static func == (lhs: Response, rhs: Response) -> Bool {
+            lhs.status == rhs.status && lhs.reason == rhs.reason && lhs.timestamp == rhs.timestamp
+                && (lhs.apnsIDSource == rhs.apnsIDSource || lhs.apnsID == rhs.apnsID)
+                && (lhs.apnsUniqueIDSource == rhs.apnsUniqueIDSource || lhs.apnsUniqueID == rhs.apnsUniqueID)
         }
     }
 }
