@@ -1,6 +1,7 @@
 # MockAPNs — the two commands a newcomer needs are `make run` and `make test`.
 # Both install what is missing first (Debian/Ubuntu, as root or with sudo).
 
+SHELL      := /bin/bash
 SWIFT      ?= swift
 VENV       := .venv
 PYTHON     := $(VENV)/bin/python
@@ -42,8 +43,9 @@ run: release
 ## test: the whole suite — unit, conformance, transport and end-to-end tests against real peers.
 test: deps
 	$(SWIFT) build --build-tests
-	MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build
-	$(MAKE) test-examples
+	set -o pipefail; MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build 2>&1 | tee .build/test-main.log
+	set -o pipefail; $(MAKE) --no-print-directory test-examples 2>&1 | tee .build/test-examples.log
+	@bash scripts/test-summary.sh .build/test-main.log .build/test-examples.log
 
 ## test-examples: the example sender's suite (Examples/OrderNotifier), built against this checkout.
 test-examples: deps
