@@ -46,6 +46,10 @@ final class InspectListShowTests: XCTestCase {
         XCTAssertTrue(text.contains(#"claims: {"iss":"TESTTEAM01","iat":1795442000}"#), text)
         XCTAssertTrue(text.contains("    \"aps\": {\n      \"alert\": {\n        \"title\": \"Delivered\",\n"), text)
         XCTAssertTrue(text.contains("warning badge-not-cleared at aps.badge: The badge grows without a reset."), text)
+        XCTAssertTrue(text.contains("On the device"), text)
+        XCTAssertTrue(text.contains("  foreground: banner"), text)
+        XCTAssertTrue(text.contains("userNotificationCenter(_:willPresent:withCompletionHandler:)"), text)
+        XCTAssertTrue(text.contains("  background: banner"), text)
 
         let faulted = try await InspectCLI.run(["show", "3", "--file", file])
         XCTAssertTrue(faulted.stdout.contains("slow-topic"), faulted.stdout)
@@ -59,6 +63,8 @@ final class InspectListShowTests: XCTestCase {
         XCTAssertEqual(json["seq"]?.integerValue, 2)
         XCTAssertEqual(json.value(at: ["jwt", "claims", "iss"])?.stringValue, "TESTTEAM01")
         XCTAssertEqual(json.value(at: ["response", "reason"])?.stringValue, "BadDeviceToken")
+        XCTAssertNotNil(json.value(at: ["simulation", "foreground", "presentation", "kind"])?.stringValue, json.jsonText())
+        XCTAssertNotNil(json.value(at: ["simulation", "background", "events"]), json.jsonText())
     }
 
     func testShowOfAMissingRecordExits2WithAMessage() async throws {

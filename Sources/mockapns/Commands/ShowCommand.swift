@@ -3,7 +3,7 @@ import ArgumentParser
 import MockAPNs
 
 /// `mockapns show SEQ|APNS-ID`: one notification in full — headers, pretty payload, decoded JWT,
-/// verdict, faults and lint findings.
+/// verdict, faults, lint findings, and what an iPhone would do with it in the foreground and background.
 struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
@@ -23,8 +23,16 @@ struct ShowCommand: AsyncParsableCommand {
             let jwt = RecordText.header(record, "authorization").flatMap(JWTInspector.init(authorization:))
             if output.json {
                 var json = record.jsonValue()
-                if case .object(var members) = json, let jwt {
-                    members.append(.init("jwt", .object([.init("header", jwt.header), .init("claims", jwt.claims)])))
+                if case .object(var members) = json {
+                    if let jwt {
+                        members.append(.init("jwt", .object([.init("header", jwt.header), .init("claims", jwt.claims)])))
+                    }
+                    let simulations = Self.simulations(record)
+                    if !simulations.isEmpty {
+                        members.append(.init("simulation", .object(try simulations.map {
+                            JSONValue.JSONMember($0.state.rawValue, try SimulationReport.value(of: $0.simulation))
+                        })))
+                    }
                     json = .object(members)
                 }
                 output.printJSON(json)
@@ -88,6 +96,29 @@ struct ShowCommand: AsyncParsableCommand {
             let severity = finding.severity == .error ? style.red(finding.severity.rawValue) : style.yellow(finding.severity.rawValue)
             out.append("  \(severity) \(finding.id) at \(finding.path): \(finding.message)")
         }
+        let simulations = simulations(record)
+        if !simulations.isEmpty {
+            out.append("")
+            out.append(style.bold("On the device") + style.dim("  (default profile: authorized, banner+sound+badge, background mode on)"))
+            for result in simulations {
+                out.append("  \(result.state.rawValue): " + SimulationReport.summary(result.simulation.presentation)
+                           + " — " + SimulationReport.chain(result.simulation.events))
+                for warning in result.simulation.warnings { out.append("    " + style.dim("warning: " + warning)) }
+                if let unknown = result.simulation.unknown { out.append("    " + style.dim("unknown: " + unknown)) }
+            }
+        }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The delivery simulation for the foreground and background states, for device pushes with a JSON payload.
+    static func simulations(_ record: RecordedRequest) -> [SimulationReport.Result] {
+        guard record.deviceToken != nil, record.payload != nil else { return [] }
+        let request = APNsRequest(method: record.method, path: record.path, headers: record.headers, body: record.body)
+        guard let input = try? SimulationInput(request: request) else { return [] }
+        return [AppState.foreground, .background].map { state in
+            var profile = DeviceProfile()
+            profile.state = state
+            return SimulationReport.Result(state: state, simulation: DeliverySimulator.simulate(input, on: profile), tap: nil)
+        }
     }
 }
