@@ -54,13 +54,16 @@ certs:
 	bash certs/generate.sh
 
 ## bench: performance against references measured in the same run (see bench/README.md).
-bench: bench-transport bench-server
+bench: bench-transport bench-server bench-client
 
 bench-transport: deps
 	bash bench/transport.sh
 
 bench-server: deps
 	bash bench/server.sh
+
+bench-client: deps
+	bash bench/client.sh
 
 clean:
 	rm -rf .build $(VENV)
