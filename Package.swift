@@ -77,7 +77,11 @@ let package = Package(
         ),
         // What a sender's XCTest / Swift Testing suite imports: the in-process mock fixture and assertions.
         // → MockAPNs, APNsModel, APNsClient (never the control plane)
-        .target(name: "APNsTesting", dependencies: ["MockAPNs", "APNsModel", "APNsClient"], swiftSettings: strict),
+        .target(
+            name: "APNsTesting",
+            dependencies: ["MockAPNs", "APNsModel", "APNsClient", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "APNsTestingTests",
             // HTTP2 + APNsCrypto: a raw sender, so the fixture's tests do not lean on the client they help test.

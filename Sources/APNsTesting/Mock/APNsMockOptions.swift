@@ -1,4 +1,5 @@
 import APNsModel
+import Logging
 import MockAPNs
 
 /// How `APNsMock.start(_:)` sets up the in-process mock. The defaults are what almost every test wants:
@@ -26,6 +27,9 @@ public struct APNsMockOptions: Sendable {
     /// Event-loop threads the mock runs on.
     public var eventLoops = 1
 
+    /// How much the mock logs into the test's output; warnings only by default, so a passing suite is quiet.
+    public var logLevel: Logger.Level = .warning
+
     /// The defaults.
     public init() {}
 
@@ -45,6 +49,7 @@ public struct APNsMockOptions: Sendable {
         configuration.recordPath = recordFile
         configuration.memoryLimit = memoryLimit
         configuration.loopCount = eventLoops
+        configuration.logger.logLevel = logLevel
         return configuration
     }
 }

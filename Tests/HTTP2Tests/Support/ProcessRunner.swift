@@ -68,7 +68,7 @@ final class RunningProcess {
         while process.isRunning {
             if Date() > deadline {
                 timedOut = true
-                process.terminate()
+                terminate()
                 break
             }
             usleep(5_000)
@@ -82,8 +82,15 @@ final class RunningProcess {
         return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr, timedOut: timedOut)
     }
 
+    /// SIGTERM, then SIGKILL after two seconds: nghttpd ignores SIGTERM, and a peer left running would
+    /// outlive the test run.
     func terminate() {
-        if process.isRunning { process.terminate() }
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 }
 
