@@ -1,21 +1,57 @@
 import APNsModel
+import Synchronization
 
 extension RecordedRequest {
     /// The record with its payload lint findings filled in (what APNs accepts but a device may mishandle).
     ///
-    /// Lint is a pure function of the recorded headers and payload, so the recorder computes it off the
-    /// request path: on the file writer's thread, for queries, and for live subscribers.
+    /// Lint is a pure function of the recorded body and of the push-type, priority and topic headers, so the
+    /// recorder computes it off the request path (on the file writer's thread, for queries, for live
+    /// subscribers) and remembers the answer for a repeated payload: senders send the same payload to many
+    /// devices, and re-parsing it for every record would cost more than the rest of the record.
     public func withLint() -> RecordedRequest {
-        guard lint.isEmpty, let payload, method == "POST", deviceToken != nil else { return self }
-        let findings = PayloadLinter.lint(
-            payload: payload,
-            pushType: header("apns-push-type").flatMap(PushType.init(rawValue:)),
-            priority: header("apns-priority").flatMap { Int($0) }.flatMap(Priority.init(rawValue:)),
-            topic: header("apns-topic"),
-            payloadBytes: payloadBytes)
+        guard lint.isEmpty, method == "POST", deviceToken != nil, !body.isEmpty else { return self }
+        let key = LintMemo.Key(body: body, pushType: header("apns-push-type"), priority: header("apns-priority"),
+                               topic: header("apns-topic"), payloadBytes: payloadBytes)
+        let findings = LintMemo.shared.findings(for: key) {
+            guard let payload else { return [] }
+            return PayloadLinter.lint(
+                payload: payload,
+                pushType: key.pushType.flatMap(PushType.init(rawValue:)),
+                priority: key.priority.flatMap { Int($0) }.flatMap(Priority.init(rawValue:)),
+                topic: key.topic,
+                payloadBytes: payloadBytes)
+        }
         guard !findings.isEmpty else { return self }
         var copy = self
         copy.lint = findings
         return copy
+    }
+}
+
+/// Lint findings already computed, by everything they depend on. Bounded: it starts over when full.
+final class LintMemo: Sendable {
+    struct Key: Hashable, Sendable {
+        var body: [UInt8]
+        var pushType: String?
+        var priority: String?
+        var topic: String?
+        var payloadBytes: Int
+    }
+
+    static let shared = LintMemo()
+    /// The most distinct payloads remembered.
+    static let limit = 1024
+
+    private let entries = Mutex<[Key: [LintFinding]]>([:])
+
+    /// The findings for `key`, computed by `lint` the first time.
+    func findings(for key: Key, lint: () -> [LintFinding]) -> [LintFinding] {
+        if let known = entries.withLock({ $0[key] }) { return known }
+        let findings = lint()
+        entries.withLock { entries in
+            if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
+            entries[key] = findings
+        }
+        return findings
     }
 }

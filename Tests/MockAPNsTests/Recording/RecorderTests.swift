@@ -117,6 +117,19 @@ final class RecorderTests: XCTestCase {
         recorder.shutdown()
     }
 
+    func testLintDependsOnHeadersAsWellAsThePayload() {
+        var background = Self.sample(payload: .object([.init("aps", .object([.init("content-available", .integer(1)),
+                                                                               .init("alert", .string("hi"))]))]))
+        background.lint = []
+        background.headers = [HeaderField(name: "apns-push-type", value: "background")]
+        var alert = background
+        alert.headers = [HeaderField(name: "apns-push-type", value: "alert"), HeaderField(name: "apns-priority", value: "10")]
+        let first = background.withLint().lint, again = background.withLint().lint, other = alert.withLint().lint
+        XCTAssertFalse(first.isEmpty)
+        XCTAssertEqual(first, again, "a repeated payload gets the same findings")
+        XCTAssertNotEqual(first, other, "the same body with other headers is linted on its own")
+    }
+
     func testWaitersWakeOnMatchAndTimeOutWithACount() async throws {
         let recorder = try Recorder(memoryLimit: 100)
         async let waited = recorder.waitForRecords(count: 2, matching: RecordFilter(status: 410), timeout: .seconds(10))
