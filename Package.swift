@@ -72,7 +72,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APNsClientTests",
-            dependencies: ["APNsClient", "MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "ConformanceSupport"],
+            dependencies: ["APNsClient", "MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "TestSupport"],
             swiftSettings: strict
         ),
         // What a sender's XCTest / Swift Testing suite imports: the in-process mock fixture and assertions.
@@ -126,15 +126,20 @@ let package = Package(
         // A trivial-handler HTTP/2 server for `make bench-transport` (measures HTTP2 alone).
         .executableTarget(name: "HTTP2BenchServer", dependencies: ["HTTP2"], path: "bench/HTTP2BenchServer", swiftSettings: strict),
 
-        // The conformance corpus loader, shared by the model-level and the wire-level runners.
-        .target(name: "ConformanceSupport", dependencies: ["APNsModel"], path: "Tests/ConformanceSupport", swiftSettings: strict),
+        // Shared by the test targets: the conformance corpus loader, repository paths, an in-process test server.
+        .target(
+            name: "TestSupport",
+            dependencies: ["APNsModel", "APNsCrypto", "MockAPNs"],
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
 
-        .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "ConformanceSupport"], swiftSettings: strict),
+        .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: strict),
         .testTarget(
             name: "MockAPNsTests",
-            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "ConformanceSupport"],
+            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "TestSupport"],
             swiftSettings: strict
         ),
     ]

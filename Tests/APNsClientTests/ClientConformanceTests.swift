@@ -1,6 +1,6 @@
 import APNsClient
 import APNsModel
-import ConformanceSupport
+import TestSupport
 import Foundation
 import XCTest
 @testable import MockAPNs

@@ -1,5 +1,6 @@
 import APNsClient
 import APNsModel
+import TestSupport
 import XCTest
 @testable import MockAPNs
 

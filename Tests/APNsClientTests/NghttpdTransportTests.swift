@@ -1,6 +1,7 @@
 import APNsClient
 import APNsModel
 import Foundation
+import TestSupport
 import XCTest
 
 /// The client's pool and TLS against a server nobody here wrote: nghttpd (nghttp2's reference server).

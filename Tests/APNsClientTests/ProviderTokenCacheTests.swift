@@ -1,6 +1,7 @@
 import APNsClient
 import APNsCrypto
 import Synchronization
+import TestSupport
 import XCTest
 
 /// A clock tests move by hand.

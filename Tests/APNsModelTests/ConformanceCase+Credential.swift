@@ -1,5 +1,5 @@
 import APNsModel
-import ConformanceSupport
+import TestSupport
 
 extension ConformanceCase {
     /// Converts an auth block to the credential the server would derive, at time `now` of the final request.

@@ -1,5 +1,5 @@
 import APNsModel
-import ConformanceSupport
+import TestSupport
 import Foundation
 import XCTest
 

@@ -1,5 +1,5 @@
 import APNsModel
-import ConformanceSupport
+import TestSupport
 import XCTest
 
 final class PayloadTests: XCTestCase {

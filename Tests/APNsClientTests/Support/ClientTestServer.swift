@@ -1,29 +1,14 @@
 import APNsClient
 import Foundation
-@testable import MockAPNs
+import MockAPNs
+import TestSupport
 
-/// A mock started in-process on a free port over TLS with the bundled test credentials, and clients for it.
-struct ClientTestServer {
-    let server: MockAPNsServer
+/// The shared in-process test server (TLS, bundled credentials, free port), with client configurations for it.
+typealias ClientTestServer = TestServer
 
+extension TestServer {
     /// A 64-digit device token.
-    static let token = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
-
-    static func start(_ configure: (inout MockServerConfiguration) -> Void = { _ in }) throws -> ClientTestServer {
-        var configuration = MockServerConfiguration()
-        configuration.port = 0
-        configuration.credentialsDirectory = RepoPaths.certs
-        configure(&configuration)
-        let server = try MockAPNsServer(configuration: configuration)
-        try server.start()
-        return ClientTestServer(server: server)
-    }
-
-    var port: Int { server.port }
-    var recorder: Recorder { server.recorder }
-    var url: String { "https://127.0.0.1:\(port)" }
-
-    func stop() async { await server.shutdown(gracePeriod: .milliseconds(200)) }
+    static var token: String { token64 }
 
     /// A client configuration for this server: TLS with the bundled CA, token auth with TESTKEY001 by default.
     func configuration(

@@ -1,6 +1,6 @@
 import APNsCrypto
 import APNsModel
-import ConformanceSupport
+import TestSupport
 import Foundation
 import XCTest
 @testable import MockAPNs

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Drives `Tests/Peers/h2_requests.py` (python-h2): several requests on one connection, with headers

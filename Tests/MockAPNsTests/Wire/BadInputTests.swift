@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import TestSupport
 import XCTest
 @testable import MockAPNs
 

@@ -1,7 +1,7 @@
 import APNsModel
 import Foundation
 
-// Shared by the model-level corpus test (APNsModelTests) and the wire-level runner (MockAPNsTests).
+// Shared by the model-level corpus test (APNsModelTests) and the wire-level runners (MockAPNsTests, APNsClientTests).
 
 /// One file of `Fixtures/conformance`, read with the model's own JSON parser so the body keeps its key order.
 /// The format is described in `Fixtures/conformance/README.md`.

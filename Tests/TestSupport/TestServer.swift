@@ -1,0 +1,40 @@
+import APNsCrypto
+import Foundation
+import MockAPNs
+
+/// A mock started in-process on a free port with the bundled test credentials.
+public struct TestServer: Sendable {
+    /// The running mock.
+    public let server: MockAPNsServer
+
+    /// A 64-digit device token.
+    public static let token64 = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
+
+    /// Starts a mock on a free port with the bundled credentials; `configure` adjusts the defaults.
+    public static func start(_ configure: (inout MockServerConfiguration) -> Void = { _ in }) throws -> TestServer {
+        var configuration = MockServerConfiguration()
+        configuration.port = 0
+        configuration.credentialsDirectory = RepoPaths.certs
+        configure(&configuration)
+        let server = try MockAPNsServer(configuration: configuration)
+        try server.start()
+        return TestServer(server: server)
+    }
+
+    /// The bound port.
+    public var port: Int { server.port }
+    /// Every recorded request.
+    public var recorder: Recorder { server.recorder }
+    /// `https://127.0.0.1:<port>`.
+    public var url: String { "https://127.0.0.1:\(port)" }
+
+    /// Shuts the mock down.
+    public func stop() async { await server.shutdown(gracePeriod: .milliseconds(200)) }
+
+    /// A valid provider token from a bundled key, issued `offset` seconds from now.
+    public static func jwt(keyID: String = "TESTKEY001", teamID: String = "TESTTEAM01", offset: Int64 = 0) throws -> String {
+        let pem = try String(contentsOfFile: RepoPaths.cert("AuthKey_\(keyID).p8"), encoding: .utf8)
+        let key = try P256PrivateKey(pemRepresentation: pem)
+        return try JWTSigner.makeToken(teamID: teamID, keyID: keyID, issuedAt: Int64(Date().timeIntervalSince1970) + offset, key: key)
+    }
+}
