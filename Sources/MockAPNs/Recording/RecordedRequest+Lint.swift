@@ -36,6 +36,15 @@ final class LintMemo: Sendable {
         var priority: String?
         var topic: String?
         var payloadBytes: Int
+
+        /// Hashes the body as one block of bytes (the synthesised hash would feed it to the hasher byte by byte).
+        func hash(into hasher: inout Hasher) {
+            body.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(pushType)
+            hasher.combine(priority)
+            hasher.combine(topic)
+            hasher.combine(payloadBytes)
+        }
     }
 
     static let shared = LintMemo()
