@@ -18,13 +18,7 @@ COUNT=${1:-50000}
 CONCURRENCY=${2:-100}
 CONNECTIONS=${3:-4}
 PYTHON=${PYTHON:-.venv/bin/python}
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+source bench/lib.sh
 
 [ -x "$PYTHON" ] || { echo "client.sh: $PYTHON not found (make deps)" >&2; exit 1; }
 "$PYTHON" -c 'import aioapns' || { echo "client.sh: aioapns not installed in $PYTHON (make deps)" >&2; exit 1; }
@@ -35,8 +29,6 @@ BIN=$(swift build -c release --show-bin-path)/mockapns
 DEVICE=00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0
 printf '%s' '{"aps":{"alert":{"title":"Order shipped","body":"Parcel 4711"}},"orderId":4711}' > "$WORK/payload.json"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_port() { for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; exit 1; }
 
 PORT=$(free_port)
 "$BIN" serve --port "$PORT" --no-control --record "$WORK/rec.jsonl" --memory-limit 10000 > "$WORK/mock.log" 2>&1 &

@@ -20,13 +20,7 @@ CLIENTS=${2:-4}
 STREAMS=${3:-100}
 ROUNDS=${ROUNDS:-3}
 CORES=$(nproc)
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+source bench/lib.sh
 
 for tool in h2load nghttpd; do
     command -v "$tool" >/dev/null || { echo "server.sh: $tool not found (make deps)" >&2; exit 1; }
@@ -42,8 +36,6 @@ printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel 47
 mkdir -p "$WORK/htdocs"
 : > "$WORK/htdocs/index.html"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_port() { for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; exit 1; }
 
 MOCK_PORT=$(free_port)
 "$BIN" serve --port "$MOCK_PORT" --no-control --loops "$CORES" --record "$WORK/rec.jsonl" --memory-limit 10000 > "$WORK/mock.log" 2>&1 &

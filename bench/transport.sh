@@ -20,13 +20,7 @@ CLIENTS=${2:-4}
 STREAMS=${3:-100}
 ROUNDS=${ROUNDS:-3}
 CORES=$(nproc)
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+source bench/lib.sh
 
 for tool in h2load nghttpd openssl; do
     command -v "$tool" >/dev/null || { echo "transport.sh: $tool not found (apt-get install nghttp2-client nghttp2-server openssl)" >&2; exit 1; }
@@ -48,7 +42,6 @@ head -c 300 /dev/urandom | base64 -w0 | head -c 300 > "$WORK/body"
 mkdir -p "$WORK/htdocs"
 : > "$WORK/htdocs/index.html"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
 OURS_PORT=$(free_port)
 "$BIN" --cert "$CERT" --key "$KEY" --port "$OURS_PORT" --threads "$CORES" > "$WORK/ours.log" 2>&1 &
@@ -57,7 +50,6 @@ NGHTTPD_PORT=$(free_port)
 nghttpd -n "$CORES" -a 127.0.0.1 -d "$WORK/htdocs" "$NGHTTPD_PORT" "$KEY" "$CERT" > "$WORK/nghttpd.log" 2>&1 &
 PIDS+=($!)
 
-wait_port() { for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; exit 1; }
 wait_port "$OURS_PORT"
 wait_port "$NGHTTPD_PORT"
 
