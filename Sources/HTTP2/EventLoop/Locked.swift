@@ -2,13 +2,14 @@ import Glibc
 
 /// A value guarded by a pthread mutex. Used instead of `Synchronization.Mutex` because the latter's
 /// futex-based lock is invisible to ThreadSanitizer on Linux (false race reports); pthread mutexes are
-/// intercepted by TSan.
+/// intercepted by TSan. Public so the modules above the transport (MockAPNs) lock the same TSan-visible way.
 // @unchecked Sendable: `value` is only accessed inside `withLock`, under `mutex`.
-final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    init(_ value: Value) {
+    /// Guards `value`.
+    public init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -22,7 +23,7 @@ final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @inline(__always)
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

@@ -1,6 +1,6 @@
 import APNsCrypto
 import APNsModel
-import Synchronization
+import HTTP2
 
 /// Turns an `authorization` header into what the model's JWT rules need, verifying each distinct token
 /// string once: the signature check (the only costly step) is cached by token string.
@@ -9,7 +9,7 @@ import Synchronization
 public final class ProviderTokenAuthenticator: Sendable {
     private let keys: TrustedKeyStore
     private let trustAnySignature: Bool
-    private let cache = Mutex<[String: ProviderTokenFacts]>([:])
+    private let cache = Locked<[String: ProviderTokenFacts]>([:])
     /// The most distinct tokens remembered; past it the cache starts over (tokens change every ~50 minutes).
     static let cacheLimit = 10_000
 

@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import Synchronization
+import HTTP2
 
 /// Broadcast channels for Live Activities, per bundle ID, as the channel-management API creates them.
 public final class ChannelStore: Sendable {
@@ -15,7 +15,7 @@ public final class ChannelStore: Sendable {
     /// APNs's documented ceiling: 10,000 channels per app and environment.
     public static let limitPerApp = 10_000
 
-    private let channels = Mutex<[String: [String: Channel]]>([:])
+    private let channels = Locked<[String: [String: Channel]]>([:])
 
     /// An empty store.
     public init() {}

@@ -1,6 +1,7 @@
 import APNsModel
 import Foundation
 import Synchronization
+import HTTP2
 
 /// The devices the mock pretends to know. Every well-formed token is a live device unless set here.
 public final class DeviceRegistry: Sendable {
@@ -10,7 +11,7 @@ public final class DeviceRegistry: Sendable {
         var recentPushes: [Int64] = []   // epoch ms, only for rate-limited tokens, at most `max` kept
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
     /// Whether no token has a state: written under `entries`' lock whenever it changes, read without it so that
     /// pushes to an empty registry (the usual case) do not take the lock at all.
     private let isEmpty = Atomic<Bool>(true)

@@ -1,6 +1,7 @@
 import APNsModel
 import Foundation
 import Synchronization
+import HTTP2
 
 /// The scripted faults in force, with a seeded random generator so probabilistic plans replay exactly.
 public final class FaultPlan: Sendable {
@@ -20,14 +21,14 @@ public final class FaultPlan: Sendable {
         var nextID = 1
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Whether the plan has no rules: written under `state`'s lock whenever the rules change, read without it
     /// so that requests under an empty plan (the usual case) do not take the lock at all.
     private let hasNoRules = Atomic<Bool>(true)
 
     /// An empty plan whose probabilities draw from `seed`.
     public init(seed: UInt64 = 0x5EED) {
-        state = Mutex(State(random: SplitMix64(seed: seed)))
+        state = Locked(State(random: SplitMix64(seed: seed)))
     }
 
     /// Adds a rule; returns its id.

@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import Synchronization
+import HTTP2
 
 /// The mock's decision path, independent of any transport: authenticate → connection rules → validate
 /// (all in `RequestDecider`) → fault plan → device registry or channel store → response → record.
@@ -73,14 +73,14 @@ public final class Pipeline: Sendable {
     /// One connection's state behind its own lock: a request looks its slot up once, under the table's lock
     /// (shared by every event loop), then works on the state in place instead of copying it out and back.
     private final class ConnectionSlot: Sendable {
-        let state: Mutex<ConnectionState>
+        let state: Locked<ConnectionState>
 
         init(_ state: ConnectionState) {
-            self.state = Mutex(state)
+            self.state = Locked(state)
         }
     }
 
-    private let connections = Mutex<[UInt64: ConnectionSlot]>([:])
+    private let connections = Locked<[UInt64: ConnectionSlot]>([:])
 
     /// Assembles a pipeline from its parts.
     public init(configuration: PipelineConfiguration, tokens: ProviderTokenAuthenticator,

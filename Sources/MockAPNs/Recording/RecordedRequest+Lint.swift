@@ -1,5 +1,5 @@
 import APNsModel
-import Synchronization
+import HTTP2
 
 extension RecordedRequest {
     /// The record with its payload lint findings filled in (what APNs accepts but a device may mishandle).
@@ -51,7 +51,7 @@ final class LintMemo: Sendable {
     /// The most distinct payloads remembered.
     static let limit = 1024
 
-    private let entries = Mutex<[Key: [LintFinding]]>([:])
+    private let entries = Locked<[Key: [LintFinding]]>([:])
 
     /// The findings for `key`, computed by `lint` the first time.
     func findings(for key: Key, lint: () -> [LintFinding]) -> [LintFinding] {

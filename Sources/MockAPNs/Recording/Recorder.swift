@@ -1,5 +1,5 @@
 import APNsModel
-import Synchronization
+import HTTP2
 
 /// Keeps every request the mock answered: a bounded in-memory ring for queries and waiters, live
 /// subscribers, and (optionally) a JSON Lines file written by a background thread.
@@ -39,7 +39,7 @@ public final class Recorder: Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let writer: RecordFileWriter?
     /// How many records the memory ring keeps; older ones remain only in the file.
     public let memoryLimit: Int
@@ -49,7 +49,7 @@ public final class Recorder: Sendable {
     public init(memoryLimit: Int = 50_000, filePath: String? = nil) throws(RecorderError) {
         guard memoryLimit > 0 else { throw .invalidMemoryLimit(memoryLimit) }
         self.memoryLimit = memoryLimit
-        self.state = Mutex(State(ring: Array(repeating: nil, count: memoryLimit)))
+        self.state = Locked(State(ring: Array(repeating: nil, count: memoryLimit)))
         self.writer = try filePath.map { path throws(RecorderError) in try RecordFileWriter(path: path) }
     }
 
