@@ -10,15 +10,8 @@ final class TLSClientContext: @unchecked Sendable {
 
     init(configuration: TLSClientConfiguration) throws(HTTP2Error) {
         self.configuration = configuration
-        guard let context = SSL_CTX_new(TLS_client_method()) else {
-            throw .tls("SSL_CTX_new failed: \(drainOpenSSLErrors())")
-        }
+        let context = try makeSSLContext(method: TLS_client_method(), minimumVersion: configuration.minimumVersion)
         self.context = context
-        let minimum = configuration.minimumVersion == .tls13 ? copenssl_TLS1_3_VERSION() : copenssl_TLS1_2_VERSION()
-        _ = copenssl_SSL_CTX_set_min_proto_version(context, minimum)
-        _ = copenssl_SSL_CTX_set_options(
-            context, copenssl_SSL_OP_ALL() | copenssl_SSL_OP_NO_COMPRESSION() | copenssl_SSL_OP_NO_RENEGOTIATION())
-        _ = copenssl_SSL_CTX_set_mode(context, copenssl_SSL_MODE_ENABLE_PARTIAL_WRITE() | copenssl_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER())
 
         if configuration.verifyCertificate {
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
