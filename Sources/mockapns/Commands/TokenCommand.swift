@@ -53,10 +53,9 @@ struct TokenCommand: AsyncParsableCommand {
 
     /// `TEAMID:KEYID:PATH` (the path may itself contain colons).
     static func split(_ text: String) throws(InspectError) -> (String, String, String) {
-        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty else {
+        guard let argument = KeyFileArgument(text) else {
             throw .usage("--key-file needs TEAMID:KEYID:PATH, e.g. --key-file ABCDE12345:KEY1234567:AuthKey.p8; got '\(text)'.")
         }
-        return (parts[0], parts[1], parts[2])
+        return (argument.teamID, argument.keyID, argument.path)
     }
 }

@@ -68,11 +68,10 @@ struct SendSettings {
     {
         if let keyFile = command.keyFile {
             guard command.cert == nil, command.certKey == nil else { throw .usage("use either --key-file or --cert/--cert-key") }
-            let parts = keyFile.split(separator: ":", maxSplits: 2).map(String.init)
-            guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+            guard let key = KeyFileArgument(keyFile) else {
                 throw .usage("--key-file takes TEAMID:KEYID:PATH, e.g. TESTTEAM01:TESTKEY001:certs/AuthKey_TESTKEY001.p8")
             }
-            return .token(privateKeyPEM: try read(parts[2], what: "--key-file"), keyID: parts[1], teamID: parts[0])
+            return .token(privateKeyPEM: try read(key.path, what: "--key-file"), keyID: key.keyID, teamID: key.teamID)
         }
         if command.cert != nil || command.certKey != nil {
             guard let cert = command.cert, let key = command.certKey else { throw .usage("--cert and --cert-key go together") }
