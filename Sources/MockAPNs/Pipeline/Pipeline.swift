@@ -97,12 +97,27 @@ public final class Pipeline: Sendable {
 
     /// Starts tracking a connection; a client certificate makes it certificate-authenticated for its life.
     public func connectionOpened(id: UInt64, certificateDER: [UInt8]?) {
+        let slot = makeSlot(certificateDER: certificateDER, now: Timestamp.nowSeconds())
+        connections.withLock { $0[id] = slot }
+    }
+
+    /// State for a connection the transport did not announce (HTTP/1.1), made on its first request.
+    private func adoptConnection(_ connection: PipelineConnection, now: Int64) -> ConnectionSlot {
+        let fresh = makeSlot(certificateDER: connection.certificateDER, now: now)
+        return connections.withLock { connections in
+            if let existing = connections[connection.id] { return existing }
+            connections[connection.id] = fresh
+            return fresh
+        }
+    }
+
+    /// A new connection's state; a client certificate is read once, here, outside the table's lock.
+    private func makeSlot(certificateDER: [UInt8]?, now: Int64) -> ConnectionSlot {
         var state = ConnectionState()
         if let der = certificateDER {
-            state.certificate = certificates.facts(certificateDER: der, now: Timestamp.nowSeconds())
+            state.certificate = certificates.facts(certificateDER: der, now: now)
         }
-        let slot = ConnectionSlot(state)
-        connections.withLock { $0[id] = slot }
+        return ConnectionSlot(state)
     }
 
     /// Forgets a closed connection's state.
@@ -116,17 +131,7 @@ public final class Pipeline: Sendable {
     /// Decides, records and answers one request. Never blocks; a `delay` fault comes back in `delay`.
     public func process(_ request: APNsRequest, on connection: PipelineConnection) -> PipelineResponse {
         let now = configuration.clock.nowSeconds()
-        let slot = connections.withLock { connections in
-            if let slot = connections[connection.id] { return slot }
-            // Transports that do not announce connections (HTTP/1.1) get state on first use.
-            var state = ConnectionState()
-            if let der = connection.certificateDER {
-                state.certificate = certificates.facts(certificateDER: der, now: now)
-            }
-            let slot = ConnectionSlot(state)
-            connections[connection.id] = slot
-            return slot
-        }
+        let slot = connections.withLock { $0[connection.id] } ?? adoptConnection(connection, now: now)
         // Requests of one connection are decided one at a time, each seeing the state the previous one left.
         return slot.state.withLock { state in process(request, on: connection, state: &state, now: now) }
     }
