@@ -66,7 +66,7 @@ public final class APNsClient: Sendable {
         guard gate.enter() else { throw .shutdown }
         defer { gate.leave() }
         let encoded = notification.encodedRequest()
-        let apnsID = encoded.apnsID ?? UUID().uuidString.lowercased()
+        let apnsID = encoded.apnsID ?? APNsIDGenerator.next()
         var headers = encoded.headers.map { HTTPHeaderField(name: $0.name, value: $0.value) }
         if encoded.apnsID == nil { headers.append(HTTPHeaderField(name: "apns-id", value: apnsID)) }
         let path = "/3/device/" + deviceToken

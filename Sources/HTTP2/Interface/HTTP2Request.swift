@@ -26,6 +26,8 @@ public struct HTTP2Request: Sendable {
     public var alpn: String?
     /// Monotonic nanoseconds when the request's last frame was read, for measuring durations.
     public var receivedAt: UInt64
+    /// What the handler's `makeConnectionContext(for:)` returned for this request's connection.
+    public var connectionContext: (any AnyObject & Sendable)?
 
     /// Creates a request (the server builds these; public for handler tests).
     public init(

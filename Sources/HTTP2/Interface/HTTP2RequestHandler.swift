@@ -8,6 +8,10 @@ public protocol HTTP2RequestHandler: Sendable {
     func connectionOpened(_ info: HTTP2ConnectionInfo)
     /// Called on the connection's loop thread when the connection is gone. Default: nothing.
     func connectionClosed(_ info: HTTP2ConnectionInfo)
+    /// Called once per connection, right after `connectionOpened`: the handler's own state for that connection,
+    /// handed back as `HTTP2Request.connectionContext` with each of its requests, so a handler need not look its
+    /// state up in a table shared by every loop. Default: none.
+    func makeConnectionContext(for info: HTTP2ConnectionInfo) -> (any AnyObject & Sendable)?
 }
 
 extension HTTP2RequestHandler {
@@ -15,4 +19,6 @@ extension HTTP2RequestHandler {
     public func connectionOpened(_ info: HTTP2ConnectionInfo) {}
     /// Default: nothing.
     public func connectionClosed(_ info: HTTP2ConnectionInfo) {}
+    /// Default: no context.
+    public func makeConnectionContext(for info: HTTP2ConnectionInfo) -> (any AnyObject & Sendable)? { nil }
 }

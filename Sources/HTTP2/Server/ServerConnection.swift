@@ -18,6 +18,10 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     @exclusivity(unchecked) private var currentStream: ServerStream?
     @exclusivity(unchecked) private var opened = false
     @exclusivity(unchecked) private var responseScratch: [UInt8] = []
+    /// The previous request's fields, reused by the next request where it repeats them.
+    @exclusivity(unchecked) private var repeated = RepeatedFieldCache()
+    /// The handler's state for this connection (`HTTP2RequestHandler.makeConnectionContext`).
+    @exclusivity(unchecked) private var handlerContext: (any AnyObject & Sendable)?
     @exclusivity(unchecked) private var pendingGoAway: (errorCode: UInt32, debugData: [UInt8], thenClose: Bool, lastStreamID: Int32?)?
     private let maxBodyBytes: Int
     private let maxHeaderListSize: Int
@@ -87,6 +91,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
             "connection opened",
             metadata: ["connection": "\(id)", "peer": "\(remoteAddress)", "alpn": "\(info.alpn ?? "none")"])
         context.handler.connectionOpened(info)
+        handlerContext = context.handler.makeConnectionContext(for: info)
         if context.shuttingDown.load(ordering: .relaxed) {
             beginGracefulShutdown()
         }
@@ -148,11 +153,11 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     }
 
     fileprivate func beginRequest(streamID: Int32) {
-        let request = HTTP2Request(
+        var request = HTTP2Request(
             method: "", path: "", connectionID: id, streamID: streamID, remoteAddress: remoteAddress,
             peerCertificateDER: info.peerCertificateDER, alpn: info.alpn)
-        let stream = ServerStream(request: request)
-        stream.request.headers.reserveCapacity(12)
+        request.connectionContext = handlerContext
+        let stream = ServerStream(request: request, previousHeaders: repeated.headers, previousBody: repeated.body)
         streams[streamID] = stream
         currentStream = stream
     }
@@ -162,30 +167,49 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         stream.headerListSize += name.count + value.count + 32
         if stream.headerListSize > maxHeaderListSize {
             stream.headerListTooLarge = true
+            stream.headersCopied = true
             stream.request.headers = []
             return
         }
         if name.count > 0 && name[0] == UInt8(ascii: ":") {
-            let text = String(decoding: value, as: UTF8.self)
             switch name.count {
             case 5:  // :path
-                stream.request.path = text
+                stream.request.path = repeated.path(value)
             case 7:  // :method or :scheme
-                if name[1] == UInt8(ascii: "m") { stream.request.method = text } else { stream.request.scheme = text }
+                if name[1] == UInt8(ascii: "m") {
+                    stream.request.method = repeated.method(value)
+                } else {
+                    stream.request.scheme = repeated.scheme(value)
+                }
             case 10:  // :authority
-                stream.request.authority = text
+                stream.request.authority = repeated.authority(value)
             default:
                 break
             }
             return
         }
+        let index = stream.headerCount
+        stream.headerCount += 1
+        if !stream.headersCopied {
+            if RepeatedFieldCache.repeats(stream.previousHeaders, at: index, name: name, value: value) { return }
+            stream.request.headers = RepeatedFieldCache.prefix(stream.previousHeaders, index, reserving: index + 8)
+            stream.headersCopied = true
+        }
         stream.request.headers.append(
-            HTTPHeaderField(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+            RepeatedFieldCache.field(name: name, value: value, previous: stream.previousHeaders, hint: index))
     }
 
     fileprivate func bodyChunk(streamID: Int32, data: UnsafeBufferPointer<UInt8>) {
         guard let stream = stream(streamID) else { return }
         if stream.request.bodyOverflowed { return }
+        if !stream.bodyCopied {
+            if RepeatedFieldCache.repeats(stream.previousBody, chunk: data, at: stream.repeatedBodyBytes) {
+                stream.repeatedBodyBytes += data.count
+                return
+            }
+            stream.request.body = RepeatedFieldCache.prefix(stream.previousBody, stream.repeatedBodyBytes)
+            stream.bodyCopied = true
+        }
         let room = maxBodyBytes - stream.request.body.count
         if data.count <= room {
             stream.request.body.append(contentsOf: data)
@@ -203,6 +227,15 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
             respond(streamID: streamID, status: 431, headers: [], body: nil)
             return
         }
+        if !stream.headersCopied {
+            stream.request.headers = RepeatedFieldCache.prefix(stream.previousHeaders, stream.headerCount)
+        }
+        if !stream.bodyCopied {
+            stream.request.body = RepeatedFieldCache.prefix(stream.previousBody, stream.repeatedBodyBytes)
+        }
+        stream.previousHeaders = []
+        stream.previousBody = []
+        repeated.remember(headers: stream.request.headers, body: stream.request.body)
         stream.request.receivedAt = loop.now
         context.handler.handle(stream.request, responder: HTTP2Responder(connection: self, streamID: streamID))
     }
@@ -350,6 +383,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         context.openConnections.wrappingSubtract(1, ordering: .relaxed)
         if opened {
             opened = false
+            handlerContext = nil
             context.handler.connectionClosed(info)
         }
     }

@@ -8,56 +8,6 @@ import HTTP2
 /// HTTP/2 (`MockAPNsServer`) and the HTTP/1.1 endpoint both call it, so both answer and record alike.
 /// `process` runs on the caller's thread and never blocks on I/O; delays are returned, not slept.
 public final class Pipeline: Sendable {
-    /// Per-connection state. Stream limit (APNS-SPEC §7): Apple documents one stream until a valid token
-    /// succeeds; APNs has been seen to open connections at 1000 and to drop to 1 after a rejected push,
-    /// back up after a success. We do exactly that, the lenient reading: a token connection starts at the
-    /// full limit (so a sender's first flight, sent before it could read any SETTINGS, is never refused),
-    /// is held to one stream as soon as a request on it is rejected before any success, and gets the full
-    /// limit back with its first success. Certificate connections are never limited.
-    private struct ConnectionState {
-        var tokenState = TokenConnectionState()
-        var certificate: CertificateFacts?
-        var succeeded = false
-        var limitedToOne = false
-        /// The last `authorization` value on this connection and the credential it gave. Senders repeat one
-        /// token for many requests, and the credential depends on the value alone (keys are fixed at start),
-        /// so a repeat (same bytes) is recognised by one comparison instead of a lookup in the shared token cache.
-        var lastAuthorization: String?
-        var lastCredential: ProviderCredential?
-
-        /// What the last request on this connection sent. A sender repeats most of it (its token and topic in
-        /// every header list, often the same payload), and a repeat is recorded with these earlier copies, so
-        /// records share storage: fewer objects to free when the memory ring drops an old record.
-        var lastPath = ""
-        var lastHeaders: [HeaderField] = []
-        var lastBody: [UInt8] = []
-        var lastDeviceToken: String?
-
-        /// `value` itself, or the value remembered in `last` when it has the same bytes (`last` becomes `value`
-        /// otherwise). Bytes, not `==`: strings that are only canonically equivalent must stay as sent.
-        static func shared<Value: SameBytes>(_ value: Value, last: inout Value) -> Value {
-            if value.hasSameBytes(as: last) { return last }
-            last = value
-            return value
-        }
-
-        /// `shared` for a body: `==` on bytes is a byte comparison.
-        static func shared(_ value: [UInt8], last: inout [UInt8]) -> [UInt8] {
-            if value == last { return last }
-            last = value
-            return value
-        }
-
-        /// The credential for `authorization`, from the last one when the value repeats.
-        mutating func credential(authorization: String?, tokens: ProviderTokenAuthenticator) -> ProviderCredential {
-            if let lastCredential, authorization.hasSameBytes(as: lastAuthorization) { return lastCredential }
-            let credential = tokens.credential(authorization: authorization)
-            lastAuthorization = authorization
-            lastCredential = credential
-            return credential
-        }
-    }
-
     /// Configuration in force.
     public let configuration: PipelineConfiguration
     /// Every request ends up here.
@@ -70,17 +20,8 @@ public final class Pipeline: Sendable {
     public let channels: ChannelStore
     private let tokens: ProviderTokenAuthenticator
     private let certificates: CertificateAuthenticator
-    /// One connection's state behind its own lock: a request looks its slot up once, under the table's lock
-    /// (shared by every event loop), then works on the state in place instead of copying it out and back.
-    private final class ConnectionSlot: Sendable {
-        let state: Locked<ConnectionState>
-
-        init(_ state: ConnectionState) {
-            self.state = Locked(state)
-        }
-    }
-
-    private let connections = Locked<[UInt64: ConnectionSlot]>([:])
+    /// Every open connection's state, for transports that do not keep the handle (HTTP/1.1) and for counting.
+    private let connections = Locked<[UInt64: PipelineConnectionHandle]>([:])
 
     /// Assembles a pipeline from its parts.
     public init(configuration: PipelineConfiguration, tokens: ProviderTokenAuthenticator,
@@ -96,13 +37,17 @@ public final class Pipeline: Sendable {
     }
 
     /// Starts tracking a connection; a client certificate makes it certificate-authenticated for its life.
-    public func connectionOpened(id: UInt64, certificateDER: [UInt8]?) {
+    /// A transport that keeps the returned handle and passes it in `PipelineConnection.handle` spares each request
+    /// a lookup in the table every connection shares.
+    @discardableResult
+    public func connectionOpened(id: UInt64, certificateDER: [UInt8]?) -> PipelineConnectionHandle {
         let slot = makeSlot(certificateDER: certificateDER, now: Timestamp.nowSeconds())
         connections.withLock { $0[id] = slot }
+        return slot
     }
 
     /// State for a connection the transport did not announce (HTTP/1.1), made on its first request.
-    private func adoptConnection(_ connection: PipelineConnection, now: Int64) -> ConnectionSlot {
+    private func adoptConnection(_ connection: PipelineConnection, now: Int64) -> PipelineConnectionHandle {
         let fresh = makeSlot(certificateDER: connection.certificateDER, now: now)
         return connections.withLock { connections in
             if let existing = connections[connection.id] { return existing }
@@ -112,12 +57,12 @@ public final class Pipeline: Sendable {
     }
 
     /// A new connection's state; a client certificate is read once, here, outside the table's lock.
-    private func makeSlot(certificateDER: [UInt8]?, now: Int64) -> ConnectionSlot {
-        var state = ConnectionState()
+    private func makeSlot(certificateDER: [UInt8]?, now: Int64) -> PipelineConnectionHandle {
+        var state = PipelineConnectionState()
         if let der = certificateDER {
             state.certificate = certificates.facts(certificateDER: der, now: now)
         }
-        return ConnectionSlot(state)
+        return PipelineConnectionHandle(state)
     }
 
     /// Forgets a closed connection's state.
@@ -131,13 +76,13 @@ public final class Pipeline: Sendable {
     /// Decides, records and answers one request. Never blocks; a `delay` fault comes back in `delay`.
     public func process(_ request: APNsRequest, on connection: PipelineConnection) -> PipelineResponse {
         let now = configuration.clock.nowSeconds()
-        let slot = connections.withLock { $0[connection.id] } ?? adoptConnection(connection, now: now)
+        let slot = connection.handle ?? connections.withLock { $0[connection.id] } ?? adoptConnection(connection, now: now)
         // Requests of one connection are decided one at a time, each seeing the state the previous one left.
         return slot.state.withLock { state in process(request, on: connection, state: &state, now: now) }
     }
 
     /// `process` with the connection's state in hand.
-    private func process(_ request: APNsRequest, on connection: PipelineConnection, state: inout ConnectionState,
+    private func process(_ request: APNsRequest, on connection: PipelineConnection, state: inout PipelineConnectionState,
                          now: Int64) -> PipelineResponse {
         let credential: ProviderCredential
         if let certificate = state.certificate {
@@ -168,13 +113,9 @@ public final class Pipeline: Sendable {
                 streamLimit = 1
             }
         }
-        var recorded = request
-        recorded.path = ConnectionState.shared(request.path, last: &state.lastPath)
-        recorded.headers = ConnectionState.shared(request.headers, last: &state.lastHeaders)
-        recorded.body = ConnectionState.shared(request.body, last: &state.lastBody)
-        let deviceToken = ConnectionState.shared(Self.deviceToken(in: request.path, routed: outcome.route),
+        let deviceToken = PipelineConnectionState.shared(Self.deviceToken(in: request.path, routed: outcome.route),
                                                  last: &state.lastDeviceToken)
-        return respond(outcome, request: request, recorded: recorded, deviceToken: deviceToken,
+        return respond(outcome, request: request, deviceToken: deviceToken,
                        connection: connection, credential: credential, streamLimit: streamLimit)
     }
 
@@ -309,9 +250,8 @@ public final class Pipeline: Sendable {
 
     // MARK: - Response and record
 
-    /// The response to `request`, after recording it. `recorded` is `request` with storage shared with earlier
-    /// records where equal (see `ConnectionState.lastPath`), `deviceToken` the token in its path.
-    private func respond(_ outcome: Outcome, request: APNsRequest, recorded: APNsRequest, deviceToken: String?,
+    /// The response to `request`, after recording it. `deviceToken` is the token in its path.
+    private func respond(_ outcome: Outcome, request recorded: APNsRequest, deviceToken: String?,
                          connection: PipelineConnection, credential: ProviderCredential,
                          streamLimit: UInt32?) -> PipelineResponse {
         var headers: [HeaderField] = []
@@ -319,7 +259,7 @@ public final class Pipeline: Sendable {
         let idHeader = outcome.isBroadcast ? "apns-request-id" : "apns-id"
         // Echoed as sent (clients match on it), else generated; the record keeps a generated ID as its bits.
         let apnsID: RecordedRequest.Response.IDSource
-        if let sent = request.value(idHeader) {
+        if let sent = recorded.value(idHeader) {
             apnsID = .text(sent)
             headers.append(HeaderField(name: idHeader, value: sent))
         } else {
@@ -434,7 +374,7 @@ public final class Pipeline: Sendable {
     }
 }
 
-/// Values compared byte for byte, for sharing storage between records (`Pipeline.ConnectionState.shared`).
+/// Values compared byte for byte, for sharing storage between records (`PipelineConnectionState.shared`).
 protocol SameBytes {
     /// Whether `self` and `other` are the same bytes (not merely `==`, which for strings is canonical equivalence).
     func hasSameBytes(as other: Self) -> Bool
@@ -445,7 +385,9 @@ extension String: SameBytes {
         guard utf8.count == other.utf8.count else { return false }
         var mine = self, theirs = other
         return mine.withUTF8 { a in
-            theirs.withUTF8 { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+            theirs.withUTF8 { b in
+                a.isEmpty || a.baseAddress == b.baseAddress || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+            }
         }
     }
 }
@@ -457,19 +399,5 @@ extension Optional: SameBytes where Wrapped: SameBytes {
         case (let mine?, let theirs?): return mine.hasSameBytes(as: theirs)
         default: return false
         }
-    }
-}
-
-extension Array: SameBytes where Element: SameBytes {
-    func hasSameBytes(as other: [Element]) -> Bool {
-        guard count == other.count else { return false }
-        for index in indices where !self[index].hasSameBytes(as: other[index]) { return false }
-        return true
-    }
-}
-
-extension HeaderField: SameBytes {
-    func hasSameBytes(as other: HeaderField) -> Bool {
-        name.hasSameBytes(as: other.name) && value.hasSameBytes(as: other.value)
     }
 }

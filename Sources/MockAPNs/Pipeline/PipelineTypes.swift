@@ -12,15 +12,19 @@ public struct PipelineConnection: Sendable {
     public var receivedAtNanos: UInt64
     /// The client certificate the TLS peer presented, if any (certificate auth).
     public var certificateDER: [UInt8]?
+    /// The state `Pipeline.connectionOpened` returned for this connection, when the transport kept it; nil makes
+    /// the pipeline look the connection up by `id` (and start tracking it on its first request).
+    public var handle: PipelineConnectionHandle?
 
     /// Describes a request's connection.
     public init(id: UInt64, remote: String, streamID: Int32, receivedAtNanos: UInt64 = Timestamp.monotonicNanos(),
-                certificateDER: [UInt8]? = nil) {
+                certificateDER: [UInt8]? = nil, handle: PipelineConnectionHandle? = nil) {
         self.id = id
         self.remote = remote
         self.streamID = streamID
         self.receivedAtNanos = receivedAtNanos
         self.certificateDER = certificateDER
+        self.handle = handle
     }
 }
 

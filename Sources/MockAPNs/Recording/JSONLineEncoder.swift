@@ -1,4 +1,7 @@
 import APNsModel
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes a record as one line of JSON straight into bytes.
 ///
@@ -13,7 +16,8 @@ struct JSONLineEncoder {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func encode(_ record: borrowing RecordedRequest) {
+    /// Appends `record`'s line; `lint` replaces the record's own findings when given.
+    mutating func encode(_ record: borrowing RecordedRequest, lint: [LintFinding]? = nil) {
         raw("{\"seq\":"); integer(Int64(record.seq))
         raw(",\"received_at\":"); timestamp(record.receivedAtMillis)
         raw(",\"connection_id\":"); integer(Int64(record.connectionID))
@@ -53,7 +57,7 @@ struct JSONLineEncoder {
         raw(",\"timestamp\":"); optional(record.response.timestamp)
         raw("},\"faults\":["); list(record.faults); raw("]")
         raw(",\"lint\":[")
-        for (index, finding) in record.lint.enumerated() {
+        for (index, finding) in (lint ?? record.lint).enumerated() {
             if index > 0 { raw(",") }
             raw("{\"id\":"); string(finding.id)
             raw(",\"severity\":"); string(finding.severity.rawValue)
@@ -64,17 +68,34 @@ struct JSONLineEncoder {
         raw("}\n")
     }
 
+    /// Lint findings by body storage (with the header list they were computed with): lint depends on the body
+    /// and the headers alone (and on the record being a device push).
+    private var lintMemo = StorageMemo<UInt8, (headers: [HeaderField], payloadBytes: Int, findings: [LintFinding])>()
+
+    /// `record.lintFindings()`, remembered for records that share their body's and headers' storage.
+    mutating func lintFindings(for record: borrowing RecordedRequest) -> [LintFinding] {
+        guard record.lint.isEmpty,
+              RecordedRequest.isLinted(method: record.method, deviceToken: record.deviceToken, body: record.body) else {
+            return record.lint
+        }
+        if let known = lintMemo.value(for: record.body), known.payloadBytes == record.payloadBytes,
+           StorageMemo<HeaderField, Never>.sameStorage(known.headers, record.headers) {
+            return known.findings
+        }
+        let findings = record.lintFindings()
+        lintMemo.remember((record.headers, record.payloadBytes, findings), for: record.body)
+        return findings
+    }
+
     // MARK: - Pieces
 
-    /// The header list last encoded and its JSON. The pipeline records a connection's repeated header list as
-    /// one shared array, so consecutive records often hold the very same storage: its JSON is then copied.
-    private var lastHeaders: [HeaderField] = []
-    private var lastHeadersJSON: [UInt8] = []
+    /// Header lists already encoded, by storage, with their JSON: a connection's repeated list is one array.
+    private var headersMemo = StorageMemo<HeaderField, [UInt8]>()
 
     /// `headers` as a JSON list of `[name, value]` pairs.
     private mutating func headers(_ headers: [HeaderField]) {
-        if !headers.isEmpty, Self.sameStorage(headers, lastHeaders) {
-            bytes.append(contentsOf: lastHeadersJSON)
+        if let known = headersMemo.value(for: headers) {
+            bytes.append(contentsOf: known)
             return
         }
         let start = bytes.count
@@ -84,13 +105,7 @@ struct JSONLineEncoder {
             raw("["); string(header.name); raw(","); string(header.value); raw("]")
         }
         raw("]")
-        lastHeaders = headers   // kept alive, so equal storage below means the same, unchanged elements
-        lastHeadersJSON = Array(bytes[start...])
-    }
-
-    /// Whether two arrays share one buffer (so they hold the same elements: a shared buffer is never mutated).
-    private static func sameStorage(_ a: [HeaderField], _ b: [HeaderField]) -> Bool {
-        a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
+        headersMemo.remember(Array(bytes[start...]), for: headers)
     }
 
     private mutating func raw(_ text: StaticString) {
@@ -196,7 +211,10 @@ struct JSONLineEncoder {
     /// A JSON text copied as is, except that raw line breaks (JSON whitespace) become spaces so the record
     /// stays on one line. Bodies without line breaks, the usual case, are copied in one piece.
     private mutating func oneLine(_ json: [UInt8]) {
-        if !json.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+        let breaks = json.withUnsafeBytes { raw in
+            raw.isEmpty ? false : memchr(raw.baseAddress!, 0x0A, raw.count) != nil || memchr(raw.baseAddress!, 0x0D, raw.count) != nil
+        }
+        if !breaks {
             bytes.append(contentsOf: json)
             return
         }

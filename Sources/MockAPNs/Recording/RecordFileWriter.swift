@@ -8,7 +8,7 @@ import Foundation
 /// Appends records to a JSON Lines file from its own thread, so event loops never touch the disk.
 ///
 /// Loop threads only enqueue (a short lock). The writer thread wakes when signalled and at least every
-/// 100 ms, encodes what is pending and writes it with one `write(2)` per batch. `flush` waits until
+/// 100 ms, encodes what is pending and appends it in one go (`RecordFileAppender`). `flush` waits until
 /// everything enqueued before it is on disk (in the OS); `close` flushes and stops the thread.
 final class RecordFileWriter: Sendable {
     private struct State {
@@ -23,14 +23,11 @@ final class RecordFileWriter: Sendable {
     // (progress). `state` is nonisolated(unsafe) because every access below holds `condition`.
     private let condition = NSCondition()
     private nonisolated(unsafe) var state = State()
-    private let fd: Int32
-    private let path: String
+    // Used by the writer thread only (and by `init` before the thread starts).
+    private nonisolated(unsafe) let file: RecordFileAppender
 
     init(path: String) throws(RecorderError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .cannotOpenFile(path: path, errno: errno) }
-        self.fd = fd
-        self.path = path
+        file = try RecordFileAppender(path: path)
         let thread = Thread { [self] in self.run() }
         thread.name = "mockapns-record-writer"
         thread.start()
@@ -68,6 +65,7 @@ final class RecordFileWriter: Sendable {
 
     private func run() {
         var encoder = JSONLineEncoder(capacity: 1 << 20)
+        var reportedFailure = false
         while true {
             condition.lock()
             if state.pending.isEmpty && !state.closing {
@@ -80,7 +78,11 @@ final class RecordFileWriter: Sendable {
 
             encoder.bytes.removeAll(keepingCapacity: true)
             for stored in batch { stored.encode(into: &encoder) }
-            writeAll(encoder.bytes)
+            encoder.bytes.withUnsafeBytes { file.append($0) }
+            if let failure = file.failure, !reportedFailure {
+                reportedFailure = true
+                FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
+            }
 
             condition.lock()
             state.written += UInt64(batch.count)
@@ -90,21 +92,6 @@ final class RecordFileWriter: Sendable {
             condition.broadcast()
             if done { break }
         }
-        _ = Glibc.close(fd)
-    }
-
-    private func writeAll(_ bytes: [UInt8]) {
-        var offset = 0
-        bytes.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    FileHandle.standardError.write(Data("mockapns: writing \(path) failed: \(String(cString: strerror(errno)))\n".utf8))
-                    return
-                }
-                offset += n
-            }
-        }
+        file.close()
     }
 }

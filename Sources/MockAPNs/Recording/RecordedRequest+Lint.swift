@@ -9,7 +9,16 @@ extension RecordedRequest {
     /// subscribers) and remembers the answer for a repeated payload: senders send the same payload to many
     /// devices, and re-parsing it for every record would cost more than the rest of the record.
     public func withLint() -> RecordedRequest {
-        guard lint.isEmpty, method == "POST", deviceToken != nil, !body.isEmpty else { return self }
+        let findings = lintFindings()
+        guard lint.isEmpty, !findings.isEmpty else { return self }
+        var copy = self
+        copy.lint = findings
+        return copy
+    }
+
+    /// The findings `withLint()` fills in: `lint` when already set, else computed (or remembered) from the payload.
+    func lintFindings() -> [LintFinding] {
+        guard lint.isEmpty, Self.isLinted(method: method, deviceToken: deviceToken, body: body) else { return lint }
         let key = LintMemo.Key(body: body, pushType: header("apns-push-type"), priority: header("apns-priority"),
                                topic: header("apns-topic"), payloadBytes: payloadBytes)
         let findings = LintMemo.shared.findings(for: key) {
@@ -21,10 +30,12 @@ extension RecordedRequest {
                 topic: key.topic,
                 payloadBytes: payloadBytes)
         }
-        guard !findings.isEmpty else { return self }
-        var copy = self
-        copy.lint = findings
-        return copy
+        return findings
+    }
+
+    /// Whether a record gets lint findings at all: device pushes with a body.
+    static func isLinted(method: String, deviceToken: String?, body: [UInt8]) -> Bool {
+        method == "POST" && deviceToken != nil && !body.isEmpty
     }
 }
 

@@ -23,15 +23,18 @@ public final class Recorder: Sendable {
         var waiters: [UInt64: Waiter] = [:]
         var nextID: UInt64 = 0
 
-        mutating func insert(_ record: StoredRecord) {
+        /// Puts `record` in the ring; returns the record it pushed out, for the caller to release after the lock.
+        mutating func insert(_ record: StoredRecord) -> StoredRecord? {
             let capacity = ring.count
             if stored < capacity {
                 ring[(head + stored) % capacity] = record
                 stored += 1
-            } else {
-                ring[head] = record
-                head = (head + 1) % capacity
+                return nil
             }
+            let evicted = ring[head]
+            ring[head] = record
+            head = (head + 1) % capacity
+            return evicted
         }
 
         func ordered() -> [RecordedRequest] {
@@ -63,18 +66,20 @@ public final class Recorder: Sendable {
     /// `append`, returning the shared stored record rather than a copy of it (the pipeline's path).
     @discardableResult
     func store(_ record: consuming RecordedRequest) -> StoredRecord {
+        // Only numbering and hand-offs under the lock, which every loop shares: the record is boxed before it,
+        // and the one it pushes out of the ring (whose fields may be freed with it) is released after it.
+        let shared = StoredRecord(record)
+        let pushType = shared.record.headers.first(where: { $0.name == "apns-push-type" })?.value
         var woken: [(CheckedContinuation<[RecordedRequest], any Error>, [RecordedRequest])] = []
-        var unnumbered: RecordedRequest? = record   // moved, not copied
-        var stored: StoredRecord?
+        var evicted: StoredRecord?
+        defer { withExtendedLifetime(evicted) {} }   // released here, outside the lock
         let subscribers: [AsyncStream<RecordedRequest>.Continuation] = state.withLock { state in
-            var record = unnumbered.take()!
             state.lastSeq += 1
-            record.seq = state.lastSeq
-            let shared = StoredRecord(record)
-            stored = shared
-            state.insert(shared)
+            shared.number(state.lastSeq)
+            evicted = state.insert(shared)
+            writer?.enqueue(shared)   // under the lock, so the file is in `seq` order
             state.statistics.count(status: shared.record.response.status, reason: shared.record.response.reason,
-                                   headers: shared.record.headers)
+                                   pushType: pushType)
             if !state.waiters.isEmpty {
                 let all = state.ordered()
                 for (id, waiter) in state.waiters {
@@ -87,8 +92,6 @@ public final class Recorder: Sendable {
             }
             return state.subscribers.isEmpty ? [] : Array(state.subscribers.values)
         }
-        let shared = stored!
-        writer?.enqueue(shared)
         if !subscribers.isEmpty {
             let linted = shared.record.withLint()
             for continuation in subscribers { continuation.yield(linted) }
@@ -198,17 +201,25 @@ public final class Recorder: Sendable {
 }
 
 /// A numbered record, shared by the memory ring and the file writer's queue: handing it on costs one reference
-/// count, where copying a `RecordedRequest` retains and later releases each of its fields. Immutable.
-final class StoredRecord: Sendable {
+/// count, where copying a `RecordedRequest` retains and later releases each of its fields.
+// @unchecked Sendable: `record` changes once, in `number`, under the recorder's lock and before the record is
+// published (ring, writer queue, subscribers all receive it through that lock or after it); immutable after.
+final class StoredRecord: @unchecked Sendable {
     /// The record, with its `seq`.
-    let record: RecordedRequest
+    private(set) var record: RecordedRequest
 
     init(_ record: consuming RecordedRequest) {
         self.record = record
     }
 
+    /// Gives the record its number (the recorder, under its lock, before anyone else sees the record).
+    func number(_ seq: UInt64) {
+        record.seq = seq
+    }
+
     /// Appends the record's JSON line, with its lint findings, to `encoder`.
     func encode(into encoder: inout JSONLineEncoder) {
-        encoder.encode(record.withLint())
+        let lint = encoder.lintFindings(for: record)
+        encoder.encode(record, lint: lint)
     }
 }

@@ -20,15 +20,16 @@ public struct RecorderStatistics: Sendable, Equatable {
 
     /// Adds one record to the counters.
     public mutating func count(_ record: RecordedRequest) {
-        count(status: record.response.status, reason: record.response.reason, headers: record.headers)
+        count(status: record.response.status, reason: record.response.reason,
+              pushType: record.headers.first(where: { $0.name == "apns-push-type" })?.value)
     }
 
-    /// Adds one record, given its response status and reason and its headers, to the counters.
-    mutating func count(status: Int, reason: String?, headers: [HeaderField]) {
+    /// Adds one record, given its response status and reason and its `apns-push-type` header, to the counters.
+    mutating func count(status: Int, reason: String?, pushType: String?) {
         total += 1
         if status == 200 { accepted += 1 } else { rejected += 1 }
         byStatus[status, default: 0] += 1
         if let reason { byReason[reason, default: 0] += 1 }
-        byPushType[headers.first(where: { $0.name == "apns-push-type" })?.value ?? "none", default: 0] += 1
+        byPushType[pushType ?? "none", default: 0] += 1
     }
 }

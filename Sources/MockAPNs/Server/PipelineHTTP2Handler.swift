@@ -8,8 +8,8 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
     let pipeline: Pipeline
     let logger: Logger
 
-    func connectionOpened(_ info: HTTP2ConnectionInfo) {
-        pipeline.connectionOpened(id: info.id, certificateDER: info.peerCertificateDER)
+    func makeConnectionContext(for info: HTTP2ConnectionInfo) -> (any AnyObject & Sendable)? {
+        PipelineHTTP2Connection(handle: pipeline.connectionOpened(id: info.id, certificateDER: info.peerCertificateDER))
     }
 
     func connectionClosed(_ info: HTTP2ConnectionInfo) {
@@ -17,13 +17,14 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
     }
 
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
+        let state = request.connectionContext as? PipelineHTTP2Connection
         let apnsRequest = APNsRequest(
             method: request.method, path: request.path,
-            headers: request.headers.map { HeaderField(name: $0.name, value: $0.value) },
+            headers: state?.headers(request.headers) ?? request.headers.map { HeaderField(name: $0.name, value: $0.value) },
             body: request.body)
         let connection = PipelineConnection(
             id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,
-            receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER)
+            receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER, handle: state?.handle)
         let response = pipeline.process(apnsRequest, on: connection)
         if response.status >= 300 || response.disposition != .respond {
             logger.debug("answered", metadata: [

@@ -1,10 +1,11 @@
 import Synchronization
 
 /// Makes `apns-id` / `apns-unique-id` values: lowercase canonical UUIDs (version 4 layout), unique for
-/// the life of the process, without a system call per ID.
+/// the life of the process, without a system call per ID. The mock uses it for the IDs it returns, the client
+/// for the `apns-id` it sends (kept across retries).
 ///
-/// Foundation's `UUID()` reads the kernel's random source on every call, which at the mock's request
-/// rate costs more than the rest of a request. IDs only need to be unique and look like APNs's, not be
+/// Foundation's `UUID()` on Linux opens and reads the kernel's random source on every call and spells the text
+/// with `snprintf`, which at tens of thousands of requests a second costs more than the rest of a request. IDs only need to be unique and look like APNs's, not be
 /// unpredictable: a counter run through SplitMix64's bijective mixer, keyed by a random seed drawn once,
 /// never repeats and does not look sequential.
 public enum APNsIDGenerator {
@@ -36,7 +37,7 @@ public enum APNsIDGenerator {
         public let low: UInt64
 
         /// Length of the spelling.
-        static let textLength = 36
+        public static let textLength = 36
 
         /// The ID's text, e.g. `4f1c2b9e-7d3a-4c21-9a6e-0b5d8f2e1c47`.
         public var text: String {
@@ -47,7 +48,7 @@ public enum APNsIDGenerator {
         }
 
         /// Writes the ID's text into the first 36 bytes of `buffer`.
-        func spell(into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        public func spell(into buffer: UnsafeMutableBufferPointer<UInt8>) {
             var index = 0
             func put(_ value: UInt64, nibbles: Int) {
                 for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {

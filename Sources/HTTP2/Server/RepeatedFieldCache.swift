@@ -1,0 +1,104 @@
+import Glibc
+
+/// The previous request's strings, header list and body on one connection, handed out again when the next
+/// request repeats their bytes.
+///
+/// Senders repeat most of every request on a connection: the same token, topic and push type in each header
+/// list (HPACK exists for that reason), often the same payload sent to many devices. Reusing the earlier
+/// `String`s and arrays when the bytes match turns a repeat into a comparison instead of an allocation and a
+/// UTF-8 validation per field, and lets every stored copy of the request (the mock's records) share storage.
+/// Only exact byte matches are reused, so a request always reads exactly as it was sent.
+///
+/// Confined to the connection's loop thread (headers of one stream arrive back to back, RFC 9113 §4.3).
+struct RepeatedFieldCache {
+    private(set) var method = ""
+    private(set) var path = ""
+    private(set) var scheme: String?
+    private(set) var authority: String?
+    /// The last completed request's regular headers, in wire order: a new stream compares against the list as
+    /// it was when the stream began (streams interleave, so a later one may complete first).
+    private(set) var headers: [HTTPHeaderField] = []
+    /// The last completed request's body (compared the same way).
+    private(set) var body: [UInt8] = []
+
+    /// `value` as a string: `cached` when it holds the same bytes, else a new string that replaces it.
+    static func string(_ value: UnsafeBufferPointer<UInt8>, cached: inout String) -> String {
+        if cached.utf8.count == value.count, Self.bytes(of: cached, equal: value) { return cached }
+        cached = String(decoding: value, as: UTF8.self)
+        return cached
+    }
+
+    /// `string(_:cached:)` for an optional cached value.
+    static func string(_ value: UnsafeBufferPointer<UInt8>, cached: inout String?) -> String {
+        if let current = cached, current.utf8.count == value.count, Self.bytes(of: current, equal: value) { return current }
+        let made = String(decoding: value, as: UTF8.self)
+        cached = made
+        return made
+    }
+
+    mutating func method(_ value: UnsafeBufferPointer<UInt8>) -> String { Self.string(value, cached: &method) }
+    mutating func path(_ value: UnsafeBufferPointer<UInt8>) -> String { Self.string(value, cached: &path) }
+    mutating func scheme(_ value: UnsafeBufferPointer<UInt8>) -> String { Self.string(value, cached: &scheme) }
+    mutating func authority(_ value: UnsafeBufferPointer<UInt8>) -> String { Self.string(value, cached: &authority) }
+
+    /// Whether regular header number `index` of a new request repeats `previous` (the last request's list).
+    static func repeats(_ previous: [HTTPHeaderField], at index: Int, name: UnsafeBufferPointer<UInt8>,
+                        value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard index < previous.count else { return false }
+        let field = previous[index]
+        return field.name.utf8.count == name.count && field.value.utf8.count == value.count
+            && bytes(of: field.value, equal: value) && bytes(of: field.name, equal: name)
+    }
+
+    /// A header field for `name`/`value`, reusing strings of `previous` that have the same bytes (`hint`: where
+    /// to look first, the same position in the list). Looks at no more than 16 fields, so a long header list costs
+    /// at most a constant per field.
+    static func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>,
+                      previous: [HTTPHeaderField], hint: Int) -> HTTPHeaderField {
+        var reusedName: String?
+        var reusedValue: String?
+        let count = previous.count
+        var index = hint < count ? hint : 0
+        for _ in 0..<min(count, 16) {
+            let field = previous[index]
+            if field.name.utf8.count == name.count, bytes(of: field.name, equal: name) {
+                reusedName = field.name
+                if field.value.utf8.count == value.count, bytes(of: field.value, equal: value) { reusedValue = field.value }
+                break
+            }
+            index = index + 1 == count ? 0 : index + 1
+        }
+        return HTTPHeaderField(name: reusedName ?? String(decoding: name, as: UTF8.self),
+                               value: reusedValue ?? String(decoding: value, as: UTF8.self))
+    }
+
+    /// Whether `chunk`, placed at `offset` in a new body, repeats `previous` there.
+    static func repeats(_ previous: [UInt8], chunk: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+        guard offset + chunk.count <= previous.count else { return false }
+        if chunk.isEmpty { return true }
+        return previous.withUnsafeBufferPointer { memcmp($0.baseAddress! + offset, chunk.baseAddress!, chunk.count) == 0 }
+    }
+
+    /// The first `count` elements of `previous`: the array itself when that is all of it (shared, not copied).
+    static func prefix<Element>(_ previous: [Element], _ count: Int, reserving capacity: Int = 0) -> [Element] {
+        if count == previous.count && capacity <= count { return previous }
+        var copy: [Element] = []
+        copy.reserveCapacity(max(count, capacity))
+        copy.append(contentsOf: previous[0..<count])
+        return copy
+    }
+
+    /// Remembers a completed request's header list and body for the requests after it.
+    mutating func remember(headers: [HTTPHeaderField], body: [UInt8]) {
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Whether `string`'s UTF-8 is `bytes` (same length already checked).
+    @inline(__always)
+    private static func bytes(of string: String, equal bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bytes.isEmpty { return true }
+        return string.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+            ?? string.utf8.elementsEqual(bytes)
+    }
+}

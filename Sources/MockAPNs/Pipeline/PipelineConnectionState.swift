@@ -1,0 +1,53 @@
+import APNsModel
+import HTTP2
+
+/// What the pipeline remembers about one connection.
+///
+/// Stream limit (APNS-SPEC §7): Apple documents one stream until a valid token succeeds; APNs has been seen
+/// to open connections at 1000 and to drop to 1 after a rejected push, back up after a success. We do exactly that, the lenient reading: a token connection starts at the
+/// full limit (so a sender's first flight, sent before it could read any SETTINGS, is never refused),
+/// is held to one stream as soon as a request on it is rejected before any success, and gets the full
+/// limit back with its first success. Certificate connections are never limited.
+struct PipelineConnectionState {
+    var tokenState = TokenConnectionState()
+    var certificate: CertificateFacts?
+    var succeeded = false
+    var limitedToOne = false
+    /// The last `authorization` value on this connection and the credential it gave. Senders repeat one
+    /// token for many requests, and the credential depends on the value alone (keys are fixed at start),
+    /// so a repeat (same bytes) is recognised by one comparison instead of a lookup in the shared token cache.
+    var lastAuthorization: String?
+    var lastCredential: ProviderCredential?
+
+    /// The device token of the last request's path: records of a sender pushing to one device share it. (The
+    /// HTTP/2 transport already hands over a repeated path, header list and body as the earlier storage.)
+    var lastDeviceToken: String?
+
+    /// `value` itself, or the value remembered in `last` when it has the same bytes (`last` becomes `value`
+    /// otherwise). Bytes, not `==`: strings that are only canonically equivalent must stay as sent.
+    static func shared<Value: SameBytes>(_ value: Value, last: inout Value) -> Value {
+        if value.hasSameBytes(as: last) { return last }
+        last = value
+        return value
+    }
+
+    /// The credential for `authorization`, from the last one when the value repeats.
+    mutating func credential(authorization: String?, tokens: ProviderTokenAuthenticator) -> ProviderCredential {
+        if let lastCredential, authorization.hasSameBytes(as: lastAuthorization) { return lastCredential }
+        let credential = tokens.credential(authorization: authorization)
+        lastAuthorization = authorization
+        lastCredential = credential
+        return credential
+    }
+}
+
+/// One connection's state behind its own lock. A transport keeps it (`Pipeline.connectionOpened` returns it) and
+/// hands it back with each request, so deciding a request never waits on a table that every loop shares; the
+/// requests of one connection are decided one at a time, each seeing the state the previous one left.
+public final class PipelineConnectionHandle: Sendable {
+    let state: Locked<PipelineConnectionState>
+
+    init(_ state: PipelineConnectionState) {
+        self.state = Locked(state)
+    }
+}
