@@ -41,6 +41,21 @@ final class PayloadTests: XCTestCase {
                        .failure(.payloadTooLarge), "size is checked before parsing")
     }
 
+    /// A body the server already found to be an object is not parsed again when it is the same array; equal bytes
+    /// in another array, and every size rule, are still checked.
+    func testKnownObjectBodyIsTrustedOnlyAsTheSameStorage() {
+        let body = Array("not json, but marked as known".utf8)
+        XCTAssertNil(PayloadRules.checkText(body, limit: 4096, malformedReason: .badRequestPayload, knownObject: body))
+        let copy = body.map { $0 }
+        XCTAssertEqual(PayloadRules.checkText(copy, limit: 4096, malformedReason: .badRequestPayload, knownObject: body),
+                       .badRequestPayload)
+        XCTAssertEqual(PayloadRules.checkText(body, limit: 10, malformedReason: .badRequestPayload, knownObject: body),
+                       .payloadTooLarge)
+        XCTAssertEqual(PayloadRules.checkText([], limit: 4096, malformedReason: .badRequestPayload, knownObject: []),
+                       .payloadEmpty)
+        XCTAssertEqual(PayloadRules.checkText(copy, limit: 4096, malformedReason: .badRequestPayload), .badRequestPayload)
+    }
+
     func testPayloadView() throws {
         let text = #"""
         {"aps":{"alert":{"title":"Game","subtitle":"Five","body":"Bob","loc-key":"K","loc-args":["a","b"],

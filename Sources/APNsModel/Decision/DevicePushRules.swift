@@ -60,7 +60,8 @@ public enum DevicePushRules {
         if let reason = HeaderRules.checkCollapseID(collapseID) { return .failure(reason) }
 
         if let reason = PayloadRules.checkText(request.body, limit: pushType.maximumPayloadBytes,
-                                               malformedReason: context.malformedPayloadReason) {
+                                               malformedReason: context.malformedPayloadReason,
+                                               knownObject: context.knownObjectBody) {
             return .failure(reason)
         }
 

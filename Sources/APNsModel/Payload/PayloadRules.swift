@@ -14,9 +14,16 @@ public enum PayloadRules {
     }
 
     /// `check` without building the parsed object: the same rules and reasons, for callers that keep the body.
-    public static func checkText(_ body: [UInt8], limit: Int, malformedReason: APNsReason) -> APNsReason? {
+    /// `knownObject`: a body already found to be a JSON object; when `body` is that same array (one storage), it is
+    /// not parsed again.
+    public static func checkText(_ body: [UInt8], limit: Int, malformedReason: APNsReason,
+                                 knownObject: [UInt8] = []) -> APNsReason? {
         guard !body.isEmpty else { return .payloadEmpty }
         guard body.count <= limit else { return .payloadTooLarge }
+        if body.count == knownObject.count,
+           body.withUnsafeBufferPointer({ a in knownObject.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }) {
+            return nil
+        }
         guard case .object? = JSONValue.parseOutline(body) else { return malformedReason }
         return nil
     }

@@ -90,9 +90,11 @@ public final class Pipeline: Sendable {
         } else {
             credential = state.credential(authorization: request.value("authorization"), tokens: tokens)
         }
-        let context = DecisionContext(environment: configuration.environment, credential: credential, now: now,
+        var context = DecisionContext(environment: configuration.environment, credential: credential, now: now,
                                       environmentKeyReason: configuration.environmentKeyReason)
+        context.knownObjectBody = state.lastObjectBody
         let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState)
+        if case .accepted(let push) = verdict, push.payloadIsBody { state.lastObjectBody = request.body }
 
         var outcome = Outcome()
         switch verdict {

@@ -1,0 +1,113 @@
+import Foundation
+import HTTP2
+import XCTest
+
+/// The server reuses a connection's previous header strings, header list and body when a request repeats them
+/// (`RepeatedFieldCache`): a handler must still see every request exactly as sent, whatever it shares with the
+/// one before, and the sharing must actually happen for a repeat.
+final class RepeatedFieldTests: ServerTestCase {
+    private var group: EventLoopGroup!
+
+    override func setUpWithError() throws {
+        group = try EventLoopGroup(threads: 1)
+    }
+
+    override func tearDown() async throws {
+        await group.shutdown()
+    }
+
+    private func fields(_ pairs: [(String, String)]) -> [HTTPHeaderField] {
+        pairs.map { HTTPHeaderField(name: $0.0, value: $0.1) }
+    }
+
+    private static func sameStorage<T>(_ a: [T], _ b: [T]) -> Bool {
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
+    }
+
+    func testEachRequestArrivesAsSentWhateverItRepeats() async throws {
+        let (server, handler) = try startServer()
+        let connection = try await HTTP2ClientConnection.connect(
+            host: "localhost", port: server.localPort, tls: TLSClientConfiguration(trustRoots: .file(pki.caPath)), on: group)
+        let big = (0..<60_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var bigChanged = big
+        bigChanged[bigChanged.count - 1] ^= 0xFF
+        let sent: [HTTP2ClientRequest] = [
+            HTTP2ClientRequest(method: "POST", path: "/p1", headers: fields([("a", "1"), ("b", "two"), ("c", "3")]),
+                               body: Array("hello world".utf8)),
+            HTTP2ClientRequest(method: "POST", path: "/p1", headers: fields([("a", "1"), ("b", "two"), ("c", "3")]),
+                               body: Array("hello world".utf8)),                                  // a full repeat
+            HTTP2ClientRequest(method: "POST", path: "/q1", headers: fields([("a", "1"), ("b", "owt"), ("c", "3")]),
+                               body: Array("hello world".utf8)),                                  // same lengths, other bytes
+            HTTP2ClientRequest(method: "POST", path: "/p1", headers: fields([("a", "1"), ("b", "XX"), ("c", "3")]),
+                               body: Array("hello world!!".utf8)),                                // one value, longer body
+            HTTP2ClientRequest(method: "PUT", path: "/p2", headers: fields([("a", "1"), ("b", "XX")]),
+                               body: Array("hello".utf8)),                                        // fewer, shorter prefix
+            HTTP2ClientRequest(method: "PUT", path: "/p2", headers: fields([("a", "1"), ("b", "XX"), ("c", "3"), ("d", "4")])),
+            HTTP2ClientRequest(method: "POST", path: "/p2", headers: fields([("b", "XX"), ("a", "1")]),
+                               body: Array("jello world".utf8)),                                  // reordered, first byte
+            HTTP2ClientRequest(method: "POST", path: "/p3", headers: fields([("a", "1")]), body: big),   // many DATA frames
+            HTTP2ClientRequest(method: "POST", path: "/p3", headers: fields([("a", "1")]), body: big),   // repeated
+            HTTP2ClientRequest(method: "POST", path: "/p3", headers: fields([("a", "1")]), body: bigChanged),
+            HTTP2ClientRequest(method: "POST", path: "/p3", headers: fields([("a", "1")]), body: Array(big[0..<50_000])),
+            HTTP2ClientRequest(method: "POST", path: "/p4", headers: fields([("a", "1")]), body: big + big),  // over the cap
+            HTTP2ClientRequest(method: "POST", path: "/p4", headers: fields([("a", "1")]), body: big + big),
+        ]
+        let cap = HTTP2ServerConfiguration().maxBodyBytes
+        for request in sent {
+            let response = try await connection.send(request)
+            XCTAssertEqual(response.status, 200)
+            XCTAssertTrue(response.body == Array((request.body ?? []).prefix(cap)), "echo of \(request.path)")
+        }
+        await connection.close()
+
+        let received = handler.requests
+        XCTAssertEqual(received.count, sent.count)
+        for (index, (got, want)) in zip(received, sent).enumerated() {
+            XCTAssertEqual(got.method, want.method, "request \(index)")
+            XCTAssertEqual(got.path, want.path, "request \(index)")
+            // The client adds no regular headers of its own beyond these (content-length is not sent by it).
+            XCTAssertEqual(got.headers.filter { $0.name != "content-length" }, want.headers, "request \(index)")
+            let body = want.body ?? []
+            XCTAssertTrue(got.body == Array(body.prefix(cap)), "request \(index): body of \(got.body.count) bytes differs")
+            XCTAssertEqual(got.bodyOverflowed, body.count > cap, "request \(index)")
+        }
+        // The repeats share the earlier request's storage (the point of the cache).
+        XCTAssertTrue(Self.sameStorage(received[0].headers, received[1].headers))
+        XCTAssertTrue(Self.sameStorage(received[0].body, received[1].body))
+        XCTAssertTrue(Self.sameStorage(received[1].body, received[2].body))
+        XCTAssertTrue(Self.sameStorage(received[7].body, received[8].body))
+        XCTAssertFalse(Self.sameStorage(received[8].body, received[9].body))
+    }
+
+    func testInterleavedStreamsEachGetTheirOwnFields() async throws {
+        let (server, handler) = try startServer()
+        let connection = try await HTTP2ClientConnection.connect(
+            host: "localhost", port: server.localPort, tls: TLSClientConfiguration(trustRoots: .file(pki.caPath)), on: group)
+        // Bodies over one DATA frame, alike but for a byte in the middle, sent at once: their frames interleave.
+        let base = [UInt8](repeating: 0x61, count: 40_000)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 0..<40 {
+                var body = base
+                body[20_000] = UInt8(n)
+                let request = HTTP2ClientRequest(
+                    method: "POST", path: "/echo", headers: fields([("x-n", String(n)), ("x-same", "s")]), body: n % 3 == 0 ? base : body)
+                group.addTask {
+                    let response = try await connection.send(request)
+                    XCTAssertEqual(response.status, 200)
+                    XCTAssertTrue(response.body == request.body, "echo differs")
+                }
+            }
+            try await group.waitForAll()
+        }
+        await connection.close()
+        let received = handler.requests
+        XCTAssertEqual(received.count, 40)
+        for request in received {
+            let n = Int(request.header("x-n") ?? "") ?? -1
+            var expected = base
+            if n % 3 != 0 { expected[20_000] = UInt8(n) }
+            XCTAssertTrue(request.body == expected, "request x-n: \(n): body differs")
+            XCTAssertEqual(request.header("x-same"), "s")
+        }
+    }
+}
