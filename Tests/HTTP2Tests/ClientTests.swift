@@ -140,6 +140,39 @@ final class ClientTests: ServerTestCase {
         await connection.close()
     }
 
+    /// Each request times out at its own deadline, whatever the order they were sent in: a short timeout sent
+    /// after a long one is not held until the long one's deadline, and answered requests never time out.
+    func testTimeoutsFireAtEachRequestsOwnDeadline() async throws {
+        let (server, _) = try startServer()
+        let connection = try await connect(server, tls: trustTestCA)
+        let clock = ContinuousClock()
+        let start = clock.now
+        async let long: Duration = Self.timeOut(connection, after: .milliseconds(1500), clock: clock, start: start)
+        try await Task.sleep(for: .milliseconds(50))
+        async let short: Duration = Self.timeOut(connection, after: .milliseconds(150), clock: clock, start: start)
+        for _ in 0..<20 {
+            let response = try await connection.send(HTTP2ClientRequest(path: "/echo", timeout: .milliseconds(100)))
+            XCTAssertEqual(response.status, 200)
+        }
+        let (shortAt, longAt) = try await (short, long)
+        XCTAssertGreaterThanOrEqual(shortAt, .milliseconds(200))
+        XCTAssertLessThan(shortAt, .milliseconds(1000), "the short timeout waited for the long one")
+        XCTAssertGreaterThanOrEqual(longAt, .milliseconds(1500))
+        await connection.close()
+    }
+
+    /// Sends a request that is never answered and returns when (since `start`) it failed with `.timeout`.
+    private static func timeOut(_ connection: HTTP2ClientConnection, after timeout: Duration, clock: ContinuousClock,
+                                start: ContinuousClock.Instant) async throws -> Duration {
+        do {
+            _ = try await connection.send(HTTP2ClientRequest(path: "/never", timeout: timeout))
+            XCTFail("expected a timeout")
+        } catch {
+            XCTAssertEqual(error, .timeout)
+        }
+        return clock.now - start
+    }
+
     func testStreamResetIsReported() async throws {
         let (server, _) = try startServer()
         let connection = try await connect(server, tls: trustTestCA)

@@ -26,6 +26,8 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
     @exclusivity(unchecked) private var closedByUser = false
     /// The negotiated ALPN protocol.
     @exclusivity(unchecked) private(set) var alpn: String?
+    /// When the pending timeout sweep runs (monotonic nanoseconds), if one is pending.
+    @exclusivity(unchecked) private var sweepAt: UInt64?
 
     init(fd: Int32, host: String, port: Int, loop: EventLoop, tls: TLSClientContext?,
          configuration: HTTP2ClientConfiguration, completion: @escaping ConnectCompletion) {
@@ -163,13 +165,42 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
             return
         }
         if let timeout = stream.request.timeout ?? configuration.requestTimeout {
-            // Cancelled when the stream finishes; strong captures keep refcounting on the fast path.
-            stream.timer = loop.scheduleLocal(in: timeout.nanoseconds) { [self, stream] in
-                cancel(stream, with: .timeout)
-            }
+            stream.deadline = max(monotonicNanoseconds() &+ timeout.nanoseconds, 1)
+            armTimeoutSweep(at: stream.deadline)
         }
         waiting.append(stream)
         dispatchWaiting()
+    }
+
+    // MARK: - Request timeouts (loop thread)
+    //
+    // One sweep per connection instead of one timer per request: requests finish long before their timeout,
+    // and a timer each (scheduled, cancelled, swept out of the loop's heap) cost more than sending the request.
+    // The sweep runs at the earliest deadline it knows of, fails what has expired, and re-arms for the next.
+
+    private func armTimeoutSweep(at deadline: UInt64) {
+        if let pending = sweepAt, pending <= deadline { return }
+        sweepAt = deadline
+        let now = monotonicNanoseconds()
+        loop.scheduleLocal(in: deadline > now ? deadline - now : 0) { [self] in  // strong: see start()
+            sweepTimeouts(scheduledFor: deadline)
+        }
+    }
+
+    private func sweepTimeouts(scheduledFor deadline: UInt64) {
+        guard sweepAt == deadline else { return }   // superseded by an earlier sweep, which re-armed
+        sweepAt = nil
+        let now = monotonicNanoseconds()
+        var expired: [ClientStream] = []
+        var next: UInt64 = .max
+        for stream in waiting where stream.deadline != 0 && !stream.finished {
+            if stream.deadline <= now { expired.append(stream) } else { next = min(next, stream.deadline) }
+        }
+        for stream in streams.values where stream.deadline != 0 && !stream.finished {
+            if stream.deadline <= now { expired.append(stream) } else { next = min(next, stream.deadline) }
+        }
+        for stream in expired { cancel(stream, with: .timeout) }
+        if next != .max { armTimeoutSweep(at: next) }
     }
 
     /// Cancels by token (task cancellation).

@@ -11,7 +11,9 @@ final class ClientStream {
     var body: [UInt8] = []
     var requestOffset = 0
     var attempts = 0
-    var timer: Scheduled?
+    /// Monotonic nanoseconds after which the request fails with `.timeout`; 0: no timeout. Checked by the
+    /// connection's timeout sweep, not by a timer per request.
+    var deadline: UInt64 = 0
     var finished = false
     /// Set when the stream must fail with this error once nghttp2 closes it.
     var pendingError: HTTP2ClientError?
@@ -26,8 +28,6 @@ final class ClientStream {
     func finish(_ result: Result<HTTP2ClientResponse, HTTP2ClientError>) {
         guard !finished else { return }
         finished = true
-        timer?.cancel()
-        timer = nil
         completion(result)
     }
 }
