@@ -8,15 +8,18 @@
 #   - the same server process, payload shape (~100 B alert), token key and device token for both;
 #   - both keep `concurrency` pushes in flight over 4 connections (aioapns: max_connections=4, a semaphore);
 #   - both are timed as whole processes (start-up and connection set-up included); every push must be accepted;
-#   - ours runs first, then aioapns; the server's record count is checked for 2 × count.
+#   - rounds alternate (ours, then aioapns) and each side's best round counts, as in the other benchmarks
+#     (ROUNDS=N, default 3): on a small shared machine a single round swings by ±20 %;
+#   - the server's record count is checked: every push of every round recorded.
 # Prints both rates and the ratio ours/aioapns (target: ≥ 20), plus h2load's rate against the same server as the
-# ceiling: on a small shared machine the server, not the client, limits the ratio.
+# ceiling: on a small shared machine the server can limit the ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 COUNT=${1:-50000}
 CONCURRENCY=${2:-100}
 CONNECTIONS=${3:-4}
+ROUNDS=${ROUNDS:-3}
 PYTHON=${PYTHON:-.venv/bin/python}
 source bench/lib.sh
 
@@ -37,22 +40,34 @@ PIDS+=($MOCK_PID)
 wait_port "$PORT"
 
 # Ours: mockapns send (APNsClient), JSON summary; both clients are timed as whole processes.
-start=$(date +%s.%N)
-ours_json=$("$BIN" send "$WORK/payload.json" --token "$DEVICE" --topic com.example.app --push-type alert \
-    --key-file TESTTEAM01:TESTKEY001:certs/AuthKey_TESTKEY001.p8 --ca certs/ca.pem --url "https://127.0.0.1:$PORT" \
-    --count "$COUNT" --concurrency "$CONCURRENCY" --connections "$CONNECTIONS" --json) \
-    || { echo "mockapns send failed: $ours_json" >&2; exit 1; }
-end=$(date +%s.%N)
-ours=$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); assert j["accepted"]==j["sent"], j; print("%.0f" % (j["sent"]/(float(sys.argv[3])-float(sys.argv[2]))))' "$ours_json" "$start" "$end")
-echo "ours: $ours pushes/s" >&2
+send_ours() {
+    local start end json
+    start=$(date +%s.%N)
+    json=$("$BIN" send "$WORK/payload.json" --token "$DEVICE" --topic com.example.app --push-type alert \
+        --key-file TESTTEAM01:TESTKEY001:certs/AuthKey_TESTKEY001.p8 --ca certs/ca.pem --url "https://127.0.0.1:$PORT" \
+        --count "$COUNT" --concurrency "$CONCURRENCY" --connections "$CONNECTIONS" --json) \
+        || { echo "mockapns send failed: $json" >&2; exit 1; }
+    end=$(date +%s.%N)
+    python3 -c 'import json,sys; j=json.loads(sys.argv[1]); assert j["accepted"]==j["sent"], j; print("%.0f" % (j["sent"]/(float(sys.argv[3])-float(sys.argv[2]))))' "$json" "$start" "$end"
+}
 
 # aioapns: Tests/Peers/aioapns_send.py (4 connections, a semaphore of `concurrency`), timed the same way.
-start=$(date +%s.%N)
-theirs_json=$("$PYTHON" Tests/Peers/aioapns_send.py --port "$PORT" --ca certs/ca.pem --key certs/AuthKey_TESTKEY001.p8 \
-    --key-id TESTKEY001 --team-id TESTTEAM01 --topic com.example.app --token "$DEVICE" \
-    --count "$COUNT" --concurrency "$CONCURRENCY")
-end=$(date +%s.%N)
-theirs=$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); n=j["results"].get("200",0); assert n==j["sent"], j; print("%.0f" % (n/(float(sys.argv[3])-float(sys.argv[2]))))' "$theirs_json" "$start" "$end")
+send_theirs() {
+    local start end json
+    start=$(date +%s.%N)
+    json=$("$PYTHON" Tests/Peers/aioapns_send.py --port "$PORT" --ca certs/ca.pem --key certs/AuthKey_TESTKEY001.p8 \
+        --key-id TESTKEY001 --team-id TESTTEAM01 --topic com.example.app --token "$DEVICE" \
+        --count "$COUNT" --concurrency "$CONCURRENCY")
+    end=$(date +%s.%N)
+    python3 -c 'import json,sys; j=json.loads(sys.argv[1]); n=j["results"].get("200",0); assert n==j["sent"], j; print("%.0f" % (n/(float(sys.argv[3])-float(sys.argv[2]))))' "$json" "$start" "$end"
+}
+
+ours=0; theirs=0
+for round in $(seq 1 "$ROUNDS"); do
+    a=$(send_ours); b=$(send_theirs)
+    echo "round $round: ours $a pushes/s, aioapns $b pushes/s" >&2
+    ours=$(( a > ours ? a : ours )); theirs=$(( b > theirs ? b : theirs ))
+done
 
 # Reference ceiling: h2load (C, nghttp2) sending the same pushes: how fast this server answers on this machine.
 ceiling=n/a
@@ -64,13 +79,13 @@ if command -v h2load >/dev/null; then
     grep -q "status codes: $COUNT 2xx" <<<"$out" || { echo "h2load had failures: $out" >&2; exit 1; }
     ceiling=$(grep -E "^finished in" <<<"$out" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/')
 fi
-expected=$((COUNT * 2)); [ "$ceiling" = n/a ] || expected=$((COUNT * 3))
+expected=$((COUNT * 2 * ROUNDS)); [ "$ceiling" = n/a ] || expected=$((expected + COUNT))
 
 kill -TERM "$MOCK_PID"; wait "$MOCK_PID" || true
 lines=$(wc -l < "$WORK/rec.jsonl")
 [ "$lines" -eq "$expected" ] || { echo "record file has $lines lines, expected $expected" >&2; exit 1; }
 
-echo "$COUNT alert pushes each, $CONCURRENCY in flight, $CONNECTIONS connections, TLS + JWT, to one mockapns serve --record ($(nproc) cores)"
+echo "$COUNT alert pushes each, $CONCURRENCY in flight, $CONNECTIONS connections, TLS + JWT, to one mockapns serve --record ($(nproc) cores, best of $ROUNDS)"
 echo "ours (APNsClient via mockapns send): $ours pushes/s"
 echo "aioapns 4.0 (Python):                $theirs pushes/s"
 echo "h2load (server ceiling, reference):  $ceiling req/s"

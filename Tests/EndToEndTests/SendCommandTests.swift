@@ -56,6 +56,9 @@ final class SendCommandTests: XCTestCase {
         let badKey = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "t", "--key-file", "nope"])
         XCTAssertEqual(badKey.status, 2)
         XCTAssertTrue(badKey.stderr.contains("TEAMID:KEYID:PATH"), badKey.stderr)
+        let noLoops = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "t", "--url", url, "--loops", "0"])
+        XCTAssertEqual(noLoops.status, 2)
+        XCTAssertTrue(noLoops.stderr.contains("--loops must be at least 1"), noLoops.stderr)
 
         serve.stop()
         let exit = try await serve.waitForExit()

@@ -50,6 +50,9 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "HTTP/2 connections in the pool (default 1).")
     var connections = 1
 
+    @Option(help: "Event-loop threads for the connections (default: one per connection, at most one per core).")
+    var loops: Int?
+
     @Option(help: "Seconds one attempt may take (default 30).")
     var timeout = 30
 

@@ -20,6 +20,7 @@ struct SendSettings {
         guard command.count >= 1 else { throw .usage("--count must be at least 1") }
         guard command.concurrency >= 1 else { throw .usage("--concurrency must be at least 1") }
         guard command.connections >= 1 else { throw .usage("--connections must be at least 1") }
+        if let loops = command.loops, loops < 1 { throw .usage("--loops must be at least 1") }
         guard !command.token.isEmpty else { throw .usage("--token needs the device token in hex") }
         count = command.count
         concurrency = min(command.concurrency, command.count)
@@ -55,7 +56,7 @@ struct SendSettings {
         }
         configuration = APNsClientConfiguration(
             environment: .custom(url: url), authentication: authentication, trustRootsPEM: trust,
-            connections: command.connections, requestTimeout: .seconds(command.timeout))
+            connections: command.connections, requestTimeout: .seconds(command.timeout), eventLoopThreads: command.loops)
         do {
             _ = try configuration.environment.address()
         } catch {
