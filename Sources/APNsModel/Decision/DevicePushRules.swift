@@ -16,15 +16,51 @@ public enum DevicePushRules {
     public static func decide(_ request: APNsRequest, token: String, context: DecisionContext)
         -> Result<AcceptedPush, APNsReason>
     {
+        var known: DeviceHeaderFacts?
+        return decide(request, token: token, context: context, headerFacts: &known)
+    }
+
+    /// `decide`, with the header rules' answer for this header list when already known (`headerFacts` non-nil:
+    /// not re-checked). On return `headerFacts` holds that answer when it can be reused for the same list and
+    /// credential: the push type was sent (an inferred one depends on the body) and every header rule passed.
+    static func decide(_ request: APNsRequest, token: String, context: DecisionContext,
+                       headerFacts: inout DeviceHeaderFacts?) -> Result<AcceptedPush, APNsReason> {
         guard DeviceToken.isValid(token) else { return .failure(.badDeviceToken) }
 
+        let facts: DeviceHeaderFacts
+        var inferred = false
+        if let known = headerFacts {
+            facts = known
+        } else {
+            switch checkHeaders(request, context: context, inferred: &inferred) {
+            case .success(let checked): facts = checked
+            case .failure(let reason): return .failure(reason)
+            }
+            if !inferred { headerFacts = facts }
+        }
+
+        if let reason = PayloadRules.checkText(request.body, limit: facts.pushType.maximumPayloadBytes,
+                                               malformedReason: context.malformedPayloadReason,
+                                               knownObject: context.knownObjectBody) {
+            return .failure(reason)
+        }
+
+        // The payload stays the body's text, parsed when someone reads `payload`.
+        return .success(AcceptedPush(
+            route: .device(token: token), deviceToken: token, topic: facts.topic, pushType: facts.pushType,
+            pushTypeInferred: inferred, priority: facts.priority, apnsID: facts.apnsID, expiration: facts.expiration,
+            collapseID: facts.collapseID, objectBody: request.body))
+    }
+
+    /// Steps 2–7: every rule that reads headers (and, only to infer a missing push type, the body).
+    private static func checkHeaders(_ request: APNsRequest, context: DecisionContext, inferred: inout Bool)
+        -> Result<DeviceHeaderFacts, APNsReason>
+    {
         let topicHeader = request.value(lowercaseName: "apns-topic")
         let pushType: PushType
-        let inferred: Bool
         if let header = request.value(lowercaseName: "apns-push-type") {
             guard let parsed = HeaderRules.parsePushType(header) else { return .failure(.invalidPushType) }
             pushType = parsed
-            inferred = false
         } else {
             var topicHint = topicHeader
             if topicHint == nil, case .certificate(let certificate) = context.credential,
@@ -59,16 +95,7 @@ public enum DevicePushRules {
         let collapseID = request.value(lowercaseName: "apns-collapse-id")
         if let reason = HeaderRules.checkCollapseID(collapseID) { return .failure(reason) }
 
-        if let reason = PayloadRules.checkText(request.body, limit: pushType.maximumPayloadBytes,
-                                               malformedReason: context.malformedPayloadReason,
-                                               knownObject: context.knownObjectBody) {
-            return .failure(reason)
-        }
-
-        // The payload stays the body's text, parsed when someone reads `payload`.
-        return .success(AcceptedPush(
-            route: .device(token: token), deviceToken: token, topic: topic, pushType: pushType,
-            pushTypeInferred: inferred, priority: priority, apnsID: apnsID, expiration: expiration,
-            collapseID: collapseID, objectBody: request.body))
+        return .success(DeviceHeaderFacts(pushType: pushType, topic: topic, apnsID: apnsID, expiration: expiration,
+                                          priority: priority, collapseID: collapseID))
     }
 }

@@ -24,18 +24,36 @@ public enum RequestDecider {
     /// Decides `request` under `context`, updating the connection's token state.
     public static func decide(_ request: APNsRequest, context: DecisionContext,
                               connection: inout TokenConnectionState) -> Verdict {
+        var memo = HeaderListMemo()
+        return decide(request, context: context, connection: &connection, headers: &memo)
+    }
+
+    /// `decide`, applying the header-only rules once per header list: `headers` is the connection's memo, kept by
+    /// the server from one request to the next (see `HeaderListMemo`). Same verdicts as without it.
+    public static func decide(_ request: APNsRequest, context: DecisionContext,
+                              connection: inout TokenConnectionState, headers memo: inout HeaderListMemo) -> Verdict {
         let route: Route
         switch Route.resolve(method: request.method, path: request.path) {
         case .success(let resolved): route = resolved
         case .failure(let reason): return .rejected(reason)
         }
-        if HeaderRules.firstDuplicate(in: request.headers) != nil { return .rejected(.duplicateHeaders) }
+        memo.focus(on: request.headers)
+        if !memo.distinct {
+            if HeaderRules.firstDuplicate(in: request.headers) != nil { return .rejected(.duplicateHeaders) }
+            memo.distinct = true
+        }
         if let reason = authenticate(context, connection: &connection) { return .rejected(reason) }
 
         let outcome: Result<AcceptedPush, APNsReason>
         switch route {
         case .device(let token):
-            outcome = DevicePushRules.decide(request, token: token, context: context)
+            var facts = memo.deviceFacts(for: context.credential)
+            let known = facts != nil
+            outcome = DevicePushRules.decide(request, token: token, context: context, headerFacts: &facts)
+            if !known, let facts {
+                memo.deviceFacts = facts
+                memo.deviceCredential = context.credential
+            }
         case .broadcast(let bundleID):
             outcome = BroadcastRules.decide(request, bundleID: bundleID, context: context)
         case .channels, .allChannels:

@@ -93,7 +93,8 @@ public final class Pipeline: Sendable {
         var context = DecisionContext(environment: configuration.environment, credential: credential, now: now,
                                       environmentKeyReason: configuration.environmentKeyReason)
         context.knownObjectBody = state.lastObjectBody
-        let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState)
+        let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState,
+                                            headers: &state.headerMemo)
         if case .accepted(let push) = verdict, push.payloadIsBody { state.lastObjectBody = request.body }
 
         var outcome = Outcome()

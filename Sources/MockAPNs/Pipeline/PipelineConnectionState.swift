@@ -22,6 +22,8 @@ struct PipelineConnectionState {
     /// The device token of the last request's path: records of a sender pushing to one device share it. (The
     /// HTTP/2 transport already hands over a repeated path, header list and body as the earlier storage.)
     var lastDeviceToken: String?
+    /// What the last header list was found to satisfy (`HeaderListMemo`).
+    var headerMemo = HeaderListMemo()
     /// The last body found to be a JSON object (`DecisionContext.knownObjectBody`).
     var lastObjectBody: [UInt8] = []
 

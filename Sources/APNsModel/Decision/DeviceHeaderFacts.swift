@@ -1,0 +1,47 @@
+/// What a device push's headers say once every header rule passed: the push type (sent, not inferred), the topic,
+/// and the optional headers parsed. A pure function of the header list and the credential, so a server may keep it
+/// for a header list it sees again (`HeaderListMemo`).
+struct DeviceHeaderFacts: Sendable, Hashable {
+    var pushType: PushType
+    var topic: String
+    var apnsID: String?
+    var expiration: Int64?
+    var priority: Priority
+    var collapseID: String?
+}
+
+/// What one connection's last header list was found to satisfy, for a server to hand back with the next request.
+///
+/// A sender repeats its header list (token, topic, push type, priority…) on every request of a connection, and the
+/// HTTP/2 transport then hands over the very same array. The rules that read headers alone (duplicates; for device
+/// pushes the push type, topic, `apns-id`, expiration, priority and collapse ID) give the same answer for the same
+/// list and credential, so they are applied once per list, not once per request. Only that exact array (one storage,
+/// not merely equal contents) and an equal credential reuse an answer; everything else (route, credential checks
+/// and their times, device token, body, registry, faults) is decided every time.
+public struct HeaderListMemo: Sendable {
+    private var headers: [HeaderField] = []
+    /// The list has no duplicate APNs header.
+    var distinct = false
+    /// The device-push header facts for `deviceCredential` (only when the push type was sent, not inferred from the body).
+    var deviceFacts: DeviceHeaderFacts?
+    var deviceCredential: ProviderCredential?
+
+    /// An empty memo.
+    public init() {}
+
+    /// Whether the memo is about `headers` (the same array); if not, it starts over for them.
+    mutating func focus(on headers: [HeaderField]) {
+        let same = !headers.isEmpty && headers.count == self.headers.count && headers.withUnsafeBufferPointer { a in
+            self.headers.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+        }
+        if same { return }
+        self = HeaderListMemo()
+        self.headers = headers
+    }
+
+    /// The device header facts remembered for `credential`, if any.
+    func deviceFacts(for credential: ProviderCredential) -> DeviceHeaderFacts? {
+        guard let deviceFacts, deviceCredential == credential else { return nil }
+        return deviceFacts
+    }
+}
