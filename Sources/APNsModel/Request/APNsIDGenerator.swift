@@ -49,24 +49,24 @@ public enum APNsIDGenerator {
 
         /// Writes the ID's text into the first 36 bytes of `buffer`.
         public func spell(into buffer: UnsafeMutableBufferPointer<UInt8>) {
-            var index = 0
-            func put(_ value: UInt64, nibbles: Int) {
-                for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
-                    let nibble = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 0xF
-                    // Arithmetic rather than a table: a static table costs a lazy-initialisation check per digit.
-                    buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
-                    index += 1
+            precondition(buffer.count >= Self.textLength)
+            // A static string's bytes need no lazy initialisation, unlike a `static let` table.
+            let digits: StaticString = "0123456789abcdef"
+            let hex = digits.utf8Start
+            var out = 0
+            for half in 0..<2 {
+                let value = half == 0 ? high : low
+                for byteIndex in 0..<8 {
+                    if out == 8 || out == 13 || out == 18 || out == 23 {
+                        buffer[out] = UInt8(ascii: "-")
+                        out += 1
+                    }
+                    let byte = UInt8(truncatingIfNeeded: value >> UInt64(56 - 8 * byteIndex))
+                    buffer[out] = hex[Int(byte >> 4)]
+                    buffer[out + 1] = hex[Int(byte & 0xF)]
+                    out += 2
                 }
             }
-            func dash() {
-                buffer[index] = UInt8(ascii: "-")
-                index += 1
-            }
-            put(high >> 32, nibbles: 8); dash()
-            put((high >> 16) & 0xFFFF, nibbles: 4); dash()
-            put(high & 0xFFFF, nibbles: 4); dash()
-            put(low >> 48, nibbles: 4); dash()
-            put(low & 0xFFFF_FFFF_FFFF, nibbles: 12)
         }
     }
 

@@ -75,6 +75,17 @@ final class RecorderTests: XCTestCase {
         XCTAssertEqual(Set(ids).count, ids.count)
         let pattern = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
         for id in ids.prefix(100) { XCTAssertNotNil(id.wholeMatch(of: pattern), id) }
+        // The text spells exactly the ID's 128 bits.
+        for _ in 0..<1000 {
+            let id = APNsIDGenerator.nextID()
+            func hex(_ value: UInt64) -> String {
+                let digits = String(value, radix: 16)
+                return String(repeating: "0", count: 16 - digits.count) + digits
+            }
+            let all = Array(hex(id.high) + hex(id.low))
+            let expected = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(all[$0]) }.joined(separator: "-")
+            XCTAssertEqual(id.text, expected)
+        }
     }
 
     func testUnparseableBodyIsKeptAsBase64() throws {
