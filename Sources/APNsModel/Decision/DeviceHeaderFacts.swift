@@ -31,10 +31,7 @@ public struct HeaderListMemo: Sendable {
 
     /// Whether the memo is about `headers` (the same array); if not, it starts over for them.
     mutating func focus(on headers: [HeaderField]) {
-        let same = !headers.isEmpty && headers.count == self.headers.count && headers.withUnsafeBufferPointer { a in
-            self.headers.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
-        }
-        if same { return }
+        if !headers.isEmpty && headers.sharesStorage(with: self.headers) { return }
         self = HeaderListMemo()
         self.headers = headers
     }

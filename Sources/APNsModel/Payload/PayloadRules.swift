@@ -20,10 +20,7 @@ public enum PayloadRules {
                                  knownObject: [UInt8] = []) -> APNsReason? {
         guard !body.isEmpty else { return .payloadEmpty }
         guard body.count <= limit else { return .payloadTooLarge }
-        if body.count == knownObject.count,
-           body.withUnsafeBufferPointer({ a in knownObject.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }) {
-            return nil
-        }
+        if body.sharesStorage(with: knownObject) { return nil }   // non-empty: checked above
         guard case .object? = JSONValue.parseOutline(body) else { return malformedReason }
         return nil
     }

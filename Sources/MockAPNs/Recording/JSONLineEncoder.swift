@@ -79,7 +79,7 @@ struct JSONLineEncoder {
             return record.lint
         }
         if let known = lintMemo.value(for: record.body), known.payloadBytes == record.payloadBytes,
-           StorageMemo<HeaderField, Never>.sameStorage(known.headers, record.headers) {
+           known.headers.sharesStorage(with: record.headers) {
             return known.findings
         }
         let findings = record.lintFindings()

@@ -19,7 +19,7 @@ struct StorageMemo<Element, Value> {
     /// The value remembered for `key`'s storage, if any (never for an empty array: all of those share one storage).
     func value(for key: [Element]) -> Value? {
         guard !key.isEmpty else { return nil }
-        for index in keys.indices where Self.sameStorage(keys[index], key) { return values[index] }
+        for index in keys.indices where keys[index].sharesStorage(with: key) { return values[index] }
         return nil
     }
 
@@ -34,10 +34,5 @@ struct StorageMemo<Element, Value> {
         keys[next] = key
         values[next] = value
         next = (next + 1) % capacity
-    }
-
-    /// Whether two arrays are one buffer.
-    static func sameStorage(_ a: [Element], _ b: [Element]) -> Bool {
-        a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 }

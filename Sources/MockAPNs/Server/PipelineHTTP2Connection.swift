@@ -19,10 +19,7 @@ final class PipelineHTTP2Connection: @unchecked Sendable {
 
     /// `headers` as the model's header fields: the last conversion again when `headers` is the same array.
     func headers(_ headers: [HTTPHeaderField]) -> [HeaderField] {
-        let same = headers.count == lastTransportHeaders.count && headers.withUnsafeBufferPointer { new in
-            lastTransportHeaders.withUnsafeBufferPointer { last in new.baseAddress == last.baseAddress }
-        }
-        if same { return lastHeaders }
+        if headers.sharesStorage(with: lastTransportHeaders) { return lastHeaders }
         let converted = headers.map { HeaderField(name: $0.name, value: $0.value) }
         lastTransportHeaders = headers
         lastHeaders = converted
