@@ -1,5 +1,6 @@
 import APNsClient
 import APNsModel
+import HTTP2
 import TestSupport
 import XCTest
 @testable import MockAPNs
@@ -33,6 +34,41 @@ final class ClientLoadTests: XCTestCase {
         XCTAssertEqual(Set(server.recorder.records().map(\.response.status)), [200])
         XCTAssertEqual(client.openConnections, 4)
         await client.shutdown()
+        await server.stop()
+    }
+
+    /// With one event loop the client offers it as a task executor; tasks that prefer it run on the loop thread,
+    /// send without a thread hop, and every push still arrives once.
+    func testSendingTasksOnTheClientsLoop() async throws {
+        let server = try ClientTestServer.start { $0.memoryLimit = 10_000 }
+        let client = try APNsClient(configuration: try server.configuration(connections: 2, eventLoopThreads: 1))
+        let executor = try XCTUnwrap(client.taskExecutor)
+        let several = try APNsClient(configuration: try server.configuration(connections: 2, eventLoopThreads: 2))
+        XCTAssertNil(several.taskExecutor, "no single loop to prefer")
+        let push = APNsNotification.alert(bundleID: "com.example.app", body: "on the loop")
+        let token = ClientTestServer.token
+        let total = 5_000
+        let workers = 50
+        let (accepted, onLoop) = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+            for _ in 0..<workers {
+                group.addTask(executorPreference: executor) {
+                    var count = 0
+                    var allOnLoop = true
+                    for _ in 0..<(total / workers) {
+                        allOnLoop = allOnLoop && (executor as? EventLoop)?.inEventLoop == true
+                        _ = try await client.send(push, deviceToken: token)
+                        count += 1
+                    }
+                    return (count, allOnLoop)
+                }
+            }
+            return try await group.reduce((0, true)) { ($0.0 + $1.0, $0.1 && $1.1) }
+        }
+        XCTAssertEqual(accepted, total)
+        XCTAssertTrue(onLoop, "a task preferring the loop ran off it")
+        XCTAssertEqual(server.recorder.lastSequence, UInt64(total))
+        await client.shutdown()
+        await several.shutdown()
         await server.stop()
     }
 }

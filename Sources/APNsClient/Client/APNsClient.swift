@@ -98,6 +98,16 @@ public final class APNsClient: Sendable {
     /// How many pool connections are open right now.
     public var openConnections: Int { pool.openConnections }
 
+    /// The executor to run sending tasks on when the client has a single event-loop thread
+    /// (`eventLoopThreads: 1`): its loop. A task that prefers it (`Task(executorPreference:)`,
+    /// `TaskGroup.addTask(executorPreference:)`) hands each request to its connection and gets the answer without
+    /// a thread hop, where on the global executor every send costs two wake-ups. Nil with several loops (the
+    /// connections are spread over them). Such a task shares the loop thread with the connections: it must not block.
+    public var taskExecutor: (any TaskExecutor)? {
+        let loops = http2.group.loops
+        return loops.count == 1 ? loops[0] : nil
+    }
+
     private func attempt(path: String, headers: [HTTPHeaderField], body: [UInt8], apnsID: String, number: Int) async
         -> AttemptOutcome
     {

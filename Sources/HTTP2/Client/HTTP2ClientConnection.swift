@@ -86,10 +86,14 @@ public final class HTTP2ClientConnection: Sendable {
         let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
         let result: Result<HTTP2ClientResponse, HTTP2ClientError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                connection.loop.execute {
-                    connection.enqueue(ClientStream(token: token, request: request) { result in
-                        continuation.resume(returning: result)
-                    })
+                let completion: ClientStream.Completion = { result in continuation.resume(returning: result) }
+                if connection.loop.inEventLoop {
+                    // A task running on this loop (EventLoop is a TaskExecutor): no hop.
+                    connection.enqueue(ClientStream(token: token, request: request, completion: completion))
+                } else {
+                    connection.loop.execute {
+                        connection.enqueue(ClientStream(token: token, request: request, completion: completion))
+                    }
                 }
             }
         } onCancel: {

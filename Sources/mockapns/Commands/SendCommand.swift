@@ -50,7 +50,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "HTTP/2 connections in the pool (default 1).")
     var connections = 1
 
-    @Option(help: "Event-loop threads for the connections (default: one per connection, at most one per core).")
+    @Option(help: "Event-loop threads for the connections (default 1: the sending tasks then run on that loop, no thread hop per push).")
     var loops: Int?
 
     @Option(help: "Seconds one attempt may take (default 30).")
@@ -89,10 +89,12 @@ struct SendCommand: AsyncParsableCommand {
         let token = settings.deviceToken
         let perWorker = settings.count / settings.concurrency
         let extra = settings.count % settings.concurrency
+        // With one event loop, the workers run on it: no thread hop per push (see `APNsClient.taskExecutor`).
+        let executor = client.taskExecutor
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<settings.concurrency {
                 let share = perWorker + (worker < extra ? 1 : 0)
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     for _ in 0..<share {
                         do throws(APNsClientError) {
                             tally.record(.success(try await client.send(notification, deviceToken: token)))

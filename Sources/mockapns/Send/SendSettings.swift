@@ -56,7 +56,7 @@ struct SendSettings {
         }
         configuration = APNsClientConfiguration(
             environment: .custom(url: url), authentication: authentication, trustRootsPEM: trust,
-            connections: command.connections, requestTimeout: .seconds(command.timeout), eventLoopThreads: command.loops)
+            connections: command.connections, requestTimeout: .seconds(command.timeout), eventLoopThreads: command.loops ?? 1)
         do {
             _ = try configuration.environment.address()
         } catch {

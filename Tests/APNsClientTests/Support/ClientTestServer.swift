@@ -14,13 +14,14 @@ extension TestServer {
     func configuration(
         authentication: APNsAuthentication? = nil, connections: Int = 1,
         retryPolicy: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(100)),
-        requestTimeout: Duration = .seconds(10)
+        requestTimeout: Duration = .seconds(10), eventLoopThreads: Int? = nil
     ) throws -> APNsClientConfiguration {
         APNsClientConfiguration(
             environment: .custom(url: url),
             authentication: try authentication ?? Self.testKey(),
             trustRootsPEM: try RepoPaths.text("ca.pem"),
-            connections: connections, requestTimeout: requestTimeout, retryPolicy: retryPolicy)
+            connections: connections, requestTimeout: requestTimeout, retryPolicy: retryPolicy,
+            eventLoopThreads: eventLoopThreads)
     }
 
     /// Token auth with a bundled key (`keyID`'s .p8 when bundled, else TESTKEY001's key under that ID).
