@@ -38,7 +38,19 @@ public struct HeaderListMemo: Sendable {
 
     /// The device header facts remembered for `credential`, if any.
     func deviceFacts(for credential: ProviderCredential) -> DeviceHeaderFacts? {
-        guard let deviceFacts, deviceCredential == credential else { return nil }
+        guard let deviceFacts, let deviceCredential, Self.same(deviceCredential, credential) else { return nil }
         return deviceFacts
+    }
+
+    /// Whether two credentials are equal, cheaply for tokens: token facts are derived from the token text alone
+    /// (with the server's fixed key set), so equal text means equal facts; the text is compared first, which for
+    /// a connection repeating its token is one pointer comparison.
+    private static func same(_ a: ProviderCredential, _ b: ProviderCredential) -> Bool {
+        switch (a, b) {
+        case (.token(let x), .token(let y)): return x.token == y.token && x == y
+        case (.certificate, .certificate): return a == b
+        case (.none, .none), (.malformedToken, .malformedToken): return true
+        default: return false
+        }
     }
 }

@@ -16,9 +16,9 @@ struct JSONLineEncoder {
         bytes.reserveCapacity(capacity)
     }
 
-    /// Appends `record`'s line; `lint` replaces the record's own findings when given.
-    mutating func encode(_ record: borrowing RecordedRequest, lint: [LintFinding]? = nil) {
-        raw("{\"seq\":"); integer(Int64(record.seq))
+    /// Appends `record`'s line; `seq` and `lint` replace the record's own number and findings when given.
+    mutating func encode(_ record: borrowing RecordedRequest, seq: UInt64? = nil, lint: [LintFinding]? = nil) {
+        raw("{\"seq\":"); integer(Int64(seq ?? record.seq))
         raw(",\"received_at\":"); timestamp(record.receivedAtMillis)
         raw(",\"connection_id\":"); integer(Int64(record.connectionID))
         raw(",\"stream_id\":"); integer(Int64(record.streamID))

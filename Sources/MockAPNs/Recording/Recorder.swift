@@ -68,8 +68,10 @@ public final class Recorder: Sendable {
     func store(_ record: consuming RecordedRequest) -> StoredRecord {
         // Only numbering and hand-offs under the lock, which every loop shares: the record is boxed before it,
         // and the one it pushes out of the ring (whose fields may be freed with it) is released after it.
+        let status = record.response.status
+        let reason = record.response.reason
+        let pushType = record.headers.first(where: { $0.name == "apns-push-type" })?.value
         let shared = StoredRecord(record)
-        let pushType = shared.record.headers.first(where: { $0.name == "apns-push-type" })?.value
         var woken: [(CheckedContinuation<[RecordedRequest], any Error>, [RecordedRequest])] = []
         var evicted: StoredRecord?
         defer { withExtendedLifetime(evicted) {} }   // released here, outside the lock
@@ -78,8 +80,7 @@ public final class Recorder: Sendable {
             shared.number(state.lastSeq)
             evicted = state.insert(shared)
             writer?.enqueue(shared)   // under the lock, so the file is in `seq` order
-            state.statistics.count(status: shared.record.response.status, reason: shared.record.response.reason,
-                                   pushType: pushType)
+            state.statistics.count(status: status, reason: reason, pushType: pushType)
             if !state.waiters.isEmpty {
                 let all = state.ordered()
                 for (id, waiter) in state.waiters {
@@ -202,24 +203,36 @@ public final class Recorder: Sendable {
 
 /// A numbered record, shared by the memory ring and the file writer's queue: handing it on costs one reference
 /// count, where copying a `RecordedRequest` retains and later releases each of its fields.
-// @unchecked Sendable: `record` changes once, in `number`, under the recorder's lock and before the record is
+///
+/// The record itself is immutable (`base`, read in place by the file writer) and its number is kept beside it:
+/// a record in a mutable class property would be copied whole on every read.
+// @unchecked Sendable: `seq` is written once, in `number`, under the recorder's lock and before the record is
 // published (ring, writer queue, subscribers all receive it through that lock or after it); immutable after.
 final class StoredRecord: @unchecked Sendable {
-    /// The record, with its `seq`.
-    private(set) var record: RecordedRequest
+    /// The record as stored, without its number (`seq` is 0 here).
+    let base: RecordedRequest
+    /// The record's number.
+    private(set) var seq: UInt64 = 0
 
     init(_ record: consuming RecordedRequest) {
-        self.record = record
+        base = record
+    }
+
+    /// The record, with its `seq`.
+    var record: RecordedRequest {
+        var numbered = base
+        numbered.seq = seq
+        return numbered
     }
 
     /// Gives the record its number (the recorder, under its lock, before anyone else sees the record).
     func number(_ seq: UInt64) {
-        record.seq = seq
+        self.seq = seq
     }
 
     /// Appends the record's JSON line, with its lint findings, to `encoder`.
     func encode(into encoder: inout JSONLineEncoder) {
-        let lint = encoder.lintFindings(for: record)
-        encoder.encode(record, lint: lint)
+        let lint = encoder.lintFindings(for: base)
+        encoder.encode(base, seq: seq, lint: lint)
     }
 }
