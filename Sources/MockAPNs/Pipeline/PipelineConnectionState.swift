@@ -1,5 +1,4 @@
 import APNsModel
-import HTTP2
 
 /// What the pipeline remembers about one connection.
 ///
