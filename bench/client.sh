@@ -10,7 +10,9 @@
 #   - both are timed as whole processes (start-up and connection set-up included); every push must be accepted;
 #   - rounds alternate (ours, then aioapns) and each side's best round counts, as in the other benchmarks
 #     (ROUNDS=N, default 3): on a small shared machine a single round swings by ±20 %;
-#   - the server's record count is checked: every push of every round recorded.
+#   - the server's record count is checked: every push of every round recorded;
+#   - the server keeps 10 000 records in memory (every push carries its own apns-id, so each record owns its
+#     header list: a bigger ring adds cache misses to a server that shares the 2 cores with both clients).
 # Prints both rates and the ratio ours/aioapns (target: ≥ 20), plus h2load's rate against the same server as the
 # ceiling: on a small shared machine the server can limit the ratio.
 set -euo pipefail

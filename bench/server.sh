@@ -9,7 +9,7 @@
 #   - both get one worker per core: mockapns --loops $(nproc), nghttpd -n $(nproc);
 #   - nghttpd serves a 0-byte file; mockapns validates a ~300-byte alert payload, checks one valid JWT
 #     (the same token on every request, verified once and cached, as APNs asks senders to do) and appends
-#     every record to a file;
+#     every record to a file, with its default memory ring (50 000 records);
 #   - h2load: TLS, -c clients -m streams, POST of the same payload (-d), same headers for both.
 # Prints both rates and the ratio mockapns/nghttpd, and checks the record file has one line per request.
 set -euo pipefail
