@@ -1,27 +1,15 @@
 import APNsModel
 import XCTest
 
-/// Seeded, deterministic property checks for the parser and serializer.
+/// Seeded, deterministic property checks for the parser and serializer (`SplitMix64`: a failure reproduces).
 final class JSONPropertyTests: XCTestCase {
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private let alphabet: [Character] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "é", "中", "😀", "-", "{", "]"]
 
-    private func randomString(_ g: inout SplitMix) -> String {
+    private func randomString(_ g: inout SplitMix64) -> String {
         String((0..<Int.random(in: 0...8, using: &g)).map { _ in alphabet.randomElement(using: &g)! })
     }
 
-    private func randomValue(_ g: inout SplitMix, depth: Int) -> JSONValue {
+    private func randomValue(_ g: inout SplitMix64, depth: Int) -> JSONValue {
         switch Int.random(in: 0...(depth > 3 ? 5 : 7), using: &g) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &g))
@@ -38,7 +26,7 @@ final class JSONPropertyTests: XCTestCase {
     }
 
     func testRandomValuesRoundTrip() throws {
-        var g = SplitMix(state: 2026)
+        var g = SplitMix64(seed: 2026)
         for _ in 0..<2000 {
             let value = randomValue(&g, depth: 0)
             XCTAssertEqual(try JSONValue.parse(value.jsonText()), value, value.jsonText())
@@ -47,7 +35,7 @@ final class JSONPropertyTests: XCTestCase {
     }
 
     func testEveryProperPrefixOfAnObjectIsRejected() throws {
-        var g = SplitMix(state: 7)
+        var g = SplitMix64(seed: 7)
         for _ in 0..<200 {
             let value = JSONValue.object([.init("k", randomValue(&g, depth: 1)), .init("aps", randomValue(&g, depth: 2))])
             let bytes = Array(value.jsonText().utf8)
@@ -58,7 +46,7 @@ final class JSONPropertyTests: XCTestCase {
     }
 
     func testSingleByteCorruptionNeverCrashes() {
-        var g = SplitMix(state: 99)
+        var g = SplitMix64(seed: 99)
         let base = Array(#"{"aps":{"alert":{"title":"Hi \u00e9","body":"x"},"badge":1,"sound":"a"},"n":[1.5e3,-0,true,null]}"#.utf8)
         for _ in 0..<5000 {
             var bytes = base
@@ -81,7 +69,7 @@ final class JSONPropertyTests: XCTestCase {
             case let scalar?: return scalar.jsonText()
             }
         }
-        var g = SplitMix(state: 4711)
+        var g = SplitMix64(seed: 4711)
         for round in 0..<2000 {
             // Every other round a long string, so the eight-bytes-at-a-time string scan sees whole words.
             let long = String((0..<Int.random(in: 8...64, using: &g)).map { _ in

@@ -70,11 +70,8 @@ public enum APNsIDGenerator {
         }
     }
 
-    /// SplitMix64's finaliser: a bijection on 64-bit values, so distinct inputs give distinct outputs.
+    /// SplitMix64's step applied to `value`: a bijection, so distinct inputs give distinct outputs.
     private static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        SplitMix64.finalize(value &+ 0x9E37_79B9_7F4A_7C15)
     }
 }
