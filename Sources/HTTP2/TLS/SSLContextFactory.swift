@@ -14,3 +14,17 @@ func makeSSLContext(method: OpaquePointer?, minimumVersion: TLSVersion) throws(H
     _ = copenssl_SSL_CTX_set_mode(context, copenssl_SSL_MODE_ENABLE_PARTIAL_WRITE() | copenssl_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER())
     return context
 }
+
+/// A new SSL object from `context` on two memory BIOs (the connection moves the bytes itself): returns
+/// (ssl, input, output); the SSL owns both BIOs. Reads from an empty BIO say "retry", not end of file.
+func makeMemoryBIOSSL(context: OpaquePointer) -> (ssl: OpaquePointer, input: OpaquePointer, output: OpaquePointer)? {
+    guard let ssl = SSL_new(context) else { return nil }
+    guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
+        SSL_free(ssl)
+        return nil
+    }
+    _ = copenssl_BIO_set_mem_eof_return(input, -1)
+    _ = copenssl_BIO_set_mem_eof_return(output, -1)
+    SSL_set_bio(ssl, input, output)
+    return (ssl, input, output)
+}

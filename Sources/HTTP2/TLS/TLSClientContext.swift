@@ -55,14 +55,8 @@ final class TLSClientContext: @unchecked Sendable {
 
     /// A client SSL with memory BIOs, SNI, hostname check and ALPN set for `host`.
     func makeSSL(host: String) -> (ssl: OpaquePointer, input: OpaquePointer, output: OpaquePointer)? {
-        guard let ssl = SSL_new(context) else { return nil }
-        guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
-            SSL_free(ssl)
-            return nil
-        }
-        _ = copenssl_BIO_set_mem_eof_return(input, -1)
-        _ = copenssl_BIO_set_mem_eof_return(output, -1)
-        SSL_set_bio(ssl, input, output)
+        guard let made = makeMemoryBIOSSL(context: context) else { return nil }
+        let ssl = made.ssl
         SSL_set_connect_state(ssl)
 
         let name = configuration.serverName ?? host
@@ -86,7 +80,7 @@ final class TLSClientContext: @unchecked Sendable {
             }
             _ = SSL_set_alpn_protos(ssl, wire, UInt32(wire.count))
         }
-        return (ssl, input, output)
+        return made
     }
 }
 

@@ -68,15 +68,8 @@ final class TLSServerContext: @unchecked Sendable {
     /// A new server-side SSL object using memory BIOs (the connection moves bytes itself).
     /// Returns (ssl, readBIO, writeBIO); the SSL owns both BIOs.
     func makeSSL() -> (ssl: OpaquePointer, input: OpaquePointer, output: OpaquePointer)? {
-        guard let ssl = SSL_new(context) else { return nil }
-        guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
-            SSL_free(ssl)
-            return nil
-        }
-        _ = copenssl_BIO_set_mem_eof_return(input, -1)
-        _ = copenssl_BIO_set_mem_eof_return(output, -1)
-        SSL_set_bio(ssl, input, output)
-        SSL_set_accept_state(ssl)
-        return (ssl, input, output)
+        guard let made = makeMemoryBIOSSL(context: context) else { return nil }
+        SSL_set_accept_state(made.ssl)
+        return made
     }
 }
