@@ -9,16 +9,7 @@ final class InspectFollowProcess: Sendable {
 
     /// Starts `mockapns arguments…`.
     init(_ arguments: [String]) throws {
-        process.executableURL = try InspectCLI.binary
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        collected.drain(out.fileHandleForReading, into: \.stdout)
-        collected.drain(err.fileHandleForReading, into: \.stderr)
-        try process.run()
+        try InspectCLI.start(process, arguments, collecting: collected)
     }
 
     /// Waits until standard output has `count` lines satisfying `predicate`; returns the output.

@@ -45,17 +45,8 @@ enum InspectCLI {
     /// Runs `mockapns arguments…` to completion (with NO_COLOR unset: output is a pipe, so no colour anyway).
     static func run(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> Result {
         let process = Process()
-        process.executableURL = try binary
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
         let collected = Collected()
-        collected.drain(out.fileHandleForReading, into: \.stdout)
-        collected.drain(err.fileHandleForReading, into: \.stderr)
-        try process.run()
+        try start(process, arguments, collecting: collected)
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now > deadline {
@@ -68,6 +59,20 @@ enum InspectCLI {
         process.waitUntilExit()
         try await collected.waitForEnd()
         return collected.result(status: process.terminationStatus)
+    }
+
+    /// Starts `process` as `mockapns arguments…` with no input, its output and errors drained into `collected`.
+    static func start(_ process: Process, _ arguments: [String], collecting collected: Collected) throws {
+        process.executableURL = try binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        collected.drain(out.fileHandleForReading, into: \.stdout)
+        collected.drain(err.fileHandleForReading, into: \.stderr)
+        try process.run()
     }
 
     /// Output collected from pipes until they close.

@@ -4,23 +4,7 @@ import HTTP2
 import XCTest
 
 /// `HTTP2ClientConnection` against our server and against nghttpd.
-final class ClientTests: ServerTestCase {
-    private var group: EventLoopGroup!
-
-    override func setUpWithError() throws {
-        group = try EventLoopGroup(threads: 1)
-    }
-
-    override func tearDown() async throws {
-        await group.shutdown()
-    }
-
-    private var trustTestCA: TLSClientConfiguration { TLSClientConfiguration(trustRoots: .file(pki.caPath)) }
-
-    private func connect(_ server: HTTP2Server, host: String = "localhost", tls: TLSClientConfiguration?) async throws -> HTTP2ClientConnection {
-        try await HTTP2ClientConnection.connect(host: host, port: server.localPort, tls: tls, on: group)
-    }
-
+final class ClientTests: ClientServerTestCase {
     func testSendOverTLSWithALPN() async throws {
         let (server, handler) = try startServer()
         let connection = try await connect(server, tls: trustTestCA)

@@ -5,17 +5,7 @@ import XCTest
 /// The server reuses a connection's previous header strings, header list and body when a request repeats them
 /// (`RepeatedFieldCache`): a handler must still see every request exactly as sent, whatever it shares with the
 /// one before, and the sharing must actually happen for a repeat.
-final class RepeatedFieldTests: ServerTestCase {
-    private var group: EventLoopGroup!
-
-    override func setUpWithError() throws {
-        group = try EventLoopGroup(threads: 1)
-    }
-
-    override func tearDown() async throws {
-        await group.shutdown()
-    }
-
+final class RepeatedFieldTests: ClientServerTestCase {
     private func fields(_ pairs: [(String, String)]) -> [HTTPHeaderField] {
         pairs.map { HTTPHeaderField(name: $0.0, value: $0.1) }
     }
@@ -26,8 +16,7 @@ final class RepeatedFieldTests: ServerTestCase {
 
     func testEachRequestArrivesAsSentWhateverItRepeats() async throws {
         let (server, handler) = try startServer()
-        let connection = try await HTTP2ClientConnection.connect(
-            host: "localhost", port: server.localPort, tls: TLSClientConfiguration(trustRoots: .file(pki.caPath)), on: group)
+        let connection = try await connect(server, tls: trustTestCA)
         let big = (0..<60_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         var bigChanged = big
         bigChanged[bigChanged.count - 1] ^= 0xFF
@@ -81,8 +70,7 @@ final class RepeatedFieldTests: ServerTestCase {
 
     func testInterleavedStreamsEachGetTheirOwnFields() async throws {
         let (server, handler) = try startServer()
-        let connection = try await HTTP2ClientConnection.connect(
-            host: "localhost", port: server.localPort, tls: TLSClientConfiguration(trustRoots: .file(pki.caPath)), on: group)
+        let connection = try await connect(server, tls: trustTestCA)
         // Bodies over one DATA frame, alike but for a byte in the middle, sent at once: their frames interleave.
         let base = [UInt8](repeating: 0x61, count: 40_000)
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,0 +1,23 @@
+import HTTP2
+import XCTest
+
+/// Base class for tests that talk to a test server with our own client: one client event loop per test.
+class ClientServerTestCase: ServerTestCase {
+    var group: EventLoopGroup!
+
+    override func setUpWithError() throws {
+        group = try EventLoopGroup(threads: 1)
+    }
+
+    override func tearDown() async throws {
+        await group.shutdown()
+    }
+
+    /// Trusts the test CA (the servers' certificates).
+    var trustTestCA: TLSClientConfiguration { TLSClientConfiguration(trustRoots: .file(pki.caPath)) }
+
+    /// A client connection to `server`.
+    func connect(_ server: HTTP2Server, host: String = "localhost", tls: TLSClientConfiguration?) async throws -> HTTP2ClientConnection {
+        try await HTTP2ClientConnection.connect(host: host, port: server.localPort, tls: tls, on: group)
+    }
+}
