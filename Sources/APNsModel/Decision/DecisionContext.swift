@@ -15,12 +15,6 @@ public struct DecisionContext: Sendable, Hashable {
     /// broadcast API (pushy's and APNSwift's mock servers do not check JSON at all, so there is no library
     /// precedent). Configurable in case real APNs is observed to answer otherwise.
     public var malformedPayloadReason: APNsReason
-    /// A body already found to be a JSON object (an earlier request's on the same connection). A request whose
-    /// body is this very array, not merely equal bytes, is not parsed again: a server that hands a repeated body
-    /// over as the earlier storage (ours does) spares a sender fanning one payload out to many devices a parse
-    /// per push. Empty: nothing known.
-    public var knownObjectBody: [UInt8] = []
-
     /// Makes a decision context.
     public init(environment: APNsEnvironment, credential: ProviderCredential, now: Int64,
                 environmentKeyReason: APNsReason = .badEnvironmentKeyIdInToken,

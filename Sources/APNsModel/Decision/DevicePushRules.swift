@@ -16,34 +16,38 @@ public enum DevicePushRules {
     public static func decide(_ request: APNsRequest, token: String, context: DecisionContext)
         -> Result<AcceptedPush, APNsReason>
     {
-        var known: DeviceHeaderFacts?
-        return decide(request, token: token, context: context, headerFacts: &known)
+        var memo = RepeatMemo()
+        return decide(request, token: token, context: context, memo: &memo)
     }
 
-    /// `decide`, with the header rules' answer for this header list when already known (`headerFacts` non-nil:
-    /// not re-checked). On return `headerFacts` holds that answer when it can be reused for the same list and
-    /// credential: the push type was sent (an inferred one depends on the body) and every header rule passed.
+    /// `decide`, reusing what `memo` (the connection's) knows about this header list and body, and adding what this
+    /// request shows: the header rules' answer when the push type was sent (an inferred one depends on the body) and
+    /// every header rule passed, the body when it is a JSON object.
     static func decide(_ request: APNsRequest, token: String, context: DecisionContext,
-                       headerFacts: inout DeviceHeaderFacts?) -> Result<AcceptedPush, APNsReason> {
+                       memo: inout RepeatMemo) -> Result<AcceptedPush, APNsReason> {
         guard DeviceToken.isValid(token) else { return .failure(.badDeviceToken) }
 
         let facts: DeviceHeaderFacts
         var inferred = false
-        if let known = headerFacts {
+        if let known = memo.deviceFacts(for: context.credential) {
             facts = known
         } else {
             switch checkHeaders(request, context: context, inferred: &inferred) {
             case .success(let checked): facts = checked
             case .failure(let reason): return .failure(reason)
             }
-            if !inferred { headerFacts = facts }
+            if !inferred {
+                memo.deviceFacts = facts
+                memo.deviceCredential = context.credential
+            }
         }
 
         if let reason = PayloadRules.checkText(request.body, limit: facts.pushType.maximumPayloadBytes,
                                                malformedReason: context.malformedPayloadReason,
-                                               knownObject: context.knownObjectBody) {
+                                               knownObject: memo.objectBody) {
             return .failure(reason)
         }
+        memo.objectBody = request.body
 
         // The payload stays the body's text, parsed when someone reads `payload`.
         return .success(AcceptedPush(

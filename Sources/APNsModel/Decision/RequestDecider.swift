@@ -24,14 +24,14 @@ public enum RequestDecider {
     /// Decides `request` under `context`, updating the connection's token state.
     public static func decide(_ request: APNsRequest, context: DecisionContext,
                               connection: inout TokenConnectionState) -> Verdict {
-        var memo = HeaderListMemo()
-        return decide(request, context: context, connection: &connection, headers: &memo)
+        var memo = RepeatMemo()
+        return decide(request, context: context, connection: &connection, memo: &memo)
     }
 
-    /// `decide`, applying the header-only rules once per header list: `headers` is the connection's memo, kept by
-    /// the server from one request to the next (see `HeaderListMemo`). Same verdicts as without it.
+    /// `decide`, applying the header-only rules once per header list and parsing a repeated body once: `memo` is the
+    /// connection's, kept by the server from one request to the next (see `RepeatMemo`). Same verdicts as without it.
     public static func decide(_ request: APNsRequest, context: DecisionContext,
-                              connection: inout TokenConnectionState, headers memo: inout HeaderListMemo) -> Verdict {
+                              connection: inout TokenConnectionState, memo: inout RepeatMemo) -> Verdict {
         let route: Route
         switch Route.resolve(method: request.method, path: request.path) {
         case .success(let resolved): route = resolved
@@ -47,13 +47,7 @@ public enum RequestDecider {
         let outcome: Result<AcceptedPush, APNsReason>
         switch route {
         case .device(let token):
-            var facts = memo.deviceFacts(for: context.credential)
-            let known = facts != nil
-            outcome = DevicePushRules.decide(request, token: token, context: context, headerFacts: &facts)
-            if !known, let facts {
-                memo.deviceFacts = facts
-                memo.deviceCredential = context.credential
-            }
+            outcome = DevicePushRules.decide(request, token: token, context: context, memo: &memo)
         case .broadcast(let bundleID):
             outcome = BroadcastRules.decide(request, bundleID: bundleID, context: context)
         case .channels, .allChannels:

@@ -90,12 +90,9 @@ public final class Pipeline: Sendable {
         } else {
             credential = state.credential(authorization: request.value("authorization"), tokens: tokens)
         }
-        var context = DecisionContext(environment: configuration.environment, credential: credential, now: now,
+        let context = DecisionContext(environment: configuration.environment, credential: credential, now: now,
                                       environmentKeyReason: configuration.environmentKeyReason)
-        context.knownObjectBody = state.lastObjectBody
-        let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState,
-                                            headers: &state.headerMemo)
-        if case .accepted(let push) = verdict, push.payloadIsBody { state.lastObjectBody = request.body }
+        let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState, memo: &state.memo)
 
         var outcome = Outcome()
         switch verdict {

@@ -3,10 +3,11 @@ import APNsModel
 /// What the pipeline remembers about one connection.
 ///
 /// Stream limit (APNS-SPEC §7): Apple documents one stream until a valid token succeeds; APNs has been seen
-/// to open connections at 1000 and to drop to 1 after a rejected push, back up after a success. We do exactly that, the lenient reading: a token connection starts at the
-/// full limit (so a sender's first flight, sent before it could read any SETTINGS, is never refused),
-/// is held to one stream as soon as a request on it is rejected before any success, and gets the full
-/// limit back with its first success. Certificate connections are never limited.
+/// to open connections at 1000 and to drop to 1 after a rejected push, back up after a success. We do exactly
+/// that, the lenient reading: a token connection starts at the full limit (so a sender's first flight, sent
+/// before it could read any SETTINGS, is never refused), is held to one stream as soon as a request on it is
+/// rejected before any success, and gets the full limit back with its first success. Certificate connections
+/// are never limited.
 struct PipelineConnectionState {
     var tokenState = TokenConnectionState()
     var certificate: CertificateFacts?
@@ -21,10 +22,8 @@ struct PipelineConnectionState {
     /// The device token of the last request's path: records of a sender pushing to one device share it. (The
     /// HTTP/2 transport already hands over a repeated path, header list and body as the earlier storage.)
     var lastDeviceToken: String?
-    /// What the last header list was found to satisfy (`HeaderListMemo`).
-    var headerMemo = HeaderListMemo()
-    /// The last body found to be a JSON object (`DecisionContext.knownObjectBody`).
-    var lastObjectBody: [UInt8] = []
+    /// What the connection's repeated header list and body were found to satisfy (`RepeatMemo`).
+    var memo = RepeatMemo()
 
     /// `value` itself, or the value remembered in `last` when it has the same bytes (`last` becomes `value`
     /// otherwise). Bytes, not `==`: strings that are only canonically equivalent must stay as sent.
