@@ -193,10 +193,7 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
         let now = monotonicNanoseconds()
         var expired: [ClientStream] = []
         var next: UInt64 = .max
-        for stream in waiting where stream.deadline != 0 && !stream.finished {
-            if stream.deadline <= now { expired.append(stream) } else { next = min(next, stream.deadline) }
-        }
-        for stream in streams.values where stream.deadline != 0 && !stream.finished {
+        for stream in waiting + streams.values where stream.deadline != 0 && !stream.finished {
             if stream.deadline <= now { expired.append(stream) } else { next = min(next, stream.deadline) }
         }
         for stream in expired { cancel(stream, with: .timeout) }

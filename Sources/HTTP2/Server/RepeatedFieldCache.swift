@@ -23,14 +23,14 @@ struct RepeatedFieldCache {
 
     /// `value` as a string: `cached` when it holds the same bytes, else a new string that replaces it.
     static func string(_ value: UnsafeBufferPointer<UInt8>, cached: inout String) -> String {
-        if cached.utf8.count == value.count, Self.bytes(of: cached, equal: value) { return cached }
+        if Self.bytes(of: cached, equal: value) { return cached }
         cached = String(decoding: value, as: UTF8.self)
         return cached
     }
 
     /// `string(_:cached:)` for an optional cached value.
     static func string(_ value: UnsafeBufferPointer<UInt8>, cached: inout String?) -> String {
-        if let current = cached, current.utf8.count == value.count, Self.bytes(of: current, equal: value) { return current }
+        if let current = cached, Self.bytes(of: current, equal: value) { return current }
         let made = String(decoding: value, as: UTF8.self)
         cached = made
         return made
@@ -46,8 +46,7 @@ struct RepeatedFieldCache {
                         value: UnsafeBufferPointer<UInt8>) -> Bool {
         guard index < previous.count else { return false }
         let field = previous[index]
-        return field.name.utf8.count == name.count && field.value.utf8.count == value.count
-            && bytes(of: field.value, equal: value) && bytes(of: field.name, equal: name)
+        return bytes(of: field.value, equal: value) && bytes(of: field.name, equal: name)
     }
 
     /// A header field for `name`/`value`, reusing strings of `previous` that have the same bytes (`hint`: where
@@ -61,9 +60,9 @@ struct RepeatedFieldCache {
         var index = hint < count ? hint : 0
         for _ in 0..<min(count, 16) {
             let field = previous[index]
-            if field.name.utf8.count == name.count, bytes(of: field.name, equal: name) {
+            if bytes(of: field.name, equal: name) {
                 reusedName = field.name
-                if field.value.utf8.count == value.count, bytes(of: field.value, equal: value) { reusedValue = field.value }
+                if bytes(of: field.value, equal: value) { reusedValue = field.value }
                 break
             }
             index = index + 1 == count ? 0 : index + 1
@@ -94,9 +93,10 @@ struct RepeatedFieldCache {
         self.body = body
     }
 
-    /// Whether `string`'s UTF-8 is `bytes` (same length already checked).
+    /// Whether `string`'s UTF-8 is exactly `bytes` (the length first: most differing fields differ there).
     @inline(__always)
     private static func bytes(of string: String, equal bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard string.utf8.count == bytes.count else { return false }
         if bytes.isEmpty { return true }
         return string.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
             ?? string.utf8.elementsEqual(bytes)
