@@ -62,6 +62,16 @@ final class ServerInteropTests: ServerTestCase {
         XCTAssertEqual(handler.opened.first?.isTLS, true)
     }
 
+    /// A field marked `valueIsUnique` enters the peer's HPACK table once (for its name) and arrives never-indexed
+    /// after that, while an ordinary repeated field is indexed and reused as before. Decoded by Python's hpack.
+    func testUniqueValuedHeaderIsIndexedOnceThenSentNeverIndexed() throws {
+        let (server, _) = try startServer()
+        let result = try PythonH2.run(mode: "hpack", port: server.localPort, ca: pki.caPath, extra: ["5"])
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                       "kinds=HeaderTuple,NeverIndexedHeaderTuple,NeverIndexedHeaderTuple,NeverIndexedHeaderTuple,NeverIndexedHeaderTuple"
+                           + " x-id-entries=1 x-same-entries=1", result.stderr)
+    }
+
     func testMutualTLSHandsClientCertificateToHandler() throws {
         let (server, handler) = try startServer(requestClientCertificate: true)
         let result = try curl(server, extra: ["--cert", pki.clientCertPath, "--key", pki.clientKeyPath])

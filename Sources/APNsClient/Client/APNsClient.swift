@@ -67,8 +67,9 @@ public final class APNsClient: Sendable {
         defer { gate.leave() }
         let encoded = notification.encodedRequest()
         let apnsID = encoded.apnsID ?? APNsIDGenerator.next()
-        var headers = encoded.headers.map { HTTPHeaderField(name: $0.name, value: $0.value) }
-        if encoded.apnsID == nil { headers.append(HTTPHeaderField(name: "apns-id", value: apnsID)) }
+        // An apns-id differs on every push: marked so HPACK sends it without churning its table.
+        var headers = encoded.headers.map { HTTPHeaderField(name: $0.name, value: $0.value, valueIsUnique: $0.name == "apns-id") }
+        if encoded.apnsID == nil { headers.append(HTTPHeaderField(name: "apns-id", value: apnsID, valueIsUnique: true)) }
         let path = "/3/device/" + deviceToken
         let policy = configuration.retryPolicy
         var attempt = 0

@@ -21,6 +21,7 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
     @exclusivity(unchecked) private var pings: [(opaque: UInt64, started: UInt64, completion: PingCompletion)] = []
     @exclusivity(unchecked) private var nextPing: UInt64 = 1
     @exclusivity(unchecked) private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var headerIndexing = HeaderIndexingPolicy()
     /// Set once a GOAWAY arrived or `close()` was asked: no new requests.
     @exclusivity(unchecked) private(set) var goAwayReceived = false
     @exclusivity(unchecked) private var closedByUser = false
@@ -238,12 +239,13 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
         let request = stream.request
         let authority = request.authority ?? (port == 443 ? host : "\(host):\(port)")
         let scheme = tls != nil ? "https" : "http"
-        var fields: [(String, String)] = [(":method", request.method), (":scheme", scheme), (":authority", authority), (":path", request.path)]
-        for header in request.headers { fields.append((header.name, header.value)) }
+        var fields = [HTTPHeaderField(name: ":method", value: request.method), HTTPHeaderField(name: ":scheme", value: scheme),
+                      HTTPHeaderField(name: ":authority", value: authority), HTTPHeaderField(name: ":path", value: request.path)]
+        fields.append(contentsOf: request.headers)
         scratch.removeAll(keepingCapacity: true)
-        for (name, value) in fields {
-            scratch.append(contentsOf: name.utf8)
-            scratch.append(contentsOf: value.utf8)
+        for field in fields {
+            scratch.append(contentsOf: field.name.utf8)
+            scratch.append(contentsOf: field.value.utf8)
         }
         var provider = nghttp2_data_provider()
         let hasBody = !(request.body?.isEmpty ?? true)
@@ -257,12 +259,11 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: fields.count) { nva in
                 let base = bytes.baseAddress!
                 var offset = 0
-                let none = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
-                for (index, (name, value)) in fields.enumerated() {
-                    let nameLength = name.utf8.count
-                    let valueLength = value.utf8.count
+                for (index, field) in fields.enumerated() {
+                    let nameLength = field.name.utf8.count
+                    let valueLength = field.value.utf8.count
                     nva[index] = nghttp2_nv(name: base + offset, value: base + offset + nameLength,
-                                            namelen: nameLength, valuelen: valueLength, flags: none)
+                                            namelen: nameLength, valuelen: valueLength, flags: headerIndexing.flags(for: field))
                     offset += nameLength + valueLength
                 }
                 return hasBody

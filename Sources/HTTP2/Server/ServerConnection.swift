@@ -18,6 +18,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     @exclusivity(unchecked) private var currentStream: ServerStream?
     @exclusivity(unchecked) private var opened = false
     @exclusivity(unchecked) private var responseScratch: [UInt8] = []
+    @exclusivity(unchecked) private var headerIndexing = HeaderIndexingPolicy()
     /// The previous request's fields, reused by the next request where it repeats them.
     @exclusivity(unchecked) private var repeated = RepeatedFieldCache()
     /// The handler's state for this connection (`HTTP2RequestHandler.makeConnectionContext`).
@@ -301,7 +302,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
                     let valueLength = field.value.utf8.count
                     nva[index + 1] = nghttp2_nv(
                         name: base + offset, value: base + offset + nameLength,
-                        namelen: nameLength, valuelen: valueLength, flags: none)
+                        namelen: nameLength, valuelen: valueLength, flags: headerIndexing.flags(for: field))
                     offset += nameLength + valueLength
                 }
                 if hasBody {

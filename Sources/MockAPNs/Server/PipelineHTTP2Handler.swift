@@ -45,8 +45,18 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         }
     }
 
+    /// Whether a response header carries an ID, new on every response (see `HTTPHeaderField.valueIsUnique`).
+    private static func carriesID(_ name: String) -> Bool {
+        switch name {
+        case "apns-id", "apns-request-id", "apns-unique-id": true
+        default: false
+        }
+    }
+
     static func carryOut(_ response: PipelineResponse, responder: HTTP2Responder) {
-        let headers = response.headers.map { HTTPHeaderField(name: $0.name, value: $0.value) }
+        let headers = response.headers.map {
+            HTTPHeaderField(name: $0.name, value: $0.value, valueIsUnique: carriesID($0.name))
+        }
         switch response.disposition {
         case .respond:
             responder.respond(status: response.status, headers: headers, body: response.body.isEmpty ? nil : response.body)

@@ -149,6 +149,28 @@ elif mode == "idle":
     pump(lambda: bool(terminated) and bool(closed), timeout=20)
     code, data = terminated[0] if terminated else (None, b"")
     print("status=%s goaway=%s data=%s closed=%s" % (responses.get(sid, {}).get(":status"), code, (data or b"").decode(), bool(closed)))
+elif mode == "hpack":
+    # How each x-id arrived (indexed literal or never-indexed), and what the HPACK table holds afterwards.
+    n = int(extra[0])
+    kinds = []
+    for _ in range(n):
+        sid = conn.get_next_available_stream_id()
+        conn.send_headers(sid, [(":method", "GET"), (":path", "/unique"), (":scheme", "https" if ca != "-" else "http"), (":authority", "localhost")], end_stream=True)
+        raw = []
+        def grab(events, raw=raw):
+            for e in events:
+                if isinstance(e, h2.events.ResponseReceived):
+                    raw.extend(e.headers)
+            return events
+        receive = conn.receive_data
+        conn.receive_data = lambda data: grab(receive(data))
+        pump(lambda: sid in ended)
+        conn.receive_data = receive
+        for h in raw:
+            if h[0] == "x-id":
+                kinds.append(type(h).__name__)
+    table = [(name.decode(), value.decode()) for name, value in conn.decoder.header_table.dynamic_entries]
+    print("kinds=%s x-id-entries=%d x-same-entries=%d" % (",".join(kinds), sum(1 for t in table if t[0] == "x-id"), sum(1 for t in table if t[0] == "x-same")))
 elif mode == "noread":
     n = int(extra[0])
     big = 2**31 - 1

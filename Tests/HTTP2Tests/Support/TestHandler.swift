@@ -10,6 +10,7 @@ import Foundation
 /// - `/never`: never answered.
 /// - `/goaway-low`: GOAWAY with last-stream-id 1, connection kept for in-flight streams.
 /// - `/overflow`: 413 when `bodyOverflowed`, else 200.
+/// - `/unique`: 200 with `x-id` (a new value each time, marked `valueIsUnique`) and `x-same` (always "same").
 /// - anything else: 200 with `x-method`, `x-path`, `x-body-length`, `x-alpn`, `x-cert-length` headers
 ///   and the request body echoed.
 final class TestHandler: HTTP2RequestHandler, @unchecked Sendable {
@@ -58,6 +59,12 @@ final class TestHandler: HTTP2RequestHandler, @unchecked Sendable {
         case "/overflow":
             responder.respond(status: request.bodyOverflowed ? 413 : 200,
                               headers: [HTTPHeaderField(name: "x-body-length", value: String(request.body.count))], body: nil)
+        case "/unique":
+            let id = lock.withLock { _requests.count }
+            responder.respond(status: 200, headers: [
+                HTTPHeaderField(name: "x-id", value: "id-\(id)-\(UInt64.random(in: 0...UInt64.max))", valueIsUnique: true),
+                HTTPHeaderField(name: "x-same", value: "same"),
+            ], body: nil)
         default:
             responder.respond(status: 200, headers: [
                 HTTPHeaderField(name: "x-method", value: request.method),
