@@ -5,12 +5,17 @@ import HTTP2
 /// subscribers, and (optionally) a JSON Lines file written by a background thread.
 ///
 /// `append` is called on event-loop threads, so it only takes a short lock: numbering, the ring, counters
-/// and hand-offs. Encoding and disk writes happen on the file writer's own thread.
+/// and hand-offs. Encoding and disk writes happen on the file writer's own thread. The one time `append` waits
+/// is when the file's queue is full (a disk slower than the traffic): it then holds its caller, with no lock held,
+/// until the writer catches up, so intake slows down rather than memory growing or records being lost.
 public final class Recorder: Sendable {
     private struct Waiter {
         var count: Int
         var filter: RecordFilter
         var continuation: CheckedContinuation<[RecordedRequest], any Error>
+        /// How many records in the ring match `filter`, kept up to date as records come and go, so a new record
+        /// costs a waiter one `matches` call rather than a scan of the ring.
+        var matched: Int
     }
 
     private struct State {
@@ -49,11 +54,19 @@ public final class Recorder: Sendable {
 
     /// Makes a recorder keeping at most `memoryLimit` records in memory and, when `filePath` is set,
     /// appending every record to that JSON Lines file.
-    public init(memoryLimit: Int = 50_000, filePath: String? = nil) throws(RecorderError) {
+    public convenience init(memoryLimit: Int = 50_000, filePath: String? = nil) throws(RecorderError) {
+        try self.init(memoryLimit: memoryLimit, filePath: filePath, fileQueueLimit: RecordFileWriter.defaultQueueLimit)
+    }
+
+    /// `init(memoryLimit:filePath:)` with the file writer's queue limit and a hook run before each batch it writes.
+    init(memoryLimit: Int, filePath: String?, fileQueueLimit: Int,
+         beforeFileBatch: (@Sendable () -> Void)? = nil) throws(RecorderError) {
         guard memoryLimit > 0 else { throw .invalidMemoryLimit(memoryLimit) }
         self.memoryLimit = memoryLimit
         self.state = Locked(State(ring: Array(repeating: nil, count: memoryLimit)))
-        self.writer = try filePath.map { path throws(RecorderError) in try RecordFileWriter(path: path) }
+        self.writer = try filePath.map { path throws(RecorderError) in
+            try RecordFileWriter(path: path, queueLimit: fileQueueLimit, beforeBatch: beforeFileBatch)
+        }
     }
 
     /// Numbers `record` (its `seq` is replaced), stores it, and hands it to the file, subscribers and waiters.
@@ -75,19 +88,23 @@ public final class Recorder: Sendable {
         var woken: [(CheckedContinuation<[RecordedRequest], any Error>, [RecordedRequest])] = []
         var evicted: StoredRecord?
         defer { withExtendedLifetime(evicted) {} }   // released here, outside the lock
+        var fileQueueFull = false
         let subscribers: [AsyncStream<RecordedRequest>.Continuation] = state.withLock { state in
             state.lastSeq += 1
             shared.number(state.lastSeq)
             evicted = state.insert(shared)
-            writer?.enqueue(shared)   // under the lock, so the file is in `seq` order
+            fileQueueFull = writer?.enqueue(shared) ?? false   // under the lock, so the file is in `seq` order
             state.statistics.count(status: status, reason: reason, pushType: pushType)
             if !state.waiters.isEmpty {
-                let all = state.ordered()
-                for (id, waiter) in state.waiters {
-                    let matching = all.filter(waiter.filter.matches)
-                    if matching.count >= waiter.count {
-                        woken.append((waiter.continuation, matching))
+                let added = shared.record, dropped = evicted?.record
+                for (id, var waiter) in state.waiters {
+                    if waiter.filter.matches(added) { waiter.matched += 1 }
+                    if let dropped, waiter.filter.matches(dropped) { waiter.matched -= 1 }
+                    if waiter.matched >= waiter.count {
+                        woken.append((waiter.continuation, state.ordered().filter(waiter.filter.matches)))
                         state.waiters[id] = nil
+                    } else {
+                        state.waiters[id] = waiter
                     }
                 }
             }
@@ -98,6 +115,7 @@ public final class Recorder: Sendable {
             for continuation in subscribers { continuation.yield(linted) }
         }
         for (continuation, records) in woken { continuation.resume(returning: records.map { $0.withLint() }) }
+        if fileQueueFull { writer?.waitForRoom() }   // a slow disk holds this thread back, with no lock held
         return shared
     }
 
@@ -130,11 +148,15 @@ public final class Recorder: Sendable {
             state.head = 0
             state.stored = 0
             state.statistics = RecorderStatistics()
+            for id in state.waiters.keys { state.waiters[id]?.matched = 0 }
         }
     }
 
     /// Counters over everything recorded since start (or the last `clear`).
     public var statistics: RecorderStatistics { state.withLock { $0.statistics } }
+
+    /// How many `waitForRecords` calls are waiting.
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
 
     /// The number of the last record (0 when none yet).
     public var lastSequence: UInt64 { state.withLock { $0.lastSeq } }
@@ -178,7 +200,7 @@ public final class Recorder: Sendable {
             let ready: [RecordedRequest]? = state.withLock { state in
                 let matching = state.ordered().filter(filter.matches)
                 if matching.count >= count { return matching }
-                state.waiters[id] = Waiter(count: count, filter: filter, continuation: continuation)
+                state.waiters[id] = Waiter(count: count, filter: filter, continuation: continuation, matched: matching.count)
                 return nil
             }
             if let ready { continuation.resume(returning: ready) }

@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import HTTP2
 import XCTest
 @testable import MockAPNs
 
@@ -111,6 +112,37 @@ final class RecorderTests: XCTestCase {
         recorder.shutdown()
     }
 
+    /// A disk slower than the traffic holds the recording threads back once the file's queue is full, instead of
+    /// the queue growing without bound; when the disk catches up, every record reaches the file, in order.
+    func testSlowFileHoldsAppendsBackAtItsQueueLimitAndLosesNothing() throws {
+        let path = NSTemporaryDirectory() + "slow-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let disk = DispatchSemaphore(value: 0)
+        let limit = 100, total = 1_000
+        let recorder = try Recorder(memoryLimit: 10, filePath: path, fileQueueLimit: limit, beforeFileBatch: { disk.wait() })
+        let appended = Locked(0)
+        let producerDone = DispatchSemaphore(value: 0)
+        let producer = Thread {
+            for _ in 0..<total {
+                recorder.append(Self.sample())
+                appended.withLock { $0 += 1 }
+            }
+            producerDone.signal()
+        }
+        producer.start()
+        Thread.sleep(forTimeInterval: 0.5)   // the writer holds one batch at the "disk"; the queue fills behind it
+        let held = appended.withLock { $0 }
+        XCTAssertGreaterThanOrEqual(held, limit, "the queue fills up to its limit")
+        XCTAssertLessThanOrEqual(held, 2 * limit + 1, "one batch at the disk and one full queue at most")
+        for _ in 0..<total { disk.signal() }   // the disk catches up
+        XCTAssertEqual(producerDone.wait(timeout: .now() + 30), .success)
+        recorder.flush()
+        XCTAssertEqual(appended.withLock { $0 }, total)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(try lines.map { try RecordedRequest(jsonLine: Array($0.utf8)).seq }, (1...UInt64(total)).map { $0 })
+        recorder.shutdown()
+    }
+
     func testFileRecordsCarryLintFindings() throws {
         let path = NSTemporaryDirectory() + "lint-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -156,6 +188,27 @@ final class RecorderTests: XCTestCase {
         } catch let error as RecorderError {
             XCTAssertEqual(error, .timedOut(expected: 5, arrived: 2, timeout: .milliseconds(50)))
         }
+    }
+
+    /// A waiter counts only what is still in memory: matches pushed out of the ring, or forgotten by `clear`,
+    /// no longer count towards it.
+    func testWaitersCountOnlyRecordsStillInMemory() async throws {
+        let recorder = try Recorder(memoryLimit: 3)
+        let gone = Self.sample(status: 410, reason: "Unregistered"), other = Self.sample()
+        let waiting = Task { try await recorder.waitForRecords(count: 3, matching: RecordFilter(status: 410), timeout: .seconds(20)) }
+        while recorder.waiterCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        for record in [gone, gone, other, other, gone] { recorder.append(record) }   // ring: 200, 200, 410
+        try await Task.sleep(for: .milliseconds(100))
+        XCTAssertEqual(recorder.waiterCount, 1, "two of the three matches were pushed out of the ring")
+        recorder.clear()
+        recorder.append(gone)
+        recorder.append(gone)
+        try await Task.sleep(for: .milliseconds(100))
+        XCTAssertEqual(recorder.waiterCount, 1, "the match before clear() is forgotten")
+        recorder.append(gone)
+        let records = try await waiting.value
+        XCTAssertEqual(records.map(\.seq), [6, 7, 8])
+        XCTAssertEqual(recorder.waiterCount, 0)
     }
 
     func testSubscribersSeeNewRecords() async throws {
