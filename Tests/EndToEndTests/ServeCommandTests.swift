@@ -64,6 +64,9 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertTrue(badEnvironment.stderr.contains("development or production"), badEnvironment.stderr)
         let exclusive = try await InspectCLI.run(["serve", "--tls", "--h2c", "--no-control"])
         XCTAssertEqual(exclusive.status, 2)
+        let noConnections = try await InspectCLI.run(["serve", "--max-connections", "0", "--no-control"])
+        XCTAssertEqual(noConnections.status, 2)
+        XCTAssertTrue(noConnections.stderr.contains("--max-connections must be at least 1"), noConnections.stderr)
 
         let blocker = try MockAPNsServer(configuration: {
             var c = MockServerConfiguration()

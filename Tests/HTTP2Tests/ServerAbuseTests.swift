@@ -31,6 +31,50 @@ final class ServerAbuseTests: ServerTestCase {
         }
     }
 
+    /// A plain TCP connection to 127.0.0.1:port (nil if it failed), reading with a 5 s timeout.
+    private func openRaw(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { close(fd); return nil }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+
+    /// Waits up to 5 s for the server to count `count` open connections.
+    private func waitForOpenConnections(_ server: HTTP2Server, _ count: Int) {
+        let deadline = Date().addingTimeInterval(5)
+        while server.openConnectionCount != count && Date() < deadline { usleep(5_000) }
+        XCTAssertEqual(server.openConnectionCount, count)
+    }
+
+    func testConnectionsOverTheLimitAreClosedAndTheLimitFreesUp() throws {
+        let (server, _) = try startServer(tls: false) { $0.maxConnections = 2 }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        // h2c: an accepted connection gets the server's SETTINGS at once; one over the limit gets EOF.
+        let first = try XCTUnwrap(openRaw(port: server.localPort))
+        XCTAssertGreaterThan(recv(first, &buffer, buffer.count, 0), 0)
+        let second = try XCTUnwrap(openRaw(port: server.localPort))
+        defer { close(second) }
+        XCTAssertGreaterThan(recv(second, &buffer, buffer.count, 0), 0)
+        waitForOpenConnections(server, 2)
+        let third = try XCTUnwrap(openRaw(port: server.localPort))
+        XCTAssertEqual(recv(third, &buffer, buffer.count, 0), 0, "over the limit: closed at once")
+        close(third)
+        XCTAssertEqual(server.openConnectionCount, 2)
+
+        close(first)
+        waitForOpenConnections(server, 1)
+        try assertStillServes(server, tls: false)
+    }
+
     func testGarbageInsteadOfPrefaceClosesConnectionH2C() throws {
         let (server, _) = try startServer(tls: false)
         let garbage = Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8) + [UInt8](repeating: 0xFF, count: 200)

@@ -20,6 +20,9 @@ public struct HTTP2ServerConfiguration: Sendable {
     public var maxBodyBytes: Int = 64 * 1024
     /// Close connections with no traffic and no open stream for this long (GOAWAY NO_ERROR); nil = never.
     public var idleTimeout: Duration? = nil
+    /// Most connections open at once; a connection accepted beyond it is closed at once (logged at warning, once
+    /// a second at most), so a client that opens connections in a loop cannot grow the server's memory unboundedly.
+    public var maxConnections: Int = 10_000
     /// Number of epoll threads (default: one per core).
     public var loopCount: Int = EventLoopGroup.coreCount
     /// Per-connection initial SETTINGS_MAX_CONCURRENT_STREAMS, decided when the connection opens

@@ -36,6 +36,11 @@ final class Acceptor: Selectable, @unchecked Sendable {
                 Glibc.close(socket)
                 continue
             }
+            if context.openConnections.load(ordering: .relaxed) >= context.configuration.maxConnections {
+                Glibc.close(socket)
+                refused(peer: Socket.describe(peer))
+                continue
+            }
             context.openConnections.wrappingAdd(1, ordering: .relaxed)
             let target = group.next()
             let state = loopStates[target.index]
@@ -49,6 +54,21 @@ final class Acceptor: Selectable, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    private var lastRefusalWarning: UInt64 = 0
+    private var refusedSinceWarning = 0
+
+    /// Notes a connection closed for being over `maxConnections`: one warning a second at most, with the count.
+    private func refused(peer: String) {
+        refusedSinceWarning += 1
+        let now = monotonicNanoseconds()
+        guard lastRefusalWarning == 0 || now &- lastRefusalWarning >= 1_000_000_000 else { return }
+        context.configuration.logger.warning("connection limit reached: closed new connections", metadata: [
+            "limit": "\(context.configuration.maxConnections)", "closed": "\(refusedSinceWarning)", "last_peer": "\(peer)",
+        ])
+        lastRefusalWarning = now
+        refusedSinceWarning = 0
     }
 
     /// Stops accepting and closes the listening socket. Loop thread only.

@@ -57,6 +57,7 @@ public final class MockAPNsServer: Sendable {
         transportConfiguration.port = configuration.port
         transportConfiguration.maxConcurrentStreams = configuration.pipeline.maxConcurrentStreams
         transportConfiguration.maxBodyBytes = configuration.maxBodyBytes
+        transportConfiguration.maxConnections = configuration.maxConnections
         transportConfiguration.logger = configuration.logger
         if let loops = configuration.loopCount { transportConfiguration.loopCount = loops }
         if configuration.tls {

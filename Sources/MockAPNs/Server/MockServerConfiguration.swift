@@ -34,6 +34,8 @@ public struct MockServerConfiguration: Sendable {
     public var memoryLimit = 50_000
     /// Event loops (threads); nil = one per core.
     public var loopCount: Int?
+    /// Most client connections open at once; more are closed as they arrive.
+    public var maxConnections = 10_000
     /// Largest request body buffered; larger bodies are answered 413 without being kept.
     public var maxBodyBytes = 64 * 1024
     /// Folder of the bundled credentials; nil = search the usual places.

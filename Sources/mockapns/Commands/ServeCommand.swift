@@ -30,6 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Reason for a key of the other environment: BadEnvironmentKeyIdInToken (documented, default) or BadEnvironmentKeyInToken.")
     var environmentKeyReason: String?
     @Option(help: "MAX_CONCURRENT_STREAMS once a connection is authenticated (default 1000).") var maxConcurrentStreams: Int?
+    @Option(help: "Most client connections open at once; more are closed as they arrive (default 10000).") var maxConnections: Int?
     @Option(help: "JSON file of device states (unregistered, expired, topics, otherEnvironment, rateLimited).") var devices: String?
     @Option(help: "JSON file of fault rules.") var faults: String?
     @Option(help: "Append every record to this JSON Lines file.") var record: String?
@@ -68,6 +69,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let streams = try maxConcurrentStreams ?? env.int("MAX_CONCURRENT_STREAMS") {
             guard streams >= 1 else { throw ValidationError("--max-concurrent-streams must be at least 1") }
             configuration.pipeline.maxConcurrentStreams = UInt32(clamping: streams)
+        }
+        if let connections = try maxConnections ?? env.int("MAX_CONNECTIONS") {
+            guard connections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+            configuration.maxConnections = connections
         }
         configuration.devicesPath = devices ?? env["DEVICES"]
         configuration.faultsPath = faults ?? env["FAULTS"]
