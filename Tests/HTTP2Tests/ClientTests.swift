@@ -249,6 +249,39 @@ final class ClientTests: ClientServerTestCase {
         XCTAssertTrue(waitUntil { handler.closed.count == 1 }, "the connection should close once the stream is done")
     }
 
+    /// A client created, used and shut down at once, again and again, leaves no descriptor behind: its loop's
+    /// epoll and eventfd go with it even when the connection's last task arrives after the loop stopped, and a
+    /// connection still open at shutdown is closed with its loop (its socket with it).
+    func testClientShutDownRightAfterUseLeaksNoDescriptors() async throws {
+        let (server, _) = try startServer()
+        func round(closing: Bool) async throws {
+            let client = try HTTP2Client()
+            let connection = try await client.connect(host: "localhost", port: server.localPort, tls: trustTestCA)
+            let response = try await connection.send(HTTP2ClientRequest(method: "GET", path: "/echo"))
+            XCTAssertEqual(response.status, 200)
+            if closing { await connection.close() }
+            await client.shutdown()
+        }
+        func descriptors() async throws -> Int {
+            var last = -1, same = 0
+            for _ in 0..<250 where same < 5 {   // settled: the same count five times, 20 ms apart
+                try await Task.sleep(for: .milliseconds(20))
+                let now = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+                same = now == last ? same + 1 : 0
+                last = now
+            }
+            return last
+        }
+        try await round(closing: true)   // warm up
+        let before = try await descriptors()
+        for _ in 0..<10 { try await round(closing: true) }
+        let afterClosing = try await descriptors()
+        XCTAssertEqual(afterClosing, before, "descriptors leaked over 10 rounds that closed the connection")
+        for _ in 0..<10 { try await round(closing: false) }
+        let afterOpen = try await descriptors()
+        XCTAssertEqual(afterOpen, before, "descriptors leaked over 10 rounds that left the connection open")
+    }
+
     func testAgainstNghttpd() async throws {
         let htdocs = FileManager.default.temporaryDirectory.appendingPathComponent("http2-htdocs-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: htdocs, withIntermediateDirectories: true)

@@ -5,34 +5,8 @@ import XCTest
 
 /// Misbehaving peers; after each, the server must still serve a normal request.
 final class ServerAbuseTests: ServerTestCase {
-    /// Connects a plain TCP socket to 127.0.0.1:port, sends `bytes`, and reads until EOF (or 10 s).
-    private func sendRaw(port: Int, bytes: [UInt8]) throws -> (received: Int, closedByServer: Bool) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        XCTAssertEqual(connected, 0)
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var total = 0
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n == 0 { return (total, true) }
-            if n < 0 { return (total, errno == ECONNRESET) }
-            total += n
-        }
-    }
-
-    /// A plain TCP connection to 127.0.0.1:port (nil if it failed), reading with a 5 s timeout.
-    private func openRaw(port: Int) -> Int32? {
+    /// A plain TCP connection to 127.0.0.1:port (nil if it failed), reading with a `timeout`-second timeout.
+    private func openRaw(port: Int, timeout seconds: Int = 5) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
@@ -43,9 +17,24 @@ final class ServerAbuseTests: ServerTestCase {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { close(fd); return nil }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return fd
+    }
+
+    /// Connects a plain TCP socket to 127.0.0.1:port, sends `bytes`, and reads until EOF (or 10 s).
+    private func sendRaw(port: Int, bytes: [UInt8]) throws -> (received: Int, closedByServer: Bool) {
+        let fd = try XCTUnwrap(openRaw(port: port, timeout: 10), "cannot connect to port \(port)")
+        defer { close(fd) }
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n == 0 { return (total, true) }
+            if n < 0 { return (total, errno == ECONNRESET) }
+            total += n
+        }
     }
 
     /// Waits up to 5 s for the server to count `count` open connections.

@@ -12,6 +12,8 @@ public final class EventLoop: @unchecked Sendable {
     private struct Queue {
         var tasks: [@Sendable () -> Void] = []
         var wakePending = false
+        /// Set once `run()` has finished: later tasks are dropped rather than kept forever.
+        var stopped = false
     }
 
     /// Index of this loop within its group (0-based).
@@ -62,13 +64,17 @@ public final class EventLoop: @unchecked Sendable {
         UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) == threadID.load(ordering: .relaxed)
     }
 
-    /// Runs `task` on the loop thread, soon. Callable from any thread.
+    /// Runs `task` on the loop thread, soon. Callable from any thread. Once the loop has stopped (its group
+    /// shut down) the task is dropped: nothing runs on a stopped loop.
     public func execute(_ task: @escaping @Sendable () -> Void) {
         enqueue(task)
     }
 
     func enqueue(_ task: @escaping @Sendable () -> Void) {
         let wake = queue.withLock { q -> Bool in
+            // A stopped loop will never run it. Kept, the task (often holding a connection, which holds this
+            // loop) would keep the loop and its descriptors alive forever; dropped, it is released right here.
+            if q.stopped { return false }
             q.tasks.append(task)
             if q.wakePending { return false }
             q.wakePending = true
@@ -174,11 +180,21 @@ public final class EventLoop: @unchecked Sendable {
             runDueTimers()
             runTickObservers()
         }
-        // Drain what is left so that closures (and what they own) are released on this thread.
+        // Whatever is still registered goes with the loop: sockets are closed and their waiters failed. Then
+        // drain what is left so that closures (and what they own) are released on this thread, and drop
+        // anything enqueued from now on (see `enqueue`).
+        for handler in handlers.compactMap({ $0 }) { handler.loopStopped() }
         runQueuedTasks()
         runTickObservers()
         timers.removeAll()
         handlers.removeAll()
+        tickObservers.removeAll()
+        let late = queue.withLock { q in
+            q.stopped = true
+            defer { q.tasks = [] }
+            return q.tasks
+        }
+        _ = late   // released here, outside the lock
     }
 
     private func runQueuedTasks() {

@@ -3,6 +3,9 @@
 protocol Selectable: AnyObject {
     /// The descriptor is ready; `events` is the epoll bit set (EPOLLIN, EPOLLOUT, EPOLLERR, EPOLLHUP).
     func ready(events: UInt32)
+    /// The loop is stopping for good with this still registered: close the descriptor and fail whatever
+    /// waits on it, since nothing will ever run for it again.
+    func loopStopped()
 }
 
 /// Something that wants a call once at the end of the current loop iteration (e.g. to batch output).

@@ -71,6 +71,8 @@ final class Acceptor: Selectable, @unchecked Sendable {
         refusedSinceWarning = 0
     }
 
+    func loopStopped() { close() }
+
     /// Stops accepting and closes the listening socket. Loop thread only.
     func close() {
         guard !closed else { return }

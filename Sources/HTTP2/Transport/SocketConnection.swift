@@ -408,6 +408,11 @@ class SocketConnection: Selectable, TickObserver {
     // MARK: - Closing
 
     /// Drops the connection now. Safe to call from nghttp2 callbacks (deferred until the call returns).
+    final func loopStopped() {
+        inSessionCall = false   // the loop is past every callback: nothing can be inside nghttp2 now
+        close()
+    }
+
     func close() {
         if phase == .closed { return }
         if inSessionCall {
