@@ -89,11 +89,11 @@ let package = Package(
             swiftSettings: strict
         ),
         // --- control plane (MockAPNsControl) ---
-        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics, HTTP/1.1 APNs endpoint. → MockAPNs, APNsModel
+        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics, HTTP/1.1 APNs endpoint. → MockAPNs, APNsModel, HTTP2 (Locked)
         .target(
             name: "MockAPNsControl",
             dependencies: [
-                "MockAPNs", "APNsModel",
+                "MockAPNs", "APNsModel", "HTTP2",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "mockapns",
             dependencies: [
-                "MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "APNsClient",
+                "MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

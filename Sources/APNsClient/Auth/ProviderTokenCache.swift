@@ -1,6 +1,6 @@
 import APNsCrypto
 import Foundation
-import Synchronization
+import HTTP2
 
 /// Mints provider tokens (ES256 JWTs) and reuses each for `refreshInterval` (50 minutes): APNs rejects a token
 /// older than an hour, and answers `429 TooManyProviderTokenUpdates` when a connection sees a new token less than
@@ -27,7 +27,7 @@ public final class ProviderTokenCache: Sendable {
     public let refreshInterval: Int64
     /// Minimum age before a token may be replaced, even when APNs rejects it.
     public let minimumInterval: Int64
-    private let current = Mutex<(token: Token, authorization: String)?>(nil)
+    private let current = Locked<(token: Token, authorization: String)?>(nil)
 
     /// The wall clock, in whole seconds since 1970.
     public static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }

@@ -1,4 +1,4 @@
-import Synchronization
+import HTTP2
 
 /// Counts sends in progress so `shutdown()` can refuse new ones and wait for the rest to finish.
 final class InFlightGate: Sendable {
@@ -8,7 +8,7 @@ final class InFlightGate: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Registers a send; false once closed.
     func enter() -> Bool {

@@ -1,5 +1,4 @@
 import HTTP2
-import Synchronization
 
 /// A fixed number of HTTP/2 connections to one APNs endpoint. Requests are spread round-robin over the slots;
 /// each connection honours the server's MAX_CONCURRENT_STREAMS (the HTTP2 client queues sends beyond it). A slot
@@ -29,14 +28,14 @@ final class ConnectionPool: Sendable {
     private let client: HTTP2Client
     private let address: APNsEndpoint.Address
     private let tls: TLSClientConfiguration?
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A pool of `size` connections (opened lazily) to `address`.
     init(client: HTTP2Client, address: APNsEndpoint.Address, tls: TLSClientConfiguration?, size: Int) {
         self.client = client
         self.address = address
         self.tls = tls
-        state = Mutex(State(slots: Array(repeating: .empty, count: max(1, size))))
+        state = Locked(State(slots: Array(repeating: .empty, count: max(1, size))))
     }
 
     /// The next slot's connection, connecting it first if needed.

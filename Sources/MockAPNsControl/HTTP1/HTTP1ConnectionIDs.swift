@@ -1,15 +1,15 @@
 import NIOCore
-import Synchronization
+import HTTP2
 
 /// Gives each HTTP/1.1 connection a number for the life of the endpoint, so records show which
 /// requests shared a connection (as HTTP/2 records do).
 final class HTTP1ConnectionIDs: Sendable {
-    private let state: Mutex<(next: UInt64, byChannel: [ObjectIdentifier: UInt64])>
+    private let state: Locked<(next: UInt64, byChannel: [ObjectIdentifier: UInt64])>
     private let onClose: @Sendable (UInt64) -> Void
 
     /// Numbers start at `first`; `onClose` hears of each connection's end (the pipeline forgets its state).
     init(first: UInt64, onClose: @escaping @Sendable (UInt64) -> Void) {
-        state = Mutex((first, [:]))
+        state = Locked((first, [:]))
         self.onClose = onClose
     }
 

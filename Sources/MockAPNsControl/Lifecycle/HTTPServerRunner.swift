@@ -1,7 +1,7 @@
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import Synchronization
+import HTTP2
 
 /// Runs one Hummingbird application in the background: start returns the bound port, stop shuts it
 /// down gracefully (and cancels what is still open after a short grace period).
@@ -14,8 +14,8 @@ final class HTTPServerRunner: Sendable {
         let port: Int
     }
 
-    private let running = Mutex<Running?>(nil)
-    private let starting = Mutex<Bool>(false)
+    private let running = Locked<Running?>(nil)
+    private let starting = Locked<Bool>(false)
 
     /// The bound port while running.
     var port: Int? { running.withLock { $0?.port } }
@@ -50,7 +50,7 @@ final class HTTPServerRunner: Sendable {
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(2)
         groupConfiguration.maximumCancellationDuration = .seconds(2)
         let group = ServiceGroup(configuration: groupConfiguration)
-        let failure = Mutex<String?>(nil)
+        let failure = Locked<String?>(nil)
         let task = Task {
             do {
                 try await group.run()

@@ -1,6 +1,6 @@
 import MockAPNs
 import Prometheus
-import Synchronization
+import HTTP2
 
 /// Prometheus series for the mock's traffic, fed from the recorder: requests by status, by reason and
 /// by push type, a latency histogram (from each record's `duration_us`) and open connections (the
@@ -20,7 +20,7 @@ final class RequestMetrics: Sendable {
     private let connectionsGauge: Gauge
     private let total: Counter
     private let latency: ValueHistogram
-    private let feeder = Mutex<(task: Task<Void, Never>?, counted: UInt64)>((nil, 0))
+    private let feeder = Locked<(task: Task<Void, Never>?, counted: UInt64)>((nil, 0))
 
     /// Follows `recorder`; `openConnections` is read at each scrape.
     init(recorder: Recorder, openConnections: @escaping @Sendable () -> Int) {

@@ -1,5 +1,5 @@
 import MockAPNs
-import Synchronization
+import HTTP2
 
 /// The live record feeds handed to `/api/v1/stream` clients, kept so that stopping the server can end
 /// them (an open event stream would otherwise hold the graceful shutdown until its grace period ran out).
@@ -22,7 +22,7 @@ final class LiveStreams: Sendable {
 
     private let recorder: Recorder
     private let heartbeatInterval: Duration
-    private let feeds = Mutex<(next: Int, open: [Int: Feed], closed: Bool)>((0, [:], false))
+    private let feeds = Locked<(next: Int, open: [Int: Feed], closed: Bool)>((0, [:], false))
 
     /// Follows `recorder`, with a heartbeat every `heartbeatInterval`.
     init(recorder: Recorder, heartbeatInterval: Duration = .seconds(15)) {

@@ -1,5 +1,5 @@
 import APNsClient
-import Synchronization
+import HTTP2
 
 /// Counts outcomes of `mockapns send` from many tasks: accepted, rejected by reason, failed by error.
 final class SendTally: Sendable {
@@ -11,7 +11,7 @@ final class SendTally: Sendable {
         var done: Int { accepted + rejected.values.reduce(0, +) + failed.values.reduce(0, +) }
     }
 
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
 
     /// Records one outcome.
     func record(_ result: Result<APNsResponse, APNsClientError>) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import HTTP2
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -34,7 +34,7 @@ enum EventStreamReader {
         return stream
     }
 
-    /// Collects bytes into events. Its mutable state sits behind a `Mutex`.
+    /// Collects bytes into events. Its mutable state sits behind a `Locked`.
     private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
         private struct State {
             var buffer: [UInt8] = []
@@ -44,7 +44,7 @@ enum EventStreamReader {
         }
 
         private let continuation: AsyncThrowingStream<String, any Error>.Continuation
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         init(continuation: AsyncThrowingStream<String, any Error>.Continuation) {
             self.continuation = continuation
