@@ -14,11 +14,29 @@ public final class ChannelStore: Sendable {
 
     /// APNs's documented ceiling: 10,000 channels per app and environment.
     public static let limitPerApp = 10_000
+    /// The mock's own ceiling over every app together, so that creating channels for ever new bundle IDs
+    /// cannot grow the server's memory without bound (~150 bytes a channel).
+    public static let limitInTotal = 100_000
 
-    private let channels = Locked<[String: [String: Channel]]>([:])
+    private struct State {
+        var byApp: [String: [String: Channel]] = [:]
+        var total = 0
+    }
+
+    private let state = Locked(State())
+    private let perApp: Int
+    private let inTotal: Int
 
     /// An empty store.
-    public init() {}
+    public convenience init() {
+        self.init(limitPerApp: Self.limitPerApp, limitInTotal: Self.limitInTotal)
+    }
+
+    /// An empty store with other limits (tests).
+    init(limitPerApp: Int, limitInTotal: Int) {
+        perApp = limitPerApp
+        inTotal = limitInTotal
+    }
 
     /// Creates a channel from a create request's JSON body, or says why not.
     func create(bundleID: String, body: [UInt8]) -> Result<Channel, APNsReason> {
@@ -36,30 +54,40 @@ public final class ChannelStore: Sendable {
         var random = [UInt8](repeating: 0, count: 16)
         for i in random.indices { random[i] = UInt8.random(in: 0...255) }
         let channel = Channel(id: Data(random).base64EncodedString(), messageStoragePolicy: Int(policy))
-        return channels.withLock { all in
-            if all[bundleID, default: [:]].count >= Self.limitPerApp { return .failure(.cannotCreateChannelConfig) }
-            all[bundleID, default: [:]][channel.id] = channel
+        return state.withLock { state in
+            guard state.byApp[bundleID, default: [:]].count < perApp, state.total < inTotal else {
+                return .failure(.cannotCreateChannelConfig)
+            }
+            state.byApp[bundleID, default: [:]][channel.id] = channel
+            state.total += 1
             return .success(channel)
         }
     }
 
     /// The channel `id` of `bundleID`, if it exists.
     public func channel(bundleID: String, id: String) -> Channel? {
-        channels.withLock { $0[bundleID]?[id] }
+        state.withLock { $0.byApp[bundleID]?[id] }
     }
 
     /// Deletes a channel; returns whether it existed.
     func delete(bundleID: String, id: String) -> Bool {
-        channels.withLock { $0[bundleID]?.removeValue(forKey: id) != nil }
+        state.withLock { state in
+            guard state.byApp[bundleID]?.removeValue(forKey: id) != nil else { return false }
+            state.total -= 1
+            if state.byApp[bundleID]?.isEmpty == true { state.byApp[bundleID] = nil }
+            return true
+        }
     }
 
     /// Adds a channel with a chosen ID (tests that replay recorded channel IDs).
     func insert(bundleID: String, channel: Channel) {
-        channels.withLock { $0[bundleID, default: [:]][channel.id] = channel }
+        state.withLock { state in
+            if state.byApp[bundleID, default: [:]].updateValue(channel, forKey: channel.id) == nil { state.total += 1 }
+        }
     }
 
     /// Every channel ID of `bundleID`.
     public func all(bundleID: String) -> [String] {
-        channels.withLock { ($0[bundleID] ?? [:]).keys.sorted() }
+        state.withLock { ($0.byApp[bundleID] ?? [:]).keys.sorted() }
     }
 }

@@ -1,0 +1,37 @@
+import APNsModel
+import XCTest
+@testable import MockAPNs
+
+/// Channel creation stops at APNs's per-app ceiling and at the mock's ceiling over all apps, with APNs's reason,
+/// and a delete makes room again.
+final class ChannelStoreTests: XCTestCase {
+    private let body = Array(#"{"message-storage-policy":1,"push-type":"LiveActivity"}"#.utf8)
+
+    private func create(_ store: ChannelStore, _ app: String) -> APNsReason? {
+        switch store.create(bundleID: app, body: body) {
+        case .success: nil
+        case .failure(let reason): reason
+        }
+    }
+
+    func testPerAppAndTotalLimits() throws {
+        let store = ChannelStore(limitPerApp: 3, limitInTotal: 5)
+        for _ in 0..<3 { XCTAssertNil(create(store, "com.example.a")) }
+        XCTAssertEqual(create(store, "com.example.a"), .cannotCreateChannelConfig, "fourth channel of one app")
+        for _ in 0..<2 { XCTAssertNil(create(store, "com.example.b")) }
+        XCTAssertEqual(create(store, "com.example.c"), .cannotCreateChannelConfig, "sixth channel over all apps")
+
+        let first = try XCTUnwrap(store.all(bundleID: "com.example.a").first)
+        XCTAssertTrue(store.delete(bundleID: "com.example.a", id: first))
+        XCTAssertFalse(store.delete(bundleID: "com.example.a", id: first), "already deleted")
+        XCTAssertNil(create(store, "com.example.c"), "a delete makes room")
+        XCTAssertEqual(store.all(bundleID: "com.example.a").count, 2)
+        XCTAssertEqual(store.all(bundleID: "com.example.c").count, 1)
+        XCTAssertEqual(create(store, "com.example.d"), .cannotCreateChannelConfig)
+    }
+
+    func testDefaultsAreAPNsCeilingAndTheMocksOwn() {
+        XCTAssertEqual(ChannelStore.limitPerApp, 10_000)
+        XCTAssertEqual(ChannelStore.limitInTotal, 100_000)
+    }
+}
