@@ -63,20 +63,13 @@ final class RecordFileWriter: Sendable {
     /// Holds the calling thread while the queue is at its limit, until the writer takes it (or stops).
     func waitForRoom() {
         condition.lock()
-        var warn = false
         if state.pending.count >= queueLimit && !state.finished {
-            warn = !state.warnedFull
-            state.warnedFull = true
             state.waitingForRoom += 1
             condition.broadcast()
             while state.pending.count >= queueLimit && !state.finished { condition.wait() }
             state.waitingForRoom -= 1
         }
         condition.unlock()
-        if warn {
-            FileHandle.standardError.write(Data(("mockapns: the record file is falling behind (\(queueLimit) records waiting);"
-                + " new requests wait until it catches up\n").utf8))
-        }
     }
 
     /// Blocks until every record enqueued so far has been written.
@@ -111,8 +104,14 @@ final class RecordFileWriter: Sendable {
             state.pending.removeAll(keepingCapacity: true)
             let closing = state.closing
             let someoneWaits = state.waitingForRoom > 0
+            let warn = someoneWaits && !state.warnedFull
+            if warn { state.warnedFull = true }
             condition.unlock()
             if someoneWaits { condition.broadcast() }   // the queue has room again
+            if warn {   // said once, from this thread (loop threads do no I/O)
+                FileHandle.standardError.write(Data(("mockapns: the record file is falling behind (\(queueLimit) records"
+                    + " were waiting); new requests wait while it catches up\n").utf8))
+            }
 
             beforeBatch?()
             encoder.bytes.removeAll(keepingCapacity: true)
