@@ -15,6 +15,7 @@ public struct DecisionContext: Sendable, Hashable {
     /// broadcast API (pushy's and APNSwift's mock servers do not check JSON at all, so there is no library
     /// precedent). Configurable in case real APNs is observed to answer otherwise.
     public var malformedPayloadReason: APNsReason
+
     /// Makes a decision context.
     public init(environment: APNsEnvironment, credential: ProviderCredential, now: Int64,
                 environmentKeyReason: APNsReason = .badEnvironmentKeyIdInToken,

@@ -407,12 +407,13 @@ class SocketConnection: Selectable, TickObserver {
 
     // MARK: - Closing
 
-    /// Drops the connection now. Safe to call from nghttp2 callbacks (deferred until the call returns).
+    /// The loop is stopping: closes the connection now, failing whatever waits on it.
     final func loopStopped() {
         inSessionCall = false   // the loop is past every callback: nothing can be inside nghttp2 now
         close()
     }
 
+    /// Drops the connection now. Safe to call from nghttp2 callbacks (deferred until the call returns).
     func close() {
         if phase == .closed { return }
         if inSessionCall {

@@ -83,7 +83,7 @@ public final class Recorder: Sendable {
         // and the one it pushes out of the ring (whose fields may be freed with it) is released after it.
         let status = record.response.status
         let reason = record.response.reason
-        let pushType = record.headers.first(where: { $0.name == "apns-push-type" })?.value
+        let pushType = record.header("apns-push-type")
         let shared = StoredRecord(record)
         var woken: [(CheckedContinuation<[RecordedRequest], any Error>, [RecordedRequest])] = []
         var evicted: StoredRecord?

@@ -20,8 +20,7 @@ public struct RecorderStatistics: Sendable, Equatable {
 
     /// Adds one record to the counters.
     public mutating func count(_ record: RecordedRequest) {
-        count(status: record.response.status, reason: record.response.reason,
-              pushType: record.headers.first(where: { $0.name == "apns-push-type" })?.value)
+        count(status: record.response.status, reason: record.response.reason, pushType: record.header("apns-push-type"))
     }
 
     /// Adds one record, given its response status and reason and its `apns-push-type` header, to the counters.

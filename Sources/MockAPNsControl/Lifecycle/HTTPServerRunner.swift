@@ -1,7 +1,7 @@
+import HTTP2
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import HTTP2
 
 /// Runs one Hummingbird application in the background: start returns the bound port, stop shuts it
 /// down gracefully (and cancels what is still open after a short grace period).
