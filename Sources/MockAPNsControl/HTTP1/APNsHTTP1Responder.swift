@@ -17,7 +17,19 @@ struct APNsHTTP1Responder: HTTPResponder {
     /// The largest body read; larger ones are cut here and the pipeline judges the size from the header.
     static let bodyLimit = 64 * 1024
 
+    /// Only the `Origin` half of the control plane's rule: APNs clients send no `Origin`, so a request carrying
+    /// another site's is a web page posting into the recording. `Host` is not checked: this endpoint may listen
+    /// beyond loopback, and nothing it answers is secret.
+    static let browserPolicy = BrowserRequestPolicy(requiresLoopbackHost: false)
+
     func respond(to request: Request, context: Context) async throws -> Response {
+        if BrowserGuardMiddleware<Context>.refusal(of: request, under: Self.browserPolicy) != nil {
+            // Refused before the pipeline, so the page leaves no record; answered as APNs answers a forbidden request.
+            return Response(
+                status: .forbidden, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"reason":"Forbidden"}"#))
+            )
+        }
         var request = request
         let body = try await Self.collect(&request)
         let headers = request.headers.map { HeaderField(name: $0.name.canonicalName, value: $0.value) }

@@ -12,7 +12,10 @@ import MockAPNs
 /// await control.stop()
 /// ```
 ///
-/// Routes (JSON; errors are `{"error": "…"}` with 400, 401 or 404):
+/// Web pages other than its own are kept out (``BrowserRequestPolicy``): without a token, requests must be
+/// addressed to a loopback name, and a request carrying another site's `Origin` is refused with 403.
+///
+/// Routes (JSON; errors are `{"error": "…"}` with 400, 401, 403 or 404):
 /// - `GET /api/v1/notifications?token=&topic=&push_type=&status=&reason=&since=&limit=` → `{"notifications": [record…]}`
 /// - `GET /api/v1/notifications/{seq or apns-id}` → one record; `DELETE /api/v1/notifications` → `{"cleared": n}`
 /// - `GET /api/v1/stream` (same filters) → server-sent events, `data: <record>` per record, live
@@ -70,11 +73,14 @@ public final class ControlServer: Sendable {
         metrics.stop()
     }
 
-    /// Every route, behind the JSON error and (when configured) bearer token middleware.
+    /// Every route, behind the JSON error, browser guard (``BrowserRequestPolicy``) and (when configured)
+    /// bearer token middleware.
     func makeRouter() -> Router<ControlRequestContext> {
         let router = Router(context: ControlRequestContext.self)
         router.add(middleware: JSONErrorMiddleware())
-        if let token = configuration.controlToken, !token.isEmpty {
+        let token = configuration.controlToken.flatMap { $0.isEmpty ? nil : $0 }
+        router.add(middleware: BrowserGuardMiddleware(policy: BrowserRequestPolicy(requiresLoopbackHost: token == nil)))
+        if let token {
             router.add(middleware: BearerTokenMiddleware(token: token))
         }
         NotificationRoutes(recorder: server.recorder, streams: streams).register(on: router)
