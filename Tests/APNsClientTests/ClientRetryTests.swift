@@ -69,7 +69,7 @@ final class ClientRetryTests: XCTestCase {
 
     func testUnregisteredIsNotRetried() async throws {
         let server = try ClientTestServer.start()
-        server.server.devices.set(token, .unregistered(timestamp: 1_700_000_000_000))
+        try server.server.devices.set(token, .unregistered(timestamp: 1_700_000_000_000))
         let client = try APNsClient(configuration: try server.configuration())
         do {
             _ = try await client.send(push, deviceToken: token)

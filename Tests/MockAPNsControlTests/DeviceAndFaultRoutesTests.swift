@@ -84,4 +84,55 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
         XCTAssertEqual(answer.status, 400)
         XCTAssertTrue(try answer.json()["error"]?.stringValue?.contains("action") == true, answer.text)
     }
+
+    func testAFullRegistryAnswers409AndDeletingFreesRoom() async throws {
+        let harness = try await ControlTestHarness.start()
+        for index in 0..<DeviceRegistry.limitDevices {
+            try harness.server.devices.set(String(index, radix: 16).count % 2 == 0 ? String(index, radix: 16) : "0" + String(index, radix: 16), .expired)
+        }
+        let client = harness.client
+        let full = try await client.send("PUT", "/api/v1/devices/abcdef0123", body: #"{"state":"expired"}"#)
+        let replace = try await client.send("PUT", "/api/v1/devices/00", body: #"{"state":"otherEnvironment"}"#)
+        let delete = try await client.send("DELETE", "/api/v1/devices/01")
+        let afterDelete = try await client.send("PUT", "/api/v1/devices/abcdef0123", body: #"{"state":"expired"}"#)
+        let count = harness.server.devices.all().count
+        await harness.stop()
+        XCTAssertEqual(full.status, 409, full.text)
+        XCTAssertTrue(try full.json()["error"]?.stringValue?.contains("at most 100000 devices") == true, full.text)
+        XCTAssertEqual(replace.status, 200, replace.text)
+        XCTAssertEqual(delete.status, 200, delete.text)
+        XCTAssertEqual(afterDelete.status, 200, afterDelete.text)
+        XCTAssertEqual(count, DeviceRegistry.limitDevices)
+    }
+
+    func testTooManyOrTooLongTopicsAre400s() async throws {
+        let harness = try await ControlTestHarness.start()
+        let client = harness.client
+        let topics = (0...DeviceState.maximumTopics).map { "\"com.example.app\($0)\"" }
+        let tooMany = try await client.send("PUT", "/api/v1/devices/aa", body: #"{"state":"topics","topics":[\#(topics.joined(separator: ","))]}"#)
+        let tooLong = try await client.send("PUT", "/api/v1/devices/aa",
+                                            body: #"{"state":"topics","topics":["\#(String(repeating: "a", count: 256))"]}"#)
+        let fits = try await client.send("PUT", "/api/v1/devices/aa",
+                                         body: #"{"state":"topics","topics":[\#(topics.dropLast().joined(separator: ","))]}"#)
+        await harness.stop()
+        XCTAssertEqual(tooMany.status, 400, tooMany.text)
+        XCTAssertTrue(try tooMany.json()["error"]?.stringValue?.contains("at most 100 topics") == true, tooMany.text)
+        XCTAssertEqual(tooLong.status, 400, tooLong.text)
+        XCTAssertTrue(try tooLong.json()["error"]?.stringValue?.contains("at most 255 bytes") == true, tooLong.text)
+        XCTAssertEqual(fits.status, 200, fits.text)
+    }
+
+    func testAFullFaultPlanAnswers409() async throws {
+        let harness = try await ControlTestHarness.start()
+        for _ in 0..<FaultPlan.limitRules { harness.server.faults.add(FaultRule(action: .stall)) }
+        let full = try await harness.client.send("POST", "/api/v1/faults", body: #"{"action":{"type":"stall"}}"#)
+        let id = harness.server.faults.entries[0].id
+        let delete = try await harness.client.send("DELETE", "/api/v1/faults/\(id)")
+        let afterDelete = try await harness.client.send("POST", "/api/v1/faults", body: #"{"action":{"type":"stall"}}"#)
+        await harness.stop()
+        XCTAssertEqual(full.status, 409, full.text)
+        XCTAssertTrue(try full.json()["error"]?.stringValue?.contains("at most 1000 rules") == true, full.text)
+        XCTAssertEqual(delete.status, 200)
+        XCTAssertEqual(afterDelete.status, 201, afterDelete.text)
+    }
 }

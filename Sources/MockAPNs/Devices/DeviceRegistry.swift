@@ -16,16 +16,40 @@ public final class DeviceRegistry: Sendable {
     /// pushes to an empty registry (the usual case) do not take the lock at all.
     private let isEmpty = Atomic<Bool>(true)
 
-    /// An empty registry: every token is live.
-    public init() {}
+    /// The most devices the registry holds (mock-wide, like the channel store's ceiling): enough for any test
+    /// suite, and a bound on memory (~300 bytes a device, up to ~30 KB with 100 topics).
+    public static let limitDevices = 100_000
+    /// The longest token the registry keeps, in hex characters: far past the longest seen (160, simulators).
+    public static let maximumTokenLength = 512
 
-    /// Sets what `token` should answer from now on.
-    public func set(_ token: String, _ state: DeviceState) {
-        let now = Timestamp.nowMillis()
-        entries.withLock { entries in
-            entries[token.lowercased()] = Entry(state: state, setAtMillis: now)
-            isEmpty.store(false, ordering: .releasing)
+    private let limit: Int
+
+    /// An empty registry: every token is live.
+    public convenience init() {
+        self.init(limitDevices: Self.limitDevices)
+    }
+
+    /// An empty registry holding at most `limitDevices` devices (tests).
+    init(limitDevices: Int) {
+        limit = limitDevices
+    }
+
+    /// Sets what `token` should answer from now on. Replacing a known token's state always works; a new token
+    /// needs room (``limitDevices``), and the state must be within ``DeviceState/boundsProblem``'s bounds.
+    public func set(_ token: String, _ state: DeviceState) throws(DeviceRegistryError) {
+        guard token.utf8.count <= Self.maximumTokenLength else {
+            throw .outOfBounds("a device token has at most \(Self.maximumTokenLength) hex characters (got \(token.utf8.count))")
         }
+        if let problem = state.boundsProblem { throw .outOfBounds(problem) }
+        let now = Timestamp.nowMillis()
+        let key = token.lowercased()
+        let stored = entries.withLock { entries -> Bool in
+            guard entries[key] != nil || entries.count < limit else { return false }
+            entries[key] = Entry(state: state, setAtMillis: now)
+            isEmpty.store(false, ordering: .releasing)
+            return true
+        }
+        guard stored else { throw .full(limit: limit) }
     }
 
     /// Makes `token` a live device again.
@@ -67,7 +91,8 @@ public final class DeviceRegistry: Sendable {
             guard let token = item["token"]?.stringValue, DeviceToken.isValid(token) else {
                 throw .invalidDevice("\(path): every device needs a \"token\" of even-length hex")
             }
-            set(token, try DeviceState(json: item))
+            let state = try DeviceState(json: item)
+            do { try set(token, state) } catch { throw .invalidDevice("\(path): \(error)") }
         }
     }
 
@@ -89,7 +114,10 @@ public final class DeviceRegistry: Sendable {
             case .otherEnvironment:
                 return (.badDeviceToken, nil)
             case .rateLimited(let max, let window):
-                let since = now - Int64(window) * 1000
+                // `set` keeps window within a day, so this cannot overflow; saturate anyway rather than trap.
+                let windowMillis = Int64(window).multipliedReportingOverflow(by: 1000)
+                let start = now.subtractingReportingOverflow(windowMillis.partialValue)
+                let since = windowMillis.overflow || start.overflow ? Int64.min : start.partialValue
                 entry.recentPushes.removeAll { $0 <= since }
                 if entry.recentPushes.count >= max {
                     entries[key] = entry

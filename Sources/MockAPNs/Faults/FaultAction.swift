@@ -56,14 +56,24 @@ public enum FaultAction: Sendable, Equatable {
         case "stall":
             self = .stall
         case "reset":
-            self = .reset(errorCode: UInt32(clamping: json["error_code"]?.integerValue ?? 2))
+            self = .reset(errorCode: try Self.errorCode(json["error_code"], default: 2))
         case "goaway":
             self = .goAway(reason: json["reason"]?.stringValue ?? "Shutdown",
-                           errorCode: UInt32(clamping: json["error_code"]?.integerValue ?? 0))
+                           errorCode: try Self.errorCode(json["error_code"], default: 0))
         case "drop":
             self = .drop
         default:
             throw .invalidFault("unknown action type \"\(type)\"; use \(kinds)")
         }
+    }
+
+    /// An HTTP/2 error code: absent → `fallback`; otherwise a whole number from 0 to 2^32-1 (HTTP/2 codes are
+    /// 32 bits; unknown ones are allowed). A fraction, a negative or larger number is refused, not clamped.
+    private static func errorCode(_ value: JSONValue?, default fallback: UInt32) throws(ConfigurationError) -> UInt32 {
+        guard let value else { return fallback }
+        guard let number = value.integerValue, let code = UInt32(exactly: number) else {
+            throw .invalidFault("\"error_code\" is an HTTP/2 error code: a whole number from 0 to 4294967295")
+        }
+        return code
     }
 }

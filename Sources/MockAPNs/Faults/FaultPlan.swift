@@ -31,16 +31,30 @@ public final class FaultPlan: Sendable {
         state = Locked(State(random: SplitMix64(seed: seed)))
     }
 
-    /// Adds a rule; returns its id.
+    /// The most rules `POST /api/v1/faults` and `--faults` files may put in a plan, so that no client can grow
+    /// it (and the per-request scan over it) without bound. Far more than any test scripts.
+    public static let limitRules = 1_000
+
+    /// Adds a rule unless the plan already holds ``limitRules``; returns its id, or nil when full.
+    public func addIfRoom(_ rule: FaultRule) -> String? {
+        state.withLock { state in
+            state.entries.count < Self.limitRules ? append(rule, to: &state) : nil
+        }
+    }
+
+    /// Adds a rule; returns its id. In-process callers (test kits) are not held to ``limitRules``.
     @discardableResult
     public func add(_ rule: FaultRule) -> String {
-        state.withLock { state in
-            let id = "f\(state.nextID)"
-            state.nextID += 1
-            state.entries.append(Entry(id: id, rule: rule, fired: 0))
-            hasNoRules.store(false, ordering: .releasing)
-            return id
-        }
+        state.withLock { append(rule, to: &$0) }
+    }
+
+    /// Appends `rule` under the lock; returns its new id.
+    private func append(_ rule: FaultRule, to state: inout State) -> String {
+        let id = "f\(state.nextID)"
+        state.nextID += 1
+        state.entries.append(Entry(id: id, rule: rule, fired: 0))
+        hasNoRules.store(false, ordering: .releasing)
+        return id
     }
 
     /// Removes the rule with `id`; returns whether it existed.
@@ -80,11 +94,19 @@ public final class FaultPlan: Sendable {
             rules = json
         } else if let list = json["rules"] {
             rules = list
-            if let seed = json["seed"]?.integerValue { reseed(UInt64(bitPattern: seed)) }
+            if let seed = json["seed"] {
+                guard let number = seed.integerValue else {
+                    throw .invalidFault("\(path): \"seed\" must be a whole number from -9223372036854775808 to 9223372036854775807")
+                }
+                reseed(UInt64(bitPattern: number))
+            }
         } else {
             throw .invalidFault("\(path): expected {\"seed\": N, \"rules\": [...]} or a list of rules")
         }
         guard case .array(let items) = rules else { throw .invalidFault("\(path): \"rules\" must be a list") }
+        guard items.count <= Self.limitRules else {
+            throw .invalidFault("\(path): at most \(Self.limitRules) rules (got \(items.count))")
+        }
         for item in items { add(try FaultRule(json: item)) }
     }
 

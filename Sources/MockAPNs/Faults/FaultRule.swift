@@ -67,10 +67,21 @@ public struct FaultRule: Sendable, Equatable {
         guard case .object = json else { throw .invalidFault("a rule must be a JSON object") }
         guard let actionJSON = json["action"] else { throw .invalidFault("a rule needs an \"action\"") }
         let match = json["match"] ?? .object([])
-        let count = json["count"]?.integerValue
-        if let count, count < 0 { throw .invalidFault("\"count\" must be 0 or more") }
-        let probability = json["probability"]?.numberValue ?? 1
-        guard (0...1).contains(probability) else { throw .invalidFault("\"probability\" must be between 0 and 1") }
+        var count: Int64?
+        if let value = json["count"], value != .null {
+            // integerValue is nil for fractions and numbers past Int64: refused, never rounded or treated as "no limit".
+            guard let number = value.integerValue, number >= 0 else {
+                throw .invalidFault("\"count\" must be a whole number, 0 or more")
+            }
+            count = number
+        }
+        var probability = 1.0
+        if let value = json["probability"] {
+            guard let number = value.numberValue, (0...1).contains(number) else {
+                throw .invalidFault("\"probability\" must be a number between 0 and 1")
+            }
+            probability = number
+        }
         self.init(
             name: json["name"]?.stringValue, token: match["token"]?.stringValue, topic: match["topic"]?.stringValue,
             pushType: match["push_type"]?.stringValue, pathPrefix: match["path"]?.stringValue,

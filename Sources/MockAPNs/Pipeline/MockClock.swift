@@ -11,9 +11,12 @@ public final class MockClock: Sendable {
     /// A clock that reads real time until it is moved.
     public init() {}
 
-    /// Seconds since the Unix epoch as the mock sees them.
+    /// Seconds since the Unix epoch as the mock sees them; pinned to Int64's ends rather than wrapping or
+    /// trapping when a test moves the clock absurdly far.
     public func nowSeconds() -> Int64 {
-        Timestamp.nowSeconds() + offset.load(ordering: .relaxed)
+        let offset = offset.load(ordering: .relaxed)
+        let (now, overflow) = Timestamp.nowSeconds().addingReportingOverflow(offset)
+        return overflow ? (offset < 0 ? .min : .max) : now
     }
 
     /// How far the clock is from real time, in seconds.

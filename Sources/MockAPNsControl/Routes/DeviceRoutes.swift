@@ -3,7 +3,8 @@ import Hummingbird
 import MockAPNs
 
 /// `/api/v1/devices`: tell the mock that a token is unregistered, expired, limited to topics, for the
-/// other environment or rate limited — and forget it again.
+/// other environment or rate limited — and forget it again. The registry is bounded (``DeviceRegistry/limitDevices``
+/// devices, ``DeviceState/maximumTopics`` topics each): past it, 409 (full) or 400 (state out of bounds).
 struct DeviceRoutes {
     let devices: DeviceRegistry
 
@@ -32,7 +33,12 @@ struct DeviceRoutes {
             } catch {
                 throw ControlAPIError.badRequest("The body is not a device state: \(error). Send \(Self.example).")
             }
-            devices.set(token, state)
+            do {
+                try devices.set(token, state)
+            } catch let error as DeviceRegistryError {
+                if case .full = error { throw ControlAPIError(.conflict, error.description) }
+                throw ControlAPIError.badRequest(error.description)
+            }
             return JSONResponse.make(.object([.init("token", .string(token)), .init("device", state.jsonValue())]))
         }
         group.delete(":token") { _, context in

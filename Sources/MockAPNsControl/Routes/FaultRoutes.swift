@@ -19,7 +19,10 @@ struct FaultRoutes {
             } catch {
                 throw ControlAPIError.badRequest("The body is not a fault rule: \(error). Send \(Self.example).")
             }
-            let id = faults.add(rule)
+            guard let id = faults.addIfRoom(rule) else {
+                throw ControlAPIError(.conflict, "The fault plan is full: it holds at most \(FaultPlan.limitRules) rules. "
+                    + "Remove some first (DELETE /api/v1/faults/{id}, or DELETE /api/v1/faults for all).")
+            }
             return JSONResponse.make(.object([.init("id", .string(id))]), status: .created)
         }
         group.delete { _, _ in

@@ -8,12 +8,12 @@ final class DeviceRegistryTests: XCTestCase {
         XCTAssertNil(DeviceRegistry().verdict(token: "aa", topic: "t", now: 0))
     }
 
-    func testEachStateAnswersLikeAPNs() {
+    func testEachStateAnswersLikeAPNs() throws {
         let registry = DeviceRegistry()
-        registry.set("AA", .unregistered(timestamp: 1234))
-        registry.set("bb", .expired)
-        registry.set("cc", .topics(["com.example.app"]))
-        registry.set("dd", .otherEnvironment)
+        try registry.set("AA", .unregistered(timestamp: 1234))
+        try registry.set("bb", .expired)
+        try registry.set("cc", .topics(["com.example.app"]))
+        try registry.set("dd", .otherEnvironment)
         XCTAssertEqual(registry.verdict(token: "aa", topic: "t", now: 0)?.reason, .unregistered)
         XCTAssertEqual(registry.verdict(token: "aa", topic: "t", now: 0)?.timestamp, 1234)
         XCTAssertEqual(registry.verdict(token: "bb", topic: "t", now: 0)?.reason, .expiredToken)
@@ -25,9 +25,9 @@ final class DeviceRegistryTests: XCTestCase {
         XCTAssertNil(registry.verdict(token: "aa", topic: "t", now: 0))
     }
 
-    func testRateLimitSlidesWithTheWindow() {
+    func testRateLimitSlidesWithTheWindow() throws {
         let registry = DeviceRegistry()
-        registry.set("ee", .rateLimited(max: 2, windowSeconds: 10))
+        try registry.set("ee", .rateLimited(max: 2, windowSeconds: 10))
         XCTAssertNil(registry.verdict(token: "ee", topic: "t", now: 1_000))
         XCTAssertNil(registry.verdict(token: "ee", topic: "t", now: 2_000))
         XCTAssertEqual(registry.verdict(token: "ee", topic: "t", now: 3_000)?.reason, .tooManyRequests)
@@ -50,6 +50,64 @@ final class DeviceRegistryTests: XCTestCase {
         }
         for state in [DeviceState.unregistered(timestamp: nil), .expired, .topics(["a"]), .otherEnvironment, .rateLimited(max: 3, windowSeconds: 5)] {
             XCTAssertEqual(try DeviceState(json: state.jsonValue()), state)
+        }
+    }
+
+    func testTheRegistryStopsAtItsDeviceLimitAndDeletingFreesRoom() throws {
+        let registry = DeviceRegistry(limitDevices: 3)
+        for token in ["aa", "bb", "cc"] { try registry.set(token, .expired) }
+        XCTAssertThrowsError(try registry.set("dd", .expired)) { error in
+            XCTAssertEqual(error as? DeviceRegistryError, .full(limit: 3))
+            XCTAssertTrue("\(error)".contains("DELETE /api/v1/devices"), "\(error)")
+        }
+        XCTAssertNil(registry.all()["dd"])
+        try registry.set("AA", .otherEnvironment)   // replacing a known token needs no room
+        XCTAssertEqual(registry.all()["aa"], .otherEnvironment)
+        registry.remove("bb")
+        try registry.set("dd", .expired)
+        XCTAssertEqual(registry.all().count, 3)
+        registry.removeAll()
+        for token in ["01", "02", "03"] { try registry.set(token, .expired) }
+        XCTAssertEqual(DeviceRegistry.limitDevices, 100_000)
+    }
+
+    func testStatesOutsideTheBoundsAreRefused() throws {
+        let registry = DeviceRegistry()
+        let tooMany = (0...DeviceState.maximumTopics).map { "com.example.app\($0)" }
+        let refused: [(String, DeviceState)] = [
+            ("aa", .topics(tooMany)),
+            ("aa", .topics([String(repeating: "a", count: DeviceState.maximumTopicBytes + 1)])),
+            ("aa", .rateLimited(max: Int.max, windowSeconds: 60)),
+            ("aa", .rateLimited(max: 5, windowSeconds: Int.max)),   // once trapped in `now - window * 1000`
+            ("aa", .rateLimited(max: 5, windowSeconds: 0)),
+            ("aa", .rateLimited(max: -1, windowSeconds: 60)),
+            ("aa", .unregistered(timestamp: Int64.min)),
+            (String(repeating: "ab", count: DeviceRegistry.maximumTokenLength / 2 + 1), .expired),
+        ]
+        for (token, state) in refused {
+            XCTAssertThrowsError(try registry.set(token, state), "\(state)") { error in
+                guard case .outOfBounds = error as? DeviceRegistryError else { return XCTFail("\(error)") }
+            }
+        }
+        XCTAssertTrue(registry.all().isEmpty)
+        try registry.set("aa", .topics(Array(tooMany.dropLast())))
+        try registry.set("bb", .rateLimited(max: DeviceState.maximumRatePushes, windowSeconds: DeviceState.maximumRateWindowSeconds))
+        XCTAssertNil(registry.verdict(token: "bb", topic: "t", now: Int64.min))
+        XCTAssertNil(registry.verdict(token: "bb", topic: "t", now: Int64.max))
+    }
+
+    func testADevicesFilePastTheBoundsIsAConfigurationError() throws {
+        let path = NSTemporaryDirectory() + "devices-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(#"[{"token":"aa","state":"rateLimited","max":1,"window_seconds":9223372036854775807}]"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try DeviceRegistry().load(contentsOf: path)) { error in
+            XCTAssertTrue("\(error)".contains("window_seconds"), "\(error)")
+        }
+        let list = (0..<4).map { #"{"token":"0\#($0)","state":"expired"}"# }.joined(separator: ",")
+        try Data("[\(list)]".utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try DeviceRegistry(limitDevices: 3).load(contentsOf: path)) { error in
+            XCTAssertTrue("\(error)".contains("at most 3 devices"), "\(error)")
         }
     }
 }
