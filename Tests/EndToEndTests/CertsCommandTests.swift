@@ -1,4 +1,5 @@
 import APNsCrypto
+import APNsModel
 import Foundation
 import XCTest
 
@@ -33,8 +34,12 @@ final class CertsCommandTests: XCTestCase {
 
     func testInstallAndUninstallIntoATrustStoreFolder() async throws {
         let store = NSTemporaryDirectory() + "store-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: store) }
-        let install = try await InspectCLI.run(["certs", "--install", "--trust-store", store])
+        let data = NSTemporaryDirectory() + "data-\(UUID().uuidString)"
+        defer {
+            try? FileManager.default.removeItem(atPath: store)
+            try? FileManager.default.removeItem(atPath: data)
+        }
+        let install = try await InspectCLI.run(["certs", "--install", "--trust-store", store], environment: ["XDG_DATA_HOME": data])
         XCTAssertEqual(install.status, 0, install.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: store + "/mockapns-test-ca.crt"))
         let remove = try await InspectCLI.run(["certs", "--uninstall", "--trust-store", store])
@@ -44,5 +49,81 @@ final class CertsCommandTests: XCTestCase {
         XCTAssertEqual(missing.status, 1)
         let nothing = try await InspectCLI.run(["certs"])
         XCTAssertEqual(nothing.status, 2)
+    }
+
+    private static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// `--install` never trusts the bundled CA (its key is public): it makes a CA per user data folder, installs
+    /// exactly that one, reuses it on the next run, and `serve --cert/--key` with its server certificate is
+    /// trusted by a client that has only that CA.
+    func testInstallMakesAndTrustsACAOfThisMachinesOwn() async throws {
+        let root = NSTemporaryDirectory() + "install-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = root + "/store"
+        let first = try await InspectCLI.run(["certs", "--install", "--trust-store", store, "--json"],
+                                             environment: ["XDG_DATA_HOME": root + "/xdg", "HOME": root + "/home1"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let folder = root + "/xdg/mockapns"
+        XCTAssertEqual(try first.json()["directory"]?.stringValue, folder)
+        XCTAssertEqual(try first.json()["serve"]?.stringValue,
+                       "mockapns serve --cert \(folder)/server.pem --key \(folder)/server-key.pem")
+        let ca = try String(contentsOfFile: folder + "/ca.pem", encoding: .utf8)
+        let bundled = try String(contentsOfFile: Self.repo + "/certs/ca.pem", encoding: .utf8)
+        XCTAssertNotEqual(ca, bundled, "the bundled CA was used")
+        XCTAssertEqual(try String(contentsOfFile: store + "/mockapns-test-ca.crt", encoding: .utf8), ca, "installed another CA than the one made")
+        let mode = try FileManager.default.attributesOfItem(atPath: folder + "/ca-key.pem")[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+
+        let again = try await InspectCLI.run(["certs", "--install", "--trust-store", store, "--json"],
+                                             environment: ["XDG_DATA_HOME": root + "/xdg"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try again.json()["files"]?.arrayElements?.count, 0, "a second --install reuses the CA")
+        XCTAssertEqual(try String(contentsOfFile: folder + "/ca.pem", encoding: .utf8), ca)
+
+        let otherHome = try await InspectCLI.run(["certs", "--install", "--trust-store", root + "/store2"],
+                                                 environment: ["XDG_DATA_HOME": nil, "HOME": root + "/home2"])
+        XCTAssertEqual(otherHome.status, 0, otherHome.stderr)
+        let otherFolder = root + "/home2/.local/share/mockapns"
+        XCTAssertTrue(otherHome.stdout.contains("mockapns serve --cert \(otherFolder)/server.pem --key \(otherFolder)/server-key.pem"),
+                      otherHome.stdout)
+        XCTAssertNotEqual(try String(contentsOfFile: otherFolder + "/ca.pem", encoding: .utf8), ca, "two data folders share a CA")
+
+        let verify = try await InspectCLI.runTool("/usr/bin/openssl", ["verify", "-CAfile", folder + "/ca.pem", folder + "/server.pem"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertTrue(verify.stdout.contains(": OK"), verify.stdout)
+        let foreign = try await InspectCLI.runTool("/usr/bin/openssl", ["verify", "-CAfile", Self.repo + "/certs/ca.pem",
+                                                                         folder + "/server.pem"])
+        XCTAssertNotEqual(foreign.status, 0, "the bundled CA must not vouch for the new server certificate")
+
+        let server = Process()
+        server.executableURL = try InspectCLI.binary
+        server.arguments = ["serve", "--port", "0", "--no-control", "--cert", folder + "/server.pem", "--key", folder + "/server-key.pem",
+                            "--ready-file", root + "/ready.json"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        var url: String?
+        for _ in 0..<300 where url == nil {
+            if let data = FileManager.default.contents(atPath: root + "/ready.json") {
+                url = (try? JSONValue.parse(Array(data)))?["apns_url"]?.stringValue
+            }
+            if url == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let apnsURL = try XCTUnwrap(url, "serve never wrote its ready file")
+        let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(Self.repo)/certs/AuthKey_TESTKEY001.p8"])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        func curl(caFile: String) async throws -> InspectCLI.Result {
+            try await InspectCLI.runTool("/usr/bin/curl", [
+                "-sS", "--http2", "--cacert", caFile, "-o", "/dev/null", "-w", "%{http_code}",
+                "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: com.example.app",
+                "--data-binary", #"{"aps":{"alert":"hi"}}"#, "\(apnsURL)/3/device/\(String(repeating: "0f", count: 32))",
+            ])
+        }
+        let trusted = try await curl(caFile: folder + "/ca.pem")
+        XCTAssertEqual(trusted.stdout, "200", trusted.stderr)
+        let untrusted = try await curl(caFile: Self.repo + "/certs/ca.pem")
+        XCTAssertEqual(untrusted.status, 60, "curl trusted the server through the bundled CA: \(untrusted.stderr)")
     }
 }

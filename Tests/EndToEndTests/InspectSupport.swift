@@ -43,9 +43,15 @@ enum InspectCLI {
     }
 
     /// Runs `mockapns arguments…` to completion (with NO_COLOR unset: output is a pipe, so no colour anyway).
-    static func run(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> Result {
+    /// `environment` entries are added to (or, with a nil value, removed from) the test process's environment.
+    static func run(_ arguments: [String], timeout: Duration = .seconds(60), environment: [String: String?] = [:]) async throws -> Result {
         let process = Process()
         let collected = Collected()
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value }
+            process.environment = merged
+        }
         try start(process, arguments, collecting: collected)
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
