@@ -135,4 +135,20 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
         XCTAssertEqual(delete.status, 200)
         XCTAssertEqual(afterDelete.status, 201, afterDelete.text)
     }
+
+    func testASharedTopicBudgetPastItsLimitAnswers409() async throws {
+        let harness = try await ControlTestHarness.start()
+        let limits = harness.server.devices.limits
+        let topics = (0..<DeviceState.maximumTopics).map { "com.example.app\($0)" }
+        for index in 0..<(limits.topics / topics.count) {
+            try harness.server.devices.set(String(format: "%08x", index), .topics(topics))
+        }
+        let client = harness.client
+        let full = try await client.send("PUT", "/api/v1/devices/abcdef0123", body: #"{"state":"topics","topics":["com.example.app"]}"#)
+        let other = try await client.send("PUT", "/api/v1/devices/abcdef0123", body: #"{"state":"expired"}"#)
+        await harness.stop()
+        XCTAssertEqual(full.status, 409, full.text)
+        XCTAssertTrue(try full.json()["error"]?.stringValue?.contains("at most 200000 topics") == true, full.text)
+        XCTAssertEqual(other.status, 200, other.text)
+    }
 }

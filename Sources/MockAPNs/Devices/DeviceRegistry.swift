@@ -11,31 +11,41 @@ public final class DeviceRegistry: Sendable {
         var recentPushes: [Int64] = []   // epoch ms, only for rate-limited tokens, at most `max` kept
     }
 
-    private let entries = Locked<[String: Entry]>([:])
-    /// Whether no token has a state: written under `entries`' lock whenever it changes, read without it so that
+    /// The entries and what they use of the limits, under one lock.
+    private struct Storage {
+        var entries: [String: Entry] = [:]
+        /// Topics listed by `topics` states.
+        var topics = 0
+        /// The sum of `max` over `rateLimited` states.
+        var ratePushes = 0
+    }
+
+    private let storage = Locked(Storage())
+    /// Whether no token has a state: written under `storage`'s lock whenever it changes, read without it so that
     /// pushes to an empty registry (the usual case) do not take the lock at all.
     private let isEmpty = Atomic<Bool>(true)
 
-    /// The most devices the registry holds (mock-wide, like the channel store's ceiling): enough for any test
-    /// suite, and a bound on memory (~300 bytes a device, up to ~30 KB with 100 topics).
-    public static let limitDevices = 100_000
+    /// The most devices the registry holds (mock-wide, like the channel store's ceiling).
+    public static let limitDevices = DeviceRegistryLimits.standard.devices
     /// The longest token the registry keeps, in hex characters: far past the longest seen (160, simulators).
     public static let maximumTokenLength = 512
 
-    private let limit: Int
+    /// This registry's limits.
+    public let limits: DeviceRegistryLimits
 
-    /// An empty registry: every token is live.
+    /// An empty registry with the standard limits: every token is live.
     public convenience init() {
-        self.init(limitDevices: Self.limitDevices)
+        self.init(limits: .standard)
     }
 
-    /// An empty registry holding at most `limitDevices` devices (tests).
-    init(limitDevices: Int) {
-        limit = limitDevices
+    /// An empty registry with other limits (tests).
+    init(limits: DeviceRegistryLimits) {
+        self.limits = limits
     }
 
-    /// Sets what `token` should answer from now on. Replacing a known token's state always works; a new token
-    /// needs room (``limitDevices``), and the state must be within ``DeviceState/boundsProblem``'s bounds.
+    /// Sets what `token` should answer from now on, or says why not: the token or state is outside the bounds
+    /// (``maximumTokenLength``, ``DeviceState/boundsProblem``), or storing it would pass one of ``limits``.
+    /// Replacing a token's state only counts the difference, so a known token can always get a smaller state.
     public func set(_ token: String, _ state: DeviceState) throws(DeviceRegistryError) {
         guard token.utf8.count <= Self.maximumTokenLength else {
             throw .outOfBounds("a device token has at most \(Self.maximumTokenLength) hex characters (got \(token.utf8.count))")
@@ -43,34 +53,57 @@ public final class DeviceRegistry: Sendable {
         if let problem = state.boundsProblem { throw .outOfBounds(problem) }
         let now = Timestamp.nowMillis()
         let key = token.lowercased()
-        let stored = entries.withLock { entries -> Bool in
-            guard entries[key] != nil || entries.count < limit else { return false }
-            entries[key] = Entry(state: state, setAtMillis: now)
+        let refusal = storage.withLock { storage -> DeviceRegistryError? in
+            let old = storage.entries[key]?.state
+            // Each count is bounded by its limit and each state's share by DeviceState's bounds, so no sum overflows.
+            let topics = storage.topics - Self.topicCount(old) + Self.topicCount(state)
+            let ratePushes = storage.ratePushes - Self.ratePushCount(old) + Self.ratePushCount(state)
+            if old == nil, storage.entries.count >= limits.devices { return .full(limit: limits.devices) }
+            if topics > limits.topics, topics > storage.topics { return .topicsFull(limit: limits.topics) }
+            if ratePushes > limits.ratePushes, ratePushes > storage.ratePushes { return .ratePushesFull(limit: limits.ratePushes) }
+            storage.entries[key] = Entry(state: state, setAtMillis: now)
+            storage.topics = topics
+            storage.ratePushes = ratePushes
             isEmpty.store(false, ordering: .releasing)
-            return true
+            return nil
         }
-        guard stored else { throw .full(limit: limit) }
+        if let refusal { throw refusal }
     }
 
     /// Makes `token` a live device again.
     public func remove(_ token: String) {
-        entries.withLock { entries in
-            entries.removeValue(forKey: token.lowercased())
-            isEmpty.store(entries.isEmpty, ordering: .releasing)
+        storage.withLock { storage in
+            if let old = storage.entries.removeValue(forKey: token.lowercased()) {
+                storage.topics -= Self.topicCount(old.state)
+                storage.ratePushes -= Self.ratePushCount(old.state)
+            }
+            isEmpty.store(storage.entries.isEmpty, ordering: .releasing)
         }
     }
 
     /// Forgets every device.
     public func removeAll() {
-        entries.withLock { entries in
-            entries.removeAll()
+        storage.withLock { storage in
+            storage = Storage()
             isEmpty.store(true, ordering: .releasing)
         }
     }
 
+    /// The topics `state` lists (its share of ``DeviceRegistryLimits/topics``).
+    private static func topicCount(_ state: DeviceState?) -> Int {
+        if case .topics(let topics)? = state { return topics.count }
+        return 0
+    }
+
+    /// The push times `state` may make the registry remember (its share of ``DeviceRegistryLimits/ratePushes``).
+    private static func ratePushCount(_ state: DeviceState?) -> Int {
+        if case .rateLimited(let max, _)? = state { return max }
+        return 0
+    }
+
     /// Every token with a state, keyed by lowercase token.
     public func all() -> [String: DeviceState] {
-        entries.withLock { $0.mapValues(\.state) }
+        storage.withLock { $0.entries.mapValues(\.state) }
     }
 
     /// Loads a `--devices` file: `[{"token": "…", "state": …}, …]` or `{"devices": [...]}`.
@@ -100,10 +133,10 @@ public final class DeviceRegistry: Sendable {
     /// rejection with its 410 timestamp where APNs sends one. Counts the push for rate-limited tokens.
     func verdict(token: String, topic: String, now: Int64) -> (reason: APNsReason, timestamp: Int64?)? {
         if isEmpty.load(ordering: .acquiring) { return nil }
-        return entries.withLock { entries in
-            guard !entries.isEmpty else { return nil }   // the usual case: no token to look up
+        return storage.withLock { storage in
+            guard !storage.entries.isEmpty else { return nil }   // the usual case: no token to look up
             let key = token.lowercased()
-            guard var entry = entries[key] else { return nil }
+            guard var entry = storage.entries[key] else { return nil }
             switch entry.state {
             case .unregistered(let timestamp):
                 return (.unregistered, timestamp ?? entry.setAtMillis)
@@ -120,11 +153,11 @@ public final class DeviceRegistry: Sendable {
                 let since = windowMillis.overflow || start.overflow ? Int64.min : start.partialValue
                 entry.recentPushes.removeAll { $0 <= since }
                 if entry.recentPushes.count >= max {
-                    entries[key] = entry
+                    storage.entries[key] = entry
                     return (.tooManyRequests, nil)
                 }
                 entry.recentPushes.append(now)
-                entries[key] = entry
+                storage.entries[key] = entry
                 return nil
             }
         }

@@ -3,8 +3,8 @@ import Hummingbird
 import MockAPNs
 
 /// `/api/v1/devices`: tell the mock that a token is unregistered, expired, limited to topics, for the
-/// other environment or rate limited — and forget it again. The registry is bounded (``DeviceRegistry/limitDevices``
-/// devices, ``DeviceState/maximumTopics`` topics each): past it, 409 (full) or 400 (state out of bounds).
+/// other environment or rate limited — and forget it again. The registry is bounded (``DeviceRegistryLimits``,
+/// ``DeviceState/boundsProblem``): past it, 409 (full) or 400 (state out of bounds).
 struct DeviceRoutes {
     let devices: DeviceRegistry
 
@@ -36,8 +36,10 @@ struct DeviceRoutes {
             do {
                 try devices.set(token, state)
             } catch let error as DeviceRegistryError {
-                if case .full = error { throw ControlAPIError(.conflict, error.description) }
-                throw ControlAPIError.badRequest(error.description)
+                switch error {
+                case .full, .topicsFull, .ratePushesFull: throw ControlAPIError(.conflict, error.description)
+                case .outOfBounds: throw ControlAPIError.badRequest(error.description)
+                }
             }
             return JSONResponse.make(.object([.init("token", .string(token)), .init("device", state.jsonValue())]))
         }

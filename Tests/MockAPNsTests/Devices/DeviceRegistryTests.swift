@@ -54,7 +54,7 @@ final class DeviceRegistryTests: XCTestCase {
     }
 
     func testTheRegistryStopsAtItsDeviceLimitAndDeletingFreesRoom() throws {
-        let registry = DeviceRegistry(limitDevices: 3)
+        let registry = DeviceRegistry(limits: DeviceRegistryLimits(devices: 3, topics: 100, ratePushes: 100))
         for token in ["aa", "bb", "cc"] { try registry.set(token, .expired) }
         XCTAssertThrowsError(try registry.set("dd", .expired)) { error in
             XCTAssertEqual(error as? DeviceRegistryError, .full(limit: 3))
@@ -106,8 +106,33 @@ final class DeviceRegistryTests: XCTestCase {
         }
         let list = (0..<4).map { #"{"token":"0\#($0)","state":"expired"}"# }.joined(separator: ",")
         try Data("[\(list)]".utf8).write(to: URL(fileURLWithPath: path))
-        XCTAssertThrowsError(try DeviceRegistry(limitDevices: 3).load(contentsOf: path)) { error in
+        XCTAssertThrowsError(try DeviceRegistry(limits: DeviceRegistryLimits(devices: 3, topics: 100, ratePushes: 100)).load(contentsOf: path)) { error in
             XCTAssertTrue("\(error)".contains("at most 3 devices"), "\(error)")
         }
+    }
+
+    func testTopicAndRateLimitBudgetsAreSharedByAllDevicesAndGivenBackOnDelete() throws {
+        let registry = DeviceRegistry(limits: DeviceRegistryLimits(devices: 10, topics: 5, ratePushes: 10))
+        try registry.set("aa", .topics(["a", "b", "c"]))
+        XCTAssertThrowsError(try registry.set("bb", .topics(["d", "e", "f"]))) { error in
+            XCTAssertEqual(error as? DeviceRegistryError, .topicsFull(limit: 5))
+        }
+        try registry.set("bb", .topics(["d", "e"]))
+        try registry.set("aa", .topics(["a"]))   // replacing counts only the difference
+        try registry.set("cc", .topics(["x", "y"]))
+        registry.remove("bb")
+        try registry.set("dd", .topics(["p", "q"]))
+        XCTAssertEqual(registry.all().count, 3)
+
+        try registry.set("ee", .rateLimited(max: 8, windowSeconds: 60))
+        XCTAssertThrowsError(try registry.set("ff", .rateLimited(max: 3, windowSeconds: 60))) { error in
+            XCTAssertEqual(error as? DeviceRegistryError, .ratePushesFull(limit: 10))
+        }
+        try registry.set("ee", .expired)   // a smaller state gives the pushes back
+        try registry.set("ff", .rateLimited(max: 10, windowSeconds: 60))
+        registry.removeAll()
+        try registry.set("aa", .topics(["1", "2", "3", "4", "5"]))
+        try registry.set("bb", .rateLimited(max: 10, windowSeconds: 1))
+        XCTAssertEqual(DeviceRegistryLimits.standard, DeviceRegistryLimits(devices: 100_000, topics: 200_000, ratePushes: 1_000_000))
     }
 }
