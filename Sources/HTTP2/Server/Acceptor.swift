@@ -38,7 +38,10 @@ final class Acceptor: Selectable, @unchecked Sendable {
                 let error = errno
                 if error == EMFILE || error == ENFILE {
                     descriptorsExhausted(errno: error)
-                    if shedWithSpareDescriptor() { continue }
+                    if shedWithSpareDescriptor() {
+                        accepted += 1   // counts toward the per-wakeup cap, so a stream of clients cannot hold the loop
+                        continue
+                    }
                 }
                 if error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM {
                     // Out of descriptors or memory: stop polling the listener for a moment instead of spinning on it.
