@@ -42,7 +42,7 @@ final class ServerControlTests: ServerTestCase {
         let (server, handler) = try startServer { $0.idleTimeout = .milliseconds(300) }
         let result = try PythonH2.run(mode: "idle", port: server.localPort, ca: pki.caPath)
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-                       "status=200 goaway=0 data=idle timeout closed=True", result.stderr)
+                       "status=200 goaway=0 data=IdleTimeout closed=True", result.stderr)
         XCTAssertTrue(waitUntil { handler.closed.count == 1 })
         try assertStillServes(server)
     }

@@ -18,8 +18,18 @@ public struct HTTP2ServerConfiguration: Sendable {
     public var maxFrameSize: UInt32 = 16384
     /// Per-stream request body cap; longer bodies are delivered with `bodyOverflowed = true`.
     public var maxBodyBytes: Int = 64 * 1024
-    /// Close connections with no traffic and no open stream for this long (GOAWAY NO_ERROR); nil = never.
-    public var idleTimeout: Duration? = nil
+    /// Close connections with no traffic and no open stream for this long (GOAWAY NO_ERROR, debug data
+    /// `IdleTimeout`); nil = never. APNs does not document its own idle limit, so the default is a generous hour:
+    /// long enough for any client that keeps a connection around, short enough that forgotten ones go away.
+    public var idleTimeout: Duration? = .seconds(3600)
+    /// A connection that has not sent the HTTP/2 connection preface this long after it was accepted (on TLS,
+    /// one that has not finished its handshake counts as no preface) is closed: GOAWAY NO_ERROR with debug
+    /// data `IdleTimeout` when a session exists, a plain close during a TLS handshake. Without it, silent
+    /// TCP connections hold `maxConnections` slots for ever.
+    public var prefaceTimeout: Duration = .seconds(10)
+    /// Debug data of the GOAWAY that closes a connection for `idleTimeout` or `prefaceTimeout` (an APNs server
+    /// puts JSON `{"reason":"IdleTimeout"}` here).
+    public var timeoutGoAwayDebugData: [UInt8] = Array("IdleTimeout".utf8)
     /// Most connections open at once; a connection accepted beyond it is closed at once (logged at warning, once
     /// a second at most), so a client that opens connections in a loop cannot grow the server's memory unboundedly.
     public var maxConnections: Int = 10_000
@@ -39,7 +49,7 @@ public struct HTTP2ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration? = nil,
         maxConcurrentStreams: UInt32 = 1000, maxBodyBytes: Int = 64 * 1024,
-        idleTimeout: Duration? = nil, loopCount: Int = EventLoopGroup.coreCount
+        idleTimeout: Duration? = .seconds(3600), loopCount: Int = EventLoopGroup.coreCount
     ) {
         self.host = host
         self.port = port

@@ -9,6 +9,14 @@ final class Acceptor: Selectable, @unchecked Sendable {
     private let context: ServerContext
     private let loopStates: [ServerLoopState]
     private var closed = false
+    /// Descriptor numbers from here up are kept free: a socket accepted at or above it is closed at once, so the
+    /// rest of the process (control plane, recording file, outgoing connections) still gets descriptors when
+    /// clients open connections up to the RLIMIT_NOFILE limit. The kernel hands out the lowest free number,
+    /// so the accepted socket's own number says how close to the limit the process is.
+    private let descriptorCeiling: Int32
+    /// A descriptor held in reserve (on /dev/null): when accept fails with EMFILE it is closed, the pending
+    /// connection accepted and closed (so it neither waits in the backlog nor wakes the loop again), and reopened.
+    private var spareFD: Int32
 
     init(fd: Int32, loop: EventLoop, group: EventLoopGroup, context: ServerContext, loopStates: [ServerLoopState]) {
         self.fd = fd
@@ -16,14 +24,27 @@ final class Acceptor: Selectable, @unchecked Sendable {
         self.group = group
         self.context = context
         self.loopStates = loopStates
+        var limit = rlimit()
+        let soft = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? limit.rlim_cur : rlim_t(Int32.max)
+        let descriptors = Int32(clamping: soft)
+        descriptorCeiling = descriptors - max(16, min(256, descriptors / 16))
+        spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     func ready(events: UInt32) {
         var accepted = 0
         while !closed && accepted < 128 {
             guard let (socket, peer) = Socket.accept(listener: fd) else {
-                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
-                    // Out of descriptors: stop polling the listener for a moment instead of spinning on it.
+                let error = errno
+                if error == EMFILE || error == ENFILE {
+                    descriptorsExhausted(errno: error)
+                    if shedWithSpareDescriptor() {
+                        accepted += 1   // counts toward the per-wakeup cap, so a stream of clients cannot hold the loop
+                        continue
+                    }
+                }
+                if error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM {
+                    // Out of descriptors or memory: stop polling the listener for a moment instead of spinning on it.
                     loop.modify(fd: fd, events: 0)
                     loop.scheduleLocal(in: 100_000_000) { [self] in
                         if !closed { loop.modify(fd: fd, events: EpollEvents.input) }
@@ -32,6 +53,11 @@ final class Acceptor: Selectable, @unchecked Sendable {
                 break
             }
             accepted += 1
+            if socket >= descriptorCeiling {
+                Glibc.close(socket)
+                descriptorsExhausted(errno: EMFILE)
+                continue
+            }
             if context.shuttingDown.load(ordering: .relaxed) {
                 Glibc.close(socket)
                 continue
@@ -71,6 +97,36 @@ final class Acceptor: Selectable, @unchecked Sendable {
         refusedSinceWarning = 0
     }
 
+    /// Frees the spare descriptor, accepts the pending connection and closes it, and takes the spare back.
+    /// Returns false when there is no spare (then the caller backs off).
+    private func shedWithSpareDescriptor() -> Bool {
+        guard spareFD >= 0 else { return false }
+        Glibc.close(spareFD)
+        spareFD = -1
+        let shed = Socket.accept(listener: fd)
+        if let (socket, _) = shed { Glibc.close(socket) }
+        spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        return shed != nil
+    }
+
+    private var lastDescriptorWarning: UInt64 = 0
+    private var shedSinceWarning = 0
+
+    /// Notes a connection closed for lack of descriptors: one warning a minute at most, with the count, so an
+    /// operator learns why clients are turned away without the log flooding.
+    private func descriptorsExhausted(errno error: Int32) {
+        shedSinceWarning += 1
+        let now = monotonicNanoseconds()
+        guard lastDescriptorWarning == 0 || now &- lastDescriptorWarning >= 60_000_000_000 else { return }
+        context.configuration.logger.warning("out of file descriptors: closing new connections (raise ulimit -n)", metadata: [
+            "open_connections": "\(context.openConnections.load(ordering: .relaxed))",
+            "descriptor_ceiling": "\(descriptorCeiling)", "closed": "\(shedSinceWarning)",
+            "error": "\(String(cString: strerror(error)))",
+        ])
+        lastDescriptorWarning = now
+        shedSinceWarning = 0
+    }
+
     func loopStopped() { close() }
 
     /// Stops accepting and closes the listening socket. Loop thread only.
@@ -79,5 +135,9 @@ final class Acceptor: Selectable, @unchecked Sendable {
         closed = true
         loop.deregister(fd: fd)
         Glibc.close(fd)
+        if spareFD >= 0 {
+            Glibc.close(spareFD)
+            spareFD = -1
+        }
     }
 }

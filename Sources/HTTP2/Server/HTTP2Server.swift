@@ -42,6 +42,10 @@ public final class HTTP2Server: Sendable {
                 throw error
             }
             let loopStates = group.loops.map { ServerLoopState(loop: $0) }
+            let sweepInterval = ServerLoopState.sweepInterval(for: configuration)
+            for loopState in loopStates {
+                loopState.loop.execute { loopState.startTimeoutSweep(interval: sweepInterval) }
+            }
             let acceptor = Acceptor(fd: listener, loop: group.loops[0], group: group, context: context, loopStates: loopStates)
             group.loops[0].execute {
                 do {

@@ -17,6 +17,11 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     /// The stream the last callback touched (headers of one stream arrive back to back).
     @exclusivity(unchecked) private var currentStream: ServerStream?
     @exclusivity(unchecked) private var opened = false
+    /// Monotonic time the socket was accepted: the preface timeout counts from here.
+    private let acceptedAt: UInt64
+    @exclusivity(unchecked) private var prefaceReceived = false
+    /// When a timeout's GOAWAY was queued (nil = not timed out).
+    @exclusivity(unchecked) private var timedOutAt: UInt64?
     @exclusivity(unchecked) private var responseScratch: [UInt8] = []
     @exclusivity(unchecked) private var headerIndexing = HeaderIndexingPolicy()
     /// The previous request's fields, reused by the next request where it repeats them.
@@ -34,6 +39,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         remoteAddress = peer
         maxBodyBytes = context.configuration.maxBodyBytes
         maxHeaderListSize = Int(context.configuration.maxHeaderListSize)
+        acceptedAt = monotonicNanoseconds()
         info = HTTP2ConnectionInfo(id: id, remoteAddress: peer, peerCertificateDER: nil, alpn: nil, isTLS: context.tls != nil)
         super.init(loop: loop, fd: fd, phase: context.tls != nil ? .handshaking : .active,
                    highWaterMark: context.configuration.outputHighWaterMark)
@@ -56,12 +62,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
                 return
             }
             attachTLS(ssl: ssl, input: input, output: output)
-            // A peer that never completes the handshake must not hold the socket forever.
-            // Strong capture on purpose: a weak reference would give every connection a side table and
-            // slow down each retain/release on the hot path; the timer only delays deallocation.
-            loop.scheduleLocal(in: 10_000_000_000) { [self] in
-                if phase == .handshaking { close() }
-            }
+            // A peer that never completes the handshake is closed by `checkTimeouts` (preface timeout).
         } else {
             transportReady()
         }
@@ -96,9 +97,6 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         if context.shuttingDown.load(ordering: .relaxed) {
             beginGracefulShutdown()
         }
-        if let idle = configuration.idleTimeout {
-            scheduleIdleCheck(after: idle.nanoseconds)
-        }
         scheduleTick()
     }
 
@@ -115,7 +113,10 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         var option: OpaquePointer?
         guard nghttp2_option_new(&option) == 0, let option else { return false }
         defer { nghttp2_option_del(option) }
-        nghttp2_option_set_no_closed_streams(option, 1)
+        // Closed streams are kept (nghttp2's default, unlike `no_closed_streams`): a DATA or HEADERS frame on a
+        // stream the peer reset or finished must get STREAM_CLOSED (RFC 9113 §5.1), which nghttp2 can only tell
+        // while it remembers the stream. It keeps at most MAX_CONCURRENT_STREAMS (minus the open ones) per
+        // session, dropping the oldest, so memory stays bounded even under rapid reset.
 
         var newSession: OpaquePointer?
         let rc = nghttp2_session_server_new2(&newSession, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
@@ -124,23 +125,45 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         return true
     }
 
-    // MARK: - Idle timeout
+    // MARK: - Timeouts
 
-    private func scheduleIdleCheck(after nanoseconds: UInt64) {
-        loop.scheduleLocal(in: max(nanoseconds, 1_000_000)) { [self] in  // strong: see start()
-            checkIdle()
+    /// Notes that the peer's connection preface arrived (nghttp2 accepts no frame before it).
+    fileprivate func prefaceArrived() {
+        prefaceReceived = true
+    }
+
+    /// Closes the connection if it is past the preface or idle timeout; called by its loop's periodic sweep
+    /// (`ServerLoopState`), so the only per-request cost is `lastActivity`, stamped on each read.
+    func checkTimeouts(now: UInt64) {
+        let configuration = context.configuration
+        let prefaceLimit = configuration.prefaceTimeout.nanoseconds
+        if let timedOutAt {
+            // GOAWAY was queued; a peer that does not read it (so the output never drains) is dropped.
+            if now &- timedOutAt >= prefaceLimit { close() }
+            return
+        }
+        switch phase {
+        case .handshaking:
+            if now &- acceptedAt >= prefaceLimit {
+                configuration.logger.debug("TLS handshake timed out", metadata: ["peer": "\(remoteAddress)"])
+                close()
+            }
+        case .active:
+            if !prefaceReceived {
+                if now &- acceptedAt >= prefaceLimit { timeOut(why: "no connection preface") }
+            } else if let idle = configuration.idleTimeout?.nanoseconds, streams.isEmpty, now &- lastActivity >= idle {
+                timeOut(why: "idle")
+            }
+        case .connecting, .closed:
+            break
         }
     }
 
-    private func checkIdle() {
-        guard phase == .active, let idle = context.configuration.idleTimeout?.nanoseconds else { return }
-        let now = monotonicNanoseconds()
-        let idleFor = now &- lastActivity
-        if streams.isEmpty && idleFor >= idle {
-            goAway(errorCode: UInt32(NGHTTP2_NO_ERROR.rawValue), debugData: Array("idle timeout".utf8), thenClose: true)
-        } else {
-            scheduleIdleCheck(after: idleFor >= idle ? idle : idle - idleFor)
-        }
+    private func timeOut(why: String) {
+        timedOutAt = monotonicNanoseconds()
+        context.configuration.logger.trace(
+            "closing connection: timeout", metadata: ["connection": "\(id)", "peer": "\(remoteAddress)", "why": "\(why)"])
+        goAway(errorCode: UInt32(NGHTTP2_NO_ERROR.rawValue), debugData: context.configuration.timeoutGoAwayDebugData, thenClose: true)
     }
 
     // MARK: - nghttp2 callbacks (called inside mem_recv)
@@ -426,6 +449,11 @@ private let serverOnDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, str
 private let serverOnFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, userData in
     guard let frame else { return 0 }
     let type = frame.pointee.hd.type
+    if type == UInt8(NGHTTP2_SETTINGS.rawValue) {
+        // The first frame nghttp2 accepts is the preface's SETTINGS; later ones are rare, so this costs nothing.
+        withServerConnection(userData) { $0.prefaceArrived() }
+        return 0
+    }
     if (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue))
         && frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 {
         withServerConnection(userData) { $0.requestComplete(streamID: frame.pointee.hd.stream_id) }

@@ -1,4 +1,4 @@
-/// The live server connections of one loop, for shutdown. One per loop per server.
+/// The live server connections of one loop, for shutdown and timeouts. One per loop per server.
 // @unchecked Sendable: `connections` is only read or written on `loop`'s thread.
 final class ServerLoopState: @unchecked Sendable {
     let loop: EventLoop
@@ -6,5 +6,25 @@ final class ServerLoopState: @unchecked Sendable {
 
     init(loop: EventLoop) {
         self.loop = loop
+    }
+
+    /// Starts the periodic timeout sweep on the loop thread: every `interval` nanoseconds, each connection
+    /// checks its preface and idle deadlines. One timer per loop instead of one per connection, so a closed
+    /// connection is released at once and a request costs nothing beyond stamping `lastActivity`.
+    /// The sweep ends with the loop (its timers are dropped when it stops).
+    func startTimeoutSweep(interval: UInt64) {
+        loop.scheduleLocal(in: interval) { [self] in
+            let now = monotonicNanoseconds()
+            for connection in Array(connections.values) { connection.checkTimeouts(now: now) }
+            startTimeoutSweep(interval: interval)
+        }
+    }
+
+    /// How often to sweep: a quarter of the shortest timeout (so a connection is closed at most 25 % late),
+    /// between 5 ms and 1 s.
+    static func sweepInterval(for configuration: HTTP2ServerConfiguration) -> UInt64 {
+        var shortest = configuration.prefaceTimeout.nanoseconds
+        if let idle = configuration.idleTimeout?.nanoseconds { shortest = min(shortest, idle) }
+        return min(max(shortest / 4, 5_000_000), 1_000_000_000)
     }
 }

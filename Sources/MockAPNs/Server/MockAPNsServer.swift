@@ -58,6 +58,8 @@ public final class MockAPNsServer: Sendable {
         transportConfiguration.maxConcurrentStreams = configuration.pipeline.maxConcurrentStreams
         transportConfiguration.maxBodyBytes = configuration.maxBodyBytes
         transportConfiguration.maxConnections = configuration.maxConnections
+        transportConfiguration.idleTimeout = configuration.idleTimeout
+        transportConfiguration.timeoutGoAwayDebugData = Pipeline.reasonBody(APNsReason.idleTimeout.rawValue, timestamp: nil)
         transportConfiguration.logger = configuration.logger
         if let loops = configuration.loopCount { transportConfiguration.loopCount = loops }
         if configuration.tls {

@@ -36,6 +36,9 @@ public struct MockServerConfiguration: Sendable {
     public var loopCount: Int?
     /// Most client connections open at once; more are closed as they arrive.
     public var maxConnections = 10_000
+    /// Connections with no traffic and no open stream for this long are closed with GOAWAY `IdleTimeout`;
+    /// nil = never. APNs does not document its idle limit (unverified), so the default is a generous hour.
+    public var idleTimeout: Duration? = .seconds(3600)
     /// Largest request body buffered; larger bodies are answered 413 without being kept.
     public var maxBodyBytes = 64 * 1024
     /// Folder of the bundled credentials; nil = search the usual places.

@@ -31,6 +31,8 @@ struct ServeCommand: AsyncParsableCommand {
     var environmentKeyReason: String?
     @Option(help: "MAX_CONCURRENT_STREAMS once a connection is authenticated (default 1000).") var maxConcurrentStreams: Int?
     @Option(help: "Most client connections open at once; more are closed as they arrive (default 10000).") var maxConnections: Int?
+    @Option(help: "Close connections idle (no traffic, no open stream) this many seconds, with GOAWAY IdleTimeout; 0 = never (default 3600).")
+    var idleTimeout: Int?
     @Option(help: "JSON file of device states (unregistered, expired, topics, otherEnvironment, rateLimited).") var devices: String?
     @Option(help: "JSON file of fault rules.") var faults: String?
     @Option(help: "Append every record to this JSON Lines file.") var record: String?
@@ -73,6 +75,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let connections = try maxConnections ?? env.int("MAX_CONNECTIONS") {
             guard connections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
             configuration.maxConnections = connections
+        }
+        if let seconds = try idleTimeout ?? env.int("IDLE_TIMEOUT") {
+            guard seconds >= 0 else { throw ValidationError("--idle-timeout must be 0 (never) or a number of seconds") }
+            configuration.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
         }
         configuration.devicesPath = devices ?? env["DEVICES"]
         configuration.faultsPath = faults ?? env["FAULTS"]

