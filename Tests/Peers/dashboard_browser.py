@@ -40,7 +40,7 @@ def check(condition, message):
 
 options = webdriver.ChromeOptions()
 options.binary_location = "/usr/bin/chromium"
-for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
+for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"):
     options.add_argument(arg)
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 wait = WebDriverWait(driver, 20)
@@ -76,10 +76,10 @@ try:
     wait_rows(1)
     send({"aps": {"content-available": 1}}, push_type="background")
     wait_rows(2)
-    send({"aps": {"alert": {"title": "Wrong device", "body": "x"}}}, token="00")   # a bad token: 400 BadDeviceToken
+    send({"aps": {"alert": {"title": "Wrong device", "body": "x"}}}, token="zz12")   # not hex: 400 BadDeviceToken
     wait_rows(3)
     send({"aps": {"alert": {"title": "Payment failed", "body": "Tap to retry"}}, "inAppSymbol": "creditcard.trianglebadge.exclamationmark",
-          "inAppColor": "#FF3B30", "inAppSize": "large", "inAppHaptics": "error"}, token=TOKEN_B)
+          "inAppColor": "#FF3B30", "inAppSize": "compact", "inAppHaptics": "error"}, token=TOKEN_B)
     wait_rows(4)
     texts = row_texts()
     check("Payment failed" in texts[0] and "Wrong device" in texts[1] and "silent" in texts[2] and "Order shipped" in texts[3],
@@ -117,16 +117,19 @@ try:
     rows()[0].click()
     inapp = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=inapp]")))
     check(inapp.get_attribute("data-symbol") == "creditcard.trianglebadge.exclamationmark", "in-app symbol")
-    check(inapp.get_attribute("data-color") == "#FF3B30" and inapp.get_attribute("data-size") == "large", "in-app colour/size")
+    check(inapp.get_attribute("data-color") == "#FF3B30" and inapp.get_attribute("data-size") == "compact", "in-app colour/size")
     check(inapp.value_of_css_property("background-color") in ("rgba(255, 59, 48, 1)", "rgb(255, 59, 48)"),
           f"swatch colour {inapp.value_of_css_property('background-color')}")
+    driver.find_element(By.CSS_SELECTOR, "#state-switch [data-state=background]").click()
+    card = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=notification]")))
+    check("Payment failed" in card.text and "SHOP" in card.text, f"background banner is {card.text!r}")
+    box.clear()
+    box.send_keys(Keys.ENTER)
+    wait_rows(4)
     driver.save_screenshot(os.path.join(shots, "detail-light.png"))
     dark(True)
     driver.save_screenshot(os.path.join(shots, "detail-dark.png"))
     dark(False)
-    driver.find_element(By.CSS_SELECTOR, "#state-switch [data-state=background]").click()
-    card = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=notification]")))
-    check("Payment failed" in card.text and "SHOP" in card.text, f"background banner is {card.text!r}")
     driver.find_element(By.CSS_SELECTOR, "#auth-switch [data-auth=denied]").click()
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=nothing]")))
     driver.find_element(By.CSS_SELECTOR, "#auth-switch [data-auth=authorized]").click()

@@ -160,7 +160,7 @@ export function phone(record, answer) {
     const banner = h("div", { class: `inapp size-${s.size}`,
       "data-testid": "inapp", "data-symbol": s.symbol, "data-color": s.color, "data-size": s.size, "data-haptics": s.haptics },
       h("span", { class: "sym" }, "✦"),
-      h("div", {}, h("div", { class: "t" }, (alertOf(record) || {}).title || s.symbol), h("div", {}, `${s.symbol} · ${s.size} · haptics ${s.haptics}`)));
+      h("div", {}, h("div", { class: "t" }, (alertOf(record) || {}).title || s.symbol), h("div", { class: "detail" }, `${s.symbol} · ${s.size} · haptics ${s.haptics}`)));
     banner.style.backgroundColor = /^#[0-9a-fA-F]{3,8}$/.test(s.color) ? s.color : "#555";   // CSSOM: allowed by the CSP
     screen.append(banner);
   } else {
