@@ -14,6 +14,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS   ?=
 
 .PHONY: all deps build release run test test-unit test-examples certs bench bench-transport bench-server bench-client clean
+.PHONY: screenshots
 
 all: build
 
@@ -54,6 +55,14 @@ test: deps
 ## test-examples: the example sender's suite (Examples/OrderNotifier), built against this checkout.
 test-examples: deps
 	cd Examples/OrderNotifier && $(SWIFT) test
+
+## screenshots: the dashboard's browser test, then its list and detail shots copied into docs/ for the README.
+screenshots: deps
+	$(SWIFT) build --build-tests
+	MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build --filter DashboardBrowserTests
+	mkdir -p docs
+	cp .build/dashboard-screenshots/list-light.png docs/dashboard-list.png
+	cp .build/dashboard-screenshots/detail-dark.png docs/dashboard-detail-dark.png
 
 ## certs: regenerate the test-only credentials in certs/ (never use them in production).
 certs:

@@ -49,7 +49,7 @@ export function row(record) {
     h("td", {}, header(record, "apns-push-type") || "—"),
     h("td", {}, header(record, "apns-topic") || "—"),
     h("td", { class: "mono", title: record.device_token || "" }, shortToken(record.device_token)),
-    h("td", {}, preview(record)),
+    h("td", { class: "msgcell" }, preview(record)),
     h("td", { class: "num" }, `${record.payload_bytes} B`));
 }
 
