@@ -77,8 +77,10 @@ final class DashboardRoutesTests: XCTestCase {
         XCTAssertEqual(try foreground.json().value(at: ["simulation", "presentation", "kind"])?.stringValue, "banner")
         let denied = try await client.send("GET", "/api/v1/notifications/1/delivery?state=background&authorization=denied")
         XCTAssertEqual(try denied.json().value(at: ["simulation", "presentation", "kind"])?.stringValue, "none")
-        XCTAssertEqual(try await client.send("GET", "/api/v1/notifications/1/delivery?state=asleep").status, 400)
-        XCTAssertEqual(try await client.send("GET", "/api/v1/notifications/9/delivery").status, 404)
+        let badState = try await client.send("GET", "/api/v1/notifications/1/delivery?state=asleep")
+        XCTAssertEqual(badState.status, 400)
+        let missing = try await client.send("GET", "/api/v1/notifications/9/delivery")
+        XCTAssertEqual(missing.status, 404)
         await harness.stop()
     }
 }
