@@ -159,6 +159,21 @@ try:
     wait_rows(5)
     chip = rows()[0].find_element(By.CSS_SELECTOR, ".chip").text
     check(chip.startswith("503") and "ServiceUnavailable" in chip, f"faulted push chip is {chip!r}")
+
+    # Send a test push from the form: linted as typed, sent over HTTP/2 with the bundled key, listed live.
+    driver.get(control + "/#send")
+    form = wait.until(EC.visibility_of_element_located((By.ID, "send-form")))
+    payload = form.find_element(By.NAME, "payload")
+    payload.clear()
+    payload.send_keys('{"aps":{"alert":{"title":"From the form","body":"hi"},"badge":"7"}}')
+    wait.until(lambda d: "badge-not-integer" in d.find_element(By.ID, "send-lint").text)
+    form.find_element(By.CSS_SELECTOR, "button").click()
+    wait.until(lambda d: d.find_element(By.ID, "send-result").text.startswith("200"))
+    driver.get(control + "/#pushes")
+    wait_rows(6)
+    check("From the form" in row_texts()[0], f"test push not listed first: {row_texts()[:1]}")
+    driver.set_window_size(390, 844)
+    driver.save_screenshot(os.path.join(shots, "list-phone.png"))
 finally:
     driver.quit()
 
