@@ -139,6 +139,12 @@ try:
     driver.find_element(By.TAG_NAME, "body").click()
     driver.find_element(By.TAG_NAME, "body").send_keys("/")
     check(driver.switch_to.active_element.get_attribute("id") == "search", "/ does not focus the search")
+    driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    driver.find_element(By.TAG_NAME, "body").send_keys("j")
+    wait.until(lambda d: "Wrong device" in d.find_element(By.CSS_SELECTOR, "[data-testid=detail] h2").text)
+    check("selected" in rows()[1].get_attribute("class"), "j did not move the selection down")
+    driver.find_element(By.TAG_NAME, "body").send_keys("k")
+    wait.until(lambda d: "Payment failed" in d.find_element(By.CSS_SELECTOR, "[data-testid=detail] h2").text)
 
     # Faults: add one from the form; the next push is rejected with it.
     driver.get(control + "/#faults")
