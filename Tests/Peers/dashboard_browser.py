@@ -42,6 +42,7 @@ options = webdriver.ChromeOptions()
 options.binary_location = "/usr/bin/chromium"
 for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"):
     options.add_argument(arg)
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 wait = WebDriverWait(driver, 20)
 
@@ -180,6 +181,11 @@ try:
     check("From the form" in row_texts()[0], f"test push not listed first: {row_texts()[:1]}")
     driver.set_window_size(390, 844)
     driver.save_screenshot(os.path.join(shots, "list-phone.png"))
+
+    # No script errors along the way (answers the page expects, like the 400 for a bad query, are not errors).
+    errors = [e["message"] for e in driver.get_log("browser")
+              if e["level"] == "SEVERE" and "Failed to load resource" not in e["message"]]
+    check(not errors, f"console errors: {errors}")
 finally:
     driver.quit()
 
