@@ -6,11 +6,15 @@ SWIFT      ?= swift
 VENV       := .venv
 PYTHON     := $(VENV)/bin/python
 APT_PKGS   := libnghttp2-dev libssl-dev pkg-config nghttp2-client nghttp2-server curl python3-venv openssl
+# the dashboard's browser test (Tests/Peers/dashboard_browser.py): Debian's chromium and its driver
+APT_PKGS   += chromium chromium-driver
 PY_PKGS    := h2==4.4.1 aioapns==4.0
+PY_PKGS    += selenium==4.51.0
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS   ?=
 
 .PHONY: all deps build release run test test-unit test-examples certs bench bench-transport bench-server bench-client clean
+.PHONY: screenshots
 
 all: build
 
@@ -23,7 +27,8 @@ deps: $(VENV)/.installed
 	fi
 	@command -v $(SWIFT) >/dev/null || { echo "make deps: no Swift toolchain on PATH (need Swift 6.2 or newer)"; exit 1; }
 
-$(VENV)/.installed:
+# a new PY_PKGS entry reinstalls the venv's packages
+$(VENV)/.installed: Makefile
 	@dpkg -s python3-venv >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check $(PY_PKGS)
@@ -50,6 +55,14 @@ test: deps
 ## test-examples: the example sender's suite (Examples/OrderNotifier), built against this checkout.
 test-examples: deps
 	cd Examples/OrderNotifier && $(SWIFT) test
+
+## screenshots: the dashboard's browser test, then its list and detail shots copied into docs/ for the README.
+screenshots: deps
+	$(SWIFT) build --build-tests
+	MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build --filter DashboardBrowserTests
+	mkdir -p docs
+	cp .build/dashboard-screenshots/list-light.png docs/dashboard-list.png
+	cp .build/dashboard-screenshots/detail-dark.png docs/dashboard-detail-dark.png
 
 ## certs: regenerate the test-only credentials in certs/ (never use them in production).
 certs:

@@ -98,6 +98,11 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The web dashboard's files, compiled in as byte arrays (PackageResources.<name>): no Bundle at run time.
+            resources: [
+                .embedInCode("Dashboard/Assets/index.html"), .embedInCode("Dashboard/Assets/app.css"),
+                .embedInCode("Dashboard/Assets/app.js"), .embedInCode("Dashboard/Assets/render.js"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -27,6 +27,7 @@ public final class Recorder: Sendable {
         var subscribers: [UInt64: AsyncStream<RecordedRequest>.Continuation] = [:]
         var waiters: [UInt64: Waiter] = [:]
         var nextID: UInt64 = 0
+        var clearedThrough: UInt64 = 0   // `clear` forgets records up to here, in the file's view too
 
         /// Puts `record` in the ring; returns the record it pushed out, for the caller to release after the lock.
         mutating func insert(_ record: StoredRecord) -> StoredRecord? {
@@ -49,6 +50,8 @@ public final class Recorder: Sendable {
 
     private let state: Locked<State>
     private let writer: RecordFileWriter?
+    /// The JSON Lines file every record is appended to, when there is one (searches page into it).
+    public let filePath: String?
     /// How many records the memory ring keeps; older ones remain only in the file.
     public let memoryLimit: Int
 
@@ -64,6 +67,7 @@ public final class Recorder: Sendable {
         guard memoryLimit > 0 else { throw .invalidMemoryLimit(memoryLimit) }
         self.memoryLimit = memoryLimit
         self.state = Locked(State(ring: Array(repeating: nil, count: memoryLimit)))
+        self.filePath = filePath
         self.writer = try filePath.map { path throws(RecorderError) in
             try RecordFileWriter(path: path, queueLimit: fileQueueLimit, beforeBatch: beforeFileBatch)
         }
@@ -148,7 +152,16 @@ public final class Recorder: Sendable {
             state.head = 0
             state.stored = 0
             state.statistics = RecorderStatistics()
+            state.clearedThrough = state.lastSeq
             for id in state.waiters.keys { state.waiters[id]?.matched = 0 }
+        }
+    }
+
+    /// The records in memory, oldest first, without lint; and the numbers bounding what a search may read from
+    /// the file: records after `clearedThrough` and before `oldestInMemory` live only there.
+    func snapshot() -> (records: [RecordedRequest], oldestInMemory: UInt64, clearedThrough: UInt64) {
+        state.withLock { state in
+            (state.ordered(), state.lastSeq - UInt64(state.stored) + 1, state.clearedThrough)
         }
     }
 

@@ -13,6 +13,9 @@ public struct ControlConfiguration: Sendable, Equatable {
     /// How often `/api/v1/stream` writes a `: keep-alive` comment on an idle stream. Default 15 s.
     public var streamHeartbeat: Duration
 
+    /// Whether `/` serves the web dashboard. Default true.
+    public var dashboard: Bool = true
+
     /// The default control port, 2198.
     public static let defaultPort = 2198
 
@@ -25,6 +28,13 @@ public struct ControlConfiguration: Sendable, Equatable {
         self.port = port
         self.controlToken = controlToken
         self.streamHeartbeat = streamHeartbeat
+    }
+
+    /// This configuration with ``dashboard`` set to `enabled`.
+    public func withDashboard(_ enabled: Bool) -> ControlConfiguration {
+        var copy = self
+        copy.dashboard = enabled
+        return copy
     }
 
     /// True when ``host`` names a loopback address (`127.0.0.0/8`, `::1`, `localhost`).

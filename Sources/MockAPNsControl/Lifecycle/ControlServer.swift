@@ -21,6 +21,10 @@ import MockAPNs
 /// - `GET /api/v1/stream` (same filters) → server-sent events, `data: <record>` per record, live
 /// - `GET /api/v1/stats`; `GET|DELETE /api/v1/devices`, `PUT|DELETE /api/v1/devices/{token}`
 /// - `GET|POST|DELETE /api/v1/faults`, `DELETE /api/v1/faults/{id}`; `GET /metrics`; `GET /healthz`
+/// - `GET /api/v1/search?q=&before=&limit=` (the search grammar of ``SearchQuery``, memory then record file)
+/// - `GET /api/v1/notifications/{seq}/delivery?state=&authorization=&in_app_routing=` (``DeliverySimulator``)
+/// - `POST /api/v1/test-push` (with a ``TestPushSender``), `POST /api/v1/lint`
+/// - `GET /` and `GET /dashboard/{file}`: the web dashboard (unless ``ControlConfiguration/dashboard`` is false)
 public final class ControlServer: Sendable {
     /// Where it listens and the optional bearer token.
     public let configuration: ControlConfiguration
@@ -29,10 +33,14 @@ public final class ControlServer: Sendable {
     private let runner = HTTPServerRunner()
     private let streams: LiveStreams
     private let metrics: RequestMetrics
+    private let testPushSender: TestPushSender?
 
     /// Makes a control plane for `server`; nothing listens until ``start()``.
-    public init(server: MockAPNsServer, configuration: ControlConfiguration = ControlConfiguration(), logger: Logger = Logger(label: "mockapns.control")) {
+    /// `testPushSender` backs the dashboard's "send a test push" form (absent: the form answers 404).
+    public init(server: MockAPNsServer, configuration: ControlConfiguration = ControlConfiguration(), logger: Logger = Logger(label: "mockapns.control"),
+                testPushSender: TestPushSender? = nil) {
         self.server = server
+        self.testPushSender = testPushSender
         self.configuration = configuration
         self.logger = logger
         self.streams = LiveStreams(recorder: server.recorder, heartbeatInterval: configuration.streamHeartbeat)
@@ -89,6 +97,10 @@ public final class ControlServer: Sendable {
         FaultRoutes(faults: server.faults).register(on: router)
         MetricsRoute(metrics: metrics).register(on: router)
         HealthRoute().register(on: router)
+        SearchRoute(recorder: server.recorder).register(on: router)
+        DeliveryRoute(recorder: server.recorder).register(on: router)
+        TestPushRoute(sender: testPushSender).register(on: router)
+        if configuration.dashboard { DashboardRoutes().register(on: router) }
         return router
     }
 }

@@ -114,8 +114,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let url = plane.controlURL { FileHandle.standardError.write(Data("mockapns: control plane on \(url)\n".utf8)) }
         if let url = plane.http1URL { FileHandle.standardError.write(Data("mockapns: HTTP/1.1 APNs endpoint on \(url)\n".utf8)) }
+        if let url = plane.dashboardURL { FileHandle.standardError.write(Data("mockapns: dashboard on \(url)\n".utf8)) }
         if let readyPath {
-            try ReadyFile(apnsURL: server.url, pid: getpid(), controlURL: plane.controlURL, http1URL: plane.http1URL).write(to: readyPath)
+            try ReadyFile(apnsURL: server.url, pid: getpid(), controlURL: plane.controlURL, http1URL: plane.http1URL,
+                          dashboardURL: plane.dashboardURL).write(to: readyPath)
         }
         await ShutdownSignal.wait()
         await plane.stop()

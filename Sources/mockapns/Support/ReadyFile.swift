@@ -6,9 +6,11 @@ struct ReadyFile: Codable {
     var pid: Int32
     var controlURL: String?
     var http1URL: String?
+    var dashboardURL: String?
 
     enum CodingKeys: String, CodingKey {
         case apnsURL = "apns_url", pid, controlURL = "control_url", http1URL = "http1_url"
+        case dashboardURL = "dashboard_url"
     }
 
     /// Writes atomically (temporary file, then rename), so a reader never sees half a file.

@@ -9,6 +9,7 @@ import MockAPNsControl
 /// - `--control-host` (127.0.0.1), `--control-port` (2198; 0 = any free port), `--no-control`;
 /// - `--control-token SECRET`: every control request needs `authorization: Bearer SECRET`
 ///   (required when the host is not loopback);
+/// - `--no-dashboard`: no web dashboard at the control plane's `/`;
 /// - `--http1-port` (off unless given) and `--http1-host` (127.0.0.1): the plain HTTP/1.1 APNs endpoint.
 struct ControlPlaneOptions: ParsableArguments {
     @Option(name: .customLong("control-host"), help: ArgumentHelp("Control-plane address (default 127.0.0.1; any other needs --control-token).", valueName: "host"))
@@ -22,6 +23,9 @@ struct ControlPlaneOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-control"), help: "Do not start the control plane (list/show/tail then need --file).")
     var noControl = false
+
+    @Flag(name: .customLong("no-dashboard"), help: "Do not serve the web dashboard at the control plane's /.")
+    var noDashboard = false
 
     @Option(name: .customLong("http1-port"), help: ArgumentHelp("Also accept APNs requests over plain HTTP/1.1 on this port (0 = any free port).", valueName: "port"))
     var http1Port: Int?
@@ -38,7 +42,7 @@ struct ControlPlaneOptions: ParsableArguments {
             host: controlHost ?? environment["CONTROL_HOST"] ?? "127.0.0.1",
             port: port,
             controlToken: controlToken ?? environment["CONTROL_TOKEN"]
-        )
+        ).withDashboard(!(noDashboard || environment.bool("NO_DASHBOARD")))
     }
 
     /// Starts the control plane and the HTTP/1.1 endpoint as asked for (after `server.start()`).
@@ -48,10 +52,12 @@ struct ControlPlaneOptions: ParsableArguments {
         let environment = EnvironmentOptions()
         var running = RunningControlPlane()
         if let configuration = try controlConfiguration(environment: environment) {
-            let control = ControlServer(server: server, configuration: configuration, logger: logger)
+            let control = ControlServer(server: server, configuration: configuration, logger: logger,
+                                        testPushSender: DashboardTestPushSender.make(for: server))
             let port = try await control.start()
             running.control = control
             running.controlURL = Self.url(host: configuration.host, port: port)
+            if configuration.dashboard { running.dashboardURL = Self.url(host: configuration.host, port: port) + "/" }
         }
         if let port = try http1Port ?? environment.int("HTTP1_PORT") {
             try Self.check(port: port, flag: "--http1-port")
@@ -93,6 +99,8 @@ struct RunningControlPlane: Sendable {
     var control: ControlServer?
     /// Its URL for the ready file's `control_url`.
     var controlURL: String?
+    /// The dashboard's URL for the ready file's `dashboard_url`, unless `--no-dashboard` or `--no-control`.
+    var dashboardURL: String?
     /// The HTTP/1.1 APNs endpoint, when `--http1-port` was given.
     var http1: APNsHTTP1Endpoint?
     /// Its URL for the ready file's `http1_url`.

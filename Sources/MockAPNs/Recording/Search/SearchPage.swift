@@ -1,0 +1,9 @@
+/// One page of search results, newest first, and where the next (older) page starts.
+public struct SearchPage: Sendable {
+    /// The matching records, newest first, with lint findings.
+    public var records: [RecordedRequest]
+    /// Pass as `before` to get the next older page; nil when there are no older records to look at.
+    public var nextBefore: UInt64?
+    /// True when some of the page came from the record file (older than the memory ring).
+    public var readFile: Bool
+}

@@ -1,0 +1,309 @@
+// The dashboard: live list (server-sent events), server-side search, detail with the iPhone rendering,
+// devices, faults and the test-push form. Everything goes through the JSON API on this origin.
+import * as view from "/dashboard/render.js";
+const { h } = view;
+
+const $ = (id) => document.getElementById(id);
+const state = { records: [], selected: null, nextBefore: null, paused: false, pending: [], query: "", source: null,
+  deviceState: "foreground", authorization: "authorized" };
+
+async function api(path, options = {}) {
+  const response = await fetch(path, { ...options, headers: { "content-type": "application/json", ...(options.headers || {}) } });
+  const text = await response.text();
+  const body = text ? JSON.parse(text) : {};
+  if (!response.ok) throw new Error(body.error || `${response.status}`);
+  return body;
+}
+const showError = (node, error) => { node.hidden = !error; node.textContent = error ? String(error.message || error) : ""; };
+
+// ---- list and search ----
+function render() {
+  const rows = $("rows");
+  rows.replaceChildren(...state.records.map((record) => {
+    const tr = view.row(record);
+    if (record.seq === state.selected) tr.classList.add("selected");
+    if (record.fresh) { tr.classList.add("fresh"); delete record.fresh; }
+    tr.addEventListener("click", () => select(record.seq));
+    return tr;
+  }));
+  $("empty").hidden = state.records.length > 0;
+  $("empty").textContent = state.query ? "No push matches this search." : "No pushes yet. Send one to the mock and it appears here.";
+  $("more").hidden = !state.nextBefore;
+}
+
+async function search({ append = false } = {}) {
+  const params = new URLSearchParams({ q: state.query, limit: "100" });
+  if (append && state.nextBefore) params.set("before", state.nextBefore);
+  try {
+    const page = await api(`/api/v1/search?${params}`);
+    showError($("search-error"), null);
+    state.records = append ? state.records.concat(page.notifications) : page.notifications;
+    state.nextBefore = page.next_before;
+    render();
+  } catch (error) {
+    showError($("search-error"), error);
+  }
+}
+
+function setQuery(text) {
+  state.query = text.trim();
+  const url = new URL(location.href);
+  if (state.query) url.searchParams.set("q", state.query); else url.searchParams.delete("q");
+  history.replaceState(null, "", url);
+  search();
+}
+
+let refreshTimer = null;
+function onLiveRecord(record) {
+  if (state.paused) { state.pending.push(record); return; }
+  refreshCounters();
+  if (state.query) {   // the server applies the grammar: ask it again, at most a few times a second
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(search, 150);
+    return;
+  }
+  if (state.records.some((r) => r.seq === record.seq)) return;
+  record.fresh = true;
+  state.records.unshift(record);
+  render();
+}
+
+function openStream() {
+  state.source?.close();
+  const source = new EventSource("/api/v1/stream");
+  source.onmessage = (event) => onLiveRecord(JSON.parse(event.data));
+  source.onopen = () => search();   // anything recorded while disconnected
+  state.source = source;
+}
+
+async function refreshCounters() {
+  try {
+    const stats = await api("/api/v1/stats");
+    $("count-total").textContent = stats.total;
+    $("count-accepted").textContent = stats.accepted;
+    $("count-rejected").textContent = stats.rejected;
+  } catch { /* the next record tries again */ }
+}
+
+// ---- detail ----
+async function select(seq) {
+  state.selected = seq;
+  const url = new URL(location.href);
+  url.searchParams.set("seq", seq);
+  history.replaceState(null, "", url);
+  for (const tr of $("rows").children) tr.classList.toggle("selected", Number(tr.dataset.seq) === seq);
+  const record = state.records.find((r) => r.seq === seq) || await api(`/api/v1/notifications/${seq}`).catch(() => null);
+  const pane = $("detail");
+  if (!record) { pane.hidden = true; return; }
+  pane.hidden = false;
+  pane.parentElement.classList.add("open");
+  pane.replaceChildren(detail(record));
+  await simulate(record);
+}
+
+function section(title, ...children) { return [h("h3", {}, title), ...children]; }
+
+function download(name, text, type) {
+  const link = h("a", { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+function copyButton(label, text) {
+  return h("button", { type: "button", onclick: async (event) => {
+    try { await navigator.clipboard.writeText(text); event.target.textContent = "Copied"; }
+    catch { window.prompt("Copy:", text); }
+    setTimeout(() => { event.target.textContent = label; }, 1200);
+  } }, label);
+}
+
+function detail(record) {
+  const alert = view.alertOf(record);
+  const lintPaths = new Set(record.lint.map((f) => view.lintPath(f.path)));
+  const auth = record.auth || {};
+  const age = auth.issued_at ? Math.round(new Date(record.received_at).getTime() / 1000 - auth.issued_at) : null;
+  const states = ["foreground", "background", "notRunning", "forceQuit"];
+  const auths = ["authorized", "provisional", "denied", "notDetermined"];
+  const hasInApp = !!(record.payload && (record.payload.inAppSymbol || (record.payload.aps || {}).inAppSymbol));
+  return h("div", { "data-testid": "detail" },
+    h("h2", {}, `#${record.seq} `, view.statusChip(record), " ", alert?.title || (record.payload ? "silent push" : "body is not JSON")),
+    h("div", { class: "muted" }, `${record.received_at} · ${view.header(record, "apns-topic") || "no topic"}`),
+    h("div", { class: "actions" },
+      copyButton("Copy as curl", view.curlCommand(record)),
+      copyButton("Copy as mockapns send", view.sendCommand(record)),
+      h("button", { type: "button", onclick: () => download(`push-${record.seq}.apns`, view.apnsFile(record), "application/json") }, "Download .apns"),
+      h("button", { type: "button", onclick: () => download(`push-${record.seq}.json`, JSON.stringify(record, null, 2), "application/json") }, "Download JSON")),
+    ...section("On an iPhone",
+      h("div", { class: "states", id: "state-switch" }, states.map((s) => h("button", { type: "button", class: s === state.deviceState ? "on" : "", dataset: { state: s },
+        onclick: () => { state.deviceState = s; simulate(record); } }, s))),
+      h("div", { class: "states", id: "auth-switch" }, auths.map((a) => h("button", { type: "button", class: a === state.authorization ? "on" : "", dataset: { auth: a },
+        onclick: () => { state.authorization = a; simulate(record); } }, a))),
+      h("label", { class: "toggle" }, h("input", { type: "checkbox", id: "inapp-routing", checked: hasInApp, onchange: () => simulate(record) }), " app routes foreground pushes in-app"),
+      h("div", { class: "sim", id: "sim" }, h("p", { class: "muted" }, "Simulating…"))),
+    ...section("Verdict", h("dl", { class: "kv" },
+      h("dt", {}, "status"), h("dd", {}, record.response.status, record.response.reason ? ` ${record.response.reason}` : ""),
+      h("dt", {}, "apns-id"), h("dd", { class: "mono" }, record.response.apns_id || "—"),
+      h("dt", {}, "faults applied"), h("dd", {}, record.faults.length ? record.faults.join(", ") : "none"),
+      h("dt", {}, "duration"), h("dd", {}, `${record.duration_us} µs`),
+      h("dt", {}, "connection / stream"), h("dd", {}, `${record.connection_id} / ${record.stream_id} from ${record.remote}`),
+      h("dt", {}, "device token"), h("dd", { class: "mono" }, record.device_token || "—"))),
+    ...section(`Lint (${record.lint.length})`, record.lint.length
+      ? h("ul", { class: "lint" }, record.lint.map((f) => h("li", { class: f.severity }, h("code", {}, f.id), ` ${f.message} `, h("span", { class: "mono" }, f.path))))
+      : h("p", { class: "muted" }, "No findings.")),
+    ...section("Payload", h("details", { open: true }, h("summary", {}, `${record.payload_bytes} bytes`),
+      h("pre", { "data-testid": "payload" }, record.payload !== undefined ? view.prettyJSON(record.payload, lintPaths) : atob(record.payload_base64 || "")))),
+    ...section("Headers", h("dl", { class: "kv" }, h("dt", {}, ":method"), h("dd", {}, record.method), h("dt", {}, ":path"), h("dd", { class: "mono" }, record.path),
+      record.headers.flatMap(([n, v]) => [h("dt", {}, n), h("dd", { class: "mono" }, n.toLowerCase() === "authorization" ? `${v.slice(0, 24)}…` : v)]))),
+    ...section("Authentication (JWT)", h("dl", { class: "kv" },
+      h("dt", {}, "kind"), h("dd", {}, auth.kind || "—"),
+      h("dt", {}, "team (iss)"), h("dd", {}, auth.team_id || "—"),
+      h("dt", {}, "key (kid)"), h("dd", {}, auth.key_id || "—"),
+      h("dt", {}, "issued (iat)"), h("dd", {}, auth.issued_at ? `${new Date(auth.issued_at * 1000).toISOString()} (${age} s before the push)` : "—"),
+      h("dt", {}, "topics"), h("dd", {}, (auth.topics || []).join(", ") || "—"))));
+}
+
+async function simulate(record) {
+  for (const b of document.querySelectorAll("#state-switch button")) b.classList.toggle("on", b.dataset.state === state.deviceState);
+  for (const b of document.querySelectorAll("#auth-switch button")) b.classList.toggle("on", b.dataset.auth === state.authorization);
+  const target = $("sim");
+  if (!target) return;
+  if (record.payload === undefined) { target.replaceChildren(h("p", { class: "muted" }, "The body is not JSON: a device shows nothing.")); return; }
+  const params = new URLSearchParams({ state: state.deviceState, authorization: state.authorization, in_app_routing: String($("inapp-routing").checked) });
+  try {
+    const answer = await api(`/api/v1/notifications/${record.seq}/delivery?${params}`);
+    const sim = answer.simulation;
+    target.replaceChildren(view.phone(record, answer), h("div", {},
+      h("h3", {}, "What runs"), sim.events.length
+        ? h("ol", { class: "events", "data-testid": "events" }, sim.events.map((e) => h("li", {}, h("code", {}, e.handler), h("span", { class: "proc" }, e.process))))
+        : h("p", { class: "muted" }, "No app code runs."),
+      sim.warnings.length ? [h("h3", {}, "Warnings"), h("ul", { class: "warnings" }, sim.warnings.map((w) => h("li", {}, w)))] : null,
+      sim.unknown ? h("p", { class: "error" }, `Not modelled: ${sim.unknown}`) : null,
+      h("p", { class: "muted" }, `presentation: ${sim.presentation.kind}${sim.presentation.sound ? ", with sound" : ""}`)));
+  } catch (error) {
+    target.replaceChildren(h("p", { class: "error" }, error.message));
+  }
+}
+
+// ---- devices ----
+async function loadDevices() {
+  const { devices } = await api("/api/v1/devices");
+  $("device-rows").replaceChildren(...Object.entries(devices).map(([token, device]) => h("tr", {},
+    h("td", { class: "mono" }, token), h("td", { class: "mono" }, JSON.stringify(device)),
+    h("td", {}, h("button", { type: "button", class: "link", onclick: async () => { await api(`/api/v1/devices/${token}`, { method: "DELETE" }); loadDevices(); } }, "Remove")))));
+}
+$("device-form")?.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const body = { state: form.get("state") };
+  const extra = String(form.get("extra") || "").trim();
+  if (body.state === "topics") body.topics = extra.split(",").map((t) => t.trim()).filter(Boolean);
+  if (body.state === "rateLimited") { const [max, window] = extra.split("/"); body.max = Number(max || 5); body.window_seconds = Number(window || 60); }
+  try {
+    await api(`/api/v1/devices/${String(form.get("token")).trim()}`, { method: "PUT", body: JSON.stringify(body) });
+    showError($("device-error"), null);
+    loadDevices();
+  } catch (error) { showError($("device-error"), error); }
+});
+
+// ---- faults ----
+async function loadFaults() {
+  const { faults } = await api("/api/v1/faults");
+  $("fault-rows").replaceChildren(...faults.map((f) => h("tr", {},
+    h("td", { class: "mono" }, f.id), h("td", {}, f.name), h("td", { class: "mono" }, JSON.stringify(f.match)),
+    h("td", { class: "mono" }, JSON.stringify(f.action)), h("td", { class: "num" }, f.fired),
+    h("td", {}, h("button", { type: "button", class: "link", onclick: async () => { await api(`/api/v1/faults/${f.id}`, { method: "DELETE" }); loadFaults(); } }, "Remove")))));
+}
+$("fault-form")?.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const type = form.get("action");
+  const action = { type };
+  if (type === "status") { action.status = Number(form.get("status")); if (form.get("reason")) action.reason = form.get("reason"); }
+  if (type === "delay") action.ms = Number(form.get("status"));
+  const match = {};
+  if (form.get("topic")) match.topic = form.get("topic");
+  if (form.get("token")) match.token = form.get("token");
+  const rule = { match, action };
+  if (form.get("name")) rule.name = form.get("name");
+  if (form.get("count")) rule.count = Number(form.get("count"));
+  try {
+    await api("/api/v1/faults", { method: "POST", body: JSON.stringify(rule) });
+    showError($("fault-error"), null);
+    loadFaults();
+  } catch (error) { showError($("fault-error"), error); }
+});
+
+// ---- send a test push ----
+let lintTimer = null;
+async function lintPayload() {
+  const form = new FormData($("send-form"));
+  const params = new URLSearchParams({ push_type: form.get("push_type"), topic: form.get("topic") });
+  if (form.get("priority")) params.set("priority", form.get("priority"));
+  try {
+    const { lint } = await api(`/api/v1/lint?${params}`, { method: "POST", body: form.get("payload") });
+    $("send-lint").replaceChildren(...lint.map((f) => h("li", { class: f.severity }, h("code", {}, f.id), ` ${f.message} `, h("span", { class: "mono" }, f.path))));
+  } catch { /* shown on send */ }
+}
+$("send-form")?.addEventListener("input", () => { clearTimeout(lintTimer); lintTimer = setTimeout(lintPayload, 250); });
+$("send-form")?.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const body = { token: form.get("token"), topic: form.get("topic"), push_type: form.get("push_type"), payload: form.get("payload") };
+  if (form.get("priority")) body.priority = Number(form.get("priority"));
+  try {
+    const result = await api("/api/v1/test-push", { method: "POST", body: JSON.stringify(body) });
+    $("send-result").replaceChildren(view.statusChip({ response: result }), ` apns-id ${result.apns_id || "—"}`);
+  } catch (error) { $("send-result").replaceChildren(h("span", { class: "error" }, error.message)); }
+});
+
+// ---- pages, keyboard ----
+function showPage() {
+  const page = (location.hash || "#pushes").slice(1);
+  for (const section of document.querySelectorAll(".page")) section.hidden = section.id !== `page-${page}`;
+  for (const link of document.querySelectorAll("nav a")) link.classList.toggle("current", link.dataset.page === page);
+  if (page === "devices") loadDevices().catch((e) => showError($("device-error"), e));
+  if (page === "faults") loadFaults().catch((e) => showError($("fault-error"), e));
+  if (page === "send") lintPayload();
+}
+
+function move(step) {
+  if (!state.records.length) return;
+  const index = state.records.findIndex((r) => r.seq === state.selected);
+  const next = state.records[Math.min(state.records.length - 1, Math.max(0, index < 0 ? 0 : index + step))];
+  select(next.seq);
+  document.querySelector(`#rows tr[data-seq="${next.seq}"]`)?.scrollIntoView({ block: "nearest" });
+}
+
+document.addEventListener("keydown", (event) => {
+  const typing = /INPUT|TEXTAREA|SELECT/.test(document.activeElement?.tagName || "");
+  if (event.key === "Escape" && typing) { document.activeElement.blur(); return; }
+  if (typing || event.metaKey || event.ctrlKey || event.altKey) return;
+  if (event.key === "/") { event.preventDefault(); $("search").focus(); }
+  else if (event.key === "j") move(1);
+  else if (event.key === "k") move(-1);
+  else if (event.key === "Enter" && state.selected) select(state.selected);
+});
+
+$("search-form").addEventListener("submit", (event) => { event.preventDefault(); setQuery($("search").value); });
+let typingTimer = null;
+$("search").addEventListener("input", () => { clearTimeout(typingTimer); typingTimer = setTimeout(() => setQuery($("search").value), 300); });
+$("pause").addEventListener("change", (event) => {
+  state.paused = event.target.checked;
+  if (!state.paused) { const pending = state.pending; state.pending = []; pending.forEach(onLiveRecord); }
+});
+$("clear").addEventListener("click", async () => {
+  if (!window.confirm("Forget every recorded push in memory? (A record file is kept.)")) return;
+  await api("/api/v1/notifications", { method: "DELETE" });
+  state.records = []; state.selected = null; $("detail").hidden = true; $("detail").parentElement.classList.remove("open");
+  render(); refreshCounters();
+});
+$("more").addEventListener("click", () => search({ append: true }));
+window.addEventListener("hashchange", showPage);
+
+const initial = new URL(location.href).searchParams;
+state.query = initial.get("q") || "";
+$("search").value = state.query;
+showPage();
+refreshCounters();
+search().then(() => { const seq = Number(initial.get("seq")); if (seq) select(seq); });
+openStream();

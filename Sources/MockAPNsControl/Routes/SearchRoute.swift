@@ -1,0 +1,47 @@
+import APNsModel
+import Hummingbird
+import MockAPNs
+
+/// `GET /api/v1/search?q=<query>&before=<seq>&limit=<n>`: the dashboard's search, parsed and applied here so it
+/// covers the whole recording (memory ring, then the record file). Answers
+/// `{"notifications": [record…, newest first], "next_before": seq or null, "read_file": bool}`; a query that does
+/// not parse answers 400 with the parser's sentence.
+struct SearchRoute {
+    let recorder: Recorder
+
+    /// The page size when `limit` is absent, and the largest allowed.
+    static let defaultLimit = 100
+    static let maximumLimit = 1000
+
+    func register(on router: Router<ControlRequestContext>) {
+        router.group("api/v1").get("search") { request, _ in
+            let parameters = request.uri.queryParameters
+            let query: SearchQuery
+            do {
+                query = try SearchQuery(parsing: parameters["q"].map(String.init) ?? "")
+            } catch let error as SearchQueryError {
+                throw ControlAPIError.badRequest(error.description)
+            }
+            let before = try Self.number(parameters["before"], name: "before", range: 1...UInt64.max)
+            let limit = try Self.number(parameters["limit"], name: "limit", range: 1...UInt64(Self.maximumLimit))
+            let recorder = self.recorder
+            // The search may read the record file: off the server's event loops.
+            let page = try await Task.detached {
+                try recorder.search(query, before: before, limit: limit.map { Int($0) } ?? Self.defaultLimit)
+            }.value
+            return JSONResponse.make(.object([
+                .init("notifications", .array(page.records.map { $0.jsonValue() })),
+                .init("next_before", page.nextBefore.map { .integer(Int64($0)) } ?? .null),
+                .init("read_file", .bool(page.readFile)),
+            ]))
+        }
+    }
+
+    private static func number(_ raw: Substring?, name: String, range: ClosedRange<UInt64>) throws -> UInt64? {
+        guard let raw, !raw.isEmpty else { return nil }
+        guard let value = UInt64(raw), range.contains(value) else {
+            throw ControlAPIError.badRequest("Query parameter '\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound); got '\(raw)'.")
+        }
+        return value
+    }
+}

@@ -1,0 +1,83 @@
+import APNsModel
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The web dashboard in a real browser: `mockapns serve` on free ports, then Tests/Peers/dashboard_browser.py
+/// drives headless chromium through selenium (live list, search, detail with the iPhone rendering and app-state
+/// switch, a fault added from the form) and saves screenshots under .build/dashboard-screenshots.
+final class DashboardBrowserTests: XCTestCase {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    func testDashboardShowsLivePushesSearchDetailAndFaults() async throws {
+        let python = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Self.root.appendingPathComponent(".venv/bin/python").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashboard-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ready = directory.appendingPathComponent("ready.json").path
+        let serve = try InspectFollowProcess([
+            "serve", "--h2c", "--port", "0", "--control-port", "0", "--trust-any-signature", "--ready-file", ready,
+        ])
+        defer { serve.stop() }
+        var readyJSON: JSONValue?
+        for _ in 0..<300 where readyJSON == nil {
+            if let data = FileManager.default.contents(atPath: ready) { readyJSON = try? JSONValue.parse(Array(data)) }
+            if readyJSON == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let apns = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "serve wrote no ready file")
+        let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue)
+        XCTAssertEqual(readyJSON?["dashboard_url"]?.stringValue, control + "/")
+
+        let keyPath = Self.root.appendingPathComponent("certs/AuthKey_TESTKEY001.p8").path
+        let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(keyPath)"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let shots = Self.root.appendingPathComponent(".build/dashboard-screenshots").path
+        let script = Self.root.appendingPathComponent("Tests/Peers/dashboard_browser.py").path
+        let result = try await Self.run(python, [script, control, apns, jwt, shots])
+        XCTAssertEqual(result.status, 0, "browser test failed:\n\(result.output)")
+        XCTAssertTrue(result.output.contains(#""ok": true"#), result.output)
+        for name in ["list-light", "list-dark", "detail-light", "detail-dark"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: "\(shots)/\(name).png"), "no \(name).png screenshot")
+        }
+    }
+
+    func testNoDashboardFlagLeavesTheRootA404() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-nodash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ready = directory.appendingPathComponent("ready.json").path
+        let serve = try InspectFollowProcess(["serve", "--h2c", "--port", "0", "--control-port", "0", "--no-dashboard", "--ready-file", ready])
+        defer { serve.stop() }
+        var readyJSON: JSONValue?
+        for _ in 0..<300 where readyJSON == nil {
+            if let data = FileManager.default.contents(atPath: ready) { readyJSON = try? JSONValue.parse(Array(data)) }
+            if readyJSON == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue, "serve wrote no ready file")
+        XCTAssertNil(readyJSON?["dashboard_url"]?.stringValue)
+        let (_, response) = try await URLSession.shared.data(from: URL(string: control + "/")!)
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 404)
+    }
+
+    /// Runs `executable arguments…` to the end; its exit status and combined output.
+    private static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("dashboard-browser-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? FileManager.default.removeItem(at: output) }
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        try handle.close()
+        return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+    }
+}

@@ -1,0 +1,86 @@
+import APNsModel
+import MockAPNs
+import MockAPNsControl
+import XCTest
+
+/// The dashboard's routes over real HTTP: the embedded page and files, the search endpoint, the delivery view.
+final class DashboardRoutesTests: XCTestCase {
+    func testServesThePageAndItsFilesFromTheBinaryUnder200KB() async throws {
+        let harness = try await ControlTestHarness.start()
+        let client = harness.client
+        var total = 0
+        let page = try await client.send("GET", "/")
+        XCTAssertEqual(page.status, 200)
+        XCTAssertEqual(page.headers["content-type"], "text/html; charset=utf-8")
+        XCTAssertTrue(String(decoding: page.body, as: UTF8.self).contains(#"<script type="module" src="/dashboard/app.js">"#))
+        total += page.body.count
+        for (name, type) in [("app.js", "text/javascript"), ("render.js", "text/javascript"), ("app.css", "text/css")] {
+            let answer = try await client.send("GET", "/dashboard/\(name)")
+            XCTAssertEqual(answer.status, 200, name)
+            XCTAssertEqual(answer.headers["content-type"]?.hasPrefix(type), true, name)
+            XCTAssertGreaterThan(answer.body.count, 1000, name)
+            total += answer.body.count
+        }
+        XCTAssertLessThan(total, 200 * 1024, "the dashboard's assets must stay under 200 KB")
+        let missing = try await client.send("GET", "/dashboard/nope.js")
+        XCTAssertEqual(missing.status, 404)
+        await harness.stop()
+    }
+
+    func testNoDashboardLeavesTheRootUnrouted() async throws {
+        let server = try ControlTestHarness.makeServer()
+        let control = ControlServer(server: server, configuration: ControlConfiguration(host: "127.0.0.1", port: 0).withDashboard(false))
+        let port = try await control.start()
+        let answer = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/")
+        await control.stop()
+        await server.shutdown(gracePeriod: .milliseconds(100))
+        XCTAssertEqual(answer.status, 404)
+    }
+
+    func testSearchAppliesTheGrammarNewestFirstAndRejectsBadQueries() async throws {
+        let harness = try await ControlTestHarness.start()
+        let recorder = harness.server.recorder
+        recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
+        recorder.append(RecordFixtures.make(token: "bb22", topic: "com.example.app", pushType: "background", status: 400, reason: "BadDeviceToken"))
+        recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.other", pushType: "alert", status: 410, reason: "Unregistered"))
+        let client = harness.client
+        let cases: [(String, [Int64])] = [
+            ("", [3, 2, 1]),
+            ("-status:200", [3, 2]),
+            ("status:4xx%20token:aa", [3]),
+            ("type:background", [2]),
+            ("topic:com.example.other", [3]),
+        ]
+        for (query, expected) in cases {
+            let answer = try await client.send("GET", "/api/v1/search?q=\(query)")
+            XCTAssertEqual(answer.status, 200, query)
+            guard case .array(let items)? = try answer.json()["notifications"] else { return XCTFail(query) }
+            XCTAssertEqual(items.compactMap { $0["seq"]?.integerValue }, expected, query)
+        }
+        let paged = try await client.send("GET", "/api/v1/search?limit=1&before=3")
+        XCTAssertEqual(try paged.json()["next_before"]?.integerValue, 2)
+        for bad in ["q=bogus:1", "q=status:ok", "limit=0", "before=x"] {
+            let answer = try await client.send("GET", "/api/v1/search?\(bad)")
+            XCTAssertEqual(answer.status, 400, bad)
+            XCTAssertNotNil(try answer.json()["error"]?.stringValue, bad)
+        }
+        await harness.stop()
+    }
+
+    func testDeliveryAnswersTheSimulatorForEachAppState() async throws {
+        let harness = try await ControlTestHarness.start()
+        harness.server.recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
+        let client = harness.client
+        let foreground = try await client.send("GET", "/api/v1/notifications/1/delivery")
+        XCTAssertEqual(foreground.status, 200)
+        XCTAssertEqual(try foreground.json().value(at: ["profile", "state"])?.stringValue, "foreground")
+        XCTAssertEqual(try foreground.json().value(at: ["simulation", "presentation", "kind"])?.stringValue, "banner")
+        let denied = try await client.send("GET", "/api/v1/notifications/1/delivery?state=background&authorization=denied")
+        XCTAssertEqual(try denied.json().value(at: ["simulation", "presentation", "kind"])?.stringValue, "none")
+        let badState = try await client.send("GET", "/api/v1/notifications/1/delivery?state=asleep")
+        XCTAssertEqual(badState.status, 400)
+        let missing = try await client.send("GET", "/api/v1/notifications/9/delivery")
+        XCTAssertEqual(missing.status, 404)
+        await harness.stop()
+    }
+}

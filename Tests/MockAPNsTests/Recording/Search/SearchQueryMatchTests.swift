@@ -1,0 +1,90 @@
+import APNsModel
+import XCTest
+@testable import MockAPNs
+
+/// The search grammar applied to records, and `Recorder.search` over the memory ring and the record file.
+final class SearchQueryMatchTests: XCTestCase {
+    static func record(token: String = "aa11", topic: String = "com.example.shop", type: String = "alert", status: Int = 200,
+                       reason: String? = nil, payload: String = #"{"aps":{"alert":{"title":"Order shipped","body":"Box 42"}}}"#,
+                       faults: [String] = []) -> RecordedRequest {
+        RecordedRequest(
+            seq: 0, receivedAtMillis: 1_795_000_000_000, connectionID: 1, streamID: 1, remote: "127.0.0.1:1",
+            method: "POST", path: "/3/device/\(token)", deviceToken: token,
+            headers: [HeaderField(name: "apns-topic", value: topic), HeaderField(name: "apns-push-type", value: type)],
+            body: Array(payload.utf8), payload: try? JSONValue.parse(Array(payload.utf8)), payloadBytes: payload.utf8.count,
+            auth: .init(kind: "token", teamID: "T", keyID: "K", issuedAt: 1), response: .init(status: status, reason: reason, apnsID: nil),
+            faults: faults, lint: [], durationMicros: 1)
+    }
+
+    func testEachFieldMatchesAndMisses() throws {
+        let shipped = Self.record()
+        let rejected = Self.record(token: "BB22", status: 410, reason: "Unregistered")
+        let silent = Self.record(type: "background", payload: #"{"aps":{"content-available":1}}"#)
+        let inApp = Self.record(payload: #"{"aps":{"alert":"Pay now"},"inAppSymbol":"creditcard"}"#, faults: ["slow"])
+        let all = [shipped, rejected, silent, inApp]
+        // query → which of `all` match, by index
+        let cases: [(String, [Int])] = [
+            ("", [0, 1, 2, 3]),
+            ("topic:com.example.shop", [0, 1, 2, 3]),
+            ("topic:COM.EXAMPLE.SHOP", [0, 1, 2, 3]),
+            ("topic:com.example", []),
+            ("token:bb", [1]),
+            ("token:22", []),
+            ("type:background", [2]),
+            ("-type:background", [0, 1, 3]),
+            ("status:200", [0, 2, 3]),
+            ("-status:200", [1]),
+            ("status:4xx", [1]),
+            ("reason:unregistered", [1]),
+            ("title:shipped", [0, 1]),
+            ("title:pay", [3]),
+            ("body:box", [0, 1]),
+            ("has:inAppSymbol", [3]),
+            ("has:content-available", [2]),
+            ("has:fault", [3]),
+            ("-has:alert", [2]),
+            ("shipped -status:200", [1]),
+            ("creditcard", []),
+            ("aa11 type:alert", [0, 3]),
+        ]
+        for (text, expected) in cases {
+            let query = try SearchQuery(parsing: text)
+            XCTAssertEqual(all.indices.filter { query.matches(all[$0]) }, expected, text)
+        }
+    }
+
+    func testSearchPagesThroughTheRingThenTheFile() throws {
+        let path = NSTemporaryDirectory() + "search-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try Recorder(memoryLimit: 3, filePath: path)
+        for index in 1...10 { recorder.append(Self.record(status: index % 2 == 0 ? 200 : 400, reason: index % 2 == 0 ? nil : "BadDeviceToken")) }
+        let query = try SearchQuery(parsing: "status:200")
+
+        let first = try recorder.search(query, limit: 2)
+        XCTAssertEqual(first.records.map(\.seq), [10, 8], "newest first from memory (ring holds 8…10)")
+        XCTAssertFalse(first.readFile)
+        let second = try recorder.search(query, before: first.nextBefore, limit: 2)
+        XCTAssertEqual(second.records.map(\.seq), [6, 4], "past the ring: from the file")
+        XCTAssertTrue(second.readFile)
+        let third = try recorder.search(query, before: second.nextBefore, limit: 2)
+        XCTAssertEqual(third.records.map(\.seq), [2])
+        XCTAssertNil(third.nextBefore)
+
+        let mixed = try recorder.search(query, limit: 4)
+        XCTAssertEqual(mixed.records.map(\.seq), [10, 8, 6, 4], "ring then file in one page")
+
+        recorder.clear()
+        XCTAssertEqual(try recorder.search(SearchQuery(), limit: 10).records.map(\.seq), [], "cleared records stay out of searches")
+        recorder.append(Self.record())
+        XCTAssertEqual(try recorder.search(SearchQuery(), limit: 10).records.map(\.seq), [11])
+    }
+
+    func testSearchWithoutAFileStaysInMemory() throws {
+        let recorder = try Recorder(memoryLimit: 2)
+        for _ in 1...5 { recorder.append(Self.record()) }
+        let page = try recorder.search(SearchQuery(), limit: 10)
+        XCTAssertEqual(page.records.map(\.seq), [5, 4])
+        XCTAssertNil(page.nextBefore)
+        XCTAssertFalse(page.readFile)
+    }
+}
