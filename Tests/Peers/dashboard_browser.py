@@ -2,7 +2,7 @@
 
 Usage: dashboard_browser.py CONTROL_URL APNS_URL JWT SCREENSHOT_DIR
 Pushes go to the mock's h2c listener with curl (HTTP/2 prior knowledge) while the page is open.
-Exits non-zero with a message on the first failed check; prints {"ok": true, "foreign_host": …} on success.
+Exits non-zero with a message on the first failed check; prints {"ok": true, "foreign_host": 403, "foreign_origin": 403} on success.
 """
 import json
 import os
@@ -189,11 +189,18 @@ try:
 finally:
     driver.quit()
 
-# A page of this origin fetched with a foreign Host is refused (the control plane's Host/Origin guard).
-request = urllib.request.Request(control + "/api/v1/stats", headers={"Host": "evil.example", "Origin": "http://evil.example"})
-try:
-    urllib.request.urlopen(request, timeout=10)
-    foreign = "accepted"
-except urllib.error.HTTPError as error:
-    foreign = error.code
-print(json.dumps({"ok": True, "foreign_host": foreign}))
+# The control plane's Host/Origin guard: a rebinding name (foreign Host) and a foreign page (foreign Origin on the
+# right Host) are both refused with 403; the page's own same-origin calls above went through.
+def status_of(headers):
+    request = urllib.request.Request(control + "/api/v1/stats", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+foreign_host = status_of({"Host": "evil.example"})
+check(foreign_host == 403, f"a foreign Host must get 403, got {foreign_host}")
+foreign_origin = status_of({"Origin": "http://evil.example"})
+check(foreign_origin == 403, f"a foreign Origin must get 403, got {foreign_origin}")
+print(json.dumps({"ok": True, "foreign_host": foreign_host, "foreign_origin": foreign_origin}))
