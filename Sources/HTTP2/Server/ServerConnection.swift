@@ -167,9 +167,12 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         guard let stream = stream(streamID), !stream.headerListTooLarge else { return }
         stream.headerListSize += name.count + value.count + 32
         if stream.headerListSize > maxHeaderListSize {
+            // Refused (431); the fields read so far are kept for `HTTP2RequestHandler.refused`, bounded by the limit.
             stream.headerListTooLarge = true
-            stream.headersCopied = true
-            stream.request.headers = []
+            if !stream.headersCopied {
+                stream.request.headers = RepeatedFieldCache.prefix(stream.previousHeaders, stream.headerCount)
+                stream.headersCopied = true
+            }
             return
         }
         if name.count > 0 && name[0] == UInt8(ascii: ":") {
@@ -224,15 +227,17 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     fileprivate func requestComplete(streamID: Int32) {
         guard let stream = stream(streamID), !stream.delivered else { return }
         stream.delivered = true
-        if stream.headerListTooLarge {
-            respond(streamID: streamID, status: 431, headers: [], body: nil)
-            return
-        }
         if !stream.headersCopied {
             stream.request.headers = RepeatedFieldCache.prefix(stream.previousHeaders, stream.headerCount)
         }
         if !stream.bodyCopied {
             stream.request.body = RepeatedFieldCache.prefix(stream.previousBody, stream.repeatedBodyBytes)
+        }
+        if stream.headerListTooLarge {
+            stream.request.receivedAt = loop.now
+            context.handler.refused(stream.request, status: 431)
+            respond(streamID: streamID, status: 431, headers: [], body: nil)
+            return
         }
         stream.previousHeaders = []
         stream.previousBody = []
