@@ -5,9 +5,9 @@ import Glibc
 /// Appends whole-line batches to the record file with buffered `pwrite(2)`, moving its end only by the bytes the
 /// kernel took.
 ///
-/// A batch is written whole or not at all, as far as a reader can tell: a short write is continued where it
-/// stopped, and a write that fails (ENOSPC, EIO, EFBIG…) truncates the file back to where the batch began, so the
-/// file never holds part of a line nor a hole, and the caller keeps the batch to try again. Opening a file that
+/// A short write is continued where it stopped. A write that fails (ENOSPC, EIO, EFBIG…) keeps the whole lines
+/// the kernel took and truncates the file after the last of them, so the file never holds part of a line nor a
+/// hole; the caller keeps the rest of the batch to try again. Opening a file that
 /// already holds records trims a torn last line (one a crash left half written) and finds the highest `seq`, so
 /// numbering continues after it (`RecordFileRecovery`).
 ///
@@ -32,6 +32,8 @@ final class RecordFileAppender {
         let code: Int32
         /// What failed, as a sentence fragment naming the file and the system's message.
         let message: String
+        /// How many bytes from the front of the batch are in the file (whole lines) despite the failure.
+        let written: Int
     }
 
     let path: String
@@ -62,8 +64,8 @@ final class RecordFileAppender {
     }
 
     /// Appends `bytes` (whole lines). On success the file ends with them (in the OS, not necessarily on the
-    /// device). On failure the file is cut back to where it ended before the call, and the caller should keep
-    /// `bytes` to try again later.
+    /// device). On failure the file ends with the whole lines of `bytes` it took (`WriteFailure.written` bytes),
+    /// and the caller should keep the rest to try again later.
     func append(_ bytes: UnsafeRawBufferPointer) -> Result<Void, WriteFailure> {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return .success(()) }
         let start = end
@@ -73,24 +75,26 @@ final class RecordFileAppender {
             if n < 0 {
                 let code = errno
                 if code == EINTR { continue }
-                return .failure(undo(to: start, code: code))
+                return .failure(keepWholeLines(of: bytes, written: done, code: code))
             }
-            if n == 0 { return .failure(undo(to: start, code: EIO)) }   // no progress: treat as an I/O error
+            if n == 0 { return .failure(keepWholeLines(of: bytes, written: done, code: EIO)) }   // no progress: an I/O error
             done += n
         }
         end = start + Int64(done)
         return .success(())
     }
 
-    /// Cuts off what a failed batch left behind (whole or partial lines), so the file ends with a whole line and
-    /// the batch can be written again at the same place.
-    private func undo(to start: Int64, code: Int32) -> WriteFailure {
+    /// Cuts off the partial line a failed write left behind, so the file ends with the last whole line written and
+    /// the rest of the batch can be written again from there.
+    private func keepWholeLines(of bytes: UnsafeRawBufferPointer, written: Int, code: Int32) -> WriteFailure {
         var message = "writing \(path) failed: \(String(cString: strerror(code)))"
-        if operations.truncate(fd, start) != 0 {
+        let whole = (bytes[0..<written].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+        let start = end
+        if operations.truncate(fd, start + Int64(whole)) != 0 {
             // The file may now end in a partial line; the next start trims it (`RecordFileRecovery`).
-            message += " (and cutting back the partial batch failed: \(String(cString: strerror(errno))))"
+            message += " (and cutting off the partial line failed: \(String(cString: strerror(errno))))"
         }
-        end = start
-        return WriteFailure(code: code, message: message)
+        end = start + Int64(whole)
+        return WriteFailure(code: code, message: message, written: whole)
     }
 }

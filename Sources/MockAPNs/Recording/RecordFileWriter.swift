@@ -123,9 +123,7 @@ final class RecordFileWriter: Sendable {
     private func run() {
         // `encoder.bytes` holds whole lines not yet written: this batch, after any held from failed attempts.
         var encoder = JSONLineEncoder(capacity: 1 << 20)
-        var heldRecords = 0
-        var heldFirstSeq: UInt64 = 0
-        var heldLastSeq: UInt64 = 0
+        var held = HeldRecords()
         var writtenSeq: UInt64 = 0
         var lostSeqs: [ClosedRange<UInt64>] = []   // records dropped, for their completions (rare: a failing disk)
         while true {
@@ -146,45 +144,47 @@ final class RecordFileWriter: Sendable {
             }
 
             if let first = batch.first, let last = batch.last {
-                if heldRecords > 0 && encoder.bytes.count >= heldBytesLimit {
+                if held.count > 0 && encoder.bytes.count >= heldBytesLimit {
                     // The file has been unwritable for a while: memory stays bounded, and these are counted.
                     status.addLost(batch.count)
                     lostSeqs.append(first.seq...last.seq)
                 } else {
                     for stored in batch { stored.encode(into: &encoder) }
-                    if heldRecords == 0 { heldFirstSeq = first.seq }
-                    heldRecords += batch.count
-                    heldLastSeq = last.seq
+                    held.append(first.seq...last.seq)
                 }
             }
-            if heldRecords > 0 {
+            if held.count > 0 {
                 beforeBatch?()
                 let result = encoder.bytes.withUnsafeBytes { file.append($0) }
                 switch result {
                 case .success:
                     if status.isUnwritable {
                         status.markWritable()
-                        say("the record file \(file.path) is writable again; \(heldRecords) held record(s) written, "
+                        say("the record file \(file.path) is writable again; \(held.count) held record(s) written, "
                             + "\(status.lost) lost so far; answering normally")
                     }
                     encoder.bytes.removeAll(keepingCapacity: encoder.bytes.capacity <= 4 << 20)
-                    writtenSeq = heldLastSeq
-                    heldRecords = 0
+                    writtenSeq = held.removeFirst(held.count) ?? writtenSeq
                 case .failure(let failure):
+                    if failure.written > 0 {   // the whole lines that did fit stay in the file
+                        let lines = encoder.bytes[0..<failure.written].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                        encoder.bytes.removeFirst(failure.written)
+                        writtenSeq = held.removeFirst(lines) ?? writtenSeq
+                    }
                     if !status.isUnwritable {
                         status.markUnwritable()
                         say("\(failure.message); holding records in memory and answering 500 InternalServerError "
                             + "instead of success until the file can be written")
                     }
                 }
-                status.setWaiting(heldRecords)
+                status.setWaiting(held.count)
             }
-            if closing && heldRecords > 0 {
+            if closing && held.count > 0 {
                 // The last attempt was just made: what is still held never reaches the file.
-                status.addLost(heldRecords)
-                lostSeqs.append(heldFirstSeq...heldLastSeq)
-                say("stopping with \(heldRecords) record(s) not written to \(file.path) (\(status.lost) lost in all)")
-                heldRecords = 0
+                status.addLost(held.count)
+                say("stopping with \(held.count) record(s) not written to \(file.path) (\(status.lost) lost in all)")
+                lostSeqs += held.ranges
+                held = HeldRecords()
                 encoder.bytes.removeAll()
                 status.setWaiting(0)
             }
@@ -217,5 +217,37 @@ final class RecordFileWriter: Sendable {
     /// One line on stderr, from this thread.
     private func say(_ text: String) {
         FileHandle.standardError.write(Data("mockapns: \(text)\n".utf8))
+    }
+}
+
+/// The numbers of the records whose lines wait in the writer's buffer, in order: runs of consecutive `seq`s (a gap
+/// where records were dropped for a file unwritable too long).
+private struct HeldRecords {
+    private(set) var ranges: [ClosedRange<UInt64>] = []
+    private(set) var count = 0
+
+    mutating func append(_ range: ClosedRange<UInt64>) {
+        ranges.append(range)
+        count += range.count
+    }
+
+    /// Forgets the first `n` records (written); returns the last one's `seq`, or nil when `n` is 0.
+    mutating func removeFirst(_ n: Int) -> UInt64? {
+        guard n > 0 else { return nil }
+        var left = min(n, count)
+        count -= left
+        var last: UInt64 = 0
+        while left > 0, let first = ranges.first {
+            if first.count <= left {
+                left -= first.count
+                last = first.upperBound
+                ranges.removeFirst()
+            } else {
+                last = first.lowerBound + UInt64(left) - 1
+                ranges[0] = (last + 1)...first.upperBound
+                left = 0
+            }
+        }
+        return last
     }
 }

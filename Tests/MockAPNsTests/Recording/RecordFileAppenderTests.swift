@@ -35,6 +35,8 @@ final class RecordFileAppenderTests: XCTestCase {
         let failing = Locked<Int32>(0)
         let chunk = Locked<Int>(.max)
         let writes = Locked<Int>(0)
+        /// Bytes the disk still takes (ENOSPC once they are used up).
+        let room = Locked<Int>(.max)
 
         var operations: RecordFileAppender.FileOperations {
             RecordFileAppender.FileOperations(
@@ -48,7 +50,16 @@ final class RecordFileAppenderTests: XCTestCase {
                         errno = code
                         return -1
                     }
-                    return pwrite(fd, bytes, size, off_t(offset))
+                    let taken = room.withLock { room -> Int in
+                        let taken = min(size, room)
+                        if room != .max { room -= taken }
+                        return taken
+                    }
+                    if taken == 0 {
+                        errno = ENOSPC
+                        return -1
+                    }
+                    return pwrite(fd, bytes, taken, off_t(offset))
                 },
                 truncate: RecordFileAppender.FileOperations.system.truncate)
         }
@@ -102,6 +113,26 @@ final class RecordFileAppenderTests: XCTestCase {
         guard case .success = second.withUnsafeBytes({ appender.append($0) }) else { return XCTFail("retry failed") }
         XCTAssertEqual(try contents(file), first + second)
         XCTAssertFalse(try contents(file).contains(0), "no hole of NUL bytes")
+    }
+
+    /// A disk that fills up in the middle of a batch: the whole lines it took stay, the partial one is cut off, the
+    /// end is after the last whole line, and the rest is written from there once there is room again.
+    func testWholeLinesThatFitStayAndTheRestFollowsOnceThereIsRoom() throws {
+        let file = path("filling.jsonl")
+        let disk = FakeDisk()
+        let appender = try RecordFileAppender(path: file, operations: disk.operations)
+        let batch = lines(10)
+        let lineLength = batch.count / 10
+        disk.room.withLock { $0 = lineLength * 3 + lineLength / 2 }
+        guard case .failure(let failure) = batch.withUnsafeBytes({ appender.append($0) }) else { return XCTFail("must fail") }
+        XCTAssertEqual(failure.code, ENOSPC)
+        XCTAssertEqual(failure.written, lineLength * 3)
+        XCTAssertEqual(try contents(file), Array(batch[0..<lineLength * 3]), "three whole lines, no partial fourth")
+        XCTAssertEqual(appender.end, Int64(lineLength * 3))
+        disk.room.withLock { $0 = .max }
+        let rest = Array(batch[(lineLength * 3)...])
+        guard case .success = rest.withUnsafeBytes({ appender.append($0) }) else { return XCTFail("retry failed") }
+        XCTAssertEqual(try contents(file), batch)
     }
 
     /// A file whose last line was torn by a crash: the fragment is cut off, numbering goes on after the highest seq
