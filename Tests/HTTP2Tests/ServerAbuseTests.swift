@@ -101,6 +101,10 @@ final class ServerAbuseTests: ServerTestCase {
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=431 reset=None terminated=False",
                        result.stderr)
         XCTAssertTrue(handler.requests.isEmpty)
+        // The handler hears of it, with what was read: pseudo-headers and the fields before the oversized one.
+        XCTAssertEqual(handler.refused.map(\.status), [431])
+        XCTAssertEqual(handler.refused.first?.request.path, "/echo")
+        XCTAssertNil(handler.refused.first?.request.header("x-big"))
         try assertStillServes(server)
     }
 
