@@ -110,9 +110,13 @@ final class ServerAbuseTests: ServerTestCase {
 
     func testHugeHeaderBlockDoesNotCrash() throws {
         // Far over the limit (and over nghttp2's own per-field limit): any refusal is fine, a crash is not.
-        let (server, _) = try startServer()
+        let (server, handler) = try startServer()
         let result = try PythonH2.run(mode: "bigheader", port: server.localPort, ca: pki.caPath, extra: ["200000"])
         XCTAssertFalse(result.stdout.contains("status=200"), result.stdout)
+        // nghttp2 ends the session (COMPRESSION_ERROR); the handler still hears of the request, unanswered.
+        XCTAssertTrue(waitUntil { handler.refused.count == 1 }, "refused: \(handler.refused.map(\.status))")
+        XCTAssertEqual(handler.refused.first?.status, 0)
+        XCTAssertEqual(handler.refused.first?.request.path, "/echo")
         try assertStillServes(server)
     }
 

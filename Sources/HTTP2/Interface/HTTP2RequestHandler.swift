@@ -12,11 +12,13 @@ public protocol HTTP2RequestHandler: Sendable {
     /// handed back as `HTTP2Request.connectionContext` with each of its requests, so a handler need not look its
     /// state up in a table shared by every loop. Default: none.
     func makeConnectionContext(for info: HTTP2ConnectionInfo) -> (any AnyObject & Sendable)?
-    /// Called on the connection's loop thread, just before the server answers a request itself instead of handing
-    /// it over: its header list exceeded SETTINGS_MAX_HEADER_LIST_SIZE (an oversized or HPACK-bomb header block),
-    /// answered `status` 431. `request` holds what was read of it: pseudo-headers and the fields that fitted
-    /// under the limit, and the body (capped as usual). So an application can keep a trace of requests it never
-    /// saw. Must not block. Default: nothing.
+    /// Called on the connection's loop thread for a request the server refused instead of handing it over: its
+    /// header list exceeded SETTINGS_MAX_HEADER_LIST_SIZE (an oversized or HPACK-bomb header block), answered
+    /// `status` 431 right after this call; or nghttp2 ended the connection over the peer's input while the request
+    /// was being read (e.g. COMPRESSION_ERROR for a header field past its decoder's limit), `status` 0: no answer.
+    /// `request` holds what was read of it: pseudo-headers and the fields read before the refusal, and the body
+    /// (capped as usual). So an application can keep a trace of requests it never saw. Must not block.
+    /// Default: nothing.
     func refused(_ request: HTTP2Request, status: Int)
 }
 

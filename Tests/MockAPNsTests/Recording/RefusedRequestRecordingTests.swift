@@ -35,4 +35,23 @@ final class RefusedRequestRecordingTests: XCTestCase {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(try lines.map { try RecordedRequest(jsonLine: Array($0.utf8)).response.status }, [431, 200])
     }
+
+    /// A header field past nghttp2's own decoder limit ends the connection (COMPRESSION_ERROR) before any answer:
+    /// the request is still recorded, with status 0 (no answer) and what was read of it.
+    func testRequestLostWithAConnectionTheDecoderRefusedIsRecordedUnanswered() async throws {
+        let server = try TestServer.start()
+        var huge = H2Requests.Request.push(jwt: nil)
+        huge.headers.append(("x-huge", String(repeating: "h", count: 200_000)))
+        let outcome = try H2Requests.run(port: server.port, [huge])
+        XCTAssertNotEqual(outcome.responses.first?.status, 200)
+        let deadline = Date().addingTimeInterval(10)
+        while server.recorder.statistics.total == 0 && Date() < deadline { usleep(10_000) }
+        let record = try XCTUnwrap(server.recorder.record(seq: 1))
+        XCTAssertEqual(record.response.status, 0)
+        XCTAssertEqual(record.path, "/3/device/\(TestServer.token64)")
+        XCTAssertNil(record.header("x-huge"))
+        let after = try H2Requests.run(port: server.port, [.push(jwt: try TestServer.jwt())])
+        XCTAssertEqual(after.responses.first?.status, 200)
+        await server.stop()
+    }
 }
