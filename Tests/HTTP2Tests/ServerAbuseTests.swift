@@ -101,14 +101,22 @@ final class ServerAbuseTests: ServerTestCase {
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=431 reset=None terminated=False",
                        result.stderr)
         XCTAssertTrue(handler.requests.isEmpty)
+        // The handler hears of it, with what was read: pseudo-headers and the fields before the oversized one.
+        XCTAssertEqual(handler.refused.map(\.status), [431])
+        XCTAssertEqual(handler.refused.first?.request.path, "/echo")
+        XCTAssertNil(handler.refused.first?.request.header("x-big"))
         try assertStillServes(server)
     }
 
     func testHugeHeaderBlockDoesNotCrash() throws {
         // Far over the limit (and over nghttp2's own per-field limit): any refusal is fine, a crash is not.
-        let (server, _) = try startServer()
+        let (server, handler) = try startServer()
         let result = try PythonH2.run(mode: "bigheader", port: server.localPort, ca: pki.caPath, extra: ["200000"])
         XCTAssertFalse(result.stdout.contains("status=200"), result.stdout)
+        // nghttp2 ends the session (COMPRESSION_ERROR); the handler still hears of the request, unanswered.
+        XCTAssertTrue(waitUntil { handler.refused.count == 1 }, "refused: \(handler.refused.map(\.status))")
+        XCTAssertEqual(handler.refused.first?.status, 0)
+        XCTAssertEqual(handler.refused.first?.request.path, "/echo")
         try assertStillServes(server)
     }
 

@@ -12,6 +12,14 @@ public protocol HTTP2RequestHandler: Sendable {
     /// handed back as `HTTP2Request.connectionContext` with each of its requests, so a handler need not look its
     /// state up in a table shared by every loop. Default: none.
     func makeConnectionContext(for info: HTTP2ConnectionInfo) -> (any AnyObject & Sendable)?
+    /// Called on the connection's loop thread for a request the server refused instead of handing it over: its
+    /// header list exceeded SETTINGS_MAX_HEADER_LIST_SIZE (an oversized or HPACK-bomb header block), answered
+    /// `status` 431 right after this call; or nghttp2 ended the connection over the peer's input while the request
+    /// was being read (e.g. COMPRESSION_ERROR for a header field past its decoder's limit), `status` 0: no answer.
+    /// `request` holds what was read of it: pseudo-headers and the fields read before the refusal, and the body
+    /// (capped as usual). So an application can keep a trace of requests it never saw. Must not block.
+    /// Default: nothing.
+    func refused(_ request: HTTP2Request, status: Int)
 }
 
 extension HTTP2RequestHandler {
@@ -21,4 +29,6 @@ extension HTTP2RequestHandler {
     public func connectionClosed(_ info: HTTP2ConnectionInfo) {}
     /// Default: no context.
     public func makeConnectionContext(for info: HTTP2ConnectionInfo) -> (any AnyObject & Sendable)? { nil }
+    /// Default: nothing.
+    public func refused(_ request: HTTP2Request, status: Int) {}
 }

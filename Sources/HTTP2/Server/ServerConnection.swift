@@ -29,6 +29,11 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     /// The handler's state for this connection (`HTTP2RequestHandler.makeConnectionContext`).
     @exclusivity(unchecked) private var handlerContext: (any AnyObject & Sendable)?
     @exclusivity(unchecked) private var pendingGoAway: (errorCode: UInt32, debugData: [UInt8], thenClose: Bool, lastStreamID: Int32?)?
+    /// GOAWAYs this server asked for (`goAway`) and not yet seen sent: any other GOAWAY is nghttp2's own.
+    @exclusivity(unchecked) private var ownGoAwaysQueued = 0
+    /// nghttp2 ended the session over the peer's input (e.g. COMPRESSION_ERROR for a header field past its
+    /// decoder's limit): requests begun on it are refused, not merely abandoned by the peer.
+    @exclusivity(unchecked) private var sessionRefusedInput = false
     private let maxBodyBytes: Int
     private let maxHeaderListSize: Int
 
@@ -109,6 +114,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, serverOnDataChunk)
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, serverOnFrameRecv)
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, serverOnStreamClose)
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, serverOnFrameSend)
 
         var option: OpaquePointer?
         guard nghttp2_option_new(&option) == 0, let option else { return false }
@@ -190,9 +196,12 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         guard let stream = stream(streamID), !stream.headerListTooLarge else { return }
         stream.headerListSize += name.count + value.count + 32
         if stream.headerListSize > maxHeaderListSize {
+            // Refused (431); the fields read so far are kept for `HTTP2RequestHandler.refused`, bounded by the limit.
             stream.headerListTooLarge = true
-            stream.headersCopied = true
-            stream.request.headers = []
+            if !stream.headersCopied {
+                stream.request.headers = RepeatedFieldCache.prefix(stream.previousHeaders, stream.headerCount)
+                stream.headersCopied = true
+            }
             return
         }
         if name.count > 0 && name[0] == UInt8(ascii: ":") {
@@ -247,21 +256,31 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     fileprivate func requestComplete(streamID: Int32) {
         guard let stream = stream(streamID), !stream.delivered else { return }
         stream.delivered = true
-        if stream.headerListTooLarge {
-            respond(streamID: streamID, status: 431, headers: [], body: nil)
-            return
-        }
         if !stream.headersCopied {
             stream.request.headers = RepeatedFieldCache.prefix(stream.previousHeaders, stream.headerCount)
         }
         if !stream.bodyCopied {
             stream.request.body = RepeatedFieldCache.prefix(stream.previousBody, stream.repeatedBodyBytes)
         }
+        if stream.headerListTooLarge {
+            stream.request.receivedAt = loop.now
+            context.handler.refused(stream.request, status: 431)
+            respond(streamID: streamID, status: 431, headers: [], body: nil)
+            return
+        }
         stream.previousHeaders = []
         stream.previousBody = []
         repeated.remember(headers: stream.request.headers, body: stream.request.body)
         stream.request.receivedAt = loop.now
         context.handler.handle(stream.request, responder: HTTP2Responder(connection: self, streamID: streamID))
+    }
+
+    fileprivate func goAwaySent(errorCode: UInt32) {
+        if ownGoAwaysQueued > 0 {
+            ownGoAwaysQueued -= 1
+        } else if errorCode != UInt32(NGHTTP2_NO_ERROR.rawValue) {
+            sessionRefusedInput = true
+        }
     }
 
     fileprivate func streamClosed(streamID: Int32) {
@@ -367,9 +386,10 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         guard let (errorCode, debugData, thenClose, explicitLastStreamID) = pendingGoAway, let session else { return false }
         pendingGoAway = nil
         let lastStreamID = explicitLastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
-        _ = debugData.withUnsafeBufferPointer { data in
+        let rv = debugData.withUnsafeBufferPointer { data in
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode, data.baseAddress, data.count)
         }
+        if rv == 0 { ownGoAwaysQueued += 1 }
         if thenClose { closeWhenFlushed = true }
         return true
     }
@@ -401,6 +421,20 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
 
     override func transportClosed() {
         context.configuration.logger.trace("connection closed", metadata: ["connection": "\(id)", "peer": "\(remoteAddress)"])
+        if sessionRefusedInput {
+            // Requests nghttp2 refused with the session (no answer could be sent: status 0), in stream order.
+            for (_, stream) in streams.sorted(by: { $0.key < $1.key }) where !stream.delivered {
+                stream.delivered = true
+                if !stream.headersCopied {
+                    stream.request.headers = RepeatedFieldCache.prefix(stream.previousHeaders, stream.headerCount)
+                }
+                if !stream.bodyCopied {
+                    stream.request.body = RepeatedFieldCache.prefix(stream.previousBody, stream.repeatedBodyBytes)
+                }
+                stream.request.receivedAt = loop.now
+                context.handler.refused(stream.request, status: 0)
+            }
+        }
         streams.removeAll()
         currentStream = nil
         loopState.connections.removeValue(forKey: id)
@@ -458,6 +492,12 @@ private let serverOnFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, user
         && frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 {
         withServerConnection(userData) { $0.requestComplete(streamID: frame.pointee.hd.stream_id) }
     }
+    return 0
+}
+
+private let serverOnFrameSend: nghttp2_on_frame_send_callback = { _, frame, userData in
+    guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue) else { return 0 }
+    withServerConnection(userData) { $0.goAwaySent(errorCode: frame.pointee.goaway.error_code) }
     return 0
 }
 

@@ -75,15 +75,30 @@ public final class Pipeline: Sendable {
 
     /// Decides, records and answers one request. Never blocks; a `delay` fault comes back in `delay`.
     public func process(_ request: APNsRequest, on connection: PipelineConnection) -> PipelineResponse {
+        process(request, on: connection, afterRecording: nil)
+    }
+
+    /// `process`, handing the response to `answer`: at once, or (`--record-sync`) once the record's line is in the
+    /// file, from the file writer's thread (`500 InternalServerError` instead when that record was lost).
+    public func process(_ request: APNsRequest, on connection: PipelineConnection,
+                        answer: @escaping @Sendable (PipelineResponse) -> Void) {
+        guard recorder.writesBeforeAnswering else { return answer(process(request, on: connection, afterRecording: nil)) }
+        _ = process(request, on: connection, afterRecording: answer)
+    }
+
+    private func process(_ request: APNsRequest, on connection: PipelineConnection,
+                         afterRecording: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
         let now = configuration.clock.nowSeconds()
         let slot = connection.handle ?? connections.withLock { $0[connection.id] } ?? adoptConnection(connection, now: now)
         // Requests of one connection are decided one at a time, each seeing the state the previous one left.
-        return slot.state.withLock { state in process(request, on: connection, state: &state, now: now) }
+        return slot.state.withLock { state in
+            process(request, on: connection, state: &state, now: now, afterRecording: afterRecording)
+        }
     }
 
     /// `process` with the connection's state in hand.
     private func process(_ request: APNsRequest, on connection: PipelineConnection, state: inout PipelineConnectionState,
-                         now: Int64) -> PipelineResponse {
+                         now: Int64, afterRecording: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
         let credential: ProviderCredential
         if let certificate = state.certificate {
             credential = .certificate(certificate)   // APNs ignores `authorization` on certificate connections
@@ -101,6 +116,9 @@ public final class Pipeline: Sendable {
         case .accepted(let push):
             apply(push, request: request, now: now, outcome: &outcome)
         }
+        if outcome.status < 300, recorder.fileIsUnwritable {
+            outcome.refuseUnrecordable()
+        }
 
         var streamLimit: UInt32?
         if state.certificate == nil, !state.succeeded {
@@ -116,12 +134,15 @@ public final class Pipeline: Sendable {
         let deviceToken = PipelineConnectionState.shared(Self.deviceToken(in: request.path, routed: outcome.route),
                                                  last: &state.lastDeviceToken)
         return respond(outcome, request: request, deviceToken: deviceToken,
-                       connection: connection, credential: credential, streamLimit: streamLimit)
+                       connection: connection, credential: credential, streamLimit: streamLimit,
+                       afterRecording: afterRecording)
     }
 
     /// `process`, then waits out any `delay` fault: for transports that answer from a task (HTTP/1.1).
     public func handle(_ request: APNsRequest, connection: PipelineConnection) async -> PipelineResponse {
-        let response = process(request, on: connection)
+        let response = await withCheckedContinuation { continuation in
+            process(request, on: connection) { continuation.resume(returning: $0) }
+        }
         if let delay = response.delay { try? await Task.sleep(for: delay) }
         return response
     }
@@ -150,6 +171,14 @@ public final class Pipeline: Sendable {
             self.reason = reason
             reasonText = reason.rawValue
             self.timestamp = timestamp
+        }
+
+        /// What a success becomes while the record file cannot be written: the mock claims no success it cannot
+        /// keep a record of (APNs's own answer to a server-side failure).
+        mutating func refuseUnrecordable() {
+            reject(.internalServerError)
+            extraHeaders = []
+            body = nil
         }
     }
 
@@ -253,7 +282,7 @@ public final class Pipeline: Sendable {
     /// The response to `request`, after recording it. `deviceToken` is the token in its path.
     private func respond(_ outcome: Outcome, request recorded: APNsRequest, deviceToken: String?,
                          connection: PipelineConnection, credential: ProviderCredential,
-                         streamLimit: UInt32?) -> PipelineResponse {
+                         streamLimit: UInt32?, afterRecording: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
         var headers: [HeaderField] = []
         headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
         let idHeader = outcome.isBroadcast ? "apns-request-id" : "apns-id"
@@ -313,9 +342,17 @@ public final class Pipeline: Sendable {
                 payloadBytes: recorded.body.count, auth: auth, response: response,
                 faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
         }
-        recorder.store(record)
-        return PipelineResponse(status: outcome.status, headers: headers, body: body, disposition: outcome.disposition,
-                                delay: outcome.delay, streamLimit: streamLimit)
+        let pipelineResponse = PipelineResponse(status: outcome.status, headers: headers, body: body,
+                                                disposition: outcome.disposition, delay: outcome.delay,
+                                                streamLimit: streamLimit)
+        if let afterRecording {
+            recorder.store(record) { written in
+                afterRecording(written ? pipelineResponse : pipelineResponse.unrecorded())
+            }
+        } else {
+            recorder.store(record)
+        }
+        return pipelineResponse
     }
 
     /// Whether the record's payload is exactly `body` parsed, so the record can keep the bytes alone

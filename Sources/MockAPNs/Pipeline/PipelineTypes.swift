@@ -58,3 +58,17 @@ public struct PipelineResponse: Sendable {
     /// the full limit again after the first success).
     public var streamLimit: UInt32?
 }
+
+extension PipelineResponse {
+    /// This response as `500 InternalServerError`, for a request whose record was lost before it was answered
+    /// (`--record-sync` with a failing disk): no success is claimed without its record.
+    func unrecorded() -> PipelineResponse {
+        guard status < 300 else { return self }
+        var response = self
+        response.status = APNsReason.internalServerError.status
+        response.headers = headers.filter { $0.name == "apns-id" || $0.name == "apns-request-id" }
+        response.headers.append(HeaderField(name: "content-type", value: "application/json"))
+        response.body = Pipeline.reasonBody(APNsReason.internalServerError.rawValue, timestamp: nil)
+        return response
+    }
+}

@@ -8,8 +8,14 @@ import Foundation
 /// Appends records to a JSON Lines file from its own thread, so event loops never touch the disk.
 ///
 /// Loop threads only enqueue (a short lock). The writer thread wakes when signalled and at least every
-/// 100 ms, encodes what is pending and appends it in one go (`RecordFileAppender`). `flush` waits until
-/// everything enqueued before it is on disk (in the OS); `close` flushes and stops the thread.
+/// 100 ms (the flush interval: what a `kill -9` can lose), encodes what is pending and appends it as one batch of
+/// whole lines (`RecordFileAppender`).
+///
+/// A batch that cannot be written (disk full, I/O error) is kept and tried again every 100 ms, with every record
+/// that arrives meanwhile, up to `heldBytesLimit` bytes; records past that bound are counted lost. While it fails,
+/// `status.isUnwritable` is set (the pipeline answers 500 instead of success), and each change of state is said
+/// once on stderr. `flush` waits until everything enqueued before it is written or known unwritable; `close`
+/// flushes, tries a held batch one last time, and stops the thread.
 ///
 /// The queue is bounded: once `queueLimit` records wait, `enqueue` tells its caller to `waitForRoom` (outside any
 /// lock of its own), which holds that thread until the writer takes the queue. A disk slower than the traffic
@@ -18,11 +24,19 @@ final class RecordFileWriter: Sendable {
     /// The default `queueLimit`: about 100 MB of records in the worst case, and far more than a healthy
     /// writer ever has waiting (it takes the queue every 100 ms, or at 4 096 records).
     static let defaultQueueLimit = 65_536
+    /// The default `heldBytesLimit`: how much encoded JSON waits in memory for an unwritable file.
+    static let defaultHeldBytesLimit = 64 << 20
+
+    /// Called once a record's line is written (true) or known lost (false); from the writer thread.
+    typealias Completion = @Sendable (_ written: Bool) -> Void
 
     private struct State {
         var pending: [StoredRecord] = []
+        /// `--record-sync`: actions to run once the record numbered `seq` is written, in `seq` order.
+        var completions: [(seq: UInt64, action: Completion)] = []
         var enqueued: UInt64 = 0
-        var written: UInt64 = 0
+        /// Records written, held for an unwritable file, or lost: what `flush` waits for.
+        var settled: UInt64 = 0
         var closing = false
         var finished = false
         var waitingForRoom = 0
@@ -36,27 +50,41 @@ final class RecordFileWriter: Sendable {
     // Used by the writer thread only (and by `init` before the thread starts).
     private nonisolated(unsafe) let file: RecordFileAppender
     private let queueLimit: Int
+    private let heldBytesLimit: Int
+    /// Whether each record is written before it is answered: the writer starts a batch as soon as one arrives.
+    let synchronous: Bool
+    /// Whether the file can be written, and what was lost.
+    let status = RecordFileStatus()
     /// Runs on the writer thread before each batch is written; tests use it to play a slow disk.
     private let beforeBatch: (@Sendable () -> Void)?
 
-    init(path: String, queueLimit: Int = defaultQueueLimit, beforeBatch: (@Sendable () -> Void)? = nil) throws(RecorderError) {
-        file = try RecordFileAppender(path: path)
+    /// What the file held when it was opened (torn tail cut off, highest `seq`).
+    var recovery: RecordFileRecovery { file.recovery }
+
+    init(path: String, queueLimit: Int = defaultQueueLimit, heldBytesLimit: Int = defaultHeldBytesLimit,
+         synchronous: Bool = false, operations: RecordFileAppender.FileOperations = .system,
+         beforeBatch: (@Sendable () -> Void)? = nil) throws(RecorderError) {
+        file = try RecordFileAppender(path: path, operations: operations)
         self.queueLimit = max(1, queueLimit)
+        self.heldBytesLimit = max(1, heldBytesLimit)
+        self.synchronous = synchronous
         self.beforeBatch = beforeBatch
         let thread = Thread { [self] in self.run() }
         thread.name = "mockapns-record-writer"
         thread.start()
     }
 
-    /// Queues a record; returns at once. Returns true when the queue has reached its limit: the caller should
-    /// `waitForRoom()` once it has let go of its own locks.
-    func enqueue(_ record: StoredRecord) -> Bool {
+    /// Queues a record (`completion`, if given, runs once its line is written or lost); returns at once. Returns
+    /// true when the queue has reached its limit: the caller should `waitForRoom()` once it has let go of its own
+    /// locks. The caller enqueues in `seq` order.
+    func enqueue(_ record: StoredRecord, completion: Completion? = nil) -> Bool {
         condition.lock()
         state.pending.append(record)
         state.enqueued += 1
+        if let completion { state.completions.append((record.seq, completion)) }
         let count = state.pending.count
         condition.unlock()
-        if count >= 4096 || count >= queueLimit { condition.broadcast() }
+        if count >= 4096 || count >= queueLimit || (synchronous && count == 1) { condition.broadcast() }
         return count >= queueLimit
     }
 
@@ -72,12 +100,12 @@ final class RecordFileWriter: Sendable {
         condition.unlock()
     }
 
-    /// Blocks until every record enqueued so far has been written.
+    /// Blocks until every record enqueued so far has been written, or is known unwritable (held or lost).
     func flush() {
         condition.lock()
         let target = state.enqueued
         condition.broadcast()
-        while state.written < target && !state.finished {
+        while state.settled < target && !state.finished {
             condition.wait()
         }
         condition.unlock()
@@ -93,8 +121,11 @@ final class RecordFileWriter: Sendable {
     }
 
     private func run() {
+        // `encoder.bytes` holds whole lines not yet written: this batch, after any held from failed attempts.
         var encoder = JSONLineEncoder(capacity: 1 << 20)
-        var reportedFailure = false
+        var held = HeldRecords()
+        var writtenSeq: UInt64 = 0
+        var lostSeqs: [ClosedRange<UInt64>] = []   // records dropped, for their completions (rare: a failing disk)
         while true {
             condition.lock()
             if state.pending.isEmpty && !state.closing {
@@ -109,27 +140,114 @@ final class RecordFileWriter: Sendable {
             condition.unlock()
             if someoneWaits { condition.broadcast() }   // the queue has room again
             if warn {   // said once, from this thread (loop threads do no I/O)
-                FileHandle.standardError.write(Data(("mockapns: the record file is falling behind (\(queueLimit) records"
-                    + " were waiting); new requests wait while it catches up\n").utf8))
+                say("the record file is falling behind (\(queueLimit) records were waiting); new requests wait while it catches up")
             }
 
-            beforeBatch?()
-            encoder.bytes.removeAll(keepingCapacity: true)
-            for stored in batch { stored.encode(into: &encoder) }
-            encoder.bytes.withUnsafeBytes { file.append($0) }
-            if let failure = file.failure, !reportedFailure {
-                reportedFailure = true
-                FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
+            if let first = batch.first, let last = batch.last {
+                if held.count > 0 && encoder.bytes.count >= heldBytesLimit {
+                    // The file has been unwritable for a while: memory stays bounded, and these are counted.
+                    status.addLost(batch.count)
+                    lostSeqs.append(first.seq...last.seq)
+                } else {
+                    for stored in batch { stored.encode(into: &encoder) }
+                    held.append(first.seq...last.seq)
+                }
+            }
+            if held.count > 0 {
+                beforeBatch?()
+                let result = encoder.bytes.withUnsafeBytes { file.append($0) }
+                switch result {
+                case .success:
+                    if status.isUnwritable {
+                        status.markWritable()
+                        say("the record file \(file.path) is writable again; \(held.count) held record(s) written, "
+                            + "\(status.lost) lost so far; answering normally")
+                    }
+                    encoder.bytes.removeAll(keepingCapacity: encoder.bytes.capacity <= 4 << 20)
+                    writtenSeq = held.removeFirst(held.count) ?? writtenSeq
+                case .failure(let failure):
+                    if failure.written > 0 {   // the whole lines that did fit stay in the file
+                        let lines = encoder.bytes[0..<failure.written].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                        encoder.bytes.removeFirst(failure.written)
+                        writtenSeq = held.removeFirst(lines) ?? writtenSeq
+                    }
+                    if !status.isUnwritable {
+                        status.markUnwritable()
+                        say("\(failure.message); holding records in memory and answering 500 InternalServerError "
+                            + "instead of success until the file can be written")
+                    }
+                }
+                status.setWaiting(held.count)
+            }
+            if closing && held.count > 0 {
+                // The last attempt was just made: what is still held never reaches the file.
+                status.addLost(held.count)
+                say("stopping with \(held.count) record(s) not written to \(file.path) (\(status.lost) lost in all)")
+                lostSeqs += held.ranges
+                held = HeldRecords()
+                encoder.bytes.removeAll()
+                status.setWaiting(0)
             }
 
             condition.lock()
-            state.written += UInt64(batch.count)
+            state.settled += UInt64(batch.count)
+            var due: [(seq: UInt64, action: Completion)] = []
+            if !state.completions.isEmpty {
+                let count = state.completions.prefix { completion in
+                    completion.seq <= writtenSeq || lostSeqs.contains { $0.contains(completion.seq) }
+                }.count
+                due = Array(state.completions.prefix(count))
+                state.completions.removeFirst(count)
+            }
             let done = closing && state.pending.isEmpty
-            if done { state.finished = true }
+            if done {
+                due += state.completions
+                state.completions = []
+                state.finished = true
+            }
+            let oldestWaiting = state.completions.first?.seq ?? .max
             condition.unlock()
             condition.broadcast()
+            for (seq, action) in due { action(!lostSeqs.contains { $0.contains(seq) } && seq <= writtenSeq) }
+            lostSeqs.removeAll { $0.upperBound < oldestWaiting }
             if done { break }
         }
-        file.close()
+    }
+
+    /// One line on stderr, from this thread.
+    private func say(_ text: String) {
+        FileHandle.standardError.write(Data("mockapns: \(text)\n".utf8))
+    }
+}
+
+/// The numbers of the records whose lines wait in the writer's buffer, in order: runs of consecutive `seq`s (a gap
+/// where records were dropped for a file unwritable too long).
+private struct HeldRecords {
+    private(set) var ranges: [ClosedRange<UInt64>] = []
+    private(set) var count = 0
+
+    mutating func append(_ range: ClosedRange<UInt64>) {
+        ranges.append(range)
+        count += range.count
+    }
+
+    /// Forgets the first `n` records (written); returns the last one's `seq`, or nil when `n` is 0.
+    mutating func removeFirst(_ n: Int) -> UInt64? {
+        guard n > 0 else { return nil }
+        var left = min(n, count)
+        count -= left
+        var last: UInt64 = 0
+        while left > 0, let first = ranges.first {
+            if first.count <= left {
+                left -= first.count
+                last = first.upperBound
+                ranges.removeFirst()
+            } else {
+                last = first.lowerBound + UInt64(left) - 1
+                ranges[0] = (last + 1)...first.upperBound
+                left = 0
+            }
+        }
+        return last
     }
 }

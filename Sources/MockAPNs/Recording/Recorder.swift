@@ -1,4 +1,5 @@
 import APNsModel
+import Foundation
 import HTTP2
 
 /// Keeps every request the mock answered: a bounded in-memory ring for queries and waiters, live
@@ -56,22 +57,55 @@ public final class Recorder: Sendable {
     public let memoryLimit: Int
 
     /// Makes a recorder keeping at most `memoryLimit` records in memory and, when `filePath` is set,
-    /// appending every record to that JSON Lines file.
-    public convenience init(memoryLimit: Int = 50_000, filePath: String? = nil) throws(RecorderError) {
-        try self.init(memoryLimit: memoryLimit, filePath: filePath, fileQueueLimit: RecordFileWriter.defaultQueueLimit)
+    /// appending every record to that JSON Lines file. An existing file is continued: a torn last line is cut off
+    /// and numbering goes on after its highest `seq` (both said on stderr). `synchronousFile` (`--record-sync`)
+    /// makes `store(_:whenWritten:)` hold each answer until its record's line is written.
+    public convenience init(memoryLimit: Int = 50_000, filePath: String? = nil, synchronousFile: Bool = false) throws(RecorderError) {
+        try self.init(memoryLimit: memoryLimit, filePath: filePath, fileQueueLimit: RecordFileWriter.defaultQueueLimit,
+                      synchronousFile: synchronousFile)
     }
 
-    /// `init(memoryLimit:filePath:)` with the file writer's queue limit and a hook run before each batch it writes.
+    /// `init(memoryLimit:filePath:)` with the file writer's queue limit, how much it holds for an unwritable file,
+    /// the system calls it makes, and a hook run before each batch it writes.
     init(memoryLimit: Int, filePath: String?, fileQueueLimit: Int,
+         heldBytesLimit: Int = RecordFileWriter.defaultHeldBytesLimit, synchronousFile: Bool = false,
+         fileOperations: RecordFileAppender.FileOperations = .system,
          beforeFileBatch: (@Sendable () -> Void)? = nil) throws(RecorderError) {
         guard memoryLimit > 0 else { throw .invalidMemoryLimit(memoryLimit) }
         self.memoryLimit = memoryLimit
-        self.state = Locked(State(ring: Array(repeating: nil, count: memoryLimit)))
         self.filePath = filePath
-        self.writer = try filePath.map { path throws(RecorderError) in
-            try RecordFileWriter(path: path, queueLimit: fileQueueLimit, beforeBatch: beforeFileBatch)
+        let writer = try filePath.map { path throws(RecorderError) in
+            try RecordFileWriter(path: path, queueLimit: fileQueueLimit, heldBytesLimit: heldBytesLimit,
+                                 synchronous: synchronousFile, operations: fileOperations, beforeBatch: beforeFileBatch)
         }
+        self.writer = writer
+        var initial = State(ring: Array(repeating: nil, count: memoryLimit))
+        if let writer, let path = filePath {
+            let recovery = writer.recovery
+            initial.lastSeq = recovery.highestSeq
+            if recovery.trimmedBytes > 0 {
+                Self.say("\(path) ended in a torn line (\(recovery.trimmedBytes) bytes without a newline, left by a crash "
+                         + "or a full disk); cut it off")
+            }
+            if recovery.highestSeq > 0 {
+                Self.say("continuing \(path) after seq \(recovery.highestSeq)")
+            }
+        }
+        self.state = Locked(initial)
     }
+
+    private static func say(_ text: String) {
+        FileHandle.standardError.write(Data("mockapns: \(text)\n".utf8))
+    }
+
+    /// The record file's state (writable or not, records lost), or nil without a file.
+    public var fileStatus: RecordFileStatus? { writer?.status }
+
+    /// Whether the record file is failing (disk full, I/O error): no answer should claim success meanwhile.
+    public var fileIsUnwritable: Bool { writer?.status.isUnwritable ?? false }
+
+    /// Whether answers wait for their record's line to be written (`--record-sync`).
+    public var writesBeforeAnswering: Bool { writer?.synchronous ?? false }
 
     /// Numbers `record` (its `seq` is replaced), stores it, and hands it to the file, subscribers and waiters.
     /// Returns the record as stored.
@@ -83,6 +117,13 @@ public final class Recorder: Sendable {
     /// `append`, returning the shared stored record rather than a copy of it (the pipeline's path).
     @discardableResult
     func store(_ record: consuming RecordedRequest) -> StoredRecord {
+        store(record, whenWritten: nil)
+    }
+
+    /// `store`, with an action run once the record's line is in the file (true) or known lost (false), from the
+    /// file writer's thread; at once (true) when there is no file.
+    @discardableResult
+    func store(_ record: consuming RecordedRequest, whenWritten: RecordFileWriter.Completion?) -> StoredRecord {
         // Only numbering and hand-offs under the lock, which every loop shares: the record is boxed before it,
         // and the one it pushes out of the ring (whose fields may be freed with it) is released after it.
         let status = record.response.status
@@ -97,7 +138,7 @@ public final class Recorder: Sendable {
             state.lastSeq += 1
             shared.number(state.lastSeq)
             evicted = state.insert(shared)
-            fileQueueFull = writer?.enqueue(shared) ?? false   // under the lock, so the file is in `seq` order
+            fileQueueFull = writer?.enqueue(shared, completion: whenWritten) ?? false   // under the lock: file in `seq` order
             state.statistics.count(status: status, reason: reason, pushType: pushType)
             if !state.waiters.isEmpty {
                 let added = shared.record, dropped = evicted?.record
@@ -120,6 +161,7 @@ public final class Recorder: Sendable {
         }
         for (continuation, records) in woken { continuation.resume(returning: records.map { $0.withLint() }) }
         if fileQueueFull { writer?.waitForRoom() }   // a slow disk holds this thread back, with no lock held
+        if writer == nil, let whenWritten { whenWritten(true) }
         return shared
     }
 

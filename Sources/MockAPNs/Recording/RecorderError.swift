@@ -4,6 +4,8 @@ public enum RecorderError: Error, CustomStringConvertible, Equatable {
     case invalidMemoryLimit(Int)
     /// The record file could not be opened for appending.
     case cannotOpenFile(path: String, errno: Int32)
+    /// An existing record file could not be read (to trim a torn last line and find its highest `seq`).
+    case cannotReadFile(path: String, errno: Int32)
     /// A wait for records ended before enough arrived.
     case timedOut(expected: Int, arrived: Int, timeout: Duration)
 
@@ -13,6 +15,8 @@ public enum RecorderError: Error, CustomStringConvertible, Equatable {
             return "memory limit must be at least 1 record (got \(n))"
         case .cannotOpenFile(let path, let code):
             return "cannot open record file \(path) for appending: \(String(cString: strerror(code))) — check the directory exists and is writable"
+        case .cannotReadFile(let path, let code):
+            return "cannot read the existing record file \(path) to continue it: \(String(cString: strerror(code)))"
         case .timedOut(let expected, let arrived, let timeout):
             return "waited \(timeout) for \(expected) matching record(s), but only \(arrived) arrived"
         }

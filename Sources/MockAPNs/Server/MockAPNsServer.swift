@@ -40,7 +40,8 @@ public final class MockAPNsServer: Sendable {
         if let caPath = configuration.clientCAPath ?? credentials?.caPath {
             trustStore = try CertificateTrustStore(caPEM: try Self.readText(caPath))
         }
-        let recorder = try Recorder(memoryLimit: configuration.memoryLimit, filePath: configuration.recordPath)
+        let recorder = try Recorder(memoryLimit: configuration.memoryLimit, filePath: configuration.recordPath,
+                                    synchronousFile: configuration.recordSync)
         let devices = DeviceRegistry()
         if let path = configuration.devicesPath { try devices.load(contentsOf: path) }
         let faults = FaultPlan()

@@ -30,6 +30,9 @@ public struct MockServerConfiguration: Sendable {
     public var faultsPath: String?
     /// A JSON Lines file every record is appended to.
     public var recordPath: String?
+    /// Answer each request only once its record's line is written to `recordPath` (`--record-sync`): nothing an
+    /// answer claims can be lost to a crash, at a cost in throughput.
+    public var recordSync = false
     /// How many records stay in memory.
     public var memoryLimit = 50_000
     /// Event loops (threads); nil = one per core.

@@ -16,6 +16,16 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         pipeline.connectionClosed(id: info.id)
     }
 
+    func refused(_ request: HTTP2Request, status: Int) {
+        let apnsRequest = APNsRequest(
+            method: request.method, path: request.path,
+            headers: request.headers.map { HeaderField(name: $0.name, value: $0.value) }, body: request.body)
+        let connection = PipelineConnection(
+            id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,
+            receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER)
+        pipeline.recordRefused(apnsRequest, on: connection, status: status)
+    }
+
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
         let state = request.connectionContext as? PipelineHTTP2Connection
         let apnsRequest = APNsRequest(
@@ -25,7 +35,20 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         let connection = PipelineConnection(
             id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,
             receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER, handle: state?.handle)
-        let response = pipeline.process(apnsRequest, on: connection)
+        if pipeline.recorder.writesBeforeAnswering {
+            // `--record-sync`: answered from the file writer's thread once the record is written; the responder
+            // hands the answer to the connection's loop (`loop.execute`), so the loop never waits for the disk.
+            let logger = logger
+            pipeline.process(apnsRequest, on: connection) { response in
+                Self.finish(response, request: request, responder: responder, logger: logger)
+            }
+        } else {
+            Self.finish(pipeline.process(apnsRequest, on: connection), request: request, responder: responder, logger: logger)
+        }
+    }
+
+    /// Logs a refusal, applies a stream limit, and carries the response out (now, or after a `delay` fault).
+    private static func finish(_ response: PipelineResponse, request: HTTP2Request, responder: HTTP2Responder, logger: Logger) {
         if response.status >= 300 || response.disposition != .respond {
             logger.debug("answered", metadata: [
                 "status": "\(response.status)", "path": "\(request.path)", "connection": "\(request.connectionID)",

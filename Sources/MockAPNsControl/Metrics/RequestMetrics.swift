@@ -3,8 +3,9 @@ import MockAPNs
 import Prometheus
 
 /// Prometheus series for the mock's traffic, fed from the recorder: requests by status, by reason and
-/// by push type, a latency histogram (from each record's `duration_us`) and open connections (the
-/// pipeline's count, read at scrape time).
+/// by push type, a latency histogram (from each record's `duration_us`), open connections (the
+/// pipeline's count, read at scrape time), and the `--record` file's health (read at scrape time: whether it is
+/// unwritable, how often it failed, records held for it and records lost).
 ///
 /// Records already in the recorder when ``start()`` runs are counted too, so `/metrics` agrees with
 /// `/api/v1/stats` whenever the control plane was started.
@@ -21,6 +22,12 @@ final class RequestMetrics: Sendable {
     private let total: Counter
     private let latency: ValueHistogram
     private let feeder = Locked<(task: Task<Void, Never>?, counted: UInt64)>((nil, 0))
+    private let fileUnwritable: Gauge
+    private let fileHeld: Gauge
+    private let fileFailures: Counter
+    private let recordsLost: Counter
+    /// The file status's failures and losses already added to the counters (they only grow).
+    private let fileReported = Locked<(failures: Int, lost: Int)>((0, 0))
 
     /// Follows `recorder`; `openConnections` is read at each scrape.
     init(recorder: Recorder, openConnections: @escaping @Sendable () -> Int) {
@@ -32,6 +39,14 @@ final class RequestMetrics: Sendable {
             descriptor: Self.name("request_duration", "seconds", "Time from a request's arrival to its response being handed to the transport."),
             buckets: Self.latencyBuckets
         )
+        fileUnwritable = registry.makeGauge(descriptor: Self.name("record_file", "unwritable",
+            "1 while the --record file cannot be written (disk full, I/O error): successes are answered 500 InternalServerError meanwhile."))
+        fileHeld = registry.makeGauge(descriptor: Self.name("record_file_held", "records",
+            "Records held in memory until the --record file can be written again."))
+        fileFailures = registry.makeCounter(descriptor: Self.name("record_file_failures", "total",
+            "Times the --record file became unwritable."))
+        recordsLost = registry.makeCounter(descriptor: Self.name("records_lost", "total",
+            "Records that never reached the --record file (held past the bound while it was unwritable, or at exit)."))
     }
 
     /// Counts what is recorded already and follows the recorder from now on. Each record counts once,
@@ -97,6 +112,17 @@ final class RequestMetrics: Sendable {
     /// The Prometheus text exposition of every series.
     func exposition() -> [UInt8] {
         connectionsGauge.set(to: Double(openConnections()))
+        if let status = recorder.fileStatus {
+            fileUnwritable.set(to: status.isUnwritable ? 1 : 0)
+            fileHeld.set(to: Double(status.waiting))
+            let (failures, lost) = (status.failures, status.lost)
+            let (newFailures, newLost) = fileReported.withLock { reported in
+                defer { reported = (max(reported.failures, failures), max(reported.lost, lost)) }
+                return (max(0, failures - reported.failures), max(0, lost - reported.lost))
+            }
+            if newFailures > 0 { fileFailures.increment(by: Int64(newFailures)) }
+            if newLost > 0 { recordsLost.increment(by: Int64(newLost)) }
+        }
         return registry.emitToBuffer()
     }
 }

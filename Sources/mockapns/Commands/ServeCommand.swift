@@ -4,7 +4,8 @@ import Foundation
 import Logging
 import MockAPNs
 
-/// `mockapns serve`: runs the mock until SIGINT/SIGTERM, which flush the recording and exit 0.
+/// `mockapns serve`: runs the mock until SIGINT/SIGTERM, which flush the recording and exit 0 (3 when a record could
+/// not be written to the `--record` file).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -36,6 +37,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "JSON file of device states (unregistered, expired, topics, otherEnvironment, rateLimited).") var devices: String?
     @Option(help: "JSON file of fault rules.") var faults: String?
     @Option(help: "Append every record to this JSON Lines file.") var record: String?
+    @Flag(help: "Answer each request only once its record is written to the --record file (no loss on a crash; slower).")
+    var recordSync = false
     @Option(help: "Records kept in memory (default 50000).") var memoryLimit: Int?
     @Option(help: "Event-loop threads (default: one per core).") var loops: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
@@ -83,6 +86,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.devicesPath = devices ?? env["DEVICES"]
         configuration.faultsPath = faults ?? env["FAULTS"]
         configuration.recordPath = record ?? env["RECORD"]
+        configuration.recordSync = recordSync || env.bool("RECORD_SYNC")
+        if configuration.recordSync && configuration.recordPath == nil {
+            throw ValidationError("--record-sync needs --record FILE")
+        }
         if let limit = try memoryLimit ?? env.int("MEMORY_LIMIT") { configuration.memoryLimit = limit }
         configuration.loopCount = try loops ?? env.int("LOOPS")
         let level = logLevel ?? env["LOG_LEVEL"] ?? "info"
@@ -123,5 +130,10 @@ struct ServeCommand: AsyncParsableCommand {
         await plane.stop()
         await server.shutdown()
         FileHandle.standardError.write(Data("mockapns: stopped after \(server.recorder.lastSequence) request(s)\n".utf8))
+        if let lost = server.recorder.fileStatus?.lost, lost > 0 {
+            FileHandle.standardError.write(Data(
+                "mockapns: \(lost) record(s) could not be written to \(configuration.recordPath ?? "the record file")\n".utf8))
+            throw ExitCode(3)
+        }
     }
 }

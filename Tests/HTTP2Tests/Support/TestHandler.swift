@@ -25,6 +25,13 @@ final class TestHandler: HTTP2RequestHandler, @unchecked Sendable {
     var maxInFlight: Int { lock.withLock { _maxInFlight } }
 
     var requests: [HTTP2Request] { lock.withLock { _requests } }
+    private var _refused: [(request: HTTP2Request, status: Int)] = []
+    /// Requests the server answered itself (`refused`), with the status it gave.
+    var refused: [(request: HTTP2Request, status: Int)] { lock.withLock { _refused } }
+
+    func refused(_ request: HTTP2Request, status: Int) {
+        lock.withLock { _refused.append((request, status)) }
+    }
     var opened: [HTTP2ConnectionInfo] { lock.withLock { _opened } }
     var closed: [HTTP2ConnectionInfo] { lock.withLock { _closed } }
 

@@ -1,0 +1,21 @@
+import APNsModel
+
+extension Pipeline {
+    /// Records a request the transport answered itself before the pipeline saw it (431: header list too large),
+    /// with what was read of it, so a sender's worst mistakes leave a trace like every other answer.
+    ///
+    /// Nothing of it is decided: it is not authenticated (its token may be cut off), no fault fires, no state
+    /// changes. APNs documents no reason for 431, so the record has none.
+    public func recordRefused(_ request: APNsRequest, on connection: PipelineConnection, status: Int) {
+        let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
+        let auth = RecordedRequest.Authentication(kind: request.value("authorization") == nil ? "none" : "token")
+        let response = RecordedRequest.Response(status: status, reason: nil, apnsID: request.value("apns-id"))
+        let record = RecordedRequest(
+            seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id, streamID: connection.streamID,
+            remote: connection.remote, method: request.method, path: request.path,
+            deviceToken: Self.deviceToken(in: request.path), headers: request.headers, body: request.body,
+            payload: request.body.isEmpty ? nil : try? JSONValue.parse(request.body), payloadBytes: request.body.count,
+            auth: auth, response: response, faults: [], lint: [], durationMicros: elapsed)
+        recorder.store(record)
+    }
+}
