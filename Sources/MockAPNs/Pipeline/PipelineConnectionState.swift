@@ -7,7 +7,9 @@ import APNsModel
 /// that, the lenient reading: a token connection starts at the full limit (so a sender's first flight, sent
 /// before it could read any SETTINGS, is never refused), is held to one stream as soon as a request on it is
 /// rejected before any success, and gets the full limit back with its first success. Certificate connections
-/// are never limited.
+/// are never limited. The lower limit takes effect once the streams open when it was decided are answered
+/// (the transport holds it back until then, RFC 9113 §5.1.2): every stream of a flight already sent gets its
+/// own verdict, and only streams opened later, beyond one, are refused (behaviour chosen; APNs's is unobserved).
 struct PipelineConnectionState {
     var tokenState = TokenConnectionState()
     var certificate: CertificateFacts?
