@@ -256,7 +256,9 @@ public final class Pipeline: Sendable {
                          streamLimit: UInt32?) -> PipelineResponse {
         var headers: [HeaderField] = []
         headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
-        let idHeader = outcome.isBroadcast ? "apns-request-id" : "apns-id"
+        // Broadcast and channel-management answers carry `apns-request-id`, never `apns-id`, whether the request
+        // was accepted or refused, also before its route was resolved (APNS-SPEC §1.2, §3.5): decided by path.
+        let idHeader = outcome.isBroadcast || Self.isBroadcastAPI(path: recorded.path) ? "apns-request-id" : "apns-id"
         // Echoed as sent (clients match on it), else generated; the record keeps a generated ID as its bits.
         let apnsID: RecordedRequest.Response.IDSource
         if let sent = recorded.value(idHeader) {
@@ -325,6 +327,12 @@ public final class Pipeline: Sendable {
         guard !body.isEmpty else { return false }
         if outcome.payloadIsBody { return true }
         return outcome.payload == nil && JSONValue.parseOutline(body) != nil
+    }
+
+    /// Whether `path` is on the broadcast push (`/4/broadcasts/…`) or channel-management (`/1/apps/…`) API, whose
+    /// answers identify themselves with `apns-request-id`.
+    static func isBroadcastAPI(path: String) -> Bool {
+        path.utf8.starts(with: "/4/broadcasts".utf8) || path.utf8.starts(with: "/1/apps".utf8)
     }
 
     private static func isBroadcastSend(_ route: Route) -> Bool {
