@@ -7,6 +7,8 @@ VENV       := .venv
 PYTHON     := $(VENV)/bin/python
 APT_PKGS   := libnghttp2-dev libssl-dev pkg-config nghttp2-client nghttp2-server curl python3-venv openssl
 PY_PKGS    := h2==4.4.1 aioapns==4.0
+# More real APNs clients for the wire tests: pyapns_client (httpx, float iat), kalyke-apns (httpx2, string iat).
+PY_PKGS    += pyapns-client==2.0.6 kalyke-apns==1.5.0
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS   ?=
 
@@ -23,7 +25,7 @@ deps: $(VENV)/.installed
 	fi
 	@command -v $(SWIFT) >/dev/null || { echo "make deps: no Swift toolchain on PATH (need Swift 6.2 or newer)"; exit 1; }
 
-$(VENV)/.installed:
+$(VENV)/.installed: Makefile
 	@dpkg -s python3-venv >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check $(PY_PKGS)
