@@ -212,7 +212,7 @@ leaf client-untrusted-key.pem client-untrusted.pem \
     client_app_ext untrusted-ca.pem untrusted-ca-key.pem
 
 # Provider-token signing keys (.p8 = PKCS#8 PEM, P-256), named as Apple names them.
-for key_id in TESTKEY001 OTHERKEY01 DEVKEY0001 PRODKEY001; do
+for key_id in TESTKEY001 OTHERKEY01 DEVKEY0001 PRODKEY001 TOPICKEY01; do
     ec_key "AuthKey_${key_id}.p8"
 done
 cat >keys.json <<'EOF'
@@ -220,7 +220,8 @@ cat >keys.json <<'EOF'
   {"key_id": "TESTKEY001", "team_id": "TESTTEAM01", "file": "AuthKey_TESTKEY001.p8", "environment": "both"},
   {"key_id": "OTHERKEY01", "team_id": "OTHERTEAM1", "file": "AuthKey_OTHERKEY01.p8", "environment": "both"},
   {"key_id": "DEVKEY0001", "team_id": "TESTTEAM01", "file": "AuthKey_DEVKEY0001.p8", "environment": "development"},
-  {"key_id": "PRODKEY001", "team_id": "TESTTEAM01", "file": "AuthKey_PRODKEY001.p8", "environment": "production"}
+  {"key_id": "PRODKEY001", "team_id": "TESTTEAM01", "file": "AuthKey_PRODKEY001.p8", "environment": "production"},
+  {"key_id": "TOPICKEY01", "team_id": "TESTTEAM01", "file": "AuthKey_TOPICKEY01.p8", "environment": "development", "topics": ["com.example.app"]}
 ]
 EOF
 
@@ -236,7 +237,7 @@ FILES=(ca.pem ca-key.pem server.pem server-key.pem
        client-single-topic.pem client-single-topic-key.pem
        client-all-topics.pem client-all-topics-key.pem client-mdm.pem client-mdm-key.pem
        client-untrusted.pem client-untrusted-key.pem untrusted-ca.pem untrusted-ca-key.pem
-       AuthKey_TESTKEY001.p8 AuthKey_OTHERKEY01.p8 AuthKey_DEVKEY0001.p8 AuthKey_PRODKEY001.p8
+       AuthKey_TESTKEY001.p8 AuthKey_OTHERKEY01.p8 AuthKey_DEVKEY0001.p8 AuthKey_PRODKEY001.p8 AuthKey_TOPICKEY01.p8
        keys.json)
 chmod 0644 "${FILES[@]}"
 cp "${FILES[@]}" "$OUT/"

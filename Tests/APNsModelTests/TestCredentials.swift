@@ -11,6 +11,8 @@ enum TestCredentials {
         "OTHERKEY01": TrustedKey(teamID: "OTHERTEAM1", keyID: "OTHERKEY01", environments: [.development, .production]),
         "DEVKEY0001": TrustedKey(teamID: "TESTTEAM01", keyID: "DEVKEY0001", environments: [.development]),
         "PRODKEY001": TrustedKey(teamID: "TESTTEAM01", keyID: "PRODKEY001", environments: [.production]),
+        "TOPICKEY01": TrustedKey(teamID: "TESTTEAM01", keyID: "TOPICKEY01", environments: [.development],
+                                 topics: ["com.example.app"]),
     ]
 
     static let appTopics = [

@@ -43,6 +43,7 @@ final class TopicRulesTests: XCTestCase {
         let appCert = TestCredentials.certificate("client-app")
         let single = TestCredentials.certificate("client-single-topic")
         let allCert = TestCredentials.certificate("client-all-topics"), all = "com.example.all"
+        let topicKey = TestCredentials.tokenCredential(key: "TOPICKEY01")
         let mdmCert = TestCredentials.certificate("client-mdm"), mdm = "com.apple.mgmt.External.0c0ffee0-test"
         let cases: [(String?, PushType, ProviderCredential, Result<String, APNsReason>)] = [
             (app, .alert, appCert, .success(app)),
@@ -79,6 +80,12 @@ final class TopicRulesTests: XCTestCase {
             ("com.example.single.voip", .voip, single, .failure(.topicDisallowed)),
             ("com.example.single.push-type.liveactivity", .liveactivity, single, .failure(.topicDisallowed)),
             ("anything.at.all", .mdm, token, .success("anything.at.all")),
+            // A topic-specific key: its bundle ID and that app's suffixed topics, nothing else.
+            (app, .alert, topicKey, .success(app)),
+            (app + ".voip", .voip, topicKey, .success(app + ".voip")),
+            ("com.other.app", .alert, topicKey, .failure(.topicDisallowed)),
+            ("com.other.app.voip", .voip, topicKey, .failure(.topicDisallowed)),
+            (nil, .alert, topicKey, .failure(.missingTopic)),
             (app + ".location-query", .location, token, .success(app + ".location-query")),
         ]
         for (topic, type, credential, expected) in cases {

@@ -98,6 +98,10 @@ public enum TopicRules {
         if let certificate, let reason = checkCertificateScope(topic, pushType: pushType, certificate: certificate) {
             return .failure(reason)
         }
+        // A topic-specific key signs only for its topics (see `TrustedKey`).
+        if case .token(let facts) = credential, let key = facts.key, !key.covers(topic: topic) {
+            return .failure(.topicDisallowed)
+        }
         guard matches(topic, pushType: pushType) else { return .failure(.deviceTokenNotForTopic) }
         return .success(topic)
     }
