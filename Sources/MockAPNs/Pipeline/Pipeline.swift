@@ -22,6 +22,8 @@ public final class Pipeline: Sendable {
     private let certificates: CertificateAuthenticator
     /// Every open connection's state, for transports that do not keep the handle (HTTP/1.1) and for counting.
     private let connections = Locked<[UInt64: PipelineConnectionHandle]>([:])
+    /// Counts new token connections per team, to report senders that open one per push.
+    let churn: ConnectionChurnMonitor
 
     /// Assembles a pipeline from its parts.
     public init(configuration: PipelineConfiguration, tokens: ProviderTokenAuthenticator,
@@ -34,6 +36,7 @@ public final class Pipeline: Sendable {
         self.devices = devices
         self.faults = faults
         self.channels = channels
+        churn = ConnectionChurnMonitor(limit: configuration.newConnectionsPerSecondLimit)
     }
 
     /// Starts tracking a connection; a client certificate makes it certificate-authenticated for its life.
@@ -70,6 +73,9 @@ public final class Pipeline: Sendable {
         connections.withLock { _ = $0.removeValue(forKey: id) }
     }
 
+    /// How many connections were flagged as opening a new connection per push (`ConnectionChurnMonitor`).
+    public var churnFlaggedConnections: Int { churn.flaggedConnections }
+
     /// How many connections are open (for metrics).
     public var openConnections: Int { connections.withLock { $0.count } }
 
@@ -89,6 +95,10 @@ public final class Pipeline: Sendable {
             credential = .certificate(certificate)   // APNs ignores `authorization` on certificate connections
         } else {
             credential = state.credential(authorization: request.value("authorization"), tokens: tokens)
+        }
+        if !state.churnCounted, case .token(let facts) = credential, let key = facts.key {
+            state.churnCounted = true
+            if churn.connectionAuthenticated(team: key.teamID, nowMillis: Timestamp.nowMillis()) { state.churnTeam = key.teamID }
         }
         let context = DecisionContext(environment: configuration.environment, credential: credential, now: now,
                                       environmentKeyReason: configuration.environmentKeyReason)
@@ -116,7 +126,7 @@ public final class Pipeline: Sendable {
         let deviceToken = PipelineConnectionState.shared(Self.deviceToken(in: request.path, routed: outcome.route),
                                                  last: &state.lastDeviceToken)
         return respond(outcome, request: request, deviceToken: deviceToken,
-                       connection: connection, credential: credential, streamLimit: streamLimit)
+                       connection: connection, credential: credential, streamLimit: streamLimit, churnTeam: state.churnTeam)
     }
 
     /// `process`, then waits out any `delay` fault: for transports that answer from a task (HTTP/1.1).
@@ -253,7 +263,7 @@ public final class Pipeline: Sendable {
     /// The response to `request`, after recording it. `deviceToken` is the token in its path.
     private func respond(_ outcome: Outcome, request recorded: APNsRequest, deviceToken: String?,
                          connection: PipelineConnection, credential: ProviderCredential,
-                         streamLimit: UInt32?) -> PipelineResponse {
+                         streamLimit: UInt32?, churnTeam: String?) -> PipelineResponse {
         var headers: [HeaderField] = []
         headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
         // Broadcast and channel-management answers carry `apns-request-id`, never `apns-id`, whether the request
@@ -298,7 +308,7 @@ public final class Pipeline: Sendable {
             status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : .text(nil),
             apnsUniqueID: answered ? uniqueID : .text(nil), timestamp: outcome.timestamp)
         let auth = Self.authentication(credential)
-        let record: RecordedRequest
+        var record: RecordedRequest
         if Self.payloadIsBody(outcome, body: recorded.body) {
             record = RecordedRequest(
                 seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id,
@@ -314,6 +324,10 @@ public final class Pipeline: Sendable {
                 payload: outcome.payload ?? (recorded.body.isEmpty ? nil : try? JSONValue.parse(recorded.body)),
                 payloadBytes: recorded.body.count, auth: auth, response: response,
                 faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
+        }
+        if let churnTeam {
+            // Set here, the payload's own findings are not added later: compute them now (flagged connections only).
+            record.lint = record.lintFindings() + [churn.finding(team: churnTeam)]
         }
         recorder.store(record)
         return PipelineResponse(status: outcome.status, headers: headers, body: body, disposition: outcome.disposition,

@@ -15,6 +15,10 @@ struct PipelineConnectionState {
     var certificate: CertificateFacts?
     var succeeded = false
     var limitedToOne = false
+    /// Whether the connection has been counted by `ConnectionChurnMonitor` (at its first trusted token), and
+    /// the team when the count flagged it as churn: its records then carry the finding.
+    var churnCounted = false
+    var churnTeam: String?
     /// The last `authorization` value on this connection and the credential it gave. Senders repeat one
     /// token for many requests, and the credential depends on the value alone (keys are fixed at start),
     /// so a repeat (same bytes) is recognised by one comparison instead of a lookup in the shared token cache.

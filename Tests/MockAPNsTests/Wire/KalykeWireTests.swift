@@ -15,6 +15,18 @@ final class KalykeWireTests: XCTestCase {
         await server.stop()
     }
 
+    /// A connection (and token) per push is what APNs treats as abuse: the records say so, and `stats` counts them.
+    func testANewConnectionPerPushIsReportedOnTheRecords() async throws {
+        let server = try TestServer.start { $0.pipeline.newConnectionsPerSecondLimit = 5 }
+        let result = try PythonClientWireSupport.send("kalyke_send.py", to: server, count: 100, concurrency: 25)
+        XCTAssertEqual(result["results"] as? [String: Int], ["200": 100], "\(result)")
+        let flagged = server.recorder.records().filter { $0.lint.contains { $0.id == "new-connection-per-push" } }
+        XCTAssertFalse(flagged.isEmpty, "100 connections of one team in a burst are churn")
+        XCTAssertEqual(server.recorder.statistics.newConnectionPerPush, flagged.count)
+        XCTAssertEqual(server.server.pipeline.churnFlaggedConnections, flagged.count, "one push per connection")
+        await server.stop()
+    }
+
     func testUnregisteredReturnsReasonAndTimestamp() async throws {
         let server = try TestServer.start()
         server.server.devices.set(TestServer.token64, .unregistered(timestamp: 1_700_000_000_000))
