@@ -4,10 +4,12 @@ import Logging
 
 /// Notices senders that open a new TLS connection (and mint a new provider token) for every push.
 ///
-/// Apple asks providers to keep connections open and reuse them ("Sending notification requests to APNs":
-/// keep your connections open rather than repeatedly opening and closing them; APNs treats rapid connection
-/// and disconnection as a denial-of-service attack) and to refresh tokens no more than every 20 minutes. APNs
-/// states no number, so the threshold is ours and settable (`PipelineConfiguration.newConnectionsPerSecondLimit`).
+/// Apple asks providers to keep connections open across many notifications: "APNs treats rapid connection and
+/// disconnection as a denial-of-service attack" (Local and Remote Notification Programming Guide, "Communicating
+/// with APNs", developer.apple.com/library/archive/…/CommunicatingwithAPNs.html; the current "Establishing a
+/// connection to APNs" page only says to open several connections for volume), and to refresh tokens no more
+/// than every 20 minutes. No number is given anywhere, so the threshold is ours and settable
+/// (`PipelineConfiguration.newConnectionsPerSecondLimit`).
 /// When more token connections of one team than that authenticate within one second, every such connection is
 /// flagged: its records carry a `new-connection-per-push` finding (so a sender's test can assert on it), `stats`
 /// counts them, and a warning is logged (at most once a minute per team).
