@@ -10,6 +10,8 @@ APT_PKGS   := libnghttp2-dev libssl-dev pkg-config nghttp2-client nghttp2-server
 APT_PKGS   += chromium chromium-driver
 PY_PKGS    := h2==4.4.1 aioapns==4.0
 PY_PKGS    += selenium==4.51.0
+# More real APNs clients for the wire tests: pyapns_client (httpx, float iat), kalyke-apns (httpx2, string iat).
+PY_PKGS    += pyapns-client==2.0.6 kalyke-apns==1.5.0
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS   ?=
 

@@ -77,6 +77,60 @@ authorityKeyIdentifier   = keyid
 1.2.840.113635.100.6.3.1 = ASN1:NULL
 1.2.840.113635.100.6.3.2 = ASN1:NULL
 
+# Universal certificate listing a topic for every push type that has one (the certificate/push-type grid).
+[ client_all_topics_ext ]
+basicConstraints         = critical, CA:FALSE
+keyUsage                 = critical, digitalSignature, keyEncipherment
+extendedKeyUsage         = clientAuth
+subjectKeyIdentifier     = hash
+authorityKeyIdentifier   = keyid
+1.2.840.113635.100.6.3.1 = ASN1:NULL
+1.2.840.113635.100.6.3.2 = ASN1:NULL
+1.2.840.113635.100.6.3.6 = ASN1:SEQUENCE:all_topics
+
+[ all_topics ]
+topic1 = UTF8:com.example.all
+kind1  = SEQUENCE:kind_app
+topic2 = UTF8:com.example.all.voip
+kind2  = SEQUENCE:kind_voip
+topic3 = UTF8:com.example.all.complication
+kind3  = SEQUENCE:kind_complication
+topic4 = UTF8:com.example.all.pushkit.fileprovider
+kind4  = SEQUENCE:kind_fileprovider
+topic5 = UTF8:com.example.all.push-type.widgets
+kind5  = SEQUENCE:kind_widgets
+topic6 = UTF8:com.example.all.push-type.controls
+kind6  = SEQUENCE:kind_controls
+topic7 = UTF8:com.example.all.push-type.liveactivity
+kind7  = SEQUENCE:kind_liveactivity
+topic8 = UTF8:com.example.all.location-query
+kind8  = SEQUENCE:kind_location
+topic9 = UTF8:com.example.all.voip-ptt
+kind9  = SEQUENCE:kind_pushtotalk
+
+[ kind_fileprovider ]
+kind = UTF8:fileprovider
+[ kind_widgets ]
+kind = UTF8:widgets
+[ kind_controls ]
+kind = UTF8:controls
+[ kind_liveactivity ]
+kind = UTF8:liveactivity
+[ kind_location ]
+kind = UTF8:location
+[ kind_pushtotalk ]
+kind = UTF8:pushtotalk
+
+# MDM push certificate: the subject UID is the MDM topic (com.apple.mgmt.External.<UUID>); no topic list.
+[ client_mdm_ext ]
+basicConstraints         = critical, CA:FALSE
+keyUsage                 = critical, digitalSignature, keyEncipherment
+extendedKeyUsage         = clientAuth
+subjectKeyIdentifier     = hash
+authorityKeyIdentifier   = keyid
+1.2.840.113635.100.6.3.1 = ASN1:NULL
+1.2.840.113635.100.6.3.2 = ASN1:NULL
+
 # Topic list, in order: each UTF8String topic is followed by a SEQUENCE holding its kind.
 [ app_topics ]
 topic1 = UTF8:com.example.app
@@ -138,6 +192,16 @@ leaf client-single-topic-key.pem client-single-topic.pem \
     "/UID=com.example.single/CN=Apple Push Services: com.example.single/OU=TESTTEAM01/O=Example Inc./C=US" \
     client_single_topic_ext ca.pem ca-key.pem
 
+rsa_key client-all-topics-key.pem
+leaf client-all-topics-key.pem client-all-topics.pem \
+    "/UID=com.example.all/CN=Apple Push Services: com.example.all/OU=TESTTEAM01/O=Example Inc./C=US" \
+    client_all_topics_ext ca.pem ca-key.pem
+
+rsa_key client-mdm-key.pem
+leaf client-mdm-key.pem client-mdm.pem \
+    "/UID=com.apple.mgmt.External.0c0ffee0-test/CN=APSP:0c0ffee0-test/OU=TESTTEAM01/O=Example Inc./C=US" \
+    client_mdm_ext ca.pem ca-key.pem
+
 # Client certificate from a throwaway CA that nothing trusts. Both of that CA's files are kept
 # (untrusted-ca.pem, untrusted-ca-key.pem) so a test can build a chain on purpose.
 ec_key untrusted-ca-key.pem
@@ -148,7 +212,7 @@ leaf client-untrusted-key.pem client-untrusted.pem \
     client_app_ext untrusted-ca.pem untrusted-ca-key.pem
 
 # Provider-token signing keys (.p8 = PKCS#8 PEM, P-256), named as Apple names them.
-for key_id in TESTKEY001 OTHERKEY01 DEVKEY0001 PRODKEY001; do
+for key_id in TESTKEY001 OTHERKEY01 DEVKEY0001 PRODKEY001 TOPICKEY01; do
     ec_key "AuthKey_${key_id}.p8"
 done
 cat >keys.json <<'EOF'
@@ -156,12 +220,14 @@ cat >keys.json <<'EOF'
   {"key_id": "TESTKEY001", "team_id": "TESTTEAM01", "file": "AuthKey_TESTKEY001.p8", "environment": "both"},
   {"key_id": "OTHERKEY01", "team_id": "OTHERTEAM1", "file": "AuthKey_OTHERKEY01.p8", "environment": "both"},
   {"key_id": "DEVKEY0001", "team_id": "TESTTEAM01", "file": "AuthKey_DEVKEY0001.p8", "environment": "development"},
-  {"key_id": "PRODKEY001", "team_id": "TESTTEAM01", "file": "AuthKey_PRODKEY001.p8", "environment": "production"}
+  {"key_id": "PRODKEY001", "team_id": "TESTTEAM01", "file": "AuthKey_PRODKEY001.p8", "environment": "production"},
+  {"key_id": "TOPICKEY01", "team_id": "TESTTEAM01", "file": "AuthKey_TOPICKEY01.p8", "environment": "development", "topics": ["com.example.app"]}
 ]
 EOF
 
 # Sanity checks before anything replaces the committed files.
-openssl verify -CAfile ca.pem server.pem client-app.pem client-dev-only.pem client-single-topic.pem >/dev/null
+openssl verify -CAfile ca.pem server.pem client-app.pem client-dev-only.pem client-single-topic.pem \
+    client-all-topics.pem client-mdm.pem >/dev/null
 if openssl verify -CAfile ca.pem client-untrusted.pem >/dev/null 2>&1; then
     echo "generate.sh: client-untrusted.pem must not verify against ca.pem" >&2; exit 1
 fi
@@ -169,8 +235,9 @@ fi
 FILES=(ca.pem ca-key.pem server.pem server-key.pem
        client-app.pem client-app-key.pem client-dev-only.pem client-dev-only-key.pem
        client-single-topic.pem client-single-topic-key.pem
+       client-all-topics.pem client-all-topics-key.pem client-mdm.pem client-mdm-key.pem
        client-untrusted.pem client-untrusted-key.pem untrusted-ca.pem untrusted-ca-key.pem
-       AuthKey_TESTKEY001.p8 AuthKey_OTHERKEY01.p8 AuthKey_DEVKEY0001.p8 AuthKey_PRODKEY001.p8
+       AuthKey_TESTKEY001.p8 AuthKey_OTHERKEY01.p8 AuthKey_DEVKEY0001.p8 AuthKey_PRODKEY001.p8 AuthKey_TOPICKEY01.p8
        keys.json)
 chmod 0644 "${FILES[@]}"
 cp "${FILES[@]}" "$OUT/"

@@ -93,7 +93,8 @@ final class ClientConformanceTests: XCTestCase {
         switch auth["kind"]?.stringValue {
         case "token":
             guard (auth["alg"]?.stringValue ?? "ES256") == "ES256", (auth["signature"]?.stringValue ?? "valid") == "valid",
-                  (auth["omit"]?.arrayElements ?? []).isEmpty, (auth["iat_offset"]?.integerValue ?? 0) == 0
+                  (auth["omit"]?.arrayElements ?? []).isEmpty, (auth["iat_offset"]?.integerValue ?? 0) == 0,
+                  auth["iat_raw"] == nil, auth["iat_form"] == nil
             else { return nil }
             return try ClientTestServer.testKey(keyID: auth["key_id"]?.stringValue ?? "TESTKEY001",
                                                 teamID: auth["team_id"]?.stringValue ?? "TESTTEAM01")

@@ -54,10 +54,14 @@ final class TypedNotificationTests: XCTestCase {
         alert.apnsID = id
         let response = try await client.send(alert, deviceToken: ClientTestServer.token)
         XCTAssertEqual(response.apnsID, id.uuidString.lowercased())
-        _ = try await client.send(APNsNotification.mdm(certificateUID: "com.example.app", pushMagic: "magic"),
-                                  deviceToken: ClientTestServer.token)
         XCTAssertNil(server.recorder.records().first?.headers.first { $0.name == "authorization" })
         await client.shutdown()
+        // mdm goes over an MDM push certificate (UID com.apple.mgmt.…), to its UID.
+        let mdmClient = try APNsClient(configuration: try server.configuration(
+            authentication: try ClientTestServer.certificate("client-mdm"), retryPolicy: .never))
+        _ = try await mdmClient.send(APNsNotification.mdm(certificateUID: "com.apple.mgmt.External.0c0ffee0-test", pushMagic: "magic"),
+                                     deviceToken: ClientTestServer.token)
+        await mdmClient.shutdown()
         await server.stop()
     }
 

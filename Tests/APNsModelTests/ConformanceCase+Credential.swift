@@ -1,3 +1,4 @@
+import Foundation
 import APNsModel
 import TestSupport
 
@@ -19,7 +20,7 @@ extension ConformanceCase {
             let keyID = omitted.contains("kid") ? nil : auth["key_id"]?.stringValue
             let issuer = omitted.contains("iss") ? nil : auth["team_id"]?.stringValue
             let iat: ProviderTokenFacts.IssuedAt = omitted.contains("iat")
-                ? .missing : .seconds(now + (auth["iat_offset"]?.integerValue ?? 0))
+                ? .missing : issuedAt(claimText: issuedAtClaimText(auth, now: now))
             let signature: ProviderTokenFacts.SignatureCheck
             switch auth["signature"]?.stringValue ?? "valid" {
             case "valid", "der": signature = .valid  // DER signatures verify too (lenient; APNsCrypto checks both)
@@ -33,5 +34,24 @@ extension ConformanceCase {
         default:
             throw LoadError(description: "unknown auth kind")
         }
+    }
+
+    /// What the crypto layer reads from an `iat` claim's JSON text (JWT.IssuedAt, RFC 7519 NumericDate): a JSON
+    /// integer or fraction, or a string holding one, rounded down to Int64 seconds; anything else is invalid.
+    /// The model corpus has no crypto layer, so this mirrors it; the wire runner sends the text itself.
+    static func issuedAt(claimText: String) -> ProviderTokenFacts.IssuedAt {
+        func seconds(_ text: String) -> ProviderTokenFacts.IssuedAt {
+            if let whole = Int64(text) { return .seconds(whole) }
+            let jsonNumber = text.range(of: #"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"#,
+                                        options: .regularExpression) != nil
+            guard jsonNumber, let value = Double(text), value.isFinite,
+                  let whole = Int64(exactly: value.rounded(.down)) else { return .invalid }
+            return .seconds(whole)
+        }
+        if claimText.hasPrefix("\"") {
+            guard let inner = (try? JSONValue.parse(Array(claimText.utf8)))?.stringValue else { return .invalid }
+            return seconds(inner.trimmingCharacters(in: .whitespaces))
+        }
+        return seconds(claimText)
     }
 }

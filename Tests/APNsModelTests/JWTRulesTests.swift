@@ -27,6 +27,23 @@ final class JWTRulesTests: XCTestCase {
         XCTAssertEqual(JWTRules.check(token(iat: .invalid), now: now), .invalidProviderToken)
     }
 
+    /// Every Int64 `iat` gets an answer and none traps: `now - iat` leaving Int64 is InvalidProviderToken.
+    func testIssuedAtExtremesNeverTrap() {
+        let cases: [(Int64, APNsReason?, String)] = [
+            (Int64.min, .invalidProviderToken, "-2^63: now - iat overflows"),
+            (Int64.min + 1, .invalidProviderToken, "-2^63+1: now - iat overflows"),
+            (-now, .expiredProviderToken, "far past, no overflow"),
+            (0, .expiredProviderToken, "1970"),
+            (Int64.max, .invalidProviderToken, "2^63-1: far future"),
+        ]
+        for (iat, expected, label) in cases {
+            XCTAssertEqual(JWTRules.check(token(iat: .seconds(iat)), now: now), expected, label)
+        }
+        // A clock at the end of Int64 still answers (now + skew would overflow).
+        XCTAssertNil(JWTRules.check(token(iat: .seconds(Int64.max)), now: Int64.max))
+        XCTAssertEqual(JWTRules.check(token(iat: .seconds(Int64.min)), now: Int64.max), .invalidProviderToken)
+    }
+
     func testAlgorithmsAndIdentity() {
         let cases: [(ProviderTokenFacts, APNsReason?, String)] = [
             (token(), nil, "valid"),

@@ -11,6 +11,8 @@ enum TestCredentials {
         "OTHERKEY01": TrustedKey(teamID: "OTHERTEAM1", keyID: "OTHERKEY01", environments: [.development, .production]),
         "DEVKEY0001": TrustedKey(teamID: "TESTTEAM01", keyID: "DEVKEY0001", environments: [.development]),
         "PRODKEY001": TrustedKey(teamID: "TESTTEAM01", keyID: "PRODKEY001", environments: [.production]),
+        "TOPICKEY01": TrustedKey(teamID: "TESTTEAM01", keyID: "TOPICKEY01", environments: [.development],
+                                 topics: ["com.example.app"]),
     ]
 
     static let appTopics = [
@@ -25,6 +27,17 @@ enum TestCredentials {
         "client-dev-only": CertificateFacts(trusted: true, subjectUID: "com.example.app", topics: appTopics,
                                             allowsDevelopment: true, allowsProduction: false),
         "client-single-topic": CertificateFacts(trusted: true, subjectUID: "com.example.single"),
+        "client-all-topics": CertificateFacts(trusted: true, subjectUID: "com.example.all", topics: [
+            .init(name: "com.example.all", kind: "app"), .init(name: "com.example.all.voip", kind: "voip"),
+            .init(name: "com.example.all.complication", kind: "complication"),
+            .init(name: "com.example.all.pushkit.fileprovider", kind: "fileprovider"),
+            .init(name: "com.example.all.push-type.widgets", kind: "widgets"),
+            .init(name: "com.example.all.push-type.controls", kind: "controls"),
+            .init(name: "com.example.all.push-type.liveactivity", kind: "liveactivity"),
+            .init(name: "com.example.all.location-query", kind: "location"),
+            .init(name: "com.example.all.voip-ptt", kind: "pushtotalk"),
+        ]),
+        "client-mdm": CertificateFacts(trusted: true, subjectUID: "com.apple.mgmt.External.0c0ffee0-test"),
         "client-untrusted": CertificateFacts(trusted: false, subjectUID: "com.example.app", topics: appTopics),
     ]
 

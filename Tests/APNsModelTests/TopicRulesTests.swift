@@ -42,6 +42,9 @@ final class TopicRulesTests: XCTestCase {
     func testCertificateScope() {
         let appCert = TestCredentials.certificate("client-app")
         let single = TestCredentials.certificate("client-single-topic")
+        let allCert = TestCredentials.certificate("client-all-topics"), all = "com.example.all"
+        let topicKey = TestCredentials.tokenCredential(key: "TOPICKEY01")
+        let mdmCert = TestCredentials.certificate("client-mdm"), mdm = "com.apple.mgmt.External.0c0ffee0-test"
         let cases: [(String?, PushType, ProviderCredential, Result<String, APNsReason>)] = [
             (app, .alert, appCert, .success(app)),
             (app + ".voip", .voip, appCert, .success(app + ".voip")),
@@ -50,22 +53,39 @@ final class TopicRulesTests: XCTestCase {
             ("com.other.app", .alert, appCert, .failure(.topicDisallowed)),
             (app + ".location-query", .location, appCert, .failure(.topicDisallowed)),
             (app + ".voip-ptt", .pushtotalk, appCert, .failure(.topicDisallowed)),
-            (app + ".push-type.liveactivity", .liveactivity, appCert, .success(app + ".push-type.liveactivity")),
-            (app + ".push-type.widgets", .widgets, appCert, .success(app + ".push-type.widgets")),
-            (app + ".push-type.controls", .controls, appCert, .success(app + ".push-type.controls")),
-            (app + ".pushkit.fileprovider", .fileprovider, appCert, .success(app + ".pushkit.fileprovider")),
+            // A certificate sends only to topics it lists, for every push type (none is implied by the app's).
+            (app + ".push-type.liveactivity", .liveactivity, appCert, .failure(.topicDisallowed)),
+            (app + ".push-type.widgets", .widgets, appCert, .failure(.topicDisallowed)),
+            (app + ".push-type.controls", .controls, appCert, .failure(.topicDisallowed)),
+            (app + ".pushkit.fileprovider", .fileprovider, appCert, .failure(.topicDisallowed)),
+            (all + ".push-type.liveactivity", .liveactivity, allCert, .success(all + ".push-type.liveactivity")),
+            (all + ".push-type.widgets", .widgets, allCert, .success(all + ".push-type.widgets")),
+            (all + ".push-type.controls", .controls, allCert, .success(all + ".push-type.controls")),
+            (all + ".pushkit.fileprovider", .fileprovider, allCert, .success(all + ".pushkit.fileprovider")),
+            (all + ".voip-ptt", .pushtotalk, allCert, .success(all + ".voip-ptt")),
+            (all + ".location-query", .location, allCert, .failure(.topicDisallowed)),
             ("com.other.app.push-type.widgets", .widgets, appCert, .failure(.topicDisallowed)),
             (app, .voip, appCert, .failure(.deviceTokenNotForTopic)),
             (app + ".voip", .alert, appCert, .failure(.deviceTokenNotForTopic)),
-            (nil, .mdm, appCert, .success(app)),
-            (app, .mdm, appCert, .success(app)),
+            // mdm only over an MDM certificate (UID com.apple.mgmt.…), to that UID.
+            (nil, .mdm, appCert, .failure(.topicDisallowed)),
+            (app, .mdm, appCert, .failure(.topicDisallowed)),
+            (nil, .mdm, mdmCert, .success(mdm)),
+            (mdm, .mdm, mdmCert, .success(mdm)),
+            (mdm, .alert, mdmCert, .success(mdm)),
             ("com.example.mdm", .mdm, appCert, .failure(.topicDisallowed)),
             (nil, .alert, single, .success("com.example.single")),
             ("com.example.single", .background, single, .success("com.example.single")),
             (nil, .voip, single, .failure(.deviceTokenNotForTopic)),
             ("com.example.single.voip", .voip, single, .failure(.topicDisallowed)),
-            ("com.example.single.push-type.liveactivity", .liveactivity, single, .success("com.example.single.push-type.liveactivity")),
+            ("com.example.single.push-type.liveactivity", .liveactivity, single, .failure(.topicDisallowed)),
             ("anything.at.all", .mdm, token, .success("anything.at.all")),
+            // A topic-specific key: its bundle ID and that app's suffixed topics, nothing else.
+            (app, .alert, topicKey, .success(app)),
+            (app + ".voip", .voip, topicKey, .success(app + ".voip")),
+            ("com.other.app", .alert, topicKey, .failure(.topicDisallowed)),
+            ("com.other.app.voip", .voip, topicKey, .failure(.topicDisallowed)),
+            (nil, .alert, topicKey, .failure(.missingTopic)),
             (app + ".location-query", .location, token, .success(app + ".location-query")),
         ]
         for (topic, type, credential, expected) in cases {

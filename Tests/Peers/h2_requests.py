@@ -4,10 +4,11 @@ server's SETTINGS observed in between, TLS with or without ALPN, client certific
 
 Reads a JSON spec as the first line of stdin:
   {"port": 2197, "host": "127.0.0.1", "tls": true, "alpn": false, "ca": "...", "cert": "...", "key": "...",
-   "parallel": false, "step": false,
+   "parallel": false, "burst": false, "step": false,
    "requests": [{"method": "POST", "path": "/3/device/..", "headers": [["name", "value"], ["x", {"hex": "ff"}]],
                  "body_b64": "...", "body_repeat": [byte, count]}]}
-With "step": true, before each request it prints {"ready": i} and waits for a line on stdin (so the test can
+With "burst": true (and "parallel"), every request's frames go out in one write, so the server reads the whole
+flight before it answers any of it. With "step": true, before each request it prints {"ready": i} and waits for a line on stdin (so the test can
 move the server's clock between requests). Then prints JSON: {"responses": [{"status": 200, "headers": [[..]], "body": "...", "reset": null, "error": null,
               "max_concurrent_streams": N}], "goaway": {"error_code": 0, "debug": "..."} | null}
 """
@@ -86,6 +87,8 @@ def main() -> int:
                 sock.sendall(out)
         return True
 
+    held = []
+
     def send(request):
         sid = conn.get_next_available_stream_id()
         headers = [(b":method", request.get("method", "POST").encode()), (b":scheme", b"https"),
@@ -97,6 +100,10 @@ def main() -> int:
             body = bytes([byte]) * count
         state[sid] = {"status": None, "headers": [], "body": b"", "reset": None, "done": False}
         conn.send_headers(sid, headers, end_stream=not body)
+        if spec.get("burst"):
+            conn.send_data(sid, body, end_stream=True) if body else None
+            held.append(conn.data_to_send())
+            return sid
         sock.sendall(conn.data_to_send())
         offset = 0
         while offset < len(body):
@@ -128,6 +135,8 @@ def main() -> int:
                 sids.append(send(request))
             except Exception as error:  # e.g. the server's stream limit, enforced by h2 itself
                 responses.append({"status": None, "error": type(error).__name__, "reset": None, "body": "", "headers": []})
+        if held:
+            sock.sendall(b"".join(held))
         pump(lambda: all(state[s]["done"] for s in sids))
         responses = [result(s, None if state[s]["done"] else "connection closed") for s in sids] + responses
     else:

@@ -138,6 +138,20 @@ public struct ConformanceCase: Sendable {
         .init("body", .object([.init("aps", .object([.init("alert", .string("Hello"))]))])),
     ])
 
+    /// The JSON text of a token auth block's `iat` claim at time `now`: `iat_raw` verbatim when given (any JSON,
+    /// e.g. `-9223372036854775808` or `null`), else `now + iat_offset` written as `iat_form` says: `integer`
+    /// (default), `fraction` (`….685`, as `time.time()` senders write it), `string` or `fraction-string`.
+    public static func issuedAtClaimText(_ auth: JSONValue, now: Int64) -> String {
+        if let raw = auth["iat_raw"]?.stringValue { return raw }
+        let seconds = now + (auth["iat_offset"]?.integerValue ?? 0)
+        switch auth["iat_form"]?.stringValue ?? "integer" {
+        case "fraction": return "\(seconds).685"
+        case "string": return "\"\(seconds)\""
+        case "fraction-string": return "\"\(seconds).685\""
+        default: return "\(seconds)"
+        }
+    }
+
     /// The status on the wire for a verdict: accepted channel creation is 201, deletion 204.
     public static func wireStatus(_ verdict: Verdict, request: APNsRequest) -> Int {
         verdict.status

@@ -57,13 +57,19 @@ public enum TestCredentialFactory {
     }
 
     /// The standard test set, same names and roles as the committed `certs/` folder (see its
-    /// README): CA, server, four client certificates, the untrusted CA, four `.p8` keys and `keys.json`.
+    /// README): CA, server, six client certificates, the untrusted CA, five `.p8` keys and `keys.json`.
     public static func makeStandardFiles(now: Int64) throws(CryptoError) -> [File] {
         let appTopics: [APNsClientCertificate.Topic] = [
             .init(name: "com.example.app", kind: "app"),
             .init(name: "com.example.app.voip", kind: "voip"),
             .init(name: "com.example.app.complication", kind: "complication"),
         ]
+        // A topic for every push type that has one (the certificate/push-type conformance grid).
+        let allTopics: [APNsClientCertificate.Topic] = [
+            ("", "app"), (".voip", "voip"), (".complication", "complication"), (".pushkit.fileprovider", "fileprovider"),
+            (".push-type.widgets", "widgets"), (".push-type.controls", "controls"),
+            (".push-type.liveactivity", "liveactivity"), (".location-query", "location"), (".voip-ptt", "pushtotalk"),
+        ].map { .init(name: "com.example.all" + $0.0, kind: $0.1) }
         let ca = try makeCertificateAuthority(notBefore: now)
         let untrustedCA = try makeCertificateAuthority(commonName: "MockAPNs Untrusted Test CA", notBefore: now)
         let certificates: [(String, IssuedCertificate)] = [
@@ -74,6 +80,10 @@ public enum TestCredentialFactory {
                 bundleID: "com.example.app", commonName: "Apple Development IOS Push Services: com.example.app",
                 topics: appTopics, production: false, issuer: ca, notBefore: now)),
             ("client-single-topic", try makeClientCertificate(bundleID: "com.example.single", topics: [], issuer: ca, notBefore: now)),
+            ("client-all-topics", try makeClientCertificate(bundleID: "com.example.all", topics: allTopics, issuer: ca, notBefore: now)),
+            ("client-mdm", try makeClientCertificate(
+                bundleID: "com.apple.mgmt.External.0c0ffee0-test", commonName: "APSP:0c0ffee0-test", topics: [],
+                issuer: ca, notBefore: now)),
             ("client-untrusted", try makeClientCertificate(bundleID: "com.example.app", topics: appTopics, issuer: untrustedCA, notBefore: now)),
             ("untrusted-ca", untrustedCA),
         ]
@@ -82,18 +92,20 @@ public enum TestCredentialFactory {
             files.append(File(name: "\(base).pem", contents: issued.certificatePEM))
             files.append(File(name: "\(base)-key.pem", contents: issued.privateKeyPEM))
         }
-        let keys: [(keyID: String, teamID: String, environment: String)] = [
-            ("TESTKEY001", "TESTTEAM01", "both"),
-            ("OTHERKEY01", "OTHERTEAM1", "both"),
-            ("DEVKEY0001", "TESTTEAM01", "development"),
-            ("PRODKEY001", "TESTTEAM01", "production"),
+        let keys: [(keyID: String, teamID: String, environment: String, topics: [String]?)] = [
+            ("TESTKEY001", "TESTTEAM01", "both", nil),
+            ("OTHERKEY01", "OTHERTEAM1", "both", nil),
+            ("DEVKEY0001", "TESTTEAM01", "development", nil),
+            ("PRODKEY001", "TESTTEAM01", "production", nil),
+            ("TOPICKEY01", "TESTTEAM01", "development", ["com.example.app"]),   // a topic-specific key
         ]
         var rows: [String] = []
         for key in keys {
             let file = "AuthKey_\(key.keyID).p8"
             files.append(File(name: file, contents: P256PrivateKey.generate().pemRepresentation))
             rows.append("  {\"key_id\": \(JSONText.quoted(key.keyID)), \"team_id\": \(JSONText.quoted(key.teamID)), "
-                + "\"file\": \(JSONText.quoted(file)), \"environment\": \(JSONText.quoted(key.environment))}")
+                + "\"file\": \(JSONText.quoted(file)), \"environment\": \(JSONText.quoted(key.environment))"
+                + (key.topics.map { ", \"topics\": [" + $0.map(JSONText.quoted).joined(separator: ", ") + "]" } ?? "") + "}")
         }
         files.append(File(name: "keys.json", contents: "[\n" + rows.joined(separator: ",\n") + "\n]\n"))
         return files

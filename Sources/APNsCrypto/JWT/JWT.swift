@@ -28,9 +28,11 @@ public struct JWT: Sendable, Equatable {
     public enum IssuedAt: Sendable, Equatable {
         /// No `iat` claim.
         case missing
-        /// `iat` is present but is not a whole number of seconds (e.g. junk text, `true`, `1.5`, null).
+        /// `iat` is present but is not a NumericDate this mock reads: null, a boolean, an object or array, a
+        /// non-numeric string, a non-finite number, or a time outside what 64-bit seconds can hold.
         case invalid
-        /// Epoch seconds, from a JSON integer or a string holding one (some libraries send a string).
+        /// Epoch seconds, rounded down: from a JSON integer, a JSON number with a fraction, or a string holding
+        /// either (some libraries send a string).
         case seconds(Int64)
     }
 
@@ -87,8 +89,12 @@ public struct JWT: Sendable, Equatable {
 }
 
 extension JWT.IssuedAt {
-    /// Reads a decoded JSON value: integer → seconds; numeric string → seconds; absent → missing;
-    /// anything else (booleans, fractions, out-of-range numbers, other strings, null) → invalid.
+    /// Reads a decoded JSON value as an RFC 7519 NumericDate ("a JSON numeric value representing the number of
+    /// seconds from 1970-01-01T00:00:00Z UTC … non-integer values can be represented"): integer → seconds;
+    /// fraction → seconds rounded down (Python senders that sign with `time.time()` send one, and APNs accepts
+    /// it); numeric string → the same, as some libraries send one (APNs-lenient, unverified); absent → missing;
+    /// anything else, and any value outside Int64 seconds, → invalid. Nothing here does arithmetic on the value,
+    /// so no claim can trap; the time rules (`JWTRules`) check their own subtraction.
     init(claim: Any?) {
         switch claim {
         case nil:
@@ -96,8 +102,7 @@ extension JWT.IssuedAt {
         case let number as NSNumber:
             self = Self.seconds(from: number)
         case let text as String:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            self = Int64(trimmed).map { .seconds($0) } ?? .invalid
+            self = Self.seconds(fromText: text.trimmingCharacters(in: .whitespaces))
         default:
             self = .invalid
         }
@@ -108,13 +113,55 @@ extension JWT.IssuedAt {
     private static func seconds(from number: NSNumber) -> Self {
         // JSONSerialization gives booleans as NSNumber too; they are not times.
         if type(of: number) == booleanType { return .invalid }
-        let kind = String(cString: number.objCType)
-        if kind == "d" || kind == "f" {
-            let value = number.doubleValue
-            guard value.isFinite, value == value.rounded(),
-                  let whole = Int64(exactly: value) else { return .invalid }
-            return .seconds(whole)
+        switch String(cString: number.objCType) {
+        case "d", "f":
+            return seconds(fromDouble: number.doubleValue)
+        case "Q", "L", "I", "S", "C":
+            // Unsigned: 2^63 … 2^64-1 would wrap to negative seconds through int64Value.
+            let value = number.uint64Value
+            guard value <= UInt64(Int64.max) else { return .invalid }
+            return .seconds(Int64(value))
+        default:
+            return .seconds(number.int64Value)
         }
-        return .seconds(number.int64Value)
+    }
+
+    private static func seconds(fromText text: String) -> Self {
+        if let whole = Int64(text) { return .seconds(whole) }
+        // Only JSON number syntax: Double("inf"), Double("nan") and Double("0x1p3") parse, but are no NumericDate.
+        guard isJSONNumber(text), let value = Double(text) else { return .invalid }
+        return seconds(fromDouble: value)
+    }
+
+    private static func seconds(fromDouble value: Double) -> Self {
+        guard value.isFinite, let whole = Int64(exactly: value.rounded(.down)) else { return .invalid }
+        return .seconds(whole)
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, RFC 8259 §6.
+    private static func isJSONNumber(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        func digits() -> Int {
+            var count = 0
+            while let byte = bytes.first, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                bytes = bytes.dropFirst()
+                count += 1
+            }
+            return count
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let leadingZero = bytes.first == UInt8(ascii: "0")
+        let integerDigits = digits()
+        guard integerDigits > 0, !(leadingZero && integerDigits > 1) else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 }

@@ -6,9 +6,13 @@
 /// 3. `kid` must name a trusted key → `InvalidProviderToken`.
 /// 4. `iss` must be that key's team → `InvalidProviderToken` (a key signs only for its own team).
 /// 5. The signature must verify (or be unchecked) → `InvalidProviderToken`.
-/// 6. `iat` must be a number → `InvalidProviderToken`.
+/// 6. `iat` must be a NumericDate (RFC 7519: integer, fraction, or — leniently — a numeric string; read to
+///    whole seconds by the crypto layer) → `InvalidProviderToken`.
 /// 7. `iat` at most 60 s in the future (clock skew allowance) → `InvalidProviderToken`.
 /// 8. `iat` at most 3600 s old → `ExpiredProviderToken`.
+///
+/// `iat` comes from the wire, so both comparisons use checked arithmetic: an `iat` so far from `now` that
+/// `now - iat` leaves Int64 (e.g. -2^63) is no date APNs could mean and is `InvalidProviderToken`, not a trap.
 ///
 /// Structure and identity come before time so that a forged or foreign token never learns anything from a
 /// more specific answer: only a token that really comes from a trusted key is told it has *expired*.
@@ -30,8 +34,11 @@ public enum JWTRules {
         guard key.teamID == issuer else { return .invalidProviderToken }
         guard facts.signature != .invalid else { return .invalidProviderToken }
         guard case .seconds(let iat) = facts.issuedAt else { return .invalidProviderToken }
-        if iat > now + allowedClockSkew { return .invalidProviderToken }
-        if now - iat > maximumAge { return .expiredProviderToken }
+        let (latest, latestOverflow) = now.addingReportingOverflow(allowedClockSkew)
+        if !latestOverflow, iat > latest { return .invalidProviderToken }
+        let (age, ageOverflow) = now.subtractingReportingOverflow(iat)
+        if ageOverflow { return .invalidProviderToken }
+        if age > maximumAge { return .expiredProviderToken }
         return nil
     }
 }

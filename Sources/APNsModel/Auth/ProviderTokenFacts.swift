@@ -5,10 +5,11 @@ public struct ProviderTokenFacts: Sendable, Hashable {
     public enum IssuedAt: Sendable, Hashable {
         /// No `iat` claim.
         case missing
-        /// An `iat` that is not a number of seconds (APNs-lenient parsers accept a numeric string; that is the
-        /// crypto layer's call, this says it could not read one).
+        /// An `iat` that is not a NumericDate (null, bool, object, non-numeric string, non-finite or outside
+        /// Int64 seconds; reading integers, fractions and numeric strings is the crypto layer's call, this says
+        /// it could not read one).
         case invalid
-        /// Seconds since 1970.
+        /// Seconds since 1970, rounded down; any Int64, so rules on it must use checked arithmetic.
         case seconds(Int64)
     }
 

@@ -57,10 +57,15 @@ public enum BroadcastRules {
 
     /// The bundle ID in a broadcast or channel path: a push-type suffix → `TopicDisallowed` (Apple: the path
     /// takes the bare bundle ID); a certificate that does not cover the bundle ID → `403 TopicMismatch`.
-    /// Token auth: team keys cover every bundle ID of the team, and the model knows no team's app list.
+    /// Token auth: team keys cover every bundle ID of the team (the model knows no team's app list); a
+    /// topic-specific key only its own → `403 TopicMismatch`.
     public static func checkBundleID(_ bundleID: String, credential: ProviderCredential) -> APNsReason? {
         if TopicRules.suffix(of: bundleID) != nil || !TopicRules.isWellFormed(bundleID) { return .topicDisallowed }
         if case .certificate(let certificate) = credential, !certificate.appTopics.contains(bundleID) {
+            return .topicMismatch
+        }
+        // A topic-specific key covers only its bundle IDs, like a certificate (see `TrustedKey`).
+        if case .token(let facts) = credential, let key = facts.key, !key.covers(topic: bundleID) {
             return .topicMismatch
         }
         return nil

@@ -4,8 +4,9 @@
 /// - `MissingTopic`: no topic and none can be inferred (token auth; a certificate with several topics).
 /// - `BadTopic`: the header is not a topic at all (empty, spaces or control characters, or nothing but a
 ///   push-type suffix).
-/// - `TopicDisallowed`: the credential may not push to it (a certificate that does not list it; `location`
-///   over a certificate, which Apple restricts to token auth).
+/// - `TopicDisallowed`: the credential may not push to it (a certificate that does not list it, for any push
+///   type; `location` over a certificate, which Apple restricts to token auth; `mdm` over a certificate that is
+///   not an MDM certificate).
 /// - `DeviceTokenNotForTopic`: the suffix does not match `apns-push-type` (a `voip` push to `com.x`, an
 ///   `alert` to `com.x.voip`). Device tokens are issued per topic, so a token can never be registered for a
 ///   topic whose suffix contradicts the push type; that is the answer APNs gives for a token/topic mismatch.
@@ -68,10 +69,10 @@ public enum TopicRules {
         }
     }
 
-    /// Push types whose topics a certificate does not list, but which a certificate covering the bundle ID may
-    /// still send. Whether APNs allows them over certificates is not documented (`apns2` claims Live Activities
-    /// need token auth); we take the lenient reading.
-    public static let certificateImpliedTypes: Set<PushType> = [.liveactivity, .widgets, .controls, .fileprovider]
+    /// The prefix of the topics Apple issues MDM push certificates for (`com.apple.mgmt.External.<UUID>`, the
+    /// certificate's subject UID). Only such a certificate may send `mdm` pushes (behaviour chosen: Apple says
+    /// the topic is the UID of the MDM certificate; an app's certificate is not one).
+    public static let mdmTopicPrefix = "com.apple.mgmt."
 
     /// Resolves and checks the topic of a device push. `topicHeader` is `apns-topic` (nil when absent).
     /// Order: presence (`MissingTopic`) → syntax (`BadTopic`) → the credential's scope (`TopicDisallowed`) →
@@ -97,6 +98,10 @@ public enum TopicRules {
         if let certificate, let reason = checkCertificateScope(topic, pushType: pushType, certificate: certificate) {
             return .failure(reason)
         }
+        // A topic-specific key signs only for its topics (see `TrustedKey`).
+        if case .token(let facts) = credential, let key = facts.key, !key.covers(topic: topic) {
+            return .failure(.topicDisallowed)
+        }
         guard matches(topic, pushType: pushType) else { return .failure(.deviceTokenNotForTopic) }
         return .success(topic)
     }
@@ -115,15 +120,15 @@ public enum TopicRules {
     {
         switch pushType {
         case .location:
-            return .topicDisallowed  // Apple: location pushes need token auth.
+            return .topicDisallowed  // Apple: location pushes need token auth, even when the topic is listed.
         case .mdm:
-            return topic == certificate.subjectUID ? nil : .topicDisallowed
+            guard let uid = certificate.subjectUID, uid.hasPrefix(mdmTopicPrefix), topic == uid else { return .topicDisallowed }
+            return nil
         default:
+            // APNS-SPEC §2.2, §6: a certificate sends only to the topics it lists (or its UID when it lists none),
+            // for every push type, fileprovider, widgets, controls and liveactivity included. Apple's push-type
+            // table says each type's certificate must list the suffixed topic; no type is implied by the app's.
             if certificate.coveredTopics.contains(topic) { return nil }
-            if certificateImpliedTypes.contains(pushType), let suffix = pushType.topicSuffix, topic.hasSuffix(suffix),
-               certificate.appTopics.contains(String(topic.dropLast(suffix.count))) {
-                return nil
-            }
             return .topicDisallowed
         }
     }

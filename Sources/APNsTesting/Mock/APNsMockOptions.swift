@@ -14,7 +14,8 @@ public struct APNsMockOptions: Sendable {
     public var faultsFile: String?
     /// Check provider tokens' shape, claims and time but not their signatures, so a sender may use its own key.
     public var trustAnySignature = false
-    /// Extra trusted signing keys, each `TEAMID:KEYID:PATH[:development|production|both]`.
+    /// Extra trusted signing keys, each `TEAMID:KEYID:PATH[:development|production|both][:topic,topic…]` (a topic
+    /// list makes a topic-specific key: pushes to other topics get `TopicDisallowed`).
     public var extraKeys: [String] = []
     /// TLS with the bundled test certificate when true; HTTP/2 over cleartext (h2c) when false.
     public var tls = true

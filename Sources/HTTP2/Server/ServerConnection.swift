@@ -34,6 +34,10 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     /// nghttp2 ended the session over the peer's input (e.g. COMPRESSION_ERROR for a header field past its
     /// decoder's limit): requests begun on it are refused, not merely abandoned by the peer.
     @exclusivity(unchecked) private var sessionRefusedInput = false
+    /// The SETTINGS_MAX_CONCURRENT_STREAMS last submitted, and a lower one held back until the streams open
+    /// when it was asked for are closed (see `setMaxConcurrentStreams`).
+    @exclusivity(unchecked) private var announcedStreamLimit: UInt32 = .max
+    @exclusivity(unchecked) private var deferredStreamLimit: UInt32?
     private let maxBodyBytes: Int
     private let maxHeaderListSize: Int
 
@@ -93,6 +97,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
             .init(settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), value: configuration.maxFrameSize),
         ]
         _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        announcedStreamLimit = maxStreams
         opened = true
         configuration.logger.trace(
             "connection opened",
@@ -286,6 +291,10 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     fileprivate func streamClosed(streamID: Int32) {
         if currentStream?.request.streamID == streamID { currentStream = nil }
         streams.removeValue(forKey: streamID)
+        if streams.isEmpty, let limit = deferredStreamLimit {
+            deferredStreamLimit = nil
+            submitMaxConcurrentStreams(limit)
+        }
     }
 
     fileprivate func readResponseBody(
@@ -364,8 +373,25 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         scheduleTick()
     }
 
+    /// Announces a new SETTINGS_MAX_CONCURRENT_STREAMS. Raising it is immediate. Lowering it while streams are
+    /// open waits until they are all closed: nghttp2 enforces a submitted limit at once (REFUSED_STREAM for every
+    /// stream the peer opens past it, even streams it sent before it could read the SETTINGS), so submitting
+    /// during a burst would refuse the rest of the burst. RFC 9113 §5.1.2 lets a server that lowers the limit let
+    /// open streams complete; waiting lets every stream the peer opened before the change be answered on its own
+    /// merits, and only streams opened after it (beyond the new limit) are refused.
     func setMaxConcurrentStreams(_ value: UInt32) {
-        guard phase == .active, let session else { return }
+        guard phase == .active, session != nil else { return }
+        if value < announcedStreamLimit, !streams.isEmpty {
+            deferredStreamLimit = value
+            return
+        }
+        deferredStreamLimit = nil
+        submitMaxConcurrentStreams(value)
+    }
+
+    private func submitMaxConcurrentStreams(_ value: UInt32) {
+        guard phase == .active, let session, value != announcedStreamLimit else { return }
+        announcedStreamLimit = value
         var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: value)
         _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
         scheduleTick()

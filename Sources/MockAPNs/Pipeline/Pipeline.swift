@@ -22,6 +22,8 @@ public final class Pipeline: Sendable {
     private let certificates: CertificateAuthenticator
     /// Every open connection's state, for transports that do not keep the handle (HTTP/1.1) and for counting.
     private let connections = Locked<[UInt64: PipelineConnectionHandle]>([:])
+    /// Counts new token connections per team, to report senders that open one per push.
+    let churn: ConnectionChurnMonitor
 
     /// Assembles a pipeline from its parts.
     public init(configuration: PipelineConfiguration, tokens: ProviderTokenAuthenticator,
@@ -34,6 +36,7 @@ public final class Pipeline: Sendable {
         self.devices = devices
         self.faults = faults
         self.channels = channels
+        churn = ConnectionChurnMonitor(limit: configuration.newConnectionsPerSecondLimit)
     }
 
     /// Starts tracking a connection; a client certificate makes it certificate-authenticated for its life.
@@ -70,6 +73,9 @@ public final class Pipeline: Sendable {
         connections.withLock { _ = $0.removeValue(forKey: id) }
     }
 
+    /// How many connections were flagged as opening a new connection per push (`ConnectionChurnMonitor`).
+    public var churnFlaggedConnections: Int { churn.flaggedConnections }
+
     /// How many connections are open (for metrics).
     public var openConnections: Int { connections.withLock { $0.count } }
 
@@ -105,6 +111,10 @@ public final class Pipeline: Sendable {
         } else {
             credential = state.credential(authorization: request.value("authorization"), tokens: tokens)
         }
+        if !state.churnCounted, case .token(let facts) = credential, let key = facts.key {
+            state.churnCounted = true
+            if churn.connectionAuthenticated(team: key.teamID, nowMillis: Timestamp.nowMillis()) { state.churnTeam = key.teamID }
+        }
         let context = DecisionContext(environment: configuration.environment, credential: credential, now: now,
                                       environmentKeyReason: configuration.environmentKeyReason)
         let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState, memo: &state.memo)
@@ -135,7 +145,7 @@ public final class Pipeline: Sendable {
                                                  last: &state.lastDeviceToken)
         return respond(outcome, request: request, deviceToken: deviceToken,
                        connection: connection, credential: credential, streamLimit: streamLimit,
-                       afterRecording: afterRecording)
+                       churnTeam: state.churnTeam, afterRecording: afterRecording)
     }
 
     /// `process`, then waits out any `delay` fault: for transports that answer from a task (HTTP/1.1).
@@ -282,10 +292,13 @@ public final class Pipeline: Sendable {
     /// The response to `request`, after recording it. `deviceToken` is the token in its path.
     private func respond(_ outcome: Outcome, request recorded: APNsRequest, deviceToken: String?,
                          connection: PipelineConnection, credential: ProviderCredential,
-                         streamLimit: UInt32?, afterRecording: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
+                         streamLimit: UInt32?, churnTeam: String?,
+                         afterRecording: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
         var headers: [HeaderField] = []
         headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
-        let idHeader = outcome.isBroadcast ? "apns-request-id" : "apns-id"
+        // Broadcast and channel-management answers carry `apns-request-id`, never `apns-id`, whether the request
+        // was accepted or refused, also before its route was resolved (APNS-SPEC §1.2, §3.5): decided by path.
+        let idHeader = outcome.isBroadcast || Self.isBroadcastAPI(path: recorded.path) ? "apns-request-id" : "apns-id"
         // Echoed as sent (clients match on it), else generated; the record keeps a generated ID as its bits.
         let apnsID: RecordedRequest.Response.IDSource
         if let sent = recorded.value(idHeader) {
@@ -325,7 +338,7 @@ public final class Pipeline: Sendable {
             status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : .text(nil),
             apnsUniqueID: answered ? uniqueID : .text(nil), timestamp: outcome.timestamp)
         let auth = Self.authentication(credential)
-        let record: RecordedRequest
+        var record: RecordedRequest
         if Self.payloadIsBody(outcome, body: recorded.body) {
             record = RecordedRequest(
                 seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id,
@@ -341,6 +354,10 @@ public final class Pipeline: Sendable {
                 payload: outcome.payload ?? (recorded.body.isEmpty ? nil : try? JSONValue.parse(recorded.body)),
                 payloadBytes: recorded.body.count, auth: auth, response: response,
                 faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
+        }
+        if let churnTeam {
+            // Set here, the payload's own findings are not added later: compute them now (flagged connections only).
+            record.lint = record.lintFindings() + [churn.finding(team: churnTeam)]
         }
         let pipelineResponse = PipelineResponse(status: outcome.status, headers: headers, body: body,
                                                 disposition: outcome.disposition, delay: outcome.delay,
@@ -362,6 +379,12 @@ public final class Pipeline: Sendable {
         guard !body.isEmpty else { return false }
         if outcome.payloadIsBody { return true }
         return outcome.payload == nil && JSONValue.parseOutline(body) != nil
+    }
+
+    /// Whether `path` is on the broadcast push (`/4/broadcasts/…`) or channel-management (`/1/apps/…`) API, whose
+    /// answers identify themselves with `apns-request-id`.
+    static func isBroadcastAPI(path: String) -> Bool {
+        path.utf8.starts(with: "/4/broadcasts".utf8) || path.utf8.starts(with: "/1/apps".utf8)
     }
 
     private static func isBroadcastSend(_ route: Route) -> Bool {

@@ -9,6 +9,11 @@ public struct PipelineConfiguration: Sendable {
     /// Which spelling of the environment-key reason to send (APNS-SPEC §10.1: both are seen).
     public var environmentKeyReason: APNsReason = .badEnvironmentKeyIdInToken
 
+    /// New token connections per second per team above which each one is flagged as connection churn
+    /// (`ConnectionChurnMonitor`: a warning, a `new-connection-per-push` finding, a `stats` count). APNs states no
+    /// number; 20 leaves room for pools that open a few dozen connections at start. 0 turns the check off.
+    public var newConnectionsPerSecondLimit = 20
+
     /// "Now" for provider-token rules (expiry, refresh rate); tests move it instead of waiting.
     public var clock = MockClock()
 

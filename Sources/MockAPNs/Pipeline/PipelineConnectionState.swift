@@ -7,12 +7,18 @@ import APNsModel
 /// that, the lenient reading: a token connection starts at the full limit (so a sender's first flight, sent
 /// before it could read any SETTINGS, is never refused), is held to one stream as soon as a request on it is
 /// rejected before any success, and gets the full limit back with its first success. Certificate connections
-/// are never limited.
+/// are never limited. The lower limit takes effect once the streams open when it was decided are answered
+/// (the transport holds it back until then, RFC 9113 §5.1.2): every stream of a flight already sent gets its
+/// own verdict, and only streams opened later, beyond one, are refused (behaviour chosen; APNs's is unobserved).
 struct PipelineConnectionState {
     var tokenState = TokenConnectionState()
     var certificate: CertificateFacts?
     var succeeded = false
     var limitedToOne = false
+    /// Whether the connection has been counted by `ConnectionChurnMonitor` (at its first trusted token), and
+    /// the team when the count flagged it as churn: its records then carry the finding.
+    var churnCounted = false
+    var churnTeam: String?
     /// The last `authorization` value on this connection and the credential it gave. Senders repeat one
     /// token for many requests, and the credential depends on the value alone (keys are fixed at start),
     /// so a repeat (same bytes) is recognised by one comparison instead of a lookup in the shared token cache.

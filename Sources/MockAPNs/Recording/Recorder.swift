@@ -129,6 +129,8 @@ public final class Recorder: Sendable {
         let status = record.response.status
         let reason = record.response.reason
         let pushType = record.header("apns-push-type")
+        // The pipeline sets `lint` before storing only for flagged connections, so this is a cheap check.
+        let churn = !record.lint.isEmpty && record.lint.contains { $0.id == ConnectionChurnMonitor.findingID }
         let shared = StoredRecord(record)
         var woken: [(CheckedContinuation<[RecordedRequest], any Error>, [RecordedRequest])] = []
         var evicted: StoredRecord?
@@ -139,7 +141,7 @@ public final class Recorder: Sendable {
             shared.number(state.lastSeq)
             evicted = state.insert(shared)
             fileQueueFull = writer?.enqueue(shared, completion: whenWritten) ?? false   // under the lock: file in `seq` order
-            state.statistics.count(status: status, reason: reason, pushType: pushType)
+            state.statistics.count(status: status, reason: reason, pushType: pushType, connectionChurn: churn)
             if !state.waiters.isEmpty {
                 let added = shared.record, dropped = evicted?.record
                 for (id, var waiter) in state.waiters {

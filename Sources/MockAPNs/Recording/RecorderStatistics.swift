@@ -14,18 +14,22 @@ public struct RecorderStatistics: Sendable, Equatable {
     public var byReason: [String: Int] = [:]
     /// Count per `apns-push-type` header value (`none` when absent).
     public var byPushType: [String: Int] = [:]
+    /// Records of connections flagged as opening a new connection per push (`new-connection-per-push`).
+    public var newConnectionPerPush = 0
 
     /// Empty counters.
     public init() {}
 
     /// Adds one record to the counters.
     public mutating func count(_ record: RecordedRequest) {
-        count(status: record.response.status, reason: record.response.reason, pushType: record.header("apns-push-type"))
+        count(status: record.response.status, reason: record.response.reason, pushType: record.header("apns-push-type"),
+              connectionChurn: record.lint.contains { $0.id == ConnectionChurnMonitor.findingID })
     }
 
     /// Adds one record, given its response status and reason and its `apns-push-type` header, to the counters.
-    mutating func count(status: Int, reason: String?, pushType: String?) {
+    mutating func count(status: Int, reason: String?, pushType: String?, connectionChurn: Bool = false) {
         total += 1
+        if connectionChurn { newConnectionPerPush += 1 }
         if status == 200 { accepted += 1 } else { rejected += 1 }
         byStatus[status, default: 0] += 1
         if let reason { byReason[reason, default: 0] += 1 }

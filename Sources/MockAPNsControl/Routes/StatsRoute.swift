@@ -15,7 +15,7 @@ struct StatsRoute {
 
 extension RecorderStatistics {
     /// The `/api/v1/stats` object: `{"total", "accepted", "rejected", "by_status": {"200": n},
-    /// "by_reason": {…}, "by_push_type": {…}}`, breakdown keys sorted.
+    /// "by_reason": {…}, "by_push_type": {…}, "new_connection_per_push": n}`, breakdown keys sorted.
     public func jsonValue() -> JSONValue {
         func counts<Key: Comparable>(_ table: [Key: Int], _ name: (Key) -> String) -> JSONValue {
             .object(table.keys.sorted().map { .init(name($0), .integer(Int64(table[$0] ?? 0))) })
@@ -27,6 +27,7 @@ extension RecorderStatistics {
             .init("by_status", counts(byStatus) { String($0) }),
             .init("by_reason", counts(byReason) { $0 }),
             .init("by_push_type", counts(byPushType) { $0 }),
+            .init("new_connection_per_push", .integer(Int64(newConnectionPerPush))),
         ])
     }
 }

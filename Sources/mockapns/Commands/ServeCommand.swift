@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Server certificate chain, PEM (default: bundled certs/server.pem).") var cert: String?
     @Option(help: "Server private key, PEM (default: bundled certs/server-key.pem).") var key: String?
     @Option(help: "CA for client certificates, PEM (default: bundled certs/ca.pem).") var ca: String?
-    @Option(name: .customLong("key-file"), help: "Trust a signing key: TEAMID:KEYID:PATH[:development|production|both]. Repeatable.")
+    @Option(name: .customLong("key-file"), help: "Trust a signing key: TEAMID:KEYID:PATH[:development|production|both][:topic,topic…] (topics: a topic-specific key). Repeatable.")
     var keyFiles: [String] = []
     @Flag(help: "Check JWT shape, claims and time, but not signatures.") var trustAnySignature = false
     @Option(help: "development (answers carry apns-unique-id) or production (default development).") var environment: String?

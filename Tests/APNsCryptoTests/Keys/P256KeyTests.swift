@@ -168,7 +168,7 @@ final class P256KeyTests: XCTestCase {
 
     func testEveryKeyInKeysJSONLoadsAndSigns() throws {
         let entries = try TestCredentials.keys()
-        XCTAssertEqual(Set(entries.map(\.key_id)), ["TESTKEY001", "OTHERKEY01", "DEVKEY0001", "PRODKEY001"])
+        XCTAssertEqual(Set(entries.map(\.key_id)), ["TESTKEY001", "OTHERKEY01", "DEVKEY0001", "PRODKEY001", "TOPICKEY01"])
         var publicKeys: [P256PublicKey] = []
         for entry in entries {
             XCTAssertEqual(entry.key_id.count, 10, entry.key_id)

@@ -27,6 +27,7 @@ enum TestCredentials {
         let team_id: String
         let file: String
         let environment: String
+        let topics: [String]?
     }
 
     /// Every row of `certs/keys.json`.

@@ -78,6 +78,14 @@ final class WireConformanceTests: XCTestCase {
             return "got \(last.status.map(String.init) ?? "no answer") \(last.reason ?? last.error ?? "")"
                 + ", expected \(c.expectedStatus) \(c.expectedReason ?? "")"
         }
+        let path = c.request["path"]?.stringValue ?? ""
+        if path.hasPrefix("/4/broadcasts") || path.hasPrefix("/1/apps") {
+            // APNS-SPEC §1.2, §3.5: every answer on these APIs, success or error, names itself with apns-request-id.
+            let names = last.headers.compactMap(\.first)
+            guard names.contains("apns-request-id"), !names.contains("apns-id") else {
+                return "a broadcast/channel answer must carry apns-request-id and no apns-id; headers: \(names)"
+            }
+        }
         if c.expectedStatus == 200, c.request["path"]?.stringValue?.hasPrefix("/3/device/") == true, !last.body.isEmpty {
             return "a 200 to a device push carried a body: \(last.body)"
         }
@@ -111,9 +119,14 @@ final class WireConformanceTests: XCTestCase {
         if !omitted.contains("kid") { header.append(.init("kid", .string(keyID))) }
         var claims: [JSONValue.JSONMember] = []
         if !omitted.contains("iss") { claims.append(.init("iss", .string(auth["team_id"]?.stringValue ?? "TESTTEAM01"))) }
-        if !omitted.contains("iat") { claims.append(.init("iat", .integer(now + (auth["iat_offset"]?.integerValue ?? 0)))) }
+        var claimsText = JSONValue.object(claims).jsonText()
+        if !omitted.contains("iat") {
+            // The iat claim's JSON text, verbatim (fractions, strings and out-of-range numbers included).
+            let iat = ConformanceCase.issuedAtClaimText(auth, now: now)
+            claimsText = claims.isEmpty ? "{\"iat\":\(iat)}" : String(claimsText.dropLast()) + ",\"iat\":\(iat)}"
+        }
         let signingInput = Base64URL.encode(Array(JSONValue.object(header).jsonText().utf8)) + "."
-            + Base64URL.encode(Array(JSONValue.object(claims).jsonText().utf8))
+            + Base64URL.encode(Array(claimsText.utf8))
         let form = auth["signature"]?.stringValue ?? "valid"
         let signerID = form == "other-key" ? "OTHERKEY01"
             : (FileManager.default.fileExists(atPath: RepoPaths.cert("AuthKey_\(keyID).p8")) ? keyID : "TESTKEY001")

@@ -32,8 +32,15 @@ struct H2Requests {
     }
 
     static func run(port: Int, tls: Bool = true, alpn: Bool = false, certificate: String? = nil,
-                    parallel: Bool = false, _ requests: [Request]) throws -> Outcome {
-        let input = try spec(port: port, tls: tls, alpn: alpn, certificate: certificate, parallel: parallel, step: false, requests)
+                    parallel: Bool = false, burst: Bool = false, _ requests: [Request]) throws -> Outcome {
+        var input = try spec(port: port, tls: tls, alpn: alpn, certificate: certificate, parallel: parallel || burst,
+                             step: false, requests)
+        if burst {
+            // Every request in one write: the server reads the whole flight before it answers any of it.
+            var object = try JSONSerialization.jsonObject(with: input) as? [String: Any] ?? [:]
+            object["burst"] = true
+            input = try JSONSerialization.data(withJSONObject: object)
+        }
         let out = try PeerProcess.run(RepoPaths.python, [RepoPaths.peers + "/h2_requests.py"], input: input + Data("\n".utf8), timeout: 120)
         guard out.status == 0 else { throw failure(out.stdout + "\n" + out.stderr) }
         return try outcome(out.stdout)

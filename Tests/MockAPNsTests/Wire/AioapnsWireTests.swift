@@ -21,6 +21,7 @@ final class AioapnsWireTests: XCTestCase {
         let result = try send(server, count: 1_000, concurrency: 1_000)
         XCTAssertEqual(result["results"] as? [String: Int], ["200": 1_000], "\(result)")
         XCTAssertEqual(server.recorder.statistics.accepted, 1_000)
+        XCTAssertEqual(server.recorder.statistics.newConnectionPerPush, 0, "a pool of a few connections is no churn")
         let samples = try XCTUnwrap(result["samples"] as? [[String: Any]])
         for sample in samples {
             XCTAssertEqual(sample["apns_id"] as? String, sample["sent_id"] as? String, "responses matched by apns-id")

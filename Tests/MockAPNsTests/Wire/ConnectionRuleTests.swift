@@ -18,6 +18,21 @@ final class ConnectionRuleTests: XCTestCase {
         await server.stop()
     }
 
+    /// A flight of pushes sent before the client could read the lowered limit is answered stream by stream
+    /// (RFC 9113 §5.1.2 lets open streams complete): no REFUSED_STREAM, each gets its own verdict.
+    func testStreamsOpenWhenTheLimitDropsAreAllAnswered() async throws {
+        let server = try TestServer.start()
+        let expired = try TestServer.jwt(offset: -7200)
+        let flight = Array(repeating: H2Requests.Request.push(jwt: expired), count: 20)
+        let outcome = try H2Requests.run(port: server.port, burst: true, flight)
+        XCTAssertEqual(outcome.responses.count, 20)
+        XCTAssertEqual(outcome.responses.compactMap(\.reset), [], "no stream of the flight is reset")
+        XCTAssertEqual(outcome.responses.compactMap(\.error), [])
+        XCTAssertEqual(outcome.responses.map(\.status), Array(repeating: 403, count: 20))
+        XCTAssertEqual(outcome.responses.map(\.reason), Array(repeating: "ExpiredProviderToken", count: 20))
+        await server.stop()
+    }
+
     func testAFreshConnectionTakesParallelStreamsWithAValidToken() async throws {
         let server = try TestServer.start()
         let jwt = try TestServer.jwt()
