@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MockAPNs
 
 /// The `mockapns` command: a local stand-in for Apple Push Notification service and its tools.
 ///
@@ -10,13 +11,14 @@ struct MockAPNsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mockapns",
         abstract: "A local mock of Apple Push Notification service, and tools to inspect what it received.",
-        version: "0.1.0",
+        version: MockAPNsVersion.current,
         subcommands: [
             ServeCommand.self,
             LintCommand.self,
             SimulateCommand.self,
             SendCommand.self,
             CertsCommand.self,
+            WaitCommand.self,
         ] + InspectCommands.all
     )
 

@@ -1,0 +1,22 @@
+import Foundation
+
+/// What `mockapns wait` checks: whether a ready file is there and complete, and whether a process still runs.
+enum ReadyFileProbe {
+    /// The file's bytes when it holds a JSON object with an `apns_url` (serve writes it whole, by rename), else nil.
+    static func readyContents(at path: String) -> Data? {
+        guard let data = FileManager.default.contents(atPath: path),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              object["apns_url"] is String else { return nil }
+        return data
+    }
+
+    /// Whether `pid` names a live process that is not a zombie (a child `serve` that exited but was not reaped
+    /// by the shell yet still answers `kill(pid, 0)`).
+    static func isRunning(pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(after: close)...].split(separator: " ").first
+        return state != "Z"
+    }
+}
