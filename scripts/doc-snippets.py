@@ -167,7 +167,7 @@ def write_swift_package(directory, checkout):
         if target_name is None:
             target_name = name.group(1)
             dependency_lines = [re.sub(r'\.package\((?:url|path):\s*"[^"]*"(?:,\s*(?:from|branch):\s*"[^"]*")?\)',
-                                       f'.package(name: "MockAPNs", path: {json.dumps(checkout)})', line)
+                                       f'.package(name: "MockAPNs", path: {json.dumps(checkout)})', line, count=1)
                                 for line in dependencies]
             target_lines = targets
         elif name.group(1) != target_name:

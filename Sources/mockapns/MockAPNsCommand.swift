@@ -24,6 +24,11 @@ struct MockAPNsCommand: AsyncParsableCommand {
 
     /// Runs the chosen subcommand, mapping argument-parser's usage errors (EX_USAGE, 64) to exit status 2.
     static func main() async {
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        if CommandLine.arguments.count > 1, let message = SubcommandSuggestion.message(for: CommandLine.arguments[1], names: names) {
+            FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
