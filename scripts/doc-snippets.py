@@ -271,13 +271,7 @@ def run_block(block, mockapns):
             text = re.sub(r"\bmockapns send (?![^\n]*--url)", f"mockapns send --url {ready['apns_url']} ", text)
         if block.kind == "transcript":
             return run_transcript(block, text, work, env)
-        result = subprocess.run(["bash", "-c", "set -euo pipefail\n" + text], cwd=work, env=env,
-                                capture_output=True, text=True, timeout=60)
-        if result.returncode != 0:
-            return f"exit {result.returncode}\n--- script\n{text}\n--- stdout\n{result.stdout}--- stderr\n{result.stderr}"
-        return None
-    except subprocess.TimeoutExpired:
-        return "did not finish within 60 s"
+        return run_script(text, work, env)
     finally:
         if mock is not None:
             mock.send_signal(signal.SIGTERM)
@@ -286,6 +280,32 @@ def run_block(block, mockapns):
             except subprocess.TimeoutExpired:
                 mock.kill()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def run_script(text, work, env):
+    """Runs `text` with bash in its own process group, and ends whatever it left running (a `serve &` whose
+    script failed before its `kill %1`), so a failing block cannot leave a mock behind. Output goes to files,
+    not pipes, so a background process holding them open cannot keep this waiting."""
+    with open(os.path.join(work, ".stdout"), "w+") as out, open(os.path.join(work, ".stderr"), "w+") as err:
+        process = subprocess.Popen(["bash", "-c", "set -euo pipefail\n" + text], cwd=work, env=env,
+                                   stdout=out, stderr=err, start_new_session=True)
+        try:
+            status = process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            status = None
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        if status is None:
+            process.kill()
+            process.wait()
+            return f"did not finish within 60 s\n--- script\n{text}"
+        out.seek(0)
+        err.seek(0)
+        if status != 0:
+            return f"exit {status}\n--- script\n{text}\n--- stdout\n{out.read()}--- stderr\n{err.read()}"
+    return None
 
 
 def run_transcript(block, text, work, env):
