@@ -31,14 +31,15 @@ final class ServeReadyFileTests: XCTestCase {
         let second = try InspectFollowProcess(["serve", "--port", "0", "--quiet", "--ready-file", secondPath])
         defer { second.stop() }
 
-        let firstReady = try await waitReady(firstPath)
-        let secondReady = try await waitReady(secondPath)
+        let firstReady = try await waitReady(firstPath, pid: first.pid)
+        let secondReady = try await waitReady(secondPath, pid: second.pid)
         let version = try await InspectCLI.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         for ready in [firstReady, secondReady] {
             guard case .object(let members) = ready else { return XCTFail("not an object: \(ready)") }
             XCTAssertEqual(Set(members.map(\.key)), ["apns_url", "control_url", "pid", "version"])
             XCTAssertEqual(ready["version"]?.stringValue, version)
             XCTAssertNotEqual(ready["apns_url"]?.stringValue, "https://127.0.0.1:9", "the stale ready file was read")
+            XCTAssertNotEqual(ready["pid"]?.integerValue, 1)
         }
         let ports = [firstReady, secondReady].flatMap { ready in
             ["apns_url", "control_url"].compactMap { ready[$0]?.stringValue?.split(separator: ":").last.flatMap { Int($0) } }
@@ -63,7 +64,7 @@ final class ServeReadyFileTests: XCTestCase {
         let firstPath = directory + "/first.json", secondPath = directory + "/second.json"
         let first = try InspectFollowProcess(["serve", "--port", "0", "--quiet", "--ready-file", firstPath])
         defer { first.stop() }
-        let ready = try await waitReady(firstPath)
+        let ready = try await waitReady(firstPath, pid: first.pid)
         let controlPort = try XCTUnwrap(ready["control_url"]?.stringValue?.split(separator: ":").last.map(String.init))
         try Data("stale".utf8).write(to: URL(fileURLWithPath: secondPath))
 
@@ -92,6 +93,12 @@ final class ServeReadyFileTests: XCTestCase {
         XCTAssertEqual(exited.status, 1)
         XCTAssertTrue(exited.stderr.contains("exited before"), exited.stderr)
 
+        // A file from an earlier run names another process: with --pid it is not mistaken for the new server's.
+        let stale = directory + "/stale.json"
+        try Data(#"{"apns_url":"https://127.0.0.1:9","pid":1}"#.utf8).write(to: URL(fileURLWithPath: stale))
+        let notStale = try await InspectCLI.run(["wait", "--ready-file", stale, "--pid", String(gone.processIdentifier)])
+        XCTAssertEqual(notStale.status, 1, "a stale ready file was taken as ready: \(notStale.stdout)")
+
         let timedOut = try await InspectCLI.run(["wait", "--ready-file", missing, "--timeout", "0.3"])
         XCTAssertEqual(timedOut.status, 1)
         XCTAssertTrue(timedOut.stderr.contains("not written within"), timedOut.stderr)
@@ -105,7 +112,7 @@ final class ServeReadyFileTests: XCTestCase {
             let path = directory + "/ready-\(quiet).json"
             let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--ready-file", path] + (quiet ? ["--quiet"] : []))
             defer { serve.stop() }
-            let ready = try await waitReady(path)
+            let ready = try await waitReady(path, pid: serve.pid)
             let url = try XCTUnwrap(ready["apns_url"]?.stringValue)
             let payload = directory + "/push.json"
             try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
@@ -128,9 +135,9 @@ final class ServeReadyFileTests: XCTestCase {
         }
     }
 
-    /// `mockapns wait` on `path`, then the file's JSON.
-    private func waitReady(_ path: String) async throws -> JSONValue {
-        let wait = try await InspectCLI.run(["wait", "--ready-file", path, "--timeout", "60"])
+    /// `mockapns wait` on `path` for process `pid`, then the file's JSON.
+    private func waitReady(_ path: String, pid: Int32) async throws -> JSONValue {
+        let wait = try await InspectCLI.run(["wait", "--ready-file", path, "--pid", String(pid), "--timeout", "60"])
         XCTAssertEqual(wait.status, 0, wait.stderr)
         let data = try XCTUnwrap(FileManager.default.contents(atPath: path), "wait returned but \(path) is missing")
         XCTAssertEqual(try JSONValue.parse(Array(data)), try JSONValue.parse(Array(wait.stdout.utf8)), "wait prints the ready file")

@@ -26,7 +26,9 @@ struct WaitCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait before giving up.", valueName: "seconds"))
     var timeout: Double = 30
 
-    @Option(help: ArgumentHelp("The serve process (e.g. $!): stop waiting as soon as it has exited.", valueName: "pid"))
+    @Option(help: ArgumentHelp(
+        "The serve process (e.g. $!): only its ready file counts (not one left by an earlier run), and waiting stops as soon as it has exited.",
+        valueName: "pid"))
     var pid: Int32?
 
     @Flag(help: "Print nothing when ready.") var silent = false
@@ -39,7 +41,7 @@ struct WaitCommand: AsyncParsableCommand {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int64(timeout * 1000))
         while true {
-            if let contents = ReadyFileProbe.readyContents(at: readyFile) {
+            if let contents = ReadyFileProbe.readyContents(at: readyFile, pid: pid) {
                 if !silent { FileHandle.standardOutput.write(contents + Data("\n".utf8)) }
                 return
             }

@@ -2,11 +2,14 @@ import Foundation
 
 /// What `mockapns wait` checks: whether a ready file is there and complete, and whether a process still runs.
 enum ReadyFileProbe {
-    /// The file's bytes when it holds a JSON object with an `apns_url` (serve writes it whole, by rename), else nil.
-    static func readyContents(at path: String) -> Data? {
+    /// The file's bytes when it holds a JSON object with an `apns_url` (serve writes it whole, by rename) and,
+    /// when `pid` is given, that `pid`: a file left by an earlier run that the new `serve` has not removed yet
+    /// (it may not have started) names another process, so it is not taken for the new server's.
+    static func readyContents(at path: String, pid: Int32? = nil) -> Data? {
         guard let data = FileManager.default.contents(atPath: path),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               object["apns_url"] is String else { return nil }
+        if let pid, (object["pid"] as? NSNumber)?.int32Value != pid { return nil }
         return data
     }
 
