@@ -117,6 +117,8 @@ struct ServeCommand: AsyncParsableCommand {
         let mode = configuration.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
         FileHandle.standardError.write(Data(
             "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
+        // Subscribed before the ready file is written, so every request a script sends is logged.
+        let requestLog = quiet || env.bool("QUIET") ? nil : RequestLog.start(recorder: server.recorder, logger: logger)
         let plane: RunningControlPlane
         do {
             plane = try await control.start(server: server)
@@ -128,7 +130,6 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let url = plane.controlURL { FileHandle.standardError.write(Data("mockapns: control plane on \(url)\n".utf8)) }
         if let url = plane.http1URL { FileHandle.standardError.write(Data("mockapns: HTTP/1.1 APNs endpoint on \(url)\n".utf8)) }
-        let requestLog = quiet || env.bool("QUIET") ? nil : RequestLog.start(recorder: server.recorder, logger: logger)
         if let readyPath {
             let ready = ReadyFile(apnsURL: server.url, controlURL: plane.controlURL, http1URL: plane.http1URL,
                                   pid: getpid(), version: MockAPNsVersion.current)
