@@ -78,7 +78,7 @@ test-docs: deps
 ## dist: dist/mockapns-<version>-linux-<arch>.tar.gz: the mockapns binary with the Swift runtime linked in
 ## (--static-swift-stdlib) and the test certificates beside it; it needs only glibc, libnghttp2 and libssl.
 dist: deps-run
-	bash scripts/make-dist.sh
+	SWIFT=$(SWIFT) bash scripts/make-dist.sh
 
 ## test-dist: unpack the archive in a temporary folder and run it without Swift (scripts/test-dist.sh).
 test-dist: dist
