@@ -46,7 +46,8 @@ APNS_URL=$(python3 -c 'import json; print(json.load(open("ready.json"))["apns_ur
 READY_VERSION=$(python3 -c 'import json; print(json.load(open("ready.json"))["version"])')
 [ "$READY_VERSION" = "$VERSION" ] || fail "ready file version '$READY_VERSION', binary '$VERSION'"
 echo '{"aps":{"alert":{"title":"Shipped","body":"Order 42"}}}' > push.json
-"${RUN[@]}" mockapns send push.json --url "$APNS_URL" --topic com.example.app \
+# --ca names the fresh CA: the handshake succeeds only if serve presents the certificate from beside the binary.
+"${RUN[@]}" mockapns send push.json --url "$APNS_URL" --ca "$DIR/certs/ca.pem" --topic com.example.app \
     --token 00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0 >send.log 2>&1 || { cat send.log >&2; fail "send"; }
 "${RUN[@]}" mockapns expect --ready-file ready.json --status 200 --count 1 >/dev/null || fail "expect: the push was not recorded as accepted"
 kill "$SERVER"; wait "$SERVER" || fail "serve exited with $? on SIGTERM"
