@@ -21,7 +21,7 @@ struct CertsCommand: ParsableCommand {
     @Flag(help: "Overwrite files that already exist in --out.") var force = false
     @Flag(help: "Add the test CA to the system trust store.") var install = false
     @Flag(help: "Remove the test CA from the system trust store.") var uninstall = false
-    @Option(help: "Trust-store folder.") var trustStore = "/usr/local/share/ca-certificates"
+    @Option(help: "Trust-store folder (default /usr/local/share/ca-certificates).") var trustStore = "/usr/local/share/ca-certificates"
     @Flag(help: "Print what was done as JSON.") var json = false
 
     static let installedName = "mockapns-test-ca.crt"
