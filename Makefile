@@ -59,7 +59,7 @@ test: deps
 	set -o pipefail; MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build 2>&1 | tee .build/test-main.log
 	set -o pipefail; $(MAKE) --no-print-directory test-examples 2>&1 | tee .build/test-examples.log
 	set -o pipefail; $(MAKE) --no-print-directory test-docs 2>&1 | tee .build/test-docs.log
-	@bash scripts/test-summary.sh .build/test-main.log .build/test-examples.log
+	@bash scripts/test-summary.sh .build/test-main.log .build/test-examples.log .build/test-docs.log
 
 ## test-examples: the example sender's suite (Examples/OrderNotifier), built against this checkout.
 test-examples: deps
