@@ -48,7 +48,8 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## run: start the mock with working defaults (TLS on 127.0.0.1:2197, bundled test CA and key).
+## run: build only the mockapns binary (release) and start it with working defaults (TLS on 127.0.0.1:2197,
+## bundled test CA and key); installs only the C libraries it needs, none of the test peers.
 run: deps-run
 	$(SWIFT) build -c release --product mockapns
 	.build/release/mockapns serve $(RUN_ARGS)
