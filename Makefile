@@ -5,9 +5,11 @@ SHELL      := /bin/bash
 SWIFT      ?= swift
 VENV       := .venv
 PYTHON     := $(VENV)/bin/python
-APT_PKGS   := libnghttp2-dev libssl-dev pkg-config nghttp2-client nghttp2-server curl python3-venv openssl
+APT_PKGS   := libnghttp2-dev libssl-dev pkg-config nghttp2-client nghttp2-server curl python3-venv openssl jq
 # the dashboard's browser test (Tests/Peers/dashboard_browser.py): Debian's chromium and its driver
 APT_PKGS   += chromium chromium-driver
+# What building and running the mock needs (make run); APT_PKGS adds the test peers.
+APT_RUN_PKGS := libnghttp2-dev libssl-dev pkg-config
 PY_PKGS    := h2==4.4.1 aioapns==4.0
 PY_PKGS    += selenium==4.51.0
 # More real APNs clients for the wire tests: pyapns_client (httpx, float iat), kalyke-apns (httpx2, string iat).
@@ -17,6 +19,7 @@ RUN_ARGS   ?=
 
 .PHONY: all deps build release run test test-unit test-examples certs bench bench-transport bench-server bench-client clean
 .PHONY: screenshots
+.PHONY: deps-run test-docs dist test-dist
 
 all: build
 
@@ -28,6 +31,15 @@ deps: $(VENV)/.installed
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 	@command -v $(SWIFT) >/dev/null || { echo "make deps: no Swift toolchain on PATH (need Swift 6.2 or newer)"; exit 1; }
+
+## deps-run: only what building and running the mock needs (no test peers, no Python packages).
+deps-run:
+	@missing=""; for p in $(APT_RUN_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "make deps-run: installing$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "make deps-run: no Swift toolchain on PATH (need Swift 6.2 or newer)"; exit 1; }
 
 # a new PY_PKGS entry reinstalls the venv's packages
 $(VENV)/.installed: Makefile
@@ -43,8 +55,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## run: start the mock with working defaults (TLS on 127.0.0.1:2197, bundled test CA and key).
-run: release
+## run: build only the mockapns binary (release) and start it with working defaults (TLS on 127.0.0.1:2197,
+## bundled test CA and key); installs only the C libraries it needs, none of the test peers.
+run: deps-run
+	$(SWIFT) build -c release --product mockapns
 	.build/release/mockapns serve $(RUN_ARGS)
 
 ## test: the whole suite — unit, conformance, transport and end-to-end tests against real peers.
@@ -52,19 +66,31 @@ test: deps
 	$(SWIFT) build --build-tests
 	set -o pipefail; MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build 2>&1 | tee .build/test-main.log
 	set -o pipefail; $(MAKE) --no-print-directory test-examples 2>&1 | tee .build/test-examples.log
-	@bash scripts/test-summary.sh .build/test-main.log .build/test-examples.log
+	set -o pipefail; $(MAKE) --no-print-directory test-docs 2>&1 | tee .build/test-docs.log
+	@bash scripts/test-summary.sh .build/test-main.log .build/test-examples.log .build/test-docs.log
 
 ## test-examples: the example sender's suite (Examples/OrderNotifier), built against this checkout.
 test-examples: deps
 	cd Examples/OrderNotifier && $(SWIFT) test
 
-## screenshots: the dashboard's browser test, then its list and detail shots copied into docs/ for the README.
-screenshots: deps
-	$(SWIFT) build --build-tests
-	MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build --filter DashboardBrowserTests
-	mkdir -p docs
-	cp .build/dashboard-screenshots/list-light.png docs/dashboard-list.png
-	cp .build/dashboard-screenshots/detail-dark.png docs/dashboard-detail-dark.png
+## test-docs: every code block of README.md and Examples/*/README.md still works (scripts/doc-snippets.py):
+## Swift blocks compiled and their tests run in a scratch package on this checkout, shell blocks run against
+## a mock on free ports, transcripts compared with what the command prints now.
+DOCS_PACKAGE := .build/doc-snippets
+test-docs: deps
+	$(SWIFT) build --product mockapns
+	python3 scripts/doc-snippets.py swift --package $(DOCS_PACKAGE) --checkout .
+	cd $(DOCS_PACKAGE) && $(SWIFT) test
+	python3 scripts/doc-snippets.py shell --mockapns .build/debug/mockapns
+
+## dist: dist/mockapns-<version>-linux-<arch>.tar.gz: the mockapns binary with the Swift runtime linked in
+## (--static-swift-stdlib) and the test certificates beside it; it needs only glibc, libnghttp2 and libssl.
+dist: deps-run
+	SWIFT=$(SWIFT) bash scripts/make-dist.sh
+
+## test-dist: unpack the archive in a temporary folder and run it without Swift (scripts/test-dist.sh).
+test-dist: dist
+	bash scripts/test-dist.sh
 
 ## certs: regenerate the test-only credentials in certs/ (never use them in production).
 certs:

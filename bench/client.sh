@@ -36,7 +36,7 @@ printf '%s' '{"aps":{"alert":{"title":"Order shipped","body":"Parcel 4711"}},"or
 
 
 PORT=$(free_port)
-"$BIN" serve --port "$PORT" --no-control --record "$WORK/rec.jsonl" --memory-limit 10000 > "$WORK/mock.log" 2>&1 &
+"$BIN" serve --port "$PORT" --no-control --quiet --record "$WORK/rec.jsonl" --memory-limit 10000 > "$WORK/mock.log" 2>&1 &
 MOCK_PID=$!
 PIDS+=($MOCK_PID)
 wait_port "$PORT"

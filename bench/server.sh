@@ -38,7 +38,7 @@ mkdir -p "$WORK/htdocs"
 
 
 MOCK_PORT=$(free_port)
-"$BIN" serve --port "$MOCK_PORT" --no-control --loops "$CORES" --record "$WORK/rec.jsonl" > "$WORK/mock.log" 2>&1 &
+"$BIN" serve --port "$MOCK_PORT" --no-control --quiet --loops "$CORES" --record "$WORK/rec.jsonl" > "$WORK/mock.log" 2>&1 &
 MOCK_PID=$!
 PIDS+=($MOCK_PID)
 NGHTTPD_PORT=$(free_port)

@@ -3,7 +3,7 @@
 //
 // It depends on the MockAPNs package two folders up. `name:` pins the package's identity to "MockAPNs"
 // whatever the checkout folder is called. In your own project use
-// `.package(url: "https://…/MockAPNs.git", from: "…")` instead.
+// `.package(url: "https://…/MockAPNs.git", branch: "main")` instead (no release tags yet, so `from:` cannot resolve).
 import PackageDescription
 
 let package = Package(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MockAPNs
 
 /// The `mockapns` command: a local stand-in for Apple Push Notification service and its tools.
 ///
@@ -10,18 +11,24 @@ struct MockAPNsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mockapns",
         abstract: "A local mock of Apple Push Notification service, and tools to inspect what it received.",
-        version: "0.1.0",
+        version: MockAPNsVersion.current,
         subcommands: [
             ServeCommand.self,
             LintCommand.self,
             SimulateCommand.self,
             SendCommand.self,
             CertsCommand.self,
+            WaitCommand.self,
         ] + InspectCommands.all
     )
 
     /// Runs the chosen subcommand, mapping argument-parser's usage errors (EX_USAGE, 64) to exit status 2.
     static func main() async {
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        if CommandLine.arguments.count > 1, let message = SubcommandSuggestion.message(for: CommandLine.arguments[1], names: names) {
+            FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

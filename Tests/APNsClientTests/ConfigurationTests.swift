@@ -33,6 +33,9 @@ final class ConfigurationTests: XCTestCase {
     func testErrorsDescribeWhatToDo() {
         let rejected = APNsClientError.rejected(status: 410, reason: .known(.unregistered), timestamp: 1_700_000_000_000, apnsID: "x")
         XCTAssertTrue(rejected.description.contains("stop sending"), rejected.description)
+        // The 410 timestamp (ms since 1970) as the moment it is, in UTC.
+        XCTAssertTrue(rejected.description.contains("invalid since 2023-11-14 22:13:20 UTC."), rejected.description)
+        XCTAssertFalse(rejected.description.contains("1700000000000"), rejected.description)
         XCTAssertFalse(rejected.isRetryable)
         XCTAssertTrue(APNsClientError.rejected(status: 503, reason: .unknown("Odd"), timestamp: nil, apnsID: "x").isRetryable)
         XCTAssertEqual(APNsErrorReason("BadDeviceToken"), .known(.badDeviceToken))

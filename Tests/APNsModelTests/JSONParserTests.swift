@@ -52,6 +52,22 @@ final class JSONParserTests: XCTestCase {
         }
     }
 
+    func testErrorsNameLineColumnAndTheTextAround() {
+        let text = "{\n  \"aps\": {\n    \"alert\" \"Shipped\"\n  }\n}"
+        XCTAssertThrowsError(try parse(text)) { error in
+            guard let error = error as? JSONParseError else { return XCTFail("\(error)") }
+            XCTAssertEqual(error.offset, 25)
+            XCTAssertEqual(error.line, 3)
+            XCTAssertEqual(error.column, 13)
+            XCTAssertEqual(error.excerpt, "    \"alert\" ⟨here⟩\"Shipped\"")
+            XCTAssert(error.description.hasPrefix("invalid JSON at line 3, column 13 (byte 25): "), error.description)
+        }
+        // On the first line, with nothing before it.
+        XCTAssertThrowsError(try parse("x")) { error in
+            XCTAssertEqual((error as? JSONParseError).map { [$0.line, $0.column] }, [1, 1])
+        }
+    }
+
     func testInvalidUTF8IsRejected() {
         let cases: [[UInt8]] = [
             [0x22, 0xFF, 0x22],                // never valid

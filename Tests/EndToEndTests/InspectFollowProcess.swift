@@ -12,6 +12,9 @@ final class InspectFollowProcess: Sendable {
         try InspectCLI.start(process, arguments, collecting: collected)
     }
 
+    /// The process id (for `mockapns wait --pid`).
+    var pid: Int32 { process.processIdentifier }
+
     /// Waits until standard output has `count` lines satisfying `predicate`; returns the output.
     @discardableResult
     func waitForLines(_ count: Int, timeout: Duration = .seconds(15), where predicate: (Substring) -> Bool = { _ in true }) async throws -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a push was not accepted, with what to do about it (`description`).
 public enum APNsClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// APNs answered with an error status. `timestamp` (milliseconds since 1970) comes with 410: when the token
@@ -29,12 +31,21 @@ public enum APNsClientError: Error, Sendable, Hashable, CustomStringConvertible 
         return nil
     }
 
+    /// `2026-11-23 10:06:41 UTC` for APNs's 410 timestamp (milliseconds since 1970): the moment a person
+    /// reading the error needs, not the number.
+    static func utcDate(millisecondsSince1970 milliseconds: Int64) -> String {
+        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
+        func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+        return "\(parts.year ?? 1970)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) UTC"
+    }
+
     /// A sentence saying what happened and what to do.
     public var description: String {
         switch self {
         case let .rejected(status, reason, timestamp, apnsID):
             var text = "APNs rejected the push (\(status) \(reason), apns-id \(apnsID)): \(reason.explanation)"
-            if let timestamp { text += " The token has been invalid since \(timestamp) ms after 1970." }
+            if let timestamp { text += " The token has been invalid since \(Self.utcDate(millisecondsSince1970: timestamp))." }
             return text
         case .timeout:
             return "APNs did not answer in time; check the network or raise requestTimeout, then resend with the same apns-id."

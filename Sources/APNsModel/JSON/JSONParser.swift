@@ -361,7 +361,7 @@ struct JSONParser {
     }
 
     private func fail(_ message: String, at offset: Int? = nil) -> JSONParseError {
-        JSONParseError(offset: offset ?? index, message: message)
+        JSONParseError(offset: offset ?? index, message: message, in: bytes)
     }
 
     private func describe(_ byte: UInt8) -> String {

@@ -55,7 +55,8 @@ public final class HTTP2Server: Sendable {
                 }
             }
             state = .running(group: group, acceptor: acceptor, loopStates: loopStates, port: port)
-            configuration.logger.info(
+            // debug: a program embedding the server prints its own start-up line (mockapns serve does).
+            configuration.logger.debug(
                 "HTTP/2 server listening",
                 metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(configuration.tls != nil)",
                            "loops": "\(group.loops.count)"])

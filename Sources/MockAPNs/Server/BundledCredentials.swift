@@ -3,9 +3,9 @@ import Foundation
 /// Finds the test-only credentials that ship in the repository's `certs/` folder, so `mockapns serve`
 /// and `MockAPNs.start()` work with no flags.
 ///
-/// Looked for, in order: `$MOCKAPNS_CERTS_DIR`; `certs/` beside or above the running executable (a
-/// `.build/<triple>/release/mockapns` sits four levels below the package); the package this module was
-/// compiled from (for packages that depend on MockAPNs by path).
+/// Looked for, in order: `$MOCKAPNS_CERTS_DIR`; `certs/` beside or above the running executable (beside it in
+/// `make dist`'s archive; a `.build/<triple>/release/mockapns` sits four levels below the package); the package
+/// this module was compiled from (for packages that depend on MockAPNs by path).
 public struct BundledCredentials: Sendable, Equatable {
     /// The folder holding `keys.json`, `ca.pem`, `server.pem`…
     public var directory: String
@@ -28,7 +28,7 @@ public struct BundledCredentials: Sendable, Equatable {
     public static func locate(sourceFile: String = #filePath) throws(ConfigurationError) -> BundledCredentials {
         var candidates: [String] = []
         if let env = ProcessInfo.processInfo.environment["MOCKAPNS_CERTS_DIR"], !env.isEmpty { candidates.append(env) }
-        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()
+        var dir = executableURL().resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<6 {
             candidates.append(dir.appendingPathComponent("certs").path)
             dir.deleteLastPathComponent()
@@ -41,5 +41,14 @@ public struct BundledCredentials: Sendable, Equatable {
             return BundledCredentials(directory: candidate)
         }
         throw .bundledCredentialsNotFound(searched: candidates)
+    }
+
+    /// The running executable: `/proc/self/exe` where there is one, because `argv[0]` is only a name when the
+    /// binary was found on `PATH` (an unpacked `make dist` archive keeps `certs/` beside the binary).
+    private static func executableURL() -> URL {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments.first ?? ".")
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import HTTP2
 import Hummingbird
 import Logging
@@ -55,7 +56,7 @@ final class HTTPServerRunner: Sendable {
             do {
                 try await group.run()
             } catch {
-                failure.withLock { $0 = String(describing: error) }
+                failure.withLock { $0 = Self.sentence(for: error) }
             }
             portSink.finish()
         }
@@ -66,6 +67,15 @@ final class HTTPServerRunner: Sendable {
         }
         running.withLock { $0 = Running(group: group, task: task, port: bound) }
         return bound
+    }
+
+    /// The error as a sentence. NIO's socket errors read "bind(descriptor:ptr:bytes:): Address already in use)
+    /// (errno: 98)" (its own stray parenthesis): those become the system's text and number.
+    static func sentence(for error: any Error) -> String {
+        let text = String(describing: error)
+        guard let match = text.firstMatch(of: /\(errno: (\d+)\)/), let code = Int32(match.1) else { return text }
+        let call = text.prefix { $0 != "(" }
+        return "\(call.isEmpty ? "" : call + ": ")\(String(cString: strerror(code))) (errno \(code))"
     }
 
     /// Stops serving and waits until the socket is closed. Does nothing when not running.

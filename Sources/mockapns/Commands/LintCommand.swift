@@ -30,13 +30,23 @@ struct LintCommand: ParsableCommand {
         } catch {
             throw CommandFailure.exit(reporting: error)
         }
+        let topic = resolved.topic ?? file.targetBundle
+        let guess = resolved.pushType == nil ? LintPushTypeGuess.infer(payload: file.payload, topic: topic) : nil
         let findings = PayloadLinter.lint(
-            payload: file.payload, pushType: resolved.pushType, priority: resolved.priority,
-            topic: resolved.topic ?? file.targetBundle, payloadBytes: file.byteCount)
+            payload: file.payload, pushType: resolved.pushType ?? guess?.pushType, priority: resolved.priority,
+            topic: topic, payloadBytes: file.byteCount)
         if json {
             let list = try SimulationReport.value(of: findings)
-            print(JSONValue.object([JSONValue.JSONMember("findings", list)]).prettyText())
+            var members = [JSONValue.JSONMember("findings", list)]
+            if let guess {
+                members.append(JSONValue.JSONMember("inferred_push_type", .object([
+                    JSONValue.JSONMember("push_type", .string(guess.pushType.rawValue)),
+                    JSONValue.JSONMember("because", .string(guess.because)),
+                ])))
+            }
+            print(JSONValue.object(members).prettyText())
         } else {
+            if let guess { print(guess.note) }
             print(Self.table(findings, colour: Terminal.standardOutputIsTerminal))
         }
         if findings.contains(where: { $0.severity == .error }) { throw ExitCode(1) }

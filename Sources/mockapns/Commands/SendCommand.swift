@@ -41,19 +41,19 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Server URL: https://host:port, or http://host:port for h2c (default \(SendSettings.defaultURL)).")
     var url: String?
 
-    @Option(help: "How many pushes to send (default 1).")
+    @Option(help: "How many pushes to send.")
     var count = 1
 
-    @Option(help: "How many pushes in flight at once (default 100).")
+    @Option(help: "How many pushes in flight at once.")
     var concurrency = 100
 
-    @Option(help: "HTTP/2 connections in the pool (default 1).")
+    @Option(help: "HTTP/2 connections in the pool.")
     var connections = 1
 
     @Option(help: "Event-loop threads for the connections (default 1: the sending tasks then run on that loop, no thread hop per push).")
     var loops: Int?
 
-    @Option(help: "Seconds one attempt may take (default 30).")
+    @Option(help: "Seconds one attempt may take.")
     var timeout = 30
 
     @Flag(help: "Print the summary as JSON.")

@@ -1,6 +1,7 @@
 import APNsModel
 import ArgumentParser
 import Foundation
+import HTTP2
 import Logging
 import MockAPNs
 
@@ -42,7 +43,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Records kept in memory (default 50000).") var memoryLimit: Int?
     @Option(help: "Event-loop threads (default: one per core).") var loops: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
-    @Option(help: "Write {\"apns_url\", \"pid\"} to this file once listening.") var readyFile: String?
+    @Option(help: ArgumentHelp(
+        "Once every listener is up, write {apns_url, control_url, http1_url, pid, version} here (atomically; removed at start and exit). `mockapns wait --ready-file PATH` waits for it.",
+        valueName: "path"))
+    var readyFile: String?
+    @Flag(help: "No per-request log line (they are printed at --log-level info and below).") var quiet = false
     @OptionGroup var control: ControlPlaneOptions
 
     func run() async throws {
@@ -96,6 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
         let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
         guard levels.contains(level) else { throw ValidationError("--log-level must be one of \(levels.joined(separator: ", "))") }
         let readyPath = readyFile ?? env["READY_FILE"]
+        if let readyPath { ReadyFile.remove(at: readyPath) }   // a stale one would hand a script old URLs
         var logger = Logger(label: "mockapns") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: level) ?? .info
         configuration.logger = logger
@@ -104,6 +110,19 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             server = try MockAPNsServer(configuration: configuration)
             try server.start()
+        } catch let error as HTTP2Error {
+            switch error {
+            case .addressInUse(let host, let port):
+                let failure = ListenerStartFailure(listener: "the APNs endpoint", reason: "\(host):\(port) is already in use",
+                                                   remedy: "--port (0 picks a free port) or stop the other process")
+                FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
+            case .bindFailed, .invalidAddress:
+                let failure = ListenerStartFailure(listener: "the APNs endpoint", reason: "\(error)", remedy: "--host or --port")
+                FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
+            default:
+                FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
+            }
+            throw ExitCode(1)
         } catch {
             FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
             throw ExitCode(1)
@@ -111,11 +130,14 @@ struct ServeCommand: AsyncParsableCommand {
         let mode = configuration.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
         FileHandle.standardError.write(Data(
             "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
+        // Subscribed before the ready file is written, so every request a script sends is logged.
+        let requestLog = quiet || env.bool("QUIET") ? nil : RequestLog.start(recorder: server.recorder, logger: logger)
         let plane: RunningControlPlane
         do {
             plane = try await control.start(server: server)
         } catch {
-            FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
+            let text = (error as? ListenerStartFailure)?.description ?? "cannot start: \(error)"
+            FileHandle.standardError.write(Data("mockapns: \(text)\n".utf8))
             await server.shutdown()
             throw ExitCode(1)
         }
@@ -123,12 +145,23 @@ struct ServeCommand: AsyncParsableCommand {
         if let url = plane.http1URL { FileHandle.standardError.write(Data("mockapns: HTTP/1.1 APNs endpoint on \(url)\n".utf8)) }
         if let url = plane.dashboardURL { FileHandle.standardError.write(Data("mockapns: dashboard on \(url)\n".utf8)) }
         if let readyPath {
-            try ReadyFile(apnsURL: server.url, pid: getpid(), controlURL: plane.controlURL, http1URL: plane.http1URL,
-                          dashboardURL: plane.dashboardURL).write(to: readyPath)
+            let ready = ReadyFile(apnsURL: server.url, controlURL: plane.controlURL, http1URL: plane.http1URL,
+                                  dashboardURL: plane.dashboardURL,
+                                  pid: getpid(), version: MockAPNsVersion.current)
+            do {
+                try ready.write(to: readyPath)
+            } catch {
+                FileHandle.standardError.write(Data("mockapns: cannot write the ready file \(readyPath): \(error)\n".utf8))
+                await plane.stop()
+                await server.shutdown()
+                throw ExitCode(1)
+            }
         }
         await ShutdownSignal.wait()
+        if let readyPath { ReadyFile.remove(at: readyPath) }   // the URLs are about to stop answering
         await plane.stop()
         await server.shutdown()
+        await requestLog?.value   // the recorder's shutdown ends its stream: every request's line is out before exit
         FileHandle.standardError.write(Data("mockapns: stopped after \(server.recorder.lastSequence) request(s)\n".utf8))
         if let lost = server.recorder.fileStatus?.lost, lost > 0 {
             FileHandle.standardError.write(Data(

@@ -76,12 +76,30 @@ struct SimulateCommand: ParsableCommand {
                 state: state, simulation: DeliverySimulator.simulate(input, on: profile),
                 tap: tap == nil ? nil : DeliverySimulator.simulateTap(input, on: profile, actionIdentifier: action))
         }
+        if !inAppRouting, let key = Self.inAppRoutingKey(in: file.payload) {
+            // On stderr, so --json output stays one JSON document.
+            FileHandle.standardError.write(Data(("Hint: the payload has \(key) (in-app routing, e.g. SwiftyLaunch); "
+                + "add --in-app-routing to simulate an app that shows it as an in-app notification when open.\n").utf8))
+        }
         if json {
             print(try allStates ? SimulationReport.json(results) : SimulationReport.json(results[0]))
         } else if allStates {
             print(SimulationReport.table(results))
         } else {
             print(SimulationReport.text(results[0]))
+        }
+    }
+
+    /// `inAppSymbol` or `inAppColor` when the payload carries one at any depth (OneSignal nests custom data), else nil.
+    static func inAppRoutingKey(in value: JSONValue) -> String? {
+        switch value {
+        case .object(let members):
+            if let member = members.first(where: { $0.key == "inAppSymbol" || $0.key == "inAppColor" }) { return member.key }
+            return members.lazy.compactMap { inAppRoutingKey(in: $0.value) }.first
+        case .array(let items):
+            return items.lazy.compactMap { inAppRoutingKey(in: $0) }.first
+        default:
+            return nil
         }
     }
 

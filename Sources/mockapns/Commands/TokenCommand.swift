@@ -2,8 +2,9 @@ import APNsCrypto
 import APNsModel
 import ArgumentParser
 import Foundation
+import MockAPNs
 
-/// `mockapns token --key-file TEAMID:KEYID:PATH`: a fresh ES256 provider token, e.g. for curl:
+/// `mockapns token [--key-file TEAMID:KEYID:PATH]`: a fresh ES256 provider token (the bundled test key by default), e.g. for curl:
 /// `curl --http2 -H "authorization: bearer $(mockapns token --key-file …)" …`.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,8 +13,10 @@ struct TokenCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 ok, 2 usage error or unreadable key."
     )
 
-    @Option(name: .customLong("key-file"), help: ArgumentHelp("The signing key as TEAMID:KEYID:PATH to a .p8 file.", valueName: "team:key:path"))
-    var keyFile: String
+    @Option(name: .customLong("key-file"), help: ArgumentHelp(
+        "The signing key as TEAMID:KEYID:PATH to a .p8 file (default: the bundled test key TESTTEAM01:TESTKEY001, as send uses).",
+        valueName: "team:key:path"))
+    var keyFile: String?
 
     @Option(name: .customLong("issued-at"), help: ArgumentHelp("The iat claim in epoch seconds (default: now).", valueName: "seconds"))
     var issuedAt: Int64?
@@ -22,7 +25,7 @@ struct TokenCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await InspectRun.run {
-            let (teamID, keyID, path) = try Self.split(keyFile)
+            let (teamID, keyID, path) = try Self.split(keyFile ?? Self.bundledKeyFile())
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw InspectError.unreadable(path: path, reason: "no such file, or not readable")
             }
@@ -48,6 +51,16 @@ struct TokenCommand: AsyncParsableCommand {
                 StandardStreams.write(token + "\n")
             }
             return true
+        }
+    }
+
+    /// The bundled test key that `serve` trusts by default, as `TEAMID:KEYID:PATH`.
+    static func bundledKeyFile() throws(InspectError) -> String {
+        do {
+            let credentials = try BundledCredentials.locate()
+            return "TESTTEAM01:TESTKEY001:" + credentials.directory + "/AuthKey_TESTKEY001.p8"
+        } catch {
+            throw .usage("no --key-file given and the bundled test key was not found (\(error)); pass --key-file TEAMID:KEYID:PATH.")
         }
     }
 

@@ -1,22 +1,44 @@
 import Foundation
 
-/// The file `serve --ready-file` writes once it listens, so scripts can wait for it and read the URLs.
-struct ReadyFile: Codable {
+/// The file `serve --ready-file` writes once every listener is up, so scripts can wait for it (`mockapns wait`)
+/// and read the URLs. Removed when `serve` starts and when it exits, so a reader never finds a stale one.
+///
+/// Keys are the properties in snake case (`apnsURL` → `apns_url`): a new field is one new property.
+/// Optional fields are left out when nil (a listener that is off).
+struct ReadyFile: Encodable, Equatable {
+    /// The HTTP/2 APNs endpoint, e.g. `https://127.0.0.1:40123`.
     var apnsURL: String
-    var pid: Int32
+    /// The control plane, unless `--no-control`.
     var controlURL: String?
+    /// The HTTP/1.1 APNs endpoint, when `--http1-port` was given.
     var http1URL: String?
+    /// The dashboard page, unless `--no-dashboard` or `--no-control`.
     var dashboardURL: String?
+    /// The serving process, for `kill`.
+    var pid: Int32
+    /// `mockapns --version`.
+    var version: String
 
-    enum CodingKeys: String, CodingKey {
-        case apnsURL = "apns_url", pid, controlURL = "control_url", http1URL = "http1_url"
-        case dashboardURL = "dashboard_url"
-    }
-
-    /// Writes atomically (temporary file, then rename), so a reader never sees half a file.
-    func write(to path: String) throws {
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return encoder
+    }()
+
+    /// Writes atomically (a temporary file in the same folder, then rename), so a reader sees no file or the
+    /// whole file, never half of one.
+    func write(to path: String) throws {
+        try Self.encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// Removes the file at `path` if there is one; says why on stderr when it cannot.
+    static func remove(at path: String) {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            FileHandle.standardError.write(Data("mockapns: cannot remove the old ready file \(path): \(error)\n".utf8))
+        }
     }
 }

@@ -34,8 +34,8 @@ struct Expectation {
         let label: String
         /// Whether the record meets it.
         let test: (RecordedRequest) -> Bool
-        /// What the record had, for a miss.
-        let found: (RecordedRequest) -> String
+        /// What the record had, for a miss; nil when it had nothing there.
+        let found: (RecordedRequest) -> String?
     }
 
     /// The record filters (`since` only narrows which records count; the rest are criteria).
@@ -48,7 +48,7 @@ struct Expectation {
     /// Every criterion, filters first.
     var criteria: [Criterion] {
         var list: [Criterion] = []
-        func quoted(_ value: String?) -> String { value.map { "\"\($0)\"" } ?? "(none)" }
+        func quoted(_ value: String?) -> String? { value.map { "\"\($0)\"" } }
         if let token = filter.token {
             list.append(Criterion(label: "token=\(token)", test: { $0.deviceToken == token }, found: { quoted($0.deviceToken) }))
         }
@@ -87,7 +87,7 @@ struct Expectation {
                 ExpectationResult.NearMiss(
                     record: entry.record,
                     met: criteria.count - entry.misses.count,
-                    misses: entry.misses.map { "\($0.label) (found \($0.found(entry.record)))" }
+                    misses: entry.misses.map { "\($0.label) (\($0.found(entry.record).map { "found \($0)" } ?? "absent"))" }
                 )
             }
         return ExpectationResult(

@@ -52,8 +52,8 @@ struct PayloadCondition: CustomStringConvertible, Sendable {
         }
     }
 
-    /// What the payload has at ``path``, for reports: its JSON or `(missing)`.
-    func found(in payload: JSONValue?) -> String {
-        actual(in: payload).map { $0.jsonText() } ?? "(missing)"
+    /// What the payload has at ``path``, for reports: its JSON, or nil when the path is absent.
+    func found(in payload: JSONValue?) -> String? {
+        actual(in: payload).map { $0.jsonText() }
     }
 }

@@ -33,10 +33,11 @@ struct ControlPlaneOptions: ParsableArguments {
     @Option(name: .customLong("http1-host"), help: ArgumentHelp("Address of the HTTP/1.1 APNs endpoint (default 127.0.0.1).", valueName: "host"))
     var http1Host: String?
 
-    /// The control-plane configuration, or nil with `--no-control`.
-    func controlConfiguration(environment: EnvironmentOptions) throws -> ControlConfiguration? {
+    /// The control-plane configuration, or nil with `--no-control`. With `freePort` (serve's `--port 0`: no fixed
+    /// ports, so two mocks can run side by side) the control plane takes a free port unless one is given.
+    func controlConfiguration(environment: EnvironmentOptions, freePort: Bool = false) throws -> ControlConfiguration? {
         if noControl || environment.bool("NO_CONTROL") { return nil }
-        let port = try controlPort ?? environment.int("CONTROL_PORT") ?? ControlConfiguration.defaultPort
+        let port = try controlPort ?? environment.int("CONTROL_PORT") ?? (freePort ? 0 : ControlConfiguration.defaultPort)
         try Self.check(port: port, flag: "--control-port")
         return ControlConfiguration(
             host: controlHost ?? environment["CONTROL_HOST"] ?? "127.0.0.1",
@@ -51,10 +52,17 @@ struct ControlPlaneOptions: ParsableArguments {
     func start(server: MockAPNsServer, logger: Logger = ControlPlaneOptions.quietLogger) async throws -> RunningControlPlane {
         let environment = EnvironmentOptions()
         var running = RunningControlPlane()
-        if let configuration = try controlConfiguration(environment: environment) {
+        if let configuration = try controlConfiguration(environment: environment, freePort: server.configuration.port == 0) {
             let control = ControlServer(server: server, configuration: configuration, logger: logger,
                                         testPushSender: DashboardTestPushSender.make(for: server))
-            let port = try await control.start()
+            let port: Int
+            do {
+                port = try await control.start()
+            } catch {
+                guard case .couldNotListen(_, _, let reason) = error else { throw error }
+                throw ListenerStartFailure(listener: "the control plane", reason: reason,
+                                           remedy: "--control-port (0 picks a free port) or pass --no-control")
+            }
             running.control = control
             running.controlURL = Self.url(host: configuration.host, port: port)
             if configuration.dashboard { running.dashboardURL = Self.url(host: configuration.host, port: port) + "/" }
@@ -69,6 +77,9 @@ struct ControlPlaneOptions: ParsableArguments {
                 running.http1URL = Self.url(host: host, port: bound)
             } catch {
                 await running.stop()
+                if case .couldNotListen(_, _, let reason) = error {
+                    throw ListenerStartFailure(listener: "the HTTP/1.1 endpoint", reason: reason, remedy: "--http1-port (0 picks a free port)")
+                }
                 throw error
             }
         }

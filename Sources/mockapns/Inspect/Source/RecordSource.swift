@@ -19,7 +19,14 @@ enum RecordSource {
     func record(_ id: String) async throws(InspectError) -> RecordedRequest {
         switch self {
         case .live(let client):
-            return try await client.record(id)
+            do {
+                return try await client.record(id)
+            } catch {
+                guard case .notFound = error else { throw error }
+                // The server's 404 names its HTTP route; a CLI user wants the command that lists what there is.
+                throw .notFound("No record on \(client.baseURL.absoluteString) has sequence number or apns-id '\(id)'; "
+                    + "`mockapns list --server \(client.baseURL.absoluteString)` shows the ones it keeps.")
+            }
         case .file(let file):
             let records = try file.load()
             if let seq = UInt64(id), let found = records.first(where: { $0.seq == seq }) { return found }

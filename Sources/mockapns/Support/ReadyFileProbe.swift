@@ -1,0 +1,25 @@
+import Foundation
+
+/// What `mockapns wait` checks: whether a ready file is there and complete, and whether a process still runs.
+enum ReadyFileProbe {
+    /// The file's bytes when it holds a JSON object with an `apns_url` (serve writes it whole, by rename) and,
+    /// when `pid` is given, that `pid`: a file left by an earlier run that the new `serve` has not removed yet
+    /// (it may not have started) names another process, so it is not taken for the new server's.
+    static func readyContents(at path: String, pid: Int32? = nil) -> Data? {
+        guard let data = FileManager.default.contents(atPath: path),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              object["apns_url"] is String else { return nil }
+        if let pid, (object["pid"] as? NSNumber)?.int32Value != pid { return nil }
+        return data
+    }
+
+    /// Whether `pid` names a live process that is not a zombie (a child `serve` that exited but was not reaped
+    /// by the shell yet still answers `kill(pid, 0)`).
+    static func isRunning(pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(after: close)...].split(separator: " ").first
+        return state != "Z"
+    }
+}

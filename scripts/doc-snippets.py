@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Checks that every code block in the README and the examples' READMEs still works, so a snippet that rots
+fails `make test` (run as `make test-docs`).
+
+Each fenced block is one of these kinds, named by an HTML comment on the line before it
+(`<!-- snippet: KIND -->`, invisible on GitHub); a block without one gets the default for its language:
+
+  swift   file (default)      a whole test file: compiled, and its tests run, in a scratch package
+          package             a Package.swift fragment: the scratch package's manifest is built from it
+          xctest-members      members of an XCTestCase that has the fixture of Examples/OrderNotifier
+                              (mock, client, store, notifier, order, phone, oldTablet, token)
+          xctest-statements   statements in a method of that XCTestCase (compiled, not run)
+  json    json (default)      must parse
+  sh      run (default)       run by bash in a temporary folder (certs/ and Fixtures/ linked in, `mockapns`
+                              on PATH), with `set -euo pipefail`, a 60 s limit each
+          run-with-mock       the same, after starting `mockapns serve --port 0 --ready-file mock.json`; the
+                              README's default addresses (127.0.0.1:2197 / :2198) become the mock's, and a
+                              `mockapns send` without --url is sent to it
+  (none)  transcript          `$ mockapns …` then its output: the command is run and must print exactly that
+  any     skip REASON         not checked (say why)
+
+Usage:
+  doc-snippets.py swift --package DIR --checkout PATH   write the scratch package to DIR
+  doc-snippets.py shell --mockapns PATH                 run the shell blocks and transcripts
+  doc-snippets.py list                                  print every block and its kind
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOCUMENTS = ["README.md", "Examples/OrderNotifier/README.md"]
+FENCE = re.compile(r"^```(\w*)\s*$")
+MARK = re.compile(r"^<!--\s*snippet:\s*(.*?)\s*-->\s*$")
+DEFAULT_KIND = {"swift": "file", "json": "json", "sh": "run", "": "transcript"}
+KINDS = {"file", "package", "xctest-members", "xctest-statements", "json", "run", "run-with-mock", "transcript", "skip"}
+
+
+class Block:
+    def __init__(self, document, line, language, kind, argument, text):
+        self.document, self.line, self.language = document, line, language
+        self.kind, self.argument, self.text = kind, argument, text
+
+    @property
+    def name(self):
+        return f"{self.document}:{self.line}"
+
+    @property
+    def identifier(self):
+        stem = re.sub(r"[^A-Za-z0-9]", "_", os.path.splitext(self.document)[0])
+        return f"{stem}_L{self.line}"
+
+
+def blocks():
+    """Every fenced block of every document, with its kind."""
+    found = []
+    for document in DOCUMENTS:
+        with open(os.path.join(ROOT, document), encoding="utf-8") as handle:
+            lines = handle.read().split("\n")
+        index = 0
+        while index < len(lines):
+            opening = FENCE.match(lines[index])
+            if not opening:
+                index += 1
+                continue
+            language = opening.group(1)
+            mark = MARK.match(lines[index - 1]) if index > 0 else None
+            words = mark.group(1).split(None, 1) if mark else [DEFAULT_KIND.get(language, "skip")]
+            kind, argument = words[0], (words[1] if len(words) > 1 else "")
+            if kind not in KINDS:
+                sys.exit(f"{document}:{index + 1}: unknown snippet kind '{kind}' (known: {', '.join(sorted(KINDS))})")
+            if kind == "skip" and mark and not argument:
+                sys.exit(f"{document}:{index + 1}: 'snippet: skip' needs a reason")
+            end = index + 1
+            while end < len(lines) and lines[end].strip() != "```":
+                end += 1
+            if end == len(lines):
+                sys.exit(f"{document}:{index + 1}: code block never closed")
+            found.append(Block(document, index + 1, language, kind, argument, "\n".join(lines[index + 1:end])))
+            index = end + 1
+    return found
+
+
+# ---------------------------------------------------------------- swift
+
+XCTEST_CONTEXT = """\
+import APNsTesting
+import OrderNotifier
+import XCTest
+
+/// The fixture the README's XCTest fragments assume (the same as Examples/OrderNotifier's suite).
+class DocSnippetXCTestContext: XCTestCase {
+    let phone = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
+    let oldTablet = "6b1f0e2d9c3a4b5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5"
+    var token: String { phone }
+    let order = Order(id: "42", customerID: "alice", carrier: "UPS")
+
+    var mock: APNsMock!
+    var client: APNsClient!
+    var store: InMemoryTokenStore!
+    var notifier: OrderNotifier!
+
+    override func setUp() async throws {
+        mock = try await APNsMock.start()
+        client = try mock.makeClient()
+        store = InMemoryTokenStore(["alice": [phone, oldTablet]])
+        notifier = OrderNotifier(client: client, bundleID: "com.example.shop", tokens: store)
+    }
+
+    override func tearDown() async throws {
+        await client.shutdown()
+        await mock.stop()
+    }
+}
+"""
+
+MANIFEST = """\
+// swift-tools-version:6.2
+// Generated by scripts/doc-snippets.py from the README's Package.swift fragment ({source}); do not edit.
+import PackageDescription
+
+let package = Package(
+    name: "DocSnippets",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+{dependencies}
+        .package(name: "OrderNotifier", path: {example}),
+    ],
+    targets: [
+{targets}
+    ]
+)
+"""
+
+
+def split_package_fragment(text):
+    """A README fragment `.package(…),  // …  .testTarget(…)` → (dependency lines, target lines)."""
+    lines = [line for line in text.split("\n") if line.strip() not in ("// …", "")]
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith((".testTarget", ".target")):
+            return lines[:index], lines[index:]
+    sys.exit("the Package.swift fragment has no .testTarget")
+
+
+def write_swift_package(directory, checkout):
+    swift = [block for block in blocks() if block.language == "swift" and block.kind != "skip"]
+    manifests = [block for block in swift if block.kind == "package"]
+    if not manifests:
+        sys.exit("no Package.swift fragment (snippet: package) found")
+    shutil.rmtree(os.path.join(directory, "Tests"), ignore_errors=True)
+    os.makedirs(directory, exist_ok=True)
+
+    # Every fragment must describe the same shape; the first becomes the manifest, with the checkout's path.
+    target_name = None
+    dependency_lines, target_lines = [], []
+    for block in manifests:
+        dependencies, targets = split_package_fragment(block.text)
+        name = re.search(r'\.testTarget\(name:\s*"([^"]+)"', "\n".join(targets))
+        if not name:
+            sys.exit(f"{block.name}: no .testTarget(name: …)")
+        if target_name is None:
+            target_name = name.group(1)
+            dependency_lines = [re.sub(r'\.package\((?:url|path):\s*"[^"]*"(?:,\s*(?:from|branch):\s*"[^"]*")?\)',
+                                       f'.package(name: "MockAPNs", path: {json.dumps(checkout)})', line, count=1)
+                                for line in dependencies]
+            target_lines = targets
+        elif name.group(1) != target_name:
+            sys.exit(f"{block.name}: test target {name.group(1)} differs from {target_name} in {manifests[0].name}")
+    example = json.dumps(os.path.join(checkout, "Examples/OrderNotifier"))
+    manifest = MANIFEST.format(source=manifests[0].name, dependencies="\n".join("    " + l for l in dependency_lines),
+                               example=example, targets="\n".join("    " + l for l in target_lines))
+    # The fragment names the sender "OrderNotifier" as a target; here it is the example package's product.
+    manifest = manifest.replace('        "OrderNotifier",', '        .product(name: "OrderNotifier", package: "OrderNotifier"),')
+    with open(os.path.join(directory, "Package.swift"), "w", encoding="utf-8") as handle:
+        handle.write(manifest)
+
+    tests = os.path.join(directory, "Tests", target_name)
+    os.makedirs(tests)
+    with open(os.path.join(tests, "DocSnippetXCTestContext.swift"), "w", encoding="utf-8") as handle:
+        handle.write(XCTEST_CONTEXT)
+    count = 0
+    for block in swift:
+        if block.kind == "package":
+            continue
+        header = f"// {block.name} (generated by scripts/doc-snippets.py; edit the document, not this file)\n"
+        if block.kind == "file":
+            # File-scope names are module-wide: each whole-file snippet gets its own namespace by renaming nothing;
+            # clashes between snippets show up as compile errors naming the README line.
+            body = block.text
+        elif block.kind == "xctest-members":
+            body = f"import APNsTesting\nimport XCTest\n\nextension DocSnippetXCTestContext {{\n{block.text}\n}}"
+        else:
+            body = ("import APNsTesting\nimport XCTest\n\nextension DocSnippetXCTestContext {\n"
+                    f"    func snippet_{block.identifier}() async throws {{\n{block.text}\n    }}\n}}")
+        with open(os.path.join(tests, f"{block.identifier}.swift"), "w", encoding="utf-8") as handle:
+            handle.write(header + body + "\n")
+        count += 1
+    print(f"doc-snippets: {count} Swift snippet(s) and the manifest from {manifests[0].name} written to {directory}")
+
+
+# ---------------------------------------------------------------- shell
+
+def read_ready(path, process, deadline):
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"doc-snippets: the mock exited with {process.returncode} before it was ready")
+        try:
+            with open(path, encoding="utf-8") as handle:
+                return json.load(handle)
+        except (FileNotFoundError, json.JSONDecodeError):
+            time.sleep(0.05)
+    sys.exit("doc-snippets: the mock was not ready within 30 s")
+
+
+def run_shell(mockapns):
+    mockapns = os.path.abspath(mockapns)
+    failures, ran = [], 0
+    for block in blocks():
+        if block.kind == "json":
+            try:
+                json.loads(block.text)
+            except json.JSONDecodeError as error:
+                failures.append(f"{block.name}: not JSON: {error}")
+            ran += 1
+            continue
+        if block.kind not in ("run", "run-with-mock", "transcript"):
+            continue
+        ran += 1
+        failure = run_block(block, mockapns)
+        if failure:
+            failures.append(f"{block.name} ({block.kind}): {failure}")
+    for failure in failures:
+        print("FAIL " + failure, file=sys.stderr)
+    print(f"doc-snippets: {ran} shell/JSON/transcript block(s) checked, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+def run_block(block, mockapns):
+    work = tempfile.mkdtemp(prefix="doc-snippet-")
+    mock = None
+    try:
+        for folder in ("certs", "Fixtures"):
+            os.symlink(os.path.join(ROOT, folder), os.path.join(work, folder))
+        bin_dir = os.path.join(work, ".bin")
+        os.makedirs(bin_dir)
+        os.symlink(mockapns, os.path.join(bin_dir, "mockapns"))
+        # The README's stand-in for "your app": sends one push to $APNS_URL trusting $APNS_CA.
+        with open(os.path.join(bin_dir, "run-my-sender"), "w", encoding="utf-8") as handle:
+            handle.write('#!/usr/bin/env bash\nset -e\n'
+                         'echo \'{"aps":{"alert":{"title":"Shipped","body":"Order 42"}}}\' > .sender-payload.json\n'
+                         'mockapns send .sender-payload.json --url "$APNS_URL" --ca "$APNS_CA" --topic com.example.app '
+                         '--token 00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0 >/dev/null\n')
+        os.chmod(os.path.join(bin_dir, "run-my-sender"), 0o755)
+        shutil.copy(os.path.join(bin_dir, "run-my-sender"), os.path.join(work, "run-my-sender"))
+        env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
+        env = {k: v for k, v in env.items() if not k.startswith("MOCKAPNS_")}
+        text = block.text
+        if block.kind == "run-with-mock":
+            mock = subprocess.Popen([mockapns, "serve", "--port", "0", "--quiet", "--ready-file", "mock.json"],
+                                    cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            ready = read_ready(os.path.join(work, "mock.json"), mock, time.monotonic() + 30)
+            apns = ready["apns_url"].split("://", 1)[1]
+            control = ready["control_url"].split("://", 1)[1]
+            text = text.replace("127.0.0.1:2197", apns).replace("127.0.0.1:2198", control)
+            text = re.sub(r"\bmockapns send (?![^\n]*--url)", f"mockapns send --url {ready['apns_url']} ", text)
+        if block.kind == "transcript":
+            return run_transcript(block, text, work, env)
+        return run_script(text, work, env)
+    finally:
+        if mock is not None:
+            mock.send_signal(signal.SIGTERM)
+            try:
+                mock.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                mock.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run_script(text, work, env):
+    """Runs `text` with bash in its own process group, and ends whatever it left running (a `serve &` whose
+    script failed before its `kill %1`), so a failing block cannot leave a mock behind. Output goes to files,
+    not pipes, so a background process holding them open cannot keep this waiting."""
+    with open(os.path.join(work, ".stdout"), "w+") as out, open(os.path.join(work, ".stderr"), "w+") as err:
+        process = subprocess.Popen(["bash", "-c", "set -euo pipefail\n" + text], cwd=work, env=env,
+                                   stdout=out, stderr=err, start_new_session=True)
+        try:
+            status = process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            status = None
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        if status is None:
+            process.kill()
+            process.wait()
+            return f"did not finish within 60 s\n--- script\n{text}"
+        out.seek(0)
+        err.seek(0)
+        if status != 0:
+            return f"exit {status}\n--- script\n{text}\n--- stdout\n{out.read()}--- stderr\n{err.read()}"
+    return None
+
+
+def run_transcript(block, text, work, env):
+    lines = text.split("\n")
+    if not lines or not lines[0].startswith("$ mockapns "):
+        return None  # plain output shown for illustration (e.g. an assertion message): nothing to run
+    command, expected = lines[0][2:], "\n".join(lines[1:]).rstrip("\n")
+    result = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True, timeout=60)
+    got = (result.stdout + result.stderr).rstrip("\n")
+    if got != expected:
+        return f"`{command}` printed\n{got}\n--- the document says\n{expected}"
+    return None
+
+
+def main():
+    arguments = sys.argv[1:]
+    if not arguments:
+        sys.exit(__doc__)
+    if arguments[0] == "list":
+        for block in blocks():
+            print(f"{block.name:45} {block.language or '-':6} {block.kind} {block.argument}")
+        return 0
+    if arguments[0] == "swift" and len(arguments) == 5 and arguments[1] == "--package" and arguments[3] == "--checkout":
+        write_swift_package(os.path.abspath(arguments[2]), os.path.abspath(arguments[4]))
+        return 0
+    if arguments[0] == "shell" and len(arguments) == 3 and arguments[1] == "--mockapns":
+        return run_shell(arguments[2])
+    sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
