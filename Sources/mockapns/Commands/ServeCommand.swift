@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Event-loop threads (default: one per core).") var loops: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: ArgumentHelp(
-        "Once every listener is up, write {apns_url, control_url, http1_url, pid, version} here (atomically; removed at start and exit). `mockapns wait --ready-file PATH` waits for it.",
+        "Once every listener is up, write {apns_url, control_url, http1_url, dashboard_url, pid, version} here (atomically; removed at start and exit). `mockapns wait --ready-file PATH` waits for it.",
         valueName: "path"))
     var readyFile: String?
     @Flag(help: "No per-request log line (they are printed at --log-level info and below).") var quiet = false
