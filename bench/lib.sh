@@ -10,3 +10,39 @@ trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 wait_port() { for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; exit 1; }
+
+# --- CPU per request of a server process (server.sh, http1.sh) ---
+
+# Runs "$@" (a load generator) while `perf stat` counts the task-clock of process $1's threads; prints the
+# server's CPU milliseconds. Indicative on a shared machine (other processes' load shifts caches and clocks).
+perf_task_clock_ms() {
+    local pid=$1; shift
+    perf stat -e task-clock -x, -o "$WORK/perf.$pid" -p "$pid" & local perf_pid=$!
+    sleep 0.2
+    "$@" > "$WORK/load.out" 2>&1 || { kill -INT "$perf_pid" 2>/dev/null; wait "$perf_pid" || true; echo "load generator failed: $*" >&2; cat "$WORK/load.out" >&2; exit 1; }
+    kill -INT "$perf_pid"; wait "$perf_pid" || true
+    awk -F, '/task-clock/ { print $1 }' "$WORK/perf.$pid"
+}
+
+# Starts "$@" (a server command line, listening on $CG_PORT) under `valgrind --tool=callgrind` with collection
+# off, so that CG_PID can be warmed up and then counted with cg_count.
+cg_start() {
+    valgrind --tool=callgrind --collect-atstart=no --dump-instr=no --callgrind-out-file="$WORK/cg.%p" "$@" \
+        > "$WORK/cg.log" 2>&1 &
+    CG_PID=$!
+    PIDS+=($CG_PID)
+    for _ in $(seq 1 600); do (exec 3<>/dev/tcp/127.0.0.1/"$CG_PORT") 2>/dev/null && return 0; sleep 0.1; done
+    echo "callgrind server never listened on $CG_PORT" >&2; cat "$WORK/cg.log" >&2; exit 1
+}
+
+# Counts the instructions process CG_PID executes while "$@" runs (a load generator); prints them and stops
+# the server. Instruction counts do not depend on the machine's load: the stable figure for A/B decisions.
+cg_count() {
+    callgrind_control -i on "$CG_PID" > /dev/null
+    "$@" > "$WORK/load.out" 2>&1 || { echo "load generator failed under callgrind: $*" >&2; cat "$WORK/load.out" >&2; exit 1; }
+    callgrind_control -i off "$CG_PID" > /dev/null
+    kill -TERM "$CG_PID"; wait "$CG_PID" 2>/dev/null || true
+    local file; file=$(ls "$WORK"/cg.* | grep -v 'cg.log' | head -1)
+    awk '/^(summary|totals):/ { print $2; exit }' "$file"
+    mkdir -p "${CG_KEEP:-$WORK/cg-kept}"; mv "$WORK"/cg.[0-9]* "${CG_KEEP:-$WORK/cg-kept}/$CG_NAME.callgrind" 2>/dev/null || true
+}
