@@ -85,7 +85,7 @@ server_cmd() {  # $1 = server name, $2 = port
     case $1 in
         mock)    echo "$BIN serve --port $2 --no-control --loops $CORES" ;;
         mockrec) echo "$BIN serve --port $2 --no-control --loops $CORES --record $WORK/rec.$2.jsonl" ;;
-        nghttpd) echo "nghttpd -n $CORES -a 127.0.0.1 -d $WORK/htdocs $2 certs/server-key.pem certs/server.pem" ;;
+        nghttpd) echo "$(command -v nghttpd) -n $CORES -a 127.0.0.1 -d $WORK/htdocs $2 certs/server-key.pem certs/server.pem" ;;
     esac
 }
 
