@@ -44,7 +44,7 @@ let package = Package(
         // What APNs is: pure Swift, no C, no networking.
         .target(name: "APNsModel", swiftSettings: strict),
         // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL
-        .target(name: "APNsCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "APNsCrypto", dependencies: ["COpenSSL", "APNsModel"], swiftSettings: strict),
         // HTTP/2 over nghttp2 + OpenSSL on epoll loops; knows nothing of APNs. → CNghttp2, COpenSSL
         .target(
             name: "HTTP2",
