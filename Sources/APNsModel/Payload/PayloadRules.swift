@@ -17,7 +17,7 @@ public enum PayloadRules {
     public static func checkText(_ body: [UInt8], limit: Int, malformedReason: APNsReason) -> APNsReason? {
         guard !body.isEmpty else { return .payloadEmpty }
         guard body.count <= limit else { return .payloadTooLarge }
-        guard case .object? = JSONValue.parseOutline(body) else { return malformedReason }
-        return nil
+        let isObject = body.withUnsafeBufferPointer { JSONValidator.isObject($0) }
+        return isObject ? nil : malformedReason
     }
 }

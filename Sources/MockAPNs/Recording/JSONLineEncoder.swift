@@ -72,15 +72,55 @@ struct JSONLineEncoder {
         raw("}\n")
     }
 
-    /// The findings for `record`'s line: `record.lintFindings()`, which remembers them by payload content.
-    func lintFindings(for record: borrowing RecordedRequest) -> [LintFinding] {
-        record.lintFindings()
+    /// The last linted record's inputs (body, push type, priority, topic, size) and its findings.
+    private var lastLint: (body: [UInt8], pushType: String?, priority: String?, topic: String?, payloadBytes: Int,
+                           findings: [LintFinding])?
+
+    /// The findings for `record`'s line: `record.lintFindings()` (which remembers them by payload content in a
+    /// table every writer shares), or the last record's when it has the same inputs, compared by content: a
+    /// sender fanning one payload out to many devices sends the same bytes again and again.
+    mutating func lintFindings(for record: borrowing RecordedRequest) -> [LintFinding] {
+        guard record.lint.isEmpty,
+              RecordedRequest.isLinted(method: record.method, deviceToken: record.deviceToken, body: record.body) else {
+            return record.lint
+        }
+        let pushType = record.header("apns-push-type"), priority = record.header("apns-priority")
+        let topic = record.header("apns-topic")
+        if let last = lastLint, last.payloadBytes == record.payloadBytes, last.pushType == pushType,
+           last.priority == priority, last.topic == topic, Self.sameBytes(last.body, record.body) {
+            return last.findings
+        }
+        let findings = record.lintFindings()
+        lastLint = (record.body, pushType, priority, topic, record.payloadBytes, findings)
+        return findings
+    }
+
+    /// Whether two byte arrays hold the same bytes (one `memcmp`).
+    private static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
     }
 
     // MARK: - Pieces
 
+    /// The last header list encoded and its JSON: records of one sender repeat most of their header lists
+    /// (compared by content; strings the transport reused compare by their storage first, cheaply).
+    private var lastHeaders: [HeaderField] = []
+    private var lastHeadersJSON: [UInt8] = []
+
     /// `headers` as a JSON list of `[name, value]` pairs.
     private mutating func headers(_ headers: [HeaderField]) {
+        if !headers.isEmpty && headers == lastHeaders {
+            bytes.append(contentsOf: lastHeadersJSON)
+            return
+        }
+        let start = bytes.count
+        defer {
+            lastHeaders = headers
+            lastHeadersJSON = Array(bytes[start...])
+        }
         raw("[")
         for (index, header) in headers.enumerated() {
             if index > 0 { raw(",") }
@@ -167,21 +207,18 @@ struct JSONLineEncoder {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// `value` in decimal: the digits are formed on the stack, last first, and appended in one piece.
     mutating func integer(_ value: Int64) {
-        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while magnitude > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in   // UInt64.max has 20 digits
+            var index = digits.count
+            repeat {
+                index -= 1
+                digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
-                count += 1
-            }
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
         }
     }
 
