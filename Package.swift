@@ -125,6 +125,10 @@ let package = Package(
 
         // A trivial-handler HTTP/2 server for `make bench-transport` (measures HTTP2 alone).
         .executableTarget(name: "HTTP2BenchServer", dependencies: ["HTTP2"], path: "bench/HTTP2BenchServer", swiftSettings: strict),
+        // A trivial Hummingbird HTTP/1.1 server for `make bench-http1` (the HTTP/1.1 endpoint's reference).
+        .executableTarget(
+            name: "HTTP1BenchServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "bench/HTTP1BenchServer", swiftSettings: strict),
 
         // Shared by the test targets: the conformance corpus loader, repository paths, an in-process test server.
         .target(
