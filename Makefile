@@ -20,6 +20,7 @@ RUN_ARGS   ?=
 .PHONY: all deps build release run test test-unit test-examples certs bench bench-transport bench-server bench-client clean
 .PHONY: screenshots
 .PHONY: deps-run test-docs dist test-dist
+.PHONY: bench-http1 bench-deps
 
 all: build
 
@@ -97,16 +98,28 @@ certs:
 	bash certs/generate.sh
 
 ## bench: performance against references measured in the same run (see bench/README.md).
-bench: bench-transport bench-server bench-client
+bench: bench-transport bench-server bench-client bench-http1
 
 bench-transport: deps
 	bash bench/transport.sh
 
-bench-server: deps
+bench-server: deps bench-deps
 	bash bench/server.sh
 
 bench-client: deps
 	bash bench/client.sh
+
+bench-http1: deps bench-deps
+	bash bench/http1.sh
+
+## bench-deps: what the server benchmarks count CPU with (perf, callgrind) and build their valgrind shim with.
+BENCH_APT_PKGS := linux-perf valgrind binutils gcc
+bench-deps:
+	@missing=""; for p in $(BENCH_APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "make bench-deps: installing$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
 
 clean:
 	rm -rf .build $(VENV)

@@ -44,7 +44,7 @@ let package = Package(
         // What APNs is: pure Swift, no C, no networking.
         .target(name: "APNsModel", swiftSettings: strict),
         // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL
-        .target(name: "APNsCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "APNsCrypto", dependencies: ["COpenSSL", "APNsModel"], swiftSettings: strict),
         // HTTP/2 over nghttp2 + OpenSSL on epoll loops; knows nothing of APNs. → CNghttp2, COpenSSL
         .target(
             name: "HTTP2",
@@ -130,6 +130,10 @@ let package = Package(
 
         // A trivial-handler HTTP/2 server for `make bench-transport` (measures HTTP2 alone).
         .executableTarget(name: "HTTP2BenchServer", dependencies: ["HTTP2"], path: "bench/HTTP2BenchServer", swiftSettings: strict),
+        // A trivial Hummingbird HTTP/1.1 server for `make bench-http1` (the HTTP/1.1 endpoint's reference).
+        .executableTarget(
+            name: "HTTP1BenchServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "bench/HTTP1BenchServer", swiftSettings: strict),
 
         // Shared by the test targets: the conformance corpus loader, repository paths, an in-process test server.
         .target(

@@ -1,79 +1,150 @@
 #!/usr/bin/env bash
-# Server benchmark: `mockapns serve` (full APNs pipeline: JWT check, validation, recording to a JSON Lines
-# file) against nghttpd serving a small file, both on TLS with the same certificate, both loaded by the
-# same h2load command in the same run.
+# Server benchmark: `mockapns serve` (full APNs pipeline) with and without `--record`, against nghttpd, on traffic
+# shaped like real senders, all loaded by the same generator in the same run.
 #
-#   bench/server.sh [requests=200000] [clients=4] [streams=100]
+#   bench/server.sh [scenarios="a b c"]        env: REQUESTS=100000 CG_REQUESTS=20000 ROUNDS=3 CG=1
 #
-# Fairness choices:
-#   - both get one worker per core: mockapns --loops $(nproc), nghttpd -n $(nproc);
-#   - nghttpd serves a 0-byte file; mockapns validates a ~300-byte alert payload, checks one valid JWT
-#     (the same token on every request, verified once and cached, as APNs asks senders to do) and appends
-#     every record to a file, with its default memory ring (50 000 records);
-#   - h2load: TLS, -c clients -m streams, POST of the same payload (-d), same headers for both.
-# Prints both rates and the ratio mockapns/nghttpd, and checks the record file has one line per request.
+# Scenarios:
+#   a  fan-out: one payload to 10 000 distinct device tokens, no apns-id (the server generates one): h2load -i
+#      with a URI file, TLS, -c 4 -m 100, one JWT;
+#   b  per-push IDs: `mockapns send` (our APNsClient) sending REQUESTS pushes, each with its own apns-id, device
+#      token (from the same 10 000) and payload (`--payload-template`), 4 connections, 400 in flight;
+#   c  the same request REQUESTS times (one token, one body, one header list): the old benchmark, for comparison.
+#
+# For each scenario and server it prints req/s (best of ROUNDS alternating rounds) and the server's CPU per
+# request: `perf stat -e task-clock` on the server process (µs; indicative, the machine is shared), and
+# `valgrind --tool=callgrind` instructions per request on a CG_REQUESTS run after a warm-up (stable: the figure
+# for A/B decisions), then the ratios to nghttpd. nghttpd serves empty files at the same paths (/3/device/<token>).
+# Both servers get one worker per core. MOCKAPNS=path runs another mockapns binary (A/B of two builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-REQUESTS=${1:-200000}
-CLIENTS=${2:-4}
-STREAMS=${3:-100}
+SCENARIOS=${1:-a b c}
+REQUESTS=${REQUESTS:-100000}
+CG_REQUESTS=${CG_REQUESTS:-20000}
 ROUNDS=${ROUNDS:-3}
+CG=${CG:-1}
 CORES=$(nproc)
 source bench/lib.sh
 
-for tool in h2load nghttpd; do
+for tool in h2load nghttpd perf valgrind callgrind_control; do
     command -v "$tool" >/dev/null || { echo "server.sh: $tool not found (make deps)" >&2; exit 1; }
 done
 
-echo "building mockapns (release)…" >&2
-swift build -c release --product mockapns >&2
-BIN=$(swift build -c release --show-bin-path)/mockapns
-TOKEN=$("$BIN" token --key-file TESTTEAM01:TESTKEY001:certs/AuthKey_TESTKEY001.p8)
+if [ -z "${MOCKAPNS:-}" ]; then
+    echo "building mockapns (release)…" >&2
+    swift build -c release --product mockapns >&2
+    MOCKAPNS=$(swift build -c release --show-bin-path)/mockapns
+fi
+BIN=$MOCKAPNS
+CLIENT=${CLIENT:-$BIN}   # the `mockapns send` of scenario b
+KEY=TESTTEAM01:TESTKEY001:certs/AuthKey_TESTKEY001.p8
+TOKEN=$("$BIN" token --key-file "$KEY")
 DEVICE=00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0
 
 printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel 4711 left our warehouse and arrives tomorrow between 9 and 12."},"badge":1,"sound":"default","thread-id":"orders"},"orderId":"4711","carrier":"DHL","tracking":"JJD0099999999","eta":"2026-11-24T09:00:00Z","items":3,"gift":false}' > "$WORK/payload.json"
-mkdir -p "$WORK/htdocs"
+printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel {{n}} left our warehouse and arrives tomorrow between 9 and 12."},"badge":1,"sound":"default","thread-id":"orders"},"orderId":"{{n}}","carrier":"DHL","tracking":"JJD00{{n}}","eta":"2026-11-24T09:00:00Z","items":3,"gift":false}' > "$WORK/template.json"
+python3 -c 'import hashlib
+for i in range(10000): print(hashlib.sha256(str(i).encode()).hexdigest())' > "$WORK/tokens.txt"
+mkdir -p "$WORK/htdocs/3/device"
 : > "$WORK/htdocs/index.html"
+(cd "$WORK/htdocs/3/device" && xargs touch < "$WORK/tokens.txt" && touch "$DEVICE")
 
+H2LOAD_HEADERS=(-H "authorization: bearer $TOKEN" -H "apns-topic: com.example.app" -H "apns-push-type: alert" -H "apns-priority: 10")
 
-MOCK_PORT=$(free_port)
-"$BIN" serve --port "$MOCK_PORT" --no-control --quiet --loops "$CORES" --record "$WORK/rec.jsonl" > "$WORK/mock.log" 2>&1 &
-MOCK_PID=$!
-PIDS+=($MOCK_PID)
-NGHTTPD_PORT=$(free_port)
-nghttpd -n "$CORES" -a 127.0.0.1 -d "$WORK/htdocs" "$NGHTTPD_PORT" certs/server-key.pem certs/server.pem > "$WORK/nghttpd.log" 2>&1 &
-PIDS+=($!)
-wait_port "$MOCK_PORT"
-wait_port "$NGHTTPD_PORT"
+# The load of scenario $1 against port $2, N=$3 requests; sets up URI files as needed. Runs in the foreground.
+load() {
+    local scenario=$1 port=$2 n=$3
+    case $scenario in
+        a)  sed "s|^|https://127.0.0.1:$port/3/device/|" "$WORK/tokens.txt" > "$WORK/uris.$port"
+            h2load -n "$n" -c 4 -m 100 -i "$WORK/uris.$port" -d "$WORK/payload.json" "${H2LOAD_HEADERS[@]}" ;;
+        b)  "$CLIENT" send "$WORK/template.json" --payload-template --token-file "$WORK/tokens.txt" --topic com.example.app \
+                --push-type alert --priority 10 --key-file "$KEY" --ca certs/ca.pem --url "https://127.0.0.1:$port" \
+                --count "$n" --concurrency 400 --connections 4 --timeout 600 --json ;;
+        c)  h2load -n "$n" -c 4 -m 100 -d "$WORK/payload.json" "${H2LOAD_HEADERS[@]}" "https://127.0.0.1:$port/3/device/$DEVICE" ;;
+    esac
+}
 
-run() {  # $1 = URL → prints req/s; fails unless every request succeeded with a 2xx
-    local out
-    out=$(h2load -n "$REQUESTS" -c "$CLIENTS" -m "$STREAMS" -d "$WORK/payload.json" \
-        -H "authorization: bearer $TOKEN" -H "apns-topic: com.example.app" -H "apns-push-type: alert" \
-        -H "apns-priority: 10" "$1")
-    if ! grep -q "requests: $REQUESTS total, $REQUESTS started, $REQUESTS done, $REQUESTS succeeded, 0 failed, 0 errored" <<<"$out" \
-        || ! grep -q "status codes: $REQUESTS 2xx" <<<"$out"; then
-        echo "h2load against $1 had failures:" >&2; echo "$out" >&2; exit 1
+# Checks the load output in $WORK/load.out: every request answered 2xx / accepted. Prints req/s.
+check_rate() {
+    local n=$1 out; out=$(cat "$WORK/load.out")
+    if grep -q '"accepted"' <<<"$out"; then
+        python3 -c 'import json,sys
+j=json.loads(sys.stdin.read().strip().splitlines()[-1]); assert j["accepted"]==j["sent"]==int(sys.argv[1]), j; print("%.0f" % j["rate"])' "$n" <<<"$out"
+        return
+    fi
+    if ! grep -q "requests: $n total, $n started, $n done, $n succeeded, 0 failed, 0 errored" <<<"$out" \
+        || ! grep -q "status codes: $n 2xx" <<<"$out"; then
+        echo "load had failures:" >&2; echo "$out" >&2; exit 1
     fi
     grep -E "^finished in" <<<"$out" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/'
 }
 
-best_mock=0; best_nghttpd=0
-for round in $(seq 1 "$ROUNDS"); do
-    mock=$(run "https://127.0.0.1:$MOCK_PORT/3/device/$DEVICE")
-    theirs=$(run "https://127.0.0.1:$NGHTTPD_PORT/index.html")
-    echo "round $round: mockapns $mock req/s, nghttpd $theirs req/s" >&2
-    best_mock=$(python3 -c "print(max($best_mock, $mock))")
-    best_nghttpd=$(python3 -c "print(max($best_nghttpd, $theirs))")
+read -r -a SERVERS <<<"${SERVERS:-mock mockrec nghttpd}"   # SERVERS="mock mockrec" skips nghttpd (its figures do not depend on our build)
+server_cmd() {  # $1 = server name, $2 = port
+    case $1 in
+        mock)    echo "$BIN serve --port $2 --no-control --loops $CORES" ;;
+        mockrec) echo "$BIN serve --port $2 --no-control --loops $CORES --record $WORK/rec.$2.jsonl" ;;
+        nghttpd) echo "$(command -v nghttpd) -n $CORES -a 127.0.0.1 -d $WORK/htdocs $2 certs/server-key.pem certs/server.pem" ;;
+    esac
+}
+
+declare -A RATE CPU IR
+for scenario in $SCENARIOS; do
+    # Fresh servers per scenario: the ring and the record file start empty.
+    declare -A PORT PID
+    for s in "${SERVERS[@]}"; do
+        PORT[$s]=$(free_port)
+        $(server_cmd "$s" "${PORT[$s]}") > "$WORK/$s.log" 2>&1 &
+        PID[$s]=$!; PIDS+=(${PID[$s]})
+    done
+    for s in "${SERVERS[@]}"; do wait_port "${PORT[$s]}"; done
+    for s in "${SERVERS[@]}"; do RATE[$scenario.$s]=0; CPU[$scenario.$s]=999999; done
+    for round in $(seq 1 "$ROUNDS"); do
+        line="scenario $scenario round $round:"
+        for s in "${SERVERS[@]}"; do
+            ms=$(perf_task_clock_ms "${PID[$s]}" load "$scenario" "${PORT[$s]}" "$REQUESTS")
+            rate=$(check_rate "$REQUESTS")
+            us=$(python3 -c "print('%.2f' % ($ms * 1000 / $REQUESTS))")
+            line="$line $s $rate req/s $us µs/req;"
+            RATE[$scenario.$s]=$(python3 -c "print(max(${RATE[$scenario.$s]}, $rate))")
+            CPU[$scenario.$s]=$(python3 -c "print(min(${CPU[$scenario.$s]}, $us))")
+        done
+        echo "$line" >&2
+    done
+    for s in mock mockrec; do
+        rec=$WORK/rec.${PORT[$s]}.jsonl
+        if [ "$s" = mockrec ]; then
+            kill -TERM "${PID[$s]}"; wait "${PID[$s]}" || true
+            lines=$(wc -l < "$rec"); [ "$lines" -eq $((REQUESTS * ROUNDS)) ] || { echo "record file has $lines lines, expected $((REQUESTS * ROUNDS))" >&2; exit 1; }
+        fi
+    done
+    for s in "${SERVERS[@]}"; do kill -TERM "${PID[$s]}" 2>/dev/null || true; wait "${PID[$s]}" 2>/dev/null || true; done
+
+    if [ "$CG" = 1 ]; then
+        for s in "${SERVERS[@]}"; do
+            CG_PORT=$(free_port); CG_NAME="$scenario.$s"
+            cg_start $(server_cmd "$s" "$CG_PORT")
+            load "$scenario" "$CG_PORT" 2000 > "$WORK/load.out" 2>&1 || { echo "warm-up failed" >&2; cat "$WORK/load.out" >&2; exit 1; }
+            ir=$(cg_count load "$scenario" "$CG_PORT" "$CG_REQUESTS")
+            check_rate "$CG_REQUESTS" > /dev/null
+            IR[$scenario.$s]=$((ir / CG_REQUESTS))
+            echo "scenario $scenario callgrind: $s ${IR[$scenario.$s]} instructions/request" >&2
+        done
+    fi
+    unset PORT PID
 done
 
-kill -TERM "$MOCK_PID"; wait "$MOCK_PID" || true
-lines=$(wc -l < "$WORK/rec.jsonl")
-expected=$((REQUESTS * ROUNDS))
-[ "$lines" -eq "$expected" ] || { echo "record file has $lines lines, expected $expected" >&2; exit 1; }
-
-echo "h2load -n $REQUESTS -c $CLIENTS -m $STREAMS, POST $(wc -c < "$WORK/payload.json") B + JWT, TLS, $CORES cores, best of $ROUNDS"
-echo "mockapns serve --record (all $expected requests recorded): $best_mock req/s"
-echo "nghttpd -n $CORES (0-byte file):                             $best_nghttpd req/s"
-python3 -c "print('ratio mockapns/nghttpd: %.2f' % ($best_mock / $best_nghttpd))"
+echo "server CPU per request; req/s best of $ROUNDS alternating rounds of $REQUESTS; perf µs = task-clock (indicative); Ir = callgrind instructions/request over $CG_REQUESTS after a warm-up"
+printf '%-9s %-9s %10s %9s %10s | %s\n' scenario server "req/s" "perf µs" "Ir/req" "ratio to nghttpd (perf, Ir)"
+for scenario in $SCENARIOS; do
+    for s in "${SERVERS[@]}"; do
+        python3 - "$scenario" "$s" "${RATE[$scenario.$s]}" "${CPU[$scenario.$s]}" "${IR[$scenario.$s]:-0}" "${CPU[$scenario.nghttpd]:-0}" "${IR[$scenario.nghttpd]:-0}" <<'PY'
+import sys
+sc, s, rate, us, ir, ref_us, ref_ir = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), int(sys.argv[7])
+ratio_ir = ("%.2f ×" % (ir / ref_ir)) if ref_ir else "-"
+ratio_us = ("%.2f ×" % (us / ref_us)) if ref_us else "-"
+print("%-9s %-9s %10.0f %9.2f %10d | %s, %s" % (sc, s, rate, us, ir, ratio_us, ratio_ir))
+PY
+    done
+done

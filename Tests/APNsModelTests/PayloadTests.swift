@@ -41,19 +41,14 @@ final class PayloadTests: XCTestCase {
                        .failure(.payloadTooLarge), "size is checked before parsing")
     }
 
-    /// A body the server already found to be an object is not parsed again when it is the same array; equal bytes
-    /// in another array, and every size rule, are still checked.
-    func testKnownObjectBodyIsTrustedOnlyAsTheSameStorage() {
-        let body = Array("not json, but marked as known".utf8)
-        XCTAssertNil(PayloadRules.checkText(body, limit: 4096, malformedReason: .badRequestPayload, knownObject: body))
-        let copy = body.map { $0 }
-        XCTAssertEqual(PayloadRules.checkText(copy, limit: 4096, malformedReason: .badRequestPayload, knownObject: body),
-                       .badRequestPayload)
-        XCTAssertEqual(PayloadRules.checkText(body, limit: 10, malformedReason: .badRequestPayload, knownObject: body),
-                       .payloadTooLarge)
-        XCTAssertEqual(PayloadRules.checkText([], limit: 4096, malformedReason: .badRequestPayload, knownObject: []),
-                       .payloadEmpty)
-        XCTAssertEqual(PayloadRules.checkText(copy, limit: 4096, malformedReason: .badRequestPayload), .badRequestPayload)
+    /// `checkText` gives `check`'s reasons in `check`'s order without building the tree.
+    func testCheckTextGivesCheckReasons() {
+        let body = Array("not json".utf8)
+        XCTAssertEqual(PayloadRules.checkText(body, limit: 4096, malformedReason: .badRequestPayload), .badRequestPayload)
+        XCTAssertEqual(PayloadRules.checkText(body, limit: 4, malformedReason: .badRequestPayload), .payloadTooLarge)
+        XCTAssertEqual(PayloadRules.checkText([], limit: 4096, malformedReason: .badRequestPayload), .payloadEmpty)
+        XCTAssertNil(PayloadRules.checkText(Array(#"{"aps":{}}"#.utf8), limit: 4096, malformedReason: .badRequestPayload))
+        XCTAssertEqual(PayloadRules.checkText(Array("[1]".utf8), limit: 4096, malformedReason: .payloadEmpty), .payloadEmpty)
     }
 
     func testPayloadView() throws {

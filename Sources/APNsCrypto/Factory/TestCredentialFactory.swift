@@ -1,3 +1,5 @@
+import APNsModel
+
 /// Creates test-only credentials in Swift: a CA, a TLS server certificate, APNs client certificates
 /// with topic and environment extensions, and `.p8` signing keys. `mockapns certs --out DIR` writes
 /// the same set as `certs/generate.sh`. Never use what it makes in production.
@@ -103,9 +105,9 @@ public enum TestCredentialFactory {
         for key in keys {
             let file = "AuthKey_\(key.keyID).p8"
             files.append(File(name: file, contents: P256PrivateKey.generate().pemRepresentation))
-            rows.append("  {\"key_id\": \(JSONText.quoted(key.keyID)), \"team_id\": \(JSONText.quoted(key.teamID)), "
-                + "\"file\": \(JSONText.quoted(file)), \"environment\": \(JSONText.quoted(key.environment))"
-                + (key.topics.map { ", \"topics\": [" + $0.map(JSONText.quoted).joined(separator: ", ") + "]" } ?? "") + "}")
+            rows.append("  {\"key_id\": \(JSONEscaping.quoted(key.keyID)), \"team_id\": \(JSONEscaping.quoted(key.teamID)), "
+                + "\"file\": \(JSONEscaping.quoted(file)), \"environment\": \(JSONEscaping.quoted(key.environment))"
+                + (key.topics.map { ", \"topics\": [" + $0.map(JSONEscaping.quoted).joined(separator: ", ") + "]" } ?? "") + "}")
         }
         files.append(File(name: "keys.json", contents: "[\n" + rows.joined(separator: ",\n") + "\n]\n"))
         return files

@@ -1,3 +1,5 @@
+import APNsModel
+
 /// Mints ES256 provider tokens, as an APNs sender does.
 public enum JWTSigner {
     /// How the signature segment is encoded.
@@ -50,10 +52,10 @@ public enum JWTSigner {
         var text = "{"
         for (index, field) in fields.enumerated() {
             if index > 0 { text += "," }
-            text += JSONText.quoted(field.key)
+            text += JSONEscaping.quoted(field.key)
             text += ":"
             switch field.value {
-            case let .string(value): text += JSONText.quoted(value)
+            case let .string(value): text += JSONEscaping.quoted(value)
             case let .integer(value): text += String(value)
             case let .json(value): text += value
             }

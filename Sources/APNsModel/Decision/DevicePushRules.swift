@@ -16,38 +16,19 @@ public enum DevicePushRules {
     public static func decide(_ request: APNsRequest, token: String, context: DecisionContext)
         -> Result<AcceptedPush, APNsReason>
     {
-        var memo = RepeatMemo()
-        return decide(request, token: token, context: context, memo: &memo)
-    }
-
-    /// `decide`, reusing what `memo` (the connection's) knows about this header list and body, and adding what this
-    /// request shows: the header rules' answer when the push type was sent (an inferred one depends on the body) and
-    /// every header rule passed, the body when it is a JSON object.
-    static func decide(_ request: APNsRequest, token: String, context: DecisionContext,
-                       memo: inout RepeatMemo) -> Result<AcceptedPush, APNsReason> {
         guard DeviceToken.isValid(token) else { return .failure(.badDeviceToken) }
 
         let facts: DeviceHeaderFacts
         var inferred = false
-        if let known = memo.deviceFacts(for: context.credential) {
-            facts = known
-        } else {
-            switch checkHeaders(request, context: context, inferred: &inferred) {
-            case .success(let checked): facts = checked
-            case .failure(let reason): return .failure(reason)
-            }
-            if !inferred {
-                memo.deviceFacts = facts
-                memo.deviceCredential = context.credential
-            }
+        switch checkHeaders(request, context: context, inferred: &inferred) {
+        case .success(let checked): facts = checked
+        case .failure(let reason): return .failure(reason)
         }
 
         if let reason = PayloadRules.checkText(request.body, limit: facts.pushType.maximumPayloadBytes,
-                                               malformedReason: context.malformedPayloadReason,
-                                               knownObject: memo.objectBody) {
+                                               malformedReason: context.malformedPayloadReason) {
             return .failure(reason)
         }
-        memo.objectBody = request.body
 
         // The payload stays the body's text, parsed when someone reads `payload`.
         return .success(AcceptedPush(

@@ -24,30 +24,18 @@ public enum RequestDecider {
     /// Decides `request` under `context`, updating the connection's token state.
     public static func decide(_ request: APNsRequest, context: DecisionContext,
                               connection: inout TokenConnectionState) -> Verdict {
-        var memo = RepeatMemo()
-        return decide(request, context: context, connection: &connection, memo: &memo)
-    }
-
-    /// `decide`, applying the header-only rules once per header list and parsing a repeated body once: `memo` is the
-    /// connection's, kept by the server from one request to the next (see `RepeatMemo`). Same verdicts as without it.
-    public static func decide(_ request: APNsRequest, context: DecisionContext,
-                              connection: inout TokenConnectionState, memo: inout RepeatMemo) -> Verdict {
         let route: Route
         switch Route.resolve(method: request.method, path: request.path) {
         case .success(let resolved): route = resolved
         case .failure(let reason): return .rejected(reason)
         }
-        memo.focus(on: request.headers)
-        if !memo.distinct {
-            if HeaderRules.firstDuplicate(in: request.headers) != nil { return .rejected(.duplicateHeaders) }
-            memo.distinct = true
-        }
+        if HeaderRules.firstDuplicate(in: request.headers) != nil { return .rejected(.duplicateHeaders) }
         if let reason = authenticate(context, connection: &connection) { return .rejected(reason) }
 
         let outcome: Result<AcceptedPush, APNsReason>
         switch route {
         case .device(let token):
-            outcome = DevicePushRules.decide(request, token: token, context: context, memo: &memo)
+            outcome = DevicePushRules.decide(request, token: token, context: context)
         case .broadcast(let bundleID):
             outcome = BroadcastRules.decide(request, bundleID: bundleID, context: context)
         case .channels, .allChannels:

@@ -14,14 +14,10 @@ public enum PayloadRules {
     }
 
     /// `check` without building the parsed object: the same rules and reasons, for callers that keep the body.
-    /// `knownObject`: a body already found to be a JSON object; when `body` is that same array (one storage), it is
-    /// not parsed again.
-    public static func checkText(_ body: [UInt8], limit: Int, malformedReason: APNsReason,
-                                 knownObject: [UInt8] = []) -> APNsReason? {
+    public static func checkText(_ body: [UInt8], limit: Int, malformedReason: APNsReason) -> APNsReason? {
         guard !body.isEmpty else { return .payloadEmpty }
         guard body.count <= limit else { return .payloadTooLarge }
-        if body.sharesStorage(with: knownObject) { return nil }   // non-empty: checked above
-        guard case .object? = JSONValue.parseOutline(body) else { return malformedReason }
-        return nil
+        let isObject = body.withUnsafeBufferPointer { JSONValidator.isObject($0) }
+        return isObject ? nil : malformedReason
     }
 }

@@ -47,26 +47,36 @@ public enum APNsIDGenerator {
             }
         }
 
-        /// Writes the ID's text into the first 36 bytes of `buffer`.
+        /// Writes the ID's text into the first 36 bytes of `buffer`: eight groups of four hex digits, each formed in
+        /// one register, with dashes after the second, third, fourth and fifth (8-4-4-4-12).
         public func spell(into buffer: UnsafeMutableBufferPointer<UInt8>) {
             precondition(buffer.count >= Self.textLength)
-            // A static string's bytes need no lazy initialisation, unlike a `static let` table.
-            let digits: StaticString = "0123456789abcdef"
-            let hex = digits.utf8Start
-            var out = 0
-            for half in 0..<2 {
-                let value = half == 0 ? high : low
-                for byteIndex in 0..<8 {
-                    if out == 8 || out == 13 || out == 18 || out == 23 {
-                        buffer[out] = UInt8(ascii: "-")
-                        out += 1
-                    }
-                    let byte = UInt8(truncatingIfNeeded: value >> UInt64(56 - 8 * byteIndex))
-                    buffer[out] = hex[Int(byte >> 4)]
-                    buffer[out + 1] = hex[Int(byte & 0xF)]
-                    out += 2
-                }
-            }
+            let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
+            raw.storeBytes(of: Self.hex4(high >> 48), toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: Self.hex4(high >> 32), toByteOffset: 4, as: UInt32.self)
+            raw.storeBytes(of: Self.hex4(high >> 16), toByteOffset: 9, as: UInt32.self)
+            raw.storeBytes(of: Self.hex4(high), toByteOffset: 14, as: UInt32.self)
+            raw.storeBytes(of: Self.hex4(low >> 48), toByteOffset: 19, as: UInt32.self)
+            raw.storeBytes(of: Self.hex4(low >> 32), toByteOffset: 24, as: UInt32.self)
+            raw.storeBytes(of: Self.hex4(low >> 16), toByteOffset: 28, as: UInt32.self)
+            raw.storeBytes(of: Self.hex4(low), toByteOffset: 32, as: UInt32.self)
+            buffer[8] = UInt8(ascii: "-")
+            buffer[13] = UInt8(ascii: "-")
+            buffer[18] = UInt8(ascii: "-")
+            buffer[23] = UInt8(ascii: "-")
+        }
+
+        /// The low 16 bits of `value` as four lowercase hex digits, in memory order (most significant first): the
+        /// nibbles are spread one per byte, then each becomes `'0' + n`, plus `'a' - '0' - 10` when `n > 9`
+        /// (`(n + 6) >> 4` is 1 exactly then; no byte carries into the next).
+        @inline(__always)
+        static func hex4(_ value: UInt64) -> UInt32 {
+            var x = UInt32(truncatingIfNeeded: value) & 0xFFFF
+            x = (x | (x << 8)) & 0x00FF_00FF
+            x = (x | (x << 4)) & 0x0F0F_0F0F
+            let letters = ((x &+ 0x0606_0606) >> 4) & 0x0101_0101
+            let ascii = x &+ 0x3030_3030 &+ letters &* 0x27
+            return ascii.bigEndian
         }
     }
 

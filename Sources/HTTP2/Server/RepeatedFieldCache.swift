@@ -1,13 +1,14 @@
 import Glibc
 
-/// The previous request's strings, header list and body on one connection, handed out again when the next
-/// request repeats their bytes.
+/// The previous request's header strings on one connection, handed out again when the next request repeats
+/// their bytes.
 ///
-/// Senders repeat most of every request on a connection: the same token, topic and push type in each header
-/// list (HPACK exists for that reason), often the same payload sent to many devices. Reusing the earlier
-/// `String`s and arrays when the bytes match turns a repeat into a comparison instead of an allocation and a
-/// UTF-8 validation per field, and lets every stored copy of the request (the mock's records) share storage.
-/// Only exact byte matches are reused, so a request always reads exactly as it was sent.
+/// Senders repeat most header fields on every request of a connection: the same token, topic and push type
+/// (HPACK exists for that reason). Reusing the earlier `String` when a field's bytes match turns a repeat into a
+/// comparison instead of an allocation and a UTF-8 validation, and lets the stored copies of requests (the mock's
+/// records) share those strings. Only exact byte matches are reused, so a request always reads exactly as sent.
+/// Each request gets its own header list and body: a field that differs (an `apns-id`, a token in the path, a
+/// payload) costs what it would without this cache.
 ///
 /// Confined to the connection's loop thread (headers of one stream arrive back to back, RFC 9113 §4.3).
 struct RepeatedFieldCache {
@@ -15,11 +16,8 @@ struct RepeatedFieldCache {
     private(set) var path = ""
     private(set) var scheme: String?
     private(set) var authority: String?
-    /// The last completed request's regular headers, in wire order: a new stream compares against the list as
-    /// it was when the stream began (streams interleave, so a later one may complete first).
+    /// The last completed request's regular headers, in wire order: where a new request's fields look for strings.
     private(set) var headers: [HTTPHeaderField] = []
-    /// The last completed request's body (compared the same way).
-    private(set) var body: [UInt8] = []
 
     /// `value` as a string: `cached` when it holds the same bytes, else a new string that replaces it.
     static func string(_ value: UnsafeBufferPointer<UInt8>, cached: inout String) -> String {
@@ -40,14 +38,6 @@ struct RepeatedFieldCache {
     mutating func path(_ value: UnsafeBufferPointer<UInt8>) -> String { Self.string(value, cached: &path) }
     mutating func scheme(_ value: UnsafeBufferPointer<UInt8>) -> String { Self.string(value, cached: &scheme) }
     mutating func authority(_ value: UnsafeBufferPointer<UInt8>) -> String { Self.string(value, cached: &authority) }
-
-    /// Whether regular header number `index` of a new request repeats `previous` (the last request's list).
-    static func repeats(_ previous: [HTTPHeaderField], at index: Int, name: UnsafeBufferPointer<UInt8>,
-                        value: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard index < previous.count else { return false }
-        let field = previous[index]
-        return bytes(of: field.value, equal: value) && bytes(of: field.name, equal: name)
-    }
 
     /// A header field for `name`/`value`, reusing strings of `previous` that have the same bytes (`hint`: where
     /// to look first, the same position in the list). Looks at no more than 16 fields, so a long header list costs
@@ -71,26 +61,9 @@ struct RepeatedFieldCache {
                                value: reusedValue ?? String(decoding: value, as: UTF8.self))
     }
 
-    /// Whether `chunk`, placed at `offset` in a new body, repeats `previous` there.
-    static func repeats(_ previous: [UInt8], chunk: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
-        guard offset + chunk.count <= previous.count else { return false }
-        if chunk.isEmpty { return true }
-        return previous.withUnsafeBufferPointer { memcmp($0.baseAddress! + offset, chunk.baseAddress!, chunk.count) == 0 }
-    }
-
-    /// The first `count` elements of `previous`: the array itself when that is all of it (shared, not copied).
-    static func prefix<Element>(_ previous: [Element], _ count: Int, reserving capacity: Int = 0) -> [Element] {
-        if count == previous.count && capacity <= count { return previous }
-        var copy: [Element] = []
-        copy.reserveCapacity(max(count, capacity))
-        copy.append(contentsOf: previous[0..<count])
-        return copy
-    }
-
-    /// Remembers a completed request's header list and body for the requests after it.
-    mutating func remember(headers: [HTTPHeaderField], body: [UInt8]) {
+    /// Remembers a completed request's header list for the requests after it.
+    mutating func remember(headers: [HTTPHeaderField]) {
         self.headers = headers
-        self.body = body
     }
 
     /// Whether `string`'s UTF-8 is exactly `bytes` (the length first: most differing fields differ there).

@@ -192,7 +192,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
             method: "", path: "", connectionID: id, streamID: streamID, remoteAddress: remoteAddress,
             peerCertificateDER: info.peerCertificateDER, alpn: info.alpn)
         request.connectionContext = handlerContext
-        let stream = ServerStream(request: request, previousHeaders: repeated.headers, previousBody: repeated.body)
+        let stream = ServerStream(request: request)
         streams[streamID] = stream
         currentStream = stream
     }
@@ -203,10 +203,6 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         if stream.headerListSize > maxHeaderListSize {
             // Refused (431); the fields read so far are kept for `HTTP2RequestHandler.refused`, bounded by the limit.
             stream.headerListTooLarge = true
-            if !stream.headersCopied {
-                stream.request.headers = RepeatedFieldCache.prefix(stream.previousHeaders, stream.headerCount)
-                stream.headersCopied = true
-            }
             return
         }
         if name.count > 0 && name[0] == UInt8(ascii: ":") {
@@ -226,28 +222,15 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
             }
             return
         }
-        let index = stream.headerCount
-        stream.headerCount += 1
-        if !stream.headersCopied {
-            if RepeatedFieldCache.repeats(stream.previousHeaders, at: index, name: name, value: value) { return }
-            stream.request.headers = RepeatedFieldCache.prefix(stream.previousHeaders, index, reserving: index + 8)
-            stream.headersCopied = true
-        }
+        let index = stream.request.headers.count
+        if index == 0 { stream.request.headers.reserveCapacity(max(8, repeated.headers.count)) }
         stream.request.headers.append(
-            RepeatedFieldCache.field(name: name, value: value, previous: stream.previousHeaders, hint: index))
+            RepeatedFieldCache.field(name: name, value: value, previous: repeated.headers, hint: index))
     }
 
     fileprivate func bodyChunk(streamID: Int32, data: UnsafeBufferPointer<UInt8>) {
         guard let stream = stream(streamID) else { return }
         if stream.request.bodyOverflowed { return }
-        if !stream.bodyCopied {
-            if RepeatedFieldCache.repeats(stream.previousBody, chunk: data, at: stream.repeatedBodyBytes) {
-                stream.repeatedBodyBytes += data.count
-                return
-            }
-            stream.request.body = RepeatedFieldCache.prefix(stream.previousBody, stream.repeatedBodyBytes)
-            stream.bodyCopied = true
-        }
         let room = maxBodyBytes - stream.request.body.count
         if data.count <= room {
             stream.request.body.append(contentsOf: data)
@@ -261,21 +244,13 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     fileprivate func requestComplete(streamID: Int32) {
         guard let stream = stream(streamID), !stream.delivered else { return }
         stream.delivered = true
-        if !stream.headersCopied {
-            stream.request.headers = RepeatedFieldCache.prefix(stream.previousHeaders, stream.headerCount)
-        }
-        if !stream.bodyCopied {
-            stream.request.body = RepeatedFieldCache.prefix(stream.previousBody, stream.repeatedBodyBytes)
-        }
         if stream.headerListTooLarge {
             stream.request.receivedAt = loop.now
             context.handler.refused(stream.request, status: 431)
             respond(streamID: streamID, status: 431, headers: [], body: nil)
             return
         }
-        stream.previousHeaders = []
-        stream.previousBody = []
-        repeated.remember(headers: stream.request.headers, body: stream.request.body)
+        repeated.remember(headers: stream.request.headers)
         stream.request.receivedAt = loop.now
         context.handler.handle(stream.request, responder: HTTP2Responder(connection: self, streamID: streamID))
     }
@@ -451,12 +426,6 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
             // Requests nghttp2 refused with the session (no answer could be sent: status 0), in stream order.
             for (_, stream) in streams.sorted(by: { $0.key < $1.key }) where !stream.delivered {
                 stream.delivered = true
-                if !stream.headersCopied {
-                    stream.request.headers = RepeatedFieldCache.prefix(stream.previousHeaders, stream.headerCount)
-                }
-                if !stream.bodyCopied {
-                    stream.request.body = RepeatedFieldCache.prefix(stream.previousBody, stream.repeatedBodyBytes)
-                }
                 stream.request.receivedAt = loop.now
                 context.handler.refused(stream.request, status: 0)
             }

@@ -117,7 +117,7 @@ public final class Pipeline: Sendable {
         }
         let context = DecisionContext(environment: configuration.environment, credential: credential, now: now,
                                       environmentKeyReason: configuration.environmentKeyReason)
-        let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState, memo: &state.memo)
+        let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState)
 
         var outcome = Outcome()
         switch verdict {
@@ -141,8 +141,7 @@ public final class Pipeline: Sendable {
                 streamLimit = 1
             }
         }
-        let deviceToken = PipelineConnectionState.shared(Self.deviceToken(in: request.path, routed: outcome.route),
-                                                 last: &state.lastDeviceToken)
+        let deviceToken = Self.deviceToken(in: request.path, routed: outcome.route)
         return respond(outcome, request: request, deviceToken: deviceToken,
                        connection: connection, credential: credential, streamLimit: streamLimit,
                        churnTeam: state.churnTeam, afterRecording: afterRecording)
@@ -337,24 +336,13 @@ public final class Pipeline: Sendable {
         let response = RecordedRequest.Response(
             status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : .text(nil),
             apnsUniqueID: answered ? uniqueID : .text(nil), timestamp: outcome.timestamp)
-        let auth = Self.authentication(credential)
-        var record: RecordedRequest
-        if Self.payloadIsBody(outcome, body: recorded.body) {
-            record = RecordedRequest(
-                seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id,
-                streamID: connection.streamID, remote: connection.remote, method: recorded.method, path: recorded.path,
-                deviceToken: deviceToken, headers: recorded.headers, parsedBody: recorded.body,
-                payloadBytes: recorded.body.count, auth: auth, response: response,
-                faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
-        } else {
-            record = RecordedRequest(
-                seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id,
-                streamID: connection.streamID, remote: connection.remote, method: recorded.method, path: recorded.path,
-                deviceToken: deviceToken, headers: recorded.headers, body: recorded.body,
-                payload: outcome.payload ?? (recorded.body.isEmpty ? nil : try? JSONValue.parse(recorded.body)),
-                payloadBytes: recorded.body.count, auth: auth, response: response,
-                faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
-        }
+        var record = RecordedRequest(
+            seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id,
+            streamID: connection.streamID, remote: connection.remote, method: recorded.method, path: recorded.path,
+            deviceToken: deviceToken, headers: recorded.headers, body: recorded.body,
+            payloadSource: Self.payloadSource(outcome, body: recorded.body),
+            payloadBytes: recorded.body.count, auth: Self.authentication(credential), response: response,
+            faults: faultsRecorded, lint: [], durationMicros: elapsed + delayMicros)
         if let churnTeam {
             // Set here, the payload's own findings are not added later: compute them now (flagged connections only).
             record.lint = record.lintFindings() + [churn.finding(team: churnTeam)]
@@ -372,13 +360,14 @@ public final class Pipeline: Sendable {
         return pipelineResponse
     }
 
-    /// Whether the record's payload is exactly `body` parsed, so the record can keep the bytes alone
-    /// (`RecordedRequest.PayloadSource.body`): an accepted push whose payload is its body, or a request without
-    /// a payload of its own whose non-empty body parses.
-    private static func payloadIsBody(_ outcome: Outcome, body: [UInt8]) -> Bool {
-        guard !body.isEmpty else { return false }
-        if outcome.payloadIsBody { return true }
-        return outcome.payload == nil && JSONValue.parseOutline(body) != nil
+    /// How the record holds its payload: as the body's bytes alone (`.body`, parsed when read) when the payload is
+    /// exactly `body` parsed — an accepted push whose payload is its body, or a request without a payload of its
+    /// own whose non-empty body parses — else as the value (nil when the body is not JSON).
+    private static func payloadSource(_ outcome: Outcome, body: [UInt8]) -> RecordedRequest.PayloadSource {
+        if body.isEmpty { return .value(outcome.payload) }
+        if outcome.payloadIsBody { return .body }
+        if let payload = outcome.payload { return .value(payload) }
+        return JSONValue.parseOutline(body) != nil ? .body : .value(nil)
     }
 
     /// Whether `path` is on the broadcast push (`/4/broadcasts/…`) or channel-management (`/1/apps/…`) API, whose
@@ -430,34 +419,6 @@ public final class Pipeline: Sendable {
         case .certificate(let facts):
             let topics = facts.topics.isEmpty ? (facts.subjectUID.map { [$0] } ?? []) : facts.topics.map(\.name)
             return RecordedRequest.Authentication(kind: "certificate", topics: topics)
-        }
-    }
-}
-
-/// Values compared byte for byte, for sharing storage between records (`PipelineConnectionState.shared`).
-protocol SameBytes {
-    /// Whether `self` and `other` are the same bytes (not merely `==`, which for strings is canonical equivalence).
-    func hasSameBytes(as other: Self) -> Bool
-}
-
-extension String: SameBytes {
-    func hasSameBytes(as other: String) -> Bool {
-        guard utf8.count == other.utf8.count else { return false }
-        var mine = self, theirs = other
-        return mine.withUTF8 { a in
-            theirs.withUTF8 { b in
-                a.isEmpty || a.baseAddress == b.baseAddress || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
-            }
-        }
-    }
-}
-
-extension Optional: SameBytes where Wrapped: SameBytes {
-    func hasSameBytes(as other: Wrapped?) -> Bool {
-        switch (self, other) {
-        case (nil, nil): return true
-        case (let mine?, let theirs?): return mine.hasSameBytes(as: theirs)
-        default: return false
         }
     }
 }

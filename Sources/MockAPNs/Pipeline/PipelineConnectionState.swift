@@ -1,4 +1,5 @@
 import APNsModel
+import Glibc
 
 /// What the pipeline remembers about one connection.
 ///
@@ -25,26 +26,25 @@ struct PipelineConnectionState {
     var lastAuthorization: String?
     var lastCredential: ProviderCredential?
 
-    /// The device token of the last request's path: records of a sender pushing to one device share it. (The
-    /// HTTP/2 transport already hands over a repeated path, header list and body as the earlier storage.)
-    var lastDeviceToken: String?
-    /// What the connection's repeated header list and body were found to satisfy (`RepeatMemo`).
-    var memo = RepeatMemo()
-
-    /// `value` itself, or the value remembered in `last` when it has the same bytes (`last` becomes `value`
-    /// otherwise). Bytes, not `==`: strings that are only canonically equivalent must stay as sent.
-    static func shared<Value: SameBytes>(_ value: Value, last: inout Value) -> Value {
-        if value.hasSameBytes(as: last) { return last }
-        last = value
-        return value
-    }
-
     /// The credential for `authorization`, from the last one when the value repeats.
     mutating func credential(authorization: String?, tokens: ProviderTokenAuthenticator) -> ProviderCredential {
-        if let lastCredential, authorization.hasSameBytes(as: lastAuthorization) { return lastCredential }
+        if let lastCredential, Self.sameBytes(authorization, lastAuthorization) { return lastCredential }
         let credential = tokens.credential(authorization: authorization)
         lastAuthorization = authorization
         lastCredential = credential
         return credential
+    }
+
+    /// Whether two optional strings hold the same UTF-8 bytes (not merely `==`, which is canonical equivalence:
+    /// a token that differs in its bytes is another token).
+    private static func sameBytes(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (var a?, var b?):
+            return a.withUTF8 { x in
+                b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+            }
+        default: return false
+        }
     }
 }

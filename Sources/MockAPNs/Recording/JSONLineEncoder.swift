@@ -8,7 +8,8 @@ import Glibc
 /// The JSON Lines file is written at the server's request rate, so this skips building a `JSONValue`
 /// tree and a `String`: fields go into a byte buffer, and a payload that parsed as JSON is copied as
 /// the sender's own bytes (with any raw line breaks, which JSON only allows as whitespace, turned into
-/// spaces so the record stays on one line). `RecordedRequest.jsonValue()` gives the same fields as a tree.
+/// spaces so the record stays on one line). This is the one place the record's JSON shape is written:
+/// `RecordedRequest.jsonValue()` (the tree form) is this line parsed.
 struct JSONLineEncoder {
     var bytes: [UInt8] = []
 
@@ -17,7 +18,10 @@ struct JSONLineEncoder {
     }
 
     /// Appends `record`'s line; `seq` and `lint` replace the record's own number and findings when given.
-    mutating func encode(_ record: borrowing RecordedRequest, seq: UInt64? = nil, lint: [LintFinding]? = nil) {
+    /// `payloadAsValue`: write a payload the record holds as a value from that value rather than as the body's text
+    /// (for records made by hand, whose body need not be their payload's text; the server's always are).
+    mutating func encode(_ record: borrowing RecordedRequest, seq: UInt64? = nil, lint: [LintFinding]? = nil,
+                         payloadAsValue: Bool = false) {
         raw("{\"seq\":"); integer(Int64(seq ?? record.seq))
         raw(",\"received_at\":"); timestamp(record.receivedAtMillis)
         raw(",\"connection_id\":"); integer(Int64(record.connectionID))
@@ -34,7 +38,7 @@ struct JSONLineEncoder {
         } else if case .value(let payload?) = record.payloadSource {
             raw(",\"payload\":")
             // A record's payload is always parsed from its body, so the body is that JSON's own text.
-            if record.body.isEmpty {
+            if record.body.isEmpty || payloadAsValue {
                 value(payload)
             } else {
                 oneLine(record.body)
@@ -68,44 +72,61 @@ struct JSONLineEncoder {
         raw("}\n")
     }
 
-    /// Lint findings by body storage (with the header list they were computed with): lint depends on the body
-    /// and the headers alone (and on the record being a device push).
-    private var lintMemo = StorageMemo<UInt8, (headers: [HeaderField], payloadBytes: Int, findings: [LintFinding])>()
+    /// The last linted record's inputs (body, push type, priority, topic, size) and its findings.
+    private var lastLint: (body: [UInt8], pushType: String?, priority: String?, topic: String?, payloadBytes: Int,
+                           findings: [LintFinding])?
 
-    /// `record.lintFindings()`, remembered for records that share their body's and headers' storage.
+    /// The findings for `record`'s line: `record.lintFindings()` (which remembers them by payload content in a
+    /// table every writer shares), or the last record's when it has the same inputs, compared by content: a
+    /// sender fanning one payload out to many devices sends the same bytes again and again.
     mutating func lintFindings(for record: borrowing RecordedRequest) -> [LintFinding] {
         guard record.lint.isEmpty,
               RecordedRequest.isLinted(method: record.method, deviceToken: record.deviceToken, body: record.body) else {
             return record.lint
         }
-        if let known = lintMemo.value(for: record.body), known.payloadBytes == record.payloadBytes,
-           known.headers.sharesStorage(with: record.headers) {
-            return known.findings
+        let pushType = record.header("apns-push-type"), priority = record.header("apns-priority")
+        let topic = record.header("apns-topic")
+        if let last = lastLint, last.payloadBytes == record.payloadBytes, last.pushType == pushType,
+           last.priority == priority, last.topic == topic, Self.sameBytes(last.body, record.body) {
+            return last.findings
         }
         let findings = record.lintFindings()
-        lintMemo.remember((record.headers, record.payloadBytes, findings), for: record.body)
+        lastLint = (record.body, pushType, priority, topic, record.payloadBytes, findings)
         return findings
+    }
+
+    /// Whether two byte arrays hold the same bytes (one `memcmp`).
+    private static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
     }
 
     // MARK: - Pieces
 
-    /// Header lists already encoded, by storage, with their JSON: a connection's repeated list is one array.
-    private var headersMemo = StorageMemo<HeaderField, [UInt8]>()
+    /// The last header list encoded and its JSON: records of one sender repeat most of their header lists
+    /// (compared by content; strings the transport reused compare by their storage first, cheaply).
+    private var lastHeaders: [HeaderField] = []
+    private var lastHeadersJSON: [UInt8] = []
 
     /// `headers` as a JSON list of `[name, value]` pairs.
     private mutating func headers(_ headers: [HeaderField]) {
-        if let known = headersMemo.value(for: headers) {
-            bytes.append(contentsOf: known)
+        if !headers.isEmpty && headers == lastHeaders {
+            bytes.append(contentsOf: lastHeadersJSON)
             return
         }
         let start = bytes.count
+        defer {
+            lastHeaders = headers
+            lastHeadersJSON = Array(bytes[start...])
+        }
         raw("[")
         for (index, header) in headers.enumerated() {
             if index > 0 { raw(",") }
             raw("["); string(header.name); raw(","); string(header.value); raw("]")
         }
         raw("]")
-        headersMemo.remember(Array(bytes[start...]), for: headers)
     }
 
     private mutating func raw(_ text: StaticString) {
@@ -141,71 +162,9 @@ struct JSONLineEncoder {
         }
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// `text` as a JSON string. Runs of bytes that need no escape (all of a typical field) are copied in
-    /// one `append(contentsOf:)`; only `"`, `\\` and control characters are written one by one.
+    /// `text` as a JSON string (`JSONEscaping`: every writer in the package escapes alike).
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            guard Self.needsEscape(utf8) else {
-                bytes.append(contentsOf: utf8)
-                return
-            }
-            var runStart = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                escape(byte)
-                runStart = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// Whether any byte of `utf8` is `"`, `\\` or a control character, tested eight bytes at a time with the
-    /// classic SWAR tests: `(w - 0x20…) & ~w & 0x80…` is non-zero exactly when some byte of `w` is below 0x20,
-    /// and the same test on `w ^ c…` with 0x01 finds a byte equal to `c`.
-    static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        func hasByteBelow(_ word: UInt64, _ limit: UInt8) -> Bool {
-            (word &- ones &* UInt64(limit)) & ~word & highBits != 0
-        }
-        func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool { hasByteBelow(word ^ (ones &* UInt64(byte)), 1) }
-
-        guard let base = utf8.baseAddress else { return false }
-        let raw = UnsafeRawPointer(base)
-        var offset = 0
-        while offset + 8 <= utf8.count {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            if hasByteBelow(word, 0x20) || hasByte(word, UInt8(ascii: "\"")) || hasByte(word, UInt8(ascii: "\\")) {
-                return true
-            }
-            offset += 8
-        }
-        while offset < utf8.count {
-            let byte = utf8[offset]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            offset += 1
-        }
-        return false
-    }
-
-    /// The escape sequence for one byte that JSON does not allow raw in a string.
-    private mutating func escape(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(byte)
-        case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
-        default:
-            bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                      Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]])
-        }
+        JSONEscaping.append(text, to: &bytes)
     }
 
     /// A JSON text copied as is, except that raw line breaks (JSON whitespace) become spaces so the record
@@ -248,21 +207,18 @@ struct JSONLineEncoder {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// `value` in decimal: the digits are formed on the stack, last first, and appended in one piece.
     mutating func integer(_ value: Int64) {
-        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while magnitude > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in   // UInt64.max has 20 digits
+            var index = digits.count
+            repeat {
+                index -= 1
+                digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
-                count += 1
-            }
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
         }
     }
 
@@ -271,7 +227,7 @@ struct JSONLineEncoder {
         case .null: raw("null")
         case .bool(let b): if b { raw("true") } else { raw("false") }
         case .integer(let i): integer(i)
-        case .double(let d): bytes.append(contentsOf: Array("\(d)".utf8))
+        case .double(let d): if d.isFinite { bytes.append(contentsOf: Array(d.description.utf8)) } else { raw("null") }
         case .string(let s): string(s)
         case .array(let items):
             raw("[")

@@ -10,47 +10,15 @@ extension RecordedRequest {
         public var description: String
     }
 
-    /// The record as a JSON object, fields in their documented order.
+    /// The record as a JSON object, fields in their documented order: its JSON line (`JSONLineEncoder`, where the
+    /// shape is written) parsed, so the file and the control API cannot drift apart.
     public func jsonValue() -> JSONValue {
-        typealias M = JSONValue.JSONMember
-        var members: [M] = [
-            M("seq", .integer(Int64(seq))),
-            M("received_at", .string(Timestamp.iso8601(millis: receivedAtMillis))),
-            M("connection_id", .integer(Int64(connectionID))),
-            M("stream_id", .integer(Int64(streamID))),
-            M("remote", .string(remote)),
-            M("method", .string(method)),
-            M("path", .string(path)),
-            M("device_token", deviceToken.map(JSONValue.string) ?? .null),
-            M("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),
-        ]
-        if let payload {
-            members.append(M("payload", payload))
-        } else {
-            members.append(M("payload_base64", .string(Data(body).base64EncodedString())))
+        var encoder = JSONLineEncoder()
+        encoder.encode(self, payloadAsValue: true)
+        guard let value = try? JSONValue.parse(encoder.bytes) else {
+            preconditionFailure("JSONLineEncoder wrote a line that does not parse")   // it writes only valid JSON
         }
-        members.append(M("payload_bytes", .integer(Int64(payloadBytes))))
-        members.append(M("auth", .object([
-            M("kind", .string(auth.kind)),
-            M("team_id", auth.teamID.map(JSONValue.string) ?? .null),
-            M("key_id", auth.keyID.map(JSONValue.string) ?? .null),
-            M("issued_at", auth.issuedAt.map(JSONValue.integer) ?? .null),
-            M("topics", .array(auth.topics.map(JSONValue.string))),
-        ])))
-        members.append(M("response", .object([
-            M("status", .integer(Int64(response.status))),
-            M("reason", response.reason.map(JSONValue.string) ?? .null),
-            M("apns_id", response.apnsID.map(JSONValue.string) ?? .null),
-            M("apns_unique_id", response.apnsUniqueID.map(JSONValue.string) ?? .null),
-            M("timestamp", response.timestamp.map(JSONValue.integer) ?? .null),
-        ])))
-        members.append(M("faults", .array(faults.map(JSONValue.string))))
-        members.append(M("lint", .array(lint.map {
-            .object([M("id", .string($0.id)), M("severity", .string($0.severity.rawValue)),
-                     M("path", .string($0.path)), M("message", .string($0.message))])
-        })))
-        members.append(M("duration_us", .integer(durationMicros)))
-        return .object(members)
+        return value
     }
 
     /// The record as one line of JSON Lines (compact JSON and a newline); the same fields as `jsonValue()`.

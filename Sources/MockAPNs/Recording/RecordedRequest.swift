@@ -90,19 +90,19 @@ public struct RecordedRequest: Sendable, Equatable {
         self.durationMicros = durationMicros
     }
 
-    /// A record whose payload is its body's JSON text, parsed only when `payload` is read. `body` must be
-    /// non-empty and accepted by `JSONValue.parse`.
+    /// A record holding its payload as `payloadSource` says: `.body` (parsed only when `payload` is read) needs a
+    /// non-empty `body` that `JSONValue.parse` accepts.
     init(
         seq: UInt64, receivedAtMillis: Int64, connectionID: UInt64, streamID: Int32, remote: String,
-        method: String, path: String, deviceToken: String?, headers: [HeaderField], parsedBody body: [UInt8],
-        payloadBytes: Int, auth: Authentication, response: Response,
+        method: String, path: String, deviceToken: String?, headers: [HeaderField], body: [UInt8],
+        payloadSource: PayloadSource, payloadBytes: Int, auth: Authentication, response: Response,
         faults: [String], lint: [LintFinding], durationMicros: Int64
     ) {
         self.init(seq: seq, receivedAtMillis: receivedAtMillis, connectionID: connectionID, streamID: streamID,
                   remote: remote, method: method, path: path, deviceToken: deviceToken, headers: headers, body: body,
                   payload: nil, payloadBytes: payloadBytes, auth: auth, response: response, faults: faults,
                   lint: lint, durationMicros: durationMicros)
-        payloadSource = .body
+        self.payloadSource = payloadSource
     }
 
     /// Records are equal when every field is, `payload` compared as JSON whichever way each record holds it.

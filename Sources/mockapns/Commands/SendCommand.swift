@@ -22,7 +22,15 @@ struct SendCommand: AsyncParsableCommand {
     var payload: String
 
     @Option(help: "Device token, hex.")
-    var token: String
+    var token: String?
+
+    @Option(name: .customLong("token-file"),
+            help: "A file of device tokens, hex, one per line: push n goes to the n-th (in turn), instead of --token.")
+    var tokenFile: String?
+
+    @Flag(name: .customLong("payload-template"),
+          help: "Each push gets its own body: every {{n}} in the payload is replaced by the push's number (from 0).")
+    var payloadTemplate = false
 
     @OptionGroup var headers: PushHeaderOptions
 
@@ -85,8 +93,7 @@ struct SendCommand: AsyncParsableCommand {
 
     /// Sends `settings.count` pushes from `settings.concurrency` workers sharing one counter.
     private static func sendAll(_ settings: SendSettings, client: APNsClient, tally: SendTally) async {
-        let notification = settings.notification
-        let token = settings.deviceToken
+        let plan = settings.plan
         let perWorker = settings.count / settings.concurrency
         let extra = settings.count % settings.concurrency
         // With one event loop, the workers run on it: no thread hop per push (see `APNsClient.taskExecutor`).
@@ -95,9 +102,11 @@ struct SendCommand: AsyncParsableCommand {
             for worker in 0..<settings.concurrency {
                 let share = perWorker + (worker < extra ? 1 : 0)
                 group.addTask(executorPreference: executor) {
-                    for _ in 0..<share {
+                    // Worker w sends pushes w, w + concurrency, w + 2 × concurrency, …: each number once.
+                    for turn in 0..<share {
+                        let index = worker + turn * settings.concurrency
                         do throws(APNsClientError) {
-                            tally.record(.success(try await client.send(notification, deviceToken: token)))
+                            tally.record(.success(try await client.send(plan.notification(index), deviceToken: plan.token(index))))
                         } catch {
                             tally.record(.failure(error))
                         }

@@ -10,8 +10,8 @@ struct SendSettings {
     static let defaultURL = "https://127.0.0.1:2197"
 
     var configuration: APNsClientConfiguration
-    var notification: APNsRawNotification
-    var deviceToken: String
+    /// The pushes: which token and body each one gets.
+    var plan: SendPlan
     var count: Int
     var concurrency: Int
 
@@ -21,10 +21,21 @@ struct SendSettings {
         guard command.concurrency >= 1 else { throw .usage("--concurrency must be at least 1") }
         guard command.connections >= 1 else { throw .usage("--connections must be at least 1") }
         if let loops = command.loops, loops < 1 { throw .usage("--loops must be at least 1") }
-        guard !command.token.isEmpty else { throw .usage("--token needs the device token in hex") }
+        let tokens: [String]
+        switch (command.token, command.tokenFile) {
+        case (let token?, nil):
+            guard !token.isEmpty else { throw .usage("--token needs the device token in hex") }
+            tokens = [token]
+        case (nil, let path?):
+            tokens = SendPlan.tokens(inFile: try Self.read(path, what: "--token-file"))
+            guard !tokens.isEmpty else { throw .usage("--token-file \(path) holds no device token") }
+        case (.some, .some):
+            throw .usage("use either --token or --token-file")
+        case (nil, nil):
+            throw .usage("--token (or --token-file) is required")
+        }
         count = command.count
         concurrency = min(command.concurrency, command.count)
-        deviceToken = command.token
 
         let file: PayloadFile
         do {
@@ -40,9 +51,12 @@ struct SendSettings {
         let pushType = headers.pushType ?? PushTypeInference.infer(topic: bundle, body: body)
         var extra: [HeaderField] = []
         if let priority = headers.priority { extra.append(HeaderField(name: "apns-priority", value: String(priority.rawValue))) }
-        notification = APNsRawNotification(
+        if command.payloadTemplate, SendPlan.split(body, at: SendPlan.placeholder).count == 1 {
+            throw .usage("--payload-template: the payload has no {{n}} to replace")
+        }
+        plan = SendPlan(tokens: tokens, notification: APNsRawNotification(
             pushType: pushType.rawValue, topic: APNsNotification.topic(bundleID: bundle, pushType: pushType),
-            payload: body, headers: extra)
+            payload: body, headers: extra), template: command.payloadTemplate)
 
         let url = command.url ?? Self.defaultURL
         let local = command.url == nil || Self.isLocal(url)
