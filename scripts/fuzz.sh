@@ -6,6 +6,8 @@
 # belongs in Fuzz/Regressions/<target>/ so `make test` replays it (Tests/FuzzRegressionTests).
 # Settings: FUZZ_SECONDS, FUZZ_TARGETS (default: all), FUZZ_ARGS (extra libFuzzer flags).
 set -euo pipefail
+# Swift's own crash backtracer symbolicates for minutes under load; libFuzzer reports and saves the input itself.
+export SWIFT_BACKTRACE=enable=no
 cd "$(dirname "$0")/.."
 
 SECONDS_EACH=${FUZZ_SECONDS:-60}

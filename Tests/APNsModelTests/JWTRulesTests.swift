@@ -27,6 +27,14 @@ final class JWTRulesTests: XCTestCase {
         XCTAssertEqual(JWTRules.check(token(iat: .invalid), now: now), .invalidProviderToken)
     }
 
+    /// Found by `make fuzz` (JWT target, Fuzz/Regressions/jwt/): `now - iat` trapped for an `iat` near Int64.min.
+    func testIssuedAtAtTheEdgesOfInt64DoesNotTrap() {
+        XCTAssertEqual(JWTRules.check(token(iat: .seconds(.min)), now: now), .expiredProviderToken, "Int64.min")
+        XCTAssertEqual(JWTRules.check(token(iat: .seconds(.min + 1)), now: now), .expiredProviderToken, "Int64.min + 1")
+        XCTAssertEqual(JWTRules.check(token(iat: .seconds(-now)), now: now), .expiredProviderToken, "as far before 1970")
+        XCTAssertEqual(JWTRules.check(token(iat: .seconds(.max)), now: now), .invalidProviderToken, "Int64.max")
+    }
+
     func testAlgorithmsAndIdentity() {
         let cases: [(ProviderTokenFacts, APNsReason?, String)] = [
             (token(), nil, "valid"),

@@ -30,8 +30,11 @@ public enum JWTRules {
         guard key.teamID == issuer else { return .invalidProviderToken }
         guard facts.signature != .invalid else { return .invalidProviderToken }
         guard case .seconds(let iat) = facts.issuedAt else { return .invalidProviderToken }
+        // `iat` comes from the wire and may be any Int64: the age is computed with an overflow check (an age
+        // past Int64.max is older than any limit); `now` is the server's own clock, so `now + skew` cannot overflow.
         if iat > now + allowedClockSkew { return .invalidProviderToken }
-        if now - iat > maximumAge { return .expiredProviderToken }
+        let (age, overflow) = now.subtractingReportingOverflow(iat)
+        if overflow || age > maximumAge { return .expiredProviderToken }
         return nil
     }
 }
