@@ -31,7 +31,7 @@ for target in $TARGETS; do
         -artifact_prefix="$crashes/" ${FUZZ_ARGS:-} "$corpus" "Fuzz/Seeds/$name" > "$log" 2>&1 || status=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-    line=$(grep -E '^#[0-9]+ +(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1 || true)
+    line=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1 || true)
     cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$line")
     ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$line")
     found=$(find "$crashes" -type f | wc -l)
