@@ -89,7 +89,7 @@ def verify(args):
         failures.append(f"{state['fds_end']} descriptors open at the end, {state['fds_before']} before the load")
     print(f"records: {count} lines, {len(seqs)} unique seqs, {bad} invalid (expected {args.total})")
     print(f"RSS: {state['rss_before_kib'] / 1024:.1f} MiB before, {rss100 / 1024 if rss100 else float('nan'):.1f} MiB "
-          f"after 100k, {rss_end / 1024:.1f} MiB at the end")
+          f"after 100k (sampled at {state.get('records_at_first_sample')} records), {rss_end / 1024:.1f} MiB at the end")
     print(f"descriptors: {state['fds_before']} before, {state.get('fds_100k')} at 100k, "
           f"{state.get('fds_peak')} peak, {state['fds_end']} at the end")
     print(f"duration: {args.seconds:.1f} s, {args.total / args.seconds:.0f} req/s overall")
