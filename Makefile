@@ -123,3 +123,17 @@ bench-deps:
 
 clean:
 	rm -rf .build $(VENV)
+
+## fuzz: libFuzzer + ASan on the JSON parser, JWTs, the request decider, linter, simulator and HTTP/2 input
+## (Fuzz/README.md); FUZZ_SECONDS each (default 60). Fails if any target crashes. Not part of `make test`.
+.PHONY: fuzz fuzz-seeds soak
+fuzz: deps
+	FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) bash scripts/fuzz.sh
+
+## fuzz-seeds: rewrite Fuzz/Seeds/ from Fixtures/ (committed; run after changing the fixtures or the input forms).
+fuzz-seeds: deps
+	$(PYTHON) Fuzz/make-seeds.py
+
+## soak: 1 000 000 pushes over TLS from h2load and `mockapns send` with faults on; checks records, RSS, descriptors.
+soak: deps
+	bash scripts/soak.sh

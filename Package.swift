@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "APNsClient", targets: ["APNsClient"]),
         .library(name: "APNsTesting", targets: ["APNsTesting"]),
         .executable(name: "mockapns", targets: ["mockapns"]),
+        // The fuzz targets' logic, for the libFuzzer package in Fuzz/ (a separate package, so fuzz executables and
+        // their sanitizer flags stay out of this build); not an API for senders.
+        .library(name: "FuzzHarness", targets: ["FuzzHarness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -151,5 +154,14 @@ let package = Package(
             dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "TestSupport"],
             swiftSettings: strict
         ),
+
+        // Fuzzing (Fuzz/README.md): each target's logic, and the replay of saved inputs through it in `make test`.
+        .target(
+            name: "FuzzHarness",
+            dependencies: ["APNsModel", "APNsCrypto", "MockAPNs", .product(name: "Logging", package: "swift-log")],
+            path: "Fuzz/Harness",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarness"], swiftSettings: strict),
     ]
 )
