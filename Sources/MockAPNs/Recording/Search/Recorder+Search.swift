@@ -38,4 +38,24 @@ extension Recorder {
         let more = older.droppedAny ? olderRecords.last?.seq : nil
         return SearchPage(records: found, nextBefore: more, readFile: true)
     }
+
+    /// The record numbered `seq`, with lint findings: from memory while it is there, else from the record file
+    /// (records older than the memory ring), so a link to any recorded push keeps working. Nil when it was never
+    /// recorded, or was cleared from memory (``clear()``), as a search would not show it either. May read the disk:
+    /// call it off the event loops.
+    ///
+    /// - Throws: ``RecorderError`` when the file cannot be read.
+    public func findRecord(seq: UInt64) throws(RecorderError) -> RecordedRequest? {
+        if let record = record(seq: seq) { return record }
+        let (_, oldestInMemory, clearedThrough) = snapshot()
+        guard let filePath, seq > clearedThrough, seq < oldestInMemory else { return nil }
+        flush()
+        var found: RecordedRequest?
+        // The file is in `seq` order: stop at the record or at the first one past it.
+        try RecordFileScanner.scan(path: filePath, while: { record in
+            if record.seq == seq { found = record }
+            return record.seq < seq
+        })
+        return found.map { $0.lint.isEmpty ? $0.withLint() : $0 }
+    }
 }

@@ -79,6 +79,28 @@ final class SearchQueryMatchTests: XCTestCase {
         XCTAssertEqual(try recorder.search(SearchQuery(), limit: 10).records.map(\.seq), [11])
     }
 
+    func testFindRecordLooksInMemoryThenInTheFile() throws {
+        let path = NSTemporaryDirectory() + "find-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try Recorder(memoryLimit: 3, filePath: path)
+        for index in 1...10 { recorder.append(Self.record(token: String(format: "%04x", index))) }
+        XCTAssertNil(recorder.record(seq: 4), "seq 4 is past the memory ring")
+        let fromFile = try XCTUnwrap(try recorder.findRecord(seq: 4), "a record only in the file is found there")
+        XCTAssertEqual(fromFile.seq, 4)
+        XCTAssertEqual(fromFile.deviceToken, "0004")
+        XCTAssertEqual(try recorder.findRecord(seq: 1)?.deviceToken, "0001")
+        XCTAssertEqual(try recorder.findRecord(seq: 9)?.deviceToken, "0009", "from memory")
+        XCTAssertNil(try recorder.findRecord(seq: 11), "never recorded")
+        XCTAssertNil(try recorder.findRecord(seq: 0))
+        recorder.clear()
+        XCTAssertNil(try recorder.findRecord(seq: 4), "cleared records stay out, as in searches")
+
+        let memoryOnly = try Recorder(memoryLimit: 2)
+        for _ in 1...5 { memoryOnly.append(Self.record()) }
+        XCTAssertNil(try memoryOnly.findRecord(seq: 2), "without a file a record past the ring is gone")
+        XCTAssertEqual(try memoryOnly.findRecord(seq: 5)?.seq, 5)
+    }
+
     func testSearchWithoutAFileStaysInMemory() throws {
         let recorder = try Recorder(memoryLimit: 2)
         for _ in 1...5 { recorder.append(Self.record()) }
