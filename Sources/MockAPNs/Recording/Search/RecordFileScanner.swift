@@ -38,14 +38,6 @@ enum RecordFileScanner {
     /// Calls `body` with every record in the file at `path`, in file order. Lines that are not records (a last
     /// line still being written) are skipped.
     static func scan(path: String, _ body: (RecordedRequest) -> Void) throws(RecorderError) {
-        try scan(path: path, while: { record in
-            body(record)
-            return true
-        })
-    }
-
-    /// Calls `body` with every record in the file at `path`, in file order, until it answers false.
-    static func scan(path: String, while body: (RecordedRequest) -> Bool) throws(RecorderError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .cannotOpenFile(path: path, errno: errno) }
         defer { close(descriptor) }
@@ -58,12 +50,12 @@ enum RecordFileScanner {
             var start = 0
             for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
                 line.append(contentsOf: chunk[start..<index])
-                if let record = try? RecordedRequest(jsonLine: line), !body(record) { return }
+                if let record = try? RecordedRequest(jsonLine: line) { body(record) }
                 line.removeAll(keepingCapacity: true)
                 start = index + 1
             }
             line.append(contentsOf: chunk[start..<count])
         }
-        if !line.isEmpty, let record = try? RecordedRequest(jsonLine: line) { _ = body(record) }
+        if !line.isEmpty, let record = try? RecordedRequest(jsonLine: line) { body(record) }
     }
 }

@@ -51,11 +51,11 @@ extension Recorder {
         guard let filePath, seq > clearedThrough, seq < oldestInMemory else { return nil }
         flush()
         var found: RecordedRequest?
-        // The file is in `seq` order: stop at the record or at the first one past it.
-        try RecordFileScanner.scan(path: filePath, while: { record in
+        // A record file is appended to across runs, whose numbering starts again at 1: read it all and keep the
+        // last record with this number, the one this run wrote.
+        try RecordFileScanner.scan(path: filePath) { record in
             if record.seq == seq { found = record }
-            return record.seq < seq
-        })
+        }
         return found.map { $0.lint.isEmpty ? $0.withLint() : $0 }
     }
 }

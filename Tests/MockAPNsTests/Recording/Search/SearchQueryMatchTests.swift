@@ -95,6 +95,16 @@ final class SearchQueryMatchTests: XCTestCase {
         recorder.clear()
         XCTAssertNil(try recorder.findRecord(seq: 4), "cleared records stay out, as in searches")
 
+        // A file reused by a second run holds two records numbered 2: the lookup answers this run's.
+        let reused = NSTemporaryDirectory() + "find-reused-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: reused) }
+        for run in ["1111", "2222"] {
+            let recorder = try Recorder(memoryLimit: 1, filePath: reused)
+            for _ in 1...3 { recorder.append(Self.record(token: run)) }
+            if run == "2222" { XCTAssertEqual(try recorder.findRecord(seq: 2)?.deviceToken, "2222") }
+            recorder.shutdown()
+        }
+
         let memoryOnly = try Recorder(memoryLimit: 2)
         for _ in 1...5 { memoryOnly.append(Self.record()) }
         XCTAssertNil(try memoryOnly.findRecord(seq: 2), "without a file a record past the ring is gone")
