@@ -111,6 +111,40 @@ final class SearchQueryMatchTests: XCTestCase {
         XCTAssertEqual(try memoryOnly.findRecord(seq: 5)?.seq, 5)
     }
 
+    func testPagingThroughManyBlocksOfTheFileMatchesEveryRecordOnceInOrder() throws {
+        let path = NSTemporaryDirectory() + "search-blocks-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // A first run's records, numbered from 1 too: they must not show up in the second run's searches.
+        let earlier = try Recorder(memoryLimit: 5, filePath: path)
+        for _ in 1...300 { earlier.append(Self.record(token: "0000")) }
+        earlier.shutdown()
+        let recorder = try Recorder(memoryLimit: 10, filePath: path)
+        let count = 3 * RecordFileIndex.stride + 17
+        for index in 1...count { recorder.append(Self.record(token: "1111", status: index % 3 == 0 ? 200 : 410, reason: index % 3 == 0 ? nil : "Unregistered")) }
+        let query = try SearchQuery(parsing: "status:200")
+        var seen: [UInt64] = []
+        var before: UInt64?
+        var pages = 0
+        repeat {
+            let page = try recorder.search(query, before: before, limit: 7)
+            XCTAssertTrue(page.records.allSatisfy { $0.deviceToken == "1111" }, "a record of the earlier run")
+            seen += page.records.map(\.seq)
+            before = page.nextBefore
+            pages += 1
+        } while before != nil && pages < 1000
+        XCTAssertEqual(seen, Array((1...UInt64(count)).filter { $0 % 3 == 0 }.reversed()), "every match once, newest first")
+        let all = try recorder.search(SearchQuery(), limit: 1000)
+        XCTAssertEqual(all.records.map(\.seq), Array((1...UInt64(count)).reversed()))
+        XCTAssertNil(all.nextBefore)
+        for seq in [1, 255, 256, 257, 513, UInt64(count - 10)] {
+            XCTAssertEqual(try recorder.findRecord(seq: seq)?.seq, seq)
+            XCTAssertEqual(try recorder.findRecord(seq: seq)?.deviceToken, "1111")
+        }
+        recorder.append(Self.record(token: "2222"))   // the index grows with the file
+        recorder.append(Self.record(token: "2222"))
+        XCTAssertEqual(try recorder.search(try SearchQuery(parsing: "token:2222"), limit: 5).records.count, 2)
+    }
+
     func testSearchWithoutAFileStaysInMemory() throws {
         let recorder = try Recorder(memoryLimit: 2)
         for _ in 1...5 { recorder.append(Self.record()) }
