@@ -65,7 +65,7 @@ final class DashboardBrowserTests: XCTestCase {
     }
 
     /// Runs `executable arguments…` to the end; its exit status and combined output.
-    private static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+    static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

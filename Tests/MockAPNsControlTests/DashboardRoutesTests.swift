@@ -1,4 +1,5 @@
 import APNsModel
+import Foundation
 import MockAPNs
 import MockAPNsControl
 import XCTest
@@ -25,6 +26,59 @@ final class DashboardRoutesTests: XCTestCase {
         let missing = try await client.send("GET", "/dashboard/nope.js")
         XCTAssertEqual(missing.status, 404)
         await harness.stop()
+    }
+
+    func testWithATokenThePageLoadsWithoutItButEveryAPICallNeedsIt() async throws {
+        let harness = try await ControlTestHarness.start(token: "s3cret")
+        harness.server.recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
+        let client = harness.client
+        let page = try await client.send("GET", "/")
+        let script = try await client.send("GET", "/dashboard/app.js")
+        let missing = try await client.send("GET", "/dashboard/nope.js")
+        let postToPage = try await client.send("POST", "/")
+        var refused: [String: Int] = [:]
+        for path in ["/api/v1/search", "/api/v1/stream", "/api/v1/notifications/1", "/api/v1/stats", "/api/v1/devices", "/healthz"] {
+            refused[path] = try await client.send("GET", path).status
+        }
+        let withToken = try await client.send("GET", "/api/v1/search", headers: ["authorization": "Bearer s3cret"])
+        let foreignPage = try await client.send("GET", "/", headers: ["origin": "http://evil.example"])
+        await harness.stop()
+        XCTAssertEqual(page.status, 200)
+        XCTAssertTrue(page.text.contains("token-form"), "the page has the token prompt")
+        XCTAssertEqual(script.status, 200)
+        XCTAssertEqual(missing.status, 401, "only the dashboard's own files are public")
+        XCTAssertEqual(postToPage.status, 401)
+        for (path, status) in refused { XCTAssertEqual(status, 401, path) }
+        XCTAssertEqual(withToken.status, 200)
+        guard case .array(let items)? = try withToken.json()["notifications"] else { return XCTFail(withToken.text) }
+        XCTAssertEqual(items.count, 1)
+        XCTAssertEqual(foreignPage.status, 403, "the browser guard still runs first")
+    }
+
+    func testOneRecordPastTheMemoryRingIsFoundInTheRecordFile() async throws {
+        let path = NSTemporaryDirectory() + "dashboard-seq-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var configuration = MockServerConfiguration()
+        configuration.port = 0
+        configuration.tls = false
+        configuration.trustBundledKeys = false
+        configuration.memoryLimit = 2
+        configuration.recordPath = path
+        let server = try MockAPNsServer(configuration: configuration)
+        let control = ControlServer(server: server, configuration: ControlConfiguration(host: "127.0.0.1", port: 0))
+        let port = try await control.start()
+        for index in 1...5 { server.recorder.append(RecordFixtures.make(token: "aa1\(index)", topic: "com.example.app", pushType: "alert")) }
+        let client = HTTPTestClient(base: "http://127.0.0.1:\(port)")
+        let old = try await client.send("GET", "/api/v1/notifications/2")
+        let delivery = try await client.send("GET", "/api/v1/notifications/2/delivery")
+        let never = try await client.send("GET", "/api/v1/notifications/9")
+        await control.stop()
+        await server.shutdown(gracePeriod: .milliseconds(100))
+        XCTAssertEqual(old.status, 200, old.text)
+        XCTAssertEqual(try old.json()["seq"]?.integerValue, 2)
+        XCTAssertEqual(try old.json()["device_token"]?.stringValue, "aa12")
+        XCTAssertEqual(delivery.status, 200, delivery.text)
+        XCTAssertEqual(never.status, 404)
     }
 
     func testNoDashboardLeavesTheRootUnrouted() async throws {

@@ -55,6 +55,8 @@ public final class Recorder: Sendable {
     public let filePath: String?
     /// How many records the memory ring keeps; older ones remain only in the file.
     public let memoryLimit: Int
+    /// Where each block of records starts in the file, so search pages do not re-read it from the start.
+    let fileIndex = RecordFileIndex()
 
     /// Makes a recorder keeping at most `memoryLimit` records in memory and, when `filePath` is set,
     /// appending every record to that JSON Lines file. An existing file is continued: a torn last line is cut off

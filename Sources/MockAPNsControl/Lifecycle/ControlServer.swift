@@ -89,7 +89,8 @@ public final class ControlServer: Sendable {
         let token = configuration.controlToken.flatMap { $0.isEmpty ? nil : $0 }
         router.add(middleware: BrowserGuardMiddleware(policy: BrowserRequestPolicy(requiresLoopbackHost: token == nil)))
         if let token {
-            router.add(middleware: BearerTokenMiddleware(token: token))
+            let dashboard = configuration.dashboard
+            router.add(middleware: BearerTokenMiddleware(token: token, isPublic: { dashboard && DashboardRoutes.isStaticAsset($0) }))
         }
         NotificationRoutes(recorder: server.recorder, streams: streams).register(on: router)
         StatsRoute(recorder: server.recorder).register(on: router)

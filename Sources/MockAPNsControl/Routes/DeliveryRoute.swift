@@ -20,8 +20,7 @@ struct DeliveryRoute {
             let profile = try Self.profile(from: request)
             let recorder = self.recorder
             let found = try await Task.detached { () throws(RecorderError) -> RecordedRequest? in
-                if let record = recorder.record(seq: seq) { return record }
-                return try recorder.search(SearchQuery(), before: seq + 1, limit: 1).records.first { $0.seq == seq }
+                try recorder.findRecord(seq: seq)
             }.value
             guard let record = found else {
                 throw ControlAPIError.notFound("No recorded notification has sequence number \(seq).")

@@ -16,7 +16,7 @@ struct NotificationRoutes {
         }
         api.get("notifications/:id") { _, context in
             let id = try context.parameters.require("id")
-            return JSONResponse.make(try record(named: id).jsonValue())
+            return JSONResponse.make(try await record(named: id).jsonValue())
         }
         api.delete("notifications") { _, _ in
             let count = recorder.records(matching: RecordFilter()).count
@@ -28,9 +28,17 @@ struct NotificationRoutes {
         }
     }
 
-    /// The record with sequence number `id`, or else with `apns-id` `id`; 404 when neither exists.
-    private func record(named id: String) throws -> RecordedRequest {
-        if let seq = UInt64(id), let found = recorder.record(seq: seq) { return found }
+    /// The record with sequence number `id` (in memory or, past the memory ring, in the record file), or else with
+    /// `apns-id` `id` (in memory); 404 when neither exists.
+    private func record(named id: String) async throws -> RecordedRequest {
+        if let seq = UInt64(id) {
+            let recorder = self.recorder
+            // May read the record file: off the server's event loops.
+            let found = try await Task.detached { () throws(RecorderError) -> RecordedRequest? in
+                try recorder.findRecord(seq: seq)
+            }.value
+            if let found { return found }
+        }
         if let found = recorder.record(apnsID: id) ?? recorder.record(apnsID: id.lowercased()) { return found }
         throw ControlAPIError.notFound(
             "No recorded notification has sequence number or apns-id '\(id)'. List them with GET /api/v1/notifications."

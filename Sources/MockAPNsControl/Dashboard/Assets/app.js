@@ -1,20 +1,53 @@
-// The dashboard: live list (server-sent events), server-side search, detail with the iPhone rendering,
+// The dashboard: live list (server-sent events read with fetch), server-side search, detail with the iPhone rendering,
 // devices, faults and the test-push form. Everything goes through the JSON API on this origin.
 import * as view from "/dashboard/render.js";
 const { h } = view;
 
 const $ = (id) => document.getElementById(id);
-const state = { records: [], selected: null, nextBefore: null, paused: false, pending: [], query: "", source: null,
+const state = { records: [], selected: null, nextBefore: null, paused: false, pending: [], query: "", stream: null,
   deviceState: "foreground", authorization: "authorized" };
 
+// ---- control token ----
+// With --control-token every API call needs `authorization: Bearer`. The token comes from the person (asked on
+// the first 401) or from the URL fragment `#token=…` (never sent to a server, so never in a log), and is kept in
+// this tab's sessionStorage only. The live stream is read with fetch so it can carry the header too; the token
+// never goes into a URL.
+const TOKEN_KEY = "mockapns.controlToken";
+function takeTokenFromFragment() {
+  if (!location.hash.startsWith("#token=")) return;
+  sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(location.hash.slice("#token=".length)));
+  history.replaceState(null, "", location.pathname + location.search);   // out of the address bar and history
+}
+const authHeaders = () => { const token = sessionStorage.getItem(TOKEN_KEY); return token ? { authorization: `Bearer ${token}` } : {}; };
+
+function askForToken(message) {
+  const form = $("token-form");
+  const hadToken = !!sessionStorage.getItem(TOKEN_KEY);
+  if (!form.hidden) return;
+  sessionStorage.removeItem(TOKEN_KEY);
+  state.stream?.abort();
+  showError($("token-error"), hadToken ? message : null);
+  form.hidden = false;
+  $("token-input").focus();
+}
+$("token-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  sessionStorage.setItem(TOKEN_KEY, $("token-input").value.trim());
+  $("token-input").value = "";
+  $("token-form").hidden = true;
+  start();
+});
+
 async function api(path, options = {}) {
-  const response = await fetch(path, { ...options, headers: { "content-type": "application/json", ...(options.headers || {}) } });
+  const response = await fetch(path, { ...options, headers: { "content-type": "application/json", ...authHeaders(), ...(options.headers || {}) } });
   const text = await response.text();
   const body = text ? JSON.parse(text) : {};
+  if (response.status === 401) { askForToken(body.error); throw Object.assign(new Error(body.error || "401"), { unauthorized: true }); }
   if (!response.ok) throw new Error(body.error || `${response.status}`);
   return body;
 }
-const showError = (node, error) => { node.hidden = !error; node.textContent = error ? String(error.message || error) : ""; };
+// A 401 is answered by the token prompt, not by an error line beside the control that made the call.
+const showError = (node, error) => { if (error?.unauthorized) error = null; node.hidden = !error; node.textContent = error ? String(error.message || error) : ""; };
 
 // ---- list and search ----
 function render() {
@@ -68,12 +101,32 @@ function onLiveRecord(record) {
   render();
 }
 
-function openStream() {
-  state.source?.close();
-  const source = new EventSource("/api/v1/stream");
-  source.onmessage = (event) => onLiveRecord(JSON.parse(event.data));
-  source.onopen = () => search();   // anything recorded while disconnected
-  state.source = source;
+// The live stream: server-sent events over fetch (EventSource cannot send the token), reconnecting like
+// EventSource does when the connection drops.
+async function openStream() {
+  state.stream?.abort();
+  const controller = new AbortController();
+  state.stream = controller;
+  try {
+    const response = await fetch("/api/v1/stream", { headers: authHeaders(), signal: controller.signal });
+    if (response.status === 401) { askForToken((await response.json().catch(() => ({}))).error); return; }
+    if (!response.ok) throw new Error(`${response.status}`);
+    search();   // anything recorded while disconnected
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value.replace(/\r\n?/g, "\n");
+      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+        const data = buffer.slice(0, end).split("\n").filter((line) => line.startsWith("data:"))
+          .map((line) => line.slice(5).replace(/^ /, "")).join("\n");
+        buffer = buffer.slice(end + 2);
+        if (data) onLiveRecord(JSON.parse(data));
+      }
+    }
+  } catch { /* dropped or aborted */ }
+  if (state.stream === controller && !controller.signal.aborted) setTimeout(() => { if (state.stream === controller) openStream(); }, 2000);
 }
 
 async function refreshCounters() {
@@ -298,12 +351,23 @@ $("clear").addEventListener("click", async () => {
   render(); refreshCounters();
 });
 $("more").addEventListener("click", () => search({ append: true }));
-window.addEventListener("hashchange", showPage);
+window.addEventListener("hashchange", () => {
+  if (!location.hash.startsWith("#token=")) { showPage(); return; }
+  takeTokenFromFragment();
+  $("token-form").hidden = true;
+  start();
+});
 
 const initial = new URL(location.href).searchParams;
 state.query = initial.get("q") || "";
 $("search").value = state.query;
-showPage();
-refreshCounters();
-search().then(() => { const seq = Number(initial.get("seq")); if (seq) select(seq); });
-openStream();
+takeTokenFromFragment();
+
+// Loads everything; again after a token is entered.
+function start() {
+  showPage();
+  refreshCounters();
+  search().then(() => { const seq = Number(initial.get("seq")); if (seq) select(seq); });
+  openStream();
+}
+start();

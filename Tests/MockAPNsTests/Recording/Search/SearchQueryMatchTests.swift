@@ -79,6 +79,72 @@ final class SearchQueryMatchTests: XCTestCase {
         XCTAssertEqual(try recorder.search(SearchQuery(), limit: 10).records.map(\.seq), [11])
     }
 
+    func testFindRecordLooksInMemoryThenInTheFile() throws {
+        let path = NSTemporaryDirectory() + "find-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try Recorder(memoryLimit: 3, filePath: path)
+        for index in 1...10 { recorder.append(Self.record(token: String(format: "%04x", index))) }
+        XCTAssertNil(recorder.record(seq: 4), "seq 4 is past the memory ring")
+        let fromFile = try XCTUnwrap(try recorder.findRecord(seq: 4), "a record only in the file is found there")
+        XCTAssertEqual(fromFile.seq, 4)
+        XCTAssertEqual(fromFile.deviceToken, "0004")
+        XCTAssertEqual(try recorder.findRecord(seq: 1)?.deviceToken, "0001")
+        XCTAssertEqual(try recorder.findRecord(seq: 9)?.deviceToken, "0009", "from memory")
+        XCTAssertNil(try recorder.findRecord(seq: 11), "never recorded")
+        XCTAssertNil(try recorder.findRecord(seq: 0))
+        recorder.clear()
+        XCTAssertNil(try recorder.findRecord(seq: 4), "cleared records stay out, as in searches")
+
+        // A file reused by a second run holds two records numbered 2: the lookup answers this run's.
+        let reused = NSTemporaryDirectory() + "find-reused-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: reused) }
+        for run in ["1111", "2222"] {
+            let recorder = try Recorder(memoryLimit: 1, filePath: reused)
+            for _ in 1...3 { recorder.append(Self.record(token: run)) }
+            if run == "2222" { XCTAssertEqual(try recorder.findRecord(seq: 2)?.deviceToken, "2222") }
+            recorder.shutdown()
+        }
+
+        let memoryOnly = try Recorder(memoryLimit: 2)
+        for _ in 1...5 { memoryOnly.append(Self.record()) }
+        XCTAssertNil(try memoryOnly.findRecord(seq: 2), "without a file a record past the ring is gone")
+        XCTAssertEqual(try memoryOnly.findRecord(seq: 5)?.seq, 5)
+    }
+
+    func testPagingThroughManyBlocksOfTheFileMatchesEveryRecordOnceInOrder() throws {
+        let path = NSTemporaryDirectory() + "search-blocks-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // A first run's records, numbered from 1 too: they must not show up in the second run's searches.
+        let earlier = try Recorder(memoryLimit: 5, filePath: path)
+        for _ in 1...300 { earlier.append(Self.record(token: "0000")) }
+        earlier.shutdown()
+        let recorder = try Recorder(memoryLimit: 10, filePath: path)
+        let count = 3 * RecordFileIndex.stride + 17
+        for index in 1...count { recorder.append(Self.record(token: "1111", status: index % 3 == 0 ? 200 : 410, reason: index % 3 == 0 ? nil : "Unregistered")) }
+        let query = try SearchQuery(parsing: "status:200")
+        var seen: [UInt64] = []
+        var before: UInt64?
+        var pages = 0
+        repeat {
+            let page = try recorder.search(query, before: before, limit: 7)
+            XCTAssertTrue(page.records.allSatisfy { $0.deviceToken == "1111" }, "a record of the earlier run")
+            seen += page.records.map(\.seq)
+            before = page.nextBefore
+            pages += 1
+        } while before != nil && pages < 1000
+        XCTAssertEqual(seen, Array((1...UInt64(count)).filter { $0 % 3 == 0 }.reversed()), "every match once, newest first")
+        let all = try recorder.search(SearchQuery(), limit: 1000)
+        XCTAssertEqual(all.records.map(\.seq), Array((1...UInt64(count)).reversed()))
+        XCTAssertNil(all.nextBefore)
+        for seq in [1, 255, 256, 257, 513, UInt64(count - 10)] {
+            XCTAssertEqual(try recorder.findRecord(seq: seq)?.seq, seq)
+            XCTAssertEqual(try recorder.findRecord(seq: seq)?.deviceToken, "1111")
+        }
+        recorder.append(Self.record(token: "2222"))   // the index grows with the file
+        recorder.append(Self.record(token: "2222"))
+        XCTAssertEqual(try recorder.search(try SearchQuery(parsing: "token:2222"), limit: 5).records.count, 2)
+    }
+
     func testSearchWithoutAFileStaysInMemory() throws {
         let recorder = try Recorder(memoryLimit: 2)
         for _ in 1...5 { recorder.append(Self.record()) }

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HTTP2
+
+/// A sparse index of the record file: the byte offset and `seq` of every ``stride``-th record this run wrote,
+/// extended from where it stopped each time it is used, so a search page reads the few blocks holding the records
+/// it wants instead of the whole file again. Memory: one entry per ``stride`` records.
+///
+/// A record file is appended to across runs and each run numbers from 1 again, so only the part after the last
+/// place where numbering goes down (this run's records) is indexed. The file is read without the lock held.
+final class RecordFileIndex: Sendable {
+    /// A record's `seq` and where its line starts.
+    struct Entry: Sendable {
+        let seq: UInt64
+        let offset: Int
+    }
+
+    /// The index as far as it goes: block `i` runs from `entries[i].offset` to the next entry's offset (the last one
+    /// to `end`); every block's records are in `seq` order, starting with `entries[i].seq`.
+    struct Snapshot: Sendable {
+        var entries: [Entry] = []
+        /// The end of the last whole line indexed.
+        var end = 0
+        var lastSeq: UInt64 = 0
+        var sinceEntry = 0
+    }
+
+    /// Records per index entry: a block is read and decoded whole, so this bounds the work per page too.
+    static let stride = 256
+
+    private let state = Locked(Snapshot())
+
+    /// The index extended to the file's current end (whole lines only).
+    /// - Throws: ``RecorderError`` when the file cannot be read.
+    func update(path: String) throws(RecorderError) -> Snapshot {
+        var index = state.withLock { $0 }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .cannotOpenFile(path: path, errno: errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, Int(status.st_size) < index.end { index = Snapshot() }   // replaced or cut
+        let start = index.end
+        try RecordFileScanner.lines(descriptor: descriptor, path: path, from: start, to: nil) { line, offset in
+            index.end = offset + line.count + 1
+            guard let seq = Self.seq(of: line) else { return }
+            if seq <= index.lastSeq {   // numbering starts again: a new run's records begin here
+                index.entries.removeAll()
+                index.sinceEntry = 0
+            }
+            if index.sinceEntry == 0 { index.entries.append(Entry(seq: seq, offset: offset)) }
+            index.sinceEntry = (index.sinceEntry + 1) % Self.stride
+            index.lastSeq = seq
+        }
+        let result = index
+        state.withLock { stored in
+            if stored.end == start || result.end > stored.end { stored = result }
+        }
+        return result
+    }
+
+    /// The record's number, read from the `{"seq":N,` the recorder starts each line with, else by decoding the line.
+    static func seq(of line: ArraySlice<UInt8>) -> UInt64? {
+        let prefix = Array(#"{"seq":"#.utf8)
+        if line.starts(with: prefix) {
+            var value: UInt64 = 0
+            var digits = 0
+            for byte in line.dropFirst(prefix.count) {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
+                let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflowB) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+                guard !overflowA, !overflowB else { return nil }
+                value = sum
+                digits += 1
+            }
+            if digits > 0 { return value }
+        }
+        return (try? RecordedRequest(jsonLine: Array(line)))?.seq
+    }
+}
