@@ -5,12 +5,14 @@ import Darwin
 #endif
 import HTTP2
 
-/// A sparse index of the record file: the byte offset and `seq` of every ``stride``-th record this run wrote,
+/// A sparse index of the record file: the byte offset and `seq` of every ``stride``-th record in it,
 /// extended from where it stopped each time it is used, so a search page reads the few blocks holding the records
 /// it wants instead of the whole file again. Memory: one entry per ``stride`` records.
 ///
-/// A record file is appended to across runs and each run numbers from 1 again, so only the part after the last
-/// place where numbering goes down (this run's records) is indexed. The file is read without the lock held.
+/// A record file is appended to across runs and numbering goes on after the highest `seq` already in it (the
+/// recording contract), so normally the whole file is one rising sequence and all of it is indexed. A file whose
+/// numbering goes down somewhere (written before numbers continued across runs, or files concatenated) is indexed
+/// from the last such place, so every number still names one record. The file is read without the lock held.
 final class RecordFileIndex: Sendable {
     /// A record's `seq` and where its line starts.
     struct Entry: Sendable {
@@ -46,7 +48,7 @@ final class RecordFileIndex: Sendable {
         try RecordFileScanner.lines(descriptor: descriptor, path: path, from: start, to: nil) { line, offset in
             index.end = offset + line.count + 1
             guard let seq = Self.seq(of: line) else { return }
-            if seq <= index.lastSeq {   // numbering starts again: a new run's records begin here
+            if seq <= index.lastSeq {   // numbering starts again: only what follows is one sequence
                 index.entries.removeAll()
                 index.sinceEntry = 0
             }

@@ -2,7 +2,7 @@ extension Recorder {
     /// The newest `limit` records numbered below `before` (all, when nil) that match `query`, newest first:
     /// from the memory ring, then — when the ring runs out and there is a record file — from the file, so a
     /// search covers the whole recording. In the file it reads only the blocks of ``RecordFileIndex`` that hold the
-    /// page (the first search indexes the file once), and only this run's records. Reads the disk: call it off the
+    /// page (the first search indexes the file once). Reads the disk: call it off the
     /// event loops.
     ///
     /// - Throws: ``RecorderError`` when the file cannot be read.
@@ -63,8 +63,7 @@ extension Recorder {
         let (_, oldestInMemory, clearedThrough) = snapshot()
         guard let filePath, seq > clearedThrough, seq < oldestInMemory else { return nil }
         flush()
-        // The index covers this run's records only (a file reused across runs numbers from 1 again): read the one
-        // block that can hold `seq`.
+        // Read the one block of the index that can hold `seq`.
         let index = try fileIndex.update(path: filePath)
         guard let block = index.entries.lastIndex(where: { $0.seq <= seq }) else { return nil }
         let end = block + 1 < index.entries.count ? index.entries[block + 1].offset : index.end

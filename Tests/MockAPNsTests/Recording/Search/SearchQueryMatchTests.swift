@@ -79,6 +79,13 @@ final class SearchQueryMatchTests: XCTestCase {
         XCTAssertEqual(try recorder.search(SearchQuery(), limit: 10).records.map(\.seq), [11])
     }
 
+    /// One line of a record file: `record(token:)` numbered `seq`.
+    static func line(seq: UInt64, token: String) -> String {
+        var numbered = record(token: token)
+        numbered.seq = seq
+        return String(decoding: numbered.jsonLine(), as: UTF8.self) + "\n"
+    }
+
     func testFindRecordLooksInMemoryThenInTheFile() throws {
         let path = NSTemporaryDirectory() + "find-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -95,15 +102,33 @@ final class SearchQueryMatchTests: XCTestCase {
         recorder.clear()
         XCTAssertNil(try recorder.findRecord(seq: 4), "cleared records stay out, as in searches")
 
-        // A file reused by a second run holds two records numbered 2: the lookup answers this run's.
+        // A file reused by a second run: numbering goes on after the first run's (the recording contract), so every
+        // number names one record of the file, the first run's included.
         let reused = NSTemporaryDirectory() + "find-reused-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: reused) }
         for run in ["1111", "2222"] {
             let recorder = try Recorder(memoryLimit: 1, filePath: reused)
             for _ in 1...3 { recorder.append(Self.record(token: run)) }
-            if run == "2222" { XCTAssertEqual(try recorder.findRecord(seq: 2)?.deviceToken, "2222") }
+            if run == "2222" {
+                XCTAssertEqual(try recorder.findRecord(seq: 2)?.deviceToken, "1111", "the first run's record, from the file")
+                XCTAssertEqual(try recorder.findRecord(seq: 5)?.deviceToken, "2222", "this run's, from the file")
+                XCTAssertEqual(try recorder.findRecord(seq: 6)?.deviceToken, "2222", "this run's, from memory")
+            }
             recorder.shutdown()
         }
+
+        // A file whose numbering starts again (written before numbers continued across runs, or two files
+        // concatenated): the records after the last restart are the ones a number names.
+        let legacy = NSTemporaryDirectory() + "find-legacy-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: legacy) }
+        let lines = (1...3).map { Self.line(seq: UInt64($0), token: "1111") } + (1...2).map { Self.line(seq: UInt64($0), token: "2222") }
+        try Data(lines.joined().utf8).write(to: URL(fileURLWithPath: legacy))
+        let afterLegacy = try Recorder(memoryLimit: 1, filePath: legacy)
+        afterLegacy.append(Self.record(token: "3333"))
+        afterLegacy.append(Self.record(token: "3333"))
+        XCTAssertEqual(try afterLegacy.findRecord(seq: 2)?.deviceToken, "2222", "after the restart in numbering")
+        XCTAssertEqual(try afterLegacy.findRecord(seq: 4)?.deviceToken, "3333", "numbering goes on after the highest seq")
+        afterLegacy.shutdown()
 
         let memoryOnly = try Recorder(memoryLimit: 2)
         for _ in 1...5 { memoryOnly.append(Self.record()) }
@@ -114,31 +139,36 @@ final class SearchQueryMatchTests: XCTestCase {
     func testPagingThroughManyBlocksOfTheFileMatchesEveryRecordOnceInOrder() throws {
         let path = NSTemporaryDirectory() + "search-blocks-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        // A first run's records, numbered from 1 too: they must not show up in the second run's searches.
+        // A first run's records (token 0000, status 410): the second run numbers on after them, and its searches
+        // reach them too, past its own records.
         let earlier = try Recorder(memoryLimit: 5, filePath: path)
-        for _ in 1...300 { earlier.append(Self.record(token: "0000")) }
+        for _ in 1...300 { earlier.append(Self.record(token: "0000", status: 410, reason: "Unregistered")) }
         earlier.shutdown()
         let recorder = try Recorder(memoryLimit: 10, filePath: path)
         let count = 3 * RecordFileIndex.stride + 17
         for index in 1...count { recorder.append(Self.record(token: "1111", status: index % 3 == 0 ? 200 : 410, reason: index % 3 == 0 ? nil : "Unregistered")) }
+        let thisRun = (301...UInt64(300 + count))
         let query = try SearchQuery(parsing: "status:200")
         var seen: [UInt64] = []
         var before: UInt64?
         var pages = 0
         repeat {
             let page = try recorder.search(query, before: before, limit: 7)
-            XCTAssertTrue(page.records.allSatisfy { $0.deviceToken == "1111" }, "a record of the earlier run")
+            XCTAssertTrue(page.records.allSatisfy { $0.deviceToken == "1111" }, "only this run's records answer 200")
             seen += page.records.map(\.seq)
             before = page.nextBefore
             pages += 1
         } while before != nil && pages < 1000
-        XCTAssertEqual(seen, Array((1...UInt64(count)).filter { $0 % 3 == 0 }.reversed()), "every match once, newest first")
-        let all = try recorder.search(SearchQuery(), limit: 1000)
-        XCTAssertEqual(all.records.map(\.seq), Array((1...UInt64(count)).reversed()))
+        XCTAssertEqual(seen, Array(thisRun.filter { ($0 - 300) % 3 == 0 }.reversed()), "every match once, newest first")
+        let all = try recorder.search(SearchQuery(), limit: 2000)
+        XCTAssertEqual(all.records.map(\.seq), Array((1...UInt64(300 + count)).reversed()), "both runs, one number each")
         XCTAssertNil(all.nextBefore)
-        for seq in [1, 255, 256, 257, 513, UInt64(count - 10)] {
+        for seq: UInt64 in [1, 255, 256, 257, 300] {
+            XCTAssertEqual(try recorder.findRecord(seq: seq)?.deviceToken, "0000", "seq \(seq): the first run's")
+        }
+        for seq: UInt64 in [301, 555, 556, 557, 813, UInt64(300 + count - 10)] {
             XCTAssertEqual(try recorder.findRecord(seq: seq)?.seq, seq)
-            XCTAssertEqual(try recorder.findRecord(seq: seq)?.deviceToken, "1111")
+            XCTAssertEqual(try recorder.findRecord(seq: seq)?.deviceToken, "1111", "seq \(seq): this run's")
         }
         recorder.append(Self.record(token: "2222"))   // the index grows with the file
         recorder.append(Self.record(token: "2222"))
