@@ -69,3 +69,8 @@ bench-client: deps
 
 clean:
 	rm -rf .build $(VENV)
+
+## test-sanitizers: server suites under AddressSanitizer (+LeakSanitizer) and ThreadSanitizer (see README "Sanitizers").
+.PHONY: test-sanitizers
+test-sanitizers: deps
+	bash scripts/sanitizers/run.sh
