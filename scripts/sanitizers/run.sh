@@ -30,7 +30,7 @@ run() { # $1 = address|thread, $2 = scratch path
   [ "$rc" = 0 ] && [ "$reports" = 0 ]
 }
 
-export ASAN_OPTIONS="halt_on_error=1:exitcode=86:detect_leaks=${SANITIZER_DETECT_LEAKS:-1}:suppressions=$HERE/asan.supp"
+export ASAN_OPTIONS="halt_on_error=1:exitcode=86:detect_leaks=${SANITIZER_DETECT_LEAKS:-0}:suppressions=$HERE/asan.supp"
 export LSAN_OPTIONS="suppressions=$HERE/lsan.supp:print_suppressions=0"
 export TSAN_OPTIONS="halt_on_error=1:exitcode=66:suppressions=$HERE/tsan.supp:print_suppressions=0"
 start=$SECONDS; status=0
