@@ -137,3 +137,8 @@ fuzz-seeds: deps
 ## soak: 1 000 000 pushes over TLS from h2load and `mockapns send` with faults on; checks records, RSS, descriptors.
 soak: deps
 	bash scripts/soak.sh
+
+## test-sanitizers: server suites under AddressSanitizer (+LeakSanitizer) and ThreadSanitizer (see README "Sanitizers").
+.PHONY: test-sanitizers
+test-sanitizers: deps
+	bash scripts/sanitizers/run.sh
