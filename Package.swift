@@ -41,31 +41,34 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
 
+        // `Locked`, the pthread-mutex (TSan-visible) lock every module shares, so code that is not transport need not
+        // import the transport for it. No dependencies.
+        .target(name: "Synchronized", swiftSettings: strict),
         // What APNs is: pure Swift, no C, no networking.
         .target(name: "APNsModel", swiftSettings: strict),
         // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL
         .target(name: "APNsCrypto", dependencies: ["COpenSSL", "APNsModel"], swiftSettings: strict),
-        // HTTP/2 over nghttp2 + OpenSSL on epoll loops; knows nothing of APNs. → CNghttp2, COpenSSL
+        // HTTP/2 over nghttp2 + OpenSSL on epoll loops; knows nothing of APNs. → CNghttp2, COpenSSL, Synchronized
         .target(
             name: "HTTP2",
-            dependencies: ["CNghttp2", "COpenSSL", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CNghttp2", "COpenSSL", "Synchronized", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        // The mock server. → HTTP2, APNsCrypto, APNsModel
+        // The mock server. → HTTP2, APNsCrypto, APNsModel, Synchronized
         .target(
             name: "MockAPNs",
             dependencies: [
-                "HTTP2", "APNsCrypto", "APNsModel",
+                "HTTP2", "APNsCrypto", "APNsModel", "Synchronized",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         // The sender library: pooled HTTP/2 connections, provider tokens, typed notifications, retries.
-        // → HTTP2, APNsCrypto, APNsModel (never MockAPNs)
+        // → HTTP2, APNsCrypto, APNsModel, Synchronized (never MockAPNs)
         .target(
             name: "APNsClient",
             dependencies: [
-                "HTTP2", "APNsCrypto", "APNsModel",
+                "HTTP2", "APNsCrypto", "APNsModel", "Synchronized",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -89,11 +92,11 @@ let package = Package(
             swiftSettings: strict
         ),
         // --- control plane (MockAPNsControl) ---
-        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics, HTTP/1.1 APNs endpoint. → MockAPNs, APNsModel, HTTP2 (Locked)
+        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics, HTTP/1.1 APNs endpoint. → MockAPNs, APNsModel, Synchronized
         .target(
             name: "MockAPNsControl",
             dependencies: [
-                "MockAPNs", "APNsModel", "HTTP2",
+                "MockAPNs", "APNsModel", "Synchronized",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -121,7 +124,7 @@ let package = Package(
         .executableTarget(
             name: "mockapns",
             dependencies: [
-                "MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2",
+                "MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2", "Synchronized",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -148,7 +151,7 @@ let package = Package(
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: strict),
         .testTarget(
             name: "MockAPNsTests",
-            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "TestSupport"],
+            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "Synchronized", "TestSupport"],
             swiftSettings: strict
         ),
     ]

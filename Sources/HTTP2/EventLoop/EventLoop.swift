@@ -1,6 +1,7 @@
 import CNghttp2
 import Glibc
 import Synchronization
+import Synchronized
 
 /// One epoll thread. Owns the sockets registered on it; everything a connection does runs here.
 ///

@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import HTTP2
+import Synchronized
 
 /// The mock's decision path, independent of any transport: authenticate → connection rules → validate
 /// (all in `RequestDecider`) → fault plan → device registry or channel store → response → record.
