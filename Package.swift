@@ -40,6 +40,8 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // Linux epoll, eventfd and socket shims (macros and packed structs); libc only, so no pkg-config.
+        .systemLibrary(name: "CSystemShims"),
 
         // `Locked`, the pthread-mutex (TSan-visible) lock every module shares, so code that is not transport need not
         // import the transport for it. No dependencies.
@@ -48,10 +50,11 @@ let package = Package(
         .target(name: "APNsModel", swiftSettings: strict),
         // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL
         .target(name: "APNsCrypto", dependencies: ["COpenSSL", "APNsModel"], swiftSettings: strict),
-        // HTTP/2 over nghttp2 + OpenSSL on epoll loops; knows nothing of APNs. → CNghttp2, COpenSSL, Synchronized
+        // HTTP/2 over nghttp2 + OpenSSL on epoll loops; knows nothing of APNs.
+        // → CNghttp2, COpenSSL, CSystemShims, Synchronized
         .target(
             name: "HTTP2",
-            dependencies: ["CNghttp2", "COpenSSL", "Synchronized", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CNghttp2", "COpenSSL", "CSystemShims", "Synchronized", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The mock server. → HTTP2, APNsCrypto, APNsModel, Synchronized
