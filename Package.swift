@@ -113,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockAPNsControlTests",
-            dependencies: ["MockAPNsControl", "MockAPNs", "APNsModel"],
+            dependencies: ["MockAPNsControl", "MockAPNs", "APNsModel", "TestSupport"],
             swiftSettings: strict
         ),
         // Drives the built `mockapns` binary (Inspect*: list/show/tail/export/stats/expect/token on recordings).
@@ -141,7 +141,8 @@ let package = Package(
             name: "HTTP1BenchServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             path: "bench/HTTP1BenchServer", swiftSettings: strict),
 
-        // Shared by the test targets: the conformance corpus loader, repository paths, an in-process test server.
+        // Shared by the test targets: the conformance corpus loader, repository paths, an in-process test server,
+        // the peer-process runner and the curl request helper.
         .target(
             name: "TestSupport",
             dependencies: ["APNsModel", "APNsCrypto", "MockAPNs"],
