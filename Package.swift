@@ -43,32 +43,38 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // Linux epoll, eventfd and socket shims (macros and packed structs); libc only, so no pkg-config.
+        .systemLibrary(name: "CSystemShims"),
 
+        // `Locked`, the pthread-mutex (TSan-visible) lock every module shares, so code that is not transport need not
+        // import the transport for it. No dependencies.
+        .target(name: "Synchronized", swiftSettings: strict),
         // What APNs is: pure Swift, no C, no networking.
         .target(name: "APNsModel", swiftSettings: strict),
         // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL
         .target(name: "APNsCrypto", dependencies: ["COpenSSL", "APNsModel"], swiftSettings: strict),
-        // HTTP/2 over nghttp2 + OpenSSL on epoll loops; knows nothing of APNs. → CNghttp2, COpenSSL
+        // HTTP/2 over nghttp2 + OpenSSL on epoll loops; knows nothing of APNs.
+        // → CNghttp2, COpenSSL, CSystemShims, Synchronized
         .target(
             name: "HTTP2",
-            dependencies: ["CNghttp2", "COpenSSL", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CNghttp2", "COpenSSL", "CSystemShims", "Synchronized", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        // The mock server. → HTTP2, APNsCrypto, APNsModel
+        // The mock server. → HTTP2, APNsCrypto, APNsModel, Synchronized
         .target(
             name: "MockAPNs",
             dependencies: [
-                "HTTP2", "APNsCrypto", "APNsModel",
+                "HTTP2", "APNsCrypto", "APNsModel", "Synchronized",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         // The sender library: pooled HTTP/2 connections, provider tokens, typed notifications, retries.
-        // → HTTP2, APNsCrypto, APNsModel (never MockAPNs)
+        // → HTTP2, APNsCrypto, APNsModel, Synchronized (never MockAPNs)
         .target(
             name: "APNsClient",
             dependencies: [
-                "HTTP2", "APNsCrypto", "APNsModel",
+                "HTTP2", "APNsCrypto", "APNsModel", "Synchronized",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -92,11 +98,11 @@ let package = Package(
             swiftSettings: strict
         ),
         // --- control plane (MockAPNsControl) ---
-        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics, HTTP/1.1 APNs endpoint. → MockAPNs, APNsModel, HTTP2 (Locked)
+        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics, HTTP/1.1 APNs endpoint. → MockAPNs, APNsModel, Synchronized
         .target(
             name: "MockAPNsControl",
             dependencies: [
-                "MockAPNs", "APNsModel", "HTTP2",
+                "MockAPNs", "APNsModel", "Synchronized",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -110,7 +116,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockAPNsControlTests",
-            dependencies: ["MockAPNsControl", "MockAPNs", "APNsModel"],
+            dependencies: ["MockAPNsControl", "MockAPNs", "APNsModel", "TestSupport"],
             swiftSettings: strict
         ),
         // Drives the built `mockapns` binary (Inspect*: list/show/tail/export/stats/expect/token on recordings).
@@ -124,7 +130,7 @@ let package = Package(
         .executableTarget(
             name: "mockapns",
             dependencies: [
-                "MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2",
+                "MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2", "Synchronized",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -138,7 +144,8 @@ let package = Package(
             name: "HTTP1BenchServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             path: "bench/HTTP1BenchServer", swiftSettings: strict),
 
-        // Shared by the test targets: the conformance corpus loader, repository paths, an in-process test server.
+        // Shared by the test targets: the conformance corpus loader, repository paths, an in-process test server,
+        // the peer-process runner and the curl request helper.
         .target(
             name: "TestSupport",
             dependencies: ["APNsModel", "APNsCrypto", "MockAPNs"],
@@ -151,7 +158,7 @@ let package = Package(
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: strict),
         .testTarget(
             name: "MockAPNsTests",
-            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "TestSupport"],
+            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "Synchronized", "TestSupport"],
             swiftSettings: strict
         ),
 

@@ -2,6 +2,7 @@ import APNsModel
 import Foundation
 import MockAPNs
 import MockAPNsControl
+import TestSupport
 import XCTest
 
 /// Web pages cannot use the control plane: foreign `Host` (DNS rebinding) and foreign `Origin` (any site the

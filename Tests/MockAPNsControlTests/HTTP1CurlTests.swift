@@ -1,26 +1,15 @@
 import Foundation
 import MockAPNs
 import MockAPNsControl
+import TestSupport
 import XCTest
 
 /// The HTTP/1.1 APNs endpoint driven by `curl --http1.1`, as APNSwift's own tests drive a plain-HTTP mock:
 /// the same answers and the same records as over HTTP/2.
 final class HTTP1CurlTests: XCTestCase {
     private func curl(_ port: Int, _ path: String, headers: [String], body: String) throws -> (status: String, body: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        let bodyFile = NSTemporaryDirectory() + "h1-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: bodyFile) }
-        var arguments = ["-sS", "--http1.1", "-o", bodyFile, "-w", "%{http_code}", "--data-binary", body]
-        for header in headers { arguments += ["-H", header] }
-        process.arguments = arguments + ["http://127.0.0.1:\(port)\(path)"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return (status, (try? String(contentsOfFile: bodyFile, encoding: .utf8)) ?? "")
+        let answer = try CurlRequest.send("POST", "http://127.0.0.1:\(port)\(path)", headers: headers, body: body)
+        return (String(answer.status), answer.body)
     }
 
     func testCurlOverHTTP1GetsAPNsAnswers() async throws {

@@ -1,6 +1,7 @@
-import CNghttp2
+import CSystemShims
 import Glibc
 import Synchronization
+import Synchronized
 
 /// One epoll thread. Owns the sockets registered on it; everything a connection does runs here.
 ///
@@ -40,7 +41,7 @@ public final class EventLoop: @unchecked Sendable {
         self.index = index
         let ep = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard ep >= 0 else { throw .system(operation: "epoll_create1", errno: errno) }
-        let ev = eventfd(0, cnghttp2_EFD_NONBLOCK_CLOEXEC())
+        let ev = eventfd(0, csystem_EFD_NONBLOCK_CLOEXEC())
         guard ev >= 0 else {
             Glibc.close(ep)
             throw .system(operation: "eventfd", errno: errno)
@@ -49,7 +50,7 @@ public final class EventLoop: @unchecked Sendable {
         wakeFD = ev
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         plainBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        _ = cnghttp2_epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, EpollEvents.input)
+        _ = csystem_epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, EpollEvents.input)
     }
 
     deinit {
@@ -114,18 +115,18 @@ public final class EventLoop: @unchecked Sendable {
         if index >= handlers.count {
             handlers.append(contentsOf: repeatElement(nil, count: index - handlers.count + 64))
         }
-        guard cnghttp2_epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, events) == 0 else {
+        guard csystem_epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, events) == 0 else {
             throw .system(operation: "epoll_ctl(ADD)", errno: errno)
         }
         handlers[index] = handler
     }
 
     func modify(fd: Int32, events: UInt32) {
-        _ = cnghttp2_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, events)
+        _ = csystem_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, events)
     }
 
     func deregister(fd: Int32) {
-        _ = cnghttp2_epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0)
+        _ = csystem_epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0)
         let index = Int(fd)
         if index < handlers.count { handlers[index] = nil }
     }
@@ -160,7 +161,7 @@ public final class EventLoop: @unchecked Sendable {
                 let current = monotonicNanoseconds()
                 timeout = deadline <= current ? 0 : Int32(min((deadline - current + 999_999) / 1_000_000, 60_000))
             }
-            let n = cnghttp2_epoll_wait(epollFD, fds, events, maxEvents, timeout)
+            let n = csystem_epoll_wait(epollFD, fds, events, maxEvents, timeout)
             now = monotonicNanoseconds()
             if n > 0 {
                 for i in 0..<Int(n) {

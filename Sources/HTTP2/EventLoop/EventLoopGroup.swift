@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import Synchronized
 
 /// A fixed set of `EventLoop`s, one thread each (default: one per core). Connections are spread
 /// across the loops round-robin. Call `shutdown()` (or let the owning server do it) to stop the threads.

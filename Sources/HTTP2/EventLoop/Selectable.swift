@@ -16,10 +16,10 @@ protocol TickObserver: AnyObject {
 
 /// epoll bits, read once from C.
 enum EpollEvents {
-    static let input: UInt32 = cnghttp2_EPOLLIN()
-    static let output: UInt32 = cnghttp2_EPOLLOUT()
-    static let error: UInt32 = cnghttp2_EPOLLERR()
-    static let hangup: UInt32 = cnghttp2_EPOLLHUP()
+    static let input: UInt32 = csystem_EPOLLIN()
+    static let output: UInt32 = csystem_EPOLLOUT()
+    static let error: UInt32 = csystem_EPOLLERR()
+    static let hangup: UInt32 = csystem_EPOLLHUP()
 }
 
-import CNghttp2
+import CSystemShims

@@ -1,4 +1,4 @@
-import CNghttp2
+import CSystemShims
 import Glibc
 
 /// Small wrappers over BSD sockets: resolve, listen, connect, accept, and address formatting.
@@ -39,7 +39,7 @@ enum Socket {
         let addresses = try resolve(host: host, port: port, passive: true)
         var lastError: HTTP2Error = .invalidAddress(host: host, port: port, reason: "no address")
         for var address in addresses {
-            let fd = socket(Int32(address.ss_family), cnghttp2_SOCK_STREAM_NONBLOCK_CLOEXEC(), 0)
+            let fd = socket(Int32(address.ss_family), csystem_SOCK_STREAM_NONBLOCK_CLOEXEC(), 0)
             if fd < 0 {
                 lastError = .system(operation: "socket", errno: errno)
                 continue
@@ -129,7 +129,7 @@ enum Socket {
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let fd = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                cnghttp2_accept4(listener, $0, &length, cnghttp2_SOCK_NONBLOCK_CLOEXEC())
+                csystem_accept4(listener, $0, &length, csystem_SOCK_NONBLOCK_CLOEXEC())
             }
         }
         guard fd >= 0 else { return nil }
@@ -145,7 +145,7 @@ enum Socket {
     /// Starts a non-blocking connect. Returns the fd; completion is signalled by EPOLLOUT.
     static func connect(to address: sockaddr_storage) throws(HTTP2Error) -> Int32 {
         var address = address
-        let fd = socket(Int32(address.ss_family), cnghttp2_SOCK_STREAM_NONBLOCK_CLOEXEC(), 0)
+        let fd = socket(Int32(address.ss_family), csystem_SOCK_STREAM_NONBLOCK_CLOEXEC(), 0)
         guard fd >= 0 else { throw .system(operation: "socket", errno: errno) }
         let length = Self.length(of: address)
         let rc = withUnsafePointer(to: &address) {
@@ -164,7 +164,7 @@ enum Socket {
     @inline(__always)
     static func send(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
         while true {
-            let n = Glibc.send(fd, pointer, count, cnghttp2_MSG_NOSIGNAL())
+            let n = Glibc.send(fd, pointer, count, csystem_MSG_NOSIGNAL())
             if n >= 0 { return n }
             if errno == EINTR { continue }
             if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }

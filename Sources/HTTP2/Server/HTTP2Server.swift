@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import Synchronized
 
 /// An HTTP/2 server (TLS with or without ALPN, or h2c prior knowledge) on its own epoll loops.
 ///

@@ -1,7 +1,7 @@
 import APNsModel
 import Foundation
-import HTTP2
 import Synchronization
+import Synchronized
 
 /// The devices the mock pretends to know. Every well-formed token is a live device unless set here.
 public final class DeviceRegistry: Sendable {

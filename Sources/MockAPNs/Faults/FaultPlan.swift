@@ -1,7 +1,7 @@
 import APNsModel
 import Foundation
-import HTTP2
 import Synchronization
+import Synchronized
 
 /// The scripted faults in force, with a seeded random generator so probabilistic plans replay exactly.
 public final class FaultPlan: Sendable {

@@ -1,6 +1,6 @@
 import APNsModel
-import HTTP2
 import Logging
+import Synchronized
 
 /// Notices senders that open a new TLS connection (and mint a new provider token) for every push.
 ///

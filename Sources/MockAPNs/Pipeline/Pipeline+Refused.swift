@@ -10,12 +10,10 @@ extension Pipeline {
         let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
         let auth = RecordedRequest.Authentication(kind: request.value("authorization") == nil ? "none" : "token")
         let response = RecordedRequest.Response(status: status, reason: nil, apnsID: request.value("apns-id"))
-        let record = RecordedRequest(
-            seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id, streamID: connection.streamID,
-            remote: connection.remote, method: request.method, path: request.path,
-            deviceToken: Self.deviceToken(in: request.path), headers: request.headers, body: request.body,
-            payload: request.body.isEmpty ? nil : try? JSONValue.parse(request.body), payloadBytes: request.body.count,
-            auth: auth, response: response, faults: [], lint: [], durationMicros: elapsed)
+        let record = Self.record(
+            of: request, on: connection, deviceToken: Self.deviceToken(in: request.path),
+            payloadSource: Self.payloadSource(body: request.body), auth: auth, response: response, faults: [],
+            durationMicros: elapsed)
         recorder.store(record)
     }
 }

@@ -1,5 +1,5 @@
 import APNsModel
-import HTTP2
+import Synchronized
 
 extension RecordedRequest {
     /// The record with its payload lint findings filled in (what APNs accepts but a device may mishandle).

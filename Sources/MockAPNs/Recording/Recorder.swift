@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import HTTP2
+import Synchronized
 
 /// Keeps every request the mock answered: a bounded in-memory ring for queries and waiters, live
 /// subscribers, and (optionally) a JSON Lines file written by a background thread.

@@ -1,5 +1,5 @@
-import HTTP2
 import NIOCore
+import Synchronized
 
 /// Gives each HTTP/1.1 connection a number for the life of the endpoint, so records show which
 /// requests shared a connection (as HTTP/2 records do).

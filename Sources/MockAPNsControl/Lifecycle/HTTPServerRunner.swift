@@ -1,8 +1,8 @@
 import Glibc
-import HTTP2
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Synchronized
 
 /// Runs one Hummingbird application in the background: start returns the bound port, stop shuts it
 /// down gracefully (and cancels what is still open after a short grace period).

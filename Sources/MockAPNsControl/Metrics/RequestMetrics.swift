@@ -1,6 +1,6 @@
-import HTTP2
 import MockAPNs
 import Prometheus
+import Synchronized
 
 /// Prometheus series for the mock's traffic, fed from the recorder: requests by status, by reason and
 /// by push type, a latency histogram (from each record's `duration_us`), open connections (the

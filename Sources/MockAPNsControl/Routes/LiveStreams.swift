@@ -1,5 +1,5 @@
-import HTTP2
 import MockAPNs
+import Synchronized
 
 /// The live record feeds handed to `/api/v1/stream` clients, kept so that stopping the server can end
 /// them (an open event stream would otherwise hold the graceful shutdown until its grace period ran out).

@@ -1,5 +1,5 @@
 import APNsClient
-import HTTP2
+import Synchronized
 
 /// Counts outcomes of `mockapns send` from many tasks: accepted, rejected by reason, failed by error.
 final class SendTally: Sendable {

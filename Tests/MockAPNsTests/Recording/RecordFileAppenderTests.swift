@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import HTTP2
+import Synchronized
 import XCTest
 @testable import MockAPNs
 

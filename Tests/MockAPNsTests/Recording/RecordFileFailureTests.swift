@@ -1,7 +1,7 @@
 import APNsModel
 import Foundation
 import Glibc
-import HTTP2
+import Synchronized
 import TestSupport
 import XCTest
 @testable import MockAPNs

@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import HTTP2
+import Synchronized
 import XCTest
 @testable import MockAPNs
 

@@ -1,5 +1,5 @@
 import Foundation
-import HTTP2
+import Synchronized
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

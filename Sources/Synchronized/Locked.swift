@@ -2,7 +2,8 @@ import Glibc
 
 /// A value guarded by a pthread mutex. Used instead of `Synchronization.Mutex` because the latter's
 /// futex-based lock is invisible to ThreadSanitizer on Linux (false race reports); pthread mutexes are
-/// intercepted by TSan. Public so the modules above the transport (MockAPNs) lock the same TSan-visible way.
+/// intercepted by TSan. Public, in a target of its own, so every module locks the same TSan-visible way
+/// without importing the transport for it.
 // @unchecked Sendable: `value` is only accessed inside `withLock`, under `mutex`.
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>

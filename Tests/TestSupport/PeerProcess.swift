@@ -1,16 +1,17 @@
 import Foundation
-import XCTest
 
-/// Runs a real peer (curl, nghttp, h2load, python) and collects its output.
-struct PeerProcess {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+/// Runs a real peer (curl, nghttp, h2load, python) and collects its output; shared by the test targets that drive
+/// the mock with real clients.
+public struct PeerProcess {
+    /// What the peer did: exit status and everything it wrote.
+    public struct Output: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
     /// Runs `executable` with `arguments`, feeding `input` on stdin, and waits (up to `timeout`).
-    static func run(_ executable: String, _ arguments: [String], input: Data? = nil,
+    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil,
                     timeout: TimeInterval = 300) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try resolve(executable))
@@ -45,7 +46,8 @@ struct PeerProcess {
                       stderr: String(decoding: errBox.data, as: UTF8.self))
     }
 
-    static func resolve(_ name: String) throws -> String {
+    /// `name` as given when absolute, else the first executable of that name in the usual directories.
+    public static func resolve(_ name: String) throws -> String {
         if name.hasPrefix("/") { return name }
         for dir in ["/usr/bin", "/usr/sbin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: dir + "/" + name) {
             return dir + "/" + name
@@ -53,10 +55,11 @@ struct PeerProcess {
         throw PeerError.missing("\(name) is not installed; run `make deps`")
     }
 
-    enum PeerError: Error, CustomStringConvertible {
+    /// A peer that is not installed or did not finish.
+    public enum PeerError: Error, CustomStringConvertible {
         case missing(String)
         case timedOut(String)
-        var description: String {
+        public var description: String {
             switch self {
             case .missing(let s): return s
             case .timedOut(let s): return "peer did not finish in time: \(s)"

@@ -1,19 +1,18 @@
 import Foundation
-import XCTest
 
 /// One request through `/usr/bin/curl`, which (unlike URLSession) sends exactly the `Host` and `Origin`
 /// headers a test gives it, as a browser or a DNS-rebinding page would.
-enum CurlRequest {
+public enum CurlRequest {
     /// The answer: status, headers (lowercased names, last value wins) and body text.
-    struct Answer {
-        let status: Int
-        let headers: [String: String]
-        let body: String
+    public struct Answer {
+        public let status: Int
+        public let headers: [String: String]
+        public let body: String
     }
 
-    /// Sends `method url` with `headers` (`"Name: value"`) and an optional body; fails the test if curl fails.
-    static func send(_ method: String, _ url: String, headers: [String] = [], body: String? = nil,
-                     file: StaticString = #filePath, line: UInt = #line) throws -> Answer {
+    /// Sends `method url` with `headers` (`"Name: value"`) and an optional body; throws (failing the test) if curl
+    /// fails.
+    public static func send(_ method: String, _ url: String, headers: [String] = [], body: String? = nil) throws -> Answer {
         let folder = NSTemporaryDirectory() + "curl-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -21,15 +20,9 @@ enum CurlRequest {
                          "-w", "%{http_code}"]
         for header in headers { arguments += ["-H", header] }
         if let body { arguments += ["--data-binary", body] }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = arguments + [url]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "curl \(arguments)", file: file, line: line)
+        let output = try PeerProcess.run("/usr/bin/curl", arguments + [url])
+        guard output.status == 0 else { throw Failed(description: "curl \(arguments) exited \(output.status): \(output.stderr)") }
+        let status = output.stdout
         var fields: [String: String] = [:]
         let head = (try? String(contentsOfFile: folder + "/head", encoding: .utf8)) ?? ""
         for raw in head.split(whereSeparator: \.isNewline) {
@@ -38,5 +31,10 @@ enum CurlRequest {
         }
         return Answer(status: Int(status) ?? 0, headers: fields,
                       body: (try? String(contentsOfFile: folder + "/body", encoding: .utf8)) ?? "")
+    }
+
+    /// curl exited with a failure.
+    public struct Failed: Error, CustomStringConvertible {
+        public let description: String
     }
 }

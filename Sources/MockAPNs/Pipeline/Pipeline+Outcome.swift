@@ -1,0 +1,37 @@
+import APNsModel
+
+extension Pipeline {
+    /// What the decision path made of one request: the answer, the faults fired, what the record keeps.
+    struct Outcome {
+        var status = 200
+        var reason: APNsReason?
+        var reasonText: String?
+        var timestamp: Int64?
+        var extraHeaders: [HeaderField] = []
+        var body: [UInt8]?
+        var firedFaults: [String] = []
+        var disposition = PipelineDisposition.respond
+        var delay: Duration?
+        var route: Route?
+        var payload: JSONValue?
+        /// The accepted push's payload is exactly the request body's JSON (set instead of `payload`).
+        var payloadIsBody = false
+        var apnsID: String?
+        var isBroadcast = false
+
+        mutating func reject(_ reason: APNsReason, timestamp: Int64? = nil) {
+            status = reason.status
+            self.reason = reason
+            reasonText = reason.rawValue
+            self.timestamp = timestamp
+        }
+
+        /// What a success becomes while the record file cannot be written: the mock claims no success it cannot
+        /// keep a record of (APNs's own answer to a server-side failure).
+        mutating func refuseUnrecordable() {
+            reject(.internalServerError)
+            extraHeaders = []
+            body = nil
+        }
+    }
+}

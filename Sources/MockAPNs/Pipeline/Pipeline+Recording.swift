@@ -1,0 +1,149 @@
+import APNsModel
+
+extension Pipeline {
+    /// The response to `request`, after recording it. `deviceToken` is the token in its path.
+    func respond(_ outcome: Outcome, request recorded: APNsRequest, deviceToken: String?,
+                 connection: PipelineConnection, credential: ProviderCredential,
+                 streamLimit: UInt32?, churnTeam: String?,
+                 afterRecording: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
+        var headers: [HeaderField] = []
+        headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
+        // Broadcast and channel-management answers carry `apns-request-id`, never `apns-id`, whether the request
+        // was accepted or refused, also before its route was resolved (APNS-SPEC §1.2, §3.5): decided by path.
+        let idHeader = outcome.isBroadcast || Self.isBroadcastAPI(path: recorded.path) ? "apns-request-id" : "apns-id"
+        // Echoed as sent (clients match on it), else generated; the record keeps a generated ID as its bits.
+        let apnsID: RecordedRequest.Response.IDSource
+        if let sent = recorded.value(idHeader) {
+            apnsID = .text(sent)
+            headers.append(HeaderField(name: idHeader, value: sent))
+        } else {
+            let generated = APNsIDGenerator.nextID()
+            apnsID = .generated(generated)
+            headers.append(HeaderField(name: idHeader, value: generated.text))
+        }
+        var uniqueID = RecordedRequest.Response.IDSource.text(nil)
+        if outcome.status == 200, configuration.environment == .development || outcome.route.map(Self.isBroadcastSend) == true {
+            let generated = APNsIDGenerator.nextID()
+            uniqueID = .generated(generated)
+            headers.append(HeaderField(name: "apns-unique-id", value: generated.text))
+        }
+        headers.append(contentsOf: outcome.extraHeaders)
+        var body: [UInt8] = []
+        if let reasonText = outcome.reasonText, outcome.status >= 300 {
+            body = Self.reasonBody(reasonText, timestamp: outcome.timestamp)
+            headers.append(HeaderField(name: "content-type", value: "application/json"))
+        } else if let payload = outcome.body {
+            body = payload
+            headers.append(HeaderField(name: "content-type", value: "application/json"))
+        }
+
+        let answered: Bool
+        switch outcome.disposition {
+        case .respond: answered = true
+        case .goAway, .stall, .reset, .drop: answered = false
+        }
+        var faultsRecorded = outcome.firedFaults
+        if faultsRecorded.isEmpty, outcome.disposition != .respond { faultsRecorded = ["fault"] }
+        let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
+        let delayMicros = outcome.delay.map { Int64($0.components.seconds) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
+        let response = RecordedRequest.Response(
+            status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : .text(nil),
+            apnsUniqueID: answered ? uniqueID : .text(nil), timestamp: outcome.timestamp)
+        var record = Self.record(
+            of: recorded, on: connection, deviceToken: deviceToken,
+            payloadSource: Self.payloadSource(body: recorded.body, payload: outcome.payload, payloadIsBody: outcome.payloadIsBody),
+            auth: Self.authentication(credential), response: response, faults: faultsRecorded,
+            durationMicros: elapsed + delayMicros)
+        if let churnTeam {
+            // Set here, the payload's own findings are not added later: compute them now (flagged connections only).
+            record.lint = record.lintFindings() + [churn.finding(team: churnTeam)]
+        }
+        let pipelineResponse = PipelineResponse(status: outcome.status, headers: headers, body: body,
+                                                disposition: outcome.disposition, delay: outcome.delay,
+                                                streamLimit: streamLimit)
+        if let afterRecording {
+            recorder.store(record) { written in
+                afterRecording(written ? pipelineResponse : pipelineResponse.unrecorded())
+            }
+        } else {
+            recorder.store(record)
+        }
+        return pipelineResponse
+    }
+
+    /// The record of `request` as received on `connection`: every answer, decided or refused, is built here.
+    /// Its `seq` is assigned by the recorder, which also adds the payload's lint findings.
+    static func record(of request: APNsRequest, on connection: PipelineConnection, deviceToken: String?,
+                       payloadSource: RecordedRequest.PayloadSource, auth: RecordedRequest.Authentication,
+                       response: RecordedRequest.Response, faults: [String], durationMicros: Int64) -> RecordedRequest {
+        RecordedRequest(
+            seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id,
+            streamID: connection.streamID, remote: connection.remote, method: request.method, path: request.path,
+            deviceToken: deviceToken, headers: request.headers, body: request.body, payloadSource: payloadSource,
+            payloadBytes: request.body.count, auth: auth, response: response, faults: faults, lint: [],
+            durationMicros: durationMicros)
+    }
+
+    /// How the record holds its payload: as the body's bytes alone (`.body`, parsed when read) when the payload is
+    /// exactly `body` parsed — an accepted push whose payload is its body, or a request without a payload of its
+    /// own whose non-empty body parses — else as the value (nil when the body is not JSON).
+    static func payloadSource(body: [UInt8], payload: JSONValue? = nil, payloadIsBody: Bool = false)
+        -> RecordedRequest.PayloadSource {
+        if body.isEmpty { return .value(payload) }
+        if payloadIsBody { return .body }
+        if let payload { return .value(payload) }
+        return JSONValue.parseOutline(body) != nil ? .body : .value(nil)
+    }
+
+    /// Whether `path` is on the broadcast push (`/4/broadcasts/…`) or channel-management (`/1/apps/…`) API, whose
+    /// answers identify themselves with `apns-request-id`.
+    static func isBroadcastAPI(path: String) -> Bool {
+        path.utf8.starts(with: "/4/broadcasts".utf8) || path.utf8.starts(with: "/1/apps".utf8)
+    }
+
+    private static func isBroadcastSend(_ route: Route) -> Bool {
+        if case .broadcast = route { return true }
+        return false
+    }
+
+    /// `{"reason":"…"}`, plus `"timestamp"` (ms) for 410s: APNs's error body.
+    static func reasonBody(_ reason: String, timestamp: Int64?) -> [UInt8] {
+        var members: [JSONValue.JSONMember] = [.init("reason", .string(reason))]
+        if let timestamp { members.append(.init("timestamp", .integer(timestamp))) }
+        return Array(JSONValue.object(members).jsonText().utf8)
+    }
+
+    /// `deviceToken(in: path)`, reusing the routed token's string when it is all of the path after
+    /// `/3/device/` (no query), which it then equals.
+    static func deviceToken(in path: String, routed route: Route?) -> String? {
+        if case .device(let token)? = route, path.utf8.count == "/3/device/".utf8.count + token.utf8.count {
+            return token
+        }
+        return deviceToken(in: path)
+    }
+
+    static func deviceToken(in path: String) -> String? {
+        let prefix = "/3/device/"
+        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+            // One byte per Character: the same answer from the bytes.
+            guard path.utf8.count > prefix.utf8.count, path.utf8.starts(with: prefix.utf8) else { return nil }
+            return String(Substring(path.utf8.dropFirst(prefix.utf8.count)))
+        }
+        guard path.hasPrefix(prefix), path.count > prefix.count else { return nil }
+        return String(path.dropFirst(prefix.count))
+    }
+
+    static func authentication(_ credential: ProviderCredential) -> RecordedRequest.Authentication {
+        switch credential {
+        case .none, .malformedToken:
+            return RecordedRequest.Authentication(kind: credential == .none ? "none" : "token")
+        case .token(let facts):
+            var issuedAt: Int64?
+            if case .seconds(let s) = facts.issuedAt { issuedAt = s }
+            return RecordedRequest.Authentication(kind: "token", teamID: facts.issuer, keyID: facts.keyID, issuedAt: issuedAt)
+        case .certificate(let facts):
+            let topics = facts.topics.isEmpty ? (facts.subjectUID.map { [$0] } ?? []) : facts.topics.map(\.name)
+            return RecordedRequest.Authentication(kind: "certificate", topics: topics)
+        }
+    }
+}
