@@ -24,11 +24,7 @@ final class DashboardBrowserTests: XCTestCase {
             "serve", "--h2c", "--port", "0", "--control-port", "0", "--trust-any-signature", "--ready-file", ready,
         ])
         defer { serve.stop() }
-        var readyJSON: JSONValue?
-        for _ in 0..<300 where readyJSON == nil {
-            if let data = FileManager.default.contents(atPath: ready) { readyJSON = try? JSONValue.parse(Array(data)) }
-            if readyJSON == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let readyJSON = try await InspectCLI.readyFile(at: ready)
         let apns = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "serve wrote no ready file")
         let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue)
         XCTAssertEqual(readyJSON?["dashboard_url"]?.stringValue, control + "/")
@@ -53,11 +49,7 @@ final class DashboardBrowserTests: XCTestCase {
         let ready = directory.appendingPathComponent("ready.json").path
         let serve = try InspectFollowProcess(["serve", "--h2c", "--port", "0", "--control-port", "0", "--no-dashboard", "--ready-file", ready])
         defer { serve.stop() }
-        var readyJSON: JSONValue?
-        for _ in 0..<300 where readyJSON == nil {
-            if let data = FileManager.default.contents(atPath: ready) { readyJSON = try? JSONValue.parse(Array(data)) }
-            if readyJSON == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let readyJSON = try await InspectCLI.readyFile(at: ready)
         let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue, "serve wrote no ready file")
         XCTAssertNil(readyJSON?["dashboard_url"]?.stringValue)
         let (_, response) = try await URLSession.shared.data(from: URL(string: control + "/")!)

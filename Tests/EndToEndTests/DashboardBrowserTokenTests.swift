@@ -22,11 +22,7 @@ final class DashboardBrowserTokenTests: XCTestCase {
             "--control-token", controlToken,
         ])
         defer { serve.stop() }
-        var readyJSON: JSONValue?
-        for _ in 0..<300 where readyJSON == nil {
-            if let data = FileManager.default.contents(atPath: ready) { readyJSON = try? JSONValue.parse(Array(data)) }
-            if readyJSON == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let readyJSON = try await InspectCLI.readyFile(at: ready)
         let apns = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "serve wrote no ready file")
         let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue)
 

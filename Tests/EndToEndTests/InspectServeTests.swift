@@ -19,11 +19,7 @@ final class InspectServeTests: XCTestCase {
         ])
         defer { serve.stop() }
 
-        var readyJSON: JSONValue?
-        for _ in 0..<300 where readyJSON == nil {
-            if let data = FileManager.default.contents(atPath: ready) { readyJSON = try? JSONValue.parse(Array(data)) }
-            if readyJSON == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let readyJSON = try await InspectCLI.readyFile(at: ready)
         let http1 = try XCTUnwrap(readyJSON?["http1_url"]?.stringValue, "no http1_url in the ready file")
         XCTAssertNotNil(readyJSON?["control_url"]?.stringValue, "no control_url in the ready file")
 

@@ -14,11 +14,7 @@ final class SendCommandTests: XCTestCase {
         let record = directory.appendingPathComponent("record.jsonl").path
         let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--ready-file", ready, "--record", record])
         defer { serve.stop() }
-        var readyJSON: JSONValue?
-        for _ in 0..<300 where readyJSON == nil {
-            if let data = FileManager.default.contents(atPath: ready) { readyJSON = try? JSONValue.parse(Array(data)) }
-            if readyJSON == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let readyJSON = try await InspectCLI.readyFile(at: ready)
         let url = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url in the ready file")
 
         let payload = directory.appendingPathComponent("push.json").path

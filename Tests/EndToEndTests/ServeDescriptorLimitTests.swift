@@ -59,11 +59,7 @@ final class ServeDescriptorLimitTests: XCTestCase {
             try? logHandle.close()
         }
 
-        var readyJSON: JSONValue?
-        for _ in 0..<300 where readyJSON == nil {
-            if let data = FileManager.default.contents(atPath: ready) { readyJSON = try? JSONValue.parse(Array(data)) }
-            if readyJSON == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let readyJSON = try await InspectCLI.readyFile(at: ready)
         let apnsURL = try XCTUnwrap(URL(string: try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url")))
         let controlURL = try XCTUnwrap(readyJSON?["control_url"]?.stringValue, "no control_url")
         let port = try XCTUnwrap(apnsURL.port)

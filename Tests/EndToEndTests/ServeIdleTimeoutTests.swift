@@ -10,11 +10,7 @@ final class ServeIdleTimeoutTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: ready) }
         let serve = try InspectFollowProcess(["serve", "--h2c", "--port", "0", "--no-control", "--idle-timeout", "1", "--ready-file", ready])
         defer { serve.stop() }
-        var readyJSON: JSONValue?
-        for _ in 0..<300 where readyJSON == nil {
-            if let data = FileManager.default.contents(atPath: ready) { readyJSON = try? JSONValue.parse(Array(data)) }
-            if readyJSON == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let readyJSON = try await InspectCLI.readyFile(at: ready)
         let port = try XCTUnwrap(URL(string: try XCTUnwrap(readyJSON?["apns_url"]?.stringValue))?.port)
 
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
