@@ -135,6 +135,30 @@ final class ServeReadyFileTests: XCTestCase {
         }
     }
 
+    func testRequestLogAccountsForEveryRequestWithinItsRate() async throws {
+        let path = directory + "/ready-burst.json"
+        let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--ready-file", path])
+        defer { serve.stop() }
+        let ready = try await waitReady(path, pid: serve.pid)
+        let url = try XCTUnwrap(ready["apns_url"]?.stringValue)
+        let payload = directory + "/burst.json"
+        try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        let count = 600
+        let sent = try await InspectCLI.run(["send", payload, "--url", url, "--topic", "com.example.app",
+                                             "--token", String(repeating: "cd", count: 32), "--count", String(count)])
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        serve.stop()
+        let stderr = try await serve.waitForExit()?.stderr ?? ""
+        let lines = stderr.split(separator: "\n").filter { $0.contains(" → 200, ") }
+        // Every request is either printed or counted in an "… and N more" line, whatever the timing.
+        let counted = stderr.split(separator: "\n").compactMap { line -> Int? in
+            guard let range = line.range(of: "… and ") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        XCTAssertEqual(lines.count + counted.reduce(0, +), count, stderr)
+        XCTAssertLessThanOrEqual(lines.count, count)
+    }
+
     /// `mockapns wait` on `path` for process `pid`, then the file's JSON.
     private func waitReady(_ path: String, pid: Int32) async throws -> JSONValue {
         let wait = try await InspectCLI.run(["wait", "--ready-file", path, "--pid", String(pid), "--timeout", "60"])

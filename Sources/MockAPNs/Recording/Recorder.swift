@@ -160,10 +160,11 @@ public final class Recorder: Sendable {
             return state.subscribers.isEmpty ? [] : Array(state.subscribers.values)
         }
         if !subscribers.isEmpty {
-            let linted = shared.record.withLint()
-            for continuation in subscribers { continuation.yield(linted) }
+            // Lint is left to each subscriber's own task (`RecordSubscription`): this is an event-loop thread.
+            let numbered = shared.record
+            for continuation in subscribers { continuation.yield(numbered) }
         }
-        for (continuation, records) in woken { continuation.resume(returning: records.map { $0.withLint() }) }
+        for (continuation, records) in woken { continuation.resume(returning: records) }   // linted by the waiter
         if fileQueueFull { writer?.waitForRoom() }   // a slow disk holds this thread back, with no lock held
         if writer == nil, let whenWritten { whenWritten(true) }
         return shared
@@ -183,6 +184,21 @@ public final class Recorder: Sendable {
             return state.ring[(state.head + Int(seq - oldest)) % state.ring.count]?.record
         }
         return record?.withLint()
+    }
+
+    /// Up to `limit` records numbered after `seq` that are still in memory, oldest first: what a poller that
+    /// has seen everything up to `seq` has not seen yet (records already pushed out of the ring are not returned;
+    /// compare with ``lastSequence`` to count them). Lint is not filled in.
+    public func records(after seq: UInt64, limit: Int) -> [RecordedRequest] {
+        guard limit > 0 else { return [] }
+        return state.withLock { state -> [RecordedRequest] in
+            guard state.stored > 0, seq < state.lastSeq else { return [] }
+            let oldest = state.lastSeq - UInt64(state.stored) + 1
+            let first = max(seq + 1, oldest)
+            let count = Int(min(UInt64(limit), state.lastSeq - first + 1))
+            let start = Int(first - oldest)
+            return (0..<count).compactMap { state.ring[(state.head + start + $0) % state.ring.count]?.record }
+        }
     }
 
     /// The newest record whose response carried `apnsID` (case-insensitive).
@@ -220,8 +236,14 @@ public final class Recorder: Sendable {
     /// The number of the last record (0 when none yet).
     public var lastSequence: UInt64 { state.withLock { $0.lastSeq } }
 
-    /// Every record from now on, as it is recorded. Ends when the recorder shuts down or the consumer stops.
-    public func subscribe() -> AsyncStream<RecordedRequest> {
+    /// Every record from now on, as it is recorded, with its lint findings when `lint` is true (filled in on the
+    /// consumer's task). Ends when the recorder shuts down or the consumer stops. A consumer more than 10 000
+    /// records behind loses the oldest of them; the file and the memory ring still have every record.
+    public func subscribe(lint: Bool = true) -> RecordSubscription {
+        RecordSubscription(records: subscribeStored(), lint: lint)
+    }
+
+    private func subscribeStored() -> AsyncStream<RecordedRequest> {
         let (stream, continuation) = AsyncStream<RecordedRequest>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         let id = state.withLock { state in
             state.nextID += 1
@@ -255,7 +277,7 @@ public final class Recorder: Sendable {
             }
         }
         defer { timeoutTask.cancel() }
-        return try await withCheckedThrowingContinuation { continuation in
+        let records: [RecordedRequest] = try await withCheckedThrowingContinuation { continuation in
             let ready: [RecordedRequest]? = state.withLock { state in
                 let matching = state.ordered().filter(filter.matches)
                 if matching.count >= count { return matching }
@@ -264,6 +286,7 @@ public final class Recorder: Sendable {
             }
             if let ready { continuation.resume(returning: ready) }
         }
+        return records.map { $0.withLint() }   // here, on the waiter's task, not on the loop thread that woke it
     }
 
     /// Writes every record so far to the file (if any) and waits until it is done.

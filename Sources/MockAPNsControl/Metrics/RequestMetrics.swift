@@ -52,7 +52,7 @@ final class RequestMetrics: Sendable {
     /// Counts what is recorded already and follows the recorder from now on. Each record counts once,
     /// however often the control plane is started and stopped.
     func start() {
-        let live = recorder.subscribe()
+        let live = recorder.subscribe(lint: false)   // counters read status, reason and push type only
         let existing = recorder.records(matching: RecordFilter())
         let countedBefore = feeder.withLock { $0.counted }
         for record in existing where record.seq > countedBefore { observe(record) }

@@ -130,7 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
         let mode = configuration.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
         FileHandle.standardError.write(Data(
             "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
-        // Subscribed before the ready file is written, so every request a script sends is logged.
+        // Started before the ready file is written, so every request a script sends is logged.
         let requestLog = quiet || env.bool("QUIET") ? nil : RequestLog.start(recorder: server.recorder, logger: logger)
         let plane: RunningControlPlane
         do {
@@ -161,7 +161,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let readyPath { ReadyFile.remove(at: readyPath) }   // the URLs are about to stop answering
         await plane.stop()
         await server.shutdown()
-        await requestLog?.value   // the recorder's shutdown ends its stream: every request's line is out before exit
+        requestLog?.cancel()      // it prints what is left first: every request is logged or counted before exit
+        await requestLog?.value
         FileHandle.standardError.write(Data("mockapns: stopped after \(server.recorder.lastSequence) request(s)\n".utf8))
         if let lost = server.recorder.fileStatus?.lost, lost > 0 {
             FileHandle.standardError.write(Data(

@@ -224,6 +224,37 @@ final class RecorderTests: XCTestCase {
         XCTAssertEqual(seen, [1, 2])
     }
 
+    func testSubscribersGetLintOnTheirOwnTaskOrNotAtAll() async throws {
+        let recorder = try Recorder(memoryLimit: 100)
+        let linted = recorder.subscribe(), plain = recorder.subscribe(lint: false)
+        var record = Self.sample(payload: .object([.init("aps", .object([.init("content-available", .integer(1)),
+                                                                           .init("alert", .string("hi"))]))]))
+        record.headers = [HeaderField(name: "apns-push-type", value: "background"), HeaderField(name: "apns-priority", value: "5")]
+        record.lint = []
+        recorder.append(record)
+        var withLint: RecordedRequest?, withoutLint: RecordedRequest?
+        for await record in linted { withLint = record; break }
+        for await record in plain { withoutLint = record; break }
+        XCTAssertEqual(withLint?.seq, 1)
+        XCTAssertFalse(withLint?.lint.isEmpty ?? true, "a background push with an alert has lint findings")
+        XCTAssertEqual(withoutLint?.seq, 1)
+        XCTAssertEqual(withoutLint?.lint, [], "lint: false hands the record over as stored")
+    }
+
+    func testRecordsAfterASequenceNumberComeOldestFirstFromWhatIsStillInMemory() throws {
+        let recorder = try Recorder(memoryLimit: 4)
+        XCTAssertEqual(recorder.records(after: 0, limit: 10).map(\.seq), [])
+        for _ in 1...3 { recorder.append(Self.sample()) }
+        XCTAssertEqual(recorder.records(after: 0, limit: 10).map(\.seq), [1, 2, 3])
+        XCTAssertEqual(recorder.records(after: 1, limit: 1).map(\.seq), [2])
+        XCTAssertEqual(recorder.records(after: 3, limit: 10).map(\.seq), [])
+        XCTAssertEqual(recorder.records(after: 2, limit: 0).map(\.seq), [])
+        for _ in 4...9 { recorder.append(Self.sample()) }   // the ring wraps: 6...9 are left
+        XCTAssertEqual(recorder.records(after: 2, limit: 10).map(\.seq), [6, 7, 8, 9], "records pushed out are skipped")
+        XCTAssertEqual(recorder.records(after: 6, limit: 2).map(\.seq), [7, 8])
+        XCTAssertEqual(recorder.records(after: 100, limit: 2).map(\.seq), [])
+    }
+
     func testISO8601RoundTrips() {
         XCTAssertEqual(Timestamp.iso8601(millis: 0), "1970-01-01T00:00:00.000Z")
         XCTAssertEqual(Timestamp.iso8601(millis: 1_795_000_000_123), "2026-11-18T11:06:40.123Z")
