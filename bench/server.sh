@@ -85,6 +85,8 @@ server_cmd() {  # $1 = server name, $2 = port
     case $1 in
         mock)    echo "$BIN serve --port $2 --no-control --loops $CORES" ;;
         mockrec) echo "$BIN serve --port $2 --no-control --loops $CORES --record $WORK/rec.$2.jsonl" ;;
+        # Out of the box: control plane, dashboard, /metrics and the request log on (SERVERS="... mockdefault").
+        mockdefault) echo "$BIN serve --port $2 --control-port 0 --loops $CORES --record $WORK/rec.$2.jsonl" ;;
         nghttpd) echo "$(command -v nghttpd) -n $CORES -a 127.0.0.1 -d $WORK/htdocs $2 certs/server-key.pem certs/server.pem" ;;
     esac
 }
@@ -112,9 +114,9 @@ for scenario in $SCENARIOS; do
         done
         echo "$line" >&2
     done
-    for s in mock mockrec; do
+    for s in "${SERVERS[@]}"; do
         rec=$WORK/rec.${PORT[$s]}.jsonl
-        if [ "$s" = mockrec ]; then
+        if [ "$s" = mockrec ] || [ "$s" = mockdefault ]; then
             kill -TERM "${PID[$s]}"; wait "${PID[$s]}" || true
             lines=$(wc -l < "$rec"); [ "$lines" -eq $((REQUESTS * ROUNDS)) ] || { echo "record file has $lines lines, expected $((REQUESTS * ROUNDS))" >&2; exit 1; }
         fi

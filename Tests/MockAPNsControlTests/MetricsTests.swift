@@ -29,6 +29,31 @@ final class MetricsTests: XCTestCase {
         XCTAssertTrue(text.contains("mockapns_open_connections 0"), text)
     }
 
+    func testCountersOnlyGrowAcrossAClearAndTheHistogramSumIsExact() async throws {
+        let harness = try await ControlTestHarness.start()
+        let recorder = harness.server.recorder
+        recorder.append(RecordFixtures.make(pushType: "alert", durationMicros: 300))
+        recorder.append(RecordFixtures.make(pushType: "alert", durationMicros: 400))
+        let first = try await harness.client.send("GET", "/metrics").text
+        recorder.clear()
+        recorder.append(RecordFixtures.make(pushType: "voip", status: 400, reason: "BadTopic", durationMicros: 7_000_000))
+        let second = try await harness.client.send("GET", "/metrics").text
+        let stats = recorder.statistics
+        await harness.stop()
+        XCTAssertTrue(first.contains("mockapns_requests_total 2"), first)
+        XCTAssertTrue(first.contains(#"mockapns_request_duration_seconds_bucket{le="0.0005"} 2"#), first)
+        XCTAssertTrue(second.contains("mockapns_requests_total 3"), "clear() must not reset a counter: \(second)")
+        XCTAssertTrue(second.contains(#"mockapns_requests_by_push_type_total{push_type="alert"} 2"#), second)
+        XCTAssertTrue(second.contains(#"mockapns_requests_by_reason_total{reason="BadTopic"} 1"#), second)
+        XCTAssertTrue(second.contains(#"mockapns_request_duration_seconds_bucket{le="5.0"} 2"#), second)
+        XCTAssertTrue(second.contains(#"mockapns_request_duration_seconds_bucket{le="+Inf"} 3"#), second)
+        let sum = second.split(separator: "\n").first { $0.hasPrefix("mockapns_request_duration_seconds_sum ") }
+        XCTAssertEqual(sum.flatMap { Double($0.split(separator: " ")[1]) } ?? 0, 7.0007, accuracy: 1e-9, second)
+        XCTAssertEqual(stats.total, 1, "the stats API does reset on clear()")
+        XCTAssertEqual(stats.byPushType, ["voip": 1])
+        XCTAssertEqual(stats.byStatus, [400: 1])
+    }
+
     func testRecordsFromBeforeTheControlPlaneStartedAreCounted() async throws {
         let server = try ControlTestHarness.makeServer()
         server.recorder.append(RecordFixtures.make())

@@ -24,7 +24,9 @@ public final class Recorder: Sendable {
         var head = 0          // index of the oldest record
         var stored = 0        // how many ring slots hold records
         var lastSeq: UInt64 = 0
-        var statistics = RecorderStatistics()
+        /// Everything counted since start; `clear()` moves `clearedTotals` up to it instead of resetting it.
+        var totals = RecorderTotals()
+        var clearedTotals = RecorderStatistics()
         var subscribers: [UInt64: AsyncStream<RecordedRequest>.Continuation] = [:]
         var waiters: [UInt64: Waiter] = [:]
         var nextID: UInt64 = 0
@@ -131,6 +133,7 @@ public final class Recorder: Sendable {
         let status = record.response.status
         let reason = record.response.reason
         let pushType = record.header("apns-push-type")
+        let duration = record.durationMicros
         // The pipeline sets `lint` before storing only for flagged connections, so this is a cheap check.
         let churn = !record.lint.isEmpty && record.lint.contains { $0.id == ConnectionChurnMonitor.findingID }
         let shared = StoredRecord(record)
@@ -143,7 +146,8 @@ public final class Recorder: Sendable {
             shared.number(state.lastSeq)
             evicted = state.insert(shared)
             fileQueueFull = writer?.enqueue(shared, completion: whenWritten) ?? false   // under the lock: file in `seq` order
-            state.statistics.count(status: status, reason: reason, pushType: pushType, connectionChurn: churn)
+            state.totals.statistics.count(status: status, reason: reason, pushType: pushType, connectionChurn: churn)
+            state.totals.durations.add(micros: duration)
             if !state.waiters.isEmpty {
                 let added = shared.record, dropped = evicted?.record
                 for (id, var waiter) in state.waiters {
@@ -213,7 +217,7 @@ public final class Recorder: Sendable {
             state.ring = Array(repeating: nil, count: state.ring.count)
             state.head = 0
             state.stored = 0
-            state.statistics = RecorderStatistics()
+            state.clearedTotals = state.totals.statistics
             state.clearedThrough = state.lastSeq
             for id in state.waiters.keys { state.waiters[id]?.matched = 0 }
         }
@@ -228,7 +232,13 @@ public final class Recorder: Sendable {
     }
 
     /// Counters over everything recorded since start (or the last `clear`).
-    public var statistics: RecorderStatistics { state.withLock { $0.statistics } }
+    public var statistics: RecorderStatistics {
+        let (now, cleared) = state.withLock { state in (state.totals.statistics, state.clearedTotals) }
+        return now.since(cleared)
+    }
+
+    /// Counters over everything recorded since start, whatever `clear` forgot: they only grow.
+    public var totals: RecorderTotals { state.withLock { $0.totals } }
 
     /// How many `waitForRecords` calls are waiting.
     var waiterCount: Int { state.withLock { $0.waiters.count } }

@@ -26,6 +26,27 @@ public struct RecorderStatistics: Sendable, Equatable {
               connectionChurn: record.lint.contains { $0.id == ConnectionChurnMonitor.findingID })
     }
 
+    /// What was counted after `earlier`, a copy of these counters taken before (counts that did not grow are left
+    /// out, as if never counted).
+    func since(_ earlier: RecorderStatistics) -> RecorderStatistics {
+        var result = RecorderStatistics()
+        result.total = total - earlier.total
+        result.accepted = accepted - earlier.accepted
+        result.rejected = rejected - earlier.rejected
+        result.newConnectionPerPush = newConnectionPerPush - earlier.newConnectionPerPush
+        result.byStatus = Self.growth(of: byStatus, since: earlier.byStatus)
+        result.byReason = Self.growth(of: byReason, since: earlier.byReason)
+        result.byPushType = Self.growth(of: byPushType, since: earlier.byPushType)
+        return result
+    }
+
+    private static func growth<Key>(of counts: [Key: Int], since earlier: [Key: Int]) -> [Key: Int] {
+        counts.reduce(into: [:]) { result, entry in
+            let grown = entry.value - (earlier[entry.key] ?? 0)
+            if grown > 0 { result[entry.key] = grown }
+        }
+    }
+
     /// Adds one record, given its response status and reason and its `apns-push-type` header, to the counters.
     mutating func count(status: Int, reason: String?, pushType: String?, connectionChurn: Bool = false) {
         total += 1

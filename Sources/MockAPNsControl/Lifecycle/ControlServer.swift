@@ -61,24 +61,17 @@ public final class ControlServer: Sendable {
             throw .tokenRequiredForNonLoopback(host: configuration.host)
         }
         guard runner.port == nil else { throw .alreadyStarted }
-        metrics.start()
-        do {
-            let port = try await runner.start(
-                responder: makeRouter().buildResponder(), host: configuration.host, port: configuration.port, logger: logger
-            )
-            logger.info("control plane listening", metadata: ["url": "http://\(configuration.host):\(port)"])
-            return port
-        } catch {
-            metrics.stop()
-            throw error
-        }
+        let port = try await runner.start(
+            responder: makeRouter().buildResponder(), host: configuration.host, port: configuration.port, logger: logger
+        )
+        logger.info("control plane listening", metadata: ["url": "http://\(configuration.host):\(port)"])
+        return port
     }
 
     /// Ends live streams, stops listening and waits for the socket to close. Safe to call twice.
     public func stop() async {
         streams.closeAll()
         await runner.stop()
-        metrics.stop()
     }
 
     /// Every route, behind the JSON error, browser guard (``BrowserRequestPolicy``) and (when configured)

@@ -2,26 +2,30 @@ import MockAPNs
 import Prometheus
 import Synchronized
 
-/// Prometheus series for the mock's traffic, fed from the recorder: requests by status, by reason and
-/// by push type, a latency histogram (from each record's `duration_us`), open connections (the
-/// pipeline's count, read at scrape time), and the `--record` file's health (read at scrape time: whether it is
-/// unwritable, how often it failed, records held for it and records lost).
+/// Prometheus series for the mock's traffic: requests by status, by reason and by push type, a latency histogram,
+/// open connections (the pipeline's count), and the `--record` file's health (whether it is unwritable, how often
+/// it failed, records held for it and records lost).
 ///
-/// Records already in the recorder when ``start()`` runs are counted too, so `/metrics` agrees with
-/// `/api/v1/stats` whenever the control plane was started.
+/// Everything is read at scrape time. The traffic series come from the recorder's ``RecorderTotals``, which it
+/// counts under the lock it already takes for each record: following the records one by one through a live
+/// subscription cost more than a third of the server's CPU per request. Each scrape adds what the totals grew by
+/// since the last one, so the counters only grow (a `clear` of the recorder does not reset them) and include
+/// requests recorded before the control plane started.
 final class RequestMetrics: Sendable {
     /// The registry `/metrics` prints.
     let registry = PrometheusCollectorRegistry()
 
-    /// Latency buckets in seconds: 100 µs … 5 s.
-    static let latencyBuckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+    /// Latency buckets in seconds: 100 µs … 5 s (the recorder's ``DurationBuckets``).
+    static let latencyBuckets: [Double] = DurationBuckets.boundsMicros.map { Double($0) / 1_000_000 }
 
     private let recorder: Recorder
     private let openConnections: @Sendable () -> Int
     private let connectionsGauge: Gauge
     private let total: Counter
     private let latency: ValueHistogram
-    private let feeder = Locked<(task: Task<Void, Never>?, counted: UInt64)>((nil, 0))
+    /// The recorder's totals as of the last scrape (what the series already hold), and the lock that makes
+    /// concurrent scrapes add each request once.
+    private let reported = Locked(RecorderTotals())
     private let fileUnwritable: Gauge
     private let fileHeld: Gauge
     private let fileFailures: Counter
@@ -49,59 +53,49 @@ final class RequestMetrics: Sendable {
             "Records that never reached the --record file (held past the bound while it was unwritable, or at exit)."))
     }
 
-    /// Counts what is recorded already and follows the recorder from now on. Each record counts once,
-    /// however often the control plane is started and stopped.
-    func start() {
-        let live = recorder.subscribe(lint: false)   // counters read status, reason and push type only
-        let existing = recorder.records(matching: RecordFilter())
-        let countedBefore = feeder.withLock { $0.counted }
-        for record in existing where record.seq > countedBefore { observe(record) }
-        // Everything up to here is counted; live records may arrive slightly out of order, so the
-        // feed only skips what the snapshot already covered.
-        let threshold = max(countedBefore, existing.map(\.seq).max() ?? 0)
-        let task = Task { [self] in
-            for await record in live where record.seq > threshold {
-                observe(record)
-                feeder.withLock { $0.counted = max($0.counted, record.seq) }
-            }
+    /// Brings the traffic series up to the recorder's totals.
+    func update() {
+        reported.withLock { reported in
+            let now = recorder.totals
+            add(now.statistics, since: reported.statistics)
+            add(now.durations, since: reported.durations)
+            reported = now
         }
-        let previous = feeder.withLock { state -> Task<Void, Never>? in
-            defer {
-                state.task = task
-                state.counted = max(state.counted, threshold)
-            }
-            return state.task
-        }
-        previous?.cancel()
     }
 
-    /// Stops following the recorder.
-    func stop() {
-        feeder.withLock { state -> Task<Void, Never>? in
-            defer { state.task = nil }
-            return state.task
-        }?.cancel()
-    }
-
-    /// Adds one record to every series.
-    func observe(_ record: RecordedRequest) {
-        total.increment()
-        registry.makeCounter(
-            descriptor: Self.name("requests_by_status", "total", "Requests by HTTP status (0 = no response: stall, reset or dropped connection)."),
-            labels: [("status", String(record.response.status))]
-        ).increment()
-        if let reason = record.response.reason {
+    private func add(_ now: RecorderStatistics, since before: RecorderStatistics) {
+        if now.total > before.total { total.increment(by: Int64(now.total - before.total)) }
+        for (status, count) in now.byStatus where count > before.byStatus[status] ?? 0 {
+            registry.makeCounter(
+                descriptor: Self.name("requests_by_status", "total", "Requests by HTTP status (0 = no response: stall, reset or dropped connection)."),
+                labels: [("status", String(status))]
+            ).increment(by: Int64(count - (before.byStatus[status] ?? 0)))
+        }
+        for (reason, count) in now.byReason where count > before.byReason[reason] ?? 0 {
             registry.makeCounter(
                 descriptor: Self.name("requests_by_reason", "total", "Rejected requests by APNs reason."),
                 labels: [("reason", reason)]
-            ).increment()
+            ).increment(by: Int64(count - (before.byReason[reason] ?? 0)))
         }
-        let pushType = record.header("apns-push-type") ?? "none"
-        registry.makeCounter(
-            descriptor: Self.name("requests_by_push_type", "total", "Requests by apns-push-type header (none = header absent)."),
-            labels: [("push_type", pushType)]
-        ).increment()
-        latency.record(Double(record.durationMicros) / 1_000_000)
+        for (pushType, count) in now.byPushType where count > before.byPushType[pushType] ?? 0 {
+            registry.makeCounter(
+                descriptor: Self.name("requests_by_push_type", "total", "Requests by apns-push-type header (none = header absent)."),
+                labels: [("push_type", pushType)]
+            ).increment(by: Int64(count - (before.byPushType[pushType] ?? 0)))
+        }
+    }
+
+    /// Adds the durations counted since `before` to the histogram. The library takes one observation at a time,
+    /// so each bucket's new durations are added as their mean, as many times as there are: the mean of values in
+    /// a bucket lies in that bucket, so every bucket count and the sum come out exact (the sum to rounding).
+    private func add(_ now: DurationBuckets, since before: DurationBuckets) {
+        for index in now.counts.indices {
+            let count = now.counts[index] - before.counts[index]
+            guard count > 0 else { continue }
+            let sum = now.sumsMicros[index] - before.sumsMicros[index]
+            let mean = Double(sum) / Double(count) / 1_000_000
+            for _ in 0..<count { latency.record(mean) }
+        }
     }
 
     /// `mockapns_<metric>_<unit>` with its help text.
@@ -111,6 +105,7 @@ final class RequestMetrics: Sendable {
 
     /// The Prometheus text exposition of every series.
     func exposition() -> [UInt8] {
+        update()
         connectionsGauge.set(to: Double(openConnections()))
         if let status = recorder.fileStatus {
             fileUnwritable.set(to: status.isUnwritable ? 1 : 0)
