@@ -122,7 +122,7 @@ let package = Package(
         // Drives the built `mockapns` binary (Inspect*: list/show/tail/export/stats/expect/token on recordings).
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto"],
+            dependencies: ["MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "PeerSupport"],
             swiftSettings: strict
         ),
         // --- end control plane ---
@@ -144,18 +144,22 @@ let package = Package(
             name: "HTTP1BenchServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             path: "bench/HTTP1BenchServer", swiftSettings: strict),
 
+        // Running real peers (curl, nghttp, nghttpd, h2load, openssl, python) from tests: Foundation only, so the
+        // transport's tests use it without depending on anything above HTTP2.
+        .target(name: "PeerSupport", path: "Tests/PeerSupport", swiftSettings: strict),
+
         // Shared by the test targets: the conformance corpus loader, repository paths, an in-process test server,
-        // the peer-process runner and the curl request helper.
+        // and (re-exported) PeerSupport.
         .target(
             name: "TestSupport",
-            dependencies: ["APNsModel", "APNsCrypto", "MockAPNs"],
+            dependencies: ["APNsModel", "APNsCrypto", "MockAPNs", "PeerSupport"],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
 
         .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
-        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: strict),
+        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "PeerSupport"], swiftSettings: strict),
         .testTarget(
             name: "MockAPNsTests",
             dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "Synchronized", "TestSupport"],

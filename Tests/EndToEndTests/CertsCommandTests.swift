@@ -1,6 +1,7 @@
 import APNsCrypto
 import APNsModel
 import Foundation
+import PeerSupport
 import XCTest
 
 /// `mockapns certs`: fresh credentials that parse and chain, refusal to overwrite, and trust-store install
@@ -89,10 +90,10 @@ final class CertsCommandTests: XCTestCase {
                       otherHome.stdout)
         XCTAssertNotEqual(try String(contentsOfFile: otherFolder + "/ca.pem", encoding: .utf8), ca, "two data folders share a CA")
 
-        let verify = try await InspectCLI.runTool("/usr/bin/openssl", ["verify", "-CAfile", folder + "/ca.pem", folder + "/server.pem"])
+        let verify = try PeerProcess.run("/usr/bin/openssl", ["verify", "-CAfile", folder + "/ca.pem", folder + "/server.pem"])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
         XCTAssertTrue(verify.stdout.contains(": OK"), verify.stdout)
-        let foreign = try await InspectCLI.runTool("/usr/bin/openssl", ["verify", "-CAfile", Self.repo + "/certs/ca.pem",
+        let foreign = try PeerProcess.run("/usr/bin/openssl", ["verify", "-CAfile", Self.repo + "/certs/ca.pem",
                                                                          folder + "/server.pem"])
         XCTAssertNotEqual(foreign.status, 0, "the bundled CA must not vouch for the new server certificate")
 
@@ -114,16 +115,16 @@ final class CertsCommandTests: XCTestCase {
         let apnsURL = try XCTUnwrap(url, "serve never wrote its ready file")
         let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(Self.repo)/certs/AuthKey_TESTKEY001.p8"])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        func curl(caFile: String) async throws -> InspectCLI.Result {
-            try await InspectCLI.runTool("/usr/bin/curl", [
+        func curl(caFile: String) throws -> PeerProcess.Output {
+            try PeerProcess.run("/usr/bin/curl", [
                 "-sS", "--http2", "--cacert", caFile, "-o", "/dev/null", "-w", "%{http_code}",
                 "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: com.example.app",
                 "--data-binary", #"{"aps":{"alert":"hi"}}"#, "\(apnsURL)/3/device/\(String(repeating: "0f", count: 32))",
             ])
         }
-        let trusted = try await curl(caFile: folder + "/ca.pem")
+        let trusted = try curl(caFile: folder + "/ca.pem")
         XCTAssertEqual(trusted.stdout, "200", trusted.stderr)
-        let untrusted = try await curl(caFile: Self.repo + "/certs/ca.pem")
+        let untrusted = try curl(caFile: Self.repo + "/certs/ca.pem")
         XCTAssertEqual(untrusted.status, 60, "curl trusted the server through the bundled CA: \(untrusted.stderr)")
     }
 }

@@ -1,6 +1,7 @@
 import APNsModel
 import Foundation
 import MockAPNs
+import PeerSupport
 import XCTest
 
 /// The recording contract with a real `mockapns serve`: `kill -9` then a restart on the same `--record` file
@@ -74,7 +75,7 @@ final class RecordFileContractTests: XCTestCase {
     private func pushes(_ count: Int, to url: String, jwt: String) async throws -> String {
         let body = dir + "/body.json"
         try Data(#"{"aps":{"alert":"hello"}}"#.utf8).write(to: URL(fileURLWithPath: body))
-        let result = try await InspectCLI.runTool("/usr/bin/h2load", [
+        let result = try PeerProcess.run("/usr/bin/h2load", [
             "-n", "\(count)", "-c", "2", "-m", "5", "-d", body,
             "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: com.example.app",
             "\(url)/3/device/\(String(repeating: "0f", count: 32))",
@@ -84,7 +85,7 @@ final class RecordFileContractTests: XCTestCase {
 
     /// One push with curl: status and body.
     private func push(to url: String, jwt: String) async throws -> String {
-        let result = try await InspectCLI.runTool("/usr/bin/curl", [
+        let result = try PeerProcess.run("/usr/bin/curl", [
             "-sS", "--http2-prior-knowledge", "-w", " %{http_code}",
             "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: com.example.app",
             "--data-binary", #"{"aps":{"alert":"hi"}}"#, "\(url)/3/device/\(String(repeating: "0f", count: 32))",
@@ -148,7 +149,7 @@ final class RecordFileContractTests: XCTestCase {
         XCTAssertTrue(sent.contains("0 4xx"), sent)   // 200s until the writer finds the file full, 500s after
         var metrics = ""
         for _ in 0..<200 {
-            metrics = try await InspectCLI.runTool("/usr/bin/curl", ["-sS", "\(controlURL)/metrics"]).stdout
+            metrics = try PeerProcess.run("/usr/bin/curl", ["-sS", "\(controlURL)/metrics"]).stdout
             if metrics.contains("\nmockapns_record_file_unwritable 1") { break }
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -1,6 +1,7 @@
 import APNsModel
 import Foundation
 import MockAPNs
+import PeerSupport
 import XCTest
 
 /// `mockapns serve` as a CI job runs it: settings from MOCKAPNS_* variables, a ready file, a recording,
@@ -39,7 +40,7 @@ final class ServeCommandTests: XCTestCase {
 
         let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(Self.repo)/certs/AuthKey_TESTKEY001.p8"])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let curl = try await InspectCLI.runTool("/usr/bin/curl", [
+        let curl = try PeerProcess.run("/usr/bin/curl", [
             "-sS", "--http2", "--cacert", Self.repo + "/certs/ca.pem", "-o", "/dev/null", "-w", "%{http_code}",
             "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: com.example.app",
             "--data-binary", #"{"aps":{"alert":"Order 42 shipped"}}"#, "\(apnsURL)/3/device/\(String(repeating: "0f", count: 32))",
@@ -80,23 +81,5 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertTrue(busy.stderr.contains("cannot start"), busy.stderr)
         XCTAssertTrue(busy.stderr.contains("\(blocker.port)"), "the message names the port: \(busy.stderr)")
         await blocker.shutdown()
-    }
-}
-
-extension InspectCLI {
-    /// Runs another program (curl…) to completion.
-    static func runTool(_ path: String, _ arguments: [String]) async throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HTTP2
+import PeerSupport
 import XCTest
 
 /// `HTTP2ClientConnection` against our server and against nghttpd.
@@ -288,8 +289,8 @@ final class ClientTests: ClientServerTestCase {
         defer { try? FileManager.default.removeItem(atPath: htdocs) }
         try "hello from nghttpd\n".write(toFile: htdocs + "/hello.txt", atomically: true, encoding: .utf8)
         let port = try freePort()
-        let nghttpd = try ProcessRunner.start(
-            ProcessRunner.which("nghttpd"), ["-a", "127.0.0.1", "-d", htdocs, String(port), pki.serverKeyPath, pki.serverCertPath])
+        let nghttpd = try PeerProcess.start(
+            "nghttpd", ["-a", "127.0.0.1", "-d", htdocs, String(port), pki.serverKeyPath, pki.serverCertPath])
         defer { nghttpd.terminate() }
         var connection: HTTP2ClientConnection?
         for _ in 0..<200 where connection == nil {

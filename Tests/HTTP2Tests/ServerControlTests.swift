@@ -1,5 +1,6 @@
 import Foundation
 import HTTP2
+import PeerSupport
 import XCTest
 
 /// SETTINGS changes, GOAWAY, RST_STREAM, idle timeout and graceful shutdown, as a real peer sees them.
@@ -54,7 +55,7 @@ final class ServerControlTests: ServerTestCase {
         let server = try HTTP2Server(configuration: configuration, handler: handler)
         try server.start()
         // nghttp (not Python h2, which treats any GOAWAY as the end of everything).
-        let client = try ProcessRunner.start(ProcessRunner.which("nghttp"), ["-nv", "https://localhost:\(server.localPort)/delay"])
+        let client = try PeerProcess.start("nghttp", ["-nv", "https://localhost:\(server.localPort)/delay"])
         defer { client.terminate() }
         XCTAssertTrue(waitUntil { handler.requests.count == 1 }, "the delayed request never arrived")
         await server.shutdown(gracePeriod: .seconds(10))

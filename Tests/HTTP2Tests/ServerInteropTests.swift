@@ -1,5 +1,6 @@
 import Foundation
 import HTTP2
+import PeerSupport
 import XCTest
 
 /// The server against real HTTP/2 peers: curl, nghttp, h2load, Python h2.
@@ -26,14 +27,14 @@ final class ServerInteropTests: ServerTestCase {
     }
 
     func testNghttpOverTLSAndH2C() throws {
-        let nghttp = ProcessRunner.which("nghttp")
+        let nghttp = try PeerProcess.resolve("nghttp")
         let (tlsServer, _) = try startServer()
-        let tlsResult = try ProcessRunner.run(nghttp, ["-nv", "https://localhost:\(tlsServer.localPort)/echo"], timeout: 30)
+        let tlsResult = try PeerProcess.run(nghttp, ["-nv", "https://localhost:\(tlsServer.localPort)/echo"], timeout: 30)
         XCTAssertEqual(tlsResult.status, 0, tlsResult.stdout + tlsResult.stderr)
         XCTAssertTrue(tlsResult.stdout.contains(":status: 200"), tlsResult.stdout)
 
         let (plainServer, plainHandler) = try startServer(tls: false)
-        let plainResult = try ProcessRunner.run(nghttp, ["-nv", "http://127.0.0.1:\(plainServer.localPort)/echo"], timeout: 30)
+        let plainResult = try PeerProcess.run(nghttp, ["-nv", "http://127.0.0.1:\(plainServer.localPort)/echo"], timeout: 30)
         XCTAssertEqual(plainResult.status, 0, plainResult.stdout + plainResult.stderr)
         XCTAssertTrue(plainResult.stdout.contains(":status: 200"), plainResult.stdout)
         XCTAssertEqual(plainHandler.requests.first?.alpn, nil)
@@ -42,8 +43,8 @@ final class ServerInteropTests: ServerTestCase {
 
     func testH2Load100kRequestsOverTLSAllSucceed() throws {
         let (server, _) = try startServer()
-        let result = try ProcessRunner.run(
-            ProcessRunner.which("h2load"),
+        let result = try PeerProcess.run(
+            "h2load",
             ["-n", "100000", "-c", "4", "-m", "100", "https://127.0.0.1:\(server.localPort)/"], timeout: 300)
         let summary = result.stdout.split(separator: "\n").first { $0.hasPrefix("requests:") }.map(String.init) ?? ""
         // requests: 100000 total, 100000 started, 100000 done, 100000 succeeded, 0 failed, 0 errored, 0 timeout

@@ -1,4 +1,5 @@
 import Foundation
+import PeerSupport
 
 /// Runs small Python `h2` clients (from `<repo>/.venv`, created on first use with `pip install h2`).
 enum PythonH2 {
@@ -11,10 +12,10 @@ enum PythonH2 {
     static let python: String = {
         let venv = repositoryRoot + "/.venv"
         let python = venv + "/bin/python"
-        let check = try? ProcessRunner.run(python, ["-c", "import h2"], timeout: 60)
+        let check = try? PeerProcess.run(python, ["-c", "import h2"], timeout: 60)
         if check?.status != 0 {
-            _ = try? ProcessRunner.run(ProcessRunner.which("python3"), ["-m", "venv", venv], timeout: 120)
-            _ = try? ProcessRunner.run(venv + "/bin/pip", ["install", "-q", "h2"], timeout: 300)
+            _ = try? PeerProcess.run("python3", ["-m", "venv", venv], timeout: 120)
+            _ = try? PeerProcess.run(venv + "/bin/pip", ["install", "-q", "h2"], timeout: 300)
         }
         return python
     }()
@@ -26,12 +27,12 @@ enum PythonH2 {
     }()
 
     /// Runs the script in `mode` against `port`; `tls` uses TLS without ALPN, trusting `ca`.
-    static func run(mode: String, port: Int, ca: String?, extra: [String] = [], timeout: TimeInterval = 60) throws -> ProcessResult {
-        try ProcessRunner.run(python, [scriptPath, mode, String(port), ca ?? "-"] + extra, timeout: timeout)
+    static func run(mode: String, port: Int, ca: String?, extra: [String] = [], timeout: TimeInterval = 60) throws -> PeerProcess.Output {
+        try PeerProcess.run(python, [scriptPath, mode, String(port), ca ?? "-"] + extra, timeout: timeout)
     }
 
-    static func start(mode: String, port: Int, ca: String?, extra: [String] = []) throws -> RunningProcess {
-        try ProcessRunner.start(python, [scriptPath, mode, String(port), ca ?? "-"] + extra)
+    static func start(mode: String, port: Int, ca: String?, extra: [String] = []) throws -> RunningPeer {
+        try PeerProcess.start(python, [scriptPath, mode, String(port), ca ?? "-"] + extra)
     }
 
     static let script = #"""

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP2
+import PeerSupport
 import XCTest
 
 /// Base class: starts servers with a `TestHandler` and shuts them down after the test.
@@ -22,12 +23,12 @@ class ServerTestCase: XCTestCase {
 
     /// `curl --http2` against the server; returns the result (headers with -D -, body discarded unless asked).
     func curl(_ server: HTTP2Server, path: String = "/echo", tls: Bool = true, host: String = "localhost",
-              extra: [String] = []) throws -> ProcessResult {
+              extra: [String] = []) throws -> PeerProcess.Output {
         let scheme = tls ? "https" : "http"
         var arguments = ["-sS", "--max-time", "20", "-D", "-", "-o", "/dev/null"]
         arguments += tls ? ["--http2", "--cacert", pki.caPath] : ["--http2-prior-knowledge"]
         arguments += ["-g", "\(scheme)://\(host):\(server.localPort)\(path)"]
-        return try ProcessRunner.run(ProcessRunner.which("curl"), arguments + extra, timeout: 30)
+        return try PeerProcess.run("curl", arguments + extra, timeout: 30)
     }
 
     /// Asserts that a plain curl request still gets 200: the server survived whatever came before.

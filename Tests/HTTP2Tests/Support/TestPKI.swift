@@ -1,5 +1,6 @@
 import Foundation
 import HTTP2
+import PeerSupport
 
 /// A throwaway CA, a server certificate (SANs localhost, 127.0.0.1, ::1) and a client certificate,
 /// made once per test process with the `openssl` CLI in a temp directory.
@@ -23,9 +24,9 @@ struct TestPKI: Sendable {
     private static func generate() throws -> TestPKI {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("http2-pki-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let openssl = ProcessRunner.which("openssl")
+        let openssl = try PeerProcess.resolve("openssl")
         func run(_ arguments: [String]) throws {
-            let result = try ProcessRunner.run(openssl, arguments, timeout: 60)
+            let result = try PeerProcess.run(openssl, arguments, timeout: 60)
             guard result.status == 0 else {
                 throw NSError(domain: "TestPKI", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: "openssl \(arguments.joined(separator: " ")): \(result.stderr)"])
             }
