@@ -15,13 +15,26 @@ wait_port() { for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev
 
 # Runs "$@" (a load generator) while `perf stat` counts the task-clock of process $1's threads; prints the
 # server's CPU milliseconds. Indicative on a shared machine (other processes' load shifts caches and clocks).
+# It also leaves the user and kernel halves of the same span in $WORK/split.$1 ("user_ms sys_ms", from
+# /proc/PID/stat, 10 ms resolution): callgrind counts only user-space instructions, and the servers differ in
+# what they ask of the kernel (nghttpd opens and reads a file per request; mockapns writes its record file).
 perf_task_clock_ms() {
     local pid=$1; shift
+    local before; before=$(proc_cpu_ms "$pid")
     perf stat -e task-clock -x, -o "$WORK/perf.$pid" -p "$pid" & local perf_pid=$!
     sleep 0.2
     "$@" > "$WORK/load.out" 2>&1 || { kill -INT "$perf_pid" 2>/dev/null; wait "$perf_pid" || true; echo "load generator failed: $*" >&2; cat "$WORK/load.out" >&2; exit 1; }
     kill -INT "$perf_pid"; wait "$perf_pid" || true
+    local after; after=$(proc_cpu_ms "$pid")
+    python3 -c 'import sys; b=sys.argv[1].split(); a=sys.argv[2].split(); print(float(a[0])-float(b[0]), float(a[1])-float(b[1]))' "$before" "$after" > "$WORK/split.$pid"
     awk -F, '/task-clock/ { print $1 }' "$WORK/perf.$pid"
+}
+
+# "user_ms sys_ms" a process has used so far (every thread), from /proc/PID/stat.
+proc_cpu_ms() {
+    python3 -c 'import os,sys
+f=open("/proc/%s/stat" % sys.argv[1]).read().rsplit(")",1)[1].split()
+t=os.sysconf("SC_CLK_TCK"); print(int(f[11])*1000/t, int(f[12])*1000/t)' "$1"
 }
 
 # Starts "$@" (a server command line, listening on $CG_PORT) under `valgrind --tool=callgrind` with collection

@@ -91,7 +91,7 @@ server_cmd() {  # $1 = server name, $2 = port
     esac
 }
 
-declare -A RATE CPU IR
+declare -A RATE CPU IR SPLIT
 for scenario in $SCENARIOS; do
     # Fresh servers per scenario: the ring and the record file start empty.
     declare -A PORT PID
@@ -108,9 +108,12 @@ for scenario in $SCENARIOS; do
             ms=$(perf_task_clock_ms "${PID[$s]}" load "$scenario" "${PORT[$s]}" "$REQUESTS")
             rate=$(check_rate "$REQUESTS")
             us=$(python3 -c "print('%.2f' % ($ms * 1000 / $REQUESTS))")
-            line="$line $s $rate req/s $us µs/req;"
+            split=$(python3 -c "import sys; u,k=map(float,open(sys.argv[1]).read().split()); print('%.2f %.2f' % (u*1000/$REQUESTS, k*1000/$REQUESTS))" "$WORK/split.${PID[$s]}")
+            line="$line $s $rate req/s $us µs/req (user ${split% *}, kernel ${split#* });"
             RATE[$scenario.$s]=$(python3 -c "print(max(${RATE[$scenario.$s]}, $rate))")
-            CPU[$scenario.$s]=$(python3 -c "print(min(${CPU[$scenario.$s]}, $us))")
+            if python3 -c "import sys; sys.exit(0 if $us < ${CPU[$scenario.$s]} else 1)"; then
+                CPU[$scenario.$s]=$us; SPLIT[$scenario.$s]=$split
+            fi
         done
         echo "$line" >&2
     done
@@ -137,16 +140,19 @@ for scenario in $SCENARIOS; do
     unset PORT PID
 done
 
-echo "server CPU per request; req/s best of $ROUNDS alternating rounds of $REQUESTS; perf µs = task-clock (indicative); Ir = callgrind instructions/request over $CG_REQUESTS after a warm-up"
-printf '%-9s %-9s %10s %9s %10s | %s\n' scenario server "req/s" "perf µs" "Ir/req" "ratio to nghttpd (perf, Ir)"
+echo "server CPU per request; req/s best of $ROUNDS alternating rounds of $REQUESTS; perf µs = task-clock (indicative), with its user and kernel halves (/proc, the same round); Ir = callgrind instructions/request over $CG_REQUESTS after a warm-up"
+printf '%-9s %-11s %10s %9s %8s %8s %10s | %s\n' scenario server "req/s" "perf µs" "user µs" "kern µs" "Ir/req" "ratio to nghttpd (perf, user, Ir)"
 for scenario in $SCENARIOS; do
     for s in "${SERVERS[@]}"; do
-        python3 - "$scenario" "$s" "${RATE[$scenario.$s]}" "${CPU[$scenario.$s]}" "${IR[$scenario.$s]:-0}" "${CPU[$scenario.nghttpd]:-0}" "${IR[$scenario.nghttpd]:-0}" <<'PY'
+        python3 - "$scenario" "$s" "${RATE[$scenario.$s]}" "${CPU[$scenario.$s]}" "${IR[$scenario.$s]:-0}" "${CPU[$scenario.nghttpd]:-0}" "${IR[$scenario.nghttpd]:-0}" \
+            "${SPLIT[$scenario.$s]:-0 0}" "${SPLIT[$scenario.nghttpd]:-0 0}" <<'PY'
 import sys
 sc, s, rate, us, ir, ref_us, ref_ir = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), int(sys.argv[7])
+user, kern = map(float, sys.argv[8].split()); ref_user = float(sys.argv[9].split()[0])
 ratio_ir = ("%.2f ×" % (ir / ref_ir)) if ref_ir else "-"
 ratio_us = ("%.2f ×" % (us / ref_us)) if ref_us else "-"
-print("%-9s %-9s %10.0f %9.2f %10d | %s, %s" % (sc, s, rate, us, ir, ratio_us, ratio_ir))
+ratio_user = ("%.2f ×" % (user / ref_user)) if ref_user else "-"
+print("%-9s %-11s %10.0f %9.2f %8.2f %8.2f %10d | %s, %s, %s" % (sc, s, rate, us, user, kern, ir, ratio_us, ratio_user, ratio_ir))
 PY
     done
 done
