@@ -6,8 +6,10 @@ import Glibc
 /// without importing the transport for it.
 // @unchecked Sendable: `value` is only accessed inside `withLock`, under `mutex`.
 public final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    // Inlinable (with the state it touches) so that callers in other modules get `withLock` specialised for their
+    // value and closure, instead of a generic call through metadata on every request.
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
     /// Guards `value`.
     public init(_ value: Value) {
@@ -23,7 +25,7 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
