@@ -181,18 +181,16 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
 
     @inline(__always)
     private func stream(_ streamID: Int32) -> ServerStream? {
-        if let current = currentStream, current.request.streamID == streamID { return current }
+        if let current = currentStream, current.streamID == streamID { return current }
         let found = streams[streamID]
         currentStream = found
         return found
     }
 
     fileprivate func beginRequest(streamID: Int32) {
-        var request = HTTP2Request(
-            method: "", path: "", connectionID: id, streamID: streamID, remoteAddress: remoteAddress,
-            peerCertificateDER: info.peerCertificateDER, alpn: info.alpn)
-        request.connectionContext = handlerContext
-        let stream = ServerStream(request: request)
+        let stream = ServerStream(
+            streamID: streamID, connectionID: id, remoteAddress: remoteAddress,
+            peerCertificateDER: info.peerCertificateDER, alpn: info.alpn, connectionContext: handlerContext)
         streams[streamID] = stream
         currentStream = stream
     }
@@ -224,8 +222,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         }
         let index = stream.request.headers.count
         if index == 0 { stream.request.headers.reserveCapacity(max(8, repeated.headers.count)) }
-        stream.request.headers.append(
-            RepeatedFieldCache.field(name: name, value: value, previous: repeated.headers, hint: index))
+        stream.request.headers.append(repeated.field(name: name, value: value, hint: index))
     }
 
     fileprivate func bodyChunk(streamID: Int32, data: UnsafeBufferPointer<UInt8>) {
@@ -252,7 +249,8 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         }
         repeated.remember(headers: stream.request.headers)
         stream.request.receivedAt = loop.now
-        context.handler.handle(stream.request, responder: HTTP2Responder(connection: self, streamID: streamID))
+        let request = stream.takeRequest()
+        context.handler.handle(request, responder: HTTP2Responder(connection: self, streamID: streamID))
     }
 
     fileprivate func goAwaySent(errorCode: UInt32) {
@@ -264,7 +262,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     }
 
     fileprivate func streamClosed(streamID: Int32) {
-        if currentStream?.request.streamID == streamID { currentStream = nil }
+        if currentStream?.streamID == streamID { currentStream = nil }
         streams.removeValue(forKey: streamID)
         if streams.isEmpty, let limit = deferredStreamLimit {
             deferredStreamLimit = nil

@@ -110,21 +110,24 @@ public final class Pipeline: Sendable {
     private func process(_ request: APNsRequest, on connection: PipelineConnection, state: inout PipelineConnectionState,
                          now: Int64, afterRecording: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
         let credential: ProviderCredential
+        let authentication: RecordedRequest.Authentication
         if let certificate = state.certificate {
             credential = .certificate(certificate)   // APNs ignores `authorization` on certificate connections
+            authentication = state.certificateAuthentication(credential)
         } else {
-            credential = state.credential(authorization: request.value("authorization"), tokens: tokens)
+            (credential, authentication) = state.credential(authorization: request.value("authorization"), tokens: tokens)
         }
         if !state.churnCounted, case .token(let facts) = credential, let key = facts.key {
             state.churnCounted = true
             if churn.connectionAuthenticated(team: key.teamID, nowMillis: Timestamp.nowMillis()) { state.churnTeam = key.teamID }
         }
-        let context = DecisionContext(environment: configuration.environment, credential: credential, now: now,
+        // Handed over (`consume`), not copied: a credential and a verdict are values of many reference-counted fields.
+        let context = DecisionContext(environment: configuration.environment, credential: consume credential, now: now,
                                       environmentKeyReason: configuration.environmentKeyReason)
         let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState)
 
         var outcome = Outcome()
-        switch verdict {
+        switch consume verdict {
         case .rejected(let reason):
             outcome.reject(reason)
         case .accepted(let push):
@@ -147,7 +150,7 @@ public final class Pipeline: Sendable {
         }
         let deviceToken = Self.deviceToken(in: request.path, routed: outcome.route)
         return respond(outcome, request: request, deviceToken: deviceToken,
-                       connection: connection, credential: credential, streamLimit: streamLimit,
+                       connection: connection, authentication: authentication, streamLimit: streamLimit,
                        churnTeam: state.churnTeam, afterRecording: afterRecording)
     }
 

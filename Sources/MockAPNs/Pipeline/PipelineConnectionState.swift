@@ -25,14 +25,31 @@ struct PipelineConnectionState {
     /// so a repeat (same bytes) is recognised by one comparison instead of a lookup in the shared token cache.
     var lastAuthorization: String?
     var lastCredential: ProviderCredential?
+    /// How records show `lastCredential` (or, on a certificate connection, the certificate): derived from the
+    /// credential alone, so made once per credential rather than once per request.
+    var lastAuthentication: RecordedRequest.Authentication?
 
-    /// The credential for `authorization`, from the last one when the value repeats.
-    mutating func credential(authorization: String?, tokens: ProviderTokenAuthenticator) -> ProviderCredential {
-        if let lastCredential, Self.sameBytes(authorization, lastAuthorization) { return lastCredential }
+    /// The credential for `authorization` and how records show it, from the last ones when the value repeats.
+    mutating func credential(authorization: String?, tokens: ProviderTokenAuthenticator)
+        -> (credential: ProviderCredential, authentication: RecordedRequest.Authentication) {
+        if let lastCredential, let lastAuthentication, Self.sameBytes(authorization, lastAuthorization) {
+            return (lastCredential, lastAuthentication)
+        }
         let credential = tokens.credential(authorization: authorization)
+        let authentication = Pipeline.authentication(credential)
         lastAuthorization = authorization
         lastCredential = credential
-        return credential
+        lastAuthentication = authentication
+        return (credential, authentication)
+    }
+
+    /// How records show `credential`, the certificate credential of this connection (`certificate` is set once,
+    /// when the connection opens, so the summary is made on its first request).
+    mutating func certificateAuthentication(_ credential: ProviderCredential) -> RecordedRequest.Authentication {
+        if let lastAuthentication { return lastAuthentication }
+        let authentication = Pipeline.authentication(credential)
+        lastAuthentication = authentication
+        return authentication
     }
 
     /// Whether two optional strings hold the same UTF-8 bytes (not merely `==`, which is canonical equivalence:
