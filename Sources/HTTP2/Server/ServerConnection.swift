@@ -304,8 +304,10 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         responseScratch.append(UInt8(48 + (code / 10) % 10))
         responseScratch.append(UInt8(48 + code % 10))
         for field in headers {
-            responseScratch.append(contentsOf: field.name.utf8)
-            responseScratch.append(contentsOf: field.value.utf8)
+            // Through `withUTF8`: one copy of contiguous bytes, where appending a `String.UTF8View` goes the generic way.
+            var name = field.name, value = field.value
+            name.withUTF8 { responseScratch.append(contentsOf: $0) }
+            value.withUTF8 { responseScratch.append(contentsOf: $0) }
         }
         var provider = nghttp2_data_provider()
         let hasBody = !(body?.isEmpty ?? true)

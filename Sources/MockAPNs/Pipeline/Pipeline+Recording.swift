@@ -50,25 +50,31 @@ extension Pipeline {
         let response = RecordedRequest.Response(
             status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : .text(nil),
             apnsUniqueID: answered ? uniqueID : .text(nil), timestamp: outcome.timestamp)
-        var record = Self.record(
-            of: recorded, on: connection, deviceToken: deviceToken,
-            payloadSource: Self.payloadSource(body: recorded.body, payload: outcome.payload, payloadIsBody: outcome.payloadIsBody),
-            auth: authentication, response: response, faults: faultsRecorded,
-            durationMicros: elapsed + delayMicros)
-        if let churnTeam {
-            // Set here, the payload's own findings are not added later: compute them now (flagged connections only).
-            record.lint = record.lintFindings() + [churn.finding(team: churnTeam)]
-        }
         let pipelineResponse = PipelineResponse(status: outcome.status, headers: headers, body: body,
                                                 disposition: outcome.disposition, delay: outcome.delay,
                                                 streamLimit: streamLimit)
-        // One call, straight to the recorder's full entry point: the record is a large value of reference-counted
-        // fields, and each further call it is passed through costs a copy of it.
         var whenWritten: RecordFileWriter.Completion?
         if let afterRecording {
             whenWritten = { written in afterRecording(written ? pipelineResponse : pipelineResponse.unrecorded()) }
         }
-        recorder.store(record, whenWritten: whenWritten)
+        func record() -> RecordedRequest {
+            Self.record(
+                of: recorded, on: connection, deviceToken: deviceToken,
+                payloadSource: Self.payloadSource(body: recorded.body, payload: outcome.payload, payloadIsBody: outcome.payloadIsBody),
+                auth: authentication, response: response, faults: faultsRecorded,
+                durationMicros: elapsed + delayMicros)
+        }
+        // The record goes to the recorder as the temporary it is built as, straight to the recorder's full entry
+        // point: it is a large value of reference-counted fields, and held in a variable or passed through one more
+        // call it was copied (and the copy destroyed) on the way.
+        if let churnTeam {
+            var flagged = record()
+            // Set here, the payload's own findings are not added later: compute them now (flagged connections only).
+            flagged.lint = flagged.lintFindings() + [churn.finding(team: churnTeam)]
+            recorder.store(flagged, whenWritten: whenWritten)
+        } else {
+            recorder.store(record(), whenWritten: whenWritten)
+        }
         return pipelineResponse
     }
 
