@@ -16,6 +16,8 @@ final class ServerStream {
     @exclusivity(unchecked) var responded = false
     @exclusivity(unchecked) var responseBody: [UInt8] = []
     @exclusivity(unchecked) var responseOffset = 0
+    /// Where the connection's list of open streams holds this one.
+    @exclusivity(unchecked) var slot = 0
 
     /// A stream whose request is built here, in place: built outside and passed in, the request (a dozen
     /// reference-counted fields) was copied and destroyed once more per stream.
