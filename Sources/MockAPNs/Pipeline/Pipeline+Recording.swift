@@ -14,7 +14,7 @@ extension Pipeline {
         let idField = outcome.isBroadcast || Self.isBroadcastAPI(path: recorded.path) ? Self.requestIDField : Self.apnsIDField
         // Echoed as sent (clients match on it), else generated; the record keeps a generated ID as its bits.
         let apnsID: RecordedRequest.Response.IDSource
-        if let sent = recorded.value(idField.name) {
+        if let sent = recorded.value(literalName: idField.name) {
             apnsID = .text(sent)
             headers.append(Self.field(idField, value: sent))
         } else {
@@ -95,6 +95,7 @@ extension Pipeline {
 
     /// The record of `request` as received on `connection`: every answer, decided or refused, is built here.
     /// Its `seq` is assigned by the recorder, which also adds the payload's lint findings.
+    @inline(__always)
     static func record(of request: APNsRequest, on connection: PipelineConnection, deviceToken: String?,
                        payloadSource: RecordedRequest.PayloadSource, auth: RecordedRequest.Authentication,
                        response: RecordedRequest.Response, faults: [String], durationMicros: Int64) -> RecordedRequest {

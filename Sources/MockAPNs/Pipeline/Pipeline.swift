@@ -115,7 +115,7 @@ public final class Pipeline: Sendable {
             credential = .certificate(certificate)   // APNs ignores `authorization` on certificate connections
             authentication = state.certificateAuthentication(credential)
         } else {
-            (credential, authentication) = state.credential(authorization: request.value("authorization"), tokens: tokens)
+            (credential, authentication) = state.credential(authorization: request.value(literalName: "authorization"), tokens: tokens)
         }
         if !state.churnCounted, case .token(let facts) = credential, let key = facts.key {
             state.churnCounted = true
