@@ -16,6 +16,20 @@ final class ServerConformanceTests: ServerTestCase {
         }
     }
 
+    /// RFC 9113 §8.2.1: a field name with capitals makes the request malformed. The stream is reset with
+    /// PROTOCOL_ERROR before any of it reaches the handler, so handlers only ever see lowercase names (what
+    /// `HTTPHeaderField` promises, and what the mock's header conversion relies on); the connection serves on.
+    func testCapitalizedFieldNameResetsTheStreamBeforeTheHandler() throws {
+        for tls in [false, true] {
+            let (server, handler) = try startServer(tls: tls)
+            let result = try PythonH2.run(mode: "uppercase", port: server.localPort, ca: tls ? pki.caPath : nil)
+            XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=None reset=1 next=200",
+                           "\(tls ? "TLS" : "h2c"): \(result.stderr)")
+            XCTAssertEqual(handler.requests.count, 1, "only the well-formed request reaches the handler")
+            XCTAssertFalse(handler.requests.contains { $0.headers.contains { $0.name != $0.name.lowercased() } })
+        }
+    }
+
     /// h2spec http2/5.1 #5: DATA after the request's END_STREAM (half-closed (remote), or closed once answered).
     func testDataOnHalfClosedStreamGetsStreamClosed() throws {
         try assertStreamClosed("data-half-closed")

@@ -39,9 +39,16 @@ struct RepeatedFieldCache {
     mutating func scheme(_ value: UnsafeBufferPointer<UInt8>) -> String { Self.string(value, cached: &scheme) }
     mutating func authority(_ value: UnsafeBufferPointer<UInt8>) -> String { Self.string(value, cached: &authority) }
 
-    /// A header field for `name`/`value`, reusing strings of `previous` that have the same bytes (`hint`: where
-    /// to look first, the same position in the list). Looks at no more than 16 fields, so a long header list costs
-    /// at most a constant per field.
+    /// A header field for `name`/`value`, reusing strings of the previous request's `headers` that have the same
+    /// bytes (`hint`: where to look first, the same position in the list). Looks at no more than 16 fields, so a
+    /// long header list costs at most a constant per field. `mutating` only so that the connection's copy is used
+    /// in place (an access, not a copy and a retain of the list per field).
+    mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, hint: Int) -> HTTPHeaderField {
+        Self.field(name: name, value: value, previous: headers, hint: hint)
+    }
+
+    /// `field(name:value:hint:)` against a given `previous` list.
+    @inline(__always)
     static func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>,
                       previous: [HTTPHeaderField], hint: Int) -> HTTPHeaderField {
         var reusedName: String?

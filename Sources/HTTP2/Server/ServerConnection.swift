@@ -13,7 +13,11 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     let loopState: ServerLoopState
     let remoteAddress: String
     @exclusivity(unchecked) private(set) var info: HTTP2ConnectionInfo
-    @exclusivity(unchecked) private var streams: [Int32: ServerStream] = [:]
+    /// The open streams (announced by nghttp2 and not yet closed), in no order; each knows its place
+    /// (`ServerStream.slot`). nghttp2 keeps a pointer to each as its stream user data, which is how a stream is
+    /// found by id: one lookup in nghttp2's own table, instead of hashing the id into a second table of ours on
+    /// every open, lookup and close.
+    @exclusivity(unchecked) private var openStreams: [ServerStream] = []
     /// The stream the last callback touched (headers of one stream arrive back to back).
     @exclusivity(unchecked) private var currentStream: ServerStream?
     @exclusivity(unchecked) private var opened = false
@@ -162,7 +166,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         case .active:
             if !prefaceReceived {
                 if now &- acceptedAt >= prefaceLimit { timeOut(why: "no connection preface") }
-            } else if let idle = configuration.idleTimeout?.nanoseconds, streams.isEmpty, now &- lastActivity >= idle {
+            } else if let idle = configuration.idleTimeout?.nanoseconds, openStreams.isEmpty, now &- lastActivity >= idle {
                 timeOut(why: "idle")
             }
         case .connecting, .closed:
@@ -181,19 +185,30 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
 
     @inline(__always)
     private func stream(_ streamID: Int32) -> ServerStream? {
-        if let current = currentStream, current.request.streamID == streamID { return current }
-        let found = streams[streamID]
+        if let current = currentStream, current.streamID == streamID { return current }
+        let found = openStream(streamID)
         currentStream = found
         return found
     }
 
+    /// The open stream `streamID`, from nghttp2's stream user data (nil once nghttp2 has closed the stream).
+    @inline(__always)
+    private func openStream(_ streamID: Int32) -> ServerStream? {
+        guard let session, let pointer = nghttp2_session_get_stream_user_data(session, streamID) else { return nil }
+        return Unmanaged<ServerStream>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
     fileprivate func beginRequest(streamID: Int32) {
-        var request = HTTP2Request(
-            method: "", path: "", connectionID: id, streamID: streamID, remoteAddress: remoteAddress,
-            peerCertificateDER: info.peerCertificateDER, alpn: info.alpn)
-        request.connectionContext = handlerContext
-        let stream = ServerStream(request: request)
-        streams[streamID] = stream
+        guard let session else { return }
+        let stream = ServerStream(
+            streamID: streamID, connectionID: id, remoteAddress: remoteAddress,
+            peerCertificateDER: info.peerCertificateDER, alpn: info.alpn, connectionContext: handlerContext)
+        // Unretained: `openStreams` holds the stream until nghttp2 closes it (or the session goes).
+        guard nghttp2_session_set_stream_user_data(session, streamID, Unmanaged.passUnretained(stream).toOpaque()) == 0 else {
+            return
+        }
+        stream.slot = openStreams.count
+        openStreams.append(stream)
         currentStream = stream
     }
 
@@ -224,8 +239,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         }
         let index = stream.request.headers.count
         if index == 0 { stream.request.headers.reserveCapacity(max(8, repeated.headers.count)) }
-        stream.request.headers.append(
-            RepeatedFieldCache.field(name: name, value: value, previous: repeated.headers, hint: index))
+        stream.request.headers.append(repeated.field(name: name, value: value, hint: index))
     }
 
     fileprivate func bodyChunk(streamID: Int32, data: UnsafeBufferPointer<UInt8>) {
@@ -252,7 +266,8 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         }
         repeated.remember(headers: stream.request.headers)
         stream.request.receivedAt = loop.now
-        context.handler.handle(stream.request, responder: HTTP2Responder(connection: self, streamID: streamID))
+        let request = stream.takeRequest()
+        context.handler.handle(request, responder: HTTP2Responder(connection: self, streamID: streamID))
     }
 
     fileprivate func goAwaySent(errorCode: UInt32) {
@@ -264,9 +279,16 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     }
 
     fileprivate func streamClosed(streamID: Int32) {
-        if currentStream?.request.streamID == streamID { currentStream = nil }
-        streams.removeValue(forKey: streamID)
-        if streams.isEmpty, let limit = deferredStreamLimit {
+        if currentStream?.streamID == streamID { currentStream = nil }
+        // Still found here: nghttp2 marks a stream closed after this callback returns.
+        if let stream = openStream(streamID), stream.slot < openStreams.count, openStreams[stream.slot] === stream {
+            let last = openStreams.removeLast()
+            if last !== stream {
+                openStreams[stream.slot] = last
+                last.slot = stream.slot
+            }
+        }
+        if openStreams.isEmpty, let limit = deferredStreamLimit {
             deferredStreamLimit = nil
             submitMaxConcurrentStreams(limit)
         }
@@ -295,7 +317,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     private static let statusName: [UInt8] = Array(":status".utf8)
 
     func respond(streamID: Int32, status: Int, headers: [HTTPHeaderField], body: [UInt8]?) {
-        guard phase == .active, let session, let stream = streams[streamID], !stream.responded else { return }
+        guard phase == .active, let session, let stream = openStream(streamID), !stream.responded else { return }
         stream.responded = true
 
         // All names and values in one buffer; nghttp2 copies them during submit.
@@ -306,8 +328,10 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         responseScratch.append(UInt8(48 + (code / 10) % 10))
         responseScratch.append(UInt8(48 + code % 10))
         for field in headers {
-            responseScratch.append(contentsOf: field.name.utf8)
-            responseScratch.append(contentsOf: field.value.utf8)
+            // Through `withUTF8`: one copy of contiguous bytes, where appending a `String.UTF8View` goes the generic way.
+            var name = field.name, value = field.value
+            name.withUTF8 { responseScratch.append(contentsOf: $0) }
+            value.withUTF8 { responseScratch.append(contentsOf: $0) }
         }
         var provider = nghttp2_data_provider()
         let hasBody = !(body?.isEmpty ?? true)
@@ -342,7 +366,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     }
 
     func reset(streamID: Int32, errorCode: UInt32) {
-        guard phase == .active, let session, let stream = streams[streamID], !stream.responded else { return }
+        guard phase == .active, let session, let stream = openStream(streamID), !stream.responded else { return }
         stream.responded = true
         _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
         scheduleTick()
@@ -356,7 +380,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     /// merits, and only streams opened after it (beyond the new limit) are refused.
     func setMaxConcurrentStreams(_ value: UInt32) {
         guard phase == .active, session != nil else { return }
-        if value < announcedStreamLimit, !streams.isEmpty {
+        if value < announcedStreamLimit, !openStreams.isEmpty {
             deferredStreamLimit = value
             return
         }
@@ -424,13 +448,13 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         context.configuration.logger.trace("connection closed", metadata: ["connection": "\(id)", "peer": "\(remoteAddress)"])
         if sessionRefusedInput {
             // Requests nghttp2 refused with the session (no answer could be sent: status 0), in stream order.
-            for (_, stream) in streams.sorted(by: { $0.key < $1.key }) where !stream.delivered {
+            for stream in openStreams.sorted(by: { $0.streamID < $1.streamID }) where !stream.delivered {
                 stream.delivered = true
                 stream.request.receivedAt = loop.now
                 context.handler.refused(stream.request, status: 0)
             }
         }
-        streams.removeAll()
+        openStreams.removeAll()
         currentStream = nil
         loopState.connections.removeValue(forKey: id)
         context.openConnections.wrappingSubtract(1, ordering: .relaxed)

@@ -1,40 +1,41 @@
 import APNsModel
 
 extension Pipeline {
-    /// The response to `request`, after recording it. `deviceToken` is the token in its path.
+    /// The response to `request`, after recording it. `deviceToken` is the token in its path; `authentication` is
+    /// how the record shows the request's credential (`authentication(_:)`).
     func respond(_ outcome: Outcome, request recorded: APNsRequest, deviceToken: String?,
-                 connection: PipelineConnection, credential: ProviderCredential,
+                 connection: PipelineConnection, authentication: RecordedRequest.Authentication,
                  streamLimit: UInt32?, churnTeam: String?,
                  afterRecording: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
         var headers: [HeaderField] = []
         headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
         // Broadcast and channel-management answers carry `apns-request-id`, never `apns-id`, whether the request
         // was accepted or refused, also before its route was resolved (APNS-SPEC §1.2, §3.5): decided by path.
-        let idHeader = outcome.isBroadcast || Self.isBroadcastAPI(path: recorded.path) ? "apns-request-id" : "apns-id"
+        let idField = outcome.isBroadcast || Self.isBroadcastAPI(path: recorded.path) ? Self.requestIDField : Self.apnsIDField
         // Echoed as sent (clients match on it), else generated; the record keeps a generated ID as its bits.
         let apnsID: RecordedRequest.Response.IDSource
-        if let sent = recorded.value(idHeader) {
+        if let sent = recorded.value(literalName: idField.name) {
             apnsID = .text(sent)
-            headers.append(HeaderField(name: idHeader, value: sent))
+            headers.append(Self.field(idField, value: sent))
         } else {
             let generated = APNsIDGenerator.nextID()
             apnsID = .generated(generated)
-            headers.append(HeaderField(name: idHeader, value: generated.text))
+            headers.append(Self.field(idField, value: generated.text))
         }
         var uniqueID = RecordedRequest.Response.IDSource.text(nil)
         if outcome.status == 200, configuration.environment == .development || outcome.route.map(Self.isBroadcastSend) == true {
             let generated = APNsIDGenerator.nextID()
             uniqueID = .generated(generated)
-            headers.append(HeaderField(name: "apns-unique-id", value: generated.text))
+            headers.append(Self.field(Self.uniqueIDField, value: generated.text))
         }
         headers.append(contentsOf: outcome.extraHeaders)
         var body: [UInt8] = []
         if let reasonText = outcome.reasonText, outcome.status >= 300 {
             body = Self.reasonBody(reasonText, timestamp: outcome.timestamp)
-            headers.append(HeaderField(name: "content-type", value: "application/json"))
+            headers.append(Self.contentTypeJSON)
         } else if let payload = outcome.body {
             body = payload
-            headers.append(HeaderField(name: "content-type", value: "application/json"))
+            headers.append(Self.contentTypeJSON)
         }
 
         let answered: Bool
@@ -49,30 +50,52 @@ extension Pipeline {
         let response = RecordedRequest.Response(
             status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : .text(nil),
             apnsUniqueID: answered ? uniqueID : .text(nil), timestamp: outcome.timestamp)
-        var record = Self.record(
-            of: recorded, on: connection, deviceToken: deviceToken,
-            payloadSource: Self.payloadSource(body: recorded.body, payload: outcome.payload, payloadIsBody: outcome.payloadIsBody),
-            auth: Self.authentication(credential), response: response, faults: faultsRecorded,
-            durationMicros: elapsed + delayMicros)
-        if let churnTeam {
-            // Set here, the payload's own findings are not added later: compute them now (flagged connections only).
-            record.lint = record.lintFindings() + [churn.finding(team: churnTeam)]
-        }
         let pipelineResponse = PipelineResponse(status: outcome.status, headers: headers, body: body,
                                                 disposition: outcome.disposition, delay: outcome.delay,
                                                 streamLimit: streamLimit)
+        var whenWritten: RecordFileWriter.Completion?
         if let afterRecording {
-            recorder.store(record) { written in
-                afterRecording(written ? pipelineResponse : pipelineResponse.unrecorded())
-            }
+            whenWritten = { written in afterRecording(written ? pipelineResponse : pipelineResponse.unrecorded()) }
+        }
+        func record() -> RecordedRequest {
+            Self.record(
+                of: recorded, on: connection, deviceToken: deviceToken,
+                payloadSource: Self.payloadSource(body: recorded.body, payload: outcome.payload, payloadIsBody: outcome.payloadIsBody),
+                auth: authentication, response: response, faults: faultsRecorded,
+                durationMicros: elapsed + delayMicros)
+        }
+        // The record goes to the recorder as the temporary it is built as, straight to the recorder's full entry
+        // point: it is a large value of reference-counted fields, and held in a variable or passed through one more
+        // call it was copied (and the copy destroyed) on the way.
+        if let churnTeam {
+            var flagged = record()
+            // Set here, the payload's own findings are not added later: compute them now (flagged connections only).
+            flagged.lint = flagged.lintFindings() + [churn.finding(team: churnTeam)]
+            recorder.store(flagged, whenWritten: whenWritten)
         } else {
-            recorder.store(record)
+            recorder.store(record(), whenWritten: whenWritten)
         }
         return pipelineResponse
     }
 
+    // The response's header fields by name, made once: `HeaderField(name:value:)` checks that a name is lowercase
+    // (a scan of it) every time, and these names are constants.
+    private static let apnsIDField = HeaderField(name: "apns-id", value: "")
+    private static let requestIDField = HeaderField(name: "apns-request-id", value: "")
+    private static let uniqueIDField = HeaderField(name: "apns-unique-id", value: "")
+    private static let contentTypeJSON = HeaderField(name: "content-type", value: "application/json")
+
+    /// `template` (a constant name) with `value`.
+    @inline(__always)
+    private static func field(_ template: HeaderField, value: String) -> HeaderField {
+        var field = template
+        field.value = value
+        return field
+    }
+
     /// The record of `request` as received on `connection`: every answer, decided or refused, is built here.
     /// Its `seq` is assigned by the recorder, which also adds the payload's lint findings.
+    @inline(__always)
     static func record(of request: APNsRequest, on connection: PipelineConnection, deviceToken: String?,
                        payloadSource: RecordedRequest.PayloadSource, auth: RecordedRequest.Authentication,
                        response: RecordedRequest.Response, faults: [String], durationMicros: Int64) -> RecordedRequest {

@@ -109,22 +109,26 @@ public final class Pipeline: Sendable {
     /// `process` with the connection's state in hand.
     private func process(_ request: APNsRequest, on connection: PipelineConnection, state: inout PipelineConnectionState,
                          now: Int64, afterRecording: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
-        let credential: ProviderCredential
+        let context: DecisionContext
+        let authentication: RecordedRequest.Authentication
         if let certificate = state.certificate {
-            credential = .certificate(certificate)   // APNs ignores `authorization` on certificate connections
+            let credential = ProviderCredential.certificate(certificate)   // APNs ignores `authorization` on certificate connections
+            authentication = state.certificateAuthentication(credential)
+            context = decisionContext(credential: credential, now: now)
         } else {
-            credential = state.credential(authorization: request.value("authorization"), tokens: tokens)
+            let memo = state.credential(authorization: request.value(literalName: "authorization"), tokens: tokens)
+            authentication = memo.authentication
+            if !state.churnCounted, case .token(let facts) = memo.credential, let key = facts.key {
+                state.churnCounted = true
+                if churn.connectionAuthenticated(team: key.teamID, nowMillis: Timestamp.nowMillis()) { state.churnTeam = key.teamID }
+            }
+            context = decisionContext(credential: memo.credential, now: now)
         }
-        if !state.churnCounted, case .token(let facts) = credential, let key = facts.key {
-            state.churnCounted = true
-            if churn.connectionAuthenticated(team: key.teamID, nowMillis: Timestamp.nowMillis()) { state.churnTeam = key.teamID }
-        }
-        let context = DecisionContext(environment: configuration.environment, credential: credential, now: now,
-                                      environmentKeyReason: configuration.environmentKeyReason)
         let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState)
 
         var outcome = Outcome()
-        switch verdict {
+        // Handed over (`consume`), not copied: a verdict is a value of many reference-counted fields.
+        switch consume verdict {
         case .rejected(let reason):
             outcome.reject(reason)
         case .accepted(let push):
@@ -147,8 +151,15 @@ public final class Pipeline: Sendable {
         }
         let deviceToken = Self.deviceToken(in: request.path, routed: outcome.route)
         return respond(outcome, request: request, deviceToken: deviceToken,
-                       connection: connection, credential: credential, streamLimit: streamLimit,
+                       connection: connection, authentication: authentication, streamLimit: streamLimit,
                        churnTeam: state.churnTeam, afterRecording: afterRecording)
+    }
+
+    /// What `RequestDecider` needs to know besides the request.
+    @inline(__always)
+    private func decisionContext(credential: ProviderCredential, now: Int64) -> DecisionContext {
+        DecisionContext(environment: configuration.environment, credential: credential, now: now,
+                        environmentKeyReason: configuration.environmentKeyReason)
     }
 
     /// `process`, then waits out any `delay` fault: for transports that answer from a task (HTTP/1.1).

@@ -20,19 +20,30 @@ struct PipelineConnectionState {
     /// the team when the count flagged it as churn: its records then carry the finding.
     var churnCounted = false
     var churnTeam: String?
-    /// The last `authorization` value on this connection and the credential it gave. Senders repeat one
-    /// token for many requests, and the credential depends on the value alone (keys are fixed at start),
+    /// The last `authorization` value on this connection, the credential it gave and how records show it. Senders
+    /// repeat one token for many requests, and the credential depends on the value alone (keys are fixed at start),
     /// so a repeat (same bytes) is recognised by one comparison instead of a lookup in the shared token cache.
-    var lastAuthorization: String?
-    var lastCredential: ProviderCredential?
+    var lastCredential: CredentialMemo?
+    /// How records show the certificate credential of a certificate connection.
+    var certificateSummary: RecordedRequest.Authentication?
 
-    /// The credential for `authorization`, from the last one when the value repeats.
-    mutating func credential(authorization: String?, tokens: ProviderTokenAuthenticator) -> ProviderCredential {
-        if let lastCredential, Self.sameBytes(authorization, lastAuthorization) { return lastCredential }
+    /// The credential for `authorization` and how records show it, from the last ones when the value repeats.
+    mutating func credential(authorization: String?, tokens: ProviderTokenAuthenticator) -> CredentialMemo {
+        if let lastCredential, Self.sameBytes(authorization, lastCredential.authorization) { return lastCredential }
         let credential = tokens.credential(authorization: authorization)
-        lastAuthorization = authorization
-        lastCredential = credential
-        return credential
+        let memo = CredentialMemo(authorization: authorization, credential: credential,
+                                  authentication: Pipeline.authentication(credential))
+        lastCredential = memo
+        return memo
+    }
+
+    /// How records show `credential`, the certificate credential of this connection (`certificate` is set once,
+    /// when the connection opens, so the summary is made on its first request).
+    mutating func certificateAuthentication(_ credential: ProviderCredential) -> RecordedRequest.Authentication {
+        if let certificateSummary { return certificateSummary }
+        let authentication = Pipeline.authentication(credential)
+        certificateSummary = authentication
+        return authentication
     }
 
     /// Whether two optional strings hold the same UTF-8 bytes (not merely `==`, which is canonical equivalence:

@@ -98,11 +98,25 @@ public struct RecordedRequest: Sendable, Equatable {
         payloadSource: PayloadSource, payloadBytes: Int, auth: Authentication, response: Response,
         faults: [String], lint: [LintFinding], durationMicros: Int64
     ) {
-        self.init(seq: seq, receivedAtMillis: receivedAtMillis, connectionID: connectionID, streamID: streamID,
-                  remote: remote, method: method, path: path, deviceToken: deviceToken, headers: headers, body: body,
-                  payload: nil, payloadBytes: payloadBytes, auth: auth, response: response, faults: faults,
-                  lint: lint, durationMicros: durationMicros)
+        // Every field assigned here rather than through the public initializer and a second write of
+        // `payloadSource`: the server builds one of these per request, and the delegation cost copies of the record.
+        self.seq = seq
+        self.receivedAtMillis = receivedAtMillis
+        self.connectionID = connectionID
+        self.streamID = streamID
+        self.remote = remote
+        self.method = method
+        self.path = path
+        self.deviceToken = deviceToken
+        self.headers = headers
+        self.body = body
         self.payloadSource = payloadSource
+        self.payloadBytes = payloadBytes
+        self.auth = auth
+        self.response = response
+        self.faults = faults
+        self.lint = lint
+        self.durationMicros = durationMicros
     }
 
     /// Records are equal when every field is, `payload` compared as JSON whichever way each record holds it.

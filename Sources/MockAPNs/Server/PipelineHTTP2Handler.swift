@@ -30,7 +30,7 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         let state = request.connectionContext as? PipelineHTTP2Connection
         let apnsRequest = APNsRequest(
             method: request.method, path: request.path,
-            headers: state?.headers(request.headers) ?? request.headers.map { HeaderField(name: $0.name, value: $0.value) },
+            headers: PipelineHTTP2Connection.modelHeaders(request.headers),
             body: request.body)
         let connection = PipelineConnection(
             id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,

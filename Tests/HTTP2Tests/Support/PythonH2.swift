@@ -121,6 +121,18 @@ elif mode == "refused":
     ok = sum(1 for s in sids if responses.get(s, {}).get(":status") == "200")
     refused = sum(1 for s in sids if resets.get(s) == 7)
     print("ok=%d refused=%d" % (ok, refused))
+elif mode == "uppercase":
+    # A field name with capitals (malformed, RFC 9113 §8.2.1): h2 would lowercase or refuse it, so it is told not
+    # to for this one request; then a well-formed request on the same connection.
+    conn.config.normalize_outbound_headers = False
+    conn.config.validate_outbound_headers = False
+    sid = request("/echo", extra_headers=[("X-Upper", "1")])
+    conn.config.normalize_outbound_headers = True
+    conn.config.validate_outbound_headers = True
+    pump(lambda: sid in ended or sid in resets or bool(terminated))
+    ok = request("/echo")
+    pump(lambda: ok in ended or bool(terminated))
+    print("status=%s reset=%s next=%s" % (responses.get(sid, {}).get(":status"), resets.get(sid), responses.get(ok, {}).get(":status")))
 elif mode == "bigheader":
     sid = request("/echo", extra_headers=[("x-big", "a" * int(extra[0]))])
     sock.sendall(conn.data_to_send())

@@ -69,6 +69,21 @@ final class PipelineTests: XCTestCase {
 
     /// Every request is decided on its own: one that differs from the accepted one before it only in a header
     /// value is judged by that value (no answer carried over from the previous request).
+    /// A connection remembers how records show its last credential; a request with another `authorization` (here
+    /// none, then the token again) must be recorded with its own.
+    func testEachRecordShowsItsOwnRequestsCredential() {
+        var anonymous = push()
+        anonymous.headers.removeAll { $0.name == "authorization" }
+        _ = send(push(), stream: 1)
+        _ = send(anonymous, stream: 3)
+        _ = send(push(), stream: 5)
+        let auths = pipeline.recorder.records().map(\.auth)
+        XCTAssertEqual(auths.map(\.kind), ["token", "none", "token"])
+        XCTAssertNotNil(auths[0].teamID)
+        XCTAssertNil(auths[1].teamID)
+        XCTAssertEqual(auths[2], auths[0])
+    }
+
     func testEachRequestOfAConnectionIsDecidedOnItsOwn() {
         XCTAssertEqual(send(push([("apns-priority", "10")])).status, 200)
         let bad = send(push([("apns-priority", "7")]), stream: 3)
