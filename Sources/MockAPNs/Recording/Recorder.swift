@@ -121,7 +121,7 @@ public final class Recorder: Sendable {
     /// `append`, returning the shared stored record rather than a copy of it (the pipeline's path).
     @discardableResult
     func store(_ record: consuming RecordedRequest) -> StoredRecord {
-        store(record, whenWritten: nil)
+        store(consume record, whenWritten: nil)
     }
 
     /// `store`, with an action run once the record's line is in the file (true) or known lost (false), from the
@@ -136,7 +136,7 @@ public final class Recorder: Sendable {
         let duration = record.durationMicros
         // The pipeline sets `lint` before storing only for flagged connections, so this is a cheap check.
         let churn = !record.lint.isEmpty && record.lint.contains { $0.id == ConnectionChurnMonitor.findingID }
-        let shared = StoredRecord(record)
+        let shared = StoredRecord(consume record)   // moved, not copied: the record is a value of many reference-counted fields
         var woken: [(CheckedContinuation<[RecordedRequest], any Error>, [RecordedRequest])] = []
         var evicted: StoredRecord?
         defer { withExtendedLifetime(evicted) {} }   // released here, outside the lock
