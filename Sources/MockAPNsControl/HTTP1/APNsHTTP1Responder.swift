@@ -32,7 +32,14 @@ struct APNsHTTP1Responder: HTTPResponder {
         }
         var request = request
         let body = try await Self.collect(&request)
-        let headers = request.headers.map { HeaderField(name: $0.name.canonicalName, value: $0.value) }
+        // `canonicalName` is lowercase already (swift-http-types), so the names are set as they are rather than
+        // through `HeaderField(name:value:)`, which would check that again byte by byte for every field.
+        var field = HeaderField(name: "", value: "")
+        let headers = request.headers.map { header -> HeaderField in
+            field.name = header.name.canonicalName
+            field.value = header.value
+            return field
+        }
         let target = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
         let apnsRequest = APNsRequest(method: request.method.rawValue, path: target, headers: headers, body: body)
         let connection = PipelineConnection(

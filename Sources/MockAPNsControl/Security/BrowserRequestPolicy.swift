@@ -23,8 +23,9 @@ struct BrowserRequestPolicy: Sendable {
     ///   - host: the request's `Host` (HTTP/1.1) or `:authority`; nil when it had none (HTTP/1.0 tools).
     ///   - origins: every `Origin` value the request carried.
     func refusal(host: String?, origins: [String]) -> String? {
-        let authority = host.flatMap(HostAuthority.init)
-        if requiresLoopbackHost, let host, authority?.isLoopback != true {
+        // The host is parsed only when a rule needs it: the HTTP/1.1 APNs endpoint asks this for every push, and
+        // APNs clients send neither a foreign Host rule nor an Origin.
+        if requiresLoopbackHost, let host, HostAuthority(host)?.isLoopback != true {
             return "Refused: this request is addressed to '\(host)', which is not a loopback name. Without --control-token "
                 + "the control plane answers only requests for localhost, 127.0.0.1 or [::1], so that a web page cannot "
                 + "point a name of its own at this machine and read it. Use http://127.0.0.1:<port>, or start mockapns "
@@ -35,7 +36,9 @@ struct BrowserRequestPolicy: Sendable {
         let refusal = "Refused: a web page from '\(origin)' may not use the control plane; only pages it serves itself "
             + "(\(own)) may. Scripts, curl and test clients send no Origin header and are not affected; to call the "
             + "control plane from a web app of your own, make the calls from that app's server."
-        guard origins.count == 1, let authority, Self.isSameOrigin(origin, as: authority) else { return refusal }
+        guard origins.count == 1, let authority = host.flatMap(HostAuthority.init), Self.isSameOrigin(origin, as: authority) else {
+            return refusal
+        }
         return nil
     }
 
