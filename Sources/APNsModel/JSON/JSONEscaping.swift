@@ -7,24 +7,52 @@
 public enum JSONEscaping {
     /// Appends `text` as a quoted JSON string to `bytes`.
     public static func append(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            guard needsEscape(utf8) else {
-                bytes.append(contentsOf: utf8)
-                return
+        withUTF8(of: text) { utf8 in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumQuotedCount(utf8Count: utf8.count)) { out in
+                let written = writeQuoted(utf8, to: out.baseAddress!)
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<written]))
             }
-            var runStart = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                escape(byte, to: &bytes)
-                runStart = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The most bytes `writeQuoted` writes for `utf8Count` bytes of text: six per byte (`\u00XX`) and two quotes.
+    public static func maximumQuotedCount(utf8Count: Int) -> Int {
+        utf8Count * 6 + 2
+    }
+
+    /// Writes the UTF-8 text `utf8` as a quoted JSON string at `out`, which has room for
+    /// `maximumQuotedCount(utf8Count: utf8.count)` bytes; returns how many it wrote. For writers that fill a buffer
+    /// of their own (the record encoder) without a growth check per byte.
+    public static func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        out[0] = UInt8(ascii: "\"")
+        var written = 1
+        if let base = utf8.baseAddress, !utf8.isEmpty {
+            if !needsEscape(utf8) {
+                (out + written).update(from: base, count: utf8.count)
+                written += utf8.count
+            } else {
+                var runStart = 0
+                for index in 0..<utf8.count {
+                    let byte = base[index]
+                    guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                    (out + written).update(from: base + runStart, count: index - runStart)
+                    written += index - runStart
+                    written += escape(byte, to: out + written)
+                    runStart = index + 1
+                }
+                (out + written).update(from: base + runStart, count: utf8.count - runStart)
+                written += utf8.count - runStart
+            }
+        }
+        out[written] = UInt8(ascii: "\"")
+        return written + 1
+    }
+
+    /// Runs `body` on `text`'s UTF-8 in place (a native string's storage, a small string's stack copy).
+    public static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var text = text
+        return text.withUTF8(body)
     }
 
     /// `text` as a quoted JSON string.
@@ -64,10 +92,8 @@ public enum JSONEscaping {
         return false
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// The escape sequence for one byte that JSON does not allow raw in a string.
-    private static func escape(_ byte: UInt8, to bytes: inout [UInt8]) {
+    /// Writes the escape sequence for one byte that JSON does not allow raw in a string; returns its length.
+    private static func escape(_ byte: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let short: UInt8
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): short = byte
@@ -77,11 +103,17 @@ public enum JSONEscaping {
         case 0x08: short = UInt8(ascii: "b")
         case 0x0C: short = UInt8(ascii: "f")
         default:
-            bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                      hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            return
+            let hex: StaticString = "0123456789abcdef"
+            out[0] = 0x5C
+            out[1] = UInt8(ascii: "u")
+            out[2] = UInt8(ascii: "0")
+            out[3] = UInt8(ascii: "0")
+            out[4] = hex.utf8Start[Int(byte >> 4)]
+            out[5] = hex.utf8Start[Int(byte & 0xF)]
+            return 6
         }
-        bytes.append(0x5C)
-        bytes.append(short)
+        out[0] = 0x5C
+        out[1] = short
+        return 2
     }
 }

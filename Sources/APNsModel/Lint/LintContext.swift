@@ -10,6 +10,10 @@ struct LintContext {
     let topic: String?
     /// The body's size in bytes.
     let payloadBytes: Int
+    /// `aps` when it is a dictionary (looked up once: every check group reads it).
+    let aps: JSONValue?
+    /// The parsed `aps`, when it is a dictionary.
+    let content: ApsFacts?
     /// The findings so far, in check order.
     private(set) var findings: [LintFinding] = []
 
@@ -19,16 +23,14 @@ struct LintContext {
         self.priority = priority
         self.topic = topic
         self.payloadBytes = payloadBytes
+        if let aps = payload["aps"], aps.objectMembers != nil {
+            self.aps = aps
+            content = ApsFacts(aps: aps)
+        } else {
+            aps = nil
+            content = nil
+        }
     }
-
-    /// `aps` when it is a dictionary.
-    var aps: JSONValue? {
-        guard let aps = payload["aps"], aps.objectMembers != nil else { return nil }
-        return aps
-    }
-
-    /// The parsed `aps`, when it is a dictionary.
-    var content: ApsFacts? { aps.flatMap(ApsFacts.init(aps:)) }
 
     /// Whether this is a Live Activity push (by type, or an untyped push whose `aps` has an `event`).
     var isLiveActivity: Bool { pushType == .liveactivity || (pushType == nil && aps?["event"] != nil) }

@@ -1,5 +1,8 @@
 import APNsModel
 import Synchronized
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension RecordedRequest {
     /// The record with its payload lint findings filled in (what APNs accepts but a device may mishandle).
@@ -39,39 +42,93 @@ extension RecordedRequest {
     }
 }
 
-/// Lint findings already computed, by everything they depend on. Bounded: it starts over when full.
+/// Lint findings already computed, by everything they depend on, in a fixed table of `slots` entries indexed by a
+/// cheap hash of the body: a payload's findings replace whatever its slot held before.
+///
+/// Why this shape: it serves every reader of a record (the file writer, queries, subscribers) and traffic that
+/// interleaves a few payloads, and it must cost next to nothing when payloads never repeat (a sender with a
+/// payload per push): one pass of multiply-and-rotate over the body's words, one compare, one store, no rehashing,
+/// no growth. Bounded by construction; colliding payloads only miss (a hostile sender can make entries evict each
+/// other, never make a lookup slower).
 final class LintMemo: Sendable {
-    struct Key: Hashable, Sendable {
+    struct Key: Equatable, Sendable {
         var body: [UInt8]
         var pushType: String?
         var priority: String?
         var topic: String?
         var payloadBytes: Int
 
-        /// Hashes the body as one block of bytes (the synthesised hash would feed it to the hasher byte by byte).
-        func hash(into hasher: inout Hasher) {
-            body.withUnsafeBytes { hasher.combine(bytes: $0) }
-            hasher.combine(pushType)
-            hasher.combine(priority)
-            hasher.combine(topic)
-            hasher.combine(payloadBytes)
+        /// Equal when every field is, the body compared with one `memcmp`.
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.payloadBytes == rhs.payloadBytes && lhs.pushType == rhs.pushType && lhs.priority == rhs.priority
+                && lhs.topic == rhs.topic && LintMemo.sameBytes(lhs.body, rhs.body)
         }
+    }
+
+    private struct Entry {
+        var key: Key
+        var findings: [LintFinding]
     }
 
     static let shared = LintMemo()
-    /// The most distinct payloads remembered.
-    static let limit = 1024
+    /// How many payloads the table holds at most (a power of two).
+    static let slots = 1024
 
-    private let entries = Locked<[Key: [LintFinding]]>([:])
+    private let entries = Locked<[Entry?]>(Array(repeating: nil, count: LintMemo.slots))
 
-    /// The findings for `key`, computed by `lint` the first time.
+    /// The findings for `key`, computed by `lint` the first time (and again once another payload took its slot).
     func findings(for key: Key, lint: () -> [LintFinding]) -> [LintFinding] {
-        if let known = entries.withLock({ $0[key] }) { return known }
-        let findings = lint()
-        entries.withLock { entries in
-            if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
-            entries[key] = findings
+        let slot = Self.slot(for: key)
+        let known = entries.withLock { entries -> [LintFinding]? in
+            guard let entry = entries[slot], entry.key == key else { return nil }
+            return entry.findings
         }
+        if let known { return known }
+        let findings = lint()
+        let evicted = entries.withLock { entries in
+            defer { entries[slot] = Entry(key: key, findings: findings) }
+            return entries[slot]
+        }
+        _ = evicted   // released here, outside the lock
         return findings
     }
+
+    /// The table slot of `key`.
+    static func slot(for key: Key) -> Int {
+        Int(truncatingIfNeeded: hash(key.body) &+ UInt64(truncatingIfNeeded: key.payloadBytes)) & (slots - 1)
+    }
+
+    /// A 64-bit hash of `bytes`, eight bytes at a time (not a keyed hash: the table only ever misses on a
+    /// collision, so nothing depends on collisions being hard to make).
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBytes { raw in
+            let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+            var hash = UInt64(truncatingIfNeeded: raw.count) &* multiplier
+            var offset = 0
+            while offset + 8 <= raw.count {
+                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                hash = ((hash ^ word) &* multiplier).rotatedLeft(by: 29)
+                offset += 8
+            }
+            var tail: UInt64 = 0
+            while offset < raw.count {
+                tail = tail << 8 | UInt64(raw[offset])
+                offset += 1
+            }
+            hash = (hash ^ tail) &* multiplier
+            return hash ^ (hash >> 32)
+        }
+    }
+
+    /// Whether two byte arrays hold the same bytes (one `memcmp`).
+    static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
+    }
+}
+
+private extension UInt64 {
+    func rotatedLeft(by n: UInt64) -> UInt64 { self << n | self >> (64 - n) }
 }
