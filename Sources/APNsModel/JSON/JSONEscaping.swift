@@ -16,6 +16,7 @@ public enum JSONEscaping {
     }
 
     /// The most bytes `writeQuoted` writes for `utf8Count` bytes of text: six per byte (`\u00XX`) and two quotes.
+    @inlinable
     public static func maximumQuotedCount(utf8Count: Int) -> Int {
         utf8Count * 6 + 2
     }
@@ -49,6 +50,7 @@ public enum JSONEscaping {
     }
 
     /// Runs `body` on `text`'s UTF-8 in place (a native string's storage, a small string's stack copy).
+    @inlinable
     public static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         var text = text

@@ -184,6 +184,7 @@ struct JSONParser {
     /// Skips, eight bytes at a time, string bytes that need no attention: ASCII from 0x20 up, except `"` and
     /// `\\` (the bytes the string loop would only step over one by one). Stops at the first word holding
     /// anything else, which the loop then reads byte by byte.
+    @inline(__always)
     private mutating func skipPlainASCII() {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080

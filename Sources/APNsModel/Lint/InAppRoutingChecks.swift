@@ -46,10 +46,14 @@ enum InAppRoutingChecks {
     /// only there, so when this is false it would find none, and the payload need not be split to know it.
     /// (Most payloads: a cheap length test skips the comparisons for almost every key.)
     private static func mayHaveRoutingKeys(_ payload: JSONValue) -> Bool {
+        let lengths = routingKeyLengths
         func holdsRoutingKey(_ members: [JSONValue.JSONMember]?) -> Bool {
-            members?.contains { member in
-                routingKeyLengths.contains(member.key.utf8.count) && InAppRouting.keys.contains(member.key)
-            } ?? false
+            guard let members else { return false }
+            // By index: reads each key in place instead of copying every member.
+            for index in members.indices where lengths.contains(members[index].key.utf8.count) {
+                if InAppRouting.keys.contains(members[index].key) { return true }
+            }
+            return false
         }
         return holdsRoutingKey(payload.objectMembers) || holdsRoutingKey(payload["custom"]?["a"]?.objectMembers)
     }

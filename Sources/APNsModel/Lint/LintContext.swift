@@ -12,8 +12,6 @@ struct LintContext {
     let payloadBytes: Int
     /// `aps` when it is a dictionary (looked up once: every check group reads it).
     let aps: JSONValue?
-    /// The parsed `aps`, when it is a dictionary.
-    let content: ApsFacts?
     /// The findings so far, in check order.
     private(set) var findings: [LintFinding] = []
 
@@ -25,12 +23,14 @@ struct LintContext {
         self.payloadBytes = payloadBytes
         if let aps = payload["aps"], aps.objectMembers != nil {
             self.aps = aps
-            content = ApsFacts(aps: aps)
         } else {
             aps = nil
-            content = nil
         }
     }
+
+    /// The parsed `aps`, when it is a dictionary. Read only where a rule needs more than a key or two: it looks up
+    /// a dozen keys.
+    var content: ApsFacts? { aps.flatMap(ApsFacts.init(aps:)) }
 
     /// Whether this is a Live Activity push (by type, or an untyped push whose `aps` has an `event`).
     var isLiveActivity: Bool { pushType == .liveactivity || (pushType == nil && aps?["event"] != nil) }

@@ -97,6 +97,7 @@ struct JSONLineEncoder {
         raw("]")
     }
 
+    @inline(__always)
     private mutating func raw(_ text: StaticString) {
         line.append(text)
     }
@@ -134,10 +135,18 @@ struct JSONLineEncoder {
 
     /// `text` as a JSON string (`JSONEscaping`: every writer in the package escapes alike).
     private mutating func string(_ text: String) {
-        JSONEscaping.withUTF8(of: text) { utf8 in
-            line.write(atMost: JSONEscaping.maximumQuotedCount(utf8Count: utf8.count)) { out in
-                JSONEscaping.writeQuoted(utf8, to: out)
-            }
+        // In place: a native string's storage, a small string's stack copy (the generic helper in APNsModel
+        // would not be specialised across the module boundary).
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { quoted($0) }
+        if done == nil {
+            var text = text
+            text.withUTF8 { quoted($0) }
+        }
+    }
+
+    private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        line.write(atMost: JSONEscaping.maximumQuotedCount(utf8Count: utf8.count)) { out in
+            JSONEscaping.writeQuoted(utf8, to: out)
         }
     }
 
@@ -203,7 +212,8 @@ struct JSONLineEncoder {
         case .integer(let i): integer(i)
         case .double(let d):
             if d.isFinite {
-                JSONEscaping.withUTF8(of: d.description) { line.append(UnsafeRawBufferPointer($0)) }
+                var text = d.description
+                text.withUTF8 { line.append(UnsafeRawBufferPointer($0)) }
             } else {
                 raw("null")
             }
