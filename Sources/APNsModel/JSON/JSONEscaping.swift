@@ -67,31 +67,37 @@ public enum JSONEscaping {
 
     /// Whether any byte of `utf8` is `"`, `\\` or a control character, tested eight bytes at a time with the
     /// classic SWAR tests: `(w - 0x20…) & ~w & 0x80…` is non-zero exactly when some byte of `w` is below 0x20,
-    /// and the same test on `w ^ c…` with 0x01 finds a byte equal to `c`.
+    /// and the same test on `w ^ c…` with 0x01 finds a byte equal to `c`. The last word is the text's last eight
+    /// bytes (overlapping ones already tested: harmless for "is there any"), and a text shorter than eight bytes is
+    /// tested as one word padded with spaces, so no byte is ever tested alone.
     static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        func hasByteBelow(_ word: UInt64, _ limit: UInt8) -> Bool {
-            (word &- ones &* UInt64(limit)) & ~word & highBits != 0
-        }
-        func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool { hasByteBelow(word ^ (ones &* UInt64(byte)), 1) }
-
         guard let base = utf8.baseAddress else { return false }
         let raw = UnsafeRawPointer(base)
-        var offset = 0
-        while offset + 8 <= utf8.count {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            if hasByteBelow(word, 0x20) || hasByte(word, UInt8(ascii: "\"")) || hasByte(word, UInt8(ascii: "\\")) {
-                return true
+        let count = utf8.count
+        if count < 8 {
+            var word: UInt64 = 0x2020_2020_2020_2020   // spaces: nothing to escape
+            withUnsafeMutableBytes(of: &word) { padded in
+                for offset in 0..<count { padded[offset] = base[offset] }
             }
+            return wordNeedsEscape(word)
+        }
+        var offset = 0
+        while offset + 8 < count {
+            if wordNeedsEscape(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
             offset += 8
         }
-        while offset < utf8.count {
-            let byte = utf8[offset]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            offset += 1
-        }
-        return false
+        return wordNeedsEscape(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+    }
+
+    /// Whether any byte of `word` is below 0x20, `"` or `\\` (the three SWAR tests, their results or-ed).
+    @inline(__always)
+    private static func wordNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let found = ((word &- ones &* 0x20) & ~word) | ((quotes &- ones) & ~quotes)
+            | ((backslashes &- ones) & ~backslashes)
+        return found & 0x8080_8080_8080_8080 != 0
     }
 
     /// Writes the escape sequence for one byte that JSON does not allow raw in a string; returns its length.

@@ -190,18 +190,27 @@ struct JSONLineEncoder {
         line.append(UInt8(ascii: "\""))
     }
 
-    /// `value` in decimal: the digits are formed on the stack, last first, and appended in one piece.
+    /// `value` in decimal, written straight into the line: its digits are counted, then written last first.
     private mutating func integer(_ value: Int64) {
-        if value < 0 { line.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in   // UInt64.max has 20 digits
-            var index = digits.count
+        let negative = value < 0
+        let magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        line.write(atMost: 21) { out in   // a sign and UInt64.max's 20 digits
+            if negative { out[0] = UInt8(ascii: "-") }
+            let length = digits + (negative ? 1 : 0)
+            var index = length
+            var rest = magnitude
             repeat {
                 index -= 1
-                digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            line.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: digits[index...])))
+                out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            return length
         }
     }
 
