@@ -70,32 +70,48 @@ final class LintMemo: Sendable {
         var findings: [LintFinding]
     }
 
+    /// The entries, and beside them each entry's full hash: a payload seen for the first time (every push of a
+    /// sender with a payload per push) is told apart by one integer compare, without touching the entry.
+    private struct Table {
+        var hashes = [UInt64](repeating: 0, count: LintMemo.slots)
+        var entries = [Entry?](repeating: nil, count: LintMemo.slots)
+    }
+
     static let shared = LintMemo()
     /// How many payloads the table holds at most (a power of two).
     static let slots = 1024
 
-    private let entries = Locked<[Entry?]>(Array(repeating: nil, count: LintMemo.slots))
+    private let table = Locked(Table())
 
     /// The findings for `key`, computed by `lint` the first time (and again once another payload took its slot).
     func findings(for key: Key, lint: () -> [LintFinding]) -> [LintFinding] {
-        let slot = Self.slot(for: key)
-        let known = entries.withLock { entries -> [LintFinding]? in
-            guard let entry = entries[slot], entry.key == key else { return nil }
+        let hash = Self.hash(key)
+        let slot = Int(truncatingIfNeeded: hash) & (Self.slots - 1)
+        let known = table.withLock { table -> [LintFinding]? in
+            guard table.hashes[slot] == hash, let entry = table.entries[slot], entry.key == key else { return nil }
             return entry.findings
         }
         if let known { return known }
         let findings = lint()
-        let evicted = entries.withLock { entries in
-            defer { entries[slot] = Entry(key: key, findings: findings) }
-            return entries[slot]
+        let evicted = table.withLock { table in
+            defer {
+                table.hashes[slot] = hash
+                table.entries[slot] = Entry(key: key, findings: findings)
+            }
+            return table.entries[slot]
         }
         _ = evicted   // released here, outside the lock
         return findings
     }
 
+    /// The hash of `key`: the body's, with its size.
+    static func hash(_ key: Key) -> UInt64 {
+        hash(key.body) &+ UInt64(truncatingIfNeeded: key.payloadBytes)
+    }
+
     /// The table slot of `key`.
     static func slot(for key: Key) -> Int {
-        Int(truncatingIfNeeded: hash(key.body) &+ UInt64(truncatingIfNeeded: key.payloadBytes)) & (slots - 1)
+        Int(truncatingIfNeeded: hash(key)) & (slots - 1)
     }
 
     /// A 64-bit hash of `bytes`, eight bytes at a time (not a keyed hash: the table only ever misses on a
