@@ -87,14 +87,28 @@ struct JSONLineEncoder {
 
     // MARK: - Pieces
 
+    /// The last header list encoded and its JSON: a sender repeats its header list from push to push unless it
+    /// sends IDs of its own (compared by content; measured: ~3k instructions saved per record on fan-out traffic,
+    /// ~0.5k lost per record when every list differs).
+    private var lastHeaders: [HeaderField] = []
+    private var lastHeadersJSON: [UInt8] = []
+
     /// `headers` as a JSON list of `[name, value]` pairs.
     private mutating func headers(_ headers: [HeaderField]) {
+        if !headers.isEmpty && headers == lastHeaders {
+            lastHeadersJSON.withUnsafeBytes { line.append($0) }
+            return
+        }
+        let start = line.count
         raw("[")
         for (index, header) in headers.enumerated() {
             if index > 0 { raw(",") }
             raw("["); string(header.name); raw(","); string(header.value); raw("]")
         }
         raw("]")
+        lastHeaders = headers
+        //MUT lastHeadersJSON.removeAll(keepingCapacity: true)
+        line.withUnsafeBytes { lastHeadersJSON.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[start...])) }
     }
 
     @inline(__always)

@@ -51,4 +51,17 @@ final class JSONLineEncoderTests: XCTestCase {
             }
         }
     }
+
+    /// One encoder writing records in turn (as the file writer does) writes each as it would alone: a repeated
+    /// header list (written from the encoder's memory of the last one) and a changed one alike.
+    func testAnEncoderWritesEachRecordAsAloneWhateverCameBefore() {
+        let payload: JSONValue = .object([.init("aps", .object([]))])
+        let first = record(text: "a\"b", number: 1, payload: payload, body: [])
+        var same = record(text: "a\"b", number: 2, payload: payload, body: [])
+        same.path = "/3/device/other"
+        let other = record(text: "c\u{1}d", number: 3, payload: payload, body: [])
+        var encoder = JSONLineEncoder()
+        for r in [first, same, same, other, first] { encoder.encode(r) }
+        XCTAssertEqual(encoder.bytes, first.jsonLine() + same.jsonLine() + same.jsonLine() + other.jsonLine() + first.jsonLine())
+    }
 }
