@@ -107,7 +107,7 @@ struct JSONLineEncoder {
         }
         raw("]")
         lastHeaders = headers
-        //MUT lastHeadersJSON.removeAll(keepingCapacity: true)
+        lastHeadersJSON.removeAll(keepingCapacity: true)
         line.withUnsafeBytes { lastHeadersJSON.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[start...])) }
     }
 
