@@ -78,11 +78,14 @@ struct JSONLineEncoder {
         raw("}\n")
     }
 
-    /// The findings for `record`'s line: `record.lintFindings()`, which remembers them by payload content in a
-    /// table every reader of records shares (a sender fanning one payload out to many devices sends the same bytes
-    /// again and again).
-    func lintFindings(for record: borrowing RecordedRequest) -> [LintFinding] {
-        record.lintFindings()
+    /// Lint findings of the payloads this encoder has seen, by content: a sender fanning one payload out to many
+    /// devices sends the same bytes again and again. The encoder's own, so the file writer's thread takes no lock
+    /// per record.
+    private var lintMemo = LintMemoTable()
+
+    /// The findings for `record`'s line (its own when it has them).
+    mutating func lintFindings(for record: borrowing RecordedRequest) -> [LintFinding] {
+        record.lintFindings { key, lint in lintMemo.findings(for: key, lint: lint) }
     }
 
     // MARK: - Pieces

@@ -21,10 +21,16 @@ extension RecordedRequest {
 
     /// The findings `withLint()` fills in: `lint` when already set, else computed (or remembered) from the payload.
     func lintFindings() -> [LintFinding] {
+        lintFindings { key, lint in LintMemo.shared.findings(for: key, lint: lint) }
+    }
+
+    /// `lintFindings()` with the findings looked up in, or added to, `memo` (given the key and the linting to run on
+    /// a miss): the file writer passes a table of its own.
+    func lintFindings(memo: (LintMemo.Key, () -> [LintFinding]) -> [LintFinding]) -> [LintFinding] {
         guard lint.isEmpty, Self.isLinted(method: method, deviceToken: deviceToken, body: body) else { return lint }
         let key = LintMemo.Key(body: body, pushType: header("apns-push-type"), priority: header("apns-priority"),
                                topic: header("apns-topic"), payloadBytes: payloadBytes)
-        let findings = LintMemo.shared.findings(for: key) {
+        return memo(key) {
             guard let payload else { return [] }
             return PayloadLinter.lint(
                 payload: payload,
@@ -33,7 +39,6 @@ extension RecordedRequest {
                 topic: key.topic,
                 payloadBytes: payloadBytes)
         }
-        return findings
     }
 
     /// Whether a record gets lint findings at all: device pushes with a body.
@@ -42,15 +47,10 @@ extension RecordedRequest {
     }
 }
 
-/// Lint findings already computed, by everything they depend on, in a fixed table of `slots` entries indexed by a
-/// cheap hash of the body: a payload's findings replace whatever its slot held before.
-///
-/// Why this shape: it serves every reader of a record (the file writer, queries, subscribers) and traffic that
-/// interleaves a few payloads, and it must cost next to nothing when payloads never repeat (a sender with a
-/// payload per push): one pass of multiply-and-rotate over the body's words, one compare, one store, no rehashing,
-/// no growth. Bounded by construction; colliding payloads only miss (a hostile sender can make entries evict each
-/// other, never make a lookup slower).
+/// Lint findings already computed, shared by every reader of records that has no table of its own (queries,
+/// subscribers): a `LintMemoTable` under a lock. The lint itself runs outside the lock.
 final class LintMemo: Sendable {
+    /// Everything a payload's findings depend on.
     struct Key: Equatable, Sendable {
         var body: [UInt8]
         var pushType: String?
@@ -65,41 +65,16 @@ final class LintMemo: Sendable {
         }
     }
 
-    private struct Entry {
-        var key: Key
-        var findings: [LintFinding]
-    }
-
-    /// The entries, and beside them each entry's full hash: a payload seen for the first time (every push of a
-    /// sender with a payload per push) is told apart by one integer compare, without touching the entry.
-    private struct Table {
-        var hashes = [UInt64](repeating: 0, count: LintMemo.slots)
-        var entries = [Entry?](repeating: nil, count: LintMemo.slots)
-    }
-
     static let shared = LintMemo()
-    /// How many payloads the table holds at most (a power of two).
-    static let slots = 1024
 
-    private let table = Locked(Table())
+    private let table = Locked(LintMemoTable())
 
     /// The findings for `key`, computed by `lint` the first time (and again once another payload took its slot).
     func findings(for key: Key, lint: () -> [LintFinding]) -> [LintFinding] {
         let hash = Self.hash(key)
-        let slot = Int(truncatingIfNeeded: hash) & (Self.slots - 1)
-        let known = table.withLock { table -> [LintFinding]? in
-            guard table.hashes[slot] == hash, let entry = table.entries[slot], entry.key == key else { return nil }
-            return entry.findings
-        }
-        if let known { return known }
+        if let known = table.withLock({ $0.findings(for: key, hash: hash) }) { return known }
         let findings = lint()
-        let evicted = table.withLock { table in
-            defer {
-                table.hashes[slot] = hash
-                table.entries[slot] = Entry(key: key, findings: findings)
-            }
-            return table.entries[slot]
-        }
+        let evicted = table.withLock { $0.remember(findings, for: key, hash: hash) }
         _ = evicted   // released here, outside the lock
         return findings
     }
@@ -111,7 +86,7 @@ final class LintMemo: Sendable {
 
     /// The table slot of `key`.
     static func slot(for key: Key) -> Int {
-        Int(truncatingIfNeeded: hash(key)) & (slots - 1)
+        LintMemoTable.slot(for: hash(key))
     }
 
     /// A 64-bit hash of `bytes`, eight bytes at a time (not a keyed hash: the table only ever misses on a
