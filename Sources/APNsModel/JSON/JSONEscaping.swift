@@ -7,24 +7,54 @@
 public enum JSONEscaping {
     /// Appends `text` as a quoted JSON string to `bytes`.
     public static func append(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            guard needsEscape(utf8) else {
-                bytes.append(contentsOf: utf8)
-                return
+        withUTF8(of: text) { utf8 in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumQuotedCount(utf8Count: utf8.count)) { out in
+                let written = writeQuoted(utf8, to: out.baseAddress!)
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<written]))
             }
-            var runStart = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                escape(byte, to: &bytes)
-                runStart = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The most bytes `writeQuoted` writes for `utf8Count` bytes of text: six per byte (`\u00XX`) and two quotes.
+    @inlinable
+    public static func maximumQuotedCount(utf8Count: Int) -> Int {
+        utf8Count * 6 + 2
+    }
+
+    /// Writes the UTF-8 text `utf8` as a quoted JSON string at `out`, which has room for
+    /// `maximumQuotedCount(utf8Count: utf8.count)` bytes; returns how many it wrote. For writers that fill a buffer
+    /// of their own (the record encoder) without a growth check per byte.
+    public static func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        out[0] = UInt8(ascii: "\"")
+        var written = 1
+        if let base = utf8.baseAddress, !utf8.isEmpty {
+            if !needsEscape(utf8) {
+                (out + written).update(from: base, count: utf8.count)
+                written += utf8.count
+            } else {
+                var runStart = 0
+                for index in 0..<utf8.count {
+                    let byte = base[index]
+                    guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                    (out + written).update(from: base + runStart, count: index - runStart)
+                    written += index - runStart
+                    written += escape(byte, to: out + written)
+                    runStart = index + 1
+                }
+                (out + written).update(from: base + runStart, count: utf8.count - runStart)
+                written += utf8.count - runStart
+            }
+        }
+        out[written] = UInt8(ascii: "\"")
+        return written + 1
+    }
+
+    /// Runs `body` on `text`'s UTF-8 in place (a native string's storage, a small string's stack copy).
+    @inlinable
+    public static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var text = text
+        return text.withUTF8(body)
     }
 
     /// `text` as a quoted JSON string.
@@ -37,37 +67,41 @@ public enum JSONEscaping {
 
     /// Whether any byte of `utf8` is `"`, `\\` or a control character, tested eight bytes at a time with the
     /// classic SWAR tests: `(w - 0x20…) & ~w & 0x80…` is non-zero exactly when some byte of `w` is below 0x20,
-    /// and the same test on `w ^ c…` with 0x01 finds a byte equal to `c`.
+    /// and the same test on `w ^ c…` with 0x01 finds a byte equal to `c`. The last word is the text's last eight
+    /// bytes (overlapping ones already tested: harmless for "is there any"), and a text shorter than eight bytes is
+    /// tested as one word padded with spaces, so no byte is ever tested alone.
     static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        func hasByteBelow(_ word: UInt64, _ limit: UInt8) -> Bool {
-            (word &- ones &* UInt64(limit)) & ~word & highBits != 0
-        }
-        func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool { hasByteBelow(word ^ (ones &* UInt64(byte)), 1) }
-
         guard let base = utf8.baseAddress else { return false }
         let raw = UnsafeRawPointer(base)
-        var offset = 0
-        while offset + 8 <= utf8.count {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            if hasByteBelow(word, 0x20) || hasByte(word, UInt8(ascii: "\"")) || hasByte(word, UInt8(ascii: "\\")) {
-                return true
+        let count = utf8.count
+        if count < 8 {
+            var word: UInt64 = 0x2020_2020_2020_2020   // spaces: nothing to escape
+            withUnsafeMutableBytes(of: &word) { padded in
+                for offset in 0..<count { padded[offset] = base[offset] }
             }
+            return wordNeedsEscape(word)
+        }
+        var offset = 0
+        while offset + 8 < count {
+            if wordNeedsEscape(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
             offset += 8
         }
-        while offset < utf8.count {
-            let byte = utf8[offset]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            offset += 1
-        }
-        return false
+        return wordNeedsEscape(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    /// Whether any byte of `word` is below 0x20, `"` or `\\` (the three SWAR tests, their results or-ed).
+    @inline(__always)
+    private static func wordNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let found = ((word &- ones &* 0x20) & ~word) | ((quotes &- ones) & ~quotes)
+            | ((backslashes &- ones) & ~backslashes)
+        return found & 0x8080_8080_8080_8080 != 0
+    }
 
-    /// The escape sequence for one byte that JSON does not allow raw in a string.
-    private static func escape(_ byte: UInt8, to bytes: inout [UInt8]) {
+    /// Writes the escape sequence for one byte that JSON does not allow raw in a string; returns its length.
+    private static func escape(_ byte: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let short: UInt8
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): short = byte
@@ -77,11 +111,17 @@ public enum JSONEscaping {
         case 0x08: short = UInt8(ascii: "b")
         case 0x0C: short = UInt8(ascii: "f")
         default:
-            bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                      hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            return
+            let hex: StaticString = "0123456789abcdef"
+            out[0] = 0x5C
+            out[1] = UInt8(ascii: "u")
+            out[2] = UInt8(ascii: "0")
+            out[3] = UInt8(ascii: "0")
+            out[4] = hex.utf8Start[Int(byte >> 4)]
+            out[5] = hex.utf8Start[Int(byte & 0xF)]
+            return 6
         }
-        bytes.append(0x5C)
-        bytes.append(short)
+        out[0] = 0x5C
+        out[1] = short
+        return 2
     }
 }

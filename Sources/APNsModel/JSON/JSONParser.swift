@@ -47,6 +47,10 @@ struct JSONParser {
     /// When false the parser only checks: same grammar, same errors, but objects, arrays and strings come back
     /// empty (`{}`, `[]`, `""`), so nothing is allocated for them. Numbers and literals are still read.
     private let building: Bool
+    /// The members of the objects being parsed (innermost last), and the elements of the arrays: each finished
+    /// object or array is allocated once, at its final size, instead of growing member by member.
+    private var members = JSONScratchStack<JSONValue.JSONMember>()
+    private var elements = JSONScratchStack<JSONValue>()
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, building: Bool) {
         self.bytes = bytes
@@ -56,6 +60,10 @@ struct JSONParser {
     /// Parses `bytes`; with `building: false`, only checks them and returns a value of the right case, empty.
     static func run(_ bytes: UnsafeBufferPointer<UInt8>, building: Bool = true) -> Result<JSONValue, JSONParseError> {
         var parser = JSONParser(bytes, building: building)
+        defer {
+            parser.members.release()
+            parser.elements.release()
+        }
         do {
             return .success(try parser.document())
         } catch {
@@ -93,9 +101,9 @@ struct JSONParser {
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= JSONValue.maximumDepth else { throw fail("nesting deeper than \(JSONValue.maximumDepth) levels") }
         index += 1  // {
-        var members: [JSONValue.JSONMember] = []
+        let first = members.count
         skipWhitespace()
-        if peek() == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if peek() == UInt8(ascii: "}") { index += 1; return .object([]) }
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw fail("expected a string key in an object") }
@@ -105,11 +113,11 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            if building { members.append(JSONValue.JSONMember(key, value)) }
+            if building { members.push(JSONValue.JSONMember(key, value)) }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
+            case UInt8(ascii: "}"): index += 1; return .object(members.pop(from: first))
             default: throw fail("expected ',' or '}' in an object")
             }
         }
@@ -118,17 +126,17 @@ struct JSONParser {
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= JSONValue.maximumDepth else { throw fail("nesting deeper than \(JSONValue.maximumDepth) levels") }
         index += 1  // [
-        var elements: [JSONValue] = []
+        let first = elements.count
         skipWhitespace()
-        if peek() == UInt8(ascii: "]") { index += 1; return .array(elements) }
+        if peek() == UInt8(ascii: "]") { index += 1; return .array([]) }
         while true {
             skipWhitespace()
             let element = try parseValue(depth: depth)
-            if building { elements.append(element) }
+            if building { elements.push(element) }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            case UInt8(ascii: "]"): index += 1; return .array(elements.pop(from: first))
             default: throw fail("expected ',' or ']' in an array")
             }
         }
@@ -152,6 +160,8 @@ struct JSONParser {
         // Fast path: no escapes. Validate UTF-8 in place and decode the slice once.
         while index < bytes.count {
             skipPlainASCII()
+            // The word that stopped the skip holds a byte needing attention: step to it one byte at a time.
+            while index < bytes.count, Self.isPlainASCII(bytes[index]) { index += 1 }
             guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -161,14 +171,20 @@ struct JSONParser {
             }
             if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
             if byte < 0x20 { throw fail("unescaped control character in a string") }
-            if byte < 0x80 { index += 1 } else { try skipUTF8Sequence() }
+            try skipUTF8Sequence()
         }
         throw fail("unterminated string", at: start - 1)
+    }
+
+    /// A string byte that needs no attention: ASCII from 0x20 up, except `"` and `\\`.
+    private static func isPlainASCII(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
     /// Skips, eight bytes at a time, string bytes that need no attention: ASCII from 0x20 up, except `"` and
     /// `\\` (the bytes the string loop would only step over one by one). Stops at the first word holding
     /// anything else, which the loop then reads byte by byte.
+    @inline(__always)
     private mutating func skipPlainASCII() {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080

@@ -28,7 +28,8 @@ enum AlertChecks {
             return
         }
         for member in members {
-            let path = "aps.alert.\(member.key)"
+            // The path is spelled only for a finding: most members have none.
+            var path: String { "aps.alert.\(member.key)" }
             guard knownKeys.contains(member.key) else {
                 let hint = KeySuggester.suggestion(for: member.key, among: knownKeys)
                     .map { ": did you mean \"\($0)\"?" } ?? ": iOS ignores it"

@@ -14,6 +14,9 @@ enum ApsKeyChecks {
         ("url-args", .any),
     ]
 
+    /// The names of `knownKeys`, for suggestions.
+    private static let knownNames = knownKeys.map(\.0)
+
     /// Push types whose payload is an ordinary `aps` dictionary.
     private static let apsTypes: Set<PushType?> = [nil, .alert, .background, .liveactivity, .widgets, .controls]
 
@@ -28,11 +31,11 @@ enum ApsKeyChecks {
             context.report(.apsNotObject, "aps must be a dictionary, not a JSON \(aps.typeName)", at: "aps")
             return
         }
-        let names = knownKeys.map(\.0)
         for member in members {
-            let path = "aps.\(member.key)"
+            // The path is spelled only for a finding: most members have none.
+            var path: String { "aps.\(member.key)" }
             guard let kind = knownKeys.first(where: { $0.0 == member.key })?.1 else {
-                if let suggestion = KeySuggester.suggestion(for: member.key, among: names) {
+                if let suggestion = KeySuggester.suggestion(for: member.key, among: knownNames) {
                     context.report(
                         .apsCustomKey, "unknown aps key \"\(member.key)\": did you mean \"\(suggestion)\"?", at: path)
                 } else {

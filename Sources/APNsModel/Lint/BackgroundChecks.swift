@@ -1,7 +1,7 @@
 /// Checks for silent (background) pushes: DELIVERY.md rule 1, APNS-SPEC §4.7.
 enum BackgroundChecks {
     static func run(_ context: inout LintContext) {
-        guard let aps = context.aps, let content = context.content else { return }
+        guard let aps = context.aps else { return }
         if context.pushType == .background {
             let keys: [(String, LintRule)] = [
                 ("alert", .backgroundHasAlert), ("sound", .backgroundHasSound), ("badge", .backgroundHasBadge),
@@ -13,7 +13,8 @@ enum BackgroundChecks {
                     at: "aps.\(key)")
             }
         }
-        let silent = content.isSilent
+        // Silent needs `content-available: 1` (ApsFacts.isSilent); most pushes lack it, and the full facts cost more.
+        let silent = aps["content-available"]?.isNumberOne == true && context.content?.isSilent == true
         if silent {
             if let type = context.pushType, type != .background {
                 context.report(

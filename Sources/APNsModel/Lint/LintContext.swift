@@ -10,6 +10,8 @@ struct LintContext {
     let topic: String?
     /// The body's size in bytes.
     let payloadBytes: Int
+    /// `aps` when it is a dictionary (looked up once: every check group reads it).
+    let aps: JSONValue?
     /// The findings so far, in check order.
     private(set) var findings: [LintFinding] = []
 
@@ -19,15 +21,15 @@ struct LintContext {
         self.priority = priority
         self.topic = topic
         self.payloadBytes = payloadBytes
+        if let aps = payload["aps"], aps.objectMembers != nil {
+            self.aps = aps
+        } else {
+            aps = nil
+        }
     }
 
-    /// `aps` when it is a dictionary.
-    var aps: JSONValue? {
-        guard let aps = payload["aps"], aps.objectMembers != nil else { return nil }
-        return aps
-    }
-
-    /// The parsed `aps`, when it is a dictionary.
+    /// The parsed `aps`, when it is a dictionary. Read only where a rule needs more than a key or two: it looks up
+    /// a dozen keys.
     var content: ApsFacts? { aps.flatMap(ApsFacts.init(aps:)) }
 
     /// Whether this is a Live Activity push (by type, or an untyped push whose `aps` has an `event`).

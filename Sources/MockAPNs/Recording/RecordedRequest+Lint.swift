@@ -1,5 +1,8 @@
 import APNsModel
 import Synchronized
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension RecordedRequest {
     /// The record with its payload lint findings filled in (what APNs accepts but a device may mishandle).
@@ -18,10 +21,16 @@ extension RecordedRequest {
 
     /// The findings `withLint()` fills in: `lint` when already set, else computed (or remembered) from the payload.
     func lintFindings() -> [LintFinding] {
+        lintFindings { key, lint in LintMemo.shared.findings(for: key, lint: lint) }
+    }
+
+    /// `lintFindings()` with the findings looked up in, or added to, `memo` (given the key and the linting to run on
+    /// a miss): the file writer passes a table of its own.
+    func lintFindings(memo: (LintMemo.Key, () -> [LintFinding]) -> [LintFinding]) -> [LintFinding] {
         guard lint.isEmpty, Self.isLinted(method: method, deviceToken: deviceToken, body: body) else { return lint }
         let key = LintMemo.Key(body: body, pushType: header("apns-push-type"), priority: header("apns-priority"),
                                topic: header("apns-topic"), payloadBytes: payloadBytes)
-        let findings = LintMemo.shared.findings(for: key) {
+        return memo(key) {
             guard let payload else { return [] }
             return PayloadLinter.lint(
                 payload: payload,
@@ -30,7 +39,6 @@ extension RecordedRequest {
                 topic: key.topic,
                 payloadBytes: payloadBytes)
         }
-        return findings
     }
 
     /// Whether a record gets lint findings at all: device pushes with a body.
@@ -39,39 +47,79 @@ extension RecordedRequest {
     }
 }
 
-/// Lint findings already computed, by everything they depend on. Bounded: it starts over when full.
+/// Lint findings already computed, shared by every reader of records that has no table of its own (queries,
+/// subscribers): a `LintMemoTable` under a lock. The lint itself runs outside the lock.
 final class LintMemo: Sendable {
-    struct Key: Hashable, Sendable {
+    /// Everything a payload's findings depend on.
+    struct Key: Equatable, Sendable {
         var body: [UInt8]
         var pushType: String?
         var priority: String?
         var topic: String?
         var payloadBytes: Int
 
-        /// Hashes the body as one block of bytes (the synthesised hash would feed it to the hasher byte by byte).
-        func hash(into hasher: inout Hasher) {
-            body.withUnsafeBytes { hasher.combine(bytes: $0) }
-            hasher.combine(pushType)
-            hasher.combine(priority)
-            hasher.combine(topic)
-            hasher.combine(payloadBytes)
+        /// Equal when every field is, the body compared with one `memcmp`.
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.payloadBytes == rhs.payloadBytes && lhs.pushType == rhs.pushType && lhs.priority == rhs.priority
+                && lhs.topic == rhs.topic && LintMemo.sameBytes(lhs.body, rhs.body)
         }
     }
 
     static let shared = LintMemo()
-    /// The most distinct payloads remembered.
-    static let limit = 1024
 
-    private let entries = Locked<[Key: [LintFinding]]>([:])
+    private let table = Locked(LintMemoTable())
 
-    /// The findings for `key`, computed by `lint` the first time.
+    /// The findings for `key`, computed by `lint` the first time (and again once another payload took its slot).
     func findings(for key: Key, lint: () -> [LintFinding]) -> [LintFinding] {
-        if let known = entries.withLock({ $0[key] }) { return known }
+        let hash = Self.hash(key)
+        if let known = table.withLock({ $0.findings(for: key, hash: hash) }) { return known }
         let findings = lint()
-        entries.withLock { entries in
-            if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
-            entries[key] = findings
-        }
+        let evicted = table.withLock { $0.remember(findings, for: key, hash: hash) }
+        _ = evicted   // released here, outside the lock
         return findings
     }
+
+    /// The hash of `key`: the body's, with its size.
+    static func hash(_ key: Key) -> UInt64 {
+        hash(key.body) &+ UInt64(truncatingIfNeeded: key.payloadBytes)
+    }
+
+    /// The table slot of `key`.
+    static func slot(for key: Key) -> Int {
+        LintMemoTable.slot(for: hash(key))
+    }
+
+    /// A 64-bit hash of `bytes`, eight bytes at a time (not a keyed hash: the table only ever misses on a
+    /// collision, so nothing depends on collisions being hard to make).
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBytes { raw in
+            let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+            var hash = UInt64(truncatingIfNeeded: raw.count) &* multiplier
+            var offset = 0
+            while offset + 8 <= raw.count {
+                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                hash = ((hash ^ word) &* multiplier).rotatedLeft(by: 29)
+                offset += 8
+            }
+            var tail: UInt64 = 0
+            while offset < raw.count {
+                tail = tail << 8 | UInt64(raw[offset])
+                offset += 1
+            }
+            hash = (hash ^ tail) &* multiplier
+            return hash ^ (hash >> 32)
+        }
+    }
+
+    /// Whether two byte arrays hold the same bytes (one `memcmp`).
+    static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
+    }
+}
+
+private extension UInt64 {
+    func rotatedLeft(by n: UInt64) -> UInt64 { self << n | self >> (64 - n) }
 }
