@@ -20,7 +20,7 @@ RUN_ARGS   ?=
 .PHONY: all deps build release run test test-unit test-examples certs bench bench-transport bench-server bench-client clean
 .PHONY: screenshots
 .PHONY: deps-run test-docs dist test-dist
-.PHONY: bench-http1 bench-deps
+.PHONY: bench-http1 bench-deps bench-memory
 
 all: build
 
@@ -98,7 +98,7 @@ certs:
 	bash certs/generate.sh
 
 ## bench: performance against references measured in the same run (see bench/README.md).
-bench: bench-transport bench-server bench-client bench-http1
+bench: bench-transport bench-server bench-client bench-http1 bench-memory
 
 bench-transport: deps
 	bash bench/transport.sh
@@ -111,6 +111,9 @@ bench-client: deps
 
 bench-http1: deps bench-deps
 	bash bench/http1.sh
+
+bench-memory: deps
+	bash bench/memory.sh
 
 ## bench-deps: what the server benchmarks count CPU with (perf, callgrind) and build their valgrind shim with.
 BENCH_APT_PKGS := linux-perf valgrind binutils gcc
