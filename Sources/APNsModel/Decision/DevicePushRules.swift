@@ -16,29 +16,33 @@ public enum DevicePushRules {
     public static func decide(_ request: APNsRequest, token: String, context: DecisionContext)
         -> Result<AcceptedPush, APNsReason>
     {
-        decide(request, headers: HeaderIndex(request.headers), token: token, context: context)
+        switch verdict(request, headers: HeaderIndex(request.headers), token: token, context: context) {
+        case .accepted(let push): return .success(push)
+        case .rejected(let reason): return .failure(reason)
+        }
     }
 
-    /// `decide` with the request's headers already indexed (`RequestDecider` reads them once for every rule).
-    static func decide(_ request: APNsRequest, headers: HeaderIndex, token: String, context: DecisionContext)
-        -> Result<AcceptedPush, APNsReason>
+    /// `decide` as a `Verdict`, with the request's headers already indexed (`RequestDecider` reads them once for
+    /// every rule).
+    static func verdict(_ request: APNsRequest, headers: HeaderIndex, token: String, context: DecisionContext)
+        -> Verdict
     {
-        guard DeviceToken.isValid(token) else { return .failure(.badDeviceToken) }
+        guard DeviceToken.isValid(token) else { return .rejected(.badDeviceToken) }
 
         let facts: DeviceHeaderFacts
         var inferred = false
         switch checkHeaders(request, headers: headers, context: context, inferred: &inferred) {
         case .success(let checked): facts = checked
-        case .failure(let reason): return .failure(reason)
+        case .failure(let reason): return .rejected(reason)
         }
 
         if let reason = PayloadRules.checkText(request.body, limit: facts.pushType.maximumPayloadBytes,
                                                malformedReason: context.malformedPayloadReason) {
-            return .failure(reason)
+            return .rejected(reason)
         }
 
         // The payload stays the body's text, parsed when someone reads `payload`.
-        return .success(AcceptedPush(
+        return .accepted(AcceptedPush(
             route: .device(token: token), deviceToken: token, topic: facts.topic, pushType: facts.pushType,
             pushTypeInferred: inferred, priority: facts.priority, apnsID: facts.apnsID, expiration: facts.expiration,
             collapseID: facts.collapseID, objectBody: request.body))

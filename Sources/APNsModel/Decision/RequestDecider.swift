@@ -36,7 +36,8 @@ public enum RequestDecider {
         let outcome: Result<AcceptedPush, APNsReason>
         switch route {
         case .device(let token):
-            outcome = DevicePushRules.decide(request, headers: headers, token: token, context: context)
+            // The verdict built in place: no copy of the accepted push through a `Result`.
+            return DevicePushRules.verdict(request, headers: headers, token: token, context: context)
         case .broadcast(let bundleID):
             outcome = BroadcastRules.decide(request, bundleID: bundleID, context: context)
         case .channels, .allChannels:

@@ -86,8 +86,11 @@ public enum HeaderRules {
     /// Parses `apns-priority`: decimal digits whose value is 10, 5 or 1 (so `05` is read as 5). `nil` when not.
     public static func parsePriority(_ value: String) -> Priority? {
         let bytes = value.utf8
-        guard !bytes.isEmpty, bytes.count <= 4, bytes.allSatisfy(ASCIIByte.isDecimalDigit), let number = Int(value) else {
-            return nil
+        guard !bytes.isEmpty, bytes.count <= 4 else { return nil }
+        var number = 0
+        for byte in bytes {
+            guard ASCIIByte.isDecimalDigit(byte) else { return nil }
+            number = number * 10 + Int(byte - UInt8(ascii: "0"))  // at most 9999: no overflow
         }
         return Priority(rawValue: number)
     }

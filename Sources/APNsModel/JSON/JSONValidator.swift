@@ -104,6 +104,7 @@ enum JSONValidator {
         /// attention (a quote, a backslash, a control byte or a non-ASCII byte) is skipped whole, and otherwise
         /// the cursor jumps straight to the first such byte. Escapes and multi-byte UTF-8 are then read one by
         /// one; only the last few bytes of the buffer go one at a time.
+        @inline(__always)
         mutating func string() -> Bool {
             index += 1  // "
             while true {
