@@ -45,7 +45,11 @@ public struct TokenConnectionState: Sendable, Hashable {
                                environmentKeyReason: APNsReason = .badEnvironmentKeyIdInToken) -> APNsReason? {
         if let teamID, facts.issuer != teamID { return .forbidden }
         if let keyID, facts.keyID != keyID { return .unrelatedKeyIdInToken }
-        if let key = facts.key, !key.environments.contains(environment) { return environmentKeyReason }
+        // A key allowed everywhere (the usual case) needs no hashing: a set of every environment holds this one.
+        if let key = facts.key, key.environments.count != APNsEnvironment.allCases.count,
+           !key.environments.contains(environment) {
+            return environmentKeyReason
+        }
         if let currentToken, let since = currentTokenSince, facts.token != currentToken,
            now - since < Self.minimumTokenInterval {
             return .tooManyProviderTokenUpdates

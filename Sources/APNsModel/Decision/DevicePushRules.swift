@@ -16,34 +16,45 @@ public enum DevicePushRules {
     public static func decide(_ request: APNsRequest, token: String, context: DecisionContext)
         -> Result<AcceptedPush, APNsReason>
     {
-        guard DeviceToken.isValid(token) else { return .failure(.badDeviceToken) }
+        switch verdict(request, headers: HeaderIndex(request.headers), token: token, context: context) {
+        case .accepted(let push): return .success(push)
+        case .rejected(let reason): return .failure(reason)
+        }
+    }
+
+    /// `decide` as a `Verdict`, with the request's headers already indexed (`RequestDecider` reads them once for
+    /// every rule).
+    static func verdict(_ request: APNsRequest, headers: HeaderIndex, token: String, context: DecisionContext)
+        -> Verdict
+    {
+        guard DeviceToken.isValid(token) else { return .rejected(.badDeviceToken) }
 
         let facts: DeviceHeaderFacts
         var inferred = false
-        switch checkHeaders(request, context: context, inferred: &inferred) {
+        switch checkHeaders(request, headers: headers, context: context, inferred: &inferred) {
         case .success(let checked): facts = checked
-        case .failure(let reason): return .failure(reason)
+        case .failure(let reason): return .rejected(reason)
         }
 
         if let reason = PayloadRules.checkText(request.body, limit: facts.pushType.maximumPayloadBytes,
                                                malformedReason: context.malformedPayloadReason) {
-            return .failure(reason)
+            return .rejected(reason)
         }
 
         // The payload stays the body's text, parsed when someone reads `payload`.
-        return .success(AcceptedPush(
+        return .accepted(AcceptedPush(
             route: .device(token: token), deviceToken: token, topic: facts.topic, pushType: facts.pushType,
             pushTypeInferred: inferred, priority: facts.priority, apnsID: facts.apnsID, expiration: facts.expiration,
             collapseID: facts.collapseID, objectBody: request.body))
     }
 
     /// Steps 2–7: every rule that reads headers (and, only to infer a missing push type, the body).
-    private static func checkHeaders(_ request: APNsRequest, context: DecisionContext, inferred: inout Bool)
-        -> Result<DeviceHeaderFacts, APNsReason>
+    private static func checkHeaders(_ request: APNsRequest, headers: HeaderIndex, context: DecisionContext,
+                                     inferred: inout Bool) -> Result<DeviceHeaderFacts, APNsReason>
     {
-        let topicHeader = request.value(lowercaseName: "apns-topic")
+        let topicHeader = headers.topic
         let pushType: PushType
-        if let header = request.value(lowercaseName: "apns-push-type") {
+        if let header = headers.pushType {
             guard let parsed = HeaderRules.parsePushType(header) else { return .failure(.invalidPushType) }
             pushType = parsed
         } else {
@@ -62,22 +73,22 @@ public enum DevicePushRules {
         case .failure(let reason): return .failure(reason)
         }
 
-        let apnsID = request.value(lowercaseName: "apns-id")
+        let apnsID = headers.apnsID
         if let reason = HeaderRules.checkAPNsID(apnsID) { return .failure(reason) }
 
         var expiration: Int64?
-        if let header = request.value(lowercaseName: "apns-expiration") {
+        if let header = headers.expiration {
             guard let parsed = HeaderRules.parseExpiration(header) else { return .failure(.badExpirationDate) }
             expiration = parsed
         }
 
         let priority: Priority
-        switch HeaderRules.checkPriority(request.value(lowercaseName: "apns-priority"), pushType: pushType) {
+        switch HeaderRules.checkPriority(headers.priority, pushType: pushType) {
         case .success(let value): priority = value
         case .failure(let reason): return .failure(reason)
         }
 
-        let collapseID = request.value(lowercaseName: "apns-collapse-id")
+        let collapseID = headers.collapseID
         if let reason = HeaderRules.checkCollapseID(collapseID) { return .failure(reason) }
 
         return .success(DeviceHeaderFacts(pushType: pushType, topic: topic, apnsID: apnsID, expiration: expiration,

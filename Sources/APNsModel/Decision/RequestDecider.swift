@@ -29,13 +29,15 @@ public enum RequestDecider {
         case .success(let resolved): route = resolved
         case .failure(let reason): return .rejected(reason)
         }
-        if HeaderRules.firstDuplicate(in: request.headers) != nil { return .rejected(.duplicateHeaders) }
+        let headers = HeaderIndex(request.headers)
+        if headers.hasDuplicate { return .rejected(.duplicateHeaders) }
         if let reason = authenticate(context, connection: &connection) { return .rejected(reason) }
 
         let outcome: Result<AcceptedPush, APNsReason>
         switch route {
         case .device(let token):
-            outcome = DevicePushRules.decide(request, token: token, context: context)
+            // The verdict built in place: no copy of the accepted push through a `Result`.
+            return DevicePushRules.verdict(request, headers: headers, token: token, context: context)
         case .broadcast(let bundleID):
             outcome = BroadcastRules.decide(request, bundleID: bundleID, context: context)
         case .channels, .allChannels:

@@ -115,10 +115,22 @@ public struct AcceptedPush: Sendable, Hashable {
     /// An accepted push whose payload is `body`, JSON text already checked to be an object, parsed on demand.
     init(route: Route, deviceToken: String?, topic: String, pushType: PushType, pushTypeInferred: Bool,
          priority: Priority, apnsID: String?, expiration: Int64?, collapseID: String?, objectBody body: [UInt8]) {
-        self.init(route: route, deviceToken: deviceToken, topic: topic, pushType: pushType,
-                  pushTypeInferred: pushTypeInferred, priority: priority, apnsID: apnsID, expiration: expiration,
-                  collapseID: collapseID, payload: .null)
-        payloadSource = .objectText(body)
+        // Every field set here rather than through the public `init` and a second assignment: that way built the
+        // push, then copied and destroyed it, twice per accepted device push.
+        self.route = route
+        self.deviceToken = deviceToken
+        self.topic = topic
+        self.pushType = pushType
+        self.pushTypeInferred = pushTypeInferred
+        self.priority = priority
+        self.apnsID = apnsID
+        self.expiration = expiration
+        self.collapseID = collapseID
+        self.payloadSource = .objectText(body)
+        self.channelID = nil
+        self.requestID = nil
+        self.messageStoragePolicy = nil
+        self.channelOperation = nil
     }
 
     /// Pushes are equal when every field is, `payload` compared as JSON whichever way each holds it.

@@ -85,9 +85,18 @@ public enum HeaderRules {
 
     /// Parses `apns-priority`: decimal digits whose value is 10, 5 or 1 (so `05` is read as 5). `nil` when not.
     public static func parsePriority(_ value: String) -> Priority? {
+        // The spellings senders use, each one word comparison; anything else is read digit by digit.
+        switch value {
+        case "10": return .immediate
+        case "5": return .considerPower
+        default: break
+        }
         let bytes = value.utf8
-        guard !bytes.isEmpty, bytes.count <= 4, bytes.allSatisfy(ASCIIByte.isDecimalDigit), let number = Int(value) else {
-            return nil
+        guard !bytes.isEmpty, bytes.count <= 4 else { return nil }
+        var number = 0
+        for byte in bytes {
+            guard ASCIIByte.isDecimalDigit(byte) else { return nil }
+            number = number * 10 + Int(byte - UInt8(ascii: "0"))  // at most 9999: no overflow
         }
         return Priority(rawValue: number)
     }
@@ -118,7 +127,22 @@ public enum HeaderRules {
     /// Parses `apns-push-type` on a device push: one of the eleven values, exactly as Apple spells them
     /// (lowercase). Only the broadcast API has a spelling dispute, handled by `isLiveActivityPushType`.
     public static func parsePushType(_ value: String) -> PushType? {
-        PushType(rawValue: value)
+        // A `switch` on the literals compares the header with each spelling directly (an equal short string is
+        // one word comparison); `PushType(rawValue:)` searches a table of `StaticString`s for the same answer.
+        switch value {
+        case "alert": return .alert
+        case "background": return .background
+        case "location": return .location
+        case "voip": return .voip
+        case "complication": return .complication
+        case "fileprovider": return .fileprovider
+        case "mdm": return .mdm
+        case "liveactivity": return .liveactivity
+        case "pushtotalk": return .pushtotalk
+        case "widgets": return .widgets
+        case "controls": return .controls
+        default: return PushType(rawValue: value)  // none of the above: nil, unless a new case was added
+        }
     }
 
     /// Whether a broadcast request's `apns-push-type` names Live Activities. Apple's pages spell it

@@ -100,43 +100,57 @@ enum JSONValidator {
             return true
         }
 
-        /// A string from its opening quote: plain ASCII eight bytes at a time, then escapes and UTF-8 one by one.
+        /// A string from its opening quote. Eight bytes are read at a time; a word with no byte that needs
+        /// attention (a quote, a backslash, a control byte or a non-ASCII byte) is skipped whole, and otherwise
+        /// the cursor jumps straight to the first such byte. Escapes and multi-byte UTF-8 are then read one by
+        /// one; only the last few bytes of the buffer go one at a time.
+        @inline(__always)
         mutating func string() -> Bool {
             index += 1  // "
             while true {
-                skipPlainASCII()
+                skipPlainBytes()
                 guard index < bytes.count else { return false }
                 let byte = bytes[index]
-                switch byte {
-                case UInt8(ascii: "\""):
+                if byte == UInt8(ascii: "\"") {
                     index += 1
                     return true
-                case UInt8(ascii: "\\"):
+                }
+                if byte == UInt8(ascii: "\\") {
                     guard escape() else { return false }
-                case 0..<0x20:
+                } else if byte < 0x20 {
                     return false
-                case 0x20..<0x80:
-                    index += 1
-                default:
+                } else if byte < 0x80 {
+                    index += 1  // a plain byte among the buffer's last seven
+                } else {
                     guard utf8Sequence() else { return false }
                 }
             }
         }
 
-        /// Skips string bytes that need no attention (ASCII from 0x20 up except `"` and `\\`), eight at a time.
-        mutating func skipPlainASCII() {
+        /// Advances over string bytes that need no attention (ASCII from 0x20 up except `"` and `\\`), eight at a
+        /// time, stopping on the first byte that does (or where fewer than eight bytes remain).
+        ///
+        /// For each condition the word trick `(x - n·ones) & ~x & highBits` marks a byte below `n`; a borrow can
+        /// mark bytes above a true match but never below one, so the lowest mark of the union is exactly the
+        /// first byte needing attention.
+        @inline(__always)
+        mutating func skipPlainBytes() {
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highBits: UInt64 = 0x8080_8080_8080_8080
-            func hasByteBelow(_ word: UInt64, _ limit: UInt8) -> Bool {
-                (word &- ones &* UInt64(limit)) & ~word & highBits != 0
-            }
+            let quotes = ones &* UInt64(UInt8(ascii: "\""))
+            let backslashes = ones &* UInt64(UInt8(ascii: "\\"))
+            let spaces = ones &* 0x20
             guard let base = bytes.baseAddress else { return }
             let raw = UnsafeRawPointer(base)
-            while index + 8 <= bytes.count {
+            let count = bytes.count
+            while count - index >= 8 {
                 let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                if word & highBits != 0 || hasByteBelow(word, 0x20)
-                    || hasByteBelow(word ^ (ones &* UInt64(UInt8(ascii: "\""))), 1)
-                    || hasByteBelow(word ^ (ones &* UInt64(UInt8(ascii: "\\"))), 1) {
+                let quote = word ^ quotes
+                let backslash = word ^ backslashes
+                let marks = (word | ((word &- spaces) & ~word)
+                    | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highBits
+                if marks != 0 {
+                    index += marks.trailingZeroBitCount &>> 3
                     return
                 }
                 index += 8

@@ -98,15 +98,15 @@ public enum Route: Sendable, Hashable {
     /// the token, found on bytes; `nil` for anything else, which `resolve` then routes the general way.
     /// For such paths the bytes give exactly what the `Character`-based rules above give.
     private static func plainDeviceToken(method: String, path: String) -> String? {
-        guard method == "POST", ASCIIByte.hasPrefix(path, "/3/device/") else { return nil }
-        let prefixCount = "/3/device/".utf8.count
-        let plain = path.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.count > prefixCount && !bytes[prefixCount...].contains {
-                $0 >= 0x80 || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?")
-            }
-        }
-        guard plain == true else { return nil }
-        return String(Substring(path.utf8.dropFirst(prefixCount)))
+        guard method == "POST" else { return nil }
+        let prefix: StaticString = "/3/device/"
+        let prefixCount = prefix.utf8CodeUnitCount
+        return path.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard bytes.count > prefixCount, ASCIIByte.hasPrefix(bytes, prefix) else { return nil }
+            let token = UnsafeBufferPointer(rebasing: bytes[prefixCount...])
+            guard ASCIIByte.lacksSlashQueryAndHighBytes(token) else { return nil }
+            return String(decoding: token, as: UTF8.self)
+        } ?? nil
     }
 
     private static func check(_ method: String, allowed: Set<String>, route: Route) -> Result<Route, APNsReason> {

@@ -8,7 +8,7 @@ public enum DeviceToken {
     /// Whether `token` is a well-formed device token: non-empty, an even number of hex digits, either case.
     public static func isValid(_ token: some StringProtocol) -> Bool {
         if let valid = token.utf8.withContiguousStorageIfAvailable({ bytes in
-            !bytes.isEmpty && bytes.count % 2 == 0 && bytes.allSatisfy(ASCIIByte.isHexDigit)
+            !bytes.isEmpty && bytes.count % 2 == 0 && ASCIIByte.isHexDigits(bytes)
         }) {
             return valid
         }

@@ -28,13 +28,21 @@ public enum TopicRules {
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
             // Every suffix has a dot; a topic without one has none of them.
             guard bytes.contains(UInt8(ascii: ".")) else { return .some(nil) }
-            return .some(knownSuffixes.first { suffix in
-                suffix.utf8.count < bytes.count
-                    && suffix.utf8.elementsEqual(UnsafeBufferPointer(rebasing: bytes[(bytes.count - suffix.utf8.count)...]))
-            })
+            for (position, suffix) in knownSuffixBytes.enumerated()
+            where suffix.count < bytes.count && suffix.last == bytes.last {
+                let matched = suffix.withUnsafeBufferPointer { suffix in
+                    ASCIIByte.equalBytes(bytes.baseAddress! + (bytes.count - suffix.count), suffix.baseAddress!,
+                                         count: suffix.count)
+                }
+                if matched { return .some(knownSuffixes[position]) }
+            }
+            return .some(nil)
         }
         return answer ?? nil
     }
+
+    /// `knownSuffixes`' UTF-8 bytes, in the same order, for `asciiSuffix`.
+    private static let knownSuffixBytes: [[UInt8]] = knownSuffixes.map { Array($0.utf8) }
 
     /// The bundle ID part of `topic`: the topic without its push-type suffix.
     public static func bundleID(of topic: String) -> String {
@@ -45,9 +53,12 @@ public enum TopicRules {
     /// Whether `topic` is syntactically a topic: non-empty, no spaces or control characters, not only a suffix.
     public static func isWellFormed(_ topic: String) -> Bool {
         guard !topic.isEmpty else { return false }
-        for scalar in topic.unicodeScalars where scalar.value <= 0x20 || scalar.value == 0x7F {
-            return false
-        }
+        // On bytes: a UTF-8 sequence's bytes are all 0x80 or above, so a byte at or below 0x20 or equal to 0x7F is
+        // exactly such a scalar.
+        let hasControl = topic.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.contains { $0 <= 0x20 || $0 == 0x7F }
+        } ?? topic.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
+        if hasControl { return false }
         // Every suffix starts with "."; a topic that does not cannot be one (no Character equal to "." starts
         // with another byte).
         if topic.utf8.first == UInt8(ascii: "."), knownSuffixes.contains(topic) { return false }
