@@ -96,27 +96,28 @@ public struct AcceptedPush: Sendable, Hashable {
                 expiration: Int64? = nil, collapseID: String? = nil, payload: JSONValue,
                 channelID: String? = nil, requestID: String? = nil, messageStoragePolicy: Int? = nil,
                 channelOperation: Route.ChannelOperation? = nil) {
-        self.route = route
-        self.deviceToken = deviceToken
-        self.topic = topic
-        self.pushType = pushType
-        self.pushTypeInferred = pushTypeInferred
-        self.priority = priority
-        self.apnsID = apnsID
-        self.expiration = expiration
-        self.collapseID = collapseID
-        self.payloadSource = .value(payload)
-        self.channelID = channelID
-        self.requestID = requestID
-        self.messageStoragePolicy = messageStoragePolicy
-        self.channelOperation = channelOperation
+        self.init(route: route, deviceToken: deviceToken, topic: topic, pushType: pushType,
+                  pushTypeInferred: pushTypeInferred, priority: priority, apnsID: apnsID, expiration: expiration,
+                  collapseID: collapseID, payloadSource: .value(payload), channelID: channelID, requestID: requestID,
+                  messageStoragePolicy: messageStoragePolicy, channelOperation: channelOperation)
     }
 
     /// An accepted push whose payload is `body`, JSON text already checked to be an object, parsed on demand.
     init(route: Route, deviceToken: String?, topic: String, pushType: PushType, pushTypeInferred: Bool,
          priority: Priority, apnsID: String?, expiration: Int64?, collapseID: String?, objectBody body: [UInt8]) {
-        // Every field set here rather than through the public `init` and a second assignment: that way built the
-        // push, then copied and destroyed it, twice per accepted device push.
+        self.init(route: route, deviceToken: deviceToken, topic: topic, pushType: pushType,
+                  pushTypeInferred: pushTypeInferred, priority: priority, apnsID: apnsID, expiration: expiration,
+                  collapseID: collapseID, payloadSource: .objectText(body), channelID: nil, requestID: nil,
+                  messageStoragePolicy: nil, channelOperation: nil)
+    }
+
+    /// The one initializer that sets every field, each once. The others pass their payload source in rather than
+    /// assigning `payload` afterwards: building the push and then writing a field of it copied and destroyed it
+    /// twice per accepted device push.
+    private init(route: Route, deviceToken: String?, topic: String, pushType: PushType, pushTypeInferred: Bool,
+                 priority: Priority, apnsID: String?, expiration: Int64?, collapseID: String?,
+                 payloadSource: PayloadSource, channelID: String?, requestID: String?, messageStoragePolicy: Int?,
+                 channelOperation: Route.ChannelOperation?) {
         self.route = route
         self.deviceToken = deviceToken
         self.topic = topic
@@ -126,11 +127,11 @@ public struct AcceptedPush: Sendable, Hashable {
         self.apnsID = apnsID
         self.expiration = expiration
         self.collapseID = collapseID
-        self.payloadSource = .objectText(body)
-        self.channelID = nil
-        self.requestID = nil
-        self.messageStoragePolicy = nil
-        self.channelOperation = nil
+        self.payloadSource = payloadSource
+        self.channelID = channelID
+        self.requestID = requestID
+        self.messageStoragePolicy = messageStoragePolicy
+        self.channelOperation = channelOperation
     }
 
     /// Pushes are equal when every field is, `payload` compared as JSON whichever way each holds it.

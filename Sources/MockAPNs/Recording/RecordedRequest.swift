@@ -71,23 +71,10 @@ public struct RecordedRequest: Sendable, Equatable {
         payload: JSONValue?, payloadBytes: Int, auth: Authentication, response: Response,
         faults: [String], lint: [LintFinding], durationMicros: Int64
     ) {
-        self.seq = seq
-        self.receivedAtMillis = receivedAtMillis
-        self.connectionID = connectionID
-        self.streamID = streamID
-        self.remote = remote
-        self.method = method
-        self.path = path
-        self.deviceToken = deviceToken
-        self.headers = headers
-        self.body = body
-        self.payloadSource = .value(payload)
-        self.payloadBytes = payloadBytes
-        self.auth = auth
-        self.response = response
-        self.faults = faults
-        self.lint = lint
-        self.durationMicros = durationMicros
+        self.init(seq: seq, receivedAtMillis: receivedAtMillis, connectionID: connectionID, streamID: streamID,
+                  remote: remote, method: method, path: path, deviceToken: deviceToken, headers: headers, body: body,
+                  payloadSource: .value(payload), payloadBytes: payloadBytes, auth: auth, response: response,
+                  faults: faults, lint: lint, durationMicros: durationMicros)
     }
 
     /// A record holding its payload as `payloadSource` says: `.body` (parsed only when `payload` is read) needs a
@@ -98,8 +85,8 @@ public struct RecordedRequest: Sendable, Equatable {
         payloadSource: PayloadSource, payloadBytes: Int, auth: Authentication, response: Response,
         faults: [String], lint: [LintFinding], durationMicros: Int64
     ) {
-        // Every field assigned here rather than through the public initializer and a second write of
-        // `payloadSource`: the server builds one of these per request, and the delegation cost copies of the record.
+        // The one initializer that sets every field, each once; the public one passes `.value(payload)` in rather
+        // than writing `payloadSource` afterwards, which copied the record (the server builds one per request).
         self.seq = seq
         self.receivedAtMillis = receivedAtMillis
         self.connectionID = connectionID
