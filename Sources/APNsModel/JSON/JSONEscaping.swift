@@ -89,15 +89,10 @@ public enum JSONEscaping {
         return wordNeedsEscape(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
     }
 
-    /// Whether any byte of `word` is below 0x20, `"` or `\\` (the three SWAR tests, their results or-ed).
+    /// Whether any byte of `word` is below 0x20, `"` or `\\`.
     @inline(__always)
     private static func wordNeedsEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-        let found = ((word &- ones &* 0x20) & ~word) | ((quotes &- ones) & ~quotes)
-            | ((backslashes &- ones) & ~backslashes)
-        return found & 0x8080_8080_8080_8080 != 0
+        ASCIIByte.jsonStringSpecialMarks(word) != 0
     }
 
     /// Writes the escape sequence for one byte that JSON does not allow raw in a string; returns its length.

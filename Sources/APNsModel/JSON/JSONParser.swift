@@ -186,21 +186,11 @@ struct JSONParser {
     /// anything else, which the loop then reads byte by byte.
     @inline(__always)
     private mutating func skipPlainASCII() {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        // Non-zero exactly when some byte of `word` is below `limit` (limit ≤ 0x80): the classic SWAR test.
-        func hasByteBelow(_ word: UInt64, _ limit: UInt8) -> Bool {
-            (word &- ones &* UInt64(limit)) & ~word & highBits != 0
-        }
         guard let base = bytes.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
         while index + 8 <= bytes.count {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            if word & highBits != 0 || hasByteBelow(word, 0x20)
-                || hasByteBelow(word ^ (ones &* UInt64(UInt8(ascii: "\""))), 1)
-                || hasByteBelow(word ^ (ones &* UInt64(UInt8(ascii: "\\"))), 1) {
-                return
-            }
+            if word & 0x8080_8080_8080_8080 != 0 || ASCIIByte.jsonStringSpecialMarks(word) != 0 { return }
             index += 8
         }
     }

@@ -129,26 +129,16 @@ enum JSONValidator {
 
         /// Advances over string bytes that need no attention (ASCII from 0x20 up except `"` and `\\`), eight at a
         /// time, stopping on the first byte that does (or where fewer than eight bytes remain).
-        ///
-        /// For each condition the word trick `(x - n·ones) & ~x & highBits` marks a byte below `n`; a borrow can
-        /// mark bytes above a true match but never below one, so the lowest mark of the union is exactly the
-        /// first byte needing attention.
+        /// Non-ASCII bytes are marked by their own high bit, the rest by `ASCIIByte.jsonStringSpecialMarks`, whose
+        /// lowest mark is exact, so the lowest mark of the union is the first byte needing attention.
         @inline(__always)
         mutating func skipPlainBytes() {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highBits: UInt64 = 0x8080_8080_8080_8080
-            let quotes = ones &* UInt64(UInt8(ascii: "\""))
-            let backslashes = ones &* UInt64(UInt8(ascii: "\\"))
-            let spaces = ones &* 0x20
             guard let base = bytes.baseAddress else { return }
             let raw = UnsafeRawPointer(base)
             let count = bytes.count
             while count - index >= 8 {
                 let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let quote = word ^ quotes
-                let backslash = word ^ backslashes
-                let marks = (word | ((word &- spaces) & ~word)
-                    | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highBits
+                let marks = (word & 0x8080_8080_8080_8080) | ASCIIByte.jsonStringSpecialMarks(word)
                 if marks != 0 {
                     index += marks.trailingZeroBitCount &>> 3
                     return
