@@ -94,9 +94,10 @@ struct SendCommand: AsyncParsableCommand {
         _ = await progress?.value
         if progress != nil { SendProgress.draw(done: tally.snapshot.done, total: settings.count, elapsed: elapsed, final: true) }
         let gaveUp = giveUp.reason
-        // After giving up, a connect attempt may still be pending (up to the connect timeout against a host that
-        // drops packets): the process exits without waiting for it.
-        if gaveUp == nil { await client.shutdown() }
+        // Always shut down before exiting: exit() with event loops still using OpenSSL can crash in its clean-up.
+        // After giving up this is immediate, unless a connection attempt to a host that drops packets is pending
+        // (then up to the 10 s connect timeout).
+        await client.shutdown()
 
         let summary = SendSummary(count: settings.count, counts: tally.snapshot, seconds: elapsed, gaveUp: gaveUp,
                                   giveUpAfter: giveUpAfter)
