@@ -26,6 +26,8 @@ final class ConnectionChurnMonitor: Sendable {
 
     private struct TeamWindow {
         var openedAtMillis: [Int64] = []
+        /// When the team's HTTP/1.1 connections closed (at most `limit + 1`, within the last second).
+        var closedAtMillis: [Int64] = []
         var lastWarningMillis: Int64?
     }
 
@@ -48,14 +50,27 @@ final class ConnectionChurnMonitor: Sendable {
 
     /// Counts a token connection of `team` authenticated at `nowMillis`; `true` when it pushes the team's rate
     /// over the limit (the connection is then flagged).
-    func connectionAuthenticated(team: String, nowMillis: Int64) -> Bool {
+    ///
+    /// An HTTP/1.1 connection counts only when it replaces one of the team's HTTP/1.1 connections closed within the
+    /// last second (``connectionClosed(team:nowMillis:)``): a keep-alive pool growing to the requests in flight is
+    /// how HTTP/1.1 senders work, a connection closed after each push and opened again is churn.
+    func connectionAuthenticated(team: String, nowMillis: Int64, transport: PipelineTransport = .http2) -> Bool {
         guard limit > 0 else { return false }
         let (flagged, warn, rate) = state.withLock { state -> (Bool, Bool, Int) in
             if state.teams[team] == nil, state.teams.count >= Self.maximumTeams {
-                state.teams = state.teams.filter { ($0.value.openedAtMillis.last ?? .min) >= nowMillis &- 1000 }
+                state.teams = state.teams.filter { Self.lastActivity($0.value) >= nowMillis &- 1000 }
                 if state.teams.count >= Self.maximumTeams { return (false, false, 0) }
             }
             var window = state.teams[team, default: TeamWindow()]
+            if transport == .http1 {
+                window.closedAtMillis.removeAll { $0 < nowMillis &- 1000 }
+                guard !window.closedAtMillis.isEmpty else {
+                    // A pool growing: not counted (the team is only tracked once it closes connections).
+                    if state.teams[team] != nil { state.teams[team] = window }
+                    return (false, false, 0)
+                }
+                window.closedAtMillis.removeFirst()
+            }
             window.openedAtMillis.removeAll { $0 < nowMillis &- 1000 }
             window.openedAtMillis.append(nowMillis)
             if window.openedAtMillis.count > limit + 1 { window.openedAtMillis.removeFirst(window.openedAtMillis.count - limit - 1) }
@@ -78,6 +93,28 @@ final class ConnectionChurnMonitor: Sendable {
             ])
         }
         return flagged
+    }
+
+    /// Notes that an HTTP/1.1 connection of `team` closed at `nowMillis`, so the team's next new HTTP/1.1
+    /// connection within a second counts as its replacement.
+    func connectionClosed(team: String, nowMillis: Int64) {
+        guard limit > 0 else { return }
+        state.withLock { state in
+            if state.teams[team] == nil, state.teams.count >= Self.maximumTeams {
+                state.teams = state.teams.filter { Self.lastActivity($0.value) >= nowMillis &- 1000 }
+                if state.teams.count >= Self.maximumTeams { return }
+            }
+            var window = state.teams[team, default: TeamWindow()]
+            window.closedAtMillis.removeAll { $0 < nowMillis &- 1000 }
+            window.closedAtMillis.append(nowMillis)
+            if window.closedAtMillis.count > limit + 1 { window.closedAtMillis.removeFirst(window.closedAtMillis.count - limit - 1) }
+            state.teams[team] = window
+        }
+    }
+
+    /// The last time a team opened or closed a counted connection.
+    private static func lastActivity(_ window: TeamWindow) -> Int64 {
+        max(window.openedAtMillis.last ?? .min, window.closedAtMillis.last ?? .min)
     }
 
     /// The finding put on the records of a flagged connection.

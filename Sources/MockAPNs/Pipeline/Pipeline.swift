@@ -46,9 +46,12 @@ public final class Pipeline: Sendable {
     /// Starts tracking a connection; a client certificate makes it certificate-authenticated for its life.
     /// A transport that keeps the returned handle and passes it in `PipelineConnection.handle` spares each request
     /// a lookup in the table every connection shares.
+    /// `transport` says how connection churn reads the connection (see ``PipelineTransport``).
     @discardableResult
-    public func connectionOpened(id: UInt64, certificateDER: [UInt8]?) -> PipelineConnectionHandle {
+    public func connectionOpened(id: UInt64, certificateDER: [UInt8]?,
+                                 transport: PipelineTransport = .http2) -> PipelineConnectionHandle {
         let slot = makeSlot(certificateDER: certificateDER, now: Timestamp.nowSeconds())
+        if transport == .http1 { slot.state.withLock { $0.transport = .http1 } }
         connections.withLock { $0[id] = slot }
         return slot
     }
@@ -74,7 +77,10 @@ public final class Pipeline: Sendable {
 
     /// Forgets a closed connection's state.
     public func connectionClosed(id: UInt64) {
-        connections.withLock { _ = $0.removeValue(forKey: id) }
+        guard let slot = connections.withLock({ $0.removeValue(forKey: id) }) else { return }
+        // An HTTP/1.1 connection's close lets the team's next new connection count as a replacement (churn).
+        let team = slot.state.withLock { $0.transport == .http1 ? $0.churnCountedTeam : nil }
+        if let team { churn.connectionClosed(team: team, nowMillis: Timestamp.nowMillis()) }
     }
 
     /// How many connections were flagged as opening a new connection per push (`ConnectionChurnMonitor`).
@@ -120,7 +126,10 @@ public final class Pipeline: Sendable {
             authentication = memo.authentication
             if !state.churnCounted, case .token(let facts) = memo.credential, let key = facts.key {
                 state.churnCounted = true
-                if churn.connectionAuthenticated(team: key.teamID, nowMillis: Timestamp.nowMillis()) { state.churnTeam = key.teamID }
+                state.churnCountedTeam = key.teamID
+                if churn.connectionAuthenticated(team: key.teamID, nowMillis: Timestamp.nowMillis(), transport: state.transport) {
+                    state.churnTeam = key.teamID
+                }
             }
             context = decisionContext(credential: memo.credential, now: now)
         }

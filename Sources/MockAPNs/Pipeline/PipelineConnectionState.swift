@@ -20,6 +20,11 @@ struct PipelineConnectionState {
     /// the team when the count flagged it as churn: its records then carry the finding.
     var churnCounted = false
     var churnTeam: String?
+    /// The team of the token the connection was counted under (flagged or not), told to the monitor when an
+    /// HTTP/1.1 connection closes.
+    var churnCountedTeam: String?
+    /// The connection's protocol: HTTP/1.1 connections count toward churn only when they replace a closed one.
+    var transport = PipelineTransport.http2
     /// The last `authorization` value on this connection, the credential it gave and how records show it. Senders
     /// repeat one token for many requests, and the credential depends on the value alone (keys are fixed at start),
     /// so a repeat (same bytes) is recognised by one comparison instead of a lookup in the shared token cache.

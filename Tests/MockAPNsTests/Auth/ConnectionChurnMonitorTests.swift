@@ -38,4 +38,31 @@ final class ConnectionChurnMonitorTests: XCTestCase {
         XCTAssertFalse(monitor.connectionAuthenticated(team: "LATER", nowMillis: 5_000))
         XCTAssertTrue(monitor.connectionAuthenticated(team: "LATER", nowMillis: 5_001))
     }
+
+    func testAnHTTP1KeepAlivePoolGrowingIsNotChurn() {
+        let monitor = ConnectionChurnMonitor(limit: 3)
+        // 47 connections in 100 ms, none closed: a pool reaching the requests in flight (APNSwift, 100 in flight).
+        let flags = (0..<47).map { monitor.connectionAuthenticated(team: "TESTTEAM01", nowMillis: Int64($0) * 2, transport: .http1) }
+        XCTAssertEqual(flags.filter { $0 }.count, 0)
+        XCTAssertEqual(monitor.flaggedConnections, 0)
+        // The same opening rate over HTTP/2 is churn.
+        let http2 = (0..<47).map { monitor.connectionAuthenticated(team: "H2TEAM0001", nowMillis: Int64($0) * 2) }
+        XCTAssertEqual(http2.filter { $0 }.count, 44)
+    }
+
+    func testHTTP1ConnectionsReplacingClosedOnesAreChurn() {
+        let monitor = ConnectionChurnMonitor(limit: 3)
+        var flags: [Bool] = []
+        // A connection per push: each opens, sends one push and closes; the next replaces it.
+        for push in 0..<6 {
+            let now = Int64(push) * 50
+            flags.append(monitor.connectionAuthenticated(team: "TESTTEAM01", nowMillis: now, transport: .http1))
+            monitor.connectionClosed(team: "TESTTEAM01", nowMillis: now + 10)
+        }
+        XCTAssertEqual(flags, [false, false, false, false, true, true], "the first is no replacement; the 4th replacement is over 3")
+        // A close more than a second old does not make a new connection a replacement.
+        monitor.connectionClosed(team: "QUIETTEAM1", nowMillis: 0)
+        XCTAssertFalse(monitor.connectionAuthenticated(team: "QUIETTEAM1", nowMillis: 2_000, transport: .http1))
+        for step in 0..<5 { XCTAssertFalse(monitor.connectionAuthenticated(team: "QUIETTEAM1", nowMillis: 2_001 + Int64(step), transport: .http1)) }
+    }
 }
