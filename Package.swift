@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "APNsCrypto", targets: ["APNsCrypto"]),
         .library(name: "HTTP2", targets: ["HTTP2"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
+        .library(name: "MockAPNsHTTP1", targets: ["MockAPNsHTTP1"]),
         .library(name: "APNsClient", targets: ["APNsClient"]),
         .library(name: "APNsTesting", targets: ["APNsTesting"]),
         .executable(name: "mockapns", targets: ["mockapns"]),
@@ -26,6 +27,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Plain HTTP/1.1 APNs endpoint (MockAPNsHTTP1): NIOCore, NIOPosix, NIOHTTP1 only.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         // --- control plane (MockAPNsControl) ---
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
@@ -69,6 +72,24 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The plain HTTP/1.1 APNs endpoint on SwiftNIO's HTTP/1.1 pipeline (no router), through the one Pipeline; light
+        // enough for the test kit. → MockAPNs, APNsModel, Synchronized, NIOCore, NIOPosix, NIOHTTP1
+        .target(
+            name: "MockAPNsHTTP1",
+            dependencies: [
+                "MockAPNs", "APNsModel", "Synchronized",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MockAPNsHTTP1Tests",
+            dependencies: ["MockAPNsHTTP1", "MockAPNs", "APNsModel", "TestSupport"],
+            swiftSettings: strict
+        ),
         // The sender library: pooled HTTP/2 connections, provider tokens, typed notifications, retries.
         // → HTTP2, APNsCrypto, APNsModel, Synchronized (never MockAPNs)
         .target(
@@ -85,20 +106,26 @@ let package = Package(
             swiftSettings: strict
         ),
         // What a sender's XCTest / Swift Testing suite imports: the in-process mock fixture and assertions.
-        // → MockAPNs, APNsModel, APNsClient (never the control plane)
+        // → MockAPNs, MockAPNsHTTP1, APNsModel, APNsClient (never the control plane or Hummingbird)
         .target(
             name: "APNsTesting",
-            dependencies: ["MockAPNs", "APNsModel", "APNsClient", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MockAPNs", "MockAPNsHTTP1", "APNsModel", "APNsClient", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "APNsTestingTests",
-            // HTTP2 + APNsCrypto: a raw sender, so the fixture's tests do not lean on the client they help test.
-            dependencies: ["APNsTesting", "MockAPNs", "APNsModel", "APNsClient", "HTTP2", "APNsCrypto"],
+            // HTTP2 + APNsCrypto: a raw sender, so the fixture's tests do not lean on the client they help test; NIO's
+            // HTTP/1.1 client for APNSwift's request shape against the HTTP/1.1 listener.
+            dependencies: [
+                "APNsTesting", "MockAPNs", "APNsModel", "APNsClient", "HTTP2", "APNsCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         // --- control plane (MockAPNsControl) ---
-        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics, HTTP/1.1 APNs endpoint. → MockAPNs, APNsModel, Synchronized
+        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics. → MockAPNs, APNsModel, Synchronized
         .target(
             name: "MockAPNsControl",
             dependencies: [
@@ -130,7 +157,7 @@ let package = Package(
         .executableTarget(
             name: "mockapns",
             dependencies: [
-                "MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2", "Synchronized",
+                "MockAPNs", "MockAPNsControl", "MockAPNsHTTP1", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2", "Synchronized",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -139,10 +166,14 @@ let package = Package(
 
         // A trivial-handler HTTP/2 server for `make bench-transport` (measures HTTP2 alone).
         .executableTarget(name: "HTTP2BenchServer", dependencies: ["HTTP2"], path: "bench/HTTP2BenchServer", swiftSettings: strict),
-        // A trivial Hummingbird HTTP/1.1 server for `make bench-http1` (the HTTP/1.1 endpoint's reference).
+        // A trivial plain-SwiftNIO HTTP/1.1 server for `make bench-http1`: the stand-in for APNSwift's test server.
         .executableTarget(
-            name: "HTTP1BenchServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
-            path: "bench/HTTP1BenchServer", swiftSettings: strict),
+            name: "NIOHTTP1BenchServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "bench/NIOHTTP1BenchServer", swiftSettings: strict),
 
         // Running real peers (curl, nghttp, nghttpd, h2load, openssl, python) from tests: Foundation only, so the
         // transport's tests use it without depending on anything above HTTP2.

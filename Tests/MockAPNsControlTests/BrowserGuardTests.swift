@@ -119,21 +119,4 @@ final class BrowserGuardTests: XCTestCase {
         XCTAssertEqual(noToken.status, 401, noToken.body)
         XCTAssertEqual(faults, 1)
     }
-
-    func testTheHTTP1APNsEndpointRefusesForeignOriginsWithoutRecordingThem() async throws {
-        let server = try ControlTestHarness.makeServer()
-        let endpoint = APNsHTTP1Endpoint(server: server, port: 0)
-        let port = try await endpoint.start()
-        let url = "http://127.0.0.1:\(port)/3/device/\(String(repeating: "ab", count: 32))"
-        let headers = ["apns-topic: com.example.app", "Content-Type: text/plain"]
-        let foreign = try CurlRequest.send("POST", url, headers: headers + ["Origin: http://evil.example"], body: #"{"aps":{}}"#)
-        let anyHost = try CurlRequest.send("POST", url, headers: headers + ["Host: mock.internal:\(port)"], body: #"{"aps":{}}"#)
-        let records = server.recorder.records()
-        await endpoint.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
-        XCTAssertEqual(foreign.status, 403)
-        XCTAssertEqual(foreign.body, #"{"reason":"Forbidden"}"#)
-        XCTAssertEqual(anyHost.body, #"{"reason":"MissingProviderToken"}"#, "any Host reaches the pipeline")
-        XCTAssertEqual(records.count, 1, "the foreign page's request was recorded")
-    }
 }

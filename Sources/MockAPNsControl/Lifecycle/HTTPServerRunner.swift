@@ -7,7 +7,7 @@ import Synchronized
 /// Runs one Hummingbird application in the background: start returns the bound port, stop shuts it
 /// down gracefully (and cancels what is still open after a short grace period).
 ///
-/// Shared by ``ControlServer`` and ``APNsHTTP1Endpoint`` so both have the same lifecycle.
+/// Used by ``ControlServer``.
 final class HTTPServerRunner: Sendable {
     private struct Running: Sendable {
         let group: ServiceGroup

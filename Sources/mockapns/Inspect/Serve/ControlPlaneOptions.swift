@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import MockAPNs
 import MockAPNsControl
+import MockAPNsHTTP1
 
 /// The control-plane flags of `mockapns serve` (`@OptionGroup var control: ControlPlaneOptions`), each
 /// with its `MOCKAPNS_<NAME>` fallback:
@@ -70,7 +71,11 @@ struct ControlPlaneOptions: ParsableArguments {
         if let port = try http1Port ?? environment.int("HTTP1_PORT") {
             try Self.check(port: port, flag: "--http1-port")
             let host = http1Host ?? environment["HTTP1_HOST"] ?? "127.0.0.1"
-            let endpoint = APNsHTTP1Endpoint(server: server, host: host, port: port, logger: logger)
+            // As many loops as the HTTP/2 listener (`--loops`).
+            let configuration = APNsHTTP1Configuration(
+                host: host, port: port, eventLoopThreads: server.configuration.loopCount,
+                maxBodyBytes: server.configuration.maxBodyBytes)
+            let endpoint = APNsHTTP1Server(pipeline: server.pipeline, configuration: configuration, logger: logger)
             do {
                 let bound = try await endpoint.start()
                 running.http1 = endpoint
@@ -113,7 +118,7 @@ struct RunningControlPlane: Sendable {
     /// The dashboard's URL for the ready file's `dashboard_url`, unless `--no-dashboard` or `--no-control`.
     var dashboardURL: String?
     /// The HTTP/1.1 APNs endpoint, when `--http1-port` was given.
-    var http1: APNsHTTP1Endpoint?
+    var http1: APNsHTTP1Server?
     /// Its URL for the ready file's `http1_url`.
     var http1URL: String?
 

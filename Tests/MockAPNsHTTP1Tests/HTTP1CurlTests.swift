@@ -1,6 +1,6 @@
 import Foundation
 import MockAPNs
-import MockAPNsControl
+import MockAPNsHTTP1
 import TestSupport
 import XCTest
 
@@ -18,7 +18,7 @@ final class HTTP1CurlTests: XCTestCase {
         configuration.tls = false
         configuration.trustAnySignature = true
         let server = try MockAPNsServer(configuration: configuration)
-        let endpoint = APNsHTTP1Endpoint(server: server, port: 0)
+        let endpoint = APNsHTTP1Server(pipeline: server.pipeline)
         let port = try await endpoint.start()
         let jwt = try TokenFixture.bearer()
         let token = String(repeating: "ab", count: 32)

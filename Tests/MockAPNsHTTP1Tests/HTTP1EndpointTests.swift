@@ -1,13 +1,13 @@
 import APNsModel
 import MockAPNs
-import MockAPNsControl
+import MockAPNsHTTP1
 import XCTest
 
 /// The HTTP/1.1 APNs endpoint answers what the pipeline decides and records the same request.
 final class HTTP1EndpointTests: XCTestCase {
     private func withEndpoint(_ body: (MockAPNsServer, HTTPTestClient) async throws -> Void) async throws {
-        let server = try ControlTestHarness.makeServer()
-        let endpoint = APNsHTTP1Endpoint(server: server, port: 0)
+        let server = try HTTP1TestServer.makeServer()
+        let endpoint = APNsHTTP1Server(pipeline: server.pipeline)
         let port = try await endpoint.start()
         do {
             try await body(server, HTTPTestClient(base: "http://127.0.0.1:\(port)"))
@@ -49,7 +49,7 @@ final class HTTP1EndpointTests: XCTestCase {
             XCTAssertEqual(record.path, "/3/device/\(token)")
             XCTAssertEqual(record.deviceToken, token)
             XCTAssertEqual(record.streamID, 0)
-            XCTAssertGreaterThanOrEqual(record.connectionID, APNsHTTP1Endpoint.firstConnectionID)
+            XCTAssertGreaterThanOrEqual(record.connectionID, APNsHTTP1Configuration.defaultFirstConnectionID)
             XCTAssertEqual(record.header("apns-topic"), "com.example.app")
             XCTAssertEqual(record.payload?.value(at: ["aps", "alert"])?.stringValue, "hello")
             XCTAssertTrue(record.remote.hasPrefix("127.0.0.1:"), record.remote)

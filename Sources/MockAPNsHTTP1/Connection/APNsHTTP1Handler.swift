@@ -1,0 +1,157 @@
+import APNsModel
+import MockAPNs
+import NIOCore
+import NIOHTTP1
+
+/// One HTTP/1.1 connection of the APNs endpoint: assembles each request from NIOHTTP1's parts, hands it to the
+/// ``Pipeline`` and writes back exactly what the pipeline decided (status, headers, body).
+///
+/// It sits after `configureHTTPServerPipeline(withPipeliningAssistance: true)`, so it sees one request at a time
+/// even when a client pipelines them, and answers in order; connections stay open unless the client asks to close.
+///
+/// Faults map onto HTTP/1.1 as closely as it allows: `reset`, `goaway` and `drop` close the connection without an
+/// answer (HTTP/1.1 has no stream reset or GOAWAY), `stall` never answers (the connection waits until the client
+/// gives up or the endpoint stops), `delay` is waited out on the event loop before answering.
+final class APNsHTTP1Handler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// The request limits, the HTTP/2 listener's (see ``APNsHTTP1Configuration``).
+    struct Limits: Sendable {
+        var maxBodyBytes: Int
+        var maxHeaderListSize: Int
+    }
+
+    private let pipeline: Pipeline
+    private let connectionID: UInt64
+    private let limits: Limits
+    private var handle: PipelineConnectionHandle?
+    private var remote = "unknown"
+    private var isActive = false
+    private var request = HTTP1RequestAssembly()
+
+    init(pipeline: Pipeline, connectionID: UInt64, limits: Limits) {
+        self.pipeline = pipeline
+        self.connectionID = connectionID
+        self.limits = limits
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        isActive = true
+        remote = Self.describe(context.remoteAddress)
+        handle = pipeline.connectionOpened(id: connectionID, certificateDER: nil, transport: .http1)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if isActive {
+            isActive = false
+            pipeline.connectionClosed(id: connectionID)
+        }
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            request.begin(head, maxHeaderListSize: limits.maxHeaderListSize)
+        case .body(let buffer):
+            request.append(buffer, maxBodyBytes: limits.maxBodyBytes)
+        case .end:
+            finish(context: context)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // The protocol error handler before this one has answered malformed requests; anything else ends the connection.
+        context.close(promise: nil)
+    }
+
+    /// Decides the assembled request and answers it.
+    private func finish(context: ChannelHandlerContext) {
+        let keepAlive = request.keepAlive
+        let version = request.version
+        let apnsRequest = request.take()
+        let connection = PipelineConnection(
+            id: connectionID, remote: remote, streamID: 0, receivedAtNanos: request.receivedAtNanos, handle: handle)
+        if request.headerListTooLarge {
+            pipeline.recordRefused(apnsRequest, on: connection, status: 431)
+            write(status: 431, headers: [], body: [], version: version, keepAlive: keepAlive, context: context)
+            return
+        }
+        if HTTP1OriginPolicy.refuses(apnsRequest, host: request.host) {
+            // Refused before the pipeline, so a web page leaves no record; answered as APNs answers a forbidden request.
+            write(status: 403, headers: [HeaderField(name: "content-type", value: "application/json")],
+                  body: Array(#"{"reason":"Forbidden"}"#.utf8), version: version, keepAlive: keepAlive, context: context)
+            return
+        }
+        guard pipeline.recorder.writesBeforeAnswering else {
+            carryOut(pipeline.process(apnsRequest, on: connection), version: version, keepAlive: keepAlive, context: context)
+            return
+        }
+        // `--record-sync`: answered from the file writer's thread once the record is written; hopping back to the
+        // loop here keeps the loop from ever waiting for the disk.
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        pipeline.process(apnsRequest, on: connection) { response in
+            bound.eventLoop.execute {
+                let (handler, context) = bound.value
+                handler.carryOut(response, version: version, keepAlive: keepAlive, context: context)
+            }
+        }
+    }
+
+    /// Carries the pipeline's decision out, after its `delay` if it has one.
+    private func carryOut(_ response: PipelineResponse, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext) {
+        if let delay = response.delay {
+            let (seconds, attoseconds) = delay.components
+            let nanos = seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+            context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanos)) {
+                var now = response
+                now.delay = nil
+                self.carryOut(now, version: version, keepAlive: keepAlive, context: context)
+            }
+            return
+        }
+        switch response.disposition {
+        case .respond:
+            write(status: response.status, headers: response.headers, body: response.body, version: version,
+                  keepAlive: keepAlive, context: context)
+        case .stall:
+            break
+        case .reset, .goAway, .drop:
+            context.close(promise: nil)
+        }
+    }
+
+    /// Writes one complete response; closes the connection after it when the client asked to.
+    private func write(status: Int, headers: [HeaderField], body: [UInt8], version: HTTPVersion, keepAlive: Bool,
+                       context: ChannelHandlerContext) {
+        guard isActive else { return }
+        var fields = HTTPHeaders()
+        fields.reserveCapacity(headers.count + 2)
+        for header in headers { fields.add(name: header.name, value: header.value) }
+        fields.add(name: "content-length", value: String(body.count))
+        if !keepAlive { fields.add(name: "connection", value: "close") }
+        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: fields)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if !body.isEmpty {
+            var buffer = context.channel.allocator.buffer(capacity: body.count)
+            buffer.writeBytes(body)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        if keepAlive {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        } else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// `host:port` of the peer (`[v6]:port`), or `unknown`.
+    static func describe(_ address: SocketAddress?) -> String {
+        guard let address, let ip = address.ipAddress else { return "unknown" }
+        let port = address.port.map(String.init) ?? "0"
+        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+    }
+}

@@ -1,0 +1,126 @@
+import Logging
+import MockAPNs
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+import Synchronized
+
+/// The plain HTTP/1.1 APNs endpoint: SwiftNIO's HTTP/1.1 server pipeline (keep-alive, pipelined requests answered
+/// in order) in front of the mock's ``Pipeline``, with no router and no TLS.
+///
+/// It exists for senders that cannot trust the mock's private CA — APNSwift's `.custom(url: "http://…", port:)`
+/// speaks plain HTTP/1.1 — and it is light (SwiftNIO only), so the test kit can offer it in-process. Every request,
+/// `POST /3/device/<token>` or any other path, goes through the same pipeline as the HTTP/2 listener: the same
+/// authentication, validation, faults and recording (stream id 0, connection ids from
+/// ``APNsHTTP1Configuration/firstConnectionID``).
+///
+/// ```swift
+/// let http1 = APNsHTTP1Server(pipeline: server.pipeline, configuration: APNsHTTP1Configuration(port: 0))
+/// let port = try await http1.start()
+/// …
+/// await http1.stop()
+/// ```
+public final class APNsHTTP1Server: Sendable {
+    /// Where and how it listens.
+    public let configuration: APNsHTTP1Configuration
+    private let pipeline: Pipeline
+    private let logger: Logger
+    private let nextConnectionID: Atomic<UInt64>
+    private let state = Locked<State>(.idle)
+
+    private enum State {
+        case idle
+        case running(group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int)
+        case stopped
+    }
+
+    /// Makes the endpoint; nothing listens until ``start()``.
+    public init(pipeline: Pipeline, configuration: APNsHTTP1Configuration = APNsHTTP1Configuration(),
+                logger: Logger = Logger(label: "mockapns.http1")) {
+        self.pipeline = pipeline
+        self.configuration = configuration
+        self.logger = logger
+        nextConnectionID = Atomic(configuration.firstConnectionID)
+    }
+
+    /// The bound port while running, else nil.
+    public var port: Int? {
+        state.withLock { state in
+            if case .running(_, _, let port) = state { return port }
+            return nil
+        }
+    }
+
+    /// `http://host:port` while running, else nil (IPv6 hosts in brackets).
+    public var url: String? {
+        port.map { "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\($0)" }
+    }
+
+    /// Binds and serves; returns the bound port.
+    @discardableResult
+    public func start() async throws(APNsHTTP1ServerError) -> Int {
+        let startable = state.withLock { state in
+            if case .idle = state { return true }
+            return false
+        }
+        guard startable else { throw .notStartable }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads ?? System.coreCount))
+        let handlerConfiguration = APNsHTTP1Handler.Limits(
+            maxBodyBytes: configuration.maxBodyBytes, maxHeaderListSize: configuration.maxHeaderListSize)
+        let pipeline = self.pipeline
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { [self] channel in
+                let id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
+                do {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                        withPipeliningAssistance: true, withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(
+                        APNsHTTP1Handler(pipeline: pipeline, connectionID: id, limits: handlerConfiguration))
+                    return channel.eventLoop.makeSucceededVoidFuture()
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw .couldNotListen(host: configuration.host, port: configuration.port, reason: "\(error)")
+        }
+        let port = channel.localAddress?.port ?? configuration.port
+        let stale = state.withLock { state -> Bool in
+            if case .idle = state {
+                state = .running(group: group, channel: channel, port: port)
+                return false
+            }
+            return true
+        }
+        if stale {
+            // Stopped (or started twice) while binding: give the socket and threads back.
+            try? await channel.close()
+            try? await group.shutdownGracefully()
+            throw .notStartable
+        }
+        logger.info("HTTP/1.1 APNs endpoint listening", metadata: ["url": "\(url ?? "")"])
+        return port
+    }
+
+    /// Stops listening, closes every connection (a stalled request included) and frees the threads. Safe to call
+    /// twice.
+    public func stop() async {
+        let running = state.withLock { state -> (MultiThreadedEventLoopGroup, any Channel)? in
+            defer { state = .stopped }
+            if case .running(let group, let channel, _) = state { return (group, channel) }
+            return nil
+        }
+        guard let (group, channel) = running else { return }
+        try? await channel.close()
+        // Shutting the group down closes the connections still open on it.
+        try? await group.shutdownGracefully()
+    }
+}
