@@ -1,5 +1,7 @@
 import APNsModel
+import Logging
 import MockAPNs
+import MockAPNsHTTP1
 import Synchronization
 
 /// An in-process APNs mock for a test: port 0, TLS with the bundled test CA, the bundled test key trusted,
@@ -14,6 +16,9 @@ import Synchronization
 /// XCTAssertReceived(mock, .topic("com.example.shop"), .alertTitle("Your order shipped"))
 /// ```
 ///
+/// With `options.http1` it also serves plain HTTP/1.1 at ``http1URL`` (no TLS, no CA to trust), for senders such as
+/// APNSwift's `.custom(url: "http://127.0.0.1", port: mock.http1Port!)`; both listeners share one pipeline.
+///
 /// Named `APNsMock` (not `MockAPNs`) because `MockAPNs` is the server module it wraps.
 public final class APNsMock: Sendable {
     /// The running server, for anything this type does not wrap.
@@ -22,12 +27,15 @@ public final class APNsMock: Sendable {
     public let caCertificatePEM: String
     /// The signing key the mock trusts, for provider-token authentication.
     public let testKey: TestSigningKey
+    /// The plain HTTP/1.1 listener, when `APNsMockOptions.http1` asked for it.
+    public let http1Server: APNsHTTP1Server?
     private let stopped = Atomic<Bool>(false)
 
-    private init(server: MockAPNsServer, caCertificatePEM: String, testKey: TestSigningKey) {
+    private init(server: MockAPNsServer, caCertificatePEM: String, testKey: TestSigningKey, http1Server: APNsHTTP1Server?) {
         self.server = server
         self.caCertificatePEM = caCertificatePEM
         self.testKey = testKey
+        self.http1Server = http1Server
     }
 
     /// Starts a mock with `options` on a free port; throws a sentence saying what to fix.
@@ -51,7 +59,20 @@ public final class APNsMock: Sendable {
         } catch {
             throw .cannotStart("\(error)")
         }
-        return APNsMock(server: server, caCertificatePEM: caPEM, testKey: key)
+        var http1Server: APNsHTTP1Server?
+        if options.http1 {
+            var logger = Logger(label: "mockapns.http1")
+            logger.logLevel = options.logLevel
+            let http1 = APNsHTTP1Server(pipeline: server.pipeline, configuration: options.http1Configuration, logger: logger)
+            do {
+                try await http1.start()
+            } catch {
+                await server.shutdown(gracePeriod: .zero)
+                throw .cannotStart(error.description)
+            }
+            http1Server = http1
+        }
+        return APNsMock(server: server, caCertificatePEM: caPEM, testKey: key, http1Server: http1Server)
     }
 
     /// Starts a mock, runs `body` with it, and stops it however `body` ends.
@@ -77,11 +98,16 @@ public final class APNsMock: Sendable {
     public var host: String { server.configuration.host }
     /// The port the mock is bound to.
     public var port: Int { server.port }
+    /// Where HTTP/1.1 senders connect, e.g. `http://127.0.0.1:40124`; nil unless `APNsMockOptions.http1` is set.
+    public var http1URL: String? { http1Server?.url }
+    /// The HTTP/1.1 listener's port (what APNSwift's `.custom(url:port:)` takes); nil unless `APNsMockOptions.http1`.
+    public var http1Port: Int? { http1Server?.port }
 
     /// Closes every connection (letting in-flight requests finish for up to `gracePeriod`) and frees the port
     /// and threads. Records stay readable afterwards.
     public func stop(gracePeriod: Duration = .milliseconds(200)) async {
         stopped.store(true, ordering: .relaxed)
+        await http1Server?.stop()
         await server.shutdown(gracePeriod: gracePeriod)
     }
 
@@ -89,6 +115,10 @@ public final class APNsMock: Sendable {
     deinit {
         guard !stopped.load(ordering: .relaxed) else { return }
         let server = self.server
-        Task { await server.shutdown(gracePeriod: .zero) }
+        let http1Server = self.http1Server
+        Task {
+            await http1Server?.stop()
+            await server.shutdown(gracePeriod: .zero)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import APNsModel
 import Logging
 import MockAPNs
+import MockAPNsHTTP1
 
 /// How `APNsMock.start(_:)` sets up the in-process mock. The defaults are what almost every test wants:
 /// a free port on 127.0.0.1, TLS with the bundled test CA, the bundled test key trusted, development mode,
@@ -27,12 +28,21 @@ public struct APNsMockOptions: Sendable {
     public var memoryLimit = 10_000
     /// Event-loop threads the mock runs on.
     public var eventLoops = 1
+    /// Also listen for plain HTTP/1.1 APNs requests (`APNsMock.http1URL`, a free port on 127.0.0.1), for senders that
+    /// cannot trust the mock's CA, such as APNSwift's `.custom(url: "http://127.0.0.1", port:)`. Same pipeline,
+    /// same records as ``tls``'s listener. Off by default.
+    public var http1 = false
 
     /// How much the mock logs into the test's output; warnings only by default, so a passing suite is quiet.
     public var logLevel: Logger.Level = .warning
 
     /// The defaults.
     public init() {}
+
+    /// The HTTP/1.1 listener's configuration (a free port on 127.0.0.1, as many loops as the HTTP/2 listener).
+    public var http1Configuration: APNsHTTP1Configuration {
+        APNsHTTP1Configuration(host: "127.0.0.1", port: 0, eventLoopThreads: eventLoops)
+    }
 
     /// The server configuration these options stand for, with `credentialsDirectory` resolved.
     public func serverConfiguration(credentialsDirectory: String) -> MockServerConfiguration {
