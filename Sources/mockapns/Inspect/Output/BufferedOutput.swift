@@ -36,6 +36,13 @@ struct BufferedOutput {
         if pending.count >= Self.blockSize { try flush() }
     }
 
+    /// Adds UTF-8 `bytes`, writing a block once enough is collected.
+    /// - Throws: ``InspectError/unwritable(path:reason:)`` when the destination refuses the bytes.
+    mutating func write(bytes: [UInt8]) throws(InspectError) {
+        pending.append(contentsOf: bytes)
+        if pending.count >= Self.blockSize { try flush() }
+    }
+
     /// Writes whatever is collected.
     /// - Throws: ``InspectError/unwritable(path:reason:)`` when the destination refuses the bytes.
     mutating func flush() throws(InspectError) {

@@ -18,7 +18,7 @@ struct JSONArrayStream {
     /// Indented (`prettyText`) rather than compact (`jsonText`).
     let pretty: Bool
     /// What a line break inside an element becomes (pretty text only).
-    private let lineBreak: String
+    private let lineBreak: [UInt8]
 
     /// The stream for the document `document(array)` makes around the array.
     init(pretty: Bool, document: (JSONValue) -> JSONValue) {
@@ -34,14 +34,20 @@ struct JSONArrayStream {
         empty = render(document(.array([])))
         self.pretty = pretty
         let indent = head.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? ""
-        lineBreak = "\n" + indent
-        separator = pretty ? "," + lineBreak : ","
+        lineBreak = Array(("\n" + indent).utf8)
+        separator = pretty ? ",\n" + indent : ","
     }
 
-    /// One element's text, indented to its place in the document.
-    func element(_ value: JSONValue) -> String {
-        guard pretty else { return value.jsonText() }
+    /// One element's text, indented to its place in the document, as UTF-8.
+    func element(_ value: JSONValue) -> [UInt8] {
+        guard pretty else { return Array(value.jsonText().utf8) }
         // Line breaks inside pretty text come only from the layout: strings escape theirs.
-        return value.prettyText().replacingOccurrences(of: "\n", with: lineBreak)
+        let text = value.prettyText()
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 5 / 4)
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "\n") { out += lineBreak } else { out.append(byte) }
+        }
+        return out
     }
 }

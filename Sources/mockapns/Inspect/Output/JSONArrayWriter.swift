@@ -15,7 +15,8 @@ struct JSONArrayWriter {
 
     /// Writes one element.
     mutating func add(_ value: JSONValue, to output: inout BufferedOutput) throws(InspectError) {
-        try output.write((count == 0 ? stream.head : stream.separator) + stream.element(value))
+        try output.write(count == 0 ? stream.head : stream.separator)
+        try output.write(bytes: stream.element(value))
         count += 1
     }
 
