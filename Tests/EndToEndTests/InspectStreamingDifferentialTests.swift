@@ -60,7 +60,7 @@ final class InspectStreamingDifferentialTests: XCTestCase {
 
                 let export = try await InspectCLI.run(["export", "--file", file] + arguments)
                 XCTAssertEqual(export.status, 0, export.stderr)
-                XCTAssertTrue(export.stdout == expected.map { $0.jsonValue().jsonText() + "\n" }.joined(), "export \(arguments) differs")
+                XCTAssertTrue(export.stdout == expected.map { $0.jsonValue().jsonText() + "\n" }.joined(), "export \(arguments) differs: \(export.stdout.utf8.count) bytes, status \(export.status), \(export.stderr)")
 
                 let table = try await InspectCLI.run(["list", "--file", file] + arguments)
                 XCTAssertEqual(table.status, 0, table.stderr)
