@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 
 /// Why the PostgreSQL store cannot start or answer, as one sentence an operator can act on; never with the password.
@@ -20,6 +21,20 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
         }
     }
 
+    /// Why a connection attempt failed, in a few words ("Connection refused", "cannot resolve the host …").
+    private static func cause(_ error: any Error) -> String {
+        if let failure = error as? NIOConnectionError {
+            if let first = failure.connectionErrors.first { return cause(first.error) }
+            if let dns = failure.dnsAError ?? failure.dnsAAAAError { return "cannot resolve the host (\(dns))" }
+            return "no address to connect to"
+        }
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        if let channel = error as? ChannelError, case .connectTimeout(let after) = channel {
+            return "no answer within \(after.nanoseconds / 1_000_000_000) s"
+        }
+        return "\(error)"
+    }
+
     /// `error` (from PostgresNIO, or one of these) as an ``unavailable(_:)`` sentence about the store at `store`.
     static func describing(_ error: any Error, store: String) -> PostgresStoreError {
         if let known = error as? PostgresStoreError { return known }
@@ -38,7 +53,7 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
                 return .unavailable("PostgreSQL at \(store) answered: \(message) (SQLSTATE \(state))")
             }
         case .connectionError:
-            let cause = error.underlying.map { "\($0)" } ?? "no connection"
+            let cause = error.underlying.map(Self.cause) ?? "no connection"
             return .unavailable("cannot connect to PostgreSQL at \(store): \(cause) — is the server running and the host and port right?")
         case .authMechanismRequiresPassword:
             return .unavailable("PostgreSQL at \(store) asks for a password and none was given: put it in the URL, "

@@ -26,7 +26,7 @@ struct TailCommand: AsyncParsableCommand {
             let includeExisting: Bool
             switch recordSource {
             case .file: includeExisting = !skipExisting
-            case .live: includeExisting = filters.since != nil
+            case .live, .store: includeExisting = filters.since != nil
             }
             let stream = try recordSource.follow(matching: filters.filter, includeExisting: includeExisting)
             let style = output.style

@@ -1,17 +1,20 @@
 import MockAPNs
 
-/// Records from a live control plane or from a recording file, behind one interface.
+/// Records from a live control plane, a recording file or a shared store, behind one interface.
 enum RecordSource {
     /// A running mock's control plane.
     case live(ControlClient)
     /// A JSON Lines recording.
     case file(RecordFile)
+    /// A shared PostgreSQL store (`--store`).
+    case store(StoreSource)
 
     /// The records that match `filter`, oldest first.
     func records(matching filter: RecordFilter) async throws(InspectError) -> [RecordedRequest] {
         switch self {
         case .live(let client): return try await client.records(matching: filter)
         case .file(let file): return filter.apply(to: try file.load())
+        case .store(let store): return try await store.records(matching: filter)
         }
     }
 
@@ -32,6 +35,8 @@ enum RecordSource {
             if let seq = UInt64(id), let found = records.first(where: { $0.seq == seq }) { return found }
             if let found = records.first(where: { $0.response.apnsID?.lowercased() == id.lowercased() }) { return found }
             throw .notFound("No record in \(file.path) has sequence number or apns-id '\(id)'; `mockapns list --file \(file.path)` shows them.")
+        case .store(let store):
+            return try await store.record(id)
         }
     }
 
@@ -41,6 +46,9 @@ enum RecordSource {
         switch self {
         case .live(let client): return try client.follow(matching: filter, includeExisting: includeExisting)
         case .file(let file): return try file.follow(matching: filter, includeExisting: includeExisting)
+        case .store:
+            throw .usage("Following a --store is not supported yet; use `mockapns list --store URL --since ID` to poll it, "
+                + "or follow one instance with --server.")
         }
     }
 
@@ -49,6 +57,7 @@ enum RecordSource {
         switch self {
         case .live(let client): return client.baseURL.absoluteString
         case .file(let file): return file.path
+        case .store(let store): return store.label
         }
     }
 }
