@@ -89,6 +89,56 @@ final class StoreCommandTests: XCTestCase {
         }
     }
 
+    func testPushesAreAnswered500WhileTheStoreRefusesRecordsAndNoRecordIsMissingOnceItTakesThemAgain() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let database = try cluster.createDatabase("refusing")
+        let url = cluster.url(database: database)
+        let (process, apns) = try await serve(url, name: "A")
+        defer { process.stop() }
+        let payload = directory + "/push.json"
+        try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        var sentTokens: [String] = []
+        func send() async throws -> JSONValue {
+            let token = String(format: "%064x", sentTokens.count + 1)
+            sentTokens.append(token)
+            let sent = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "com.example.app", "--url", apns, "--json"])
+            return try sent.json()
+        }
+        let first = try await send()
+        XCTAssertEqual(first["accepted"]?.integerValue, 1)
+
+        // The table goes away (a restore, a dropped grant): once the writer's next batch fails, no push is answered 200.
+        _ = try cluster.psql("ALTER TABLE mockapns_records RENAME TO mockapns_records_away", database: database)
+        var refused: JSONValue?
+        for _ in 0..<200 where refused == nil {
+            let summary = try await send()
+            if summary["accepted"]?.integerValue == 0 { refused = summary }
+        }
+        let rejected = try XCTUnwrap(refused?["rejected"], "no push was refused while the store could not write")
+        XCTAssertEqual(rejected.objectMembers?.map(\.key), ["500 InternalServerError"], "\(rejected)")
+
+        _ = try cluster.psql("ALTER TABLE mockapns_records_away RENAME TO mockapns_records", database: database)
+        var accepted = false
+        for _ in 0..<200 where !accepted { accepted = try await send()["accepted"]?.integerValue == 1 }
+        XCTAssertTrue(accepted, "pushes are accepted again once the store takes records")
+
+        // Every request, answered 200 or 500 (the sender retries a 500), reached the store: the held records were
+        // written when it came back.
+        process.stop()
+        let exit = try await process.waitForExit()
+        XCTAssertEqual(exit?.status, 0, "nothing was lost, so the exit status is 0: \(exit?.stderr ?? "")")
+        XCTAssertTrue(exit?.stderr.contains("answering 500 InternalServerError") ?? false, exit?.stderr ?? "")
+        XCTAssertTrue(exit?.stderr.contains("takes records again") ?? false, exit?.stderr ?? "")
+        let answered = exit?.stderr.split(separator: "\n").last { $0.contains("stopped after") }
+        let list = try await InspectCLI.run(["list", "--store", url, "--json"])
+        let records = try XCTUnwrap(try list.json()["notifications"]?.arrayElements, list.stderr)
+        XCTAssertEqual(Set(records.compactMap { $0["device_token"]?.stringValue }), Set(sentTokens))
+        XCTAssertEqual(answered.map(String.init), "mockapns: stopped after \(records.count) request(s)",
+                       "every request the mock answered is in the store")
+        let statuses = Set(records.compactMap { $0["response"]?["status"]?.integerValue })
+        XCTAssertEqual(statuses, [200, 500])
+    }
+
     func testAMalformedURLExits2WithOneLine() async throws {
         for url in ["mysql://u@127.0.0.1/db", "postgres://", "postgres://u@127.0.0.1:5432/db?sslmode=sometimes"] {
             let result = try await InspectCLI.run(["serve", "--port", "0", "--no-control", "--store", url])
