@@ -50,6 +50,9 @@ final class NghttpdTransportTests: XCTestCase {
         }
         XCTAssertEqual(results.filter { $0 }.count, 150, "served file → 200")
         XCTAssertEqual(results.filter { !$0 }.count, 150, "missing file → 404")
+        // The pool opens its other slots one after the other while pushes use the connections already open.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while client.openConnections < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertEqual(client.openConnections, 3)
         await client.shutdown()
     }

@@ -65,17 +65,18 @@ final class TypedNotificationTests: XCTestCase {
         await server.stop()
     }
 
-    func testUnreachableServerIsAConnectionError() async throws {
+    func testUnreachableServerIsAnUnreachableError() async throws {
         let client = try APNsClient(configuration: APNsClientConfiguration(
             environment: .custom(url: "https://127.0.0.1:1"), authentication: try ClientTestServer.testKey(),
-            trustRootsPEM: try RepoPaths.text("ca.pem"),
+            trustRootsPEM: try RepoPaths.text("ca.pem"), requestTimeout: .seconds(1),
             retryPolicy: APNsRetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1))))
         do {
             _ = try await client.send(APNsNotification.widgets(bundleID: "b"), deviceToken: ClientTestServer.token)
-            XCTFail("expected a connection error")
+            XCTFail("expected an unreachable error")
         } catch {
-            guard case let .connection(detail) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(detail.contains("127.0.0.1:1"), detail)
+            guard case let .unreachable(failure) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(failure.address, "127.0.0.1:1")
+            XCTAssertTrue(error.description.hasPrefix("could not connect to 127.0.0.1:1: connection refused, "), error.description)
         }
         await client.shutdown()
     }

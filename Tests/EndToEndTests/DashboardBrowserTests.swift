@@ -42,6 +42,34 @@ final class DashboardBrowserTests: XCTestCase {
         }
     }
 
+    /// A burst of 20 000 pushes at full speed with the page open (Tests/Peers/dashboard_load.py): the DOM stays
+    /// bounded, the heap small, stats are polled at most about twice a second, the counters end exact and the first
+    /// page of a full mock is requested once. The script prints its figures (latency, throughput ratio) for the
+    /// note; latency is checked only against a freeze, never as a timing bound.
+    func testDashboardStaysBoundedUnderABurst() async throws {
+        let python = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Self.root.appendingPathComponent(".venv/bin/python").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ready = directory.appendingPathComponent("ready.json").path
+        let serve = try InspectFollowProcess([
+            "serve", "--h2c", "--port", "0", "--control-port", "0", "--trust-any-signature", "--quiet", "--ready-file", ready,
+        ])
+        defer { serve.stop() }
+        let readyJSON = try await InspectCLI.readyFile(at: ready)
+        let apns = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "serve wrote no ready file")
+        let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue)
+        let keyPath = Self.root.appendingPathComponent("certs/AuthKey_TESTKEY001.p8").path
+        let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(keyPath)"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let script = Self.root.appendingPathComponent("Tests/Peers/dashboard_load.py").path
+        let result = try await Self.run(python, [script, control, apns, jwt, "20000"])
+        print(result.output)
+        XCTAssertEqual(result.status, 0, "dashboard load test failed:\n\(result.output)")
+        XCTAssertTrue(result.output.contains(#""ok": true"#), result.output)
+    }
+
     func testNoDashboardFlagLeavesTheRootA404() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-nodash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

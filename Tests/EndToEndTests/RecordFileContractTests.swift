@@ -2,6 +2,7 @@ import APNsModel
 import Foundation
 import MockAPNs
 import PeerSupport
+import Synchronized
 import XCTest
 
 /// The recording contract with a real `mockapns serve`: `kill -9` then a restart on the same `--record` file
@@ -167,5 +168,94 @@ final class RecordFileContractTests: XCTestCase {
         let kept = try records(file)
         XCTAssertGreaterThan(kept.count, 0)
         XCTAssertEqual(kept.map(\.seq), (0..<kept.count).map { UInt64($0) + 1 }, "whole lines, none skipped over")
+    }
+
+    /// Pushes in flight while the file is rotated `times` times, by `rotate(number)` from another thread every
+    /// `interval`; returns the h2load summary.
+    private func pushes(_ count: Int, to url: String, jwt: String, rotatingEvery interval: Duration, times: Int,
+                        rotate: @escaping @Sendable (Int) throws -> Void) async throws -> String {
+        let failure = Locked<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let micros = useconds_t(interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
+        DispatchQueue.global().async {
+            defer { done.signal() }
+            for number in 1...times {
+                usleep(micros)
+                do { try rotate(number) } catch {
+                    failure.withLock { $0 = error }
+                    return
+                }
+            }
+        }
+        let summary = try await pushes(count, to: url, jwt: jwt)
+        done.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+        return summary
+    }
+
+    /// The `seq`s across the rotated files and the live one (each checked whole, no NUL), sorted.
+    private func seqs(_ file: String, rotated: Int) throws -> [UInt64] {
+        var all: [UInt64] = []
+        for number in 1...rotated where FileManager.default.fileExists(atPath: file + ".\(number)") {
+            let part = try records(file + ".\(number)").map(\.seq)
+            XCTAssertEqual(part, part.sorted(), "\(file).\(number) in seq order")
+            all += part
+        }
+        let rest = try records(file).map(\.seq)
+        XCTAssertEqual(rest, rest.sorted())
+        return (all + rest).sorted()
+    }
+
+    /// Rename rotation as logrotate does it without copytruncate: `mv`, then SIGHUP, while h2load keeps pushing.
+    /// SIGHUP does not stop the server; the files together hold exactly the pushes answered.
+    func testRenameRotationWithSIGHUPUnderLoadKeepsEveryRecord() async throws {
+        let file = dir + "/rotated.jsonl"
+        let token = try await jwt()
+        let server = try await serve(["--no-control", "--record", file], name: "rename")
+        let pid = server.process.processIdentifier
+        let summary = try await pushes(6_000, to: server.apnsURL, jwt: token, rotatingEvery: .milliseconds(150), times: 3) {
+            number in
+            guard rename(file, file + ".\(number)") == 0 else { throw CocoaError(.fileNoSuchFile) }
+            kill(pid, number == 2 ? SIGUSR1 : SIGHUP)
+        }
+        XCTAssertTrue(summary.contains("6000 2xx"), summary)
+        XCTAssertTrue(server.process.isRunning, "SIGHUP and SIGUSR1 do not stop the server: \(server.stderr)")
+        server.process.terminate()
+        try await waitForExit(server.process)
+        XCTAssertEqual(server.process.terminationStatus, 0, server.stderr)
+        XCTAssertTrue(server.stderr.contains("reopened the record file \(file)"), server.stderr)
+        XCTAssertEqual(try seqs(file, rotated: 3), Array(1...6_000), "every answered push once, across the files")
+    }
+
+    /// logrotate's copytruncate (copy the file, then cut it to 0 bytes) while h2load keeps pushing: no NUL byte, every
+    /// line whole, no record twice, `seq` still growing. What the writer appends between the copy and the cut is lost
+    /// by copytruncate's design (logrotate's manual says so); the test checks that anything missing is such a run,
+    /// right after the end of a copy.
+    func testCopyTruncateUnderLoadLeavesNoNULAndNoDuplicate() async throws {
+        let file = dir + "/copied.jsonl"
+        let token = try await jwt()
+        let server = try await serve(["--no-control", "--record", file], name: "copytruncate")
+        let summary = try await pushes(6_000, to: server.apnsURL, jwt: token, rotatingEvery: .milliseconds(150), times: 3) {
+            number in
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            try data.write(to: URL(fileURLWithPath: file + ".\(number)"))
+            guard truncate(file, 0) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        }
+        XCTAssertTrue(summary.contains("6000 2xx"), summary)
+        server.process.terminate()
+        try await waitForExit(server.process)
+        XCTAssertEqual(server.process.terminationStatus, 0, server.stderr)
+        let all = try seqs(file, rotated: 3)
+        XCTAssertEqual(Set(all).count, all.count, "no record twice")
+        let copyEnds = try (1...3).compactMap { try records(file + ".\($0)").last?.seq }
+        let missing = Set(1...UInt64(6_000)).subtracting(all).sorted()
+        // Each missing run starts right after the last record of a copy (the copy-to-cut window).
+        var index = 0
+        while index < missing.count {
+            let start = missing[index]
+            XCTAssertTrue(copyEnds.contains(start - 1), "seq \(start) missing but not at a copy's end \(copyEnds)")
+            while index + 1 < missing.count && missing[index + 1] == missing[index] + 1 { index += 1 }
+            index += 1
+        }
     }
 }

@@ -12,8 +12,11 @@ import HTTP2
 /// ```
 ///
 /// Every push gets an `apns-id` (a random UUID unless the notification has one) that stays the same across
-/// retries. Throttling and server errors (429, 500, 503) and lost connections are retried with exponential
-/// back-off and jitter, up to `retryPolicy.maxAttempts`; rejections APNs says never to retry are not.
+/// retries. Throttling and server errors (429, 500, 503) and connections lost mid-request are retried with
+/// exponential back-off and jitter, up to `retryPolicy.maxAttempts`; rejections APNs says never to retry are not.
+/// Opening connections is the pool's job, not the push's: when the endpoint cannot be reached the pool retries
+/// with one shared back-off (100 ms doubling to 30 s), and a push that gets no connection within `requestTimeout`
+/// fails once with `.unreachable` (see `outage` for the state of the endpoint).
 public final class APNsClient: Sendable {
     /// The configuration the client was made with.
     public let configuration: APNsClientConfiguration
@@ -58,8 +61,8 @@ public final class APNsClient: Sendable {
     /// Sends `notification` to the device with hex `deviceToken` and returns once APNs accepted it.
     ///
     /// Throws `.rejected` with APNs's reason (after retries, for retryable ones), `.timeout` when an attempt got
-    /// no answer within `requestTimeout`, `.connection` when the server could not be reached, `.shutdown` after
-    /// `shutdown()`.
+    /// no answer within `requestTimeout`, `.unreachable` when no connection could be opened within `requestTimeout`,
+    /// `.connection` when connections were lost mid-request on every attempt, `.shutdown` after `shutdown()`.
     public func send(_ notification: some APNsNotificationRequest, deviceToken: String)
         async throws(APNsClientError) -> APNsResponse
     {
@@ -99,6 +102,11 @@ public final class APNsClient: Sendable {
     /// How many pool connections are open right now.
     public var openConnections: Int { pool.openConnections }
 
+    /// The endpoint's outage in progress, if the last connection attempts failed: the cause, how many attempts and
+    /// for how long. Nil once a connection opens. A sender uses it to stop a run whose endpoint stays away
+    /// (`mockapns send --give-up-after`) instead of failing its pushes one timeout at a time.
+    public var outage: APNsConnectFailure? { pool.outage }
+
     /// The executor to run sending tasks on when the client has a single event-loop thread
     /// (`eventLoopThreads: 1`): its loop. A task that prefers it (`Task(executorPreference:)`,
     /// `TaskGroup.addTask(executorPreference:)`) hands each request to its connection and gets the answer without
@@ -112,11 +120,14 @@ public final class APNsClient: Sendable {
     private func attempt(path: String, headers: [HTTPHeaderField], body: [UInt8], apnsID: String, number: Int) async
         -> AttemptOutcome
     {
+        // One attempt may take `requestTimeout` in all: waiting for a connection, then for the answer.
+        let deadline = ContinuousClock.now + configuration.requestTimeout
         let connection: HTTP2ClientConnection
         do {
-            connection = try await pool.lease()
+            connection = try await pool.lease(deadline: deadline)
         } catch {
-            return .failed(error, retry: error != .shutdown)
+            // The pool already retried the connection with its own back-off: another attempt would only wait again.
+            return .failed(error, retry: false)
         }
         var fields = headers
         if let tokens {
@@ -126,8 +137,9 @@ public final class APNsClient: Sendable {
                 return .failed(error, retry: false)
             }
         }
+        let remaining = deadline - ContinuousClock.now
         let request = HTTP2ClientRequest(method: "POST", path: path, headers: fields, body: body,
-                                         timeout: configuration.requestTimeout)
+                                         timeout: remaining > .milliseconds(1) ? remaining : .milliseconds(1))
         let response: HTTP2ClientResponse
         do {
             response = try await connection.send(request)

@@ -15,7 +15,8 @@ public struct APNsClientConfiguration: Sendable {
     public var trustRootsPEM: String?
     /// How many HTTP/2 connections the pool keeps open (at least 1). Requests are spread across them.
     public var connections: Int
-    /// How long one attempt of a push may take before it fails with `.timeout`.
+    /// How long one attempt of a push may take in all: waiting for a connection (past it: `.unreachable`), then
+    /// for APNs's answer (past it: `.timeout`).
     public var requestTimeout: Duration
     /// How failed attempts that may succeed later are retried.
     public var retryPolicy: APNsRetryPolicy

@@ -7,8 +7,11 @@ public enum APNsClientError: Error, Sendable, Hashable, CustomStringConvertible 
     case rejected(status: Int, reason: APNsErrorReason, timestamp: Int64?, apnsID: String)
     /// No answer within `requestTimeout`.
     case timeout
-    /// The connection failed (connect, TLS, GOAWAY, reset…) and retries, if any, did not help.
+    /// The connection was lost mid-request (GOAWAY, closed, reset…) and retries, if any, did not help.
     case connection(String)
+    /// No connection could be opened within the push's `requestTimeout` (refused, TLS failure, connect timeout):
+    /// the cause, the address, and the pool's attempts and time so far.
+    case unreachable(APNsConnectFailure)
     /// The configuration cannot be used (bad URL, unreadable key…).
     case invalidConfiguration(String)
     /// The notification cannot be sent as built (e.g. a device token that is not hex).
@@ -51,6 +54,9 @@ public enum APNsClientError: Error, Sendable, Hashable, CustomStringConvertible 
             return "APNs did not answer in time; check the network or raise requestTimeout, then resend with the same apns-id."
         case let .connection(detail):
             return "Could not reach APNs: \(detail). Check the URL, the network and the trusted CA, then retry."
+        case let .unreachable(failure):
+            return "\(failure.description). Check that the server is up and that the URL, the network and the trusted "
+                + "CA are right; the client keeps reconnecting with back-off (100 ms doubling to 30 s)."
         case let .invalidConfiguration(detail):
             return "The client configuration is invalid: \(detail)"
         case let .invalidNotification(detail):

@@ -18,7 +18,8 @@ struct TransportFailure {
         case .connectionClosed:
             self.init(error: .connection(failure.description), retry: true, discardConnection: true)
         case .connectFailed, .tlsHandshakeFailed:
-            self.init(error: .connection(failure.description), retry: true, discardConnection: true)
+            // Opening connections is the pool's job (with its shared back-off), never retried per push.
+            self.init(error: .connection(failure.description), retry: false, discardConnection: true)
         case let .streamReset(code):
             // REFUSED_STREAM (7): not processed, safe to retry.
             self.init(error: .connection(failure.description), retry: code == 7, discardConnection: false)

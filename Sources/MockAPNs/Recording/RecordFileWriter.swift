@@ -41,6 +41,9 @@ final class RecordFileWriter: Sendable {
         var finished = false
         var waitingForRoom = 0
         var warnedFull = false
+        /// `reopen()` calls so far, and how many the writer has carried out.
+        var reopensRequested: UInt64 = 0
+        var reopensDone: UInt64 = 0
     }
 
     // `condition` guards `state`; it both wakes the writer (new work, flush, close) and wakes flushers
@@ -57,14 +60,18 @@ final class RecordFileWriter: Sendable {
     let status = RecordFileStatus()
     /// Runs on the writer thread before each batch is written; tests use it to play a slow disk.
     private let beforeBatch: (@Sendable () -> Void)?
+    /// Runs on the writer thread when the file under the path changed (reopened, or cut by someone else), so
+    /// whatever indexes its offsets starts again.
+    private let fileChanged: (@Sendable () -> Void)?
 
     /// What the file held when it was opened (torn tail cut off, highest `seq`).
     var recovery: RecordFileRecovery { file.recovery }
 
     init(path: String, queueLimit: Int = defaultQueueLimit, heldBytesLimit: Int = defaultHeldBytesLimit,
          synchronous: Bool = false, operations: RecordFileAppender.FileOperations = .system,
-         beforeBatch: (@Sendable () -> Void)? = nil) throws(RecorderError) {
+         beforeBatch: (@Sendable () -> Void)? = nil, fileChanged: (@Sendable () -> Void)? = nil) throws(RecorderError) {
         file = try RecordFileAppender(path: path, operations: operations)
+        self.fileChanged = fileChanged
         self.queueLimit = max(1, queueLimit)
         self.heldBytesLimit = max(1, heldBytesLimit)
         self.synchronous = synchronous
@@ -111,6 +118,18 @@ final class RecordFileWriter: Sendable {
         condition.unlock()
     }
 
+    /// Makes the writer open its path again (creating the file if it is missing) and append there from the next
+    /// batch on: what SIGHUP asks for after a rename rotation (`mv rec.jsonl rec.jsonl.1`). Blocks until done; one
+    /// line on stderr says what happened. If the path cannot be opened the writer keeps its old file.
+    func reopen() {
+        condition.lock()
+        state.reopensRequested += 1
+        let target = state.reopensRequested
+        condition.broadcast()
+        while state.reopensDone < target && !state.finished { condition.wait() }
+        condition.unlock()
+    }
+
     /// Flushes, stops the writer thread and closes the file. Idempotent.
     func close() {
         condition.lock()
@@ -126,11 +145,13 @@ final class RecordFileWriter: Sendable {
         var held = HeldRecords()
         var writtenSeq: UInt64 = 0
         var lostSeqs: [ClosedRange<UInt64>] = []   // records dropped, for their completions (rare: a failing disk)
+        var reopenedThrough: UInt64 = 0
         while true {
             condition.lock()
-            if state.pending.isEmpty && !state.closing {
+            if state.pending.isEmpty && !state.closing && state.reopensRequested == state.reopensDone {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1))
             }
+            let reopens = state.reopensRequested
             let batch = state.pending
             state.pending.removeAll(keepingCapacity: true)
             let closing = state.closing
@@ -139,6 +160,10 @@ final class RecordFileWriter: Sendable {
             if warn { state.warnedFull = true }
             condition.unlock()
             if someoneWaits { condition.broadcast() }   // the queue has room again
+            if reopens != reopenedThrough {
+                reopenedThrough = reopens
+                reopenFile()
+            }
             if warn {   // said once, from this thread (loop threads do no I/O)
                 say("the record file is falling behind (\(queueLimit) records were waiting); new requests wait while it catches up")
             }
@@ -157,7 +182,12 @@ final class RecordFileWriter: Sendable {
                 beforeBatch?()
                 let result = encoder.bytes.withUnsafeBytes { file.append($0) }
                 switch result {
-                case .success:
+                case .success(let outcome):
+                    if let before = outcome.truncatedFrom {
+                        fileChanged?()
+                        say("\(file.path) was cut from \(before) bytes to fewer (a copytruncate rotation?); "
+                            + "appending at its new end")
+                    }
                     if status.isUnwritable {
                         status.markWritable()
                         say("the record file \(file.path) is writable again; \(held.count) held record(s) written, "
@@ -199,6 +229,7 @@ final class RecordFileWriter: Sendable {
                 due = Array(state.completions.prefix(count))
                 state.completions.removeFirst(count)
             }
+            state.reopensDone = max(state.reopensDone, reopenedThrough)
             let done = closing && state.pending.isEmpty
             if done {
                 due += state.completions
@@ -211,6 +242,18 @@ final class RecordFileWriter: Sendable {
             for (seq, action) in due { action(!lostSeqs.contains { $0.contains(seq) } && seq <= writtenSeq) }
             lostSeqs.removeAll { $0.upperBound < oldestWaiting }
             if done { break }
+        }
+    }
+
+    /// Carries out a `reopen()` on this thread, the only one that touches the file.
+    private func reopenFile() {
+        do {
+            let found = try file.reopen()
+            fileChanged?()
+            let held = found.wholeLinesEnd > 0 ? "continuing after its \(found.wholeLinesEnd) bytes" : "a new file"
+            say("reopened the record file \(file.path) (\(held))")
+        } catch {
+            say("could not reopen the record file \(file.path): \(error); still writing to the file opened before")
         }
     }
 

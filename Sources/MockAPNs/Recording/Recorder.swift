@@ -1,9 +1,14 @@
 import APNsModel
 import Foundation
+import Synchronization
 import Synchronized
 
-/// Keeps every request the mock answered: a bounded in-memory ring for queries and waiters, live
-/// subscribers, and (optionally) a JSON Lines file and a ``RecordStore``, each written by a background thread.
+/// Keeps every request the mock answered: a bounded in-memory ring for queries, waiters and followers, and
+/// (optionally) a JSON Lines file and a ``RecordStore``, each written by a background thread.
+///
+/// Followers (the live stream, `mockapns tail`, the dashboard) read the ring by position (`follow(after:limit:)`),
+/// so storing a record costs the loop thread the same whether nobody or many follow: it only wakes followers that
+/// are waiting for news, once per batch they read, not once per record.
 ///
 /// `append` is called on event-loop threads, so it only takes a short lock: numbering, the ring, counters
 /// and hand-offs. Encoding and disk writes happen on the file writer's own thread. The one time `append` waits
@@ -27,7 +32,9 @@ public final class Recorder: Sendable {
         /// Everything counted since start; `clear()` moves `clearedTotals` up to it instead of resetting it.
         var totals = RecorderTotals()
         var clearedTotals = RecorderStatistics()
-        var subscribers: [UInt64: AsyncStream<RecordedRequest>.Continuation] = [:]
+        /// Followers waiting for a record after the one they have read (`waitForNews`).
+        var followers: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var isShutDown = false
         var waiters: [UInt64: Waiter] = [:]
         var nextID: UInt64 = 0
         var clearedThrough: UInt64 = 0   // `clear` forgets records up to here, in the file's view too
@@ -59,7 +66,7 @@ public final class Recorder: Sendable {
     /// How many records the memory ring keeps; older ones remain only in the file.
     public let memoryLimit: Int
     /// Where each block of records starts in the file, so search pages do not re-read it from the start.
-    let fileIndex = RecordFileIndex()
+    let fileIndex: RecordFileIndex
 
     /// Makes a recorder keeping at most `memoryLimit` records in memory and, when `filePath` is set,
     /// appending every record to that JSON Lines file. An existing file is continued: a torn last line is cut off
@@ -84,9 +91,12 @@ public final class Recorder: Sendable {
         guard memoryLimit > 0 else { throw .invalidMemoryLimit(memoryLimit) }
         self.memoryLimit = memoryLimit
         self.filePath = filePath
+        let fileIndex = RecordFileIndex()
+        self.fileIndex = fileIndex
         let writer = try filePath.map { path throws(RecorderError) in
             try RecordFileWriter(path: path, queueLimit: fileQueueLimit, heldBytesLimit: heldBytesLimit,
-                                 synchronous: synchronousFile, operations: fileOperations, beforeBatch: beforeFileBatch)
+                                 synchronous: synchronousFile, operations: fileOperations, beforeBatch: beforeFileBatch,
+                                 fileChanged: { [fileIndex] in fileIndex.reset() })
         }
         self.writer = writer
         storeWriter = store.map { RecordStoreWriter(store: $0, synchronous: synchronousStore) }
@@ -176,7 +186,7 @@ public final class Recorder: Sendable {
                 storeCompletion = whenWritten
             }
         }
-        let subscribers: [AsyncStream<RecordedRequest>.Continuation] = state.withLock { state in
+        let followers: [UInt64: CheckedContinuation<Void, Never>] = state.withLock { state in
             state.lastSeq += 1
             shared.number(state.lastSeq)
             evicted = state.insert(shared)
@@ -197,13 +207,12 @@ public final class Recorder: Sendable {
                     }
                 }
             }
-            return state.subscribers.isEmpty ? [] : Array(state.subscribers.values)
+            guard !state.followers.isEmpty else { return [:] }
+            defer { state.followers = [:] }
+            return state.followers
         }
-        if !subscribers.isEmpty {
-            // Lint is left to each subscriber's own task (`RecordSubscription`): this is an event-loop thread.
-            let numbered = shared.record
-            for continuation in subscribers { continuation.yield(numbered) }
-        }
+        // Followers read and encode on their own tasks; this thread only wakes those waiting for news.
+        for continuation in followers.values { continuation.resume() }
         for (continuation, records) in woken { continuation.resume(returning: records) }   // linted by the waiter
         if fileQueueFull { writer?.waitForRoom() }   // a slow disk holds this thread back, with no lock held
         if storeQueueFull { storeWriter?.waitForRoom() }   // so does a slow database
@@ -308,24 +317,73 @@ public final class Recorder: Sendable {
     public var lastSequence: UInt64 { state.withLock { $0.lastSeq } }
 
     /// Every record from now on, as it is recorded, with its lint findings when `lint` is true (filled in on the
-    /// consumer's task). Ends when the recorder shuts down or the consumer stops. A consumer more than 10 000
-    /// records behind loses the oldest of them; the file and the memory ring still have every record.
+    /// consumer's task). Ends when the recorder shuts down or the consumer stops. Read by position on the consumer's
+    /// task (`RecordFollower`): a consumer that falls behind the memory ring continues from the `--record` file when
+    /// there is one, else skips ahead (use `RecordFollower` directly to be told the skipped range).
     public func subscribe(lint: Bool = true) -> RecordSubscription {
-        RecordSubscription(records: subscribeStored(), lint: lint)
+        RecordSubscription(recorder: self, after: lastSequence, lint: lint)
     }
 
-    private func subscribeStored() -> AsyncStream<RecordedRequest> {
-        let (stream, continuation) = AsyncStream<RecordedRequest>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-        let id = state.withLock { state in
+    /// Up to `limit` records after `cursor` from memory, and the range of records after `cursor` that memory no
+    /// longer holds (pushed out of the ring while the follower was behind; records forgotten by `clear()` are not
+    /// counted as skipped). Returns at once, possibly with nothing.
+    func read(after cursor: UInt64, limit: Int) -> (skipped: ClosedRange<UInt64>?, records: [StoredRecord], last: UInt64) {
+        state.withLock { state in
+            let cursor = max(cursor, state.clearedThrough)
+            let oldest = state.lastSeq - UInt64(state.stored) + 1
+            var skipped: ClosedRange<UInt64>?
+            if cursor + 1 < oldest { skipped = (cursor + 1)...(oldest - 1) }
+            let first = max(cursor + 1, oldest)
+            guard state.stored > 0, first <= state.lastSeq, limit > 0 else { return (skipped, [], state.lastSeq) }
+            let count = Int(min(UInt64(limit), state.lastSeq - first + 1))
+            let start = Int(first - oldest)
+            let records = (0..<count).compactMap { state.ring[(state.head + start + $0) % state.ring.count] }
+            return (skipped, records, state.lastSeq)
+        }
+    }
+
+    /// Returns once a record after `cursor` exists, the recorder shuts down, `timeout` passes or the task is
+    /// cancelled. The loop thread that stores the next record resumes every waiting follower at once.
+    func waitForNews(after cursor: UInt64, timeout: Duration) async {
+        let id = state.withLock { state -> UInt64 in
             state.nextID += 1
-            state.subscribers[state.nextID] = continuation
             return state.nextID
         }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            self?.wake(follower: id)
         }
-        return stream
+        defer { timer.cancel() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.lastSeq > cursor || state.isShutDown || Task.isCancelled { return true }
+                    state.followers[id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            wake(follower: id)
+        }
     }
+
+    /// Makes every follower waiting for news return now (an empty batch), so its owner can check whether to stop:
+    /// what a control plane shutting down its live streams calls.
+    public func wakeFollowers() {
+        let followers = state.withLock { state in
+            defer { state.followers = [:] }
+            return Array(state.followers.values)
+        }
+        for continuation in followers { continuation.resume() }
+    }
+
+    private func wake(follower id: UInt64) {
+        state.withLock { $0.followers.removeValue(forKey: id) }?.resume()
+    }
+
+    /// Whether `shutdown()` has run: followers stop once they have read what is left.
+    var isShutDown: Bool { state.withLock { $0.isShutDown } }
 
     /// Waits until at least `count` records in memory match `filter`, and returns them (oldest first).
     /// Throws `RecorderError.timedOut` with what did arrive when `timeout` passes first.
@@ -366,15 +424,22 @@ public final class Recorder: Sendable {
         storeWriter?.flush()
     }
 
+    /// Opens the record file's path again and appends there from now on (SIGHUP after a rename rotation); does
+    /// nothing without a file. Records already written stay in the file that was at the path before.
+    public func reopenFile() {
+        writer?.reopen()
+    }
+
     /// Flushes and closes the file, and ends every subscription.
     public func shutdown() {
         writer?.close()
         storeWriter?.close()
-        let subscribers = state.withLock { state in
-            defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
+        let followers = state.withLock { state in
+            state.isShutDown = true
+            defer { state.followers = [:] }
+            return Array(state.followers.values)
         }
-        for continuation in subscribers { continuation.finish() }
+        for continuation in followers { continuation.resume() }
     }
 }
 
@@ -391,8 +456,24 @@ final class StoredRecord: @unchecked Sendable {
     /// The record's number.
     private(set) var seq: UInt64 = 0
 
+    /// The record's JSON line, encoded by the first follower that needed it and shared with the others.
+    private let sharedLine = Mutex<[UInt8]?>(nil)
+
     init(_ record: consuming RecordedRequest) {
         base = record
+    }
+
+    /// The record's JSON line with its lint findings, newline included: encoded once (with `encoder`) for every
+    /// follower, never on the loop thread.
+    func line(using encoder: inout JSONLineEncoder) -> [UInt8] {
+        if let line = sharedLine.withLock({ $0 }) { return line }
+        encoder.bytes.removeAll(keepingCapacity: true)
+        encode(into: &encoder)
+        let line = encoder.bytes
+        return sharedLine.withLock { stored in
+            if stored == nil { stored = line }
+            return stored ?? line
+        }
     }
 
     /// The record, with its `seq`.

@@ -1,28 +1,19 @@
+import Hummingbird
 import MockAPNs
 import Synchronized
 
-/// The live record feeds handed to `/api/v1/stream` clients, kept so that stopping the server can end
-/// them (an open event stream would otherwise hold the graceful shutdown until its grace period ran out).
+/// The `/api/v1/stream` feeds: each reads the recorder by position (`RecordFollower`) on its own task and writes
+/// server-sent events, so the server's loop threads do no work per record for any number of feeds, each record's
+/// JSON line is encoded once for all of them, and a feed that falls behind is told what it skipped.
 ///
-/// Each feed also carries a heartbeat every ``heartbeatInterval``: written as an SSE comment, it keeps
-/// idle connections alive through proxies and lets the server notice clients that went away.
+/// Kept here so that stopping the server can end the feeds (an open event stream would otherwise hold the graceful
+/// shutdown until its grace period ran out). A feed writes a heartbeat comment after ``heartbeatInterval`` without
+/// records: it keeps idle connections alive through proxies and lets the server notice clients that went away.
 final class LiveStreams: Sendable {
-    /// What a feed delivers.
-    enum Event: Sendable {
-        /// A new record.
-        case record(RecordedRequest)
-        /// Time to write a keep-alive comment.
-        case heartbeat
-    }
-
-    private struct Feed: Sendable {
-        let sink: AsyncStream<Event>.Continuation
-        let tasks: [Task<Void, Never>]
-    }
-
     private let recorder: Recorder
-    private let heartbeatInterval: Duration
-    private let feeds = Locked<(next: Int, open: [Int: Feed], closed: Bool)>((0, [:], false))
+    /// How long a feed stays silent before writing a keep-alive comment.
+    let heartbeatInterval: Duration
+    private let closed = Locked(false)
 
     /// Follows `recorder`, with a heartbeat every `heartbeatInterval`.
     init(recorder: Recorder, heartbeatInterval: Duration = .seconds(15)) {
@@ -30,51 +21,71 @@ final class LiveStreams: Sendable {
         self.heartbeatInterval = heartbeatInterval
     }
 
-    /// Every record from now on, plus heartbeats; it ends when the client goes away or ``closeAll()`` runs.
-    func open() -> AsyncStream<Event> {
-        let (stream, sink) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-        let source = recorder.subscribe()
-        let forwarder = Task {
-            for await record in source {
-                if case .terminated = sink.yield(.record(record)) { break }
-            }
-            sink.finish()
-        }
-        let interval = heartbeatInterval
-        let heart = Task {
-            while (try? await Task.sleep(for: interval)) != nil {
-                if case .terminated = sink.yield(.heartbeat) { break }
-            }
-        }
-        let tasks = [forwarder, heart]
-        let id = feeds.withLock { state -> Int? in
-            if state.closed { return nil }
-            state.next += 1
-            state.open[state.next] = Feed(sink: sink, tasks: tasks)
-            return state.next
-        }
-        guard let id else {
-            tasks.forEach { $0.cancel() }
-            sink.finish()
-            return stream
-        }
-        sink.onTermination = { [weak self] _ in
-            tasks.forEach { $0.cancel() }
-            _ = self?.feeds.withLock { $0.open.removeValue(forKey: id) }
-        }
-        return stream
+    /// Whether `closeAll()` ran: feeds stop at their next wake-up.
+    var isClosed: Bool { closed.withLock { $0 } }
+
+    /// A feed's reader: records after `seq` that pass `filter`, encoded as server-sent events.
+    func feed(after seq: UInt64, filter: RecordFilter) -> Feed {
+        Feed(streams: self, follower: RecordFollower(recorder: recorder, after: seq), filter: filter)
     }
 
-    /// Ends every open feed and refuses new ones.
+    /// Ends every feed (at once for those waiting for records, at their next batch for the others) and refuses new
+    /// ones.
     func closeAll() {
-        let open = feeds.withLock { state -> [Feed] in
-            state.closed = true
-            defer { state.open.removeAll() }
-            return Array(state.open.values)
+        closed.withLock { $0 = true }
+        recorder.wakeFollowers()
+    }
+
+    /// One client's feed.
+    struct Feed {
+        let streams: LiveStreams
+        var follower: RecordFollower
+        let filter: RecordFilter
+        private var encoder = RecordLineEncoder()
+        private var silentFor: Duration = .zero
+        /// Whether the filter passes every record (nothing to decode per record).
+        private let passesAll: Bool
+
+        init(streams: LiveStreams, follower: RecordFollower, filter: RecordFilter) {
+            self.streams = streams
+            self.follower = follower
+            self.filter = filter
+            passesAll = filter == RecordFilter()
         }
-        for feed in open {
-            feed.tasks.forEach { $0.cancel() }
-            feed.sink.finish()
+
+        /// The next bytes to write (one or more events, or a keep-alive comment), or nil when the feed ends.
+        mutating func next() async -> ByteBuffer? {
+            // Wake at least every second, so a closing server is noticed even by a feed that just started waiting.
+            let wake = min(streams.heartbeatInterval, .seconds(1))
+            while !streams.isClosed {
+                let started = ContinuousClock.now
+                guard let batch = await follower.next(timeout: wake) else { return nil }
+                if streams.isClosed { return nil }
+                var out = ByteBuffer()
+                if let skipped = batch.skipped { out.writeString(Self.gapEvent(skipped)) }
+                for record in batch.records where passesAll || filter.matches(record.record) {
+                    let line = encoder.line(for: record)
+                    out.writeString("id: \(record.seq)\ndata: ")
+                    out.writeBytes(line.dropLast())   // the line's own newline ends the data field
+                    out.writeString("\n\n")
+                }
+                if out.readableBytes > 0 {
+                    silentFor = .zero
+                    return out
+                }
+                silentFor += ContinuousClock.now - started
+                if silentFor >= streams.heartbeatInterval {
+                    silentFor = .zero
+                    return ByteBuffer(string: ": keep-alive\n\n")
+                }
+            }
+            return nil
+        }
+
+        /// The event that tells a follower which records it missed: `event: gap` with the range and how many.
+        static func gapEvent(_ skipped: ClosedRange<UInt64>) -> String {
+            let count = skipped.upperBound - skipped.lowerBound + 1
+            return "event: gap\ndata: {\"from\":\(skipped.lowerBound),\"through\":\(skipped.upperBound),\"count\":\(count)}\n\n"
         }
     }
 }

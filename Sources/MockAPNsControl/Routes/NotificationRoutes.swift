@@ -45,32 +45,20 @@ struct NotificationRoutes {
         )
     }
 
-    /// `data: <record json>\n\n` per record: first those after `since` (when given), then live ones,
-    /// each through the same filters as the list; `: keep-alive` comments in between.
+    /// `id: <seq>` and `data: <record json>` per record after `since` (from now when not given) that passes the
+    /// list's filters, read by position: what memory no longer holds comes from the record file, else an
+    /// `event: gap` names the skipped range; `: keep-alive` comments while there is nothing to send.
     private func stream(_ request: Request) throws -> Response {
         var filter = try RecordFilterQuery.filter(from: request)
-        let live = streams.open()
-        var replay = filter
-        replay.limit = nil
-        let backlog = filter.since == nil ? [] : recorder.records(matching: replay)
+        let start = filter.since ?? recorder.lastSequence
+        filter.since = nil
         filter.limit = nil
-        let liveFilter = filter
+        let streams = self.streams, liveFilter = filter
         let body = ResponseBody { writer in
+            var feed = streams.feed(after: start, filter: liveFilter)
             try await writer.write(ByteBuffer(string: ": mockapns live stream\n\n"))
-            var lastSeq: UInt64 = 0
-            for record in backlog {
-                try await writer.write(ByteBuffer(string: Self.event(record)))
-                lastSeq = max(lastSeq, record.seq)
-            }
-            for await event in live {
-                switch event {
-                case .record(let record) where record.seq > lastSeq && liveFilter.matches(record):
-                    try await writer.write(ByteBuffer(string: Self.event(record)))
-                case .record:
-                    continue
-                case .heartbeat:
-                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                }
+            while let bytes = await feed.next() {
+                try await writer.write(bytes)
             }
             try await writer.finish(nil)
         }
@@ -79,10 +67,5 @@ struct NotificationRoutes {
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
             body: body
         )
-    }
-
-    /// One server-sent event carrying `record`.
-    static func event(_ record: RecordedRequest) -> String {
-        "id: \(record.seq)\ndata: \(record.jsonValue().jsonText())\n\n"
     }
 }

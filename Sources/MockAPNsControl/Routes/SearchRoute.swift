@@ -4,7 +4,8 @@ import MockAPNs
 
 /// `GET /api/v1/search?q=<query>&before=<seq>&limit=<n>`: the dashboard's search, parsed and applied here so it
 /// covers the whole recording (memory ring, then the record file). Answers
-/// `{"notifications": [record…, newest first], "next_before": seq or null, "read_file": bool}`; a query that does
+/// `{"notifications": [record…, newest first], "next_before": seq or null, "read_file": bool, "last_seq": the newest
+/// record's number when the search began}`; a query that does
 /// not parse answers 400 with the parser's sentence.
 struct SearchRoute {
     let recorder: Recorder
@@ -25,6 +26,8 @@ struct SearchRoute {
             let before = try Self.number(parameters["before"], name: "before", range: 1...UInt64.max)
             let limit = try Self.number(parameters["limit"], name: "limit", range: 1...UInt64(Self.maximumLimit))
             let recorder = self.recorder
+            // Before the search runs: a live stream opened with `since=last_seq` then misses nothing.
+            let lastSeq = recorder.lastSequence
             // The search may read the record file: off the server's event loops.
             let page = try await Task.detached {
                 try recorder.search(query, before: before, limit: limit.map { Int($0) } ?? Self.defaultLimit)
@@ -33,6 +36,7 @@ struct SearchRoute {
                 .init("notifications", .array(page.records.map { $0.jsonValue() })),
                 .init("next_before", page.nextBefore.map { .integer(Int64($0)) } ?? .null),
                 .init("read_file", .bool(page.readFile)),
+                .init("last_seq", .integer(Int64(lastSeq))),
             ]))
         }
     }

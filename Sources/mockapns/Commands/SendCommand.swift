@@ -6,15 +6,16 @@ import Foundation
 /// `mockapns send PAYLOAD --token HEX`: sends a push (or `--count` of them) with the APNsClient library, by
 /// default to the local mock (`https://127.0.0.1:2197`, bundled CA and test key TESTKEY001 of TESTTEAM01).
 ///
-/// Exit status: 0 when every push was accepted, 1 when any was rejected or failed, 2 on a usage error.
+/// Exit status: 0 when every push was accepted, 1 when any was rejected or failed or the run gave up on an
+/// unreachable endpoint (`--give-up-after`), 2 on a usage error.
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
         abstract: "Send a push with the APNsClient library (default: to the local mock).",
         discussion: """
             Defaults: --url \(SendSettings.defaultURL), the bundled CA and the bundled key TESTKEY001 (team TESTTEAM01) \
-            when the URL is on this machine. Exits 0 when all pushes were accepted, 1 when any was rejected or failed, \
-            2 on a usage error.
+            when the URL is on this machine. Exits 0 when all pushes were accepted, 1 when any was rejected or failed \
+            or the endpoint stayed unreachable for --give-up-after seconds, 2 on a usage error.
             """
     )
 
@@ -64,6 +65,10 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Seconds one attempt may take.")
     var timeout = 30
 
+    @Option(name: .customLong("give-up-after"),
+            help: "Seconds the endpoint may stay unreachable before the run stops taking pushes, prints its counts and exits 1.")
+    var giveUpAfter: Double = 10
+
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
@@ -79,20 +84,30 @@ struct SendCommand: AsyncParsableCommand {
         let tally = SendTally()
         let start = ContinuousClock.now
         let progress = SendProgress.wanted(count: settings.count) ? startProgress(tally: tally, total: settings.count, start: start) : nil
-        await Self.sendAll(settings, client: client, tally: tally)
+        let giveUp = SendGiveUp(limit: settings.giveUpAfter)
+        let workers = Task { await Self.sendAll(settings, client: client, tally: tally, giveUp: giveUp) }
+        let watcher = Task { await giveUp.watch(client, workers: workers) }
+        await workers.value
+        watcher.cancel()
         let elapsed = Self.seconds(ContinuousClock.now - start)
         progress?.cancel()
         _ = await progress?.value
         if progress != nil { SendProgress.draw(done: tally.snapshot.done, total: settings.count, elapsed: elapsed, final: true) }
+        let gaveUp = giveUp.reason
+        // Always shut down before exiting: exit() with event loops still using OpenSSL can crash in its clean-up.
+        // After giving up this is immediate, unless a connection attempt to a host that drops packets is pending
+        // (then up to the 10 s connect timeout).
         await client.shutdown()
 
-        let summary = SendSummary(sent: settings.count, counts: tally.snapshot, seconds: elapsed)
+        let summary = SendSummary(count: settings.count, counts: tally.snapshot, seconds: elapsed, gaveUp: gaveUp,
+                                  giveUpAfter: giveUpAfter)
         print(json ? summary.json.jsonText() : summary.text)
         if !summary.allAccepted { throw ExitCode(1) }
     }
 
-    /// Sends `settings.count` pushes from `settings.concurrency` workers sharing one counter.
-    private static func sendAll(_ settings: SendSettings, client: APNsClient, tally: SendTally) async {
+    /// Sends `settings.count` pushes from `settings.concurrency` workers sharing one counter; once `giveUp` has
+    /// cancelled the run, no worker takes another push.
+    private static func sendAll(_ settings: SendSettings, client: APNsClient, tally: SendTally, giveUp: SendGiveUp) async {
         let plan = settings.plan
         let perWorker = settings.count / settings.concurrency
         let extra = settings.count % settings.concurrency
@@ -104,11 +119,17 @@ struct SendCommand: AsyncParsableCommand {
                 group.addTask(executorPreference: executor) {
                     // Worker w sends pushes w, w + concurrency, w + 2 × concurrency, …: each number once.
                     for turn in 0..<share {
+                        if Task.isCancelled { break }
                         let index = worker + turn * settings.concurrency
                         do throws(APNsClientError) {
                             tally.record(.success(try await client.send(plan.notification(index), deviceToken: plan.token(index))))
                         } catch {
-                            tally.record(.failure(error))
+                            // A push cut short by giving up failed for the reason the run gave up.
+                            if error == .cancelled, let reason = giveUp.reason {
+                                tally.record(.failure(.unreachable(reason)))
+                            } else {
+                                tally.record(.failure(error))
+                            }
                         }
                     }
                 }

@@ -6,7 +6,8 @@ import Logging
 import MockAPNs
 
 /// `mockapns serve`: runs the mock until SIGINT/SIGTERM, which flush the recording and exit 0 (3 when a record could
-/// not be written to the `--record` file or the `--store`).
+/// not be written to the `--record` file or the `--store`). SIGHUP and SIGUSR1 reopen the `--record` file (rename
+/// rotation).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -52,6 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreServeOptions
 
     func run() async throws {
+        ReopenSignal.ignoreUntilHandled()
         let env = EnvironmentOptions()
         var configuration = MockServerConfiguration()
         configuration.host = host ?? env["HOST"] ?? configuration.host
@@ -164,6 +166,14 @@ struct ServeCommand: AsyncParsableCommand {
                 await plane.stop()
                 await server.shutdown()
                 throw ExitCode(1)
+            }
+        }
+        let recorder = server.recorder
+        ReopenSignal.handle { signalName in
+            if recorder.filePath == nil {
+                FileHandle.standardError.write(Data("mockapns: \(signalName): no --record file to reopen\n".utf8))
+            } else {
+                recorder.reopenFile()   // says on stderr what it did
             }
         }
         await ShutdownSignal.wait()

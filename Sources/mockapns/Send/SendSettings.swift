@@ -14,6 +14,8 @@ struct SendSettings {
     var plan: SendPlan
     var count: Int
     var concurrency: Int
+    /// How long the endpoint may stay unreachable before the run gives up (`--give-up-after`).
+    var giveUpAfter: Duration
 
     /// Resolves the flags of `command`.
     init(_ command: SendCommand) throws(CommandFailure) {
@@ -21,6 +23,10 @@ struct SendSettings {
         guard command.concurrency >= 1 else { throw .usage("--concurrency must be at least 1") }
         guard command.connections >= 1 else { throw .usage("--connections must be at least 1") }
         if let loops = command.loops, loops < 1 { throw .usage("--loops must be at least 1") }
+        guard command.giveUpAfter > 0, command.giveUpAfter.isFinite else {
+            throw .usage("--give-up-after must be a number of seconds above 0, e.g. 10")
+        }
+        giveUpAfter = .milliseconds(Int64((command.giveUpAfter * 1000).rounded(.up)))
         let tokens: [String]
         switch (command.token, command.tokenFile) {
         case (let token?, nil):

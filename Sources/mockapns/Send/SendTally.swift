@@ -22,6 +22,9 @@ final class SendTally: Sendable {
                 if counts.firstAPNsID == nil { counts.firstAPNsID = response.apnsID }
             case let .failure(.rejected(status, reason, _, _)):
                 counts.rejected["\(status) \(reason)", default: 0] += 1
+            case let .failure(.unreachable(failure)):
+                // One line per address and cause, not one per attempt count and elapsed time.
+                counts.failed["could not connect to \(failure.address): \(failure.cause)", default: 0] += 1
             case let .failure(error):
                 counts.failed[error.description, default: 0] += 1
             }

@@ -28,12 +28,19 @@ final class RecordFileIndex: Sendable {
         var end = 0
         var lastSeq: UInt64 = 0
         var sinceEntry = 0
+        /// Bumped by `reset()`, so an update that started before it does not store offsets of the old file.
+        var generation: UInt64 = 0
     }
 
     /// Records per index entry: a block is read and decoded whole, so this bounds the work per page too.
     static let stride = 256
 
     private let state = Locked(Snapshot())
+
+    /// Forgets the index: the file at the path was replaced (rotation) or cut, so its offsets name other lines now.
+    func reset() {
+        state.withLock { $0 = Snapshot(generation: $0.generation &+ 1) }
+    }
 
     /// The index extended to the file's current end (whole lines only).
     /// - Throws: ``RecorderError`` when the file cannot be read.
@@ -43,7 +50,9 @@ final class RecordFileIndex: Sendable {
         guard descriptor >= 0 else { throw .cannotOpenFile(path: path, errno: errno) }
         defer { close(descriptor) }
         var status = stat()
-        if fstat(descriptor, &status) == 0, Int(status.st_size) < index.end { index = Snapshot() }   // replaced or cut
+        if fstat(descriptor, &status) == 0, Int(status.st_size) < index.end {   // replaced or cut
+            index = Snapshot(generation: index.generation)
+        }
         let start = index.end
         try RecordFileScanner.lines(descriptor: descriptor, path: path, from: start, to: nil) { line, offset in
             index.end = offset + line.count + 1
@@ -58,6 +67,7 @@ final class RecordFileIndex: Sendable {
         }
         let result = index
         state.withLock { stored in
+            guard stored.generation == result.generation else { return }
             if stored.end == start || result.end > stored.end { stored = result }
         }
         return result

@@ -4,8 +4,11 @@ import * as view from "/dashboard/render.js";
 const { h } = view;
 
 const $ = (id) => document.getElementById(id);
-const state = { records: [], selected: null, nextBefore: null, paused: false, pending: [], query: "", stream: null,
-  deviceState: "foreground", authorization: "authorized" };
+// The live list keeps at most MAX_ROWS rows (newest first); older pushes stay reachable by "Older pushes" and search.
+// Arrivals are queued and inserted once per animation frame; counters are polled at most twice a second.
+const MAX_ROWS = 200;
+const state = { records: [], selected: null, nextBefore: null, paused: false, pending: [], pendingOverflow: false, query: "",
+  stream: null, lastSeq: 0, incoming: [], frame: 0, deviceState: "foreground", authorization: "authorized" };
 
 // ---- control token ----
 // With --control-token every API call needs `authorization: Bearer`. The token comes from the person (asked on
@@ -50,19 +53,36 @@ async function api(path, options = {}) {
 const showError = (node, error) => { if (error?.unauthorized) error = null; node.hidden = !error; node.textContent = error ? String(error.message || error) : ""; };
 
 // ---- list and search ----
-function render() {
-  const rows = $("rows");
-  rows.replaceChildren(...state.records.map((record) => {
-    const tr = view.row(record);
-    if (record.seq === state.selected) tr.classList.add("selected");
-    if (record.fresh) { tr.classList.add("fresh"); delete record.fresh; }
-    tr.addEventListener("click", () => select(record.seq));
-    return tr;
-  }));
+const rowsBody = $("rows");
+
+function rowFor(item) {
+  if (item.gap) {
+    return h("tr", { class: "gap" }, h("td", { colspan: "7" },
+      `${item.count} push${item.count === 1 ? "" : "es"} not shown here (seq ${item.from}–${item.through}): this page fell behind `
+      + "and the server no longer holds them in memory; search or “Older pushes” reach those in the record file"));
+  }
+  const tr = view.row(item);
+  if (item.seq === state.selected) tr.classList.add("selected");
+  return tr;
+}
+
+function showEmptyAndMore() {
   $("empty").hidden = state.records.length > 0;
   $("empty").textContent = state.query ? "No push matches this search." : "No pushes yet. Send one to the mock and it appears here.";
   $("more").hidden = !state.nextBefore;
 }
+
+// The whole list, after a search or a page of older pushes.
+function render() {
+  rowsBody.replaceChildren(...state.records.map(rowFor));
+  showEmptyAndMore();
+}
+
+// One click listener for every row, present and future.
+rowsBody.addEventListener("click", (event) => {
+  const tr = event.target.closest("tr[data-seq]");
+  if (tr) select(Number(tr.dataset.seq));
+});
 
 async function search({ append = false } = {}) {
   const params = new URLSearchParams({ q: state.query, limit: "100" });
@@ -72,6 +92,7 @@ async function search({ append = false } = {}) {
     showError($("search-error"), null);
     state.records = append ? state.records.concat(page.notifications) : page.notifications;
     state.nextBefore = page.next_before;
+    if (!append) state.lastSeq = Math.max(state.lastSeq, page.last_seq || 0, page.notifications[0]?.seq || 0);
     render();
   } catch (error) {
     showError($("search-error"), error);
@@ -86,47 +107,113 @@ function setQuery(text) {
   search();
 }
 
-let refreshTimer = null;
-function onLiveRecord(record) {
-  if (state.paused) { state.pending.push(record); return; }
-  refreshCounters();
-  if (state.query) {   // the server applies the grammar: ask it again, at most a few times a second
-    clearTimeout(refreshTimer);
-    refreshTimer = setTimeout(search, 150);
+// Inserts what arrived since the last frame: new rows on top, the oldest beyond MAX_ROWS removed from the bottom.
+function flushIncoming() {
+  state.frame = 0;
+  const batch = state.incoming;
+  state.incoming = [];
+  if (!batch.length) return;
+  // Only what will be shown is parsed: at full speed most records of a frame never reach the list.
+  const newest = batch.slice(-MAX_ROWS).reverse().map((item) => item.raw === undefined ? item : JSON.parse(item.raw));
+  const fragment = document.createDocumentFragment();
+  for (const item of newest) {
+    const tr = rowFor(item);
+    if (!item.gap) tr.classList.add("fresh");
+    fragment.append(tr);
+  }
+  rowsBody.prepend(fragment);
+  state.records = newest.concat(state.records);
+  if (state.records.length > MAX_ROWS) {
+    state.records.length = MAX_ROWS;
+    while (rowsBody.children.length > MAX_ROWS) rowsBody.lastElementChild.remove();
+    const oldest = state.records.findLast((item) => !item.gap);
+    if (oldest) state.nextBefore = oldest.seq;
+  }
+  showEmptyAndMore();
+}
+
+function enqueue(item) {
+  state.incoming.push(item);
+  if (state.incoming.length > MAX_ROWS) state.incoming.splice(0, state.incoming.length - MAX_ROWS);
+  if (!state.frame) state.frame = requestAnimationFrame(flushIncoming);
+}
+
+let searchTimer = null;
+function onLiveItem(item) {
+  if (!item.gap) {
+    if (item.seq <= state.lastSeq) return;   // already on the page
+    state.lastSeq = item.seq;
+  }
+  scheduleCounters();
+  if (state.paused) {
+    state.pending.push(item);   // still raw: parsed when shown
+    if (state.pending.length > MAX_ROWS) { state.pending.shift(); state.pendingOverflow = true; }
     return;
   }
-  if (state.records.some((r) => r.seq === record.seq)) return;
-  record.fresh = true;
-  state.records.unshift(record);
-  render();
+  if (state.query) {   // the server applies the grammar: ask it again, at most twice a second
+    if (!searchTimer) searchTimer = setTimeout(() => { searchTimer = null; search(); }, 500);
+    return;
+  }
+  enqueue(item);
 }
 
 // The live stream: server-sent events over fetch (EventSource cannot send the token), reconnecting like
-// EventSource does when the connection drops.
+// EventSource does when the connection drops, from the last push this page has (the server replays the rest, or
+// sends a gap event naming what it no longer holds).
 async function openStream() {
   state.stream?.abort();
   const controller = new AbortController();
   state.stream = controller;
   try {
-    const response = await fetch("/api/v1/stream", { headers: authHeaders(), signal: controller.signal });
+    const response = await fetch(`/api/v1/stream?since=${state.lastSeq}`, { headers: authHeaders(), signal: controller.signal });
     if (response.status === 401) { askForToken((await response.json().catch(() => ({}))).error); return; }
     if (!response.ok) throw new Error(`${response.status}`);
-    search();   // anything recorded while disconnected
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
       buffer += value.replace(/\r\n?/g, "\n");
-      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-        const data = buffer.slice(0, end).split("\n").filter((line) => line.startsWith("data:"))
-          .map((line) => line.slice(5).replace(/^ /, "")).join("\n");
-        buffer = buffer.slice(end + 2);
-        if (data) onLiveRecord(JSON.parse(data));
+      let start = 0;
+      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n", start)) {
+        const lines = buffer.slice(start, end).split("\n");
+        start = end + 2;
+        const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(5).replace(/^ /, "")).join("\n");
+        if (!data) continue;
+        if (lines.includes("event: gap")) { onLiveItem({ gap: true, ...JSON.parse(data) }); continue; }
+        // A record stays text until it is shown; its number comes from the event's id line.
+        const id = lines.find((line) => line.startsWith("id:"));
+        onLiveItem({ seq: Number(id ? id.slice(3) : JSON.parse(data).seq), raw: data });
       }
+      buffer = buffer.slice(start);
     }
   } catch { /* dropped or aborted */ }
   if (state.stream === controller && !controller.signal.aborted) setTimeout(() => { if (state.stream === controller) openStream(); }, 2000);
+}
+
+// Counters: at most one request per COUNTER_INTERVAL ms whatever the push rate, and one after the last push, so
+// they are exact once a burst ends. Screen readers hear a summary at most every ANNOUNCE_INTERVAL ms.
+const COUNTER_INTERVAL = 500;
+const ANNOUNCE_INTERVAL = 10000;
+let countersTimer = null;
+let countersAt = 0;
+function scheduleCounters() {
+  if (countersTimer) return;
+  const wait = Math.max(0, countersAt + COUNTER_INTERVAL - performance.now());
+  countersTimer = setTimeout(() => { countersTimer = null; countersAt = performance.now(); refreshCounters(); }, wait);
+}
+
+let announced = { total: null, at: 0, timer: null };
+function announce(total) {
+  if (announced.total === null) { announced.total = total; return; }
+  if (total === announced.total || announced.timer) return;
+  const wait = Math.max(0, announced.at + ANNOUNCE_INTERVAL - performance.now());
+  announced.timer = setTimeout(() => {
+    const now = Number($("count-total").textContent);
+    const added = now - announced.total;
+    announced = { total: now, at: performance.now(), timer: null };
+    if (added > 0) $("announcer").textContent = `${added} new push${added === 1 ? "" : "es"}, ${now} in all`;
+  }, wait);
 }
 
 async function refreshCounters() {
@@ -135,6 +222,7 @@ async function refreshCounters() {
     $("count-total").textContent = stats.total;
     $("count-accepted").textContent = stats.accepted;
     $("count-rejected").textContent = stats.rejected;
+    announce(stats.total);
   } catch { /* the next record tries again */ }
 }
 
@@ -320,9 +408,10 @@ function showPage() {
 }
 
 function move(step) {
-  if (!state.records.length) return;
-  const index = state.records.findIndex((r) => r.seq === state.selected);
-  const next = state.records[Math.min(state.records.length - 1, Math.max(0, index < 0 ? 0 : index + step))];
+  const records = state.records.filter((r) => !r.gap);
+  if (!records.length) return;
+  const index = records.findIndex((r) => r.seq === state.selected);
+  const next = records[Math.min(records.length - 1, Math.max(0, index < 0 ? 0 : index + step))];
   select(next.seq);
   document.querySelector(`#rows tr[data-seq="${next.seq}"]`)?.scrollIntoView({ block: "nearest" });
 }
@@ -342,12 +431,15 @@ let typingTimer = null;
 $("search").addEventListener("input", () => { clearTimeout(typingTimer); typingTimer = setTimeout(() => setQuery($("search").value), 300); });
 $("pause").addEventListener("change", (event) => {
   state.paused = event.target.checked;
-  if (!state.paused) { const pending = state.pending; state.pending = []; pending.forEach(onLiveRecord); }
+  if (state.paused) return;
+  const pending = state.pending, overflow = state.pendingOverflow;
+  state.pending = []; state.pendingOverflow = false;
+  if (overflow || state.query) search(); else pending.forEach(enqueue);
 });
 $("clear").addEventListener("click", async () => {
   if (!window.confirm("Forget every recorded push in memory? (A record file is kept.)")) return;
   await api("/api/v1/notifications", { method: "DELETE" });
-  state.records = []; state.selected = null; $("detail").hidden = true; $("detail").parentElement.classList.remove("open");
+  state.records = []; state.incoming = []; state.selected = null; $("detail").hidden = true; $("detail").parentElement.classList.remove("open");
   render(); refreshCounters();
 });
 $("more").addEventListener("click", () => search({ append: true }));
@@ -367,7 +459,11 @@ takeTokenFromFragment();
 function start() {
   showPage();
   refreshCounters();
-  search().then(() => { const seq = Number(initial.get("seq")); if (seq) select(seq); });
-  openStream();
+  // The first page once; the stream then starts after the newest push the page knows of.
+  search().then(() => {
+    openStream();
+    const seq = Number(initial.get("seq"));
+    if (seq) select(seq);
+  });
 }
 start();

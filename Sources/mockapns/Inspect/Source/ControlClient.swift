@@ -33,19 +33,17 @@ struct ControlClient: Sendable {
         try await get("api/v1/stats", query: [])
     }
 
-    /// `GET /api/v1/stream` as records.
+    /// `GET /api/v1/stream` as records (gap events, which name records the server no longer had, are left out: see
+    /// `events(matching:includeExisting:)`).
     func follow(matching filter: RecordFilter, includeExisting: Bool) throws(InspectError) -> AsyncThrowingStream<RecordedRequest, any Error> {
-        var filter = filter
-        filter.limit = nil
-        if includeExisting, filter.since == nil { filter.since = 0 }
-        let request = makeRequest("api/v1/stream", query: filter.queryItems)
+        let events = self.events(matching: filter, includeExisting: includeExisting)
         let url = baseURL
-        let events = EventStreamReader.events(for: request)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    for try await data in events {
-                        continuation.yield(try Self.record(from: try Self.parse(Array(data.utf8), url: url), url: url))
+                    for try await event in events {
+                        guard case .record(let data) = event else { continue }
+                        continuation.yield(try Self.record(from: data, url: url))
                     }
                     continuation.finish()
                 } catch let error as EventStreamReader.Failure {
@@ -56,6 +54,57 @@ struct ControlClient: Sendable {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// What the live stream delivers to a follower.
+    enum StreamEvent: Sendable {
+        /// A record's JSON line (the `--record` file's format), as sent.
+        case record(String)
+        /// Records the server no longer held when this follower reached them.
+        case gap(ClosedRange<UInt64>)
+    }
+
+    /// `GET /api/v1/stream` as events: records, and gaps where this follower fell behind what the server keeps.
+    func events(matching filter: RecordFilter, includeExisting: Bool) -> AsyncThrowingStream<StreamEvent, any Error> {
+        var filter = filter
+        filter.limit = nil
+        if includeExisting, filter.since == nil { filter.since = 0 }
+        let request = makeRequest("api/v1/stream", query: filter.queryItems)
+        let url = baseURL
+        let events = EventStreamReader.events(for: request)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await event in events {
+                        switch event.name {
+                        case nil:
+                            continuation.yield(.record(event.data))
+                        case "gap"?:
+                            let json = try Self.parse(Array(event.data.utf8), url: url)
+                            guard let from = json["from"]?.integerValue, let through = json["through"]?.integerValue,
+                                  from >= 0, through >= from else {
+                                throw InspectError.server(url: url.absoluteString, status: 200,
+                                                          message: "a gap event does not name a range: \(event.data)")
+                            }
+                            continuation.yield(.gap(UInt64(from)...UInt64(through)))
+                        default:
+                            continue   // events of later versions
+                        }
+                    }
+                    continuation.finish()
+                } catch let error as EventStreamReader.Failure {
+                    continuation.finish(throwing: Self.translate(error, url: url))
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// A parsed record from a stream event's data.
+    static func record(from data: String, url: URL) throws(InspectError) -> RecordedRequest {
+        try record(from: try parse(Array(data.utf8), url: url), url: url)
     }
 
     /// A GET request for `path` under the base URL.

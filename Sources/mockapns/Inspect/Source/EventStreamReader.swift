@@ -5,7 +5,14 @@ import Synchronized
 import FoundationNetworking
 #endif
 
-/// Reads a server-sent event stream and yields each event's `data` (lines joined by newlines).
+/// One server-sent event: its `event:` name (nil for the default, a record) and its `data` (lines joined by
+/// newlines).
+struct ServerSentEvent: Sendable, Equatable {
+    var name: String?
+    var data: String
+}
+
+/// Reads a server-sent event stream and yields each event.
 enum EventStreamReader {
     /// Why the stream could not be read.
     enum Failure: Error {
@@ -15,12 +22,12 @@ enum EventStreamReader {
         case status(Int, String)
     }
 
-    /// The `data` of every event `request` delivers, until the server ends the stream.
-    static func events(for request: URLRequest) -> AsyncThrowingStream<String, any Error> {
+    /// Every event `request` delivers, until the server ends the stream.
+    static func events(for request: URLRequest) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         var request = request
         request.timeoutInterval = 365 * 24 * 3600
         request.setValue("text/event-stream", forHTTPHeaderField: "accept")
-        let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+        let (stream, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream()
         let delegate = Delegate(continuation: continuation)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -39,14 +46,15 @@ enum EventStreamReader {
         private struct State {
             var buffer: [UInt8] = []
             var data: [String] = []
+            var name: String?
             var status = 0
             var errorBody: [UInt8] = []
         }
 
-        private let continuation: AsyncThrowingStream<String, any Error>.Continuation
+        private let continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation
         private let state = Locked(State())
 
-        init(continuation: AsyncThrowingStream<String, any Error>.Continuation) {
+        init(continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation) {
             self.continuation = continuation
         }
 
@@ -60,25 +68,31 @@ enum EventStreamReader {
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let events = state.withLock { state -> [String] in
+            let events = state.withLock { state -> [ServerSentEvent] in
                 if state.status != 0 && !(200..<300).contains(state.status) {
                     state.errorBody.append(contentsOf: data)
                     return []
                 }
                 state.buffer.append(contentsOf: data)
-                var events: [String] = []
+                var events: [ServerSentEvent] = []
                 while let newline = state.buffer.firstIndex(of: UInt8(ascii: "\n")) {
                     var line = Array(state.buffer[..<newline])
                     state.buffer.removeFirst(newline + 1)
                     if line.last == UInt8(ascii: "\r") { line.removeLast() }
                     let text = String(decoding: line, as: UTF8.self)
                     if text.isEmpty {
-                        if !state.data.isEmpty { events.append(state.data.joined(separator: "\n")) }
+                        if !state.data.isEmpty {
+                            events.append(ServerSentEvent(name: state.name, data: state.data.joined(separator: "\n")))
+                        }
                         state.data = []
+                        state.name = nil
                     } else if text.hasPrefix("data:") {
                         var value = text.dropFirst(5)
                         if value.first == " " { value = value.dropFirst() }
                         state.data.append(String(value))
+                    } else if text.hasPrefix("event:") {
+                        let value = text.dropFirst(6)
+                        state.name = String(value.first == " " ? value.dropFirst() : value)
                     }
                 }
                 return events

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Follows a recorder by position: each `next()` returns the records after the last one it returned, waiting until
+/// there are some. The cursor is a `seq`, so any number of followers cost the recorder's loop threads nothing per
+/// record; each follower reads at its own pace, in batches.
+///
+/// A follower that falls behind the memory ring continues from the `--record` file when the recorder has one
+/// (the records are there, in order); without a file it skips to the oldest record in memory and the batch names
+/// the skipped range, so no reader is ever silently short of records.
+public struct RecordFollower {
+    private let recorder: Recorder
+    /// The last `seq` handed out.
+    public private(set) var position: UInt64
+    private let batchLimit: Int
+    private let coalescing: Duration
+
+    /// Follows `recorder` from the record after `seq` (`recorder.lastSequence` for "from now on").
+    /// - Parameters:
+    ///   - batchLimit: the most records one `next()` returns.
+    ///   - coalescing: after a batch smaller than `batchLimit`, how long `next()` lets records gather before reading
+    ///     again: it bounds how often a follower is woken (and so its cost to the server) whatever the push rate,
+    ///     at the price of that much latency.
+    public init(recorder: Recorder, after seq: UInt64, batchLimit: Int = 1024, coalescing: Duration = .milliseconds(20)) {
+        self.recorder = recorder
+        self.position = seq
+        self.batchLimit = max(1, batchLimit)
+        self.coalescing = coalescing
+    }
+
+    private var lastBatchWasFull = true
+
+    /// The next records (possibly after a skipped range), waiting for them; an empty batch when `timeout` passes
+    /// first (a heartbeat's chance); nil once the recorder has shut down and everything was read, or the task is
+    /// cancelled.
+    public mutating func next(timeout: Duration = .seconds(3600)) async -> FollowBatch? {
+        if !lastBatchWasFull, (try? await Task.sleep(for: coalescing)) == nil { return nil }
+        var timedOut = false
+        while !Task.isCancelled {
+            let read = recorder.read(after: position, limit: batchLimit)
+            if let skipped = read.skipped {
+                // Behind the memory ring: the file has those records, in order, unless it was rotated away.
+                if let fromFile = fileRecords(in: skipped), let first = fromFile.first, let last = fromFile.last {
+                    position = last.seq
+                    lastBatchWasFull = true
+                    let missing = first.seq > skipped.lowerBound ? skipped.lowerBound...(first.seq - 1) : nil
+                    return FollowBatch(skipped: missing, records: fromFile, position: position)
+                }
+                position = skipped.upperBound
+                lastBatchWasFull = true
+                if let last = read.records.last {
+                    position = last.seq
+                    lastBatchWasFull = read.records.count == batchLimit
+                }
+                return FollowBatch(skipped: skipped, records: read.records.map(FollowedRecord.init), position: position)
+            }
+            if let last = read.records.last {
+                position = last.seq
+                lastBatchWasFull = read.records.count == batchLimit
+                return FollowBatch(records: read.records.map(FollowedRecord.init), position: position)
+            }
+            if recorder.isShutDown { return nil }
+            if timedOut { return FollowBatch(records: [], position: position) }
+            await recorder.waitForNews(after: position, timeout: timeout)
+            timedOut = recorder.lastSequence <= position   // woken without news: the timeout (or a shutdown)
+        }
+        return nil
+    }
+
+    /// Up to `batchLimit` records of `range` read back from the record file, or nil without a file. Reading the
+    /// disk here is fine: followers run on their own tasks, never on a loop thread.
+    private func fileRecords(in range: ClosedRange<UInt64>) -> [FollowedRecord]? {
+        guard recorder.filePath != nil else { return nil }
+        return (try? recorder.fileRecords(in: range, limit: batchLimit)) ?? []
+    }
+}

@@ -1,0 +1,31 @@
+import APNsClient
+import Synchronized
+
+/// `mockapns send --give-up-after SECONDS`: watches the client's outage and, once the endpoint has been
+/// unreachable that long, stops the run. A lost run then ends in seconds with its counts, instead of failing the
+/// remaining pushes one timeout at a time (minutes, at a core's worth of CPU).
+final class SendGiveUp: Sendable {
+    /// How long the endpoint may stay unreachable before the run stops.
+    let limit: Duration
+    private let outage = Locked<APNsConnectFailure?>(nil)
+
+    /// A watcher that gives up after `limit` of unreachability.
+    init(limit: Duration) {
+        self.limit = limit
+    }
+
+    /// The outage the run gave up on; nil while it goes on.
+    var reason: APNsConnectFailure? { outage.withLock { $0 } }
+
+    /// Polls `client.outage` every 100 ms until cancelled; when it has lasted `limit`, records it and cancels
+    /// `workers` (pushes waiting for a connection end at once, none is taken any more).
+    func watch(_ client: APNsClient, workers: Task<Void, Never>) async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: .milliseconds(100)) } catch { return }
+            guard let current = client.outage, current.elapsed >= limit else { continue }
+            outage.withLock { $0 = current }
+            workers.cancel()
+            return
+        }
+    }
+}

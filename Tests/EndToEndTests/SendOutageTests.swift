@@ -1,0 +1,133 @@
+import APNsModel
+import Foundation
+import XCTest
+
+/// `mockapns send` when `mockapns serve` is killed mid-run (both as built binaries): it gives up after
+/// `--give-up-after` and says how far it got, or, when the server comes back in time, finishes with every push
+/// accepted.
+final class SendOutageTests: XCTestCase {
+    private let token = String(repeating: "ab", count: 32)
+
+    /// A scratch directory with a payload file; removed by the caller.
+    private func scratch() throws -> (directory: URL, payload: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-outage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let payload = directory.appendingPathComponent("push.json").path
+        try Data(#"{"aps":{"alert":"outage"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        return (directory, payload)
+    }
+
+    /// Starts `serve` on `port` (0 = any) recording to `record`; the process and its APNs URL.
+    private func serve(port: Int, in directory: URL, record: String, extra: [String] = []) async throws
+        -> (process: InspectFollowProcess, url: String)
+    {
+        let ready = directory.appendingPathComponent("ready-\(UUID().uuidString).json").path
+        let process = try InspectFollowProcess(["serve", "--port", String(port), "--no-control", "--quiet",
+                                                "--ready-file", ready, "--record", record] + extra)
+        let readyJSON = try await InspectCLI.readyFile(at: ready)
+        let url = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url in the ready file")
+        return (process, url)
+    }
+
+    /// Waits until `record` holds at least one line: the sender is past its first answers.
+    private func waitForFirstRecord(_ record: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let data = FileManager.default.contents(atPath: record), data.contains(UInt8(ascii: "\n")) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        XCTFail("the server recorded no push within 60 s")
+    }
+
+    private func killHard(_ process: InspectFollowProcess) async throws {
+        XCTAssertEqual(kill(process.pid, SIGKILL), 0)
+        _ = try await process.waitForExit(timeout: .seconds(30))
+    }
+
+    func testServerKilledMidRunGivesUpWithTheCounts() async throws {
+        let (directory, payload) = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let record = directory.appendingPathComponent("record.jsonl").path
+        let (server, url) = try await serve(port: 0, in: directory, record: record)
+        defer { server.stop() }
+        let count = 1_000_000
+        let send = try InspectFollowProcess(["send", payload, "--token", token, "--topic", "com.example.app", "--url", url,
+                                             "--count", String(count), "--concurrency", "100", "--give-up-after", "2", "--json"])
+        defer { send.stop() }
+        try await waitForFirstRecord(record)
+        try await killHard(server)
+
+        let result = try await send.waitForExit(timeout: .seconds(120))
+        let exit = try XCTUnwrap(result, "send did not exit within 120 s of the server's death")
+        XCTAssertEqual(exit.status, 1, exit.stdout + exit.stderr)
+        let summary = try exit.json()
+        let sent = try XCTUnwrap(summary["sent"]?.integerValue)
+        let accepted = try XCTUnwrap(summary["accepted"]?.integerValue)
+        let failed = try XCTUnwrap(summary["failed_total"]?.integerValue)
+        let notAttempted = try XCTUnwrap(summary["not_attempted"]?.integerValue)
+        XCTAssertGreaterThan(accepted, 0, exit.stdout)
+        XCTAssertGreaterThan(failed, 0, exit.stdout)
+        XCTAssertGreaterThan(notAttempted, 0, exit.stdout)
+        XCTAssertEqual(sent, accepted + failed + (summary["rejected_total"]?.integerValue ?? -1), exit.stdout)
+        XCTAssertLessThan(failed, 1_000, "only pushes in flight or waiting at the kill may fail: \(exit.stdout)")
+        XCTAssertEqual(sent + notAttempted, Int64(count), exit.stdout)
+        let port = try XCTUnwrap(URLComponents(string: url)?.port)
+        let gaveUp = try XCTUnwrap(summary["gave_up"]?.stringValue, exit.stdout)
+        XCTAssertTrue(gaveUp.hasPrefix("could not connect to 127.0.0.1:\(port): connection refused, "), gaveUp)
+    }
+
+    func testTextSummaryNamesWhatWasNotAttempted() async throws {
+        let (directory, payload) = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Nothing listens: a port a server just left.
+        let record = directory.appendingPathComponent("record.jsonl").path
+        let (server, url) = try await serve(port: 0, in: directory, record: record)
+        server.stop()
+        _ = try await server.waitForExit(timeout: .seconds(30))
+        let result = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "com.example.app", "--url", url,
+                                               "--count", "50", "--concurrency", "5", "--give-up-after", "0.5"],
+                                              timeout: .seconds(120))
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("sent 5 of 50, accepted 0, rejected 0, failed 5, not attempted 45 in "),
+                      result.stdout)
+        XCTAssertTrue(result.stdout.contains("gave up: could not connect to "), result.stdout)
+        XCTAssertTrue(result.stdout.contains("(--give-up-after 0.5)"), result.stdout)
+        let usage = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "t", "--give-up-after", "0"])
+        XCTAssertEqual(usage.status, 2)
+        XCTAssertTrue(usage.stderr.contains("--give-up-after must be"), usage.stderr)
+    }
+
+    func testServerBackWithinTheWindowIsReconnectedAndEveryPushAccepted() async throws {
+        let (directory, payload) = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Every answer takes 20 ms, so the run (5,000 pushes, 50 at a time: at least 2 s) spans the outage.
+        let faults = directory.appendingPathComponent("faults.json").path
+        try Data(#"{"rules": [{"name": "slow", "action": {"type": "delay", "ms": 20}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: faults))
+        let first = directory.appendingPathComponent("first.jsonl").path
+        let (server, url) = try await serve(port: 0, in: directory, record: first, extra: ["--faults", faults])
+        defer { server.stop() }
+        let port = try XCTUnwrap(URLComponents(string: url)?.port)
+        let count = 5_000
+        let send = try InspectFollowProcess(["send", payload, "--token", token, "--topic", "com.example.app", "--url", url,
+                                             "--count", String(count), "--concurrency", "50", "--give-up-after", "120", "--json"])
+        defer { send.stop() }
+        try await waitForFirstRecord(first)
+        try await killHard(server)
+        let second = directory.appendingPathComponent("second.jsonl").path
+        let (again, _) = try await serve(port: port, in: directory, record: second, extra: ["--faults", faults])
+        defer { again.stop() }
+
+        let result = try await send.waitForExit(timeout: .seconds(300))
+        again.stop()
+        _ = try await again.waitForExit(timeout: .seconds(30))
+        let exit = try XCTUnwrap(result, "send did not finish within 300 s")
+        XCTAssertEqual(exit.status, 0, exit.stdout + exit.stderr)
+        let summary = try exit.json()
+        XCTAssertEqual(summary["accepted"]?.integerValue, Int64(count), exit.stdout)
+        XCTAssertEqual(summary["not_attempted"]?.integerValue, 0, exit.stdout)
+        XCTAssertNil(summary["gave_up"], exit.stdout)
+        let answeredAfter = try String(contentsOfFile: second, encoding: .utf8).split(separator: "\n").count
+        XCTAssertGreaterThan(answeredAfter, 0, "no push reached the restarted server")
+    }
+}

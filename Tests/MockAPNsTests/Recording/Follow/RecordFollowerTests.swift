@@ -1,0 +1,127 @@
+import APNsModel
+import Foundation
+import Synchronized
+import XCTest
+@testable import MockAPNs
+
+/// Followers read the recorder by position: every record once and in order when they keep up, an exact skipped
+/// range when they fall behind a recorder without a file, and the file's records (no gap) when there is one.
+final class RecordFollowerTests: XCTestCase {
+    private func store(_ count: Int, in recorder: Recorder) {
+        for _ in 0..<count { recorder.append(RecorderTests.sample()) }
+    }
+
+    /// Reads until `position` reaches `last`; returns the batches.
+    private func readAll(_ follower: inout RecordFollower, through last: UInt64) async -> [FollowBatch] {
+        var batches: [FollowBatch] = []
+        while follower.position < last, let batch = await follower.next(timeout: .seconds(5)) {
+            batches.append(batch)
+        }
+        return batches
+    }
+
+    func testAFollowerThatKeepsUpSeesEveryRecordOnceInOrder() async throws {
+        let recorder = try Recorder(memoryLimit: 1_000)
+        var follower = RecordFollower(recorder: recorder, after: 0, batchLimit: 64)
+        store(300, in: recorder)
+        let batches = await readAll(&follower, through: 300)
+        XCTAssertEqual(batches.flatMap(\.records).map(\.seq), Array(1...300))
+        XCTAssertTrue(batches.allSatisfy { $0.skipped == nil })
+        XCTAssertTrue(batches.allSatisfy { $0.records.count <= 64 }, "batches are bounded")
+    }
+
+    /// No file: a follower that fell 400 records behind a ring of 100 is told exactly which it missed, then gets
+    /// the rest whole and in order.
+    func testAFollowerThatFellBehindGetsTheExactSkippedRange() async throws {
+        let recorder = try Recorder(memoryLimit: 100)
+        var follower = RecordFollower(recorder: recorder, after: 0)
+        store(50, in: recorder)
+        let first = await follower.next(timeout: .seconds(5))
+        XCTAssertEqual(first?.records.map(\.seq), Array(1...50))
+        store(450, in: recorder)   // memory now holds 401...500
+        let second = await follower.next(timeout: .seconds(5))
+        XCTAssertEqual(second?.skipped, 51...400)
+        XCTAssertEqual(second?.records.map(\.seq), Array(401...500), "what follows the gap is whole and in order")
+        store(5, in: recorder)
+        let third = await follower.next(timeout: .seconds(5))
+        XCTAssertNil(third?.skipped)
+        XCTAssertEqual(third?.records.map(\.seq), Array(501...505))
+    }
+
+    /// With a record file, the records the ring no longer holds are read back from it: no gap at all, and their
+    /// lines are the file's own.
+    func testAFollowerBehindTheRingCatchesUpFromTheFile() async throws {
+        let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try Recorder(memoryLimit: 100, filePath: path)
+        defer { recorder.shutdown() }
+        var follower = RecordFollower(recorder: recorder, after: 0, batchLimit: 128)
+        store(1_000, in: recorder)
+        let batches = await readAll(&follower, through: 1_000)
+        XCTAssertTrue(batches.allSatisfy { $0.skipped == nil }, "nothing skipped: \(batches.compactMap(\.skipped))")
+        XCTAssertEqual(batches.flatMap(\.records).map(\.seq), Array(1...1_000))
+        var encoder = RecordLineEncoder()
+        let fileLines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let firstLine = batches.first.flatMap(\.records.first).map { encoder.line(for: $0) }
+        XCTAssertEqual(firstLine.map { String(decoding: $0, as: UTF8.self) }, String(fileLines[0]) + "\n")
+    }
+
+    /// Ten followers at once each see every record; the line of a record is the same bytes for all of them.
+    func testTenFollowersEachSeeEveryRecord() async throws {
+        let recorder = try Recorder(memoryLimit: 100_000)
+        let total: UInt64 = 5_000
+        let results = await withTaskGroup(of: [UInt64].self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    var follower = RecordFollower(recorder: recorder, after: 0)
+                    var seen: [UInt64] = []
+                    while follower.position < total, let batch = await follower.next(timeout: .seconds(10)) {
+                        seen += batch.records.map(\.seq)
+                    }
+                    return seen
+                }
+            }
+            DispatchQueue.global().async {
+                for index in 0..<Int(total) {
+                    recorder.append(RecorderTests.sample())
+                    if index % 1_000 == 0 { usleep(2_000) }
+                }
+            }
+            var all: [[UInt64]] = []
+            for await seen in group { all.append(seen) }
+            return all
+        }
+        XCTAssertEqual(results.count, 10)
+        for seen in results { XCTAssertEqual(seen, Array(1...total)) }
+    }
+
+    func testSharedLineIsEncodedOnceAndIsTheFileFormat() async throws {
+        let recorder = try Recorder(memoryLimit: 10)
+        store(1, in: recorder)
+        var a = RecordFollower(recorder: recorder, after: 0)
+        var b = RecordFollower(recorder: recorder, after: 0)
+        let recordA = await a.next(timeout: .seconds(1))?.records.first
+        let recordB = await b.next(timeout: .seconds(1))?.records.first
+        var encoderA = RecordLineEncoder(), encoderB = RecordLineEncoder()
+        guard let recordA, let recordB else { return XCTFail("no record") }
+        let lineA = encoderA.line(for: recordA), lineB = encoderB.line(for: recordB)
+        XCTAssertEqual(lineA, lineB)
+        XCTAssertEqual(lineA.last, UInt8(ascii: "\n"))
+        let parsed = try? RecordedRequest(jsonLine: Array(lineA.dropLast()))
+        XCTAssertEqual(parsed?.seq, 1)
+        XCTAssertEqual(parsed?.lint, recordA.record.withLint().lint, "the line carries the lint findings")
+    }
+
+    func testAWaitingFollowerWakesOnANewRecordAndTimesOutWithAnEmptyBatch() async throws {
+        let recorder = try Recorder(memoryLimit: 10)
+        var follower = RecordFollower(recorder: recorder, after: 0)
+        let empty = await follower.next(timeout: .milliseconds(50))
+        XCTAssertEqual(empty?.records.count, 0, "a timeout gives an empty batch, not the end")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { recorder.append(RecorderTests.sample()) }
+        let woken = await follower.next(timeout: .seconds(30))
+        XCTAssertEqual(woken?.records.map(\.seq), [1])
+        recorder.shutdown()
+        let ended = await follower.next(timeout: .seconds(30))
+        XCTAssertNil(ended, "a shut-down recorder ends its followers")
+    }
+}
