@@ -134,6 +134,12 @@ public final class Recorder: Sendable {
     /// Where the record store writes, for messages (no secrets), or nil without a store.
     public var storeLabel: String? { storeWriter?.label }
 
+    /// Batches the record store committed, and records waiting in its queue (for `/metrics`); zeros without a store.
+    public var storeProgress: (batches: Int, queued: Int) {
+        guard let storeWriter else { return (0, 0) }
+        return (storeWriter.batches.load(ordering: .relaxed), storeWriter.queued)
+    }
+
     /// Whether the record store refuses records (database down): no answer should claim success meanwhile.
     public var storeIsUnwritable: Bool { storeWriter?.status.isUnwritable ?? false }
 

@@ -63,6 +63,13 @@ final class RecordStoreWriter: Sendable {
     /// Where the records go, for messages.
     var label: String { store.label }
 
+    /// Records waiting for the writer thread to take them (the bounded queue's depth).
+    var queued: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.pending.count
+    }
+
     /// Queues a record (`completion`, if given, runs once it is stored or lost); returns at once. Returns true when
     /// the queue has reached its limit: the caller should `waitForRoom()` once it has let go of its own locks.
     /// The caller enqueues in `seq` order.
