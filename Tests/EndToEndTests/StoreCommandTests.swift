@@ -139,6 +139,38 @@ final class StoreCommandTests: XCTestCase {
         XCTAssertEqual(statuses, [200, 500])
     }
 
+    func testRetainCountPrunesTheOldestRecordsInTheBackground() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let url = cluster.url(database: try cluster.createDatabase("retention"))
+        let (process, apns) = try await serve(url, name: "A", ["--retain-count", "2", "--retain-interval", "1"])
+        defer { process.stop() }
+        let payload = directory + "/push.json"
+        try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        let sent = try await InspectCLI.run(["send", payload, "--token", String(repeating: "d4", count: 32), "--topic", "com.example.app",
+                                             "--url", apns, "--count", "5", "--concurrency", "1"])
+        XCTAssertEqual(sent.status, 0, sent.stdout + sent.stderr)
+        var ids: [Int64] = []
+        for _ in 0..<300 {
+            let list = try await InspectCLI.run(["list", "--store", url, "--json"])
+            ids = try list.json()["notifications"]?.arrayElements?.compactMap { $0["seq"]?.integerValue } ?? []
+            if ids.count == 2 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        XCTAssertEqual(ids, [4, 5], "the two newest of five records are kept")
+    }
+
+    func testRetentionOptionsThatMakeNoSenseExit2() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let url = cluster.url(database: "postgres")
+        let cases = [["--retain-count", "5"], ["--store", url, "--retain-age", "14 days"], ["--store", url, "--retain-count=-1"],
+                     ["--store", url, "--retain-count", "3", "--retain-interval", "0"]]
+        for arguments in cases {
+            let result = try await InspectCLI.run(["serve", "--port", "0", "--no-control"] + arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(lines(result.stderr).count, 1, result.stderr)
+        }
+    }
+
     func testAMalformedURLExits2WithOneLine() async throws {
         for url in ["mysql://u@127.0.0.1/db", "postgres://", "postgres://u@127.0.0.1:5432/db?sslmode=sometimes"] {
             let result = try await InspectCLI.run(["serve", "--port", "0", "--no-control", "--store", url])

@@ -1,6 +1,8 @@
 import Foundation
 @testable import MockAPNs
-import MockAPNsPostgres
+import Logging
+@testable import MockAPNsPostgres
+import PostgresNIO
 import PostgresSupport
 import Synchronization
 import XCTest
@@ -119,6 +121,28 @@ final class PostgresRecordStoreTests: XCTestCase {
         XCTAssertEqual(aged, 2, "aa02 and aa03 were received 8 s and 7 s ago")
         left = try await store.records(matching: RecordFilter(), before: nil)
         XCTAssertEqual(left.map(\.deviceToken), ["aa04"])
+        await store.close()
+    }
+
+    func testBackgroundPruningSkipsItsTurnWhileAnotherInstanceHoldsThePruneLock() async throws {
+        let (store, database) = try await openStore()
+        let cluster = try XCTUnwrap(Self.cluster)
+        try await store.append((0..<4).map { StoreRecords.push(token: "aa0\($0)") })
+        // Another instance in the middle of its pruning round: a transaction holding the lock.
+        var configuration = PostgresConnection.Configuration(host: "127.0.0.1", port: cluster.port, username: cluster.user,
+                                                             password: cluster.password, database: database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(10)
+        let other = try await PostgresConnection.connect(configuration: configuration, id: 99, logger: Logger(label: "test"))
+        _ = try await other.query("BEGIN", logger: Logger(label: "test")).collect()
+        _ = try await other.query("SELECT pg_advisory_xact_lock(\(StoreSchema.pruneLockKey))", logger: Logger(label: "test")).collect()
+        let skipped = try await store.pruneExclusively(RecordRetention(keepNewest: 1))
+        XCTAssertNil(skipped, "pruned while another instance held the lock")
+        _ = try await other.query("COMMIT", logger: Logger(label: "test")).collect()
+        try await other.close()
+        let pruned = try await store.pruneExclusively(RecordRetention(keepNewest: 1))
+        XCTAssertEqual(pruned, 3)
+        let left = try await store.records(matching: RecordFilter(), before: nil)
+        XCTAssertEqual(left.map(\.deviceToken), ["aa03"])
         await store.close()
     }
 

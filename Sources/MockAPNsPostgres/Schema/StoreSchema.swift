@@ -8,6 +8,10 @@ enum StoreSchema {
     /// "mockapns" in ASCII.
     static let migrationLockKey: Int64 = 0x6D6F_636B_6170_6E73
 
+    /// Taken (`pg_try_advisory_xact_lock`) while pruning, so one instance at a time prunes and the others skip
+    /// their turn: "mockprun".
+    static let pruneLockKey: Int64 = 0x6D6F_636B_7072_756E
+
     /// Every step, in order.
     static let migrations: [StoreMigration] = [
         StoreMigration(version: 1, summary: "records: one row per answered request, with the fields searches filter on", statements: [

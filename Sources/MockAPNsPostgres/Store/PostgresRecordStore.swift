@@ -21,6 +21,8 @@ public final class PostgresRecordStore: RecordStore {
     /// The namespace it reads and writes (`--store-namespace`, default empty).
     public let namespace: String
     private let session: PostgresSession
+    /// A connection of its own for pruning: its transaction must not take in the writer's inserts.
+    private let pruneSession: PostgresSession
     private let logger: Logger
     /// Whether a reader already checked the schema version (once per store, not per query).
     private let schemaChecked = Atomic<Bool>(false)
@@ -35,6 +37,7 @@ public final class PostgresRecordStore: RecordStore {
         self.namespace = namespace
         self.logger = logger
         session = PostgresSession(url: url, logger: logger)
+        pruneSession = PostgresSession(url: url, logger: logger)
     }
 
     /// The database, without its password.
@@ -84,9 +87,36 @@ public final class PostgresRecordStore: RecordStore {
         instanceName.withLock { $0 = instance }
     }
 
-    /// Closes the connection.
+    /// Closes the connections.
     public func close() async {
         await session.close()
+        await pruneSession.close()
+    }
+
+    /// `prune`, by one instance at a time: in a transaction holding the prune lock, or not at all (nil) when another
+    /// instance holds it. The background retention of `serve --retain-count/--retain-age` calls this.
+    public func pruneExclusively(_ retention: RecordRetention) async throws -> Int? {
+        let logger = self.logger
+        return try await pruneSession.run { connection in
+            _ = try await connection.query("BEGIN", logger: logger).collect()
+            do {
+                let locked = try await connection.query(
+                    "SELECT pg_try_advisory_xact_lock(\(StoreSchema.pruneLockKey))", logger: logger).collect()
+                guard try locked.first?.decode(Bool.self) == true else {
+                    _ = try await connection.query("ROLLBACK", logger: logger).collect()
+                    return nil
+                }
+                var pruned = 0
+                for query in self.pruneQueries(retention) {
+                    pruned += Int(try await connection.query(query, logger: logger).collect().first?.decode(Int64.self) ?? 0)
+                }
+                _ = try await connection.query("COMMIT", logger: logger).collect()
+                return pruned
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+                throw error
+            }
+        }
     }
 
     public func append(_ batch: [RecordedRequest]) async throws {
@@ -180,21 +210,28 @@ public final class PostgresRecordStore: RecordStore {
     @discardableResult
     public func prune(_ retention: RecordRetention) async throws -> Int {
         var pruned = 0
+        for query in pruneQueries(retention) { pruned += try await count(query) }
+        return pruned
+    }
+
+    /// The `DELETE`s `retention` asks for in this namespace, each answering how many rows it removed.
+    private func pruneQueries(_ retention: RecordRetention) -> [PostgresQuery] {
+        var queries: [PostgresQuery] = []
         if let keep = retention.keepNewest {
             var query = StoreQueryBuilder(namespace: namespace)
             let offset = query.bind(Int64(keep))
             let sql = "WITH gone AS (DELETE FROM mockapns_records WHERE \(query.conditions) AND id <= (SELECT id FROM "
                 + "mockapns_records WHERE \(query.conditions) ORDER BY id DESC OFFSET \(offset) LIMIT 1) RETURNING 1) "
                 + "SELECT count(*) FROM gone"
-            pruned += try await count(PostgresQuery(unsafeSQL: sql, binds: query.binds))
+            queries.append(PostgresQuery(unsafeSQL: sql, binds: query.binds))
         }
         if let cutoff = retention.receivedBeforeMillis {
             var query = StoreQueryBuilder(namespace: namespace)
             query.add("received_ms < ", cutoff)
             let sql = "WITH gone AS (DELETE FROM mockapns_records WHERE \(query.conditions) RETURNING 1) SELECT count(*) FROM gone"
-            pruned += try await count(PostgresQuery(unsafeSQL: sql, binds: query.binds))
+            queries.append(PostgresQuery(unsafeSQL: sql, binds: query.binds))
         }
-        return pruned
+        return queries
     }
 
     public func describe(_ error: any Error) -> String {

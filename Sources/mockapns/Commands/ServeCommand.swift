@@ -138,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let store, storeOptions.namesInstanceByAddress(env) {
             store.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
         }
+        let pruner = try store.flatMap { store in try storeOptions.startPruning(store, environment: env) }
         let mode = configuration.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
         FileHandle.standardError.write(Data(
             "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
@@ -180,6 +181,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let readyPath { ReadyFile.remove(at: readyPath) }   // the URLs are about to stop answering
         await plane.stop()
         await server.shutdown()
+        pruner?.cancel()
+        await pruner?.value
         await store?.close()
         requestLog?.cancel()      // it prints what is left first: every request is logged or counted before exit
         await requestLog?.value
