@@ -66,13 +66,16 @@ final class LiveStreams: Sendable {
                 guard let batch = await follower.next(timeout: wake) else { return nil }
                 if streams.isClosed { return nil }
                 var out = ByteBuffer()
+                out.reserveCapacity(batch.records.count * 1_600 + 256)
                 if let elided = batch.elided { out.writeString(Self.rangeEvent("elided", elided)) }
                 if let skipped = batch.skipped { out.writeString(Self.rangeEvent("gap", skipped)) }
                 for record in batch.records where passesAll || filter.matches(record.record) {
                     let line = encoder.line(for: record)
-                    out.writeString("id: \(record.seq)\ndata: ")
-                    out.writeBytes(line.dropLast())   // the line's own newline ends the data field
-                    out.writeString("\n\n")
+                    out.writeStaticString("id: ")
+                    Self.writeDecimal(record.seq, to: &out)
+                    out.writeStaticString("\ndata: ")
+                    _ = line.withUnsafeBytes { out.writeBytes(UnsafeRawBufferPointer(rebasing: $0.dropLast())) }   // its newline ends the field
+                    out.writeStaticString("\n\n")
                 }
                 if out.readableBytes > 0 {
                     silentFor = .zero
@@ -85,6 +88,20 @@ final class LiveStreams: Sendable {
                 }
             }
             return nil
+        }
+
+        /// `value` in decimal, without building a String (once per record per feed).
+        static func writeDecimal(_ value: UInt64, to out: inout ByteBuffer) {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+                var rest = value
+                var start = digits.count
+                repeat {
+                    start -= 1
+                    digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                } while rest > 0
+                out.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(digits)[start...]))
+            }
         }
 
         /// An event naming a range of records the follower did not get: `gap` (the server no longer had them) or
