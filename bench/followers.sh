@@ -64,7 +64,7 @@ run_case() {  # $1 = kind (none|tail|stream), $2 = followers; prints "rate us"
         [ "$seen" -ge $((REQUESTS * n)) ] && break
         sleep 0.2
     done
-    for p in "${fpids[@]}"; do kill -INT "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+    for p in "${fpids[@]}"; do kill -TERM "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
     gaps=$(cat "$WORK"/f.*.err 2>/dev/null | grep -c "skipped" || true)
     [ "$n" -gt 0 ] && [ "$kind" = stream ] && gaps=$(cat "$WORK"/f.*.out | grep -c '^event: gap' || true)
     kill -TERM "$pid"; wait "$pid" || true
@@ -92,21 +92,23 @@ for c in "${CASES[@]}"; do
         "$c" "${RATE[$c]}" "${CPU[$c]}" "${CPU[none 0]}" "${SEEN[$c]}/$((REQUESTS * ${c#* }))" "${GAPS[$c]}"
 done
 
-# tail --json > file alone: records/s from the load's start to the last line written.
+# tail --json > file alone: a server holding REQUESTS records, then `tail --since 0 --json > file` replays them all
+# (what a terminal that has fallen behind must read): records/s from its start to the last line written.
 port=$(free_port); cport=$(free_port)
-"$BIN" serve --port "$port" --control-port "$cport" --loops "$CORES" --quiet --memory-limit 200000 > "$WORK/serve.log" 2>&1 &
+"$BIN" serve --port "$port" --control-port "$cport" --loops "$CORES" --quiet --memory-limit $((REQUESTS * 2)) > "$WORK/serve.log" 2>&1 &
 spid=$!; PIDS+=($spid)
 wait_port "$port"; wait_port "$cport"
-"$BIN" tail --server "http://127.0.0.1:$cport" --json > "$WORK/tail.out" 2> "$WORK/tail.err" &
-tpid=$!; PIDS+=($tpid)
-sleep 1
-start=$(date +%s.%N)
+sed "s|^|https://127.0.0.1:$port/3/device/|" "$WORK/tokens.txt" > "$WORK/uris"
 h2load -n "$REQUESTS" -c 4 -m 100 -i "$WORK/uris" -d "$WORK/payload.json" -H "authorization: bearer $TOKEN" \
     -H "apns-topic: com.example.app" -H "apns-push-type: alert" > "$WORK/load.out" 2>&1
-for _ in $(seq 1 600); do [ "$(wc -l < "$WORK/tail.out")" -ge "$REQUESTS" ] && break; sleep 0.05; done
+grep -q "status codes: $REQUESTS 2xx" "$WORK/load.out" || { echo "load failed" >&2; cat "$WORK/load.out" >&2; exit 1; }
+start=$(date +%s.%N)
+"$BIN" tail --server "http://127.0.0.1:$cport" --since 0 --json > "$WORK/tail.out" 2> "$WORK/tail.err" &
+tpid=$!; PIDS+=($tpid)
+for _ in $(seq 1 1200); do [ "$(wc -l < "$WORK/tail.out")" -ge "$REQUESTS" ] && break; sleep 0.05; done
 end=$(date +%s.%N)
 lines=$(wc -l < "$WORK/tail.out")
-kill -INT "$tpid" 2>/dev/null || true; wait "$tpid" 2>/dev/null || true
+kill -TERM "$tpid" 2>/dev/null || true; wait "$tpid" 2>/dev/null || true
 kill -TERM "$spid"; wait "$spid" || true
-python3 -c "import sys; print('tail --json > file: %d of %d records in %.2f s from the load start: %.0f records/s; gaps: %s' % (int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[4]) - float(sys.argv[3]), int(sys.argv[1]) / (float(sys.argv[4]) - float(sys.argv[3])), sys.argv[5]))" \
+python3 -c "import sys; d=float(sys.argv[4])-float(sys.argv[3]); print('tail --since 0 --json > file: %d of %d records in %.2f s: %.0f records/s; gap lines: %s' % (int(sys.argv[1]), int(sys.argv[2]), d, int(sys.argv[1]) / d, sys.argv[5]))" \
     "$lines" "$REQUESTS" "$start" "$end" "$(grep -c skipped "$WORK/tail.err" || true)"

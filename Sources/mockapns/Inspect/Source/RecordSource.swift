@@ -1,11 +1,13 @@
 import MockAPNs
 
-/// Records from a live control plane or from a recording file, behind one interface.
+/// Records from a live control plane, a recording file or a shared store, behind one interface.
 enum RecordSource {
     /// A running mock's control plane.
     case live(ControlClient)
     /// A JSON Lines recording.
     case file(RecordFile)
+    /// A shared PostgreSQL store (`--store`).
+    case store(StoreSource)
 
     /// The records that match `filter`, oldest first. A file is streamed: only the matches are kept, and with a
     /// limit only the newest ones, read from the end of the file.
@@ -20,6 +22,7 @@ enum RecordSource {
                 return true
             }
             return matches
+        case .store(let store): return try await store.records(matching: filter)
         }
     }
 
@@ -38,6 +41,8 @@ enum RecordSource {
         case .file(let file):
             if let found = try file.record(id) { return found }
             throw .notFound("No record in \(file.path) has sequence number or apns-id '\(id)'; `mockapns list --file \(file.path)` shows them.")
+        case .store(let store):
+            return try await store.record(id)
         }
     }
 
@@ -47,6 +52,9 @@ enum RecordSource {
         switch self {
         case .live(let client): return try client.follow(matching: filter, includeExisting: includeExisting)
         case .file(let file): return try file.follow(matching: filter, includeExisting: includeExisting)
+        case .store:
+            throw .usage("Following a --store is not supported yet; use `mockapns list --store URL --since ID` to poll it, "
+                + "or follow one instance with --server.")
         }
     }
 
@@ -55,6 +63,7 @@ enum RecordSource {
         switch self {
         case .live(let client): return client.baseURL.absoluteString
         case .file(let file): return file.path
+        case .store(let store): return store.label
         }
     }
 }
