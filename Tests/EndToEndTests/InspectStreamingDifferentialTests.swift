@@ -53,17 +53,17 @@ final class InspectStreamingDifferentialTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(all.count, 3000)
             for (arguments, filter) in Self.filters {
                 let expected = filter.apply(to: all)
-                let list = try await InspectCLI.run(["list", "--file", file, "--json"] + arguments)
-                XCTAssertEqual(list.status, 0, list.stderr)
+                let list = try StreamingRecording.output(of: ["list", "--file", file, "--json"] + arguments)
+                XCTAssertEqual(list.status, 0, "list --json \(arguments)")
                 let document = JSONValue.object([.init("notifications", .array(expected.map { $0.jsonValue() }))])
                 XCTAssertTrue(list.stdout == document.jsonText() + "\n", "list --json \(arguments) differs (\(list.stdout.utf8.count) bytes)")
 
-                let export = try await InspectCLI.run(["export", "--file", file] + arguments)
-                XCTAssertEqual(export.status, 0, export.stderr)
-                XCTAssertTrue(export.stdout == expected.map { $0.jsonValue().jsonText() + "\n" }.joined(), "export \(arguments) differs: \(export.stdout.utf8.count) bytes, status \(export.status), \(export.stderr)")
+                let export = try StreamingRecording.output(of: ["export", "--file", file] + arguments)
+                XCTAssertEqual(export.status, 0, "export \(arguments)")
+                XCTAssertTrue(export.stdout == expected.map { $0.jsonValue().jsonText() + "\n" }.joined(), "export \(arguments) differs (\(export.stdout.utf8.count) bytes)")
 
-                let table = try await InspectCLI.run(["list", "--file", file] + arguments)
-                XCTAssertEqual(table.status, 0, table.stderr)
+                let table = try StreamingRecording.output(of: ["list", "--file", file] + arguments)
+                XCTAssertEqual(table.status, 0, "list \(arguments)")
                 let seqs = table.stdout.split(separator: "\n").dropFirst().compactMap { UInt64($0.prefix { $0 != " " }) }
                 XCTAssertEqual(seqs, expected.map(\.seq), "list \(arguments): rows")
             }

@@ -65,14 +65,15 @@ enum PeakMemory {
         let peakKB: Int
     }
 
-    /// Runs the built `mockapns` with `arguments`, output discarded, and returns its exit status and peak RSS.
-    static func run(_ arguments: [String]) throws -> Usage {
+    /// Runs the built `mockapns` with `arguments`, standard output into `stdoutPath` (discarded when nil), and
+    /// returns its exit status and peak RSS.
+    static func run(_ arguments: [String], stdoutPath: String? = nil) throws -> Usage {
         let binary = try InspectCLI.binary.path
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv: [UnsafeMutablePointer<CChar>?] = ([binary] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -95,5 +96,16 @@ enum PeakMemory {
         /// The errno.
         let code: Int32
         var description: String { "could not run \(binary): \(String(cString: strerror(code))); is it built (`swift build --build-tests`)?" }
+    }
+}
+
+extension StreamingRecording {
+    /// Runs `mockapns arguments…` with standard output written to a file, and returns its exit status and output:
+    /// large outputs arrive whole, however loaded the machine (no pipe drained against a deadline).
+    static func output(of arguments: [String]) throws -> (status: Int32, stdout: String) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-out-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let usage = try PeakMemory.run(arguments, stdoutPath: path)
+        return (usage.status, String(decoding: try XCTUnwrap(FileManager.default.contents(atPath: path)), as: UTF8.self))
     }
 }
