@@ -8,6 +8,8 @@ PYTHON     := $(VENV)/bin/python
 APT_PKGS   := libnghttp2-dev libssl-dev pkg-config nghttp2-client nghttp2-server curl python3-venv openssl jq
 # the dashboard's browser test (Tests/Peers/dashboard_browser.py): Debian's chromium and its driver
 APT_PKGS   += chromium chromium-driver
+# the shared store's tests start a throwaway cluster from Debian's server binaries (Tests/PostgresSupport)
+APT_PKGS   += postgresql
 # What building and running the mock needs (make run); APT_PKGS adds the test peers.
 APT_RUN_PKGS := libnghttp2-dev libssl-dev pkg-config
 PY_PKGS    := h2==4.4.1 aioapns==4.0

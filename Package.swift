@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         // --- end control plane ---
+        // --- shared store (MockAPNsPostgres, linked by the mockapns executable only) ---
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     ],
     targets: [
         // C libraries, found through pkg-config; shim.h wraps the macros Swift cannot import.
@@ -149,15 +151,36 @@ let package = Package(
         // Drives the built `mockapns` binary (Inspect*: list/show/tail/export/stats/expect/token on recordings).
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "PeerSupport"],
+            dependencies: ["MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "PeerSupport", "PostgresSupport"],
             swiftSettings: strict
         ),
         // --- end control plane ---
+        // The shared record store on PostgreSQL (`serve --store postgres://…`): schema, migrations, batched writes,
+        // queries. The only module with SQL. → MockAPNs, APNsModel, PostgresNIO. Linked by `mockapns` only (never by
+        // APNsTesting, so a sender's test suite builds no database driver).
+        .target(
+            name: "MockAPNsPostgres",
+            dependencies: [
+                "MockAPNs", "APNsModel",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Starting a throwaway PostgreSQL cluster (initdb, pg_ctl) for the store's tests: Foundation only.
+        .target(name: "PostgresSupport", dependencies: ["PeerSupport"], path: "Tests/PostgresSupport", swiftSettings: strict),
+        .testTarget(
+            name: "PostgresStoreTests",
+            dependencies: ["MockAPNsPostgres", "MockAPNs", "APNsModel", "PostgresSupport", "TestSupport",
+                           .product(name: "PostgresNIO", package: "postgres-nio")],
+            swiftSettings: strict
+        ),
         // The `mockapns` command line.
         .executableTarget(
             name: "mockapns",
             dependencies: [
-                "MockAPNs", "MockAPNsControl", "MockAPNsHTTP1", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2", "Synchronized",
+                "MockAPNs", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2",
+                "Synchronized",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -83,7 +83,7 @@ final class InspectListShowTests: XCTestCase {
 
         let twoSources = try await InspectCLI.run(["list", "--file", file, "--server", "http://127.0.0.1:1"])
         XCTAssertEqual(twoSources.status, 2)
-        XCTAssertTrue(twoSources.stderr.contains("at most one of --server, --ready-file and --file"), twoSources.stderr)
+        XCTAssertTrue(twoSources.stderr.contains("at most one of --server, --ready-file, --file and --store"), twoSources.stderr)
 
         let unknownFlag = try await InspectCLI.run(["list", "--file", file, "--bogus"])
         XCTAssertEqual(unknownFlag.status, 2, unknownFlag.stderr)

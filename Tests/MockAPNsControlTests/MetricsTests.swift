@@ -54,6 +54,41 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(stats.byStatus, [400: 1])
     }
 
+    func testTheStoreSeriesCountBatchesAndShowItsHealth() async throws {
+        // The store is the embedded memory store of a second recorder: a real `RecordStore`, no database needed.
+        let sink = try Recorder(memoryLimit: 10)
+        var configuration = MockServerConfiguration()
+        configuration.port = 0
+        configuration.tls = false
+        configuration.trustBundledKeys = false
+        configuration.trustAnySignature = true
+        configuration.recordStore = MemoryRecordStore(recorder: sink)
+        let server = try MockAPNsServer(configuration: configuration)
+        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        let port = try await control.start()
+        server.recorder.append(RecordFixtures.make())
+        server.recorder.append(RecordFixtures.make())
+        server.recorder.flush()
+        let text = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/metrics").text
+        await control.stop()
+        await server.shutdown(gracePeriod: .milliseconds(100))
+        XCTAssertEqual(sink.lastSequence, 2, "both records reached the store")
+        XCTAssertTrue(text.contains("mockapns_store_unwritable 0"), text)
+        XCTAssertTrue(text.contains("mockapns_store_queued_records 0"), text)
+        XCTAssertTrue(text.contains("mockapns_store_held_records 0"), text)
+        XCTAssertTrue(text.contains("mockapns_store_failures_total 0"), text)
+        let batches = text.split(separator: "\n").first { $0.hasPrefix("mockapns_store_batches_total ") }
+        let count = batches.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+        XCTAssertTrue((1...2).contains(count), "one or two batches for two records: \(text)")
+    }
+
+    func testAMockWithoutAStoreShowsNoStoreSeries() async throws {
+        let harness = try await ControlTestHarness.start()
+        let text = try await harness.client.send("GET", "/metrics").text
+        await harness.stop()
+        XCTAssertFalse(text.contains("mockapns_store_"), text)
+    }
+
     func testRecordsFromBeforeTheControlPlaneStartedAreCounted() async throws {
         let server = try ControlTestHarness.makeServer()
         server.recorder.append(RecordFixtures.make())

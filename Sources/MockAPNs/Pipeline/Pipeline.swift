@@ -143,7 +143,7 @@ public final class Pipeline: Sendable {
         case .accepted(let push):
             apply(push, request: request, now: now, outcome: &outcome)
         }
-        if outcome.status < 300, recorder.fileIsUnwritable {
+        if outcome.status < 300, recorder.cannotRecord {
             outcome.refuseUnrecordable()
         }
 

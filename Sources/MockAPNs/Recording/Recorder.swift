@@ -4,7 +4,7 @@ import Synchronization
 import Synchronized
 
 /// Keeps every request the mock answered: a bounded in-memory ring for queries, waiters and followers, and
-/// (optionally) a JSON Lines file written by a background thread.
+/// (optionally) a JSON Lines file and a ``RecordStore``, each written by a background thread.
 ///
 /// Followers (the live stream, `mockapns tail`, the dashboard) read the ring by position (`follow(after:limit:)`),
 /// so storing a record costs the loop thread the same whether nobody or many follow: it only wakes followers that
@@ -60,6 +60,7 @@ public final class Recorder: Sendable {
 
     private let state: Locked<State>
     private let writer: RecordFileWriter?
+    private let storeWriter: RecordStoreWriter?
     /// The JSON Lines file every record is appended to, when there is one (searches page into it).
     public let filePath: String?
     /// How many records the memory ring keeps; older ones remain only in the file.
@@ -71,9 +72,13 @@ public final class Recorder: Sendable {
     /// appending every record to that JSON Lines file. An existing file is continued: a torn last line is cut off
     /// and numbering goes on after its highest `seq` (both said on stderr). `synchronousFile` (`--record-sync`)
     /// makes `store(_:whenWritten:)` hold each answer until its record's line is written.
-    public convenience init(memoryLimit: Int = 50_000, filePath: String? = nil, synchronousFile: Bool = false) throws(RecorderError) {
+    ///
+    /// `store`, when set, receives every record too, in batches from its own thread (`--store`); with
+    /// `synchronousStore` an answer also waits until its record's batch is committed there.
+    public convenience init(memoryLimit: Int = 50_000, filePath: String? = nil, synchronousFile: Bool = false,
+                            store: (any RecordStore)? = nil, synchronousStore: Bool = false) throws(RecorderError) {
         try self.init(memoryLimit: memoryLimit, filePath: filePath, fileQueueLimit: RecordFileWriter.defaultQueueLimit,
-                      synchronousFile: synchronousFile)
+                      synchronousFile: synchronousFile, store: store, synchronousStore: synchronousStore)
     }
 
     /// `init(memoryLimit:filePath:)` with the file writer's queue limit, how much it holds for an unwritable file,
@@ -81,7 +86,8 @@ public final class Recorder: Sendable {
     init(memoryLimit: Int, filePath: String?, fileQueueLimit: Int,
          heldBytesLimit: Int = RecordFileWriter.defaultHeldBytesLimit, synchronousFile: Bool = false,
          fileOperations: RecordFileAppender.FileOperations = .system,
-         beforeFileBatch: (@Sendable () -> Void)? = nil) throws(RecorderError) {
+         beforeFileBatch: (@Sendable () -> Void)? = nil,
+         store: (any RecordStore)? = nil, synchronousStore: Bool = false) throws(RecorderError) {
         guard memoryLimit > 0 else { throw .invalidMemoryLimit(memoryLimit) }
         self.memoryLimit = memoryLimit
         self.filePath = filePath
@@ -93,6 +99,7 @@ public final class Recorder: Sendable {
                                  fileChanged: { [fileIndex] in fileIndex.reset() })
         }
         self.writer = writer
+        storeWriter = store.map { RecordStoreWriter(store: $0, synchronous: synchronousStore) }
         var initial = State(ring: Array(repeating: nil, count: memoryLimit))
         if let writer, let path = filePath {
             let recovery = writer.recovery
@@ -119,7 +126,25 @@ public final class Recorder: Sendable {
     public var fileIsUnwritable: Bool { writer?.status.isUnwritable ?? false }
 
     /// Whether answers wait for their record's line to be written (`--record-sync`).
-    public var writesBeforeAnswering: Bool { writer?.synchronous ?? false }
+    public var writesBeforeAnswering: Bool { (writer?.synchronous ?? false) || (storeWriter?.synchronous ?? false) }
+
+    /// The record store's state (taking records or not, records lost), or nil without a store (`--store`).
+    public var storeStatus: RecordFileStatus? { storeWriter?.status }
+
+    /// Where the record store writes, for messages (no secrets), or nil without a store.
+    public var storeLabel: String? { storeWriter?.label }
+
+    /// Batches the record store committed, and records waiting in its queue (for `/metrics`); zeros without a store.
+    public var storeProgress: (batches: Int, queued: Int) {
+        guard let storeWriter else { return (0, 0) }
+        return (storeWriter.batches.load(ordering: .relaxed), storeWriter.queued)
+    }
+
+    /// Whether the record store refuses records (database down): no answer should claim success meanwhile.
+    public var storeIsUnwritable: Bool { storeWriter?.status.isUnwritable ?? false }
+
+    /// Whether the file or the store cannot take records: the pipeline answers 500 instead of success meanwhile.
+    public var cannotRecord: Bool { fileIsUnwritable || storeIsUnwritable }
 
     /// Numbers `record` (its `seq` is replaced), stores it, and hands it to the file, subscribers and waiters.
     /// Returns the record as stored.
@@ -151,11 +176,28 @@ public final class Recorder: Sendable {
         var evicted: StoredRecord?
         defer { withExtendedLifetime(evicted) {} }   // released here, outside the lock
         var fileQueueFull = false
+        var storeQueueFull = false
+        // `--record-sync`: the answer waits for each synchronous writer; with two, for both.
+        var fileCompletion: RecordFileWriter.Completion?
+        var storeCompletion: RecordFileWriter.Completion?
+        if let whenWritten {
+            let fileWaits = writer?.synchronous == true, storeWaits = storeWriter?.synchronous == true
+            if fileWaits && storeWaits {
+                let join = CompletionJoin(parts: 2, action: whenWritten)
+                fileCompletion = join.part
+                storeCompletion = join.part
+            } else if fileWaits {
+                fileCompletion = whenWritten
+            } else if storeWaits {
+                storeCompletion = whenWritten
+            }
+        }
         let followers: [UInt64: CheckedContinuation<Void, Never>] = state.withLock { state in
             state.lastSeq += 1
             shared.number(state.lastSeq)
             evicted = state.insert(shared)
-            fileQueueFull = writer?.enqueue(shared, completion: whenWritten) ?? false   // under the lock: file in `seq` order
+            fileQueueFull = writer?.enqueue(shared, completion: fileCompletion) ?? false   // under the lock: file in `seq` order
+            storeQueueFull = storeWriter?.enqueue(shared, completion: storeCompletion) ?? false
             state.totals.statistics.count(status: status, reason: reason, pushType: pushType, connectionChurn: churn)
             state.totals.durations.add(micros: duration)
             if !state.waiters.isEmpty {
@@ -179,7 +221,8 @@ public final class Recorder: Sendable {
         for continuation in followers.values { continuation.resume() }
         for (continuation, records) in woken { continuation.resume(returning: records) }   // linted by the waiter
         if fileQueueFull { writer?.waitForRoom() }   // a slow disk holds this thread back, with no lock held
-        if writer == nil, let whenWritten { whenWritten(true) }
+        if storeQueueFull { storeWriter?.waitForRoom() }   // so does a slow database
+        if fileCompletion == nil, storeCompletion == nil, let whenWritten { whenWritten(true) }
         return shared
     }
 
@@ -229,6 +272,30 @@ public final class Recorder: Sendable {
             state.clearedTotals = state.totals.statistics
             state.clearedThrough = state.lastSeq
             for id in state.waiters.keys { state.waiters[id]?.matched = 0 }
+        }
+    }
+
+    /// Forgets the oldest records in memory that `retention` lets go of (past its count, or received before its
+    /// time), as if pushed out of the ring: a record file keeps them. Returns how many were forgotten.
+    @discardableResult
+    public func pruneMemory(_ retention: RecordRetention) -> Int {
+        var released: [StoredRecord] = []
+        defer { withExtendedLifetime(released) {} }   // freed after the lock
+        return state.withLock { state in
+            while state.stored > 0, let oldest = state.ring[state.head] {
+                let pastCount = retention.keepNewest.map { state.stored > $0 } ?? false
+                let pastAge = retention.receivedBeforeMillis.map { oldest.base.receivedAtMillis < $0 } ?? false
+                guard pastCount || pastAge else { break }
+                let record = oldest.record
+                for id in state.waiters.keys where state.waiters[id]?.filter.matches(record) == true {
+                    state.waiters[id]?.matched -= 1
+                }
+                released.append(oldest)
+                state.ring[state.head] = nil
+                state.head = (state.head + 1) % state.ring.count
+                state.stored -= 1
+            }
+            return released.count
         }
     }
 
@@ -360,6 +427,7 @@ public final class Recorder: Sendable {
     /// Writes every record so far to the file (if any) and waits until it is done.
     public func flush() {
         writer?.flush()
+        storeWriter?.flush()
     }
 
     /// Opens the record file's path again and appends there from now on (SIGHUP after a rename rotation); does
@@ -371,6 +439,7 @@ public final class Recorder: Sendable {
     /// Flushes and closes the file, and ends every subscription.
     public func shutdown() {
         writer?.close()
+        storeWriter?.close()
         let followers = state.withLock { state in
             state.isShutDown = true
             defer { state.followers = [:] }

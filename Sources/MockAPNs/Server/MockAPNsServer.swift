@@ -41,7 +41,8 @@ public final class MockAPNsServer: Sendable {
             trustStore = try CertificateTrustStore(caPEM: try Self.readText(caPath))
         }
         let recorder = try Recorder(memoryLimit: configuration.memoryLimit, filePath: configuration.recordPath,
-                                    synchronousFile: configuration.recordSync)
+                                    synchronousFile: configuration.recordSync, store: configuration.recordStore,
+                                    synchronousStore: configuration.recordSync)
         let devices = DeviceRegistry()
         if let path = configuration.devicesPath { try devices.load(contentsOf: path) }
         let faults = FaultPlan()

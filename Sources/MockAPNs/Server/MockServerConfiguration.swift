@@ -33,6 +33,9 @@ public struct MockServerConfiguration: Sendable {
     /// Answer each request only once its record's line is written to `recordPath` (`--record-sync`): nothing an
     /// answer claims can be lost to a crash, at a cost in throughput.
     public var recordSync = false
+    /// A store every record is also written to, in batches off the event loops (`--store postgres://…`); nil keeps
+    /// only the embedded memory ring and `recordPath`. `recordSync` waits for its commit too.
+    public var recordStore: (any RecordStore)?
     /// How many records stay in memory.
     public var memoryLimit = 50_000
     /// Event loops (threads); nil = one per core.

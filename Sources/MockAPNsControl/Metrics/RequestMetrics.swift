@@ -32,6 +32,8 @@ final class RequestMetrics: Sendable {
     private let recordsLost: Counter
     /// The file status's failures and losses already added to the counters (they only grow).
     private let fileReported = Locked<(failures: Int, lost: Int)>((0, 0))
+    /// The `--store` series, when there is a store.
+    private let store: StoreMetrics?
 
     /// Follows `recorder`; `openConnections` is read at each scrape.
     init(recorder: Recorder, openConnections: @escaping @Sendable () -> Int) {
@@ -51,6 +53,7 @@ final class RequestMetrics: Sendable {
             "Times the --record file became unwritable."))
         recordsLost = registry.makeCounter(descriptor: Self.name("records_lost", "total",
             "Records that never reached the --record file (held past the bound while it was unwritable, or at exit)."))
+        store = StoreMetrics(recorder: recorder, registry: registry)
     }
 
     /// Brings the traffic series up to the recorder's totals.
@@ -118,6 +121,7 @@ final class RequestMetrics: Sendable {
             if newFailures > 0 { fileFailures.increment(by: Int64(newFailures)) }
             if newLost > 0 { recordsLost.increment(by: Int64(newLost)) }
         }
+        store?.update()
         return registry.emitToBuffer()
     }
 }

@@ -25,8 +25,12 @@ final class LiveStreams: Sendable {
     var isClosed: Bool { closed.withLock { $0 } }
 
     /// A feed's reader: records after `seq` that pass `filter`, encoded as server-sent events.
-    func feed(after seq: UInt64, filter: RecordFilter) -> Feed {
-        Feed(streams: self, follower: RecordFollower(recorder: recorder, after: seq), filter: filter)
+    /// With `newest`, each read sends at most that many of the records waiting (the newest) and an `elided` event
+    /// for the ones passed over: what a list showing only its newest rows needs during a burst.
+    func feed(after seq: UInt64, filter: RecordFilter, newest: Int? = nil) -> Feed {
+        var follower = RecordFollower(recorder: recorder, after: seq)
+        follower.keepNewest = newest
+        return Feed(streams: self, follower: follower, filter: filter)
     }
 
     /// Ends every feed (at once for those waiting for records, at their next batch for the others) and refuses new
@@ -62,12 +66,16 @@ final class LiveStreams: Sendable {
                 guard let batch = await follower.next(timeout: wake) else { return nil }
                 if streams.isClosed { return nil }
                 var out = ByteBuffer()
-                if let skipped = batch.skipped { out.writeString(Self.gapEvent(skipped)) }
+                out.reserveCapacity(batch.records.count * 1_600 + 256)
+                if let elided = batch.elided { out.writeString(Self.rangeEvent("elided", elided)) }
+                if let skipped = batch.skipped { out.writeString(Self.rangeEvent("gap", skipped)) }
                 for record in batch.records where passesAll || filter.matches(record.record) {
                     let line = encoder.line(for: record)
-                    out.writeString("id: \(record.seq)\ndata: ")
-                    out.writeBytes(line.dropLast())   // the line's own newline ends the data field
-                    out.writeString("\n\n")
+                    out.writeStaticString("id: ")
+                    Self.writeDecimal(record.seq, to: &out)
+                    out.writeStaticString("\ndata: ")
+                    _ = line.withUnsafeBytes { out.writeBytes(UnsafeRawBufferPointer(rebasing: $0.dropLast())) }   // its newline ends the field
+                    out.writeStaticString("\n\n")
                 }
                 if out.readableBytes > 0 {
                     silentFor = .zero
@@ -82,10 +90,25 @@ final class LiveStreams: Sendable {
             return nil
         }
 
-        /// The event that tells a follower which records it missed: `event: gap` with the range and how many.
-        static func gapEvent(_ skipped: ClosedRange<UInt64>) -> String {
-            let count = skipped.upperBound - skipped.lowerBound + 1
-            return "event: gap\ndata: {\"from\":\(skipped.lowerBound),\"through\":\(skipped.upperBound),\"count\":\(count)}\n\n"
+        /// `value` in decimal, without building a String (once per record per feed).
+        static func writeDecimal(_ value: UInt64, to out: inout ByteBuffer) {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+                var rest = value
+                var start = digits.count
+                repeat {
+                    start -= 1
+                    digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                } while rest > 0
+                out.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(digits)[start...]))
+            }
+        }
+
+        /// An event naming a range of records the follower did not get: `gap` (the server no longer had them) or
+        /// `elided` (passed over because the follower asked for only the newest), with the range and how many.
+        static func rangeEvent(_ name: String, _ range: ClosedRange<UInt64>) -> String {
+            let count = range.upperBound - range.lowerBound + 1
+            return "event: \(name)\ndata: {\"from\":\(range.lowerBound),\"through\":\(range.upperBound),\"count\":\(count)}\n\n"
         }
     }
 }

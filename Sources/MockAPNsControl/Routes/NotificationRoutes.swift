@@ -47,15 +47,23 @@ struct NotificationRoutes {
 
     /// `id: <seq>` and `data: <record json>` per record after `since` (from now when not given) that passes the
     /// list's filters, read by position: what memory no longer holds comes from the record file, else an
-    /// `event: gap` names the skipped range; `: keep-alive` comments while there is nothing to send.
+    /// `event: gap` names the skipped range; `: keep-alive` comments while there is nothing to send. With
+    /// `newest=N` each read sends only the newest N records waiting and an `event: elided` for the rest.
     private func stream(_ request: Request) throws -> Response {
         var filter = try RecordFilterQuery.filter(from: request)
         let start = filter.since ?? recorder.lastSequence
         filter.since = nil
         filter.limit = nil
-        let streams = self.streams, liveFilter = filter
+        var newest: Int?
+        if let raw = request.uri.queryParameters["newest"] {
+            guard let value = Int(raw), (1...10_000).contains(value) else {
+                throw ControlAPIError.badRequest("Query parameter 'newest' must be an integer from 1 to 10000; got '\(raw)'.")
+            }
+            newest = value
+        }
+        let streams = self.streams, liveFilter = filter, keepNewest = newest
         let body = ResponseBody { writer in
-            var feed = streams.feed(after: start, filter: liveFilter)
+            var feed = streams.feed(after: start, filter: liveFilter, newest: keepNewest)
             try await writer.write(ByteBuffer(string: ": mockapns live stream\n\n"))
             while let bytes = await feed.next() {
                 try await writer.write(bytes)

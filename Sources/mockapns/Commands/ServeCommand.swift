@@ -6,7 +6,8 @@ import Logging
 import MockAPNs
 
 /// `mockapns serve`: runs the mock until SIGINT/SIGTERM, which flush the recording and exit 0 (3 when a record could
-/// not be written to the `--record` file). SIGHUP and SIGUSR1 reopen the `--record` file (rename rotation).
+/// not be written to the `--record` file or the `--store`). SIGHUP and SIGUSR1 reopen the `--record` file (rename
+/// rotation).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -38,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "JSON file of device states (unregistered, expired, topics, otherEnvironment, rateLimited).") var devices: String?
     @Option(help: "JSON file of fault rules.") var faults: String?
     @Option(help: "Append every record to this JSON Lines file.") var record: String?
-    @Flag(help: "Answer each request only once its record is written to the --record file (no loss on a crash; slower).")
+    @Flag(help: "Answer each request only once its record is written to the --record file and committed to the --store (no loss on a crash; slower).")
     var recordSync = false
     @Option(help: "Records kept in memory (default 50000).") var memoryLimit: Int?
     @Option(help: "Event-loop threads (default: one per core).") var loops: Int?
@@ -49,6 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
     var readyFile: String?
     @Flag(help: "No per-request log line (they are printed at --log-level info and below).") var quiet = false
     @OptionGroup var control: ControlPlaneOptions
+    @OptionGroup var storeOptions: StoreServeOptions
 
     func run() async throws {
         ReopenSignal.ignoreUntilHandled()
@@ -93,8 +95,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.faultsPath = faults ?? env["FAULTS"]
         configuration.recordPath = record ?? env["RECORD"]
         configuration.recordSync = recordSync || env.bool("RECORD_SYNC")
-        if configuration.recordSync && configuration.recordPath == nil {
-            throw ValidationError("--record-sync needs --record FILE")
+        let storeGiven = storeOptions.store != nil || env["STORE"] != nil
+        if configuration.recordSync && configuration.recordPath == nil && !storeGiven {
+            throw ValidationError("--record-sync needs --record FILE or --store URL")
         }
         if let limit = try memoryLimit ?? env.int("MEMORY_LIMIT") { configuration.memoryLimit = limit }
         configuration.loopCount = try loops ?? env.int("LOOPS")
@@ -106,6 +109,9 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "mockapns") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: level) ?? .info
         configuration.logger = logger
+        // Before anything listens: a wrong URL, password or schema stops the mock with one line.
+        let store = try await storeOptions.open(environment: env)
+        configuration.recordStore = store
 
         let server: MockAPNsServer
         do {
@@ -126,8 +132,13 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(1)
         } catch {
             FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
+            await store?.close()
             throw ExitCode(1)
         }
+        if let store, storeOptions.namesInstanceByAddress(env) {
+            store.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
+        }
+        let pruner = try store.flatMap { store in try storeOptions.startPruning(store, environment: env) }
         let mode = configuration.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
         FileHandle.standardError.write(Data(
             "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
@@ -170,13 +181,23 @@ struct ServeCommand: AsyncParsableCommand {
         if let readyPath { ReadyFile.remove(at: readyPath) }   // the URLs are about to stop answering
         await plane.stop()
         await server.shutdown()
+        pruner?.cancel()
+        await pruner?.value
+        await store?.close()
         requestLog?.cancel()      // it prints what is left first: every request is logged or counted before exit
         await requestLog?.value
         FileHandle.standardError.write(Data("mockapns: stopped after \(server.recorder.lastSequence) request(s)\n".utf8))
+        var lostAny = false
         if let lost = server.recorder.fileStatus?.lost, lost > 0 {
             FileHandle.standardError.write(Data(
                 "mockapns: \(lost) record(s) could not be written to \(configuration.recordPath ?? "the record file")\n".utf8))
-            throw ExitCode(3)
+            lostAny = true
         }
+        if let lost = server.recorder.storeStatus?.lost, lost > 0 {
+            FileHandle.standardError.write(Data(
+                "mockapns: \(lost) record(s) could not be written to the store \(server.recorder.storeLabel ?? "")\n".utf8))
+            lostAny = true
+        }
+        if lostAny { throw ExitCode(3) }
     }
 }

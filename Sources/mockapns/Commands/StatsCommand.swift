@@ -1,5 +1,7 @@
 import APNsModel
 import ArgumentParser
+import MockAPNs
+import MockAPNsControl
 
 /// `mockapns stats`: totals by status, reason and push type.
 struct StatsCommand: AsyncParsableCommand {
@@ -17,7 +19,8 @@ struct StatsCommand: AsyncParsableCommand {
             let stats: JSONValue
             switch try source.resolve() {
             case .live(let client): stats = try await client.statistics()
-            case .file(let file): stats = StatsSummary.json(of: try file.load())
+            case .file(let file): stats = try StatsSummary.json(of: file)
+            case .store(let store): stats = try await store.statistics().jsonValue()
             }
             if output.json {
                 output.printJSON(stats)

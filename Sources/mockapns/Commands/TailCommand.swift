@@ -32,7 +32,7 @@ struct TailCommand: AsyncParsableCommand {
             let includeExisting: Bool
             switch recordSource {
             case .file: includeExisting = !skipExisting
-            case .live: includeExisting = filters.since != nil
+            case .live, .store: includeExisting = filters.since != nil
             }
             let report = TailGapReport()
             let interrupt = TailInterrupt.install(report)
@@ -63,7 +63,7 @@ struct TailCommand: AsyncParsableCommand {
                             report.skipped(range)
                         }
                     }
-                case .file:
+                case .file, .store:   // a store cannot be followed yet: `follow` says so (exit 2)
                     for try await record in try recordSource.follow(matching: filters.filter, includeExisting: includeExisting) {
                         if output.json {
                             output.printJSON(record.jsonValue())

@@ -13,6 +13,8 @@ enum InspectError: Error, CustomStringConvertible {
     case server(url: String, status: Int, message: String)
     /// The asked-for record does not exist.
     case notFound(String)
+    /// The `--store` database cannot be read (unreachable, login refused, schema too old or too new).
+    case store(String)
 
     /// A sentence saying what went wrong and what to try.
     var description: String {
@@ -28,7 +30,7 @@ enum InspectError: Error, CustomStringConvertible {
                 + "Point at it with --server URL or --ready-file PATH, or read a recording with --file rec.jsonl."
         case .server(let url, let status, let message):
             return "The control plane at \(url) answered \(status): \(message)"
-        case .notFound(let message):
+        case .notFound(let message), .store(let message):
             return message
         }
     }

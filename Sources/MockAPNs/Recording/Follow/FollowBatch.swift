@@ -4,6 +4,9 @@ public struct FollowBatch: Sendable {
     /// Records numbered in this range were gone (pushed out of memory, and no `--record` file to read them from)
     /// before the follower reached them. Reported once, before `records`.
     public var skipped: ClosedRange<UInt64>?
+    /// Records numbered in this range were passed over on purpose: the follower asked for only the newest few
+    /// (`RecordFollower.keepNewest`) and more were waiting. They are still in memory or the record file.
+    public var elided: ClosedRange<UInt64>?
     /// The records read, oldest first; may be empty when only `skipped` or a timeout is reported.
     public var records: [FollowedRecord]
     /// The follower's position after this batch: the last `seq` it covers.

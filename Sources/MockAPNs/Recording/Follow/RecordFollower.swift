@@ -13,6 +13,10 @@ public struct RecordFollower {
     public private(set) var position: UInt64
     private let batchLimit: Int
     private let coalescing: Duration
+    /// When set, a read that finds more than this many records waiting passes over the older ones (reported as
+    /// `FollowBatch.elided`): for a view that shows only the newest rows, so a burst costs it (and the server)
+    /// at most this many records per read.
+    public var keepNewest: Int?
 
     /// Follows `recorder` from the record after `seq` (`recorder.lastSequence` for "from now on").
     /// - Parameters:
@@ -36,6 +40,14 @@ public struct RecordFollower {
         if !lastBatchWasFull, (try? await Task.sleep(for: coalescing)) == nil { return nil }
         var timedOut = false
         while !Task.isCancelled {
+            var elided: ClosedRange<UInt64>?
+            if let keepNewest, keepNewest >= 0 {
+                let last = recorder.lastSequence
+                if last > position, last - position > UInt64(keepNewest) {
+                    elided = (position + 1)...(last - UInt64(keepNewest))
+                    position = last - UInt64(keepNewest)
+                }
+            }
             let read = recorder.read(after: position, limit: batchLimit)
             if let skipped = read.skipped {
                 // Behind the memory ring: the file has those records, in order, unless it was rotated away.
@@ -43,7 +55,9 @@ public struct RecordFollower {
                     position = last.seq
                     lastBatchWasFull = true
                     let missing = first.seq > skipped.lowerBound ? skipped.lowerBound...(first.seq - 1) : nil
-                    return FollowBatch(skipped: missing, records: fromFile, position: position)
+                    var batch = FollowBatch(skipped: missing, records: fromFile, position: position)
+                    batch.elided = elided
+                    return batch
                 }
                 position = skipped.upperBound
                 lastBatchWasFull = true
@@ -51,12 +65,16 @@ public struct RecordFollower {
                     position = last.seq
                     lastBatchWasFull = read.records.count == batchLimit
                 }
-                return FollowBatch(skipped: skipped, records: read.records.map(FollowedRecord.init), position: position)
+                var batch = FollowBatch(skipped: skipped, records: read.records.map(FollowedRecord.init), position: position)
+                batch.elided = elided
+                return batch
             }
             if let last = read.records.last {
                 position = last.seq
                 lastBatchWasFull = read.records.count == batchLimit
-                return FollowBatch(records: read.records.map(FollowedRecord.init), position: position)
+                var batch = FollowBatch(records: read.records.map(FollowedRecord.init), position: position)
+                batch.elided = elided
+                return batch
             }
             if recorder.isShutDown { return nil }
             if timedOut { return FollowBatch(records: [], position: position) }

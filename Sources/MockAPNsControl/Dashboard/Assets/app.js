@@ -138,6 +138,20 @@ function enqueue(item) {
   if (!state.frame) state.frame = requestAnimationFrame(flushIncoming);
 }
 
+// The server passed over pushes older than the newest MAX_ROWS waiting (a burst): the rows shown before them are
+// no longer next to what comes, so they go; "Older pushes" pages back from the passed-over ones through search.
+function onElided(range) {
+  if (range.through > state.lastSeq) state.lastSeq = range.through;
+  scheduleCounters();
+  if (state.paused) { state.pending = []; state.pendingOverflow = true; return; }
+  if (state.query) return;
+  state.incoming = [];
+  state.records = [];
+  rowsBody.replaceChildren();
+  state.nextBefore = range.through + 1;
+  showEmptyAndMore();
+}
+
 let searchTimer = null;
 function onLiveItem(item) {
   if (!item.gap) {
@@ -165,7 +179,7 @@ async function openStream() {
   const controller = new AbortController();
   state.stream = controller;
   try {
-    const response = await fetch(`/api/v1/stream?since=${state.lastSeq}`, { headers: authHeaders(), signal: controller.signal });
+    const response = await fetch(`/api/v1/stream?since=${state.lastSeq}&newest=${MAX_ROWS}`, { headers: authHeaders(), signal: controller.signal });
     if (response.status === 401) { askForToken((await response.json().catch(() => ({}))).error); return; }
     if (!response.ok) throw new Error(`${response.status}`);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -181,6 +195,7 @@ async function openStream() {
         const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(5).replace(/^ /, "")).join("\n");
         if (!data) continue;
         if (lines.includes("event: gap")) { onLiveItem({ gap: true, ...JSON.parse(data) }); continue; }
+        if (lines.includes("event: elided")) { onElided(JSON.parse(data)); continue; }
         // A record stays text until it is shown; its number comes from the event's id line.
         const id = lines.find((line) => line.startsWith("id:"));
         onLiveItem({ seq: Number(id ? id.slice(3) : JSON.parse(data).seq), raw: data });

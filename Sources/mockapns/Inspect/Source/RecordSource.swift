@@ -1,17 +1,28 @@
 import MockAPNs
 
-/// Records from a live control plane or from a recording file, behind one interface.
+/// Records from a live control plane, a recording file or a shared store, behind one interface.
 enum RecordSource {
     /// A running mock's control plane.
     case live(ControlClient)
     /// A JSON Lines recording.
     case file(RecordFile)
+    /// A shared PostgreSQL store (`--store`).
+    case store(StoreSource)
 
-    /// The records that match `filter`, oldest first.
+    /// The records that match `filter`, oldest first. A file is streamed: only the matches are kept, and with a
+    /// limit only the newest ones, read from the end of the file.
     func records(matching filter: RecordFilter) async throws(InspectError) -> [RecordedRequest] {
         switch self {
         case .live(let client): return try await client.records(matching: filter)
-        case .file(let file): return filter.apply(to: try file.load())
+        case .file(let file):
+            if let limit = filter.limit, limit >= 0 { return try file.newest(limit, matching: filter) }
+            var matches: [RecordedRequest] = []
+            try file.forEachRecord { record in
+                if filter.matches(record) { matches.append(record) }
+                return true
+            }
+            return matches
+        case .store(let store): return try await store.records(matching: filter)
         }
     }
 
@@ -28,10 +39,10 @@ enum RecordSource {
                     + "`mockapns list --server \(client.baseURL.absoluteString)` shows the ones it keeps.")
             }
         case .file(let file):
-            let records = try file.load()
-            if let seq = UInt64(id), let found = records.first(where: { $0.seq == seq }) { return found }
-            if let found = records.first(where: { $0.response.apnsID?.lowercased() == id.lowercased() }) { return found }
+            if let found = try file.record(id) { return found }
             throw .notFound("No record in \(file.path) has sequence number or apns-id '\(id)'; `mockapns list --file \(file.path)` shows them.")
+        case .store(let store):
+            return try await store.record(id)
         }
     }
 
@@ -41,6 +52,9 @@ enum RecordSource {
         switch self {
         case .live(let client): return try client.follow(matching: filter, includeExisting: includeExisting)
         case .file(let file): return try file.follow(matching: filter, includeExisting: includeExisting)
+        case .store:
+            throw .usage("Following a --store is not supported yet; use `mockapns list --store URL --since ID` to poll it, "
+                + "or follow one instance with --server.")
         }
     }
 
@@ -49,6 +63,7 @@ enum RecordSource {
         switch self {
         case .live(let client): return client.baseURL.absoluteString
         case .file(let file): return file.path
+        case .store(let store): return store.label
         }
     }
 }

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
+import MockAPNsPostgres
 
-/// Where the records come from: a live control plane (`--server`, `--ready-file`) or a recording
-/// written by `mockapns serve --record` (`--file`).
+/// Where the records come from: a live control plane (`--server`, `--ready-file`), a recording
+/// written by `mockapns serve --record` (`--file`), or a shared store `mockapns serve --store` writes (`--store`).
 ///
 /// Without any of the three flags, `$MOCKAPNS_SERVER` or `$MOCKAPNS_READY_FILE` (the variable `serve`
 /// also reads) name the server; otherwise it is `http://127.0.0.1:2198`.
@@ -19,16 +20,32 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Read a JSON Lines recording instead of a live server.", valueName: "rec.jsonl"))
     var file: String?
 
+    @Option(name: .long, help: ArgumentHelp("Read the shared PostgreSQL store that `mockapns serve --store` instances write (every instance's records; ids are store-wide).", valueName: "postgres://user@host/db"))
+    var store: String?
+
+    @Option(name: .customLong("store-namespace"), help: ArgumentHelp("With --store, the namespace to read (as given to `serve --store-namespace`; default none).", valueName: "name"))
+    var storeNamespace: String?
+
     @Option(name: .customLong("control-token"), help: ArgumentHelp("Bearer token for a control plane started with --control-token (default: $MOCKAPNS_CONTROL_TOKEN).", valueName: "token"))
     var controlToken: String?
 
-    /// The source these options name; at most one of `--server`, `--ready-file`, `--file`.
+    /// The source these options name; at most one of `--server`, `--ready-file`, `--file`, `--store`.
     func resolve() throws(InspectError) -> RecordSource {
-        let given = [server, readyFile, file].compactMap { $0 }
+        let given = [server, readyFile, file, store].compactMap { $0 }
         guard given.count <= 1 else {
-            throw .usage("Give at most one of --server, --ready-file and --file.")
+            throw .usage("Give at most one of --server, --ready-file, --file and --store.")
         }
         if let file { return .file(RecordFile(path: file)) }
+        if let store {
+            do {
+                let url = try PostgresStoreURL(parsing: store)
+                return .store(StoreSource(store: PostgresRecordStore(url: url, instance: "reader", namespace: storeNamespace ?? "",
+                                                                     logger: StoreLogger.make())))
+            } catch {
+                throw .usage(error.description)
+            }
+        }
+        if storeNamespace != nil { throw .usage("--store-namespace goes with --store.") }
         let environment = ProcessInfo.processInfo.environment
         let token = controlToken ?? environment["MOCKAPNS_CONTROL_TOKEN"]
         let server = given.isEmpty ? environment["MOCKAPNS_SERVER"] : self.server

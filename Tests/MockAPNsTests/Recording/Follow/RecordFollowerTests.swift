@@ -124,4 +124,20 @@ final class RecordFollowerTests: XCTestCase {
         let ended = await follower.next(timeout: .seconds(30))
         XCTAssertNil(ended, "a shut-down recorder ends its followers")
     }
+
+    /// A follower that wants only the newest few passes over the rest, says which, and misses nothing after.
+    func testKeepNewestPassesOverOlderRecordsAndSaysWhich() async throws {
+        let recorder = try Recorder(memoryLimit: 10_000)
+        var follower = RecordFollower(recorder: recorder, after: 0)
+        follower.keepNewest = 100
+        store(1_000, in: recorder)
+        let first = await follower.next(timeout: .seconds(5))
+        XCTAssertEqual(first?.elided, 1...900)
+        XCTAssertNil(first?.skipped, "passed over on purpose, not lost")
+        XCTAssertEqual(first?.records.map(\.seq), Array(901...1_000))
+        store(30, in: recorder)
+        let second = await follower.next(timeout: .seconds(5))
+        XCTAssertNil(second?.elided)
+        XCTAssertEqual(second?.records.map(\.seq), Array(1_001...1_030))
+    }
 }

@@ -1,0 +1,41 @@
+/// Where records live beyond one process: what the recorder hands finished records to, and what the control plane
+/// and the CLI's readers ask. One interface for the embedded stores (the memory ring with its optional JSON Lines
+/// file, ``MemoryRecordStore``) and the shared ones (PostgreSQL, in the `MockAPNsPostgres` module), so the code
+/// above it does not know which one it talks to and no SQL leaks out of the store that needs it.
+///
+/// Every method may do I/O (a file, a database round trip): call them from tasks, never from an event-loop
+/// thread. The recorder does so through ``RecordStoreWriter``, a background thread with a bounded queue.
+public protocol RecordStore: Sendable {
+    /// Where the records go, for messages: safe to print (a database URL without its password).
+    var label: String { get }
+
+    /// Stores `batch` (records already numbered by their recorder, in `seq` order) as one unit: when this returns,
+    /// every record of the batch is stored; when it throws, the caller keeps the batch and may try it again.
+    func append(_ batch: [RecordedRequest]) async throws
+
+    /// The newest `filter.limit` records (all, when nil) that match `filter` and are numbered below `before`
+    /// (any, when nil), oldest first. Pass the lowest `seq` of a page as `before` for the next older page.
+    /// A shared store numbers its records with one store-wide id, which it returns as `seq`.
+    func records(matching filter: RecordFilter, before: UInt64?) async throws -> [RecordedRequest]
+
+    /// The record `id` names (its number, or the `apns-id` its answer carried), or nil when the store has none.
+    func record(_ id: RecordID) async throws -> RecordedRequest?
+
+    /// Counters over every record the store holds (by status, reason and push type).
+    func statistics() async throws -> RecorderStatistics
+
+    /// Forgets every record (in a shared store: of this store's namespace only).
+    func clear() async throws
+
+    /// Forgets the records `retention` says to let go of, oldest first; returns how many were forgotten.
+    @discardableResult
+    func prune(_ retention: RecordRetention) async throws -> Int
+
+    /// A sentence for `error` (thrown by this store) that an operator can act on, without secrets.
+    func describe(_ error: any Error) -> String
+}
+
+extension RecordStore {
+    /// `"\(error)"`: stores whose errors hide their detail in `description` say more.
+    public func describe(_ error: any Error) -> String { "\(error)" }
+}

@@ -1,0 +1,279 @@
+import APNsModel
+import Logging
+import MockAPNs
+import PostgresNIO
+import Synchronization
+
+/// The shared record store on PostgreSQL (`mockapns serve --store postgres://…`): several mocks write their records
+/// into one table, and any reader (`mockapns list --store`, another instance) sees them all.
+///
+/// Each record is one row: a store-wide id (`bigserial`, returned to readers as the record's `seq`), the instance
+/// that answered it, the namespace (`--store-namespace`: mocks in different namespaces share the database without
+/// seeing each other's records), the instance's own `seq`, the columns searches filter on (indexed), and the
+/// record's JSON line as the recorder writes it to a `--record` file. Batches arrive from the recorder's store
+/// writer (a background thread) and go in as one multi-row `INSERT`: one round trip and one commit per batch.
+public final class PostgresRecordStore: RecordStore {
+    /// The URL it connects to (its password is never printed: ``label`` is the redacted form).
+    public let url: PostgresStoreURL
+    /// This mock's name in the records it writes (`--instance-name`, default host:port).
+    public var instance: String { instanceName.withLock { $0 } }
+    private let instanceName: Mutex<String>
+    /// The namespace it reads and writes (`--store-namespace`, default empty).
+    public let namespace: String
+    private let session: PostgresSession
+    /// A connection of its own for pruning: its transaction must not take in the writer's inserts.
+    private let pruneSession: PostgresSession
+    private let logger: Logger
+    /// Whether a reader already checked the schema version (once per store, not per query).
+    private let schemaChecked = Atomic<Bool>(false)
+
+    /// Columns written per record, besides the namespace and instance bound once per batch.
+    private static let columnsPerRow = 10
+
+    /// A store on `url` for `instance` in `namespace`; nothing is opened until ``open()`` or the first use.
+    public init(url: PostgresStoreURL, instance: String, namespace: String = "", logger: Logger = Logger(label: "mockapns.store")) {
+        self.url = url
+        instanceName = Mutex(instance)
+        self.namespace = namespace
+        self.logger = logger
+        session = PostgresSession(url: url, logger: logger)
+        pruneSession = PostgresSession(url: url, logger: logger)
+    }
+
+    /// The database, without its password.
+    public var label: String { url.redacted }
+
+    /// Connects and brings the schema up to date (under the migration lock): what `serve --store` does before it
+    /// listens, so a wrong URL, password or schema stops it with one clear line. Returns the versions.
+    ///
+    /// - Throws: ``PostgresStoreError``.
+    @discardableResult
+    public func open() async throws(PostgresStoreError) -> (from: Int, to: Int) {
+        let migrator = StoreMigrator(label: label, logger: logger)
+        do {
+            let outcome = try await session.run { connection in try await migrator.migrate(connection) }
+            return (outcome.from, outcome.to)
+        } catch {
+            throw PostgresStoreError.describing(error, store: label)
+        }
+    }
+
+    /// The database's schema version and the newest this build supports, without migrating.
+    ///
+    /// - Throws: ``PostgresStoreError``.
+    public func schemaVersion() async throws(PostgresStoreError) -> (found: Int, supported: Int) {
+        let migrator = StoreMigrator(label: label, logger: logger)
+        do {
+            let found = try await session.run { connection in try await migrator.currentVersion(connection) }
+            return (found, StoreSchema.latestVersion)
+        } catch {
+            throw PostgresStoreError.describing(error, store: label)
+        }
+    }
+
+    /// Checks the schema is exactly this build's (readers do not migrate a database they only read).
+    private func requireSchema() async throws {
+        let (found, supported) = try await schemaVersion()
+        if found > supported { throw PostgresStoreError.newerSchema(found: found, supported: supported, store: label) }
+        if found < supported {
+            throw PostgresStoreError.unavailable("the store \(label) has schema version \(found), this mockapns needs "
+                + "\(supported): run `mockapns store migrate --store URL` (or start `mockapns serve --store URL` once)")
+        }
+    }
+
+    /// Names this instance in the records written from now on: the CLI's default name is host:port, and with
+    /// `--port 0` the port is known only once the server is listening.
+    public func rename(instance: String) {
+        instanceName.withLock { $0 = instance }
+    }
+
+    /// Closes the connections.
+    public func close() async {
+        await session.close()
+        await pruneSession.close()
+    }
+
+    /// `prune`, by one instance at a time: in a transaction holding the prune lock, or not at all (nil) when another
+    /// instance holds it. The background retention of `serve --retain-count/--retain-age` calls this.
+    public func pruneExclusively(_ retention: RecordRetention) async throws -> Int? {
+        let logger = self.logger
+        return try await pruneSession.run { connection in
+            _ = try await connection.query("BEGIN", logger: logger).collect()
+            do {
+                let locked = try await connection.query(
+                    "SELECT pg_try_advisory_xact_lock(\(StoreSchema.pruneLockKey))", logger: logger).collect()
+                guard try locked.first?.decode(Bool.self) == true else {
+                    _ = try await connection.query("ROLLBACK", logger: logger).collect()
+                    return nil
+                }
+                var pruned = 0
+                for query in self.pruneQueries(retention) {
+                    pruned += Int(try await connection.query(query, logger: logger).collect().first?.decode(Int64.self) ?? 0)
+                }
+                _ = try await connection.query("COMMIT", logger: logger).collect()
+                return pruned
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+                throw error
+            }
+        }
+    }
+
+    public func append(_ batch: [RecordedRequest]) async throws {
+        guard !batch.isEmpty else { return }
+        let sql = Self.insertSQL(rows: batch.count)
+        var binds = PostgresBindings(capacity: 2 + batch.count * Self.columnsPerRow)
+        binds.append(namespace)
+        binds.append(instance)
+        for record in batch {
+            binds.append(Int64(bitPattern: record.seq))
+            binds.append(record.receivedAtMillis)
+            binds.append(record.deviceToken?.lowercased())
+            binds.append(record.header("apns-topic"))
+            binds.append(record.header("apns-push-type"))
+            binds.append(Int32(clamping: record.response.status))
+            binds.append(record.response.reason)
+            binds.append(record.response.apnsID?.lowercased())
+            binds.append(record.lint.contains { $0.id == "new-connection-per-push" })
+            binds.append(String(decoding: record.jsonLine().dropLast(), as: UTF8.self))
+        }
+        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+        let logger = self.logger
+        _ = try await session.run { connection in try await connection.query(query, logger: logger).collect().count }
+    }
+
+    /// `INSERT … VALUES (…), (…)` for `rows` records, `$1` and `$2` being the namespace and instance.
+    private static func insertSQL(rows: Int) -> String {
+        var sql = "INSERT INTO mockapns_records (namespace, instance, seq, received_ms, token, topic, push_type, status, "
+            + "reason, apns_id, connection_churn, line) VALUES "
+        sql.reserveCapacity(sql.utf8.count + rows * 80)
+        var parameter = 3
+        for row in 0..<rows {
+            if row > 0 { sql += "," }
+            sql += "($1,$2"
+            for _ in 0..<columnsPerRow {
+                sql += ",$\(parameter)"
+                parameter += 1
+            }
+            sql += ")"
+        }
+        return sql
+    }
+
+    public func records(matching filter: RecordFilter, before: UInt64?) async throws -> [RecordedRequest] {
+        try await requireSchemaOnce()
+        var query = StoreQueryBuilder(namespace: namespace)
+        query.add(filter: filter)
+        if let before { query.add("id < ", Int64(clamping: before)) }
+        var sql = "SELECT id, line FROM mockapns_records WHERE \(query.conditions) ORDER BY id DESC"
+        if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
+        let rows = try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds))
+        return try rows.reversed().map { row in try Self.record(from: row) }
+    }
+
+    public func record(_ id: RecordID) async throws -> RecordedRequest? {
+        try await requireSchemaOnce()
+        var query = StoreQueryBuilder(namespace: namespace)
+        switch id {
+        case .seq(let seq): query.add("id = ", Int64(clamping: seq))
+        case .apnsID(let text): query.add("apns_id = ", text.lowercased())
+        }
+        let sql = "SELECT id, line FROM mockapns_records WHERE \(query.conditions) ORDER BY id DESC LIMIT 1"
+        return try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds)).first.map(Self.record(from:))
+    }
+
+    public func statistics() async throws -> RecorderStatistics {
+        try await requireSchemaOnce()
+        let query = StoreQueryBuilder(namespace: namespace)
+        let sql = "SELECT status, reason, push_type, connection_churn, count(*) FROM mockapns_records WHERE "
+            + "\(query.conditions) GROUP BY 1, 2, 3, 4"
+        var statistics = RecorderStatistics()
+        for row in try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds)) {
+            let (status, reason, pushType, churn, count) = try row.decode((Int32, String?, String?, Bool, Int64).self)
+            let n = Int(count)
+            statistics.total += n
+            if status == 200 { statistics.accepted += n } else { statistics.rejected += n }
+            statistics.byStatus[Int(status), default: 0] += n
+            if let reason { statistics.byReason[reason, default: 0] += n }
+            statistics.byPushType[pushType ?? "none", default: 0] += n
+            if churn { statistics.newConnectionPerPush += n }
+        }
+        return statistics
+    }
+
+    public func clear() async throws {
+        let query = StoreQueryBuilder(namespace: namespace)
+        try await count(PostgresQuery(unsafeSQL: "WITH gone AS (DELETE FROM mockapns_records WHERE \(query.conditions) "
+                                      + "RETURNING 1) SELECT count(*) FROM gone", binds: query.binds))
+    }
+
+    @discardableResult
+    public func prune(_ retention: RecordRetention) async throws -> Int {
+        var pruned = 0
+        for query in pruneQueries(retention) { pruned += try await count(query) }
+        return pruned
+    }
+
+    /// The `DELETE`s `retention` asks for in this namespace, each answering how many rows it removed.
+    private func pruneQueries(_ retention: RecordRetention) -> [PostgresQuery] {
+        var queries: [PostgresQuery] = []
+        if let keep = retention.keepNewest {
+            var query = StoreQueryBuilder(namespace: namespace)
+            let offset = query.bind(Int64(keep))
+            let sql = "WITH gone AS (DELETE FROM mockapns_records WHERE \(query.conditions) AND id <= (SELECT id FROM "
+                + "mockapns_records WHERE \(query.conditions) ORDER BY id DESC OFFSET \(offset) LIMIT 1) RETURNING 1) "
+                + "SELECT count(*) FROM gone"
+            queries.append(PostgresQuery(unsafeSQL: sql, binds: query.binds))
+        }
+        if let cutoff = retention.receivedBeforeMillis {
+            var query = StoreQueryBuilder(namespace: namespace)
+            query.add("received_ms < ", cutoff)
+            let sql = "WITH gone AS (DELETE FROM mockapns_records WHERE \(query.conditions) RETURNING 1) SELECT count(*) FROM gone"
+            queries.append(PostgresQuery(unsafeSQL: sql, binds: query.binds))
+        }
+        return queries
+    }
+
+    public func describe(_ error: any Error) -> String {
+        PostgresStoreError.describing(error, store: label).description
+    }
+
+    /// Record counts per namespace and instance, for `mockapns store status`.
+    public func instanceCounts() async throws(PostgresStoreError) -> [(namespace: String, instance: String, records: Int)] {
+        do {
+            try await requireSchemaOnce()
+            let sql = "SELECT namespace, instance, count(*) FROM mockapns_records GROUP BY 1, 2 ORDER BY 1, 2"
+            return try await rows(PostgresQuery(unsafeSQL: sql)).map { row in
+                let (namespace, instance, count) = try row.decode((String, String, Int64).self)
+                return (namespace, instance, Int(count))
+            }
+        } catch {
+            throw PostgresStoreError.describing(error, store: label)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        let logger = self.logger
+        return try await session.run { connection in try await connection.query(query, logger: logger).collect() }
+    }
+
+    @discardableResult
+    private func count(_ query: PostgresQuery) async throws -> Int {
+        Int(try await rows(query).first?.decode(Int64.self) ?? 0)
+    }
+
+    private static func record(from row: PostgresRow) throws -> RecordedRequest {
+        let (id, line) = try row.decode((Int64, String).self)
+        var record = try RecordedRequest(jsonLine: Array(line.utf8))
+        record.seq = UInt64(bitPattern: id)
+        return record
+    }
+
+    private func requireSchemaOnce() async throws {
+        guard !schemaChecked.load(ordering: .relaxed) else { return }
+        try await requireSchema()
+        schemaChecked.store(true, ordering: .relaxed)
+    }
+}

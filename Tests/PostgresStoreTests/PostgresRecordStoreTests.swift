@@ -1,0 +1,199 @@
+import Foundation
+@testable import MockAPNs
+import Logging
+@testable import MockAPNsPostgres
+import PostgresNIO
+import PostgresSupport
+import Synchronization
+import XCTest
+
+/// The record store against a real PostgreSQL: records handed to a recorder reach the table in batches and are found
+/// again by filter, id and apns-id; namespaces keep mocks apart; retention prunes the oldest; and a store that
+/// refuses records makes the mock refuse success until the held records are written, none lost.
+final class PostgresRecordStoreTests: XCTestCase {
+    nonisolated(unsafe) private static var cluster: PostgresCluster?
+    nonisolated(unsafe) private static var databases = 0
+
+    override class func setUp() {
+        super.setUp()
+        do { cluster = try PostgresCluster() } catch { XCTFail("cannot start PostgreSQL for the tests: \(error)") }
+    }
+
+    override class func tearDown() {
+        cluster?.stop()
+        super.tearDown()
+    }
+
+    /// A migrated store in a database of its own (or `database`, shared).
+    private func openStore(instance: String = "a:1", namespace: String = "", database: String? = nil) async throws
+        -> (PostgresRecordStore, String) {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let name: String
+        if let database {
+            name = database
+        } else {
+            Self.databases += 1
+            name = try cluster.createDatabase("records\(Self.databases)")
+        }
+        let store = PostgresRecordStore(url: try PostgresStoreURL(parsing: cluster.url(database: name)), instance: instance,
+                                        namespace: namespace)
+        try await store.open()
+        return (store, name)
+    }
+
+    private func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<600 {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return condition()
+    }
+
+    func testRecordsReachTheStoreAndAreFoundByFilterIDAndAPNsID() async throws {
+        let (store, database) = try await openStore()
+        let recorder = try Recorder(memoryLimit: 10, store: store)
+        let apnsID = "6F1D9B2C-0000-4000-8000-00000000AAAA"
+        recorder.append(StoreRecords.push(token: "aa01", topic: "com.example.app"))
+        recorder.append(StoreRecords.push(token: "AA02", topic: "com.example.other", status: 400, reason: "BadDeviceToken"))
+        recorder.append(StoreRecords.push(token: "aa03", topic: "com.example.app", apnsID: apnsID))
+        recorder.flush()
+        recorder.shutdown()
+        let cluster = try XCTUnwrap(Self.cluster)
+        XCTAssertEqual(try cluster.psql("SELECT string_agg(instance || '/' || seq || '/' || token, ',' ORDER BY id) FROM mockapns_records",
+                                        database: database), "a:1/1/aa01,a:1/2/aa02,a:1/3/aa03")
+
+        let all = try await store.records(matching: RecordFilter(), before: nil)
+        XCTAssertEqual(all.map(\.deviceToken), ["aa01", "AA02", "aa03"], "oldest first, the record's own token")
+        let app = try await store.records(matching: RecordFilter(topic: "com.example.app"), before: nil)
+        XCTAssertEqual(app.map(\.deviceToken), ["aa01", "aa03"])
+        let byToken = try await store.records(matching: RecordFilter(token: "aa02"), before: nil)
+        XCTAssertEqual(byToken.map(\.response.reason), ["BadDeviceToken"], "tokens match case-insensitively")
+        let rejected = try await store.records(matching: RecordFilter(status: 400), before: nil)
+        XCTAssertEqual(rejected.count, 1)
+        let newest = try await store.records(matching: RecordFilter(limit: 2), before: nil)
+        XCTAssertEqual(newest.map(\.deviceToken), ["AA02", "aa03"])
+        let olderPage = try await store.records(matching: RecordFilter(limit: 2), before: newest[0].seq)
+        XCTAssertEqual(olderPage.map(\.deviceToken), ["aa01"])
+
+        let found = try await store.record(.apnsID(apnsID.lowercased()))
+        XCTAssertEqual(found?.deviceToken, "aa03")
+        let bySeq = try await store.record(.seq(all[0].seq))
+        XCTAssertEqual(bySeq?.deviceToken, "aa01")
+        let missing = try await store.record(.seq(all[2].seq + 100))
+        XCTAssertNil(missing)
+
+        let statistics = try await store.statistics()
+        XCTAssertEqual(statistics.total, 3)
+        XCTAssertEqual(statistics.accepted, 2)
+        XCTAssertEqual(statistics.byStatus, [200: 2, 400: 1])
+        XCTAssertEqual(statistics.byReason, ["BadDeviceToken": 1])
+        XCTAssertEqual(statistics.byPushType, ["alert": 3])
+        await store.close()
+    }
+
+    func testNamespacesSharingADatabaseDoNotSeeEachOther() async throws {
+        let (first, database) = try await openStore(instance: "a:1", namespace: "team-a")
+        let (second, _) = try await openStore(instance: "b:1", namespace: "team-b", database: database)
+        try await first.append([StoreRecords.push(token: "aa01")])
+        try await second.append([StoreRecords.push(token: "bb01"), StoreRecords.push(token: "bb02")])
+        let seenByFirst = try await first.records(matching: RecordFilter(), before: nil)
+        let seenBySecond = try await second.records(matching: RecordFilter(), before: nil)
+        XCTAssertEqual(seenByFirst.map(\.deviceToken), ["aa01"])
+        XCTAssertEqual(seenBySecond.map(\.deviceToken), ["bb01", "bb02"])
+        try await second.clear()
+        let afterClear = try await first.statistics()
+        XCTAssertEqual(afterClear.total, 1, "clearing one namespace leaves the other's records")
+        let clearedTotal = try await second.statistics().total
+        XCTAssertEqual(clearedTotal, 0)
+        await first.close()
+        await second.close()
+    }
+
+    func testPruneForgetsTheOldestPastTheCountAndTheAge() async throws {
+        let (store, _) = try await openStore()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try await store.append((0..<5).map { StoreRecords.push(token: "aa0\($0)", receivedAtMillis: now - 10_000 + Int64($0) * 1000) })
+        let pruned = try await store.prune(RecordRetention(keepNewest: 3))
+        XCTAssertEqual(pruned, 2)
+        var left = try await store.records(matching: RecordFilter(), before: nil)
+        XCTAssertEqual(left.map(\.deviceToken), ["aa02", "aa03", "aa04"])
+        let aged = try await store.prune(RecordRetention(receivedBeforeMillis: now - 6_500))
+        XCTAssertEqual(aged, 2, "aa02 and aa03 were received 8 s and 7 s ago")
+        left = try await store.records(matching: RecordFilter(), before: nil)
+        XCTAssertEqual(left.map(\.deviceToken), ["aa04"])
+        await store.close()
+    }
+
+    func testBackgroundPruningSkipsItsTurnWhileAnotherInstanceHoldsThePruneLock() async throws {
+        let (store, database) = try await openStore()
+        let cluster = try XCTUnwrap(Self.cluster)
+        try await store.append((0..<4).map { StoreRecords.push(token: "aa0\($0)") })
+        // Another instance in the middle of its pruning round: a transaction holding the lock.
+        var configuration = PostgresConnection.Configuration(host: "127.0.0.1", port: cluster.port, username: cluster.user,
+                                                             password: cluster.password, database: database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(10)
+        let other = try await PostgresConnection.connect(configuration: configuration, id: 99, logger: Logger(label: "test"))
+        _ = try await other.query("BEGIN", logger: Logger(label: "test")).collect()
+        _ = try await other.query("SELECT pg_advisory_xact_lock(\(StoreSchema.pruneLockKey))", logger: Logger(label: "test")).collect()
+        let skipped = try await store.pruneExclusively(RecordRetention(keepNewest: 1))
+        XCTAssertNil(skipped, "pruned while another instance held the lock")
+        _ = try await other.query("COMMIT", logger: Logger(label: "test")).collect()
+        try await other.close()
+        let pruned = try await store.pruneExclusively(RecordRetention(keepNewest: 1))
+        XCTAssertEqual(pruned, 3)
+        let left = try await store.records(matching: RecordFilter(), before: nil)
+        XCTAssertEqual(left.map(\.deviceToken), ["aa03"])
+        await store.close()
+    }
+
+    func testAStoreRefusingRecordsMakesTheMockRefuseSuccessUntilItTakesTheHeldRecords() async throws {
+        let (store, database) = try await openStore()
+        let cluster = try XCTUnwrap(Self.cluster)
+        let recorder = try Recorder(memoryLimit: 10, store: store)
+        defer { recorder.shutdown() }
+        recorder.append(StoreRecords.push(token: "aa01"))
+        recorder.flush()
+        XCTAssertFalse(recorder.cannotRecord)
+
+        // The table goes away under the running writer (as a database restore or a dropped grant would do).
+        _ = try cluster.psql("ALTER TABLE mockapns_records RENAME TO mockapns_records_away", database: database)
+        recorder.append(StoreRecords.push(token: "aa02"))
+        XCTAssertTrue(eventually { recorder.cannotRecord }, "a refused batch marks the store unwritable")
+        XCTAssertTrue(recorder.storeIsUnwritable)
+        recorder.append(StoreRecords.push(token: "aa03"))
+        XCTAssertTrue(eventually { recorder.storeStatus?.waiting == 2 }, "both records are held: \(recorder.storeStatus?.waiting ?? -1)")
+
+        _ = try cluster.psql("ALTER TABLE mockapns_records_away RENAME TO mockapns_records", database: database)
+        XCTAssertTrue(eventually { !recorder.cannotRecord }, "writable again once the table is back")
+        recorder.flush()
+        let stored = try await store.records(matching: RecordFilter(), before: nil)
+        XCTAssertEqual(stored.map(\.deviceToken), ["aa01", "aa02", "aa03"], "nothing held was lost")
+        XCTAssertEqual(recorder.storeStatus?.lost, 0)
+        XCTAssertEqual(recorder.storeStatus?.failures, 1)
+        await store.close()
+    }
+
+    func testRecordSyncAnswersOnlyAfterTheBatchCommitted() async throws {
+        let (store, database) = try await openStore()
+        let cluster = try XCTUnwrap(Self.cluster)
+        let recorder = try Recorder(memoryLimit: 10, store: store, synchronousStore: true)
+        defer { recorder.shutdown() }
+        XCTAssertTrue(recorder.writesBeforeAnswering)
+        _ = try cluster.psql("ALTER TABLE mockapns_records RENAME TO mockapns_records_away", database: database)
+        let answered = Answers()
+        recorder.store(StoreRecords.push(token: "aa01")) { written in answered.add(written) }
+        XCTAssertTrue(eventually { recorder.storeIsUnwritable })
+        XCTAssertEqual(answered.all, [], "no answer while the record is not committed")
+        _ = try cluster.psql("ALTER TABLE mockapns_records_away RENAME TO mockapns_records", database: database)
+        XCTAssertTrue(eventually { answered.all == [true] }, "answered once committed")
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_records", database: database), "1")
+        await store.close()
+    }
+}
+
+/// What `--record-sync` completions reported, in order.
+private final class Answers: Sendable {
+    private let values = Mutex<[Bool]>([])
+    func add(_ value: Bool) { values.withLock { $0.append(value) } }
+    var all: [Bool] { values.withLock { $0 } }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import PeerSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A throwaway PostgreSQL cluster for the store's tests: `initdb` into a temporary directory, `pg_ctl start` on a
+/// free loopback port (and a Unix socket in that directory), stopped and deleted by ``stop()``. Debian's server
+/// binaries (`postgresql` package, /usr/lib/postgresql/N/bin; `$PG_BIN` overrides). As root, every server command
+/// runs as the `postgres` user (`runuser`), since PostgreSQL refuses to run as root.
+///
+/// The superuser is ``user`` with ``password`` (scram-sha-256 over TCP), so tests can give right and wrong
+/// credentials; each test makes its own database (``createDatabase(_:)``).
+public final class PostgresCluster: Sendable {
+    /// The temporary directory holding the data, the socket and the log.
+    public let directory: String
+    /// The TCP port on 127.0.0.1.
+    public let port: Int
+    /// The superuser's name.
+    public let user = "mockapns"
+    /// The superuser's password.
+    public let password: String
+    private let binaries: String
+    private let asPostgres: Bool
+
+    /// Creates and starts a cluster; throws with the server's log when it does not start.
+    public init() throws {
+        let binaries = try Self.findBinaries(), asPostgres = getuid() == 0
+        self.binaries = binaries
+        self.asPostgres = asPostgres
+        func run(_ tool: String, _ arguments: [String]) throws -> PeerProcess.Output {
+            try Self.run(tool, arguments, binaries: binaries, asPostgres: asPostgres)
+        }
+        directory = NSTemporaryDirectory() + "mockapns-pg-\(UUID().uuidString.prefix(8))"
+        password = "pw-\(UUID().uuidString.prefix(12))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data(password.utf8).write(to: URL(fileURLWithPath: directory + "/pwfile"))
+        if asPostgres { try Self.check(PeerProcess.run("/bin/chown", ["-R", "postgres:", directory]), "chown") }
+        try Self.check(run("initdb", ["-D", directory + "/data", "-U", user, "--pwfile=\(directory)/pwfile", "--auth-host=scram-sha-256",
+                                 "--auth-local=trust", "--no-sync", "-E", "UTF8"]), "initdb")
+        var started = false
+        var lastPort = 0
+        for _ in 0..<5 where !started {
+            lastPort = try Self.freePort()
+            // Not through `Process`: the server pg_ctl leaves running inherits the descriptor Foundation watches for
+            // the child's exit, so `Process` would wait for the server to stop.
+            let tool = binaries + "/pg_ctl"
+            let arguments = ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
+                             "-p \(lastPort) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off",
+                             "start"]
+            started = try Self.spawnAndWait(asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", tool] + arguments
+                                                       : [tool] + arguments) == 0
+        }
+        port = lastPort
+        guard started else {
+            let log = (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? ""
+            throw ClusterError("PostgreSQL did not start in \(directory): \(log)")
+        }
+    }
+
+    /// A `postgres://` URL for `database` (with the right password unless another is given).
+    public func url(database: String, password: String? = nil, user: String? = nil, host: String = "127.0.0.1",
+                    port: Int? = nil) -> String {
+        "postgres://\(user ?? self.user):\(password ?? self.password)@\(host):\(port ?? self.port)/\(database)?sslmode=disable"
+    }
+
+    /// Creates a database and returns its name.
+    @discardableResult
+    public func createDatabase(_ name: String) throws -> String {
+        _ = try psql("CREATE DATABASE \(name)", database: "postgres")
+        return name
+    }
+
+    /// Runs `sql` with psql over the Unix socket; returns its unaligned output.
+    public func psql(_ sql: String, database: String) throws -> String {
+        let output = try run("psql", ["-h", directory, "-p", String(port), "-U", user, "-d", database, "-v", "ON_ERROR_STOP=1",
+                                      "-A", "-t", "-q", "-c", sql])
+        try check(output, "psql -c \(sql)")
+        return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Stops the server at once and deletes the directory.
+    public func stop() {
+        _ = try? run("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) throws -> PeerProcess.Output {
+        try Self.run(tool, arguments, binaries: binaries, asPostgres: asPostgres)
+    }
+
+    private static func run(_ tool: String, _ arguments: [String], binaries: String, asPostgres: Bool) throws -> PeerProcess.Output {
+        let path = binaries + "/" + tool
+        if asPostgres { return try PeerProcess.run("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments, timeout: 120) }
+        return try PeerProcess.run(path, arguments, timeout: 120)
+    }
+
+    private func check(_ output: PeerProcess.Output, _ what: String) throws {
+        try Self.check(output, what)
+    }
+
+    private static func check(_ output: PeerProcess.Output, _ what: String) throws {
+        guard output.status == 0 else { throw ClusterError("\(what) failed (\(output.status)): \(output.stderr)\(output.stdout)") }
+    }
+
+    /// The newest /usr/lib/postgresql/N/bin with initdb, or `$PG_BIN`.
+    private static func findBinaries() throws -> String {
+        if let given = ProcessInfo.processInfo.environment["PG_BIN"] { return given }
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        for version in versions.reversed() where FileManager.default.isExecutableFile(atPath: "\(root)/\(version)/bin/initdb") {
+            return "\(root)/\(version)/bin"
+        }
+        throw ClusterError("no PostgreSQL server found under \(root) (install Debian's postgresql package: `make deps`), or set PG_BIN")
+    }
+
+    /// Runs `argv` with `posix_spawn`, its output discarded, and waits for it with `waitpid`; returns its exit status.
+    private static func spawnAndWait(_ argv: [String]) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
+        guard spawned == 0 else { throw ClusterError("cannot run \(argv[0]): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// A port nothing listens on right now (the kernel's pick for port 0).
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClusterError("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw ClusterError("bind() to a free port failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Why the cluster could not be made.
+    public struct ClusterError: Error, CustomStringConvertible {
+        /// What failed, with the tool's output.
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
