@@ -123,6 +123,13 @@ BENCH_APT_PKGS := linux-perf valgrind binutils gcc
 bench-deps:
 	$(call apt_install,bench-deps,$(BENCH_APT_PKGS))
 
+## screenshots: the dashboard's browser test (headless chromium), then its screenshots copied to docs/ for the README.
+screenshots: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter DashboardBrowserTests.testDashboardShowsLivePushesSearchDetailAndFaults
+	cp .build/dashboard-screenshots/list-light.png docs/dashboard-list.png
+	cp .build/dashboard-screenshots/detail-dark.png docs/dashboard-detail-dark.png
+
 clean:
 	rm -rf .build $(VENV)
 
