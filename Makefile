@@ -19,6 +19,15 @@ PY_PKGS    += pyapns-client==2.0.6 kalyke-apns==1.5.0
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS   ?=
 
+# apt_install(target, packages): installs the packages that are missing, only when some are (one apt-get update).
+define apt_install
+	@missing=""; for p in $(2); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "make $(1): installing$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+endef
+
 .PHONY: all deps build release run test test-unit test-examples certs bench bench-transport bench-server bench-client clean
 .PHONY: screenshots
 .PHONY: deps-run test-docs dist test-dist
@@ -28,25 +37,17 @@ all: build
 
 ## deps: install the system packages and the Python peers the tests use, only when missing.
 deps: $(VENV)/.installed
-	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-		echo "make deps: installing$$missing"; \
-		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	fi
+	$(call apt_install,deps,$(APT_PKGS))
 	@command -v $(SWIFT) >/dev/null || { echo "make deps: no Swift toolchain on PATH (need Swift 6.2 or newer)"; exit 1; }
 
 ## deps-run: only what building and running the mock needs (no test peers, no Python packages).
 deps-run:
-	@missing=""; for p in $(APT_RUN_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-		echo "make deps-run: installing$$missing"; \
-		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	fi
+	$(call apt_install,deps-run,$(APT_RUN_PKGS))
 	@command -v $(SWIFT) >/dev/null || { echo "make deps-run: no Swift toolchain on PATH (need Swift 6.2 or newer)"; exit 1; }
 
 # a new PY_PKGS entry reinstalls the venv's packages
 $(VENV)/.installed: Makefile
-	@dpkg -s python3-venv >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
+	$(call apt_install,deps,python3-venv)
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check $(PY_PKGS)
 	@touch $@
@@ -120,11 +121,14 @@ bench-memory: deps
 ## bench-deps: what the server benchmarks count CPU with (perf, callgrind) and build their valgrind shim with.
 BENCH_APT_PKGS := linux-perf valgrind binutils gcc
 bench-deps:
-	@missing=""; for p in $(BENCH_APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-		echo "make bench-deps: installing$$missing"; \
-		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	fi
+	$(call apt_install,bench-deps,$(BENCH_APT_PKGS))
+
+## screenshots: the dashboard's browser test (headless chromium), then its screenshots copied to docs/ for the README.
+screenshots: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter DashboardBrowserTests.testDashboardShowsLivePushesSearchDetailAndFaults
+	cp .build/dashboard-screenshots/list-light.png docs/dashboard-list.png
+	cp .build/dashboard-screenshots/detail-dark.png docs/dashboard-detail-dark.png
 
 clean:
 	rm -rf .build $(VENV)

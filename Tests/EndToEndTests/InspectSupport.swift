@@ -117,9 +117,10 @@ enum InspectCLI {
             }
         }
 
-        /// Waits until both pipes reached end of file.
+        /// Waits until both pipes reached end of file (up to 60 s: the process has exited, but on a loaded machine
+        /// draining megabytes of output through the readability handlers can take seconds).
         func waitForEnd() async throws {
-            for _ in 0..<500 where buffers.withLock({ $0.open > 0 }) {
+            for _ in 0..<6_000 where buffers.withLock({ $0.open > 0 }) {
                 try await Task.sleep(for: .milliseconds(10))
             }
         }

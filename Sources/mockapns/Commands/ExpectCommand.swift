@@ -45,10 +45,10 @@ struct ExpectCommand: AsyncParsableCommand {
             let scope = RecordFilter(since: filters.since)
             let clock = ContinuousClock()
             let deadline = clock.now + .milliseconds(Int(max(0, timeout) * 1000))
-            var result = expectation.evaluate(try await recordSource.records(matching: scope))
+            var result = try await Self.evaluate(expectation, over: recordSource, scope: scope)
             while !result.passed, clock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(200))
-                result = expectation.evaluate(try await recordSource.records(matching: scope))
+                result = try await Self.evaluate(expectation, over: recordSource, scope: scope)
             }
             if output.json {
                 output.printJSON(result.json())
@@ -57,6 +57,19 @@ struct ExpectCommand: AsyncParsableCommand {
             }
             return result.passed
         }
+    }
+
+    /// The expectation checked against the source's records in `scope`; a recording is streamed through a tally.
+    private static func evaluate(_ expectation: Expectation, over source: RecordSource, scope: RecordFilter) async throws(InspectError) -> ExpectationResult {
+        guard case .file(let file) = source else {
+            return expectation.evaluate(try await source.records(matching: scope))
+        }
+        var tally = ExpectationTally(expectation)
+        try file.forEachRecord { record in
+            if scope.matches(record) { tally.add(record) }
+            return true
+        }
+        return tally.result()
     }
 
     /// The one quantity flag given (default: at least 1).

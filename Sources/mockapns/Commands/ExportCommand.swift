@@ -1,6 +1,11 @@
 import APNsModel
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MockAPNs
 
 /// `mockapns export`: the matching records as JSON Lines or a HAR 1.2 archive.
 struct ExportCommand: AsyncParsableCommand {
@@ -30,22 +35,36 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await InspectRun.run {
-            let records = try await source.resolve().records(matching: filters.filter)
-            let text: String
-            switch format {
-            case .jsonl:
-                text = records.map { $0.jsonValue().jsonText() + "\n" }.joined()
-            case .har:
-                let document = HARDocument(baseURL: baseURL, creatorVersion: MockAPNsCommand.configuration.version)
-                text = document.json(for: records).prettyText() + "\n"
+            let recordSource = try source.resolve()
+            let filter = filters.filter
+            // A live server's records (or a limited file's newest few) arrive as one list; a whole file streams.
+            var listed: [RecordedRequest]?
+            if case .file(let file) = recordSource, filter.limit == nil {
+                try file.forEachRecord { _ in false }   // an unreadable recording is reported before the output is made
+            } else {
+                listed = try await recordSource.records(matching: filter)
+            }
+            let destination = try output.map { path throws(InspectError) in try AtomicOutputFile(path: path) }
+            var out = BufferedOutput(descriptor: destination?.descriptor ?? STDOUT_FILENO, label: output ?? "standard output")
+            var writer = RecordExportWriter(format: format, document: HARDocument(baseURL: baseURL, creatorVersion: MockAPNsCommand.configuration.version))
+            do {
+                if let listed {
+                    for record in listed { try writer.add(record, to: &out) }
+                } else if case .file(let file) = recordSource {
+                    try file.forEachRecord { record in
+                        if filter.matches(record) { try writer.add(record, to: &out) }
+                        return true
+                    }
+                }
+                try writer.finish(to: &out)
+                try out.flush()
+                try destination?.commit()
+            } catch {
+                destination?.discard()
+                throw error
             }
             if let output {
-                guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-                    throw InspectError.unwritable(path: output, reason: "check that the folder exists and is writable")
-                }
-                StandardStreams.writeError("Wrote \(records.count) \(records.count == 1 ? "record" : "records") to \(output).\n")
-            } else {
-                StandardStreams.write(text)
+                StandardStreams.writeError("Wrote \(writer.count) \(writer.count == 1 ? "record" : "records") to \(output).\n")
             }
             return true
         }

@@ -19,7 +19,7 @@ struct StatsCommand: AsyncParsableCommand {
             let stats: JSONValue
             switch try source.resolve() {
             case .live(let client): stats = try await client.statistics()
-            case .file(let file): stats = StatsSummary.json(of: try file.load())
+            case .file(let file): stats = try StatsSummary.json(of: file)
             case .store(let store): stats = try await store.statistics().jsonValue()
             }
             if output.json {

@@ -72,28 +72,9 @@ struct Expectation {
 
     /// What the records show.
     func evaluate(_ records: [RecordedRequest]) -> ExpectationResult {
-        var scope = RecordFilter()
-        scope.since = filter.since
-        let inScope = records.filter(scope.matches)
-        let criteria = self.criteria
-        let scored = inScope.map { record in
-            (record: record, misses: criteria.filter { !$0.test(record) })
-        }
-        let matched = scored.filter { $0.misses.isEmpty }.map(\.record)
-        let near = scored.filter { !$0.misses.isEmpty }
-            .sorted { $0.misses.count != $1.misses.count ? $0.misses.count < $1.misses.count : $0.record.seq > $1.record.seq }
-            .prefix(3)
-            .map { entry in
-                ExpectationResult.NearMiss(
-                    record: entry.record,
-                    met: criteria.count - entry.misses.count,
-                    misses: entry.misses.map { "\($0.label) (\($0.found(entry.record).map { "found \($0)" } ?? "absent"))" }
-                )
-            }
-        return ExpectationResult(
-            expectation: self, considered: inScope.count, matched: matched,
-            passed: quantity.accepts(matched.count), closest: Array(near), criteriaCount: criteria.count
-        )
+        var tally = ExpectationTally(self)
+        for record in records { tally.add(record) }
+        return tally.result()
     }
 }
 
@@ -113,8 +94,12 @@ struct ExpectationResult {
     let expectation: Expectation
     /// Records looked at (after `--since`).
     let considered: Int
-    /// Records meeting every criterion.
-    let matched: [RecordedRequest]
+    /// How many records met every criterion.
+    let matchedCount: Int
+    /// Their sequence numbers, in recording order.
+    let matchedSeqs: [UInt64]
+    /// The last few of them (``ExpectationTally/keptMatches``), for the report.
+    let lastMatched: [RecordedRequest]
     /// Whether the quantity was satisfied.
     let passed: Bool
     /// The records that came closest, best first.
@@ -131,19 +116,19 @@ struct ExpectationResult {
     /// The report for people.
     func report(source: String, style: TerminalStyle) -> String {
         var lines: [String] = []
-        let count = "\(matched.count) matched (of \(considered) \(considered == 1 ? "record" : "records") in \(source))"
+        let count = "\(matchedCount) matched (of \(considered) \(considered == 1 ? "record" : "records") in \(source))"
         if passed {
             lines.append("\(style.green("expect: ok")) — \(count); wanted \(expectation.quantity.phrase) with \(wanted).")
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append("\(style.red("expect: FAILED")) — wanted \(expectation.quantity.phrase) with \(wanted); \(count).")
-        if !matched.isEmpty {
+        if matchedCount > 0 {
             lines.append("Matching records:")
-            for record in matched.suffix(5) {
+            for record in lastMatched {
                 lines.append("  #\(record.seq)  \(RecordText.clock(record.receivedAtMillis))  \(RecordText.verdict(record))  \(RecordText.summary(record))")
             }
         }
-        if matched.count < minimumWanted {
+        if matchedCount < minimumWanted {
             if closest.isEmpty {
                 lines.append(considered == 0 ? "No records arrived at all." : "No other records to compare with.")
             } else {
@@ -169,8 +154,8 @@ struct ExpectationResult {
             .init("expected", .string(expectation.quantity.phrase)),
             .init("criteria", .array(expectation.criteria.map { .string($0.label) })),
             .init("considered", .integer(Int64(considered))),
-            .init("matched", .integer(Int64(matched.count))),
-            .init("matched_seqs", .array(matched.map { .integer(Int64($0.seq)) })),
+            .init("matched", .integer(Int64(matchedCount))),
+            .init("matched_seqs", .array(matchedSeqs.map { .integer(Int64($0)) })),
             .init("closest", .array(closest.map { miss in
                 .object([
                     .init("seq", .integer(Int64(miss.record.seq))),

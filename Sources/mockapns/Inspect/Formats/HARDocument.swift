@@ -16,11 +16,16 @@ struct HARDocument {
 
     /// The archive as JSON.
     func json(for records: [RecordedRequest]) -> JSONValue {
+        document(entries: .array(records.map(entry)))
+    }
+
+    /// The archive around `entries` (an array of ``entry(_:)`` values): how the export streams its entries into it.
+    func document(entries: JSONValue) -> JSONValue {
         .object([
             .init("log", .object([
                 .init("version", .string("1.2")),
                 .init("creator", .object([.init("name", .string("mockapns")), .init("version", .string(creatorVersion))])),
-                .init("entries", .array(records.map(entry))),
+                .init("entries", entries),
             ]))
         ])
     }

@@ -20,27 +20,10 @@ struct TablePrinter {
 
     /// The table as lines (title row first), columns separated by two spaces, the last not padded.
     func render(style: TerminalStyle) -> String {
-        var widths = headers.enumerated().map { index, title in
-            max(Self.visibleWidth(title), index < minimumWidths.count ? minimumWidths[index] : 0)
-        }
-        for row in rows {
-            for (index, cell) in row.enumerated() where index < widths.count {
-                widths[index] = max(widths[index], Self.visibleWidth(cell))
-            }
-        }
-        func line(_ cells: [String]) -> String {
-            var out = ""
-            for (index, cell) in cells.enumerated() {
-                out += cell
-                if index < cells.count - 1 {
-                    out += String(repeating: " ", count: widths[index] - Self.visibleWidth(cell) + 2)
-                }
-            }
-            while out.last == " " { out.removeLast() }
-            return out
-        }
-        var lines = [style.bold(line(headers))]
-        lines += rows.map(line)
+        var layout = TableLayout(headers: headers, minimumWidths: minimumWidths)
+        for row in rows { layout.measure(row) }
+        var lines = [style.bold(layout.line(headers))]
+        lines += rows.map(layout.line)
         return lines.joined(separator: "\n") + "\n"
     }
 

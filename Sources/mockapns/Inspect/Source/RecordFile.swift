@@ -1,8 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import APNsModel
 import Foundation
 import MockAPNs
 
 /// A JSON Lines recording (`mockapns serve --record rec.jsonl`): one record per line.
+///
+/// Every read streams: records are decoded one line at a time from fixed-size chunks and handed on, so memory does
+/// not grow with the file (a load test's recording may hold millions of pushes). A last line still being written (no
+/// newline, not parseable yet) is left out; any other bad line is an error naming its line number.
 struct RecordFile: Sendable {
     /// The file's path as given.
     let path: String
@@ -10,34 +19,118 @@ struct RecordFile: Sendable {
     /// How often ``follow(matching:includeExisting:)`` looks for appended lines.
     static let pollInterval: Duration = .milliseconds(200)
 
-    /// Every record in the file, in file order. A last line still being written (no newline, not
-    /// parseable yet) is left out; any other bad line is an error naming its line number.
-    func load() throws(InspectError) -> [RecordedRequest] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .unreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied or not a regular file" : "no such file")
+    /// Calls `body` with every record in file order until it returns false. Reads only lines starting before `end`
+    /// when it is given. Returns the offset where reading stopped (for a second pass over the same lines).
+    @discardableResult
+    func forEachRecord(upTo end: Int? = nil, _ body: (RecordedRequest) throws -> Bool) throws(InspectError) -> Int {
+        try withOpenFile { descriptor, _ in
+            let scanner = RecordLineScanner(descriptor: descriptor, path: path, end: end)
+            var stoppedAt = 0
+            let last = try scanner.forEachLine { line in
+                if line.unterminated {
+                    guard let record = try? RecordedRequest(jsonLine: line.bytes) else { return true }
+                    stoppedAt = line.offset + line.bytes.count
+                    return try body(record)
+                }
+                return try body(try parse(line.bytes, lineNumber: line.number))
+            }
+            return max(last, stoppedAt)
         }
-        var reader = LineReader()
-        var records: [RecordedRequest] = []
-        for (number, line) in reader.feed(Array(data)) {
-            records.append(try parse(line, lineNumber: number))
+    }
+
+    /// The newest `limit` records matching `filter`, oldest first, read from the end of the file backwards.
+    ///
+    /// Only the lines read are checked: a bad line older than the records returned is not reported.
+    func newest(_ limit: Int, matching filter: RecordFilter) throws(InspectError) -> [RecordedRequest] {
+        try withOpenFile { descriptor, size in
+            var found: [RecordedRequest] = []
+            guard limit > 0 else { return found }
+            let scanner = RecordLineBackwardScanner(descriptor: descriptor, path: path, end: size)
+            try scanner.forEachLine { line in
+                let record: RecordedRequest
+                if line.unterminated {
+                    guard let parsed = try? RecordedRequest(jsonLine: line.bytes) else { return true }
+                    record = parsed
+                } else {
+                    do {
+                        record = try RecordedRequest(jsonLine: line.bytes)
+                    } catch {
+                        throw notARecord(lineNumber: try scanner.lineNumber(at: line.offset), error)
+                    }
+                }
+                if filter.matches(record) { found.append(record) }
+                return found.count < limit
+            }
+            return found.reversed()
         }
-        if let (number, rest) = reader.remainder, let record = try? parse(rest, lineNumber: number) {
-            records.append(record)
+    }
+
+    /// The record with sequence number or apns-id `id` (a number is looked up as `seq` first), or nil.
+    ///
+    /// A number is found by bisecting the file (lines are in `seq` order); when that fails, or for an apns-id, the
+    /// file is read front to back up to the first match.
+    func record(_ id: String) throws(InspectError) -> RecordedRequest? {
+        let number = UInt64(id)
+        if let number {
+            let found = try withOpenFile { descriptor, size in
+                try RecordSeqSearch(descriptor: descriptor, path: path, size: size).find(number)
+            }
+            if let found { return found }
         }
-        return records
+        let lowered = id.lowercased()
+        var bySeq: RecordedRequest?
+        var byID: RecordedRequest?
+        try forEachRecord { record in
+            if let number, record.seq == number {
+                bySeq = record
+                return false
+            }
+            if byID == nil, record.response.apnsID?.lowercased() == lowered {
+                byID = record
+                return number != nil
+            }
+            return true
+        }
+        return bySeq ?? byID
     }
 
     /// One line as a record.
-    func parse(_ line: [UInt8], lineNumber: Int) throws(InspectError) -> RecordedRequest {
+    func parse(_ line: some Collection<UInt8>, lineNumber: Int) throws(InspectError) -> RecordedRequest {
         do {
             return try RecordedRequest(jsonLine: line)
         } catch {
-            throw .unreadable(path: path, reason: "line \(lineNumber) is not a mockapns record (\(error)); is this a file written by `mockapns serve --record`?")
+            throw notARecord(lineNumber: lineNumber, error)
+        }
+    }
+
+    /// The error for a line that does not decode.
+    private func notARecord(lineNumber: Int, _ error: any Error) -> InspectError {
+        .unreadable(path: path, reason: "line \(lineNumber) is not a mockapns record (\(error)); is this a file written by `mockapns serve --record`?")
+    }
+
+    /// Opens the file, runs `body` with its descriptor and size, closes it; read errors become ``InspectError``s.
+    private func withOpenFile<T>(_ body: (Int32, Int) throws -> T) throws(InspectError) -> T {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        var status = stat()
+        guard descriptor >= 0 else {
+            let missing = errno == ENOENT
+            throw .unreadable(path: path, reason: missing ? "no such file" : "permission denied or not a regular file")
+        }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw .unreadable(path: path, reason: "permission denied or not a regular file")
+        }
+        do {
+            return try body(descriptor, Int(status.st_size))
+        } catch let error as InspectError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
         }
     }
 
     /// The records matching `filter` as they are appended (like `tail -f`); a truncated file is read
-    /// again from its start.
+    /// again from its start. Reads at most one chunk at a time, so following a large file holds none of it.
     func follow(matching filter: RecordFilter, includeExisting: Bool) throws(InspectError) -> AsyncThrowingStream<RecordedRequest, any Error> {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw .unreadable(path: path, reason: "no such file, or not readable")
@@ -57,7 +150,7 @@ struct RecordFile: Sendable {
                             offset = 0
                             reader = LineReader()
                         }
-                        if size > offset, let chunk = Self.read(file.path, from: offset) {
+                        while size > offset, !Task.isCancelled, let chunk = Self.read(file.path, from: offset), !chunk.isEmpty {
                             offset += UInt64(chunk.count)
                             for (number, line) in reader.feed(chunk) {
                                 let record = try file.parse(line, lineNumber: number)
@@ -81,12 +174,13 @@ struct RecordFile: Sendable {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
     }
 
+    /// At most one chunk of the file from `offset`.
     private static func read(_ path: String, from offset: UInt64) -> [UInt8]? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         do {
             try handle.seek(toOffset: offset)
-            return try handle.readToEnd().map(Array.init)
+            return try handle.read(upToCount: RecordLineScanner.defaultChunkSize).map(Array.init)
         } catch {
             return nil
         }

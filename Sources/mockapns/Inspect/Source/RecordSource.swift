@@ -9,11 +9,19 @@ enum RecordSource {
     /// A shared PostgreSQL store (`--store`).
     case store(StoreSource)
 
-    /// The records that match `filter`, oldest first.
+    /// The records that match `filter`, oldest first. A file is streamed: only the matches are kept, and with a
+    /// limit only the newest ones, read from the end of the file.
     func records(matching filter: RecordFilter) async throws(InspectError) -> [RecordedRequest] {
         switch self {
         case .live(let client): return try await client.records(matching: filter)
-        case .file(let file): return filter.apply(to: try file.load())
+        case .file(let file):
+            if let limit = filter.limit, limit >= 0 { return try file.newest(limit, matching: filter) }
+            var matches: [RecordedRequest] = []
+            try file.forEachRecord { record in
+                if filter.matches(record) { matches.append(record) }
+                return true
+            }
+            return matches
         case .store(let store): return try await store.records(matching: filter)
         }
     }
@@ -31,9 +39,7 @@ enum RecordSource {
                     + "`mockapns list --server \(client.baseURL.absoluteString)` shows the ones it keeps.")
             }
         case .file(let file):
-            let records = try file.load()
-            if let seq = UInt64(id), let found = records.first(where: { $0.seq == seq }) { return found }
-            if let found = records.first(where: { $0.response.apnsID?.lowercased() == id.lowercased() }) { return found }
+            if let found = try file.record(id) { return found }
             throw .notFound("No record in \(file.path) has sequence number or apns-id '\(id)'; `mockapns list --file \(file.path)` shows them.")
         case .store(let store):
             return try await store.record(id)

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a recording front to back in fixed-size chunks and hands over one line at a time, so memory stays at one
+/// chunk plus the longest line however large the file is (`mockapns list`, `stats`, `expect`, `export` on a
+/// recording of millions of pushes).
+///
+/// Lines are split as ``LineReader`` splits them: a trailing `\r` is dropped, blank lines (spaces and tabs only) are
+/// skipped but counted, and the text after the last newline (a line still being written) is handed over separately,
+/// flagged as unterminated, with the line number it would have.
+struct RecordLineScanner {
+    /// One line of the file.
+    struct Line {
+        /// The line's bytes, without its newline (and `\r`); valid only during the callback.
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// 1-based line number, blank lines included.
+        let number: Int
+        /// Byte offset of the line's start in the file.
+        let offset: Int
+        /// True for the text after the last newline: a torn or still-growing last line.
+        let unterminated: Bool
+    }
+
+    /// Bytes read per `read(2)`: large enough that system calls cost nothing next to parsing.
+    static let defaultChunkSize = 1 << 20
+
+    /// The open file.
+    let descriptor: Int32
+    /// Its path, for messages.
+    let path: String
+    /// Where reading starts (a line start); line numbers count from here.
+    var start = 0
+    /// Bytes read per `read(2)`.
+    var chunkSize = Self.defaultChunkSize
+    /// Where reading stops: lines starting at or after it are not handed over (the file's end when nil).
+    var end: Int?
+
+    /// Calls `body` with every non-blank line from ``start`` on, in file order, until it returns false or the file
+    /// (or ``end``) ends. Returns the offset just past the last whole line read.
+    /// - Throws: what `body` throws, or ``InspectError/unreadable(path:reason:)`` when the file cannot be read.
+    @discardableResult
+    func forEachLine(_ body: (Line) throws -> Bool) throws -> Int {
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        var carry: [UInt8] = []          // the start of a line that crosses chunks
+        var position = start             // file offset of chunk[0]
+        var lineNumber = 0
+        var lineStart = start
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(position)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw InspectError.unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            let stop = try chunk.withUnsafeBufferPointer { buffer -> Bool in
+                var from = 0
+                while let newline = Self.newline(in: buffer, from: from, to: count) {
+                    if let end, lineStart >= end { return true }
+                    lineNumber += 1
+                    let keepGoing: Bool
+                    if carry.isEmpty {
+                        keepGoing = try Self.deliver(UnsafeBufferPointer(rebasing: buffer[from..<newline]), number: lineNumber,
+                                                     offset: lineStart, body)
+                    } else {
+                        carry.append(contentsOf: buffer[from..<newline])
+                        keepGoing = try carry.withUnsafeBufferPointer {
+                            try Self.deliver($0, number: lineNumber, offset: lineStart, body)
+                        }
+                        carry = []
+                    }
+                    from = newline + 1
+                    lineStart = position + from
+                    if !keepGoing { return true }
+                }
+                if from < count { carry.append(contentsOf: buffer[from..<count]) }
+                return false
+            }
+            if stop { return lineStart }
+            position += count
+        }
+        if !carry.isEmpty, end.map({ lineStart < $0 }) ?? true {
+            _ = try carry.withUnsafeBufferPointer { buffer in
+                try body(Line(bytes: buffer, number: lineNumber + 1, offset: lineStart, unterminated: true))
+            }
+        }
+        return lineStart
+    }
+
+    /// Hands a terminated line to `body` unless it is blank; strips one trailing `\r`.
+    private static func deliver(_ raw: UnsafeBufferPointer<UInt8>, number: Int, offset: Int,
+                                _ body: (Line) throws -> Bool) rethrows -> Bool {
+        var bytes = raw
+        if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+        if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return true }
+        return try body(Line(bytes: bytes, number: number, offset: offset, unterminated: false))
+    }
+
+    /// The index of the next `\n` in `buffer[from..<to]`.
+    static func newline(in buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard let base = buffer.baseAddress, from < to,
+              let found = memchr(base + from, Int32(UInt8(ascii: "\n")), to - from) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+}

@@ -1,0 +1,27 @@
+import MockAPNs
+
+/// A record line's `seq`, read from the `{"seq":N,` the recorder starts every line with, without decoding the line:
+/// how `show SEQ` steers its binary search through a recording of millions of lines.
+enum RecordSeqPrefix {
+    /// The number after `{"seq":`, or by decoding the whole line when it does not start that way; nil when the line
+    /// is not a record.
+    static func seq(of line: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        let prefix = #"{"seq":"#.utf8
+        if line.starts(with: prefix) {
+            var value: UInt64 = 0
+            var digits = 0
+            for byte in line.dropFirst(prefix.count) {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+                    if digits > 0, byte == UInt8(ascii: ",") { return value }
+                    break
+                }
+                let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflowB) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+                guard !overflowA, !overflowB else { break }
+                value = sum
+                digits += 1
+            }
+        }
+        return (try? RecordedRequest(jsonLine: line))?.seq
+    }
+}
