@@ -6,7 +6,8 @@ extension Pipeline {
     func respond(_ outcome: Outcome, request recorded: APNsRequest, deviceToken: String?,
                  connection: PipelineConnection, authentication: RecordedRequest.Authentication,
                  streamLimit: UInt32?, churnTeam: String?,
-                 afterRecording: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
+                 afterRecording: (@Sendable (PipelineResponse) -> Void)?,
+                 relayAnswer: (@Sendable (PipelineResponse) -> Void)? = nil) -> PipelineResponse {
         var headers: [HeaderField] = []
         headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
         // Broadcast and channel-management answers carry `apns-request-id`, never `apns-id`, whether the request
@@ -57,12 +58,26 @@ extension Pipeline {
         if let afterRecording {
             whenWritten = { written in afterRecording(written ? pipelineResponse : pipelineResponse.unrecorded()) }
         }
+        let relaySkipped = relay == nil ? nil : Self.relaySkipReason(outcome)
+        if let relay, relaySkipped == nil, let relayAnswer, let deviceToken {
+            let record = Self.record(
+                of: recorded, on: connection, deviceToken: deviceToken,
+                payloadSource: Self.payloadSource(body: recorded.body, payload: outcome.payload, payloadIsBody: outcome.payloadIsBody),
+                auth: authentication, response: response, faults: faultsRecorded, durationMicros: elapsed)
+            relayThenAnswer(record, through: relay, deviceToken: deviceToken, mockAnswer: pipelineResponse,
+                            receivedAtNanos: connection.receivedAtNanos, churnTeam: churnTeam, answer: relayAnswer)
+            var placeholder = pipelineResponse
+            placeholder.deferred = true
+            return placeholder
+        }
         func record() -> RecordedRequest {
-            Self.record(
+            var made = Self.record(
                 of: recorded, on: connection, deviceToken: deviceToken,
                 payloadSource: Self.payloadSource(body: recorded.body, payload: outcome.payload, payloadIsBody: outcome.payloadIsBody),
                 auth: authentication, response: response, faults: faultsRecorded,
                 durationMicros: elapsed + delayMicros)
+            if let relaySkipped { made.relay = .notRelayed(relaySkipped) }
+            return made
         }
         // The record goes to the recorder as the temporary it is built as, straight to the recorder's full entry
         // point: it is a large value of reference-counted fields, and held in a variable or passed through one more

@@ -28,12 +28,18 @@ public final class Pipeline: Sendable {
     private let connections = Locked<[UInt64: PipelineConnectionHandle]>([:])
     /// Counts new token connections per team, to report senders that open one per push.
     let churn: ConnectionChurnMonitor
+    /// Where accepted device pushes are sent on (`serve --relay`); nil = the mock answers everything itself.
+    public let relay: (any PushRelay)?
+    /// What the relay did, for `/metrics`.
+    public let relayStatistics = RelayStatistics()
 
     /// Assembles a pipeline from its parts.
     public init(configuration: PipelineConfiguration, tokens: ProviderTokenAuthenticator,
                 certificates: CertificateAuthenticator, recorder: Recorder, devices: DeviceRegistry = DeviceRegistry(),
-                faults: FaultPlan = FaultPlan(), channels: ChannelStore = ChannelStore()) {
+                faults: FaultPlan = FaultPlan(), channels: ChannelStore = ChannelStore(),
+                relay: (any PushRelay)? = nil) {
         self.configuration = configuration
+        self.relay = relay
         self.tokens = tokens
         self.certificates = certificates
         self.recorder = recorder
@@ -90,31 +96,42 @@ public final class Pipeline: Sendable {
     public var openConnections: Int { connections.withLock { $0.count } }
 
     /// Decides, records and answers one request. Never blocks; a `delay` fault comes back in `delay`.
+    /// With a `relay` this answers as the mock alone would: only `process(_:on:answer:)` relays.
     public func process(_ request: APNsRequest, on connection: PipelineConnection) -> PipelineResponse {
-        process(request, on: connection, afterRecording: nil)
+        process(request, on: connection, afterRecording: nil, relayAnswer: nil)
     }
 
+    /// Whether answers may come later than `process` returns (`--record-sync`, `--relay`): transports then use
+    /// `process(_:on:answer:)`.
+    public var answersLater: Bool { recorder.writesBeforeAnswering || relay != nil }
+
     /// `process`, handing the response to `answer`: at once, or (`--record-sync`) once the record's line is in the
-    /// file, from the file writer's thread (`500 InternalServerError` instead when that record was lost).
+    /// file, from the file writer's thread (`500 InternalServerError` instead when that record was lost), or
+    /// (`--relay`) once the upstream answered, from the relay's task.
     public func process(_ request: APNsRequest, on connection: PipelineConnection,
                         answer: @escaping @Sendable (PipelineResponse) -> Void) {
-        guard recorder.writesBeforeAnswering else { return answer(process(request, on: connection, afterRecording: nil)) }
-        _ = process(request, on: connection, afterRecording: answer)
+        guard answersLater else { return answer(process(request, on: connection, afterRecording: nil, relayAnswer: nil)) }
+        let sync = recorder.writesBeforeAnswering
+        let response = process(request, on: connection, afterRecording: sync ? answer : nil, relayAnswer: answer)
+        if !sync, !response.deferred { answer(response) }
     }
 
     private func process(_ request: APNsRequest, on connection: PipelineConnection,
-                         afterRecording: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
+                         afterRecording: (@Sendable (PipelineResponse) -> Void)?,
+                         relayAnswer: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
         let now = configuration.clock.nowSeconds()
         let slot = connection.handle ?? connections.withLock { $0[connection.id] } ?? adoptConnection(connection, now: now)
         // Requests of one connection are decided one at a time, each seeing the state the previous one left.
         return slot.state.withLock { state in
-            process(request, on: connection, state: &state, now: now, afterRecording: afterRecording)
+            process(request, on: connection, state: &state, now: now, afterRecording: afterRecording,
+                    relayAnswer: relayAnswer)
         }
     }
 
     /// `process` with the connection's state in hand.
     private func process(_ request: APNsRequest, on connection: PipelineConnection, state: inout PipelineConnectionState,
-                         now: Int64, afterRecording: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
+                         now: Int64, afterRecording: (@Sendable (PipelineResponse) -> Void)?,
+                         relayAnswer: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
         let context: DecisionContext
         let authentication: RecordedRequest.Authentication
         if let certificate = state.certificate {
@@ -161,7 +178,7 @@ public final class Pipeline: Sendable {
         let deviceToken = Self.deviceToken(in: request.path, routed: outcome.route)
         return respond(outcome, request: request, deviceToken: deviceToken,
                        connection: connection, authentication: authentication, streamLimit: streamLimit,
-                       churnTeam: state.churnTeam, afterRecording: afterRecording)
+                       churnTeam: state.churnTeam, afterRecording: afterRecording, relayAnswer: relayAnswer)
     }
 
     /// What `RequestDecider` needs to know besides the request.

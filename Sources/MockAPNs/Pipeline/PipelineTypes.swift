@@ -57,6 +57,8 @@ public struct PipelineResponse: Sendable {
     /// Announce this MAX_CONCURRENT_STREAMS on the connection (1 after a rejection before any success,
     /// the full limit again after the first success).
     public var streamLimit: UInt32?
+    /// The answer will come later, from the relay's task (`--relay`): this placeholder is not sent.
+    var deferred = false
 }
 
 extension PipelineResponse {

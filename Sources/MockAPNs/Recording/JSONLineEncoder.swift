@@ -75,6 +75,18 @@ struct JSONLineEncoder {
             raw(",\"message\":"); string(finding.message); raw("}")
         }
         raw("],\"duration_us\":"); integer(record.durationMicros)
+        if let relay = record.relay {
+            // Only under `--relay`: lines without it read as before.
+            raw(",\"relay\":{\"status\":"); integer(Int64(relay.status))
+            raw(",\"reason\":"); optional(relay.reason)
+            raw(",\"apns_id\":"); optional(relay.apnsID)
+            raw(",\"apns_unique_id\":"); optional(relay.apnsUniqueID)
+            raw(",\"timestamp\":"); optional(relay.timestamp)
+            raw(",\"duration_us\":"); integer(relay.durationMicros)
+            raw(",\"error\":"); optional(relay.error)
+            raw(",\"skipped\":"); optional(relay.skipped)
+            raw("}")
+        }
         raw("}\n")
     }
 

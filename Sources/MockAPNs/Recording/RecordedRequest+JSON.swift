@@ -103,6 +103,13 @@ extension RecordedRequest {
             lint: lint,
             durationMicros: (try? int(json["duration_us"], "duration_us")) ?? 0
         )
+        if let relayJSON = json["relay"], case .object = relayJSON {
+            relay = RelayVerdict(
+                status: Int(try int(relayJSON["status"], "relay.status")), reason: relayJSON["reason"]?.stringValue,
+                apnsID: relayJSON["apns_id"]?.stringValue, apnsUniqueID: relayJSON["apns_unique_id"]?.stringValue,
+                timestamp: relayJSON["timestamp"]?.integerValue, durationMicros: relayJSON["duration_us"]?.integerValue ?? 0,
+                error: relayJSON["error"]?.stringValue, skipped: relayJSON["skipped"]?.stringValue)
+        }
     }
 
     /// Reads a record from one line of a JSON Lines file.

@@ -63,6 +63,9 @@ public struct RecordedRequest: Sendable, Equatable {
     public var lint: [LintFinding]
     /// Time from the request's arrival to the response being handed to the transport, in microseconds.
     public var durationMicros: Int64
+    /// The upstream's verdict under `serve --relay` (or why the push was not relayed); nil without a relay.
+    /// `response` keeps the mock's own verdict either way.
+    public var relay: RelayVerdict? = nil
 
     /// Makes a record; every field is required so nothing is silently defaulted.
     public init(
@@ -113,7 +116,7 @@ public struct RecordedRequest: Sendable, Equatable {
             && lhs.path == rhs.path && lhs.deviceToken == rhs.deviceToken && lhs.headers == rhs.headers
             && lhs.body == rhs.body && lhs.payloadBytes == rhs.payloadBytes && lhs.auth == rhs.auth
             && lhs.response == rhs.response && lhs.faults == rhs.faults && lhs.lint == rhs.lint
-            && lhs.durationMicros == rhs.durationMicros
+            && lhs.durationMicros == rhs.durationMicros && lhs.relay == rhs.relay
             && (lhs.payloadSource == rhs.payloadSource || lhs.payload == rhs.payload)
     }
 

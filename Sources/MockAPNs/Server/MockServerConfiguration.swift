@@ -36,6 +36,9 @@ public struct MockServerConfiguration: Sendable {
     /// A store every record is also written to, in batches off the event loops (`--store postgres://…`); nil keeps
     /// only the embedded memory ring and `recordPath`. `recordSync` waits for its commit too.
     public var recordStore: (any RecordStore)?
+    /// Where accepted device pushes are sent on, their answer going back to the sender (`--relay URL`); nil = the
+    /// mock answers everything itself.
+    public var relay: (any PushRelay)?
     /// How many records stay in memory.
     public var memoryLimit = 50_000
     /// Event loops (threads); nil = one per core.

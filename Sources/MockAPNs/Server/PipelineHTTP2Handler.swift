@@ -35,8 +35,9 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         let connection = PipelineConnection(
             id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,
             receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER, handle: state?.handle)
-        if pipeline.recorder.writesBeforeAnswering {
-            // `--record-sync`: answered from the file writer's thread once the record is written; the responder
+        if pipeline.answersLater {
+            // `--record-sync`: answered from the file writer's thread once the record is written (`--relay`: from the
+            // relay's task once the upstream answered); the responder
             // hands the answer to the connection's loop (`loop.execute`), so the loop never waits for the disk.
             let logger = logger
             pipeline.process(apnsRequest, on: connection) { response in

@@ -45,7 +45,8 @@ public final class ControlServer: Sendable {
         self.logger = logger
         self.streams = LiveStreams(recorder: server.recorder, heartbeatInterval: configuration.streamHeartbeat)
         let pipeline = server.pipeline
-        self.metrics = RequestMetrics(recorder: server.recorder, openConnections: { pipeline.openConnections })
+        self.metrics = RequestMetrics(recorder: server.recorder, openConnections: { pipeline.openConnections },
+                                      pipeline: server.pipeline)
     }
 
     /// The bound port while running, else nil.

@@ -34,9 +34,11 @@ final class RequestMetrics: Sendable {
     private let fileReported = Locked<(failures: Int, lost: Int)>((0, 0))
     /// The `--store` series, when there is a store.
     private let store: StoreMetrics?
+    /// The `--relay` series, when the pipeline relays.
+    private let relay: RelayMetrics?
 
-    /// Follows `recorder`; `openConnections` is read at each scrape.
-    init(recorder: Recorder, openConnections: @escaping @Sendable () -> Int) {
+    /// Follows `recorder`; `openConnections` is read at each scrape; `pipeline`'s relay counts, when it relays.
+    init(recorder: Recorder, openConnections: @escaping @Sendable () -> Int, pipeline: Pipeline? = nil) {
         self.recorder = recorder
         self.openConnections = openConnections
         connectionsGauge = registry.makeGauge(descriptor: Self.name("open", "connections", "Connections the mock currently holds open (HTTP/2 and HTTP/1.1)."))
@@ -54,6 +56,7 @@ final class RequestMetrics: Sendable {
         recordsLost = registry.makeCounter(descriptor: Self.name("records_lost", "total",
             "Records that never reached the --record file (held past the bound while it was unwritable, or at exit)."))
         store = StoreMetrics(recorder: recorder, registry: registry)
+        if let pipeline { relay = RelayMetrics(pipeline: pipeline, registry: registry) } else { relay = nil }
     }
 
     /// Brings the traffic series up to the recorder's totals.
@@ -122,6 +125,7 @@ final class RequestMetrics: Sendable {
             if newLost > 0 { recordsLost.increment(by: Int64(newLost)) }
         }
         store?.update()
+        relay?.update()
         return registry.emitToBuffer()
     }
 }

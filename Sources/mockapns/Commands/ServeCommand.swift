@@ -51,6 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "No per-request log line (they are printed at --log-level info and below).") var quiet = false
     @OptionGroup var control: ControlPlaneOptions
     @OptionGroup var storeOptions: StoreServeOptions
+    @OptionGroup var relayOptions: RelayOptions
 
     func run() async throws {
         ReopenSignal.ignoreUntilHandled()
@@ -109,6 +110,9 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "mockapns") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: level) ?? .info
         configuration.logger = logger
+        // No connection yet: the relay's pool dials on the first relayed push.
+        let relay = try relayOptions.makeRelay(environment: env)
+        configuration.relay = relay
         // Before anything listens: a wrong URL, password or schema stops the mock with one line.
         let store = try await storeOptions.open(environment: env)
         configuration.recordStore = store
@@ -153,6 +157,7 @@ struct ServeCommand: AsyncParsableCommand {
             await server.shutdown()
             throw ExitCode(1)
         }
+        if let relay { FileHandle.standardError.write(Data("mockapns: relaying accepted device pushes to \(relay.upstream)\n".utf8)) }
         if let url = plane.controlURL { FileHandle.standardError.write(Data("mockapns: control plane on \(url)\n".utf8)) }
         if let url = plane.http1URL { FileHandle.standardError.write(Data("mockapns: HTTP/1.1 APNs endpoint on \(url)\n".utf8)) }
         if let url = plane.dashboardURL { FileHandle.standardError.write(Data("mockapns: dashboard on \(url)\n".utf8)) }
@@ -181,6 +186,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let readyPath { ReadyFile.remove(at: readyPath) }   // the URLs are about to stop answering
         await plane.stop()
         await server.shutdown()
+        await relay?.shutdown()
         pruner?.cancel()
         await pruner?.value
         await store?.close()

@@ -52,6 +52,7 @@ struct ShowCommand: AsyncParsableCommand {
         if let id = record.response.apnsID { out.append("  apns-id     \(id)") }
         if let unique = record.response.apnsUniqueID { out.append("  unique-id   \(unique)") }
         if let timestamp = record.response.timestamp { out.append("  timestamp   \(timestamp) (\(RecordText.timestamp(timestamp)))") }
+        if let relay = record.relay { out.append("  Upstream    " + RecordText.relayVerdict(relay, style: style)) }
         out.append("  Request     \(record.method) \(record.path)")
         out.append("  Device      \(record.deviceToken ?? "-")")
         out.append("  Connection  \(record.connectionID), stream \(record.streamID), from \(record.remote)")

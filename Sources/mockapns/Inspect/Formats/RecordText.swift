@@ -31,6 +31,19 @@ enum RecordText {
         return [String(record.response.status), record.response.reason].compactMap { $0 }.joined(separator: " ")
     }
 
+    /// The upstream's side of a relayed push (`serve --relay`): `410 Unregistered in 12.3 ms, apns-id …`, the error
+    /// when it gave no answer, or why the push was not relayed.
+    static func relayVerdict(_ relay: RelayVerdict, style: TerminalStyle) -> String {
+        if let skipped = relay.skipped { return style.dim(skipped) }
+        let status = [String(relay.status), relay.reason].compactMap { $0 }.joined(separator: " ")
+        var text = style.status(relay.status, relay.status == 200 ? "200 OK" : status)
+            + String(format: " in %.3f ms", Double(relay.durationMicros) / 1000)
+        if let id = relay.apnsID { text += ", apns-id \(id)" }
+        if let timestamp = relay.timestamp { text += ", timestamp \(timestamp)" }
+        if let error = relay.error { text += " — " + style.yellow(error) }
+        return text
+    }
+
     /// The first 8 and last 4 characters of a long token.
     static func shortToken(_ token: String?) -> String {
         guard let token else { return "-" }
@@ -60,6 +73,9 @@ enum RecordText {
         var notes: [String] = []
         if !record.faults.isEmpty { notes.append("fault: " + record.faults.joined(separator: ",")) }
         if !record.lint.isEmpty { notes.append("lint: \(record.lint.count)") }
+        if let relay = record.relay, relay.skipped == nil {
+            notes.append("upstream: " + [String(relay.status), relay.reason].compactMap { $0 }.joined(separator: " "))
+        }
         return [
             String(record.seq),
             clock(record.receivedAtMillis),

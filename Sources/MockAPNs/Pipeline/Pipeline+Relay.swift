@@ -1,0 +1,75 @@
+import APNsModel
+
+extension Pipeline {
+    /// Why `outcome` is not sent upstream, or nil when it is: only device pushes the mock itself accepted and
+    /// answers at once are relayed, so a broken sender does not hammer the upstream with what the mock refuses.
+    static func relaySkipReason(_ outcome: Outcome) -> String? {
+        guard case .device? = outcome.route else { return "not relayed: only device pushes (/3/device/…) are relayed" }
+        if outcome.status != 200 {
+            return "not relayed: the mock rejected it (\(outcome.status) \(outcome.reasonText ?? "no reason"))"
+        }
+        if outcome.disposition != .respond || outcome.delay != nil || !outcome.firedFaults.isEmpty {
+            return "not relayed: a fault rule fired on the mock (\(outcome.firedFaults.joined(separator: ", ")))"
+        }
+        return nil
+    }
+
+    /// Sends the push of `record` upstream from a task of its own, then records it with both verdicts and hands
+    /// `answer` the upstream's answer (after the record's line is written under `--record-sync`). The caller's
+    /// thread (an event loop) only starts the task.
+    func relayThenAnswer(_ record: RecordedRequest, through relay: any PushRelay, deviceToken: String,
+                         mockAnswer: PipelineResponse, receivedAtNanos: UInt64, churnTeam: String?,
+                         answer: @escaping @Sendable (PipelineResponse) -> Void) {
+        let push = RelayedPush(deviceToken: deviceToken, headers: record.headers, body: record.body)
+        Task {
+            let verdict = await relay.relay(push)
+            var relayed = record
+            relayed.relay = verdict
+            relayed.durationMicros = Int64((Timestamp.monotonicNanos() &- receivedAtNanos) / 1000)
+            let disagreement = Self.disagreement(mock: relayed.response, upstream: verdict)
+            relayStatistics.count(verdict, disagreed: disagreement != nil)
+            if disagreement != nil || churnTeam != nil {
+                var findings = relayed.lintFindings()
+                if let churnTeam { findings.append(churn.finding(team: churnTeam)) }
+                if let disagreement { findings.append(disagreement) }
+                relayed.lint = findings
+            }
+            let response = Self.relayedResponse(verdict, mockAnswer: mockAnswer)
+            if recorder.writesBeforeAnswering {
+                recorder.store(relayed, whenWritten: { written in answer(written ? response : response.unrecorded()) })
+            } else {
+                recorder.store(relayed, whenWritten: nil)
+                answer(response)
+            }
+        }
+    }
+
+    /// The `relay-disagreement` finding when the upstream answered with another status or reason than the mock.
+    static func disagreement(mock: RecordedRequest.Response, upstream: RelayVerdict) -> LintFinding? {
+        guard upstream.upstreamAnswered, mock.status != upstream.status || mock.reason != upstream.reason else { return nil }
+        func spelled(_ status: Int, _ reason: String?) -> String { reason.map { "\(status) \($0)" } ?? "\(status)" }
+        return LintFinding(
+            id: RelayVerdict.disagreementFindingID, severity: .warning,
+            message: "The mock answered \(spelled(mock.status, mock.reason)) but the upstream answered "
+                + "\(spelled(upstream.status, upstream.reason)): a gap in the mock's fidelity or device registry, or "
+                + "a change in the upstream's behaviour; check the device's state and the request's headers.",
+            path: "$")
+    }
+
+    /// What the sender gets for a relayed push: the upstream's status, IDs, reason and 410 timestamp (`503
+    /// ServiceUnavailable` when it gave no answer); the mock's `apns-id` when the upstream sent none.
+    static func relayedResponse(_ verdict: RelayVerdict, mockAnswer: PipelineResponse) -> PipelineResponse {
+        var headers: [HeaderField] = []
+        if let id = verdict.apnsID ?? mockAnswer.headers.first(where: { $0.name == "apns-id" })?.value {
+            headers.append(HeaderField(name: "apns-id", value: id))
+        }
+        if let unique = verdict.apnsUniqueID { headers.append(HeaderField(name: "apns-unique-id", value: unique)) }
+        var body: [UInt8] = []
+        if verdict.status >= 300 {
+            body = reasonBody(verdict.reason ?? APNsReason.serviceUnavailable.rawValue, timestamp: verdict.timestamp)
+            headers.append(HeaderField(name: "content-type", value: "application/json"))
+        }
+        return PipelineResponse(status: verdict.status, headers: headers, body: body, disposition: .respond,
+                                delay: nil, streamLimit: mockAnswer.streamLimit)
+    }
+}

@@ -1,0 +1,76 @@
+import APNsClient
+import APNsModel
+import Foundation
+import MockAPNs
+import Synchronization
+
+/// `serve --relay`: sends each push the mock accepted to the upstream through one `APNsClient` — a few long-lived
+/// connections (the client's pool, honouring the upstream's MAX_CONCURRENT_STREAMS), no retries (the sender owns
+/// them, as with Apple).
+///
+/// In-flight pushes upstream are bounded (`maxInFlight`): a push arriving while the bound is reached is answered
+/// `429 TooManyRequests` at once rather than queued, so a burst costs the relay no memory and the sender slows down
+/// as it would for Apple. While the upstream is known to be down (the pool's last attempts failed and no connection
+/// is open) a push is answered `503 ServiceUnavailable` at once, with the pool's cause, rather than waiting out the
+/// timeout; the pool keeps reconnecting with its back-off meanwhile.
+final class APNsClientRelay: PushRelay {
+    /// The headers forwarded as the sender sent them (push type and topic go first, as `APNsRawNotification` puts them).
+    static let forwardedHeaders = ["apns-id", "apns-priority", "apns-expiration", "apns-collapse-id"]
+
+    private let client: APNsClient
+    private let maxInFlight: Int
+    private let inFlight = Atomic<Int>(0)
+
+    /// A relay through `client`, at most `maxInFlight` pushes upstream at a time.
+    init(client: APNsClient, maxInFlight: Int) {
+        self.client = client
+        self.maxInFlight = max(1, maxInFlight)
+    }
+
+    func relay(_ push: RelayedPush) async -> RelayVerdict {
+        let started = ContinuousClock.now
+        func micros() -> Int64 {
+            let elapsed = ContinuousClock.now - started
+            return elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        }
+        guard inFlight.add(1, ordering: .relaxed).newValue <= maxInFlight else {
+            inFlight.subtract(1, ordering: .relaxed)
+            return RelayVerdict(status: APNsReason.tooManyRequests.status, reason: APNsReason.tooManyRequests.rawValue,
+                                error: "relay full: \(maxInFlight) pushes already in flight upstream (--relay-max-in-flight)")
+        }
+        defer { inFlight.subtract(1, ordering: .relaxed) }
+        if client.openConnections == 0, let outage = client.outage {
+            return Self.unavailable("upstream unreachable: \(outage.description)", micros: micros())
+        }
+        let headers = Self.forwardedHeaders.compactMap { name in push.header(name).map { HeaderField(name: name, value: $0) } }
+        let notification = APNsRawNotification(pushType: push.header("apns-push-type"), topic: push.header("apns-topic"),
+                                               payload: push.body, headers: headers)
+        do {
+            let answer = try await client.send(notification, deviceToken: push.deviceToken)
+            return RelayVerdict(status: 200, apnsID: answer.apnsID, apnsUniqueID: answer.apnsUniqueID, durationMicros: micros())
+        } catch {
+            if case let .rejected(status, reason, timestamp, apnsID) = error {
+                return RelayVerdict(status: status, reason: reason.description, apnsID: apnsID, timestamp: timestamp,
+                                    durationMicros: micros())
+            }
+            return Self.unavailable(error.description, micros: micros())
+        }
+    }
+
+    /// `503 ServiceUnavailable` (APNs's own code for "not now") with the cause.
+    private static func unavailable(_ cause: String, micros: Int64) -> RelayVerdict {
+        RelayVerdict(status: APNsReason.serviceUnavailable.status, reason: APNsReason.serviceUnavailable.rawValue,
+                     durationMicros: micros, error: cause)
+    }
+
+    /// The upstream's URL, for the log.
+    var upstream: String {
+        if case let .custom(url) = client.configuration.environment { return url }
+        return "\(client.configuration.environment)"
+    }
+
+    /// Closes the upstream connections once pushes in flight are answered.
+    func shutdown() async {
+        await client.shutdown()
+    }
+}

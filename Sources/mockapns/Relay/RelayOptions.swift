@@ -1,0 +1,86 @@
+import APNsClient
+import ArgumentParser
+import Foundation
+import MockAPNs
+
+/// The relay flags of `mockapns serve` (`@OptionGroup var relayOptions: RelayOptions`), each with its
+/// `MOCKAPNS_<NAME>` fallback: where accepted device pushes go on to, and who the mock is to that upstream.
+struct RelayOptions: ParsableArguments {
+    @Option(name: .customLong("relay"), help: ArgumentHelp(
+        "Send every device push the mock accepts on to this APNs (e.g. https://api.sandbox.push.apple.com) and answer the sender with its answer.",
+        valueName: "url"))
+    var relayURL: String?
+
+    @Option(name: .customLong("relay-key-file"), help: ArgumentHelp(
+        "Sign relayed pushes with this .p8 key: TEAMID:KEYID:PATH (one token per 50 minutes, not per push).", valueName: "key"))
+    var relayKeyFile: String?
+
+    @Option(name: .customLong("relay-cert"), help: ArgumentHelp("The mock's client certificate (PEM) for the upstream, instead of a key.", valueName: "path"))
+    var relayCert: String?
+
+    @Option(name: .customLong("relay-cert-key"), help: ArgumentHelp("The private key (PEM) of --relay-cert.", valueName: "path"))
+    var relayCertKey: String?
+
+    @Option(name: .customLong("relay-ca"), help: ArgumentHelp("Trust this CA (PEM) for the upstream instead of the system store (a private upstream).", valueName: "path"))
+    var relayCA: String?
+
+    @Option(name: .customLong("relay-timeout"), help: ArgumentHelp("Seconds a relayed push may take upstream, connecting included, before the sender gets 503 (default 10).", valueName: "seconds"))
+    var relayTimeout: Double?
+
+    @Option(name: .customLong("relay-connections"), help: ArgumentHelp("Long-lived connections to the upstream (default 2).", valueName: "count"))
+    var relayConnections: Int?
+
+    @Option(name: .customLong("relay-max-in-flight"), help: ArgumentHelp("Pushes upstream at once; more are answered 429 TooManyRequests at once (default 1000).", valueName: "count"))
+    var relayMaxInFlight: Int?
+
+    /// The relay these flags describe, or nil without `--relay`; throws a sentence naming the flag to fix.
+    func makeRelay(environment env: EnvironmentOptions) throws -> APNsClientRelay? {
+        guard let url = relayURL ?? env["RELAY"] else { return nil }
+        let keyFile = relayKeyFile ?? env["RELAY_KEY_FILE"]
+        let certPath = relayCert ?? env["RELAY_CERT"]
+        let certKeyPath = relayCertKey ?? env["RELAY_CERT_KEY"]
+        let authentication: APNsAuthentication
+        if let keyFile {
+            guard certPath == nil, certKeyPath == nil else {
+                throw ValidationError("--relay-key-file and --relay-cert/--relay-cert-key are exclusive: the upstream takes one credential")
+            }
+            guard let key = KeyFileArgument(keyFile) else {
+                throw ValidationError("--relay-key-file must be TEAMID:KEYID:PATH, got \"\(keyFile)\"")
+            }
+            authentication = .token(privateKeyPEM: try Self.read(key.path, flag: "--relay-key-file"), keyID: key.keyID, teamID: key.teamID)
+        } else if let certPath, let certKeyPath {
+            authentication = .certificate(pem: try Self.read(certPath, flag: "--relay-cert"),
+                                          privateKeyPEM: try Self.read(certKeyPath, flag: "--relay-cert-key"))
+        } else {
+            throw ValidationError("--relay needs the mock's identity for the upstream: --relay-key-file TEAMID:KEYID:PATH "
+                                  + "(token) or both --relay-cert and --relay-cert-key (certificate)")
+        }
+        let seconds = try relayTimeout ?? env["RELAY_TIMEOUT"].map { text in
+            guard let value = Double(text) else { throw ValidationError("MOCKAPNS_RELAY_TIMEOUT must be a number of seconds, got \"\(text)\"") }
+            return value
+        } ?? 10
+        guard seconds > 0 else { throw ValidationError("--relay-timeout must be more than 0 seconds") }
+        let connections = try relayConnections ?? env.int("RELAY_CONNECTIONS") ?? 2
+        guard connections >= 1 else { throw ValidationError("--relay-connections must be at least 1") }
+        let maxInFlight = try relayMaxInFlight ?? env.int("RELAY_MAX_IN_FLIGHT") ?? 1000
+        guard maxInFlight >= 1 else { throw ValidationError("--relay-max-in-flight must be at least 1") }
+        let caPath = relayCA ?? env["RELAY_CA"]
+        let configuration = APNsClientConfiguration(
+            environment: .custom(url: url), authentication: authentication,
+            trustRootsPEM: try caPath.map { try Self.read($0, flag: "--relay-ca") },
+            connections: connections, requestTimeout: .milliseconds(Int64(seconds * 1000)), retryPolicy: .never,
+            connectTimeout: .milliseconds(Int64(min(seconds, 10) * 1000)))
+        do {
+            return APNsClientRelay(client: try APNsClient(configuration: configuration), maxInFlight: maxInFlight)
+        } catch {
+            throw ValidationError("--relay \(url): \(error)")
+        }
+    }
+
+    private static func read(_ path: String, flag: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ValidationError("\(flag): cannot read \(path) (missing, unreadable or not text)")
+        }
+        return text
+    }
+}

@@ -1,0 +1,137 @@
+import APNsModel
+import Foundation
+import MockAPNs
+import XCTest
+
+/// `mockapns serve --relay` between real processes: mock A relays to mock B (the upstream, with its own device
+/// registry), and `mockapns send` is the sender. The sender sees B's answers, A's record keeps both verdicts and a
+/// `relay-disagreement` finding where they differ, B records exactly the pushes A relayed, and a push A rejects
+/// itself never reaches B.
+final class ServeRelayTests: XCTestCase {
+    private let good = String(repeating: "ab", count: 32)
+    /// Unregistered in B's registry only: A answers 200 for it, B 410.
+    private let gone = String(repeating: "cd", count: 32)
+    /// Unregistered in A's own registry: A answers 410 itself and relays nothing.
+    private let refusedByMock = String(repeating: "ef", count: 32)
+    /// The repository's bundled credentials.
+    private let certs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("certs")
+
+    private func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-relay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(#"{"aps":{"alert":"relayed"}}"#.utf8).write(to: directory.appendingPathComponent("push.json"))
+        return directory
+    }
+
+    /// Starts `serve` recording to `record`; the process and its APNs URL.
+    private func serve(in directory: URL, record: String, extra: [String]) async throws -> (process: InspectFollowProcess, url: String) {
+        let ready = directory.appendingPathComponent("ready-\(UUID().uuidString).json").path
+        let process = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--quiet", "--ready-file", ready,
+                                                "--record", record] + extra)
+        let readyJSON = try await InspectCLI.readyFile(at: ready)
+        let url = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url in the ready file")
+        return (process, url)
+    }
+
+    /// The relay flags pointing at `upstream` with the bundled test key and CA.
+    private func relayFlags(_ upstream: String, timeout: String = "10") -> [String] {
+        ["--relay", upstream, "--relay-key-file", "TESTTEAM01:TESTKEY001:" + certs.appendingPathComponent("AuthKey_TESTKEY001.p8").path,
+         "--relay-ca", certs.appendingPathComponent("ca.pem").path, "--relay-timeout", timeout]
+    }
+
+    /// `mockapns send` of one push to `token` at `url`; its JSON summary.
+    private func send(_ token: String, to url: String, in directory: URL) async throws -> JSONValue {
+        let result = try await InspectCLI.run(["send", directory.appendingPathComponent("push.json").path, "--token", token,
+                                               "--topic", "com.example.app", "--url", url, "--json"], timeout: .seconds(120))
+        return try result.json()
+    }
+
+    /// Stops `process` (SIGINT: the record file is flushed) and reads `record`'s lines.
+    private func stopAndRead(_ process: InspectFollowProcess, _ record: String) async throws -> [RecordedRequest] {
+        process.stop()
+        _ = try await process.waitForExit(timeout: .seconds(30))
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        return try text.split(separator: "\n").map { try RecordedRequest(jsonLine: Array($0.utf8)) }
+    }
+
+    func testSenderGetsTheUpstreamsAnswerAndTheRecordKeepsBothVerdicts() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let devices = directory.appendingPathComponent("devices.json").path
+        try Data(#"[{"token": "\#(gone)", "state": "unregistered", "timestamp": 1700000000000}]"#.utf8)
+            .write(to: URL(fileURLWithPath: devices))
+        let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
+        let (upstream, upstreamURL) = try await serve(in: directory, record: upstreamRecord, extra: ["--devices", devices])
+        defer { upstream.stop() }
+        let relayDevices = directory.appendingPathComponent("relay-devices.json").path
+        try Data(#"[{"token": "\#(refusedByMock)", "state": "unregistered", "timestamp": 1600000000000}]"#.utf8)
+            .write(to: URL(fileURLWithPath: relayDevices))
+        let relayRecord = directory.appendingPathComponent("relay.jsonl").path
+        let (relay, relayURL) = try await serve(in: directory, record: relayRecord,
+                                                extra: relayFlags(upstreamURL) + ["--devices", relayDevices])
+        defer { relay.stop() }
+
+        let accepted = try await send(good, to: relayURL, in: directory)
+        XCTAssertEqual(accepted["accepted"]?.integerValue, 1, accepted.jsonText())
+        let unregistered = try await send(gone, to: relayURL, in: directory)
+        XCTAssertEqual(unregistered["rejected"]?["410 Unregistered"]?.integerValue, 1, "the sender gets B's 410: \(unregistered.jsonText())")
+        let refused = try await send(refusedByMock, to: relayURL, in: directory)
+        XCTAssertEqual(refused["rejected"]?["410 Unregistered"]?.integerValue, 1, "A's own rejection: \(refused.jsonText())")
+
+        let relayed = try await stopAndRead(relay, relayRecord)
+        XCTAssertEqual(relayed.map(\.deviceToken), [good, gone, refusedByMock])
+        XCTAssertEqual(relayed[0].response.status, 200)
+        XCTAssertEqual(relayed[0].relay?.status, 200)
+        XCTAssertNil(relayed[0].relay?.error)
+        XCTAssertFalse(relayed[0].lint.contains { $0.id == "relay-disagreement" })
+
+        XCTAssertEqual(relayed[1].response.status, 200, "the mock's own verdict is kept")
+        XCTAssertEqual(relayed[1].relay?.status, 410)
+        XCTAssertEqual(relayed[1].relay?.reason, "Unregistered")
+        XCTAssertEqual(relayed[1].relay?.timestamp, 1_700_000_000_000)
+        let finding = try XCTUnwrap(relayed[1].lint.first { $0.id == "relay-disagreement" }, "\(relayed[1].lint)")
+        XCTAssertTrue(finding.message.contains("200") && finding.message.contains("410 Unregistered"), finding.message)
+
+        XCTAssertEqual(relayed[2].response.status, 410)
+        XCTAssertEqual(relayed[2].relay?.status, 0)
+        XCTAssertTrue(relayed[2].relay?.skipped?.contains("not relayed") == true, "\(String(describing: relayed[2].relay))")
+
+        let upstreamRecords = try await stopAndRead(upstream, upstreamRecord)
+        XCTAssertEqual(upstreamRecords.map(\.deviceToken), [good, gone], "B saw exactly the relayed pushes")
+        XCTAssertEqual(upstreamRecords.map(\.response.status), [200, 410])
+        XCTAssertEqual(upstreamRecords.map(\.auth.keyID), ["TESTKEY001", "TESTKEY001"], "re-signed with the relay's key")
+        XCTAssertEqual(upstreamRecords[0].header("apns-topic"), "com.example.app")
+        XCTAssertEqual(upstreamRecords[0].body, relayed[0].body)
+    }
+
+    func testUnreachableUpstreamAnswers503WithTheCauseRecorded() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A port a server just left: nothing listens there.
+        let goneRecord = directory.appendingPathComponent("gone.jsonl").path
+        let (gone, goneURL) = try await serve(in: directory, record: goneRecord, extra: [])
+        gone.stop()
+        _ = try await gone.waitForExit(timeout: .seconds(30))
+        let relayRecord = directory.appendingPathComponent("relay.jsonl").path
+        let (relay, relayURL) = try await serve(in: directory, record: relayRecord, extra: relayFlags(goneURL, timeout: "2"))
+        defer { relay.stop() }
+
+        let summary = try await send(good, to: relayURL, in: directory)
+        XCTAssertEqual(summary["rejected"]?["503 ServiceUnavailable"]?.integerValue, 1, summary.jsonText())
+        let records = try await stopAndRead(relay, relayRecord)
+        XCTAssertFalse(records.isEmpty)
+        for record in records {
+            XCTAssertEqual(record.response.status, 200, "the mock's own verdict")
+            XCTAssertEqual(record.relay?.status, 503)
+            XCTAssertTrue(record.relay?.error?.contains("127.0.0.1") == true, "the cause names the upstream: \(String(describing: record.relay))")
+            XCTAssertFalse(record.lint.contains { $0.id == "relay-disagreement" }, "an upstream error is not a disagreement")
+        }
+    }
+
+    func testRelayWithoutAnIdentityIsRefusedWithTheFlagsToUse() async throws {
+        let result = try await InspectCLI.run(["serve", "--port", "0", "--no-control", "--relay", "https://127.0.0.1:1"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("--relay-key-file"), result.stderr)
+    }
+}
