@@ -336,6 +336,9 @@ public final class Recorder: Sendable {
     func read(after cursor: UInt64, limit: Int) -> (skipped: ClosedRange<UInt64>?, records: [StoredRecord], last: UInt64) {
         state.withLock { state in
             let cursor = max(cursor, state.clearedThrough)
+            // A cursor from the wire (`since`) may be any number: nothing lies after one at or past the last record,
+            // and below it `cursor + 1` cannot overflow.
+            guard cursor < state.lastSeq else { return (nil, [], state.lastSeq) }
             let oldest = state.lastSeq - UInt64(state.stored) + 1
             var skipped: ClosedRange<UInt64>?
             if cursor + 1 < oldest { skipped = (cursor + 1)...(oldest - 1) }

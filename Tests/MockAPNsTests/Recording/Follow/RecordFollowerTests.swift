@@ -140,4 +140,15 @@ final class RecordFollowerTests: XCTestCase {
         XCTAssertNil(second?.elided)
         XCTAssertEqual(second?.records.map(\.seq), Array(1_001...1_030))
     }
+
+    /// A position from the wire past every record (`since=18446744073709551615`) waits for news instead of
+    /// overflowing `position + 1`.
+    func testAPositionAtTheLargestSeqWaitsInsteadOfOverflowing() async throws {
+        let recorder = try Recorder(memoryLimit: 10)
+        store(3, in: recorder)
+        var follower = RecordFollower(recorder: recorder, after: .max)
+        let batch = await follower.next(timeout: .milliseconds(50))
+        XCTAssertEqual(batch?.records.count, 0)
+        XCTAssertNil(batch?.skipped)
+    }
 }
