@@ -63,4 +63,49 @@ final class SendCommandTests: XCTestCase {
         let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.count, 502)
     }
+
+    /// `--url` twice: the run is spread over both servers (an equal share of the workers each), every push is
+    /// answered once, and the summary counts them all; a repeated URL is a usage error.
+    func testSendSpreadsOverSeveralURLs() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-send-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var urls: [String] = []
+        var servers: [(InspectFollowProcess, String)] = []
+        for name in ["a", "b"] {
+            let ready = directory.appendingPathComponent("\(name).json").path
+            let record = directory.appendingPathComponent("\(name).jsonl").path
+            let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--ready-file", ready, "--record", record])
+            servers.append((serve, record))
+            let readyJSON = try await InspectCLI.readyFile(at: ready)
+            urls.append(try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url in \(name)'s ready file"))
+        }
+        defer { for (serve, _) in servers { serve.stop() } }
+        let payload = directory.appendingPathComponent("push.json").path
+        try Data(#"{"aps":{"alert":"n={{n}}"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
+
+        let sent = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "com.example.app",
+                                             "--url", urls[0], "--url", urls[1], "--count", "400", "--concurrency", "20",
+                                             "--payload-template", "--json"])
+        XCTAssertEqual(sent.status, 0, sent.stdout + sent.stderr)
+        XCTAssertEqual(try sent.json()["accepted"]?.integerValue, 400)
+
+        var bodies: [String] = []
+        for (serve, record) in servers {
+            serve.stop()
+            _ = try await serve.waitForExit()
+            let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+            // 20 workers, alternating between the two URLs: 10 workers × 20 pushes each.
+            XCTAssertEqual(lines.count, 200, "\(record) holds \(lines.count) records")
+            for line in lines {
+                let match = try XCTUnwrap(line.range(of: #"n=[0-9]+"#, options: .regularExpression), String(line))
+                bodies.append(String(line[match]))
+            }
+        }
+        XCTAssertEqual(Set(bodies).count, 400, "every push number once across both servers")
+
+        let repeated = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "t", "--url", urls[0], "--url", urls[0]])
+        XCTAssertEqual(repeated.status, 2)
+        XCTAssertTrue(repeated.stderr.contains("--url: each server once"), repeated.stderr)
+    }
 }

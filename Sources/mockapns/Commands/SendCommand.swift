@@ -47,8 +47,11 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "CA certificate(s) to trust, PEM (default: the bundled CA for a local URL, else the system store).")
     var ca: String?
 
-    @Option(help: "Server URL: https://host:port, or http://host:port for h2c (default \(SendSettings.defaultURL)).")
-    var url: String?
+    @Option(help: ArgumentHelp(
+        "Server URL: https://host:port, or http://host:port for h2c (default \(SendSettings.defaultURL)).",
+        discussion: "Repeat it to spread the run over several servers (several mocks sharing one --store): each URL gets "
+            + "its own --connections and an equal share of the workers, as a sender behind a load balancer would."))
+    var url: [String] = []
 
     @Option(help: "How many pushes to send.")
     var count = 1
@@ -74,19 +77,20 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings: SendSettings
-        let client: APNsClient
+        var clients: [APNsClient] = []
         do {
             settings = try SendSettings(self)
-            client = try APNsClient(configuration: settings.configuration)
+            for configuration in settings.configurations { clients.append(try APNsClient(configuration: configuration)) }
         } catch {
+            for client in clients { await client.shutdown() }
             throw CommandFailure.exit(reporting: error)
         }
         let tally = SendTally()
         let start = ContinuousClock.now
         let progress = SendProgress.wanted(count: settings.count) ? startProgress(tally: tally, total: settings.count, start: start) : nil
         let giveUp = SendGiveUp(limit: settings.giveUpAfter)
-        let workers = Task { await Self.sendAll(settings, client: client, tally: tally, giveUp: giveUp) }
-        let watcher = Task { await giveUp.watch(client, workers: workers) }
+        let workers = Task { [clients] in await Self.sendAll(settings, clients: clients, tally: tally, giveUp: giveUp) }
+        let watcher = Task { [clients] in await giveUp.watch(clients, workers: workers) }
         await workers.value
         watcher.cancel()
         let elapsed = Self.seconds(ContinuousClock.now - start)
@@ -97,7 +101,7 @@ struct SendCommand: AsyncParsableCommand {
         // Always shut down before exiting: exit() with event loops still using OpenSSL can crash in its clean-up.
         // After giving up this is immediate, unless a connection attempt to a host that drops packets is pending
         // (then up to the 10 s connect timeout).
-        await client.shutdown()
+        for client in clients { await client.shutdown() }
 
         let summary = SendSummary(count: settings.count, counts: tally.snapshot, seconds: elapsed, gaveUp: gaveUp,
                                   giveUpAfter: giveUpAfter)
@@ -105,18 +109,19 @@ struct SendCommand: AsyncParsableCommand {
         if !summary.allAccepted { throw ExitCode(1) }
     }
 
-    /// Sends `settings.count` pushes from `settings.concurrency` workers sharing one counter; once `giveUp` has
-    /// cancelled the run, no worker takes another push.
-    private static func sendAll(_ settings: SendSettings, client: APNsClient, tally: SendTally, giveUp: SendGiveUp) async {
+    /// Sends `settings.count` pushes from `settings.concurrency` workers sharing one counter; worker w sends through
+    /// `clients[w % clients.count]`, so several URLs each get an equal share. Once `giveUp` has cancelled the run, no
+    /// worker takes another push.
+    private static func sendAll(_ settings: SendSettings, clients: [APNsClient], tally: SendTally, giveUp: SendGiveUp) async {
         let plan = settings.plan
         let perWorker = settings.count / settings.concurrency
         let extra = settings.count % settings.concurrency
-        // With one event loop, the workers run on it: no thread hop per push (see `APNsClient.taskExecutor`).
-        let executor = client.taskExecutor
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<settings.concurrency {
                 let share = perWorker + (worker < extra ? 1 : 0)
-                group.addTask(executorPreference: executor) {
+                let client = clients[worker % clients.count]
+                // With one event loop, the workers run on it: no thread hop per push (see `APNsClient.taskExecutor`).
+                group.addTask(executorPreference: client.taskExecutor) {
                     // Worker w sends pushes w, w + concurrency, w + 2 × concurrency, …: each number once.
                     for turn in 0..<share {
                         if Task.isCancelled { break }

@@ -17,12 +17,13 @@ final class SendGiveUp: Sendable {
     /// The outage the run gave up on; nil while it goes on.
     var reason: APNsConnectFailure? { outage.withLock { $0 } }
 
-    /// Polls `client.outage` every 100 ms until cancelled; when it has lasted `limit`, records it and cancels
-    /// `workers` (pushes waiting for a connection end at once, none is taken any more).
-    func watch(_ client: APNsClient, workers: Task<Void, Never>) async {
+    /// Polls each client's `outage` every 100 ms until cancelled; when one has lasted `limit`, records it and
+    /// cancels `workers` (pushes waiting for a connection end at once, none is taken any more). With several URLs
+    /// one endpoint down stops the run: its share of the pushes could not be sent.
+    func watch(_ clients: [APNsClient], workers: Task<Void, Never>) async {
         while !Task.isCancelled {
             do { try await Task.sleep(for: .milliseconds(100)) } catch { return }
-            guard let current = client.outage, current.elapsed >= limit else { continue }
+            guard let current = clients.lazy.compactMap(\.outage).first(where: { $0.elapsed >= limit }) else { continue }
             outage.withLock { $0 = current }
             workers.cancel()
             return

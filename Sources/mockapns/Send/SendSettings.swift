@@ -9,7 +9,8 @@ struct SendSettings {
     /// The local mock `serve` listens on by default.
     static let defaultURL = "https://127.0.0.1:2197"
 
-    var configuration: APNsClientConfiguration
+    /// One client configuration per `--url`, in the order given; never empty.
+    var configurations: [APNsClientConfiguration]
     /// The pushes: which token and body each one gets.
     var plan: SendPlan
     var count: Int
@@ -64,8 +65,9 @@ struct SendSettings {
             pushType: pushType.rawValue, topic: APNsNotification.topic(bundleID: bundle, pushType: pushType),
             payload: body, headers: extra), template: command.payloadTemplate)
 
-        let url = command.url ?? Self.defaultURL
-        let local = command.url == nil || Self.isLocal(url)
+        let urls = command.url.isEmpty ? [Self.defaultURL] : command.url
+        guard Set(urls).count == urls.count else { throw .usage("--url: each server once (a URL is repeated)") }
+        let local = command.url.isEmpty || urls.allSatisfy(Self.isLocal)
         let credentials = local ? try? BundledCredentials.locate() : nil
         let authentication = try Self.authentication(command, bundled: credentials)
         var trust: String?
@@ -74,13 +76,18 @@ struct SendSettings {
         } else if let credentials {
             trust = try Self.read(credentials.caPath, what: "the bundled CA")
         }
-        configuration = APNsClientConfiguration(
-            environment: .custom(url: url), authentication: authentication, trustRootsPEM: trust,
-            connections: command.connections, requestTimeout: .seconds(command.timeout), eventLoopThreads: command.loops ?? 1)
-        do {
-            _ = try configuration.environment.address()
-        } catch {
-            throw .usage("--url \(url): \(error)")
+        configurations = []
+        for url in urls {
+            let configuration = APNsClientConfiguration(
+                environment: .custom(url: url), authentication: authentication, trustRootsPEM: trust,
+                connections: command.connections, requestTimeout: .seconds(command.timeout),
+                eventLoopThreads: command.loops ?? 1)
+            do {
+                _ = try configuration.environment.address()
+            } catch {
+                throw .usage("--url \(url): \(error)")
+            }
+            configurations.append(configuration)
         }
     }
 
