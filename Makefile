@@ -31,7 +31,7 @@ endef
 .PHONY: all deps build release run test test-unit test-examples certs bench bench-transport bench-server bench-client clean
 .PHONY: screenshots
 .PHONY: deps-run test-docs dist test-dist
-.PHONY: bench-http1 bench-deps bench-memory
+.PHONY: bench-http1 bench-deps bench-memory bench-scale
 
 all: build
 
@@ -117,6 +117,11 @@ bench-http1: deps bench-deps
 
 bench-memory: deps
 	bash bench/memory.sh
+
+## bench-scale: three `serve --store` instances on one throwaway PostgreSQL, 300 000 pushes spread over them by one
+## sender; checks every push is stored once and compares server CPU per request with `--record FILE` (bench/scale.sh).
+bench-scale: deps
+	bash bench/scale.sh
 
 ## bench-deps: what the server benchmarks count CPU with (perf, callgrind) and build their valgrind shim with.
 BENCH_APT_PKGS := linux-perf valgrind binutils gcc

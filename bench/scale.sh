@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Scale-out benchmark (issue 21): several mocks sharing one PostgreSQL store, as behind a TCP load balancer.
+#
+#   make bench-scale        env: PUSHES=300000 TOKENS=10000 INSTANCES=3 CONCURRENCY=300 MOCKAPNS=path
+#
+# A throwaway PostgreSQL cluster (Debian's server, initdb into a temporary folder, as the postgres user when run as
+# root, on a free port), INSTANCES `mockapns serve --store` processes, and one `mockapns send` spreading PUSHES
+# pushes over TOKENS device tokens across them (one --url per instance; each push numbered in its body with
+# --payload-template). Then, the same run with `--record FILE` instead of `--store` (the embedded default), so the
+# two are compared in one script on the same machine state. It checks that the store holds exactly PUSHES records,
+# each (token, push number) once, and that `mockapns expect --store` agrees; it prints end-to-end pushes/s, server
+# CPU per request for both (from /proc, every serve process), the database's CPU per record, and the time of a
+# retention prune of half the records. Everything runs on this machine: sender, instances and database share its
+# cores, so the figures are what one machine sustains, not what the mock alone would.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PUSHES=${PUSHES:-300000}
+TOKENS=${TOKENS:-10000}
+INSTANCES=${INSTANCES:-3}
+CONCURRENCY=${CONCURRENCY:-300}
+source bench/lib.sh
+
+PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
+[ -x "$PG_BIN/initdb" ] || { echo "scale.sh: no PostgreSQL server (apt-get install postgresql)" >&2; exit 1; }
+command -v psql >/dev/null || { echo "scale.sh: psql not found (apt-get install postgresql-client)" >&2; exit 1; }
+if [ -z "${MOCKAPNS:-}" ]; then
+    echo "building mockapns (release)…" >&2
+    swift build -c release --product mockapns >&2
+    MOCKAPNS=$(swift build -c release --show-bin-path)/mockapns
+fi
+BIN=$MOCKAPNS
+
+# --- the database: as postgres when root (PostgreSQL refuses to run as root) ---
+PGDIR=$(mktemp -d /tmp/mockapns-scale-pg.XXXXXX)
+chmod 755 "$PGDIR"
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+[ "$(id -u)" = 0 ] && chown postgres "$PGDIR"
+PGPORT=$(free_port)
+as_pg "$PG_BIN/initdb" -D "$PGDIR/data" -U mockapns --auth=trust --no-sync -E UTF8 > "$WORK/initdb.log" 2>&1 \
+    || { cat "$WORK/initdb.log" >&2; exit 1; }
+as_pg "$PG_BIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/server.log" -w \
+    -o "-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1" start > /dev/null
+stop_pg() { as_pg "$PG_BIN/pg_ctl" -D "$PGDIR/data" -m fast -w stop > /dev/null 2>&1 || true; rm -rf "$PGDIR"; }
+trap 'cleanup; stop_pg' EXIT
+as_pg "$PG_BIN/createdb" -h 127.0.0.1 -p "$PGPORT" -U mockapns mockapns
+STORE="postgres://mockapns@127.0.0.1:$PGPORT/mockapns?sslmode=disable"
+sql() { psql -X -q -A -t -h 127.0.0.1 -p "$PGPORT" -U mockapns -d mockapns -c "$1"; }
+"$BIN" store migrate --store "$STORE" > /dev/null
+
+# CPU milliseconds (user + system) every PostgreSQL process has used, including exited backends (the
+# postmaster's children's time).
+pg_cpu_ms() {
+    python3 - "$PGDIR/data/postmaster.pid" <<'EOF'
+import os, sys
+tick = os.sysconf("SC_CLK_TCK")
+master = int(open(sys.argv[1]).readline())
+def fields(pid):
+    return open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+total = 0
+f = fields(master)
+total += int(f[11]) + int(f[12]) + int(f[13]) + int(f[14])   # its own and its reaped children's
+for entry in os.listdir("/proc"):
+    if not entry.isdigit() or int(entry) == master:
+        continue
+    try:
+        f = fields(int(entry))
+    except OSError:
+        continue
+    if int(f[1]) == master:   # a live child: a backend, the writer, the checkpointer…
+        total += int(f[11]) + int(f[12])
+print(total * 1000 // tick)
+EOF
+}
+
+printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel {{n}} left our warehouse and arrives tomorrow."},"badge":1},"orderId":"{{n}}"}' > "$WORK/payload.json"
+python3 -c "import hashlib
+for i in range($TOKENS): print(hashlib.sha256(str(i).encode()).hexdigest())" > "$WORK/tokens.txt"
+
+# Starts INSTANCES servers with extra flags "$@"; sets SERVE_PIDS and URLS.
+start_instances() {
+    SERVE_PIDS=(); URLS=()
+    local i port
+    for i in $(seq 1 "$INSTANCES"); do
+        port=$(free_port)
+        "$BIN" serve --port "$port" --no-control --quiet --loops 1 "${@//\{i\}/$i}" \
+            > "$WORK/serve.$i.log" 2>&1 &
+        SERVE_PIDS+=($!); PIDS+=($!)
+        URLS+=(--url "https://127.0.0.1:$port")
+    done
+    for i in $(seq 1 "$INSTANCES"); do wait_port "${URLS[$((2 * i - 1))]##*:}"; done
+}
+
+# Sum of the servers' CPU milliseconds so far.
+servers_cpu_ms() {
+    local total=0 pid
+    for pid in "${SERVE_PIDS[@]}"; do
+        read -r user sys < <(proc_cpu_ms "$pid")
+        total=$(python3 -c "print($total + $user + $sys)")
+    done
+    echo "$total"
+}
+
+stop_instances() {
+    local pid
+    for pid in "${SERVE_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${SERVE_PIDS[@]}"; do wait "$pid" || { echo "a serve process exited $?" >&2; cat "$WORK"/serve.*.log >&2; exit 1; }; done
+}
+
+# One run: servers started with "$@", PUSHES pushes through them; prints "seconds server_cpu_ms db_cpu_ms".
+run() {
+    start_instances "$@"
+    local cpu0 db0 start end cpu1 db1
+    cpu0=$(servers_cpu_ms); db0=$(pg_cpu_ms)
+    start=$(date +%s.%N)
+    "$BIN" send "$WORK/payload.json" --token-file "$WORK/tokens.txt" --payload-template --topic com.example.app \
+        --push-type alert "${URLS[@]}" --count "$PUSHES" --concurrency "$CONCURRENCY" --connections 2 --json \
+        > "$WORK/send.json" 2> "$WORK/send.err" || { echo "send failed" >&2; cat "$WORK/send.json" "$WORK/send.err" >&2; exit 1; }
+    # The end to end time includes the store's commit of the last batch: wait until it holds every record.
+    if [[ " $* " == *" --store "* ]]; then
+        for _ in $(seq 1 600); do [ "$(sql "SELECT count(*) FROM mockapns_records WHERE namespace = '$NS'")" -ge "$PUSHES" ] && break; sleep 0.1; done
+    fi
+    end=$(date +%s.%N)
+    cpu1=$(servers_cpu_ms); db1=$(pg_cpu_ms)
+    stop_instances
+    python3 -c "print('%.3f %.0f %.0f' % ($end - $start, $cpu1 - $cpu0, $db1 - $db0))"
+}
+
+NS=scale
+read -r store_s store_cpu store_db < <(run --store "$STORE" --store-namespace "$NS" --instance-name "scale-{i}")
+accepted=$(python3 -c "import json; print(json.load(open('$WORK/send.json'))['accepted'])")
+read -r file_s file_cpu file_db < <(run --record "$WORK/rec.{i}.jsonl")
+
+# --- checks: exactly PUSHES records, each (token, push number) once, and expect agrees ---
+stored=$(sql "SELECT count(*) FROM mockapns_records WHERE namespace = '$NS'")
+distinct=$(sql "SELECT count(DISTINCT (token, substring(line from 'Parcel ([0-9]+) left'))) FROM mockapns_records WHERE namespace = '$NS'")
+per_instance=$(sql "SELECT string_agg(instance || '=' || n, ' ' ORDER BY instance) FROM (SELECT instance, count(*) n FROM mockapns_records WHERE namespace = '$NS' GROUP BY 1) x")
+per_token=$(sql "SELECT min(n) || '-' || max(n) FROM (SELECT token, count(*) n FROM mockapns_records WHERE namespace = '$NS' GROUP BY 1) x")
+"$BIN" expect --store "$STORE" --store-namespace "$NS" --topic com.example.app --count "$PUSHES" > "$WORK/expect.out" 2>&1 \
+    && expect_ok=yes || expect_ok="no ($(head -c 300 "$WORK/expect.out"))"
+one_token=$(head -1 "$WORK/tokens.txt")
+"$BIN" expect --store "$STORE" --store-namespace "$NS" --token "$one_token" --count $((PUSHES / TOKENS)) > "$WORK/expect1.out" 2>&1 \
+    && expect_token=yes || expect_token="no ($(head -c 300 "$WORK/expect1.out"))"
+
+# --- a retention prune of half the records, timed in the database (the pruner's own statements) ---
+prune_start=$(date +%s.%N)
+"$BIN" serve --port "$(free_port)" --no-control --quiet --store "$STORE" --store-namespace "$NS" \
+    --retain-count $((PUSHES / 2)) --retain-interval 1 > "$WORK/prune.log" 2>&1 &
+PRUNE_PID=$!; PIDS+=($PRUNE_PID)
+for _ in $(seq 1 1200); do [ "$(sql "SELECT count(*) FROM mockapns_records WHERE namespace = '$NS'")" -le $((PUSHES / 2)) ] && break; sleep 0.1; done
+prune_end=$(date +%s.%N)
+kill -TERM "$PRUNE_PID"; wait "$PRUNE_PID" || true
+left=$(sql "SELECT count(*) FROM mockapns_records WHERE namespace = '$NS'")
+
+echo "scale-out: $INSTANCES instances, $PUSHES pushes to $TOKENS tokens, one sender (--concurrency $CONCURRENCY, 2 connections per instance), $(nproc) cores shared by all"
+python3 - "$PUSHES" "$store_s" "$store_cpu" "$store_db" "$file_s" "$file_cpu" <<'EOF'
+import sys
+n = int(sys.argv[1]); ss, sc, sd, fs, fc = map(float, sys.argv[2:])
+print("%-16s %10s %14s %16s" % ("recording", "pushes/s", "server µs/req", "db µs/record"))
+print("%-16s %10.0f %14.1f %16.1f" % ("--store", n / ss, sc * 1000 / n, sd * 1000 / n))
+print("%-16s %10.0f %14.1f %16s" % ("--record FILE", n / fs, fc * 1000 / n, "-"))
+print("server CPU per request, --store / --record FILE: %.2f×" % (sc / fc))
+EOF
+echo "sender: accepted $accepted of $PUSHES"
+echo "store: $stored records ($per_instance); distinct (token, push number): $distinct; pushes per token: $per_token"
+echo "expect --store --count $PUSHES: $expect_ok; expect --store --token <one> --count $((PUSHES / TOKENS)): $expect_token"
+python3 -c "print('prune to --retain-count %d: %d records left after %.2f s (serve start and first prune pass included)' % ($PUSHES // 2, $left, $prune_end - $prune_start))"
+[ "$stored" = "$PUSHES" ] && [ "$distinct" = "$PUSHES" ] && [ "$accepted" = "$PUSHES" ] && [ "$expect_ok" = yes ] \
+    || { echo "scale.sh: CHECK FAILED" >&2; exit 1; }
