@@ -53,12 +53,26 @@ public final class Recorder: Sendable {
             return evicted
         }
 
+        /// The stored record numbered `seq`, if the ring still holds it.
+        func record(seq: UInt64) -> StoredRecord? {
+            guard stored > 0, seq >= 1, seq <= lastSeq else { return nil }
+            let oldest = lastSeq - UInt64(stored) + 1
+            guard seq >= oldest else { return nil }
+            return ring[(head + Int(seq - oldest)) % ring.count]
+        }
+
         func ordered() -> [RecordedRequest] {
             (0..<stored).compactMap { ring[(head + $0) % ring.count]?.record }
         }
     }
 
     private let state: Locked<State>
+    /// Set once a follower has kept a shared line: from then on storing a record drops the line of the one leaving
+    /// ``sharedLineWindow``.
+    let linesShared = Atomic<Bool>(false)
+    /// How many of the newest records keep their JSON line once a follower encoded it (~1.3 KB each): enough for
+    /// followers within a few batches of each other to share every line.
+    static let sharedLineWindow: UInt64 = 8_192
     private let writer: RecordFileWriter?
     private let storeWriter: RecordStoreWriter?
     /// The JSON Lines file every record is appended to, when there is one (searches page into it).
@@ -174,7 +188,13 @@ public final class Recorder: Sendable {
         let shared = StoredRecord(consume record)   // moved, not copied: the record is a value of many reference-counted fields
         var woken: [(CheckedContinuation<[RecordedRequest], any Error>, [RecordedRequest])] = []
         var evicted: StoredRecord?
-        defer { withExtendedLifetime(evicted) {} }   // released here, outside the lock
+        var leavingWindow: StoredRecord?
+        defer {
+            // Released here, outside the lock: the record pushed out of the ring, and the shared line of the one
+            // that just left the followers' window (only once some follower has encoded lines).
+            withExtendedLifetime(evicted) {}
+            if let leavingWindow { _ = leavingWindow.dropLine() }
+        }
         var fileQueueFull = false
         var storeQueueFull = false
         // `--record-sync`: the answer waits for each synchronous writer; with two, for both.
@@ -196,6 +216,7 @@ public final class Recorder: Sendable {
             state.lastSeq += 1
             shared.number(state.lastSeq)
             evicted = state.insert(shared)
+            if linesShared.load(ordering: .relaxed) { leavingWindow = state.record(seq: state.lastSeq &- Self.sharedLineWindow) }
             fileQueueFull = writer?.enqueue(shared, completion: fileCompletion) ?? false   // under the lock: file in `seq` order
             storeQueueFull = storeWriter?.enqueue(shared, completion: storeCompletion) ?? false
             state.totals.statistics.count(status: status, reason: reason, pushType: pushType, connectionChurn: churn)
@@ -240,6 +261,11 @@ public final class Recorder: Sendable {
             return state.ring[(state.head + Int(seq - oldest)) % state.ring.count]?.record
         }
         return record?.withLint()
+    }
+
+    /// The stored record numbered `seq`, while the ring holds it.
+    func storedRecord(seq: UInt64) -> StoredRecord? {
+        state.withLock { $0.record(seq: seq) }
     }
 
     /// Up to `limit` records numbered after `seq` that are still in memory, oldest first: what a poller that
@@ -465,7 +491,9 @@ final class StoredRecord: @unchecked Sendable {
     /// The record's number.
     private(set) var seq: UInt64 = 0
 
-    /// The record's JSON line, encoded by the first follower that needed it and shared with the others.
+    /// The record's JSON line, encoded by the first follower that needed it and shared with the others, while the
+    /// record is among the newest ``Recorder/sharedLineWindow`` (older lines are dropped, so followers cost at most
+    /// that many lines of memory, not one per record in the ring).
     private let sharedLine = Mutex<[UInt8]?>(nil)
 
     init(_ record: consuming RecordedRequest) {
@@ -473,16 +501,39 @@ final class StoredRecord: @unchecked Sendable {
     }
 
     /// The record's JSON line with its lint findings, newline included: encoded once (with `encoder`) for every
-    /// follower, never on the loop thread.
-    func line(using encoder: inout JSONLineEncoder) -> [UInt8] {
-        if let line = sharedLine.withLock({ $0 }) { return line }
+    /// follower, never on the loop thread. With `keep` false (a record about to leave the shared window) the line
+    /// is encoded for this caller only.
+    ///
+    /// The lock is held while encoding, so followers reading the same batch at once wait a few microseconds for
+    /// the first one's line instead of each encoding it again.
+    func line(using encoder: inout JSONLineEncoder, keep: Bool) -> [UInt8] {
+        guard keep else { return encodeLine(using: &encoder) }
+        return sharedLine.withLock { stored in
+            if let stored { return stored }
+            let line = encodeLine(using: &encoder)
+            stored = line
+            return line
+        }
+    }
+
+    /// Whether the record keeps a shared line now.
+    var keepsLine: Bool { sharedLine.withLock { $0 != nil } }
+
+    /// Forgets the shared line (the record left the window followers share lines in); returns it so the caller can
+    /// free it outside any lock.
+    func dropLine() -> [UInt8]? {
+        sharedLine.withLock { stored in
+            defer { stored = nil }
+            return stored
+        }
+    }
+
+    /// A fresh line for this record, in an array of its own size: `encoder` keeps its buffer for the next one
+    /// (handing out the encoder's own array would make its next use copy the whole capacity).
+    private func encodeLine(using encoder: inout JSONLineEncoder) -> [UInt8] {
         encoder.bytes.removeAll(keepingCapacity: true)
         encode(into: &encoder)
-        let line = encoder.bytes
-        return sharedLine.withLock { stored in
-            if stored == nil { stored = line }
-            return stored ?? line
-        }
+        return encoder.bytes.withUnsafeBufferPointer { Array($0) }
     }
 
     /// The record, with its `seq`.

@@ -2,16 +2,17 @@
 /// encoded once and shared by every follower of the same record.
 public struct FollowedRecord: Sendable {
     private enum Source: Sendable {
-        /// From the memory ring: the line is encoded on first use and kept with the stored record.
-        case stored(StoredRecord)
+        /// From the memory ring: the line is encoded on first use and kept with the stored record while `keep`
+        /// (the record is within the recorder's shared-line window).
+        case stored(StoredRecord, keep: Bool)
         /// Read back from the record file: the line as the file holds it.
         case file(RecordedRequest, line: [UInt8])
     }
 
     private let source: Source
 
-    init(_ stored: StoredRecord) {
-        source = .stored(stored)
+    init(_ stored: StoredRecord, keepLine: Bool) {
+        source = .stored(stored, keep: keepLine)
     }
 
     init(record: RecordedRequest, line: [UInt8]) {
@@ -21,7 +22,7 @@ public struct FollowedRecord: Sendable {
     /// The record (lint findings not filled in unless it came from the file, whose lines carry them).
     public var record: RecordedRequest {
         switch source {
-        case .stored(let stored): stored.record
+        case .stored(let stored, _): stored.record
         case .file(let record, _): record
         }
     }
@@ -29,7 +30,7 @@ public struct FollowedRecord: Sendable {
     /// The record's number.
     public var seq: UInt64 {
         switch source {
-        case .stored(let stored): stored.seq
+        case .stored(let stored, _): stored.seq
         case .file(let record, _): record.seq
         }
     }
@@ -38,7 +39,7 @@ public struct FollowedRecord: Sendable {
     /// first follower to ask encodes the line, the others get the same bytes.
     func line(using encoder: inout JSONLineEncoder) -> [UInt8] {
         switch source {
-        case .stored(let stored): stored.line(using: &encoder)
+        case .stored(let stored, let keep): stored.line(using: &encoder, keep: keep)
         case .file(_, let line): line
         }
     }

@@ -65,14 +65,14 @@ public struct RecordFollower {
                     position = last.seq
                     lastBatchWasFull = read.records.count == batchLimit
                 }
-                var batch = FollowBatch(skipped: skipped, records: read.records.map(FollowedRecord.init), position: position)
+                var batch = FollowBatch(skipped: skipped, records: followed(read.records, last: read.last), position: position)
                 batch.elided = elided
                 return batch
             }
             if let last = read.records.last {
                 position = last.seq
                 lastBatchWasFull = read.records.count == batchLimit
-                var batch = FollowBatch(records: read.records.map(FollowedRecord.init), position: position)
+                var batch = FollowBatch(records: followed(read.records, last: read.last), position: position)
                 batch.elided = elided
                 return batch
             }
@@ -82,6 +82,16 @@ public struct RecordFollower {
             timedOut = recorder.lastSequence <= position   // woken without news: the timeout (or a shutdown)
         }
         return nil
+    }
+
+    /// `records` as followed records: those within the recorder's shared-line window (counted back from `last`, the
+    /// newest record when they were read) keep their line for the other followers; older ones are encoded for this
+    /// follower alone, so a follower far behind does not pin lines in memory. (A record that leaves the window
+    /// between this read and its encoding keeps its line until the ring lets it go: bounded, and rare.)
+    private func followed(_ records: [StoredRecord], last: UInt64) -> [FollowedRecord] {
+        if !recorder.linesShared.load(ordering: .relaxed) { recorder.linesShared.store(true, ordering: .relaxed) }
+        let windowStart = last > Recorder.sharedLineWindow ? last - Recorder.sharedLineWindow : 0
+        return records.map { FollowedRecord($0, keepLine: $0.seq > windowStart) }
     }
 
     /// Up to `batchLimit` records of `range` read back from the record file, or nil without a file. Reading the

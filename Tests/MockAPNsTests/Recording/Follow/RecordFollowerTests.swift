@@ -112,6 +112,38 @@ final class RecordFollowerTests: XCTestCase {
         XCTAssertEqual(parsed?.lint, recordA.record.withLint().lint, "the line carries the lint findings")
     }
 
+    /// Two followers of the same record get the very same bytes (one encoding), and lines are kept only for the
+    /// newest `sharedLineWindow` records: a ring of 30 000 followed to the end holds at most that many lines.
+    func testSharedLinesAreEncodedOnceAndKeptOnlyForTheNewestRecords() async throws {
+        let total = 30_000
+        let recorder = try Recorder(memoryLimit: total)
+        var a = RecordFollower(recorder: recorder, after: 0)
+        var b = RecordFollower(recorder: recorder, after: 0)
+        var encoderA = RecordLineEncoder(), encoderB = RecordLineEncoder()
+        for _ in 0..<total {
+            recorder.append(RecorderTests.sample())
+            // Followers keep up in batches while records arrive (as live followers do).
+            if recorder.lastSequence % 1_000 == 0 {
+                for batch in await readAll(&a, through: recorder.lastSequence) {
+                    for record in batch.records { _ = encoderA.line(for: record) }
+                }
+                for batch in await readAll(&b, through: recorder.lastSequence) {
+                    for record in batch.records {
+                        let line = encoderB.line(for: record)
+                        let again = encoderA.line(for: record)
+                        let same = line.withUnsafeBufferPointer { l in again.withUnsafeBufferPointer { $0.baseAddress == l.baseAddress } }
+                        XCTAssertTrue(same, "seq \(record.seq): the second follower gets the first one's line, not a new encoding")
+                        if !same { return }
+                    }
+                }
+            }
+        }
+        let kept = (1...UInt64(total)).filter { recorder.storedRecord(seq: $0)?.keepsLine == true }
+        XCTAssertLessThanOrEqual(kept.count, Int(Recorder.sharedLineWindow))
+        XCTAssertEqual(kept.first, UInt64(total) - Recorder.sharedLineWindow + 1, "the newest records keep theirs")
+        XCTAssertEqual(kept.last, UInt64(total))
+    }
+
     func testAWaitingFollowerWakesOnANewRecordAndTimesOutWithAnEmptyBatch() async throws {
         let recorder = try Recorder(memoryLimit: 10)
         var follower = RecordFollower(recorder: recorder, after: 0)
