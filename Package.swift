@@ -163,6 +163,7 @@ let package = Package(
             dependencies: [
                 "MockAPNs", "APNsModel",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

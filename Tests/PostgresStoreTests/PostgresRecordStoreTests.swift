@@ -91,6 +91,30 @@ final class PostgresRecordStoreTests: XCTestCase {
         await store.close()
     }
 
+    /// Batches go in through COPY's text format: values holding its special bytes (backslashes in the JSON line's own
+    /// escapes, a tab or newline in a header value, a NULL-looking `\N`) come back exactly, and NULL stays NULL.
+    func testValuesWithCopyFormatSpecialBytesRoundTrip() async throws {
+        let (store, database) = try await openStore(instance: "tab\there")
+        let title = "quote \" backslash \\ tab \t newline \n carriage \r literal \\N and ünïcødé 🚀"
+        let topic = #"com.example.\N\tweird"#
+        var odd = StoreRecords.push(token: "aa01", topic: topic, title: title)
+        odd.response.reason = "Reason\twith\\escapes"
+        var bare = StoreRecords.push(token: "aa02", status: 500, reason: nil)
+        bare.deviceToken = nil
+        try await store.append([odd, bare])
+        let back = try await store.records(matching: RecordFilter(), before: nil)
+        XCTAssertEqual(back.count, 2)
+        XCTAssertEqual(back.first?.payload?.jsonText(), odd.payload?.jsonText(), "the payload, escapes and all")
+        XCTAssertEqual(back.first?.header("apns-topic"), topic)
+        XCTAssertEqual(back.first?.response.reason, "Reason\twith\\escapes")
+        let cluster = try XCTUnwrap(Self.cluster)
+        XCTAssertEqual(try cluster.psql("SELECT topic || '|' || reason || '|' || instance FROM mockapns_records ORDER BY id LIMIT 1",
+                                        database: database), topic + "|Reason\twith\\escapes|tab\there")
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_records WHERE token IS NULL AND reason IS NULL",
+                                        database: database), "1", #"nil columns are NULL, not the text \N"#)
+        await store.close()
+    }
+
     func testNamespacesSharingADatabaseDoNotSeeEachOther() async throws {
         let (first, database) = try await openStore(instance: "a:1", namespace: "team-a")
         let (second, _) = try await openStore(instance: "b:1", namespace: "team-b", database: database)

@@ -11,7 +11,7 @@ import Synchronization
 /// that answered it, the namespace (`--store-namespace`: mocks in different namespaces share the database without
 /// seeing each other's records), the instance's own `seq`, the columns searches filter on (indexed), and the
 /// record's JSON line as the recorder writes it to a `--record` file. Batches arrive from the recorder's store
-/// writer (a background thread) and go in as one multi-row `INSERT`: one round trip and one commit per batch.
+/// writer (a background thread) and go in as one `COPY … FROM STDIN`: one statement and one commit per batch.
 public final class PostgresRecordStore: RecordStore {
     /// The URL it connects to (its password is never printed: ``label`` is the redacted form).
     public let url: PostgresStoreURL
@@ -26,9 +26,6 @@ public final class PostgresRecordStore: RecordStore {
     private let logger: Logger
     /// Whether a reader already checked the schema version (once per store, not per query).
     private let schemaChecked = Atomic<Bool>(false)
-
-    /// Columns written per record, besides the namespace and instance bound once per batch.
-    private static let columnsPerRow = 10
 
     /// A store on `url` for `instance` in `namespace`; nothing is opened until ``open()`` or the first use.
     public init(url: PostgresStoreURL, instance: String, namespace: String = "", logger: Logger = Logger(label: "mockapns.store")) {
@@ -121,43 +118,39 @@ public final class PostgresRecordStore: RecordStore {
 
     public func append(_ batch: [RecordedRequest]) async throws {
         guard !batch.isEmpty else { return }
-        let sql = Self.insertSQL(rows: batch.count)
-        var binds = PostgresBindings(capacity: 2 + batch.count * Self.columnsPerRow)
-        binds.append(namespace)
-        binds.append(instance)
-        for record in batch {
-            binds.append(Int64(bitPattern: record.seq))
-            binds.append(record.receivedAtMillis)
-            binds.append(record.deviceToken?.lowercased())
-            binds.append(record.header("apns-topic"))
-            binds.append(record.header("apns-push-type"))
-            binds.append(Int32(clamping: record.response.status))
-            binds.append(record.response.reason)
-            binds.append(record.response.apnsID?.lowercased())
-            binds.append(record.lint.contains { $0.id == "new-connection-per-push" })
-            binds.append(String(decoding: record.jsonLine().dropLast(), as: UTF8.self))
-        }
-        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+        let rows = Self.copyRows(batch, namespace: namespace, instance: instance)
         let logger = self.logger
-        _ = try await session.run { connection in try await connection.query(query, logger: logger).collect().count }
+        try await session.run { connection in
+            try await connection.copyFrom(table: "mockapns_records", columns: Self.copyColumns, logger: logger) { writer in
+                try await writer.write(rows)
+            }
+        }
     }
 
-    /// `INSERT … VALUES (…), (…)` for `rows` records, `$1` and `$2` being the namespace and instance.
-    private static func insertSQL(rows: Int) -> String {
-        var sql = "INSERT INTO mockapns_records (namespace, instance, seq, received_ms, token, topic, push_type, status, "
-            + "reason, apns_id, connection_churn, line) VALUES "
-        sql.reserveCapacity(sql.utf8.count + rows * 80)
-        var parameter = 3
-        for row in 0..<rows {
-            if row > 0 { sql += "," }
-            sql += "($1,$2"
-            for _ in 0..<columnsPerRow {
-                sql += ",$\(parameter)"
-                parameter += 1
-            }
-            sql += ")"
+    /// The columns each COPY row fills, in order (the id is the table's own).
+    private static let copyColumns = ["namespace", "instance", "seq", "received_ms", "token", "topic", "push_type",
+                                      "status", "reason", "apns_id", "connection_churn", "line"]
+
+    /// `batch` as COPY text rows: one encoder and one buffer for the whole batch.
+    static func copyRows(_ batch: [RecordedRequest], namespace: String, instance: String) -> ByteBuffer {
+        var rows = CopyTextRows(capacity: batch.count * 1_600)
+        var encoder = RecordLineEncoder()
+        for record in batch {
+            rows.field(namespace)
+            rows.field(instance)
+            rows.field(Int64(bitPattern: record.seq))
+            rows.field(record.receivedAtMillis)
+            rows.field(record.deviceToken?.lowercased())
+            rows.field(record.header("apns-topic"))
+            rows.field(record.header("apns-push-type"))
+            rows.field(Int64(record.response.status))
+            rows.field(record.response.reason)
+            rows.field(record.response.apnsID?.lowercased())
+            rows.field(record.lint.contains { $0.id == "new-connection-per-push" })
+            encoder.withLine(for: record) { line in rows.field(utf8: UnsafeBufferPointer(rebasing: line.dropLast())) }
+            rows.endRow()
         }
-        return sql
+        return rows.buffer
     }
 
     public func records(matching filter: RecordFilter, before: UInt64?) async throws -> [RecordedRequest] {
