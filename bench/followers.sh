@@ -2,6 +2,8 @@
 # Followers benchmark (issue 24): what live followers cost the server, and how fast `mockapns tail` keeps up.
 #
 #   bench/followers.sh        env: REQUESTS=100000 ROUNDS=3 MOCKAPNS=path (default: a release build)
+#                                  RECORD=1: every server also writes `--record FILE` (followers then share the
+#                                  lines the file writer encodes instead of encoding them)
 #
 # Load: h2load fan-out (one payload to 10 000 device tokens, TLS, -c 4 -m 100), as bench/server.sh scenario a.
 # Server: `mockapns serve` with its control plane (followers attach to /api/v1/stream), no request log.
@@ -34,7 +36,9 @@ for i in range(10000): print(hashlib.sha256(str(i).encode()).hexdigest())' > "$W
 run_case() {  # $1 = kind (none|tail|stream), $2 = followers; prints "rate us"
     local kind=$1 n=$2 port cport pid fpids=() i
     port=$(free_port); cport=$(free_port)
-    "$BIN" serve --port "$port" --control-port "$cport" --loops "$CORES" --quiet --memory-limit 200000 > "$WORK/serve.log" 2>&1 &
+    local record=()
+    [ "${RECORD:-0}" = 1 ] && { rm -f "$WORK/rec.jsonl"; record=(--record "$WORK/rec.jsonl"); }
+    "$BIN" serve --port "$port" --control-port "$cport" --loops "$CORES" --quiet --memory-limit 200000 "${record[@]}" > "$WORK/serve.log" 2>&1 &
     pid=$!; PIDS+=($pid)
     wait_port "$port"; wait_port "$cport"
     for i in $(seq 1 "$n"); do
@@ -87,7 +91,7 @@ for round in $(seq 1 "$ROUNDS"); do
     done
 done
 
-echo "server CPU per push with live followers; best of $ROUNDS alternating rounds of $REQUESTS pushes (h2load fan-out, TLS, -c 4 -m 100)"
+echo "server CPU per push with live followers$([ "${RECORD:-0}" = 1 ] && echo ', every server with --record FILE'); best of $ROUNDS alternating rounds of $REQUESTS pushes (h2load fan-out, TLS, -c 4 -m 100)"
 echo "(user and kernel: the same span from /proc, 10 ms resolution; the kernel half is mostly sending each record to each follower over loopback TCP)"
 printf '%-10s %9s %10s %9s %8s %8s | %-12s %s\n' followers "req/s" "perf µs" "ratio" "user µs" "kern µs" "records seen" "gap events"
 for c in "${CASES[@]}"; do

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Synchronization
 
 /// Appends records to a JSON Lines file from its own thread, so event loops never touch the disk.
 ///
@@ -64,13 +65,22 @@ final class RecordFileWriter: Sendable {
     /// whatever indexes its offsets starts again.
     private let fileChanged: (@Sendable () -> Void)?
 
+    /// Hands the lines this writer encodes to followers once some follower reads records.
+    private let lineSharing: LineSharing?
+    /// The last `seq` this writer has encoded (written, held or counted lost): followers at the head read up to
+    /// here and take the writer's lines.
+    let encodedThrough: Atomic<UInt64>
+
     /// What the file held when it was opened (torn tail cut off, highest `seq`).
     var recovery: RecordFileRecovery { file.recovery }
 
     init(path: String, queueLimit: Int = defaultQueueLimit, heldBytesLimit: Int = defaultHeldBytesLimit,
          synchronous: Bool = false, operations: RecordFileAppender.FileOperations = .system,
-         beforeBatch: (@Sendable () -> Void)? = nil, fileChanged: (@Sendable () -> Void)? = nil) throws(RecorderError) {
+         beforeBatch: (@Sendable () -> Void)? = nil, fileChanged: (@Sendable () -> Void)? = nil,
+         lineSharing: LineSharing? = nil) throws(RecorderError) {
         file = try RecordFileAppender(path: path, operations: operations)
+        self.lineSharing = lineSharing
+        encodedThrough = Atomic(file.recovery.highestSeq)
         self.fileChanged = fileChanged
         self.queueLimit = max(1, queueLimit)
         self.heldBytesLimit = max(1, heldBytesLimit)
@@ -139,6 +149,22 @@ final class RecordFileWriter: Sendable {
         condition.unlock()
     }
 
+    /// Appends each record's line to `encoder`; while followers read records, also offers each line to its record
+    /// (an exact-size copy) unless the record is already past the followers' shared-line window.
+    private func encode(_ batch: [StoredRecord], into encoder: inout JSONLineEncoder) {
+        guard lineSharing?.isOn == true, let newest = batch.last?.seq else {
+            for stored in batch { stored.encode(into: &encoder) }
+            return
+        }
+        for stored in batch {
+            let start = encoder.bytes.count
+            stored.encode(into: &encoder)
+            if stored.seq &+ Recorder.sharedLineWindow > newest {
+                stored.offerLine(encoder.bytes.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[start...])) })
+            }
+        }
+    }
+
     private func run() {
         // `encoder.bytes` holds whole lines not yet written: this batch, after any held from failed attempts.
         var encoder = JSONLineEncoder(capacity: 1 << 20)
@@ -174,9 +200,10 @@ final class RecordFileWriter: Sendable {
                     status.addLost(batch.count)
                     lostSeqs.append(first.seq...last.seq)
                 } else {
-                    for stored in batch { stored.encode(into: &encoder) }
+                    encode(batch, into: &encoder)
                     held.append(first.seq...last.seq)
                 }
+                encodedThrough.store(last.seq, ordering: .releasing)
             }
             if held.count > 0 {
                 beforeBatch?()

@@ -67,9 +67,9 @@ public final class Recorder: Sendable {
     }
 
     private let state: Locked<State>
-    /// Set once a follower has kept a shared line: from then on storing a record drops the line of the one leaving
-    /// ``sharedLineWindow``.
-    let linesShared = Atomic<Bool>(false)
+    /// On once a follower has read records: from then on storing a record drops the line of the one leaving
+    /// ``sharedLineWindow``, and the file writer hands the lines it encodes to followers.
+    let lineSharing: LineSharing
     /// How many of the newest records keep their JSON line once a follower encoded it (~1.3 KB each): enough for
     /// followers within a few batches of each other to share every line.
     static let sharedLineWindow: UInt64 = 8_192
@@ -107,10 +107,12 @@ public final class Recorder: Sendable {
         self.filePath = filePath
         let fileIndex = RecordFileIndex()
         self.fileIndex = fileIndex
+        let lineSharing = LineSharing()
+        self.lineSharing = lineSharing
         let writer = try filePath.map { path throws(RecorderError) in
             try RecordFileWriter(path: path, queueLimit: fileQueueLimit, heldBytesLimit: heldBytesLimit,
                                  synchronous: synchronousFile, operations: fileOperations, beforeBatch: beforeFileBatch,
-                                 fileChanged: { [fileIndex] in fileIndex.reset() })
+                                 fileChanged: { [fileIndex] in fileIndex.reset() }, lineSharing: lineSharing)
         }
         self.writer = writer
         storeWriter = store.map { RecordStoreWriter(store: $0, synchronous: synchronousStore) }
@@ -216,7 +218,7 @@ public final class Recorder: Sendable {
             state.lastSeq += 1
             shared.number(state.lastSeq)
             evicted = state.insert(shared)
-            if linesShared.load(ordering: .relaxed) { leavingWindow = state.record(seq: state.lastSeq &- Self.sharedLineWindow) }
+            if lineSharing.isOn { leavingWindow = state.record(seq: state.lastSeq &- Self.sharedLineWindow) }
             fileQueueFull = writer?.enqueue(shared, completion: fileCompletion) ?? false   // under the lock: file in `seq` order
             storeQueueFull = storeWriter?.enqueue(shared, completion: storeCompletion) ?? false
             state.totals.statistics.count(status: status, reason: reason, pushType: pushType, connectionChurn: churn)
@@ -417,6 +419,14 @@ public final class Recorder: Sendable {
         state.withLock { $0.followers.removeValue(forKey: id) }?.resume()
     }
 
+    /// With a record file and followers, the last `seq` whose line the file writer has encoded (and offered to
+    /// followers): a follower at the head reads up to there, sharing the writer's lines instead of encoding its own.
+    /// Nil without a file, before any follower, or once shut down.
+    var linesReadyThrough: UInt64? {
+        guard let writer, lineSharing.isOn, !isShutDown else { return nil }
+        return writer.encodedThrough.load(ordering: .acquiring)
+    }
+
     /// Whether `shutdown()` has run: followers stop once they have read what is left.
     var isShutDown: Bool { state.withLock { $0.isShutDown } }
 
@@ -513,6 +523,14 @@ final class StoredRecord: @unchecked Sendable {
             let line = encodeLine(using: &encoder)
             stored = line
             return line
+        }
+    }
+
+    /// Keeps `line` as the shared line unless one is kept already: the file writer offers the lines it encodes, so
+    /// followers need not encode them again.
+    func offerLine(_ line: [UInt8]) {
+        sharedLine.withLock { stored in
+            if stored == nil { stored = line }
         }
     }
 

@@ -32,6 +32,10 @@ public struct RecordFollower {
     }
 
     private var lastBatchWasFull = true
+    /// How long this `next()` has waited for the file writer to encode records that are already stored.
+    private var waitedForWriter: Duration = .zero
+    /// The longest a follower waits for the file writer's lines before encoding records itself.
+    private static let writerPatience: Duration = .milliseconds(250)
 
     /// The next records (possibly after a skipped range), waiting for them; an empty batch when `timeout` passes
     /// first (a heartbeat's chance); nil once the recorder has shut down and everything was read, or the task is
@@ -48,7 +52,20 @@ public struct RecordFollower {
                     position = last - UInt64(keepNewest)
                 }
             }
-            let read = recorder.read(after: position, limit: batchLimit)
+            var limit = batchLimit
+            if let ready = recorder.linesReadyThrough, waitedForWriter < Self.writerPatience {
+                // With a record file, the writer encodes every line anyway: read only what it has encoded and share
+                // its lines, rather than encode them a second time. It runs at least every 100 ms; a writer stuck
+                // longer (a stalled disk) is not waited for.
+                if ready <= position, recorder.lastSequence > position {
+                    if (try? await Task.sleep(for: coalescing)) == nil { return nil }
+                    waitedForWriter += coalescing
+                    continue
+                }
+                if ready > position { limit = Int(min(UInt64(batchLimit), ready - position)) }
+            }
+            waitedForWriter = .zero
+            let read = recorder.read(after: position, limit: limit)
             if let skipped = read.skipped {
                 // Behind the memory ring: the file has those records, in order, unless it was rotated away.
                 if let fromFile = fileRecords(in: skipped), let first = fromFile.first, let last = fromFile.last {
@@ -89,7 +106,7 @@ public struct RecordFollower {
     /// follower alone, so a follower far behind does not pin lines in memory. (A record that leaves the window
     /// between this read and its encoding keeps its line until the ring lets it go: bounded, and rare.)
     private func followed(_ records: [StoredRecord], last: UInt64) -> [FollowedRecord] {
-        if !recorder.linesShared.load(ordering: .relaxed) { recorder.linesShared.store(true, ordering: .relaxed) }
+        recorder.lineSharing.turnOn()
         let windowStart = last > Recorder.sharedLineWindow ? last - Recorder.sharedLineWindow : 0
         return records.map { FollowedRecord($0, keepLine: $0.seq > windowStart) }
     }

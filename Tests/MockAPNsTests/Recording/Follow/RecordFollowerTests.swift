@@ -66,6 +66,31 @@ final class RecordFollowerTests: XCTestCase {
         XCTAssertEqual(firstLine.map { String(decoding: $0, as: UTF8.self) }, String(fileLines[0]) + "\n")
     }
 
+    /// With a record file, followers share the lines the file writer encodes: once a follower has read, the writer
+    /// offers each line to its record, a follower at the head reads only what the writer has encoded, and the line it
+    /// gets is the file's own.
+    func testFollowersTakeTheFileWritersLines() async throws {
+        let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try Recorder(memoryLimit: 1_000, filePath: path)
+        defer { recorder.shutdown() }
+        var follower = RecordFollower(recorder: recorder, after: 0)
+        store(1, in: recorder)
+        _ = await readAll(&follower, through: 1)   // a follower has read: lines are shared from now on
+        store(200, in: recorder)
+        recorder.flush()
+        XCTAssertTrue((2...201).allSatisfy { recorder.storedRecord(seq: UInt64($0))?.keepsLine == true },
+                      "the writer offered every line it encoded")
+        XCTAssertEqual(recorder.linesReadyThrough, 201)
+        let batches = await readAll(&follower, through: 201)
+        XCTAssertEqual(batches.flatMap(\.records).map(\.seq), Array(2...201))
+        var encoder = RecordLineEncoder()
+        let fileLines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        for record in batches.flatMap(\.records) {
+            XCTAssertEqual(String(decoding: encoder.line(for: record), as: UTF8.self), String(fileLines[Int(record.seq) - 1]) + "\n")
+        }
+    }
+
     /// Ten followers at once each see every record; the line of a record is the same bytes for all of them.
     func testTenFollowersEachSeeEveryRecord() async throws {
         let recorder = try Recorder(memoryLimit: 100_000)
