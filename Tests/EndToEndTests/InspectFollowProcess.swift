@@ -40,6 +40,11 @@ final class InspectFollowProcess: Sendable {
         return collected.result(status: process.terminationStatus)
     }
 
+    /// Kills it (SIGKILL) if it still runs: a crash, with no chance to flush or close anything.
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// Interrupts it (SIGINT) if it still runs, as a person's ^C would.
     func stop() {
         if process.isRunning { process.interrupt() }

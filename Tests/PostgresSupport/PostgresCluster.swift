@@ -44,12 +44,7 @@ public final class PostgresCluster: Sendable {
             lastPort = try Self.freePort()
             // Not through `Process`: the server pg_ctl leaves running inherits the descriptor Foundation watches for
             // the child's exit, so `Process` would wait for the server to stop.
-            let tool = binaries + "/pg_ctl"
-            let arguments = ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
-                             "-p \(lastPort) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off",
-                             "start"]
-            started = try Self.spawnAndWait(asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", tool] + arguments
-                                                       : [tool] + arguments) == 0
+            started = try Self.startServer(directory: directory, port: lastPort, binaries: binaries, asPostgres: asPostgres)
         }
         port = lastPort
         guard started else {
@@ -77,6 +72,29 @@ public final class PostgresCluster: Sendable {
                                       "-A", "-t", "-q", "-c", sql])
         try check(output, "psql -c \(sql)")
         return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `pg_ctl start` on `port`; whether the server came up.
+    private static func startServer(directory: String, port: Int, binaries: String, asPostgres: Bool) throws -> Bool {
+        let tool = binaries + "/pg_ctl"
+        let arguments = ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
+                         "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off",
+                         "start"]
+        return try spawnAndWait(asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", tool] + arguments : [tool] + arguments) == 0
+    }
+
+    /// Stops the server as an operator's restart would (fast shutdown: sessions are cut, committed data kept), for
+    /// ``resume()`` to start it again: a database going away under a running mock.
+    public func pause() throws {
+        try check(run("pg_ctl", ["-D", directory + "/data", "-m", "fast", "-w", "-t", "60", "stop"]), "pg_ctl stop")
+    }
+
+    /// Starts a paused server again, on the same port.
+    public func resume() throws {
+        guard try Self.startServer(directory: directory, port: port, binaries: binaries, asPostgres: asPostgres) else {
+            let log = (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? ""
+            throw ClusterError("PostgreSQL did not start again in \(directory): \(log.suffix(2_000))")
+        }
     }
 
     /// Stops the server at once and deletes the directory.
