@@ -80,6 +80,14 @@ final class MetricsTests: XCTestCase {
         let batches = text.split(separator: "\n").first { $0.hasPrefix("mockapns_store_batches_total ") }
         let count = batches.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
         XCTAssertTrue((1...2).contains(count), "one or two batches for two records: \(text)")
+        XCTAssertTrue(text.contains("mockapns_store_records_total 2"), text)
+        XCTAssertTrue(text.contains("mockapns_store_commit_duration_seconds_count \(count)"), "one commit time per batch: \(text)")
+        XCTAssertTrue(text.contains("mockapns_store_batch_size_records_count \(count)"), text)
+        let small = text.split(separator: "\n").first { $0.hasPrefix(#"mockapns_store_batch_size_records_bucket{le="10.0"}"#) }
+        XCTAssertEqual(small.flatMap { Int($0.split(separator: " ")[1]) }, count, "batches of one or two records: \(text)")
+        XCTAssertTrue(text.contains("mockapns_store_pruned_records_total 0"), text)
+        server.recorder.countStorePruned(5)
+        XCTAssertEqual(server.recorder.storeProgress?.pruned, 5)
     }
 
     func testAMockWithoutAStoreShowsNoStoreSeries() async throws {

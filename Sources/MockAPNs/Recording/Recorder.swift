@@ -150,10 +150,13 @@ public final class Recorder: Sendable {
     /// Where the record store writes, for messages (no secrets), or nil without a store.
     public var storeLabel: String? { storeWriter?.label }
 
-    /// Batches the record store committed, and records waiting in its queue (for `/metrics`); zeros without a store.
-    public var storeProgress: (batches: Int, queued: Int) {
-        guard let storeWriter else { return (0, 0) }
-        return (storeWriter.batches.load(ordering: .relaxed), storeWriter.queued)
+    /// The record store writer's progress (batches, records, commit times, batch sizes, queue depth, records
+    /// pruned), or nil without a store.
+    public var storeProgress: RecordStoreProgress? { storeWriter?.progress }
+
+    /// Counts records retention pruned from the store, for `/metrics` (the pruner calls it after each round).
+    public func countStorePruned(_ records: Int) {
+        storeWriter?.countPruned(records)
     }
 
     /// Whether the record store refuses records (database down): no answer should claim success meanwhile.

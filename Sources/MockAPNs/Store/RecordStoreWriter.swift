@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Synchronized
 
 /// Hands records to a ``RecordStore`` in batches from its own thread, so event loops never wait on the store: the
@@ -45,8 +44,20 @@ final class RecordStoreWriter: Sendable {
     let synchronous: Bool
     /// Whether the store takes records, and what was lost.
     let status = RecordFileStatus()
-    /// Batches and records stored, for `/metrics`.
-    let batches = Atomic<Int>(0)
+    /// Batches committed, their sizes and commit times, and records pruned, for `/metrics`.
+    private let counted = Locked(RecordStoreProgress())
+
+    /// What the writer has committed so far, and what waits in its queue.
+    var progress: RecordStoreProgress {
+        var progress = counted.withLock { $0 }
+        progress.queued = queued
+        return progress
+    }
+
+    /// Counts records that retention pruned from the store (the pruner runs elsewhere; its numbers are shown here).
+    func countPruned(_ records: Int) {
+        counted.withLock { $0.pruned += max(0, records) }
+    }
 
     init(store: any RecordStore, synchronous: Bool, queueLimit: Int = defaultQueueLimit,
          heldLimit: Int = defaultHeldLimit, batchLimit: Int = defaultBatchLimit) {
@@ -141,6 +152,7 @@ final class RecordStoreWriter: Sendable {
             }
             while !held.isEmpty {
                 let chunk = Array(held.prefix(batchLimit))
+                let started = ContinuousClock.now
                 if let error = appendWaiting(chunk) {
                     if !status.isUnwritable {
                         status.markUnwritable()
@@ -151,7 +163,9 @@ final class RecordStoreWriter: Sendable {
                 }
                 held.removeFirst(chunk.count)
                 storedSeq = chunk[chunk.count - 1].seq
-                batches.add(1, ordering: .relaxed)
+                let took = ContinuousClock.now - started
+                let micros = took.components.seconds * 1_000_000 + took.components.attoseconds / 1_000_000_000_000
+                counted.withLock { $0.addBatch(size: chunk.count, micros: micros) }
                 if status.isUnwritable {
                     status.markWritable()
                     say("\(store.label) takes records again; \(status.lost) lost so far; answering normally")

@@ -142,7 +142,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let store, storeOptions.namesInstanceByAddress(env) {
             store.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
         }
-        let pruner = try store.flatMap { store in try storeOptions.startPruning(store, environment: env) }
+        let pruner = try store.flatMap { store in try storeOptions.startPruning(store, recorder: server.recorder, environment: env) }
         let mode = configuration.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
         FileHandle.standardError.write(Data(
             "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
