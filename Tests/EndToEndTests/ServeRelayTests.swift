@@ -129,9 +129,130 @@ final class ServeRelayTests: XCTestCase {
         }
     }
 
-    func testRelayWithoutAnIdentityIsRefusedWithTheFlagsToUse() async throws {
-        let result = try await InspectCLI.run(["serve", "--port", "0", "--no-control", "--relay", "https://127.0.0.1:1"])
-        XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.stderr.contains("--relay-key-file"), result.stderr)
+    /// Without `--relay-key-file` a token-authenticated push is forwarded with the sender's own `authorization`,
+    /// unchanged: the upstream checks the sender's key. The relay's record keeps the token without its signature,
+    /// unless `--record-credentials`.
+    func testTheSendersOwnTokenIsForwardedAndRecordedWithoutItsSignature() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
+        let (upstream, upstreamURL) = try await serve(in: directory, record: upstreamRecord, extra: [])
+        defer { upstream.stop() }
+        let ca = certs.appendingPathComponent("ca.pem").path
+        let relayRecord = directory.appendingPathComponent("relay.jsonl").path
+        let (relay, relayURL) = try await serve(in: directory, record: relayRecord, extra: ["--relay", upstreamURL, "--relay-ca", ca])
+        defer { relay.stop() }
+        let keepingRecord = directory.appendingPathComponent("keeping.jsonl").path
+        let (keeping, keepingURL) = try await serve(in: directory, record: keepingRecord,
+                                                    extra: ["--relay", upstreamURL, "--relay-ca", ca, "--record-credentials"])
+        defer { keeping.stop() }
+
+        let otherKey = "OTHERTEAM1:OTHERKEY01:" + certs.appendingPathComponent("AuthKey_OTHERKEY01.p8").path
+        for url in [relayURL, keepingURL] {
+            let result = try await InspectCLI.run(["send", directory.appendingPathComponent("push.json").path, "--token", good,
+                                                   "--topic", "com.example.app", "--url", url, "--key-file", otherKey, "--json"],
+                                                  timeout: .seconds(120))
+            XCTAssertEqual(try result.json()["accepted"]?.integerValue, 1, result.stdout + result.stderr)
+        }
+        let upstreamRecords = try await stopAndRead(upstream, upstreamRecord)
+        XCTAssertEqual(upstreamRecords.map(\.auth.keyID), ["OTHERKEY01", "OTHERKEY01"], "the sender's key, not a relay key")
+        XCTAssertEqual(upstreamRecords.map(\.auth.teamID), ["OTHERTEAM1", "OTHERTEAM1"])
+        let forwarded = try XCTUnwrap(upstreamRecords.first?.header("authorization"))
+        XCTAssertEqual(forwarded.split(separator: ".", omittingEmptySubsequences: false).count, 3)
+
+        let relayRecords = try await stopAndRead(relay, relayRecord)
+        let cut = try XCTUnwrap(relayRecords.first?.header("authorization"))
+        XCTAssertTrue(cut.hasSuffix("."), "the signature is cut off: \(cut)")
+        XCTAssertTrue(forwarded.hasPrefix(cut), "header and claims kept as sent: \(cut) vs \(forwarded)")
+        XCTAssertGreaterThan(forwarded.count, cut.count + 20)
+        let keepingRecords = try await stopAndRead(keeping, keepingRecord)
+        let whole = try XCTUnwrap(keepingRecords.first?.header("authorization"))
+        XCTAssertEqual(whole, upstreamRecords.last?.header("authorization"), "--record-credentials keeps the token whole")
+    }
+
+    /// A certificate-authenticated sender cannot be forwarded as itself: without `--relay-cert` it gets 403 and the
+    /// record says why (nothing reaches the upstream); with it, the push goes up as the mock's certificate.
+    func testCertificateSendersNeedTheRelaysOwnCertificate() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
+        let (upstream, upstreamURL) = try await serve(in: directory, record: upstreamRecord, extra: [])
+        defer { upstream.stop() }
+        let ca = certs.appendingPathComponent("ca.pem").path
+        let bareRecord = directory.appendingPathComponent("bare.jsonl").path
+        let (bare, bareURL) = try await serve(in: directory, record: bareRecord, extra: ["--relay", upstreamURL, "--relay-ca", ca])
+        defer { bare.stop() }
+        let certRecord = directory.appendingPathComponent("cert.jsonl").path
+        let (withCert, withCertURL) = try await serve(in: directory, record: certRecord, extra: [
+            "--relay", upstreamURL, "--relay-ca", ca, "--relay-cert", certs.appendingPathComponent("client-dev-only.pem").path,
+            "--relay-cert-key", certs.appendingPathComponent("client-dev-only-key.pem").path])
+        defer { withCert.stop() }
+
+        func sendAsCertificate(to url: String) async throws -> JSONValue {
+            let result = try await InspectCLI.run(["send", directory.appendingPathComponent("push.json").path, "--token", good,
+                                                   "--topic", "com.example.app", "--url", url,
+                                                   "--cert", certs.appendingPathComponent("client-app.pem").path,
+                                                   "--cert-key", certs.appendingPathComponent("client-app-key.pem").path, "--json"],
+                                                  timeout: .seconds(120))
+            return try result.json()
+        }
+        let refused = try await sendAsCertificate(to: bareURL)
+        XCTAssertEqual(refused["rejected"]?["403 MissingProviderToken"]?.integerValue, 1, refused.jsonText())
+        let bareRecords = try await stopAndRead(bare, bareRecord)
+        XCTAssertEqual(bareRecords.first?.auth.kind, "certificate")
+        XCTAssertTrue(bareRecords.first?.relay?.error?.contains("--relay-cert") == true, "\(String(describing: bareRecords.first?.relay))")
+
+        let relayed = try await sendAsCertificate(to: withCertURL)
+        XCTAssertEqual(relayed["accepted"]?.integerValue, 1, relayed.jsonText())
+        let upstreamRecords = try await stopAndRead(upstream, upstreamRecord)
+        XCTAssertEqual(upstreamRecords.count, 1, "only the push with a relay certificate reached the upstream")
+        XCTAssertEqual(upstreamRecords.first?.auth.kind, "certificate")
+        XCTAssertEqual(upstreamRecords.first?.auth.topics.contains("com.example.app"), true)
+    }
+
+    /// An upstream that never answers (fault `stall`): the sender gets 503 within the relay's timeout, and the
+    /// record keeps the cause.
+    func testAStallingUpstreamAnswers503WithinTheTimeout() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let faults = directory.appendingPathComponent("faults.json").path
+        try Data(#"{"rules": [{"name": "hang", "action": {"type": "stall"}}]}"#.utf8).write(to: URL(fileURLWithPath: faults))
+        let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
+        let (upstream, upstreamURL) = try await serve(in: directory, record: upstreamRecord, extra: ["--faults", faults])
+        defer { upstream.stop() }
+        let relayRecord = directory.appendingPathComponent("relay.jsonl").path
+        let (relay, relayURL) = try await serve(in: directory, record: relayRecord, extra: relayFlags(upstreamURL, timeout: "1"))
+        defer { relay.stop() }
+        let summary = try await send(good, to: relayURL, in: directory)
+        XCTAssertEqual(summary["rejected"]?["503 ServiceUnavailable"]?.integerValue, 1, summary.jsonText())
+        let records = try await stopAndRead(relay, relayRecord)
+        XCTAssertEqual(records.first?.relay?.status, 503)
+        XCTAssertNotNil(records.first?.relay?.error, "the cause is recorded")
+    }
+
+    /// 10 000 pushes through the relay: every one answered, and exactly one upstream request each (the upstream's
+    /// record holds each push number once).
+    func testTenThousandPushesMakeExactlyOneUpstreamRequestEach() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"aps":{"alert":"push {{n}}"}}"#.utf8).write(to: directory.appendingPathComponent("numbered.json"))
+        let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
+        let (upstream, upstreamURL) = try await serve(in: directory, record: upstreamRecord, extra: [])
+        defer { upstream.stop() }
+        let relayRecord = directory.appendingPathComponent("relay.jsonl").path
+        let (relay, relayURL) = try await serve(in: directory, record: relayRecord, extra: relayFlags(upstreamURL))
+        defer { relay.stop() }
+        let count = 10_000
+        let result = try await InspectCLI.run(["send", directory.appendingPathComponent("numbered.json").path, "--token", good,
+                                               "--topic", "com.example.app", "--url", relayURL, "--count", String(count),
+                                               "--concurrency", "100", "--payload-template", "--json"], timeout: .seconds(600))
+        XCTAssertEqual(try result.json()["accepted"]?.integerValue, Int64(count), result.stdout + result.stderr)
+        let relayed = try await stopAndRead(relay, relayRecord)
+        XCTAssertEqual(relayed.count, count)
+        XCTAssertTrue(relayed.allSatisfy { $0.relay?.status == 200 })
+        let upstreamRecords = try await stopAndRead(upstream, upstreamRecord)
+        XCTAssertEqual(upstreamRecords.count, count, "one upstream request per push")
+        let numbers = Set(upstreamRecords.map { String(decoding: $0.body, as: UTF8.self) })
+        XCTAssertEqual(numbers.count, count, "each push reached the upstream once")
     }
 }

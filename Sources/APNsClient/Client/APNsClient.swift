@@ -41,7 +41,7 @@ public final class APNsClient: Sendable {
         switch configuration.authentication {
         case let .token(pem, keyID, teamID):
             tokens = try ProviderTokenCache(privateKeyPEM: pem, keyID: keyID, teamID: teamID)
-        case .certificate:
+        case .certificate, .perNotification:
             tokens = nil
         }
         var options = HTTP2ClientConfiguration()

@@ -20,11 +20,13 @@ extension Pipeline {
     func relayThenAnswer(_ record: RecordedRequest, through relay: any PushRelay, deviceToken: String,
                          mockAnswer: PipelineResponse, receivedAtNanos: UInt64, churnTeam: String?,
                          answer: @escaping @Sendable (PipelineResponse) -> Void) {
-        let push = RelayedPush(deviceToken: deviceToken, headers: record.headers, body: record.body)
+        let push = RelayedPush(deviceToken: deviceToken, headers: record.headers, body: record.body,
+                               certificateAuthenticated: record.auth.kind == "certificate")
         Task {
             let verdict = await relay.relay(push)
             var relayed = record
             relayed.relay = verdict
+            if !configuration.recordsRelayedCredentials { Self.removeTokenSignature(from: &relayed.headers) }
             relayed.durationMicros = Int64((Timestamp.monotonicNanos() &- receivedAtNanos) / 1000)
             let disagreement = Self.disagreement(mock: relayed.response, upstream: verdict)
             relayStatistics.count(verdict, disagreed: disagreement != nil)
@@ -41,6 +43,17 @@ extension Pipeline {
                 recorder.store(relayed, whenWritten: nil)
                 answer(response)
             }
+        }
+    }
+
+    /// Cuts the signature off a provider token in `headers` (`bearer <header>.<claims>.<signature>` becomes
+    /// `bearer <header>.<claims>.`): the token stays readable (key, team, issue time) but can no longer be replayed
+    /// against a real APNs by whoever reads the record.
+    static func removeTokenSignature(from headers: inout [HeaderField]) {
+        for index in headers.indices where headers[index].name == "authorization" {
+            let value = headers[index].value
+            guard let lastDot = value.lastIndex(of: "."), value.index(after: lastDot) < value.endIndex else { continue }
+            headers[index].value = String(value[...lastDot])
         }
     }
 

@@ -14,6 +14,11 @@ public struct PipelineConfiguration: Sendable {
     /// number; 20 leaves room for pools that open a few dozen connections at start. 0 turns the check off.
     public var newConnectionsPerSecondLimit = 20
 
+    /// Whether records of relayed pushes keep the sender's provider token whole (`serve --record-credentials`).
+    /// Off: a relayed push's `authorization` is recorded without its signature (header and claims stay readable),
+    /// since that token reached a real APNs and a record is read by many.
+    public var recordsRelayedCredentials = false
+
     /// "Now" for provider-token rules (expiry, refresh rate); tests move it instead of waiting.
     public var clock = MockClock()
 

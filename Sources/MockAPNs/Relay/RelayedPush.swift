@@ -8,12 +8,16 @@ public struct RelayedPush: Sendable {
     public var headers: [HeaderField]
     /// The body as sent.
     public var body: [UInt8]
+    /// Whether the sender proved itself with a TLS client certificate (no token to forward) rather than a provider
+    /// token in its `authorization` header.
+    public var certificateAuthenticated: Bool
 
     /// Describes a push to relay.
-    public init(deviceToken: String, headers: [HeaderField], body: [UInt8]) {
+    public init(deviceToken: String, headers: [HeaderField], body: [UInt8], certificateAuthenticated: Bool = false) {
         self.deviceToken = deviceToken
         self.headers = headers
         self.body = body
+        self.certificateAuthenticated = certificateAuthenticated
     }
 
     /// The first value of header `name` (lowercase), if sent.

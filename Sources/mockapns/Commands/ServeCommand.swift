@@ -113,6 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
         // No connection yet: the relay's pool dials on the first relayed push.
         let relay = try relayOptions.makeRelay(environment: env)
         configuration.relay = relay
+        configuration.pipeline.recordsRelayedCredentials = relayOptions.recordCredentials || env.bool("RECORD_CREDENTIALS")
         // Before anything listens: a wrong URL, password or schema stops the mock with one line.
         let store = try await storeOptions.open(environment: env)
         configuration.recordStore = store
@@ -157,7 +158,9 @@ struct ServeCommand: AsyncParsableCommand {
             await server.shutdown()
             throw ExitCode(1)
         }
-        if let relay { FileHandle.standardError.write(Data("mockapns: relaying accepted device pushes to \(relay.upstream)\n".utf8)) }
+        if let relay {
+            FileHandle.standardError.write(Data("mockapns: relaying accepted device pushes to \(relay.upstream) (\(relay.identity))\n".utf8))
+        }
         if let url = plane.controlURL { FileHandle.standardError.write(Data("mockapns: control plane on \(url)\n".utf8)) }
         if let url = plane.http1URL { FileHandle.standardError.write(Data("mockapns: HTTP/1.1 APNs endpoint on \(url)\n".utf8)) }
         if let url = plane.dashboardURL { FileHandle.standardError.write(Data("mockapns: dashboard on \(url)\n".utf8)) }

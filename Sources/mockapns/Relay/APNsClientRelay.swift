@@ -4,9 +4,15 @@ import Foundation
 import MockAPNs
 import Synchronization
 
-/// `serve --relay`: sends each push the mock accepted to the upstream through one `APNsClient` — a few long-lived
+/// `serve --relay`: sends each push the mock accepted to the upstream through an `APNsClient` — a few long-lived
 /// connections (the client's pool, honouring the upstream's MAX_CONCURRENT_STREAMS), no retries (the sender owns
 /// them, as with Apple).
+///
+/// Who the relay is to the upstream: with `--relay-key-file` every push is re-signed with that key (the client's
+/// token, minted once per 50 minutes). Without it a token-authenticated push is forwarded with the sender's own
+/// `authorization` header, unchanged, so the upstream checks the sender's token; a certificate-authenticated push
+/// cannot be forwarded as its sender (its proof is the TLS handshake), so it goes through the mock's own
+/// certificate (`--relay-cert`), or, without one, is answered `403 MissingProviderToken` with the reason recorded.
 ///
 /// In-flight pushes upstream are bounded (`maxInFlight`): a push arriving while the bound is reached is answered
 /// `429 TooManyRequests` at once rather than queued, so a burst costs the relay no memory and the sender slows down
@@ -17,13 +23,25 @@ final class APNsClientRelay: PushRelay {
     /// The headers forwarded as the sender sent them (push type and topic go first, as `APNsRawNotification` puts them).
     static let forwardedHeaders = ["apns-id", "apns-priority", "apns-expiration", "apns-collapse-id"]
 
-    private let client: APNsClient
+    /// Sends token-authenticated pushes: re-signing them (`--relay-key-file`) or forwarding each sender's token.
+    private let tokenClient: APNsClient
+    /// Sends certificate-authenticated pushes with the mock's own certificate (`--relay-cert`); nil without one.
+    private let certificateClient: APNsClient?
+    /// Whether `tokenClient` forwards the sender's `authorization` (no `--relay-key-file`).
+    private let forwardsSenderTokens: Bool
     private let maxInFlight: Int
     private let inFlight = Atomic<Int>(0)
 
-    /// A relay through `client`, at most `maxInFlight` pushes upstream at a time.
-    init(client: APNsClient, maxInFlight: Int) {
-        self.client = client
+    /// A relay through `tokenClient` (and `certificateClient` for certificate-authenticated senders), at most
+    /// `maxInFlight` pushes upstream at a time.
+    init(tokenClient: APNsClient, certificateClient: APNsClient?, maxInFlight: Int) {
+        self.tokenClient = tokenClient
+        self.certificateClient = certificateClient
+        if case .perNotification = tokenClient.configuration.authentication {
+            forwardsSenderTokens = true
+        } else {
+            forwardsSenderTokens = false
+        }
         self.maxInFlight = max(1, maxInFlight)
     }
 
@@ -39,10 +57,27 @@ final class APNsClientRelay: PushRelay {
                                 error: "relay full: \(maxInFlight) pushes already in flight upstream (--relay-max-in-flight)")
         }
         defer { inFlight.subtract(1, ordering: .relaxed) }
+        let client: APNsClient
+        var headers: [HeaderField] = []
+        if push.certificateAuthenticated && forwardsSenderTokens {
+            guard let certificateClient else {
+                return RelayVerdict(status: APNsReason.missingProviderToken.status, reason: APNsReason.missingProviderToken.rawValue,
+                                    durationMicros: micros(),
+                                    error: "not relayed: the sender authenticated with a client certificate, which cannot be "
+                                        + "forwarded; give the mock its own with --relay-cert/--relay-cert-key, or re-sign "
+                                        + "every push with --relay-key-file")
+            }
+            client = certificateClient
+        } else {
+            client = tokenClient
+            if forwardsSenderTokens, let authorization = push.header("authorization") {
+                headers.append(HeaderField(name: "authorization", value: authorization))
+            }
+        }
         if client.openConnections == 0, let outage = client.outage {
             return Self.unavailable("upstream unreachable: \(outage.description)", micros: micros())
         }
-        let headers = Self.forwardedHeaders.compactMap { name in push.header(name).map { HeaderField(name: name, value: $0) } }
+        headers += Self.forwardedHeaders.compactMap { name in push.header(name).map { HeaderField(name: name, value: $0) } }
         let notification = APNsRawNotification(pushType: push.header("apns-push-type"), topic: push.header("apns-topic"),
                                                payload: push.body, headers: headers)
         do {
@@ -65,12 +100,22 @@ final class APNsClientRelay: PushRelay {
 
     /// The upstream's URL, for the log.
     var upstream: String {
-        if case let .custom(url) = client.configuration.environment { return url }
-        return "\(client.configuration.environment)"
+        if case let .custom(url) = tokenClient.configuration.environment { return url }
+        return "\(tokenClient.configuration.environment)"
+    }
+
+    /// Who the mock is to the upstream, for the log.
+    var identity: String {
+        switch (forwardsSenderTokens, certificateClient != nil) {
+        case (false, _): "re-signing every push with --relay-key-file"
+        case (true, true): "forwarding each sender's token; certificate senders as --relay-cert"
+        case (true, false): "forwarding each sender's token; certificate senders are answered 403 (no --relay-cert)"
+        }
     }
 
     /// Closes the upstream connections once pushes in flight are answered.
     func shutdown() async {
-        await client.shutdown()
+        await tokenClient.shutdown()
+        await certificateClient?.shutdown()
     }
 }

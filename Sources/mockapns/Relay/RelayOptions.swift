@@ -12,10 +12,10 @@ struct RelayOptions: ParsableArguments {
     var relayURL: String?
 
     @Option(name: .customLong("relay-key-file"), help: ArgumentHelp(
-        "Sign relayed pushes with this .p8 key: TEAMID:KEYID:PATH (one token per 50 minutes, not per push).", valueName: "key"))
+        "Re-sign every relayed push with this .p8 key: TEAMID:KEYID:PATH (one token per 50 minutes, not per push); without it each sender's own token is forwarded.", valueName: "key"))
     var relayKeyFile: String?
 
-    @Option(name: .customLong("relay-cert"), help: ArgumentHelp("The mock's client certificate (PEM) for the upstream, instead of a key.", valueName: "path"))
+    @Option(name: .customLong("relay-cert"), help: ArgumentHelp("The mock's client certificate (PEM) for relaying certificate-authenticated pushes (a certificate cannot be forwarded).", valueName: "path"))
     var relayCert: String?
 
     @Option(name: .customLong("relay-cert-key"), help: ArgumentHelp("The private key (PEM) of --relay-cert.", valueName: "path"))
@@ -33,27 +33,38 @@ struct RelayOptions: ParsableArguments {
     @Option(name: .customLong("relay-max-in-flight"), help: ArgumentHelp("Pushes upstream at once; more are answered 429 TooManyRequests at once (default 1000).", valueName: "count"))
     var relayMaxInFlight: Int?
 
+    @Flag(name: .customLong("record-credentials"), help: ArgumentHelp(
+        "Keep relayed pushes' provider tokens whole in the records (default: their signature is cut off, as they reached a real APNs)."))
+    var recordCredentials = false
+
     /// The relay these flags describe, or nil without `--relay`; throws a sentence naming the flag to fix.
     func makeRelay(environment env: EnvironmentOptions) throws -> APNsClientRelay? {
         guard let url = relayURL ?? env["RELAY"] else { return nil }
         let keyFile = relayKeyFile ?? env["RELAY_KEY_FILE"]
         let certPath = relayCert ?? env["RELAY_CERT"]
         let certKeyPath = relayCertKey ?? env["RELAY_CERT_KEY"]
-        let authentication: APNsAuthentication
+        let tokenAuthentication: APNsAuthentication
         if let keyFile {
-            guard certPath == nil, certKeyPath == nil else {
-                throw ValidationError("--relay-key-file and --relay-cert/--relay-cert-key are exclusive: the upstream takes one credential")
-            }
             guard let key = KeyFileArgument(keyFile) else {
                 throw ValidationError("--relay-key-file must be TEAMID:KEYID:PATH, got \"\(keyFile)\"")
             }
-            authentication = .token(privateKeyPEM: try Self.read(key.path, flag: "--relay-key-file"), keyID: key.keyID, teamID: key.teamID)
-        } else if let certPath, let certKeyPath {
-            authentication = .certificate(pem: try Self.read(certPath, flag: "--relay-cert"),
-                                          privateKeyPEM: try Self.read(certKeyPath, flag: "--relay-cert-key"))
+            tokenAuthentication = .token(privateKeyPEM: try Self.read(key.path, flag: "--relay-key-file"), keyID: key.keyID,
+                                         teamID: key.teamID)
         } else {
-            throw ValidationError("--relay needs the mock's identity for the upstream: --relay-key-file TEAMID:KEYID:PATH "
-                                  + "(token) or both --relay-cert and --relay-cert-key (certificate)")
+            tokenAuthentication = .perNotification
+        }
+        var certificateAuthentication: APNsAuthentication?
+        switch (certPath, certKeyPath) {
+        case let (cert?, key?):
+            if keyFile != nil {
+                throw ValidationError("--relay-key-file re-signs every push, so --relay-cert/--relay-cert-key would never be used: give one")
+            }
+            certificateAuthentication = .certificate(pem: try Self.read(cert, flag: "--relay-cert"),
+                                                     privateKeyPEM: try Self.read(key, flag: "--relay-cert-key"))
+        case (nil, nil):
+            certificateAuthentication = nil
+        default:
+            throw ValidationError("--relay-cert and --relay-cert-key go together")
         }
         let seconds = try relayTimeout ?? env["RELAY_TIMEOUT"].map { text in
             guard let value = Double(text) else { throw ValidationError("MOCKAPNS_RELAY_TIMEOUT must be a number of seconds, got \"\(text)\"") }
@@ -65,16 +76,20 @@ struct RelayOptions: ParsableArguments {
         let maxInFlight = try relayMaxInFlight ?? env.int("RELAY_MAX_IN_FLIGHT") ?? 1000
         guard maxInFlight >= 1 else { throw ValidationError("--relay-max-in-flight must be at least 1") }
         let caPath = relayCA ?? env["RELAY_CA"]
-        let configuration = APNsClientConfiguration(
-            environment: .custom(url: url), authentication: authentication,
-            trustRootsPEM: try caPath.map { try Self.read($0, flag: "--relay-ca") },
-            connections: connections, requestTimeout: .milliseconds(Int64(seconds * 1000)), retryPolicy: .never,
-            connectTimeout: .milliseconds(Int64(min(seconds, 10) * 1000)))
-        do {
-            return APNsClientRelay(client: try APNsClient(configuration: configuration), maxInFlight: maxInFlight)
-        } catch {
-            throw ValidationError("--relay \(url): \(error)")
+        let trust = try caPath.map { try Self.read($0, flag: "--relay-ca") }
+        func client(_ authentication: APNsAuthentication) throws -> APNsClient {
+            let configuration = APNsClientConfiguration(
+                environment: .custom(url: url), authentication: authentication, trustRootsPEM: trust,
+                connections: connections, requestTimeout: .milliseconds(Int64(seconds * 1000)), retryPolicy: .never,
+                connectTimeout: .milliseconds(Int64(min(seconds, 10) * 1000)))
+            do {
+                return try APNsClient(configuration: configuration)
+            } catch {
+                throw ValidationError("--relay \(url): \(error)")
+            }
         }
+        return APNsClientRelay(tokenClient: try client(tokenAuthentication),
+                               certificateClient: try certificateAuthentication.map(client), maxInFlight: maxInFlight)
     }
 
     private static func read(_ path: String, flag: String) throws -> String {
