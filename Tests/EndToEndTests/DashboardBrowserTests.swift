@@ -85,6 +85,42 @@ final class DashboardBrowserTests: XCTestCase {
     }
 
     /// Runs `executable arguments…` to the end; its exit status and combined output.
+    /// A relaying mock's dashboard (Tests/Peers/dashboard_relay_browser.py): the detail of a relayed push shows the
+    /// mock's verdict beside the upstream's, the disagreeing status marked.
+    func testDashboardShowsTheMocksVerdictBesideTheUpstreams() async throws {
+        let python = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Self.root.appendingPathComponent(".venv/bin/python").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashrelay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let devices = directory.appendingPathComponent("devices.json").path
+        try Data(#"[{"token": "\#(String(repeating: "cd", count: 32))", "state": "unregistered", "timestamp": 1700000000000}]"#.utf8)
+            .write(to: URL(fileURLWithPath: devices))
+        let upstreamReady = directory.appendingPathComponent("upstream.json").path
+        let upstream = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--quiet", "--devices", devices,
+                                                 "--ready-file", upstreamReady])
+        defer { upstream.stop() }
+        let upstreamJSON = try await InspectCLI.readyFile(at: upstreamReady)
+        let upstreamURL = try XCTUnwrap(upstreamJSON?["apns_url"]?.stringValue)
+        let ready = directory.appendingPathComponent("ready.json").path
+        let relay = try InspectFollowProcess(["serve", "--port", "0", "--control-port", "0", "--quiet", "--ready-file", ready,
+                                              "--relay", upstreamURL, "--relay-ca", Self.root.appendingPathComponent("certs/ca.pem").path])
+        defer { relay.stop() }
+        let readyJSON = try await InspectCLI.readyFile(at: ready)
+        let apns = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue)
+        let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue)
+        let payload = directory.appendingPathComponent("push.json").path
+        try Data(#"{"aps":{"alert":"relayed"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        for token in [String(repeating: "ab", count: 32), String(repeating: "cd", count: 32)] {
+            _ = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "com.example.app", "--url", apns])
+        }
+        let shots = Self.root.appendingPathComponent(".build/dashboard-screenshots").path
+        let script = Self.root.appendingPathComponent("Tests/Peers/dashboard_relay_browser.py").path
+        let result = try await Self.run(python, [script, control, shots])
+        XCTAssertEqual(result.status, 0, "browser test failed:\n\(result.output)")
+        XCTAssertTrue(result.output.contains(#""ok": true"#), result.output)
+    }
+
     static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

@@ -148,24 +148,29 @@ final class ServeRelayTests: XCTestCase {
         defer { keeping.stop() }
 
         let otherKey = "OTHERTEAM1:OTHERKEY01:" + certs.appendingPathComponent("AuthKey_OTHERKEY01.p8").path
-        for url in [relayURL, keepingURL] {
+        // Two runs of the sender through one relay (two tokens minted seconds apart): APNs refuses a token change on
+        // one connection within 20 minutes (429 TooManyProviderTokenUpdates), so each token gets its own connection.
+        for url in [relayURL, relayURL, keepingURL] {
             let result = try await InspectCLI.run(["send", directory.appendingPathComponent("push.json").path, "--token", good,
                                                    "--topic", "com.example.app", "--url", url, "--key-file", otherKey, "--json"],
                                                   timeout: .seconds(120))
             XCTAssertEqual(try result.json()["accepted"]?.integerValue, 1, result.stdout + result.stderr)
         }
+        // Stopped newest first: a process started after another may hold that one's output pipes until it exits.
+        let keepingRecords = try await stopAndRead(keeping, keepingRecord)
+        let relayRecords = try await stopAndRead(relay, relayRecord)
         let upstreamRecords = try await stopAndRead(upstream, upstreamRecord)
-        XCTAssertEqual(upstreamRecords.map(\.auth.keyID), ["OTHERKEY01", "OTHERKEY01"], "the sender's key, not a relay key")
-        XCTAssertEqual(upstreamRecords.map(\.auth.teamID), ["OTHERTEAM1", "OTHERTEAM1"])
+        XCTAssertEqual(upstreamRecords.map(\.auth.keyID), ["OTHERKEY01", "OTHERKEY01", "OTHERKEY01"], "the sender's key, not a relay key")
+        XCTAssertEqual(upstreamRecords.map(\.auth.teamID), ["OTHERTEAM1", "OTHERTEAM1", "OTHERTEAM1"])
+        XCTAssertEqual(upstreamRecords.map(\.response.status), [200, 200, 200])
+        XCTAssertEqual(Set(upstreamRecords.map(\.connectionID)).count, 3, "a connection per token")
         let forwarded = try XCTUnwrap(upstreamRecords.first?.header("authorization"))
         XCTAssertEqual(forwarded.split(separator: ".", omittingEmptySubsequences: false).count, 3)
 
-        let relayRecords = try await stopAndRead(relay, relayRecord)
         let cut = try XCTUnwrap(relayRecords.first?.header("authorization"))
         XCTAssertTrue(cut.hasSuffix("."), "the signature is cut off: \(cut)")
         XCTAssertTrue(forwarded.hasPrefix(cut), "header and claims kept as sent: \(cut) vs \(forwarded)")
         XCTAssertGreaterThan(forwarded.count, cut.count + 20)
-        let keepingRecords = try await stopAndRead(keeping, keepingRecord)
         let whole = try XCTUnwrap(keepingRecords.first?.header("authorization"))
         XCTAssertEqual(whole, upstreamRecords.last?.header("authorization"), "--record-credentials keeps the token whole")
     }
@@ -182,11 +187,6 @@ final class ServeRelayTests: XCTestCase {
         let bareRecord = directory.appendingPathComponent("bare.jsonl").path
         let (bare, bareURL) = try await serve(in: directory, record: bareRecord, extra: ["--relay", upstreamURL, "--relay-ca", ca])
         defer { bare.stop() }
-        let certRecord = directory.appendingPathComponent("cert.jsonl").path
-        let (withCert, withCertURL) = try await serve(in: directory, record: certRecord, extra: [
-            "--relay", upstreamURL, "--relay-ca", ca, "--relay-cert", certs.appendingPathComponent("client-dev-only.pem").path,
-            "--relay-cert-key", certs.appendingPathComponent("client-dev-only-key.pem").path])
-        defer { withCert.stop() }
 
         func sendAsCertificate(to url: String) async throws -> JSONValue {
             let result = try await InspectCLI.run(["send", directory.appendingPathComponent("push.json").path, "--token", good,
@@ -202,8 +202,15 @@ final class ServeRelayTests: XCTestCase {
         XCTAssertEqual(bareRecords.first?.auth.kind, "certificate")
         XCTAssertTrue(bareRecords.first?.relay?.error?.contains("--relay-cert") == true, "\(String(describing: bareRecords.first?.relay))")
 
+        // Started after the first relay has stopped (a process started after another may hold its output pipes).
+        let certRecord = directory.appendingPathComponent("cert.jsonl").path
+        let (withCert, withCertURL) = try await serve(in: directory, record: certRecord, extra: [
+            "--relay", upstreamURL, "--relay-ca", ca, "--relay-cert", certs.appendingPathComponent("client-dev-only.pem").path,
+            "--relay-cert-key", certs.appendingPathComponent("client-dev-only-key.pem").path])
+        defer { withCert.stop() }
         let relayed = try await sendAsCertificate(to: withCertURL)
         XCTAssertEqual(relayed["accepted"]?.integerValue, 1, relayed.jsonText())
+        _ = try await stopAndRead(withCert, certRecord)
         let upstreamRecords = try await stopAndRead(upstream, upstreamRecord)
         XCTAssertEqual(upstreamRecords.count, 1, "only the push with a relay certificate reached the upstream")
         XCTAssertEqual(upstreamRecords.first?.auth.kind, "certificate")

@@ -23,25 +23,28 @@ final class APNsClientRelay: PushRelay {
     /// The headers forwarded as the sender sent them (push type and topic go first, as `APNsRawNotification` puts them).
     static let forwardedHeaders = ["apns-id", "apns-priority", "apns-expiration", "apns-collapse-id"]
 
-    /// Sends token-authenticated pushes: re-signing them (`--relay-key-file`) or forwarding each sender's token.
-    private let tokenClient: APNsClient
+    /// How token-authenticated pushes go up.
+    enum TokenRoute: Sendable {
+        /// Re-signed with the relay's own key (`--relay-key-file`), all through one client.
+        case resign(APNsClient)
+        /// With each sender's own `authorization`, through a connection per token.
+        case forward(ForwardingClients)
+    }
+
+    private let tokens: TokenRoute
     /// Sends certificate-authenticated pushes with the mock's own certificate (`--relay-cert`); nil without one.
     private let certificateClient: APNsClient?
-    /// Whether `tokenClient` forwards the sender's `authorization` (no `--relay-key-file`).
-    private let forwardsSenderTokens: Bool
     private let maxInFlight: Int
     private let inFlight = Atomic<Int>(0)
+    /// The upstream's URL, for the log.
+    let upstream: String
 
-    /// A relay through `tokenClient` (and `certificateClient` for certificate-authenticated senders), at most
-    /// `maxInFlight` pushes upstream at a time.
-    init(tokenClient: APNsClient, certificateClient: APNsClient?, maxInFlight: Int) {
-        self.tokenClient = tokenClient
+    /// A relay to `upstream` sending token-authenticated pushes by `tokens` (and certificate-authenticated ones
+    /// through `certificateClient`), at most `maxInFlight` pushes upstream at a time.
+    init(upstream: String, tokens: TokenRoute, certificateClient: APNsClient?, maxInFlight: Int) {
+        self.upstream = upstream
+        self.tokens = tokens
         self.certificateClient = certificateClient
-        if case .perNotification = tokenClient.configuration.authentication {
-            forwardsSenderTokens = true
-        } else {
-            forwardsSenderTokens = false
-        }
         self.maxInFlight = max(1, maxInFlight)
     }
 
@@ -59,18 +62,26 @@ final class APNsClientRelay: PushRelay {
         defer { inFlight.subtract(1, ordering: .relaxed) }
         let client: APNsClient
         var headers: [HeaderField] = []
-        if push.certificateAuthenticated && forwardsSenderTokens {
-            guard let certificateClient else {
-                return RelayVerdict(status: APNsReason.missingProviderToken.status, reason: APNsReason.missingProviderToken.rawValue,
-                                    durationMicros: micros(),
-                                    error: "not relayed: the sender authenticated with a client certificate, which cannot be "
-                                        + "forwarded; give the mock its own with --relay-cert/--relay-cert-key, or re-sign "
-                                        + "every push with --relay-key-file")
-            }
-            client = certificateClient
-        } else {
-            client = tokenClient
-            if forwardsSenderTokens, let authorization = push.header("authorization") {
+        switch tokens {
+        case .resign(let resigning):
+            client = resigning
+        case .forward(let forwarding):
+            if push.certificateAuthenticated {
+                guard let certificateClient else {
+                    return RelayVerdict(status: APNsReason.missingProviderToken.status, reason: APNsReason.missingProviderToken.rawValue,
+                                        durationMicros: micros(),
+                                        error: "not relayed: the sender authenticated with a client certificate, which cannot be "
+                                            + "forwarded; give the mock its own with --relay-cert/--relay-cert-key, or re-sign "
+                                            + "every push with --relay-key-file")
+                }
+                client = certificateClient
+            } else {
+                let authorization = push.header("authorization") ?? ""
+                do {
+                    client = try forwarding.client(for: authorization)
+                } catch {
+                    return Self.unavailable("cannot open a connection for this sender's token: \(error)", micros: micros())
+                }
                 headers.append(HeaderField(name: "authorization", value: authorization))
             }
         }
@@ -98,24 +109,21 @@ final class APNsClientRelay: PushRelay {
                      durationMicros: micros, error: cause)
     }
 
-    /// The upstream's URL, for the log.
-    var upstream: String {
-        if case let .custom(url) = tokenClient.configuration.environment { return url }
-        return "\(tokenClient.configuration.environment)"
-    }
-
     /// Who the mock is to the upstream, for the log.
     var identity: String {
-        switch (forwardsSenderTokens, certificateClient != nil) {
-        case (false, _): "re-signing every push with --relay-key-file"
-        case (true, true): "forwarding each sender's token; certificate senders as --relay-cert"
-        case (true, false): "forwarding each sender's token; certificate senders are answered 403 (no --relay-cert)"
+        switch (tokens, certificateClient != nil) {
+        case (.resign, _): "re-signing every push with --relay-key-file"
+        case (.forward, true): "forwarding each sender's token on a connection of its own; certificate senders as --relay-cert"
+        case (.forward, false): "forwarding each sender's token on a connection of its own; certificate senders are answered 403 (no --relay-cert)"
         }
     }
 
     /// Closes the upstream connections once pushes in flight are answered.
     func shutdown() async {
-        await tokenClient.shutdown()
+        switch tokens {
+        case .resign(let client): await client.shutdown()
+        case .forward(let forwarding): await forwarding.shutdown()
+        }
         await certificateClient?.shutdown()
     }
 }

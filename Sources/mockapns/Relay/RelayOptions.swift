@@ -43,15 +43,13 @@ struct RelayOptions: ParsableArguments {
         let keyFile = relayKeyFile ?? env["RELAY_KEY_FILE"]
         let certPath = relayCert ?? env["RELAY_CERT"]
         let certKeyPath = relayCertKey ?? env["RELAY_CERT_KEY"]
-        let tokenAuthentication: APNsAuthentication
+        var signingKey: APNsAuthentication?
         if let keyFile {
             guard let key = KeyFileArgument(keyFile) else {
                 throw ValidationError("--relay-key-file must be TEAMID:KEYID:PATH, got \"\(keyFile)\"")
             }
-            tokenAuthentication = .token(privateKeyPEM: try Self.read(key.path, flag: "--relay-key-file"), keyID: key.keyID,
-                                         teamID: key.teamID)
-        } else {
-            tokenAuthentication = .perNotification
+            signingKey = .token(privateKeyPEM: try Self.read(key.path, flag: "--relay-key-file"), keyID: key.keyID,
+                                teamID: key.teamID)
         }
         var certificateAuthentication: APNsAuthentication?
         switch (certPath, certKeyPath) {
@@ -77,19 +75,33 @@ struct RelayOptions: ParsableArguments {
         guard maxInFlight >= 1 else { throw ValidationError("--relay-max-in-flight must be at least 1") }
         let caPath = relayCA ?? env["RELAY_CA"]
         let trust = try caPath.map { try Self.read($0, flag: "--relay-ca") }
-        func client(_ authentication: APNsAuthentication) throws -> APNsClient {
+        @Sendable func client(_ authentication: APNsAuthentication, connections: Int) throws -> APNsClient {
             let configuration = APNsClientConfiguration(
                 environment: .custom(url: url), authentication: authentication, trustRootsPEM: trust,
                 connections: connections, requestTimeout: .milliseconds(Int64(seconds * 1000)), retryPolicy: .never,
-                connectTimeout: .milliseconds(Int64(min(seconds, 10) * 1000)))
+                connectTimeout: .milliseconds(Int64(min(seconds, 10) * 1000)), eventLoopThreads: 1)
             do {
                 return try APNsClient(configuration: configuration)
             } catch {
                 throw ValidationError("--relay \(url): \(error)")
             }
         }
-        return APNsClientRelay(tokenClient: try client(tokenAuthentication),
-                               certificateClient: try certificateAuthentication.map(client), maxInFlight: maxInFlight)
+        let tokens: APNsClientRelay.TokenRoute
+        if let signingKey {
+            tokens = .resign(try client(signingKey, connections: connections))
+        } else {
+            // A connection per sender token (APNs ties a token to its connection); --relay-connections bounds how
+            // many senders' tokens are kept connected at once.
+            do {
+                _ = try APNsEndpoint.custom(url: url).address()   // a bad URL is said now, not on the first push
+            } catch {
+                throw ValidationError("--relay \(url): \(error)")
+            }
+            tokens = .forward(ForwardingClients(limit: max(connections, 8)) { try client(.perNotification, connections: 1) })
+        }
+        return APNsClientRelay(upstream: url, tokens: tokens,
+                               certificateClient: try certificateAuthentication.map { try client($0, connections: connections) },
+                               maxInFlight: maxInFlight)
     }
 
     private static func read(_ path: String, flag: String) throws -> String {

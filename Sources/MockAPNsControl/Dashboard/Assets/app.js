@@ -303,6 +303,7 @@ function detail(record) {
       h("dt", {}, "duration"), h("dd", {}, `${record.duration_us} µs`),
       h("dt", {}, "connection / stream"), h("dd", {}, `${record.connection_id} / ${record.stream_id} from ${record.remote}`),
       h("dt", {}, "device token"), h("dd", { class: "mono" }, record.device_token || "—"))),
+    ...(record.relay ? section("Mock and upstream", relayComparison(record)) : []),
     ...section(`Lint (${record.lint.length})`, record.lint.length
       ? h("ul", { class: "lint" }, record.lint.map((f) => h("li", { class: f.severity }, h("code", {}, f.id), ` ${f.message} `, h("span", { class: "mono" }, f.path))))
       : h("p", { class: "muted" }, "No findings.")),
@@ -316,6 +317,26 @@ function detail(record) {
       h("dt", {}, "key (kid)"), h("dd", {}, auth.key_id || "—"),
       h("dt", {}, "issued (iat)"), h("dd", {}, auth.issued_at ? `${new Date(auth.issued_at * 1000).toISOString()} (${age} s before the push)` : "—"),
       h("dt", {}, "topics"), h("dd", {}, (auth.topics || []).join(", ") || "—"))));
+}
+
+// The mock's verdict beside the upstream's (`serve --relay`), rows that differ marked: where the mock and Apple
+// disagree is a fidelity gap or a change on Apple's side.
+function relayComparison(record) {
+  const mine = record.response, up = record.relay;
+  if (up.skipped) return h("p", { class: "muted", "data-testid": "relay" }, up.skipped);
+  const spell = (status, reason) => (status ? `${status}${reason ? ` ${reason}` : ""}` : "no answer");
+  const rows = [
+    ["status", spell(mine.status, mine.reason), spell(up.status, up.reason)],
+    ["apns-id", mine.apns_id || "—", up.apns_id || "—"],
+    ["apns-unique-id", mine.apns_unique_id || "—", up.apns_unique_id || "—"],
+    ["410 timestamp", mine.timestamp ? String(mine.timestamp) : "—", up.timestamp ? String(up.timestamp) : "—"],
+  ];
+  return h("table", { class: "compare", "data-testid": "relay" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "mock"), h("th", {}, "upstream"))),
+    h("tbody", {},
+      rows.map(([name, a, b]) => h("tr", { class: name === "status" && a !== b ? "differs" : "" }, h("th", {}, name), h("td", { class: "mono" }, a), h("td", { class: "mono" }, b))),
+      h("tr", {}, h("th", {}, "upstream time"), h("td", {}, "—"), h("td", {}, up.duration_us !== undefined ? `${up.duration_us} µs` : "—")),
+      up.error ? h("tr", { class: "differs" }, h("th", {}, "upstream error"), h("td", {}, "—"), h("td", {}, up.error)) : null));
 }
 
 async function simulate(record) {
