@@ -35,6 +35,8 @@ let package = Package(
         // --- end control plane ---
         // --- shared store (MockAPNsPostgres, linked by the mockapns executable only) ---
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        // --- webhooks (MockAPNsWebhooks, linked by the mockapns executable only) ---
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C libraries, found through pkg-config; shim.h wraps the macros Swift cannot import.
@@ -176,11 +178,29 @@ let package = Package(
                            .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strict
         ),
+        // Webhooks (`serve --webhook URL`): recorded pushes POSTed to receivers through AsyncHTTPClient, linked by the
+        // `mockapns` executable only (the test kit builds no HTTP client).
+        .target(
+            name: "MockAPNsWebhooks",
+            dependencies: [
+                "MockAPNs", "APNsModel", "APNsCrypto", "Synchronized",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MockAPNsWebhooksTests",
+            dependencies: ["MockAPNsWebhooks", "MockAPNs", "APNsModel", "APNsCrypto", "TestSupport"],
+            swiftSettings: strict
+        ),
         // The `mockapns` command line.
         .executableTarget(
             name: "mockapns",
             dependencies: [
-                "MockAPNs", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2",
+                "MockAPNs", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "MockAPNsWebhooks", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2",
                 "Synchronized",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

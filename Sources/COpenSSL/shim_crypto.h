@@ -1,6 +1,6 @@
 #ifndef MOCKAPNS_COPENSSL_SHIM_CRYPTO_H
 #define MOCKAPNS_COPENSSL_SHIM_CRYPTO_H
-// Owned by APNsCrypto: keys, ECDSA, X.509. Only wrappers for macros Swift cannot import; no logic.
+// Owned by APNsCrypto: keys, ECDSA, X.509, HMAC. Only wrappers for macros Swift cannot import; no logic.
 #include <openssl/evp.h>
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
@@ -14,6 +14,7 @@
 #include <openssl/asn1.h>
 #include <openssl/objects.h>
 #include <openssl/rand.h>
+#include <openssl/hmac.h>
 #include <openssl/conf.h>
 
 /// EVP_EC_gen("P-256"): a fresh P-256 key pair (the macro expands to a variadic call).

@@ -13,7 +13,7 @@ final class NghttpdTransportTests: XCTestCase {
         try Data("ok".utf8).write(to: served.appendingPathComponent("abcd"))
         defer { try? FileManager.default.removeItem(at: docroot) }
 
-        let port = try Self.freePort()
+        let port = try PeerProcess.freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.locate("nghttpd"))
         process.arguments = ["-d", docroot.path, "--address=127.0.0.1", String(port), RepoPaths.cert("server-key.pem"), RepoPaths.cert("server.pem")]
@@ -62,23 +62,5 @@ final class NghttpdTransportTests: XCTestCase {
             return dir + "/" + name
         }
         throw NSError(domain: "Nghttpd", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(name) is not installed; run `make deps`"])
-    }
-
-    /// A port the kernel just handed out (bound, read, released).
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw NSError(domain: "Nghttpd", code: 2) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -47,6 +47,23 @@ public enum PeerProcess {
         return RunningPeer(process: process, out: out, err: err, handles: [outHandle, errHandle])
     }
 
+    /// A loopback port nothing listens on right now (the kernel's pick for port 0): for a peer the test starts.
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw PeerError.system("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw PeerError.system("bind() to a free port failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     /// `name` as given when absolute, else the first executable of that name in the usual directories.
     public static func resolve(_ name: String) throws -> String {
         if name.hasPrefix("/") { return name }
@@ -60,10 +77,12 @@ public enum PeerProcess {
     public enum PeerError: Error, CustomStringConvertible {
         case missing(String)
         case timedOut(String)
+        case system(String)
         public var description: String {
             switch self {
             case .missing(let s): return s
             case .timedOut(let s): return "peer did not finish in time: \(s)"
+            case .system(let s): return s
             }
         }
     }

@@ -39,6 +39,9 @@ public struct MockServerConfiguration: Sendable {
     /// Where accepted device pushes are sent on, their answer going back to the sender (`--relay URL`); nil = the
     /// mock answers everything itself.
     public var relay: (any PushRelay)?
+    /// The counters of the webhooks records are posted to (`--webhook URL`), shown by `/metrics` and
+    /// `/api/v1/stats`; the deliveries themselves run outside this module.
+    public var webhooks: [WebhookStatistics] = []
     /// How many records stay in memory.
     public var memoryLimit = 50_000
     /// Event loops (threads); nil = one per core.

@@ -46,7 +46,7 @@ public final class ControlServer: Sendable {
         self.streams = LiveStreams(recorder: server.recorder, heartbeatInterval: configuration.streamHeartbeat)
         let pipeline = server.pipeline
         self.metrics = RequestMetrics(recorder: server.recorder, openConnections: { pipeline.openConnections },
-                                      pipeline: server.pipeline)
+                                      pipeline: server.pipeline, webhooks: server.configuration.webhooks)
     }
 
     /// The bound port while running, else nil.
@@ -87,7 +87,7 @@ public final class ControlServer: Sendable {
             router.add(middleware: BearerTokenMiddleware(token: token, isPublic: { dashboard && DashboardRoutes.isStaticAsset($0) }))
         }
         NotificationRoutes(recorder: server.recorder, streams: streams).register(on: router)
-        StatsRoute(recorder: server.recorder).register(on: router)
+        StatsRoute(recorder: server.recorder, webhooks: server.configuration.webhooks).register(on: router)
         DeviceRoutes(devices: server.devices).register(on: router)
         FaultRoutes(faults: server.faults).register(on: router)
         MetricsRoute(metrics: metrics).register(on: router)

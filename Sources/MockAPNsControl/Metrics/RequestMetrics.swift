@@ -36,9 +36,12 @@ final class RequestMetrics: Sendable {
     private let store: StoreMetrics?
     /// The `--relay` series, when the pipeline relays.
     private let relay: RelayMetrics?
+    /// The `--webhook` series, when there are webhooks.
+    private let webhooks: WebhookMetrics?
 
     /// Follows `recorder`; `openConnections` is read at each scrape; `pipeline`'s relay counts, when it relays.
-    init(recorder: Recorder, openConnections: @escaping @Sendable () -> Int, pipeline: Pipeline? = nil) {
+    init(recorder: Recorder, openConnections: @escaping @Sendable () -> Int, pipeline: Pipeline? = nil,
+         webhooks: [WebhookStatistics] = []) {
         self.recorder = recorder
         self.openConnections = openConnections
         connectionsGauge = registry.makeGauge(descriptor: Self.name("open", "connections", "Connections the mock currently holds open (HTTP/2 and HTTP/1.1)."))
@@ -57,6 +60,7 @@ final class RequestMetrics: Sendable {
             "Records that never reached the --record file (held past the bound while it was unwritable, or at exit)."))
         store = StoreMetrics(recorder: recorder, registry: registry)
         if let pipeline { relay = RelayMetrics(pipeline: pipeline, registry: registry) } else { relay = nil }
+        self.webhooks = WebhookMetrics(webhooks: webhooks, registry: registry)
     }
 
     /// Brings the traffic series up to the recorder's totals.
@@ -126,6 +130,7 @@ final class RequestMetrics: Sendable {
         }
         store?.update()
         relay?.update()
+        webhooks?.update()
         return registry.emitToBuffer()
     }
 }

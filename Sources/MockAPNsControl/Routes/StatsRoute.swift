@@ -2,13 +2,26 @@ import APNsModel
 import Hummingbird
 import MockAPNs
 
-/// `GET /api/v1/stats`: totals by status, reason and push type.
+/// `GET /api/v1/stats`: totals by status, reason and push type, and with `--webhook` each webhook's counts
+/// (`"webhooks": [{"webhook", "url", "delivered", "retried", "failed", "dropped"}]`).
 struct StatsRoute {
     let recorder: Recorder
+    var webhooks: [WebhookStatistics] = []
 
     func register(on router: Router<ControlRequestContext>) {
         router.get("api/v1/stats") { _, _ in
-            JSONResponse.make(recorder.statistics.jsonValue())
+            var stats = recorder.statistics.jsonValue()
+            if !webhooks.isEmpty, case .object(var members) = stats {
+                members.append(.init("webhooks", .array(webhooks.map { hook in
+                    .object([
+                        .init("webhook", .integer(Int64(hook.index))), .init("url", .string(hook.target)),
+                        .init("delivered", .integer(Int64(hook.delivered))), .init("retried", .integer(Int64(hook.retried))),
+                        .init("failed", .integer(Int64(hook.failed))), .init("dropped", .integer(Int64(hook.dropped))),
+                    ])
+                })))
+                stats = .object(members)
+            }
+            return JSONResponse.make(stats)
         }
     }
 }

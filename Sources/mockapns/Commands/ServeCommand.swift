@@ -52,6 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var control: ControlPlaneOptions
     @OptionGroup var storeOptions: StoreServeOptions
     @OptionGroup var relayOptions: RelayOptions
+    @OptionGroup var webhookOptions: WebhookOptions
 
     func run() async throws {
         ReopenSignal.ignoreUntilHandled()
@@ -113,6 +114,8 @@ struct ServeCommand: AsyncParsableCommand {
         // No connection yet: the relay's pool dials on the first relayed push.
         let relay = try relayOptions.makeRelay(environment: env)
         configuration.relay = relay
+        let webhookTargets = try webhookOptions.targets(environment: env)
+        configuration.webhooks = webhookTargets.enumerated().map { WebhookStatistics(index: $0.offset, target: $0.element.url) }
         configuration.pipeline.recordsRelayedCredentials = relayOptions.recordCredentials || env.bool("RECORD_CREDENTIALS")
         // Before anything listens: a wrong URL, password or schema stops the mock with one line.
         let store = try await storeOptions.open(environment: env)
@@ -144,6 +147,14 @@ struct ServeCommand: AsyncParsableCommand {
             store.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
         }
         let pruner = try store.flatMap { store in try storeOptions.startPruning(store, recorder: server.recorder, environment: env) }
+        // Before the ready file: every push a script sends once it sees the file is posted.
+        let webhooks = RunningWebhooks(targets: webhookTargets, statistics: server.configuration.webhooks,
+                                       recorder: server.recorder, logger: logger)
+        webhooks.start()
+        for target in webhookTargets {
+            let match = target.match.terms.isEmpty ? "every record" : "records matching the --webhook-match query"
+            FileHandle.standardError.write(Data("mockapns: posting \(match) to \(target.url)\n".utf8))
+        }
         let mode = configuration.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
         FileHandle.standardError.write(Data(
             "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
@@ -189,6 +200,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let readyPath { ReadyFile.remove(at: readyPath) }   // the URLs are about to stop answering
         await plane.stop()
         await server.shutdown()
+        await webhooks.finish(grace: .seconds(5))   // what was recorded goes out first, unless receivers stay down
         await relay?.shutdown()
         pruner?.cancel()
         await pruner?.value
