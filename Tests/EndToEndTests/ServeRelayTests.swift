@@ -262,4 +262,43 @@ final class ServeRelayTests: XCTestCase {
         let numbers = Set(upstreamRecords.map { String(decoding: $0.body, as: UTF8.self) })
         XCTAssertEqual(numbers.count, count, "each push reached the upstream once")
     }
+
+    /// `--relay-match` relays only the matching pushes (the others are answered by the mock, the record says why);
+    /// `--relay-rejected` relays a push the mock rejects, the sender gets the upstream's answer and the record both.
+    func testRelayMatchAndRelayRejected() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
+        let (upstream, upstreamURL) = try await serve(in: directory, record: upstreamRecord, extra: [])
+        defer { upstream.stop() }
+        let relayDevices = directory.appendingPathComponent("relay-devices.json").path
+        try Data(#"[{"token": "\#(refusedByMock)", "state": "unregistered", "timestamp": 1600000000000}]"#.utf8)
+            .write(to: URL(fileURLWithPath: relayDevices))
+        let relayRecord = directory.appendingPathComponent("relay.jsonl").path
+        let (relay, relayURL) = try await serve(in: directory, record: relayRecord, extra: relayFlags(upstreamURL) + [
+            "--devices", relayDevices, "--relay-match=-token:\(gone.prefix(8))", "--relay-rejected"])
+        defer { relay.stop() }
+
+        let matching = try await send(good, to: relayURL, in: directory)
+        XCTAssertEqual(matching["accepted"]?.integerValue, 1, matching.jsonText())
+        let notMatching = try await send(gone, to: relayURL, in: directory)
+        XCTAssertEqual(notMatching["accepted"]?.integerValue, 1, "the mock's own 200: \(notMatching.jsonText())")
+        let rejectedByMock = try await send(refusedByMock, to: relayURL, in: directory)
+        XCTAssertEqual(rejectedByMock["accepted"]?.integerValue, 1, "the upstream's 200 for a push the mock rejects: \(rejectedByMock.jsonText())")
+
+        let relayed = try await stopAndRead(relay, relayRecord)
+        XCTAssertEqual(relayed.map(\.deviceToken), [good, gone, refusedByMock])
+        XCTAssertEqual(relayed[0].relay?.status, 200)
+        XCTAssertEqual(relayed[1].relay?.skipped, "not relayed: it does not match --relay-match")
+        XCTAssertEqual(relayed[2].response.status, 410, "the mock's own verdict is kept")
+        XCTAssertEqual(relayed[2].relay?.status, 200)
+        XCTAssertTrue(relayed[2].lint.contains { $0.id == "relay-disagreement" })
+        XCTAssertTrue(try SearchQuery(parsing: "has:disagreement").matches(relayed[2]))
+        let upstreamRecords = try await stopAndRead(upstream, upstreamRecord)
+        XCTAssertEqual(upstreamRecords.map(\.deviceToken), [good, refusedByMock], "only what matched went upstream")
+
+        let orphan = try await InspectCLI.run(["serve", "--port", "0", "--no-control", "--relay-rejected"])
+        XCTAssertEqual(orphan.status, 2, orphan.stderr)
+        XCTAssertTrue(orphan.stderr.contains("go with --relay URL"), orphan.stderr)
+    }
 }

@@ -58,17 +58,20 @@ extension Pipeline {
         if let afterRecording {
             whenWritten = { written in afterRecording(written ? pipelineResponse : pipelineResponse.unrecorded()) }
         }
-        let relaySkipped = relay == nil ? nil : Self.relaySkipReason(outcome)
+        var relaySkipped = relay == nil ? nil : relaySkipReason(outcome)
         if let relay, relaySkipped == nil, let relayAnswer, let deviceToken {
             let record = Self.record(
                 of: recorded, on: connection, deviceToken: deviceToken,
                 payloadSource: Self.payloadSource(body: recorded.body, payload: outcome.payload, payloadIsBody: outcome.payloadIsBody),
                 auth: authentication, response: response, faults: faultsRecorded, durationMicros: elapsed)
-            relayThenAnswer(record, through: relay, deviceToken: deviceToken, mockAnswer: pipelineResponse,
-                            receivedAtNanos: connection.receivedAtNanos, churnTeam: churnTeam, answer: relayAnswer)
-            var placeholder = pipelineResponse
-            placeholder.deferred = true
-            return placeholder
+            relaySkipped = relayMatchSkipReason(record)
+            if relaySkipped == nil {
+                relayThenAnswer(record, through: relay, deviceToken: deviceToken, mockAnswer: pipelineResponse,
+                                receivedAtNanos: connection.receivedAtNanos, churnTeam: churnTeam, answer: relayAnswer)
+                var placeholder = pipelineResponse
+                placeholder.deferred = true
+                return placeholder
+            }
         }
         func record() -> RecordedRequest {
             var made = Self.record(

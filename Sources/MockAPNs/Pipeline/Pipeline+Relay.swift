@@ -1,17 +1,24 @@
 import APNsModel
 
 extension Pipeline {
-    /// Why `outcome` is not sent upstream, or nil when it is: only device pushes the mock itself accepted and
-    /// answers at once are relayed, so a broken sender does not hammer the upstream with what the mock refuses.
-    static func relaySkipReason(_ outcome: Outcome) -> String? {
+    /// Why `outcome` is not sent upstream, or nil when it is: only device pushes the mock itself accepted (or, with
+    /// `relaysRejected`, rejected) and answers at once are relayed, so a broken sender does not hammer the upstream
+    /// with what the mock refuses.
+    func relaySkipReason(_ outcome: Outcome) -> String? {
         guard case .device? = outcome.route else { return "not relayed: only device pushes (/3/device/…) are relayed" }
-        if outcome.status != 200 {
+        if outcome.status != 200, !configuration.relaysRejected {
             return "not relayed: the mock rejected it (\(outcome.status) \(outcome.reasonText ?? "no reason"))"
         }
         if outcome.disposition != .respond || outcome.delay != nil || !outcome.firedFaults.isEmpty {
             return "not relayed: a fault rule fired on the mock (\(outcome.firedFaults.joined(separator: ", ")))"
         }
         return nil
+    }
+
+    /// Why `record` is not sent upstream under `--relay-match`, or nil when it matches (or there is no query).
+    func relayMatchSkipReason(_ record: RecordedRequest) -> String? {
+        guard !configuration.relayMatch.terms.isEmpty, !configuration.relayMatch.matches(record) else { return nil }
+        return "not relayed: it does not match --relay-match"
     }
 
     /// Sends the push of `record` upstream from a task of its own, then records it with both verdicts and hands

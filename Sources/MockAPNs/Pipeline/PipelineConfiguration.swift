@@ -14,6 +14,13 @@ public struct PipelineConfiguration: Sendable {
     /// number; 20 leaves room for pools that open a few dozen connections at start. 0 turns the check off.
     public var newConnectionsPerSecondLimit = 20
 
+    /// Which accepted device pushes are relayed (`serve --relay-match`, the dashboard's search grammar); empty:
+    /// every one.
+    public var relayMatch = SearchQuery()
+    /// Whether device pushes the mock itself rejects are relayed too (`serve --relay-rejected`): the sender then gets
+    /// the upstream's answer and the record keeps both. Off, a broken sender cannot hammer the upstream.
+    public var relaysRejected = false
+
     /// Whether records of relayed pushes keep the sender's provider token whole (`serve --record-credentials`).
     /// Off: a relayed push's `authorization` is recorded without its signature (header and claims stay readable),
     /// since that token reached a real APNs and a record is read by many.

@@ -117,6 +117,11 @@ struct ServeCommand: AsyncParsableCommand {
         let webhookTargets = try webhookOptions.targets(environment: env)
         configuration.webhooks = webhookTargets.enumerated().map { WebhookStatistics(index: $0.offset, target: $0.element.url) }
         configuration.pipeline.recordsRelayedCredentials = relayOptions.recordCredentials || env.bool("RECORD_CREDENTIALS")
+        configuration.pipeline.relayMatch = try relayOptions.match(environment: env)
+        configuration.pipeline.relaysRejected = relayOptions.relayRejected || env.bool("RELAY_REJECTED")
+        if relay == nil, relayOptions.relayMatch != nil || relayOptions.relayRejected {
+            throw ValidationError("--relay-match and --relay-rejected go with --relay URL")
+        }
         // Before anything listens: a wrong URL, password or schema stops the mock with one line.
         let store = try await storeOptions.open(environment: env)
         configuration.recordStore = store

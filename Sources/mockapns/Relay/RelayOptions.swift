@@ -33,6 +33,25 @@ struct RelayOptions: ParsableArguments {
     @Option(name: .customLong("relay-max-in-flight"), help: ArgumentHelp("Pushes upstream at once; more are answered 429 TooManyRequests at once (default 1000).", valueName: "count"))
     var relayMaxInFlight: Int?
 
+    @Option(name: .customLong("relay-match"), help: ArgumentHelp(
+        "Relay only the accepted device pushes matching this search (the dashboard's grammar, e.g. \"topic:com.example.app\"); the others the mock answers itself.",
+        valueName: "query"))
+    var relayMatch: String?
+
+    @Flag(name: .customLong("relay-rejected"), help: ArgumentHelp(
+        "Relay device pushes the mock rejects too (the sender gets the upstream's answer, the record keeps both)."))
+    var relayRejected = false
+
+    /// `--relay-match` parsed (empty: every push), or a usage error naming the flag.
+    func match(environment env: EnvironmentOptions) throws -> SearchQuery {
+        guard let text = relayMatch ?? env["RELAY_MATCH"] else { return SearchQuery() }
+        do {
+            return try SearchQuery(parsing: text)
+        } catch {
+            throw ValidationError("--relay-match \"\(text)\": \(error)")
+        }
+    }
+
     @Flag(name: .customLong("record-credentials"), help: ArgumentHelp(
         "Keep relayed pushes' provider tokens whole in the records (default: their signature is cut off, as they reached a real APNs)."))
     var recordCredentials = false

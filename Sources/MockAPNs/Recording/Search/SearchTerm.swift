@@ -17,7 +17,8 @@ public struct SearchTerm: Sendable, Equatable {
         /// `body:` — part of the alert's body, case-insensitive.
         case body
         /// `has:` — a key present at the payload's top level or in `aps` (`has:inAppSymbol`, `has:badge`),
-        /// or `has:lint` / `has:fault` for records with lint findings or applied faults.
+        /// or `has:lint` / `has:fault` for records with lint findings or applied faults, `has:relay` for pushes sent
+        /// upstream and `has:disagreement` for those the upstream answered otherwise than the mock.
         case has
         /// A bare word: part of the topic, token, title, body or reason.
         case text

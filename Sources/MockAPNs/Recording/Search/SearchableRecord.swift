@@ -12,6 +12,8 @@ struct SearchableRecord {
     private let payload: JSONValue?
     private let hasLint: Bool
     private let hasFault: Bool
+    private let relayed: Bool
+    private let disagreed: Bool
 
     init(_ record: RecordedRequest) {
         topic = record.header("apns-topic")
@@ -26,12 +28,17 @@ struct SearchableRecord {
         body = alert?["body"]?.stringValue
         hasLint = !record.lint.isEmpty
         hasFault = !record.faults.isEmpty
+        relayed = record.relay.map { $0.skipped == nil } ?? false
+        disagreed = record.relay.map { Pipeline.disagreement(mock: record.response, upstream: $0) != nil } ?? false
     }
 
-    /// `has:` — a payload key at the top level or in `aps` (exact case), or the `lint` / `fault` flags.
+    /// `has:` — a payload key at the top level or in `aps` (exact case), or the `lint` / `fault` flags, `relay` (sent
+    /// upstream by `serve --relay`) and `disagreement` (the upstream answered otherwise than the mock).
     func has(_ key: String) -> Bool {
         if key == "lint" { return hasLint }
         if key == "fault" || key == "faults" { return hasFault }
+        if key == "relay" { return relayed }
+        if key == "disagreement" { return disagreed }
         return payload?[key] != nil || payload?["aps"]?[key] != nil
     }
 }

@@ -53,6 +53,29 @@ final class SearchQueryMatchTests: XCTestCase {
         }
     }
 
+    /// `has:relay` and `has:disagreement` read the record's upstream verdict (`serve --relay`).
+    func testRelayedAndDisagreeingRecordsAreFound() throws {
+        var agreed = Self.record()
+        agreed.relay = RelayVerdict(status: 200, apnsID: "x")
+        var disagreed = Self.record()
+        disagreed.relay = RelayVerdict(status: 410, reason: "Unregistered", timestamp: 1_700_000_000_000)
+        var unanswered = Self.record()
+        unanswered.relay = RelayVerdict(status: 503, reason: "ServiceUnavailable", error: "upstream unreachable")
+        var skipped = Self.record(status: 400, reason: "BadDeviceToken")
+        skipped.relay = .notRelayed("not relayed: the mock rejected it")
+        let plain = Self.record()
+        let all = [agreed, disagreed, unanswered, skipped, plain]
+        let cases: [(String, [Int])] = [
+            ("has:relay", [0, 1, 2]),
+            ("has:disagreement", [1]),
+            ("-has:disagreement has:relay", [0, 2]),
+        ]
+        for (text, expected) in cases {
+            let query = try SearchQuery(parsing: text)
+            XCTAssertEqual(all.indices.filter { query.matches(all[$0]) }, expected, text)
+        }
+    }
+
     func testSearchPagesThroughTheRingThenTheFile() throws {
         let path = NSTemporaryDirectory() + "search-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
