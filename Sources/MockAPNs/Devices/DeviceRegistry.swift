@@ -89,6 +89,37 @@ public final class DeviceRegistry: Sendable {
         }
     }
 
+    /// Makes the registry hold exactly `states` (a shared store's copy, `serve --store`): tokens whose state is
+    /// unchanged keep their history (a rate-limited token's recent pushes); states past the limits are skipped, as
+    /// `set` would refuse them. Returns how many were skipped.
+    @discardableResult
+    public func replaceAll(with states: [String: DeviceState]) -> Int {
+        let now = Timestamp.nowMillis()
+        return storage.withLock { storage in
+            var next = Storage()
+            var skipped = 0
+            for (token, state) in states {
+                let key = token.lowercased()
+                let topics = next.topics + Self.topicCount(state), ratePushes = next.ratePushes + Self.ratePushCount(state)
+                guard key.utf8.count <= Self.maximumTokenLength, state.boundsProblem == nil, next.entries.count < limits.devices,
+                      topics <= limits.topics, ratePushes <= limits.ratePushes else {
+                    skipped += 1
+                    continue
+                }
+                if let kept = storage.entries[key], kept.state == state {
+                    next.entries[key] = kept
+                } else {
+                    next.entries[key] = Entry(state: state, setAtMillis: now)
+                }
+                next.topics = topics
+                next.ratePushes = ratePushes
+            }
+            storage = next
+            isEmpty.store(next.entries.isEmpty, ordering: .releasing)
+            return skipped
+        }
+    }
+
     /// The topics `state` lists (its share of ``DeviceRegistryLimits/topics``).
     private static func topicCount(_ state: DeviceState?) -> Int {
         if case .topics(let topics)? = state { return topics.count }

@@ -76,6 +76,19 @@ public final class FaultPlan: Sendable {
         }
     }
 
+    /// Makes the plan hold exactly `rules`, each under its given id (a shared store's copy, `serve --store`): a rule
+    /// kept under the same id keeps its fire count; at most ``limitRules`` are taken.
+    public func replaceRules(_ rules: [(id: String, rule: FaultRule)]) {
+        state.withLock { state in
+            let fired = Dictionary(state.entries.map { ($0.id, ($0.rule, $0.fired)) }, uniquingKeysWith: { first, _ in first })
+            state.entries = rules.prefix(Self.limitRules).map { id, rule in
+                let count = fired[id].flatMap { $0.0 == rule ? $0.1 : nil } ?? 0
+                return Entry(id: id, rule: rule, fired: count)
+            }
+            hasNoRules.store(state.entries.isEmpty, ordering: .releasing)
+        }
+    }
+
     /// Restarts the random generator, so the next draws repeat a run.
     public func reseed(_ seed: UInt64) {
         state.withLock { $0.random = SplitMix64(seed: seed) }

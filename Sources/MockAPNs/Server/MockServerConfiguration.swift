@@ -42,6 +42,9 @@ public struct MockServerConfiguration: Sendable {
     /// The counters of the webhooks records are posted to (`--webhook URL`), shown by `/metrics` and
     /// `/api/v1/stats`; the deliveries themselves run outside this module.
     public var webhooks: [WebhookStatistics] = []
+    /// Where device states and fault rules are shared with other instances (`--store`): the control API writes
+    /// there as well as to this mock's own registry and plan; nil = they are this instance's alone.
+    public var sharedState: (any SharedStateStore)?
     /// How many records stay in memory.
     public var memoryLimit = 50_000
     /// Event loops (threads); nil = one per core.

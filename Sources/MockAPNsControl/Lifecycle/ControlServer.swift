@@ -88,8 +88,8 @@ public final class ControlServer: Sendable {
         }
         NotificationRoutes(recorder: server.recorder, streams: streams).register(on: router)
         StatsRoute(recorder: server.recorder, webhooks: server.configuration.webhooks).register(on: router)
-        DeviceRoutes(devices: server.devices).register(on: router)
-        FaultRoutes(faults: server.faults).register(on: router)
+        DeviceRoutes(devices: server.devices, shared: server.configuration.sharedState).register(on: router)
+        FaultRoutes(faults: server.faults, shared: server.configuration.sharedState).register(on: router)
         MetricsRoute(metrics: metrics).register(on: router)
         HealthRoute().register(on: router)
         SearchRoute(recorder: server.recorder).register(on: router)

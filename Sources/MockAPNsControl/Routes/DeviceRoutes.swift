@@ -5,8 +5,11 @@ import MockAPNs
 /// `/api/v1/devices`: tell the mock that a token is unregistered, expired, limited to topics, for the
 /// other environment or rate limited — and forget it again. The registry is bounded (``DeviceRegistryLimits``,
 /// ``DeviceState/boundsProblem``): past it, 409 (full) or 400 (state out of bounds).
+///
+/// With a shared store (`serve --store`) a change is written there too, so every instance applies it.
 struct DeviceRoutes {
     let devices: DeviceRegistry
+    var shared: (any SharedStateStore)?
 
     func register(on router: Router<ControlRequestContext>) {
         let group = router.group("api/v1/devices")
@@ -19,7 +22,8 @@ struct DeviceRoutes {
             return JSONResponse.make(.object([.init("devices", .object(members))]))
         }
         group.delete { _, _ in
-            let count = devices.all().count
+            var count = devices.all().count
+            if let shared { count = try await FaultRoutes.sharing(shared) { try await $0.removeAllDevices() } }
             devices.removeAll()
             return JSONResponse.make(.object([.init("removed", .integer(Int64(count)))]))
         }
@@ -41,11 +45,17 @@ struct DeviceRoutes {
                 case .outOfBounds: throw ControlAPIError.badRequest(error.description)
                 }
             }
+            if let shared {
+                // Checked against this instance's limits first (above); the store then gives it to every instance.
+                try await FaultRoutes.sharing(shared) { try await $0.putDevice(token, state) }
+            }
             return JSONResponse.make(.object([.init("token", .string(token)), .init("device", state.jsonValue())]))
         }
         group.delete(":token") { _, context in
             let token = try context.parameters.require("token")
-            guard devices.all()[token] != nil else {
+            var sharedHadIt = false
+            if let shared { sharedHadIt = try await FaultRoutes.sharing(shared) { try await $0.removeDevice(token) } }
+            guard devices.all()[token.lowercased()] != nil || sharedHadIt else {
                 throw ControlAPIError.notFound("Device \(token) has no configured state; GET /api/v1/devices lists the ones that do.")
             }
             devices.remove(token)

@@ -2,9 +2,11 @@ import APNsModel
 import Hummingbird
 import MockAPNs
 
-/// `/api/v1/faults`: list, add and remove fault-plan rules.
+/// `/api/v1/faults`: list, add and remove fault-plan rules. With a shared store (`serve --store`) a change is written
+/// there first, so every instance applies it, then to this instance's plan at once.
 struct FaultRoutes {
     let faults: FaultPlan
+    var shared: (any SharedStateStore)?
 
     func register(on router: Router<ControlRequestContext>) {
         let group = router.group("api/v1/faults")
@@ -19,6 +21,15 @@ struct FaultRoutes {
             } catch {
                 throw ControlAPIError.badRequest("The body is not a fault rule: \(error). Send \(Self.example).")
             }
+            guard faults.entries.count < FaultPlan.limitRules else {
+                throw ControlAPIError(.conflict, "The fault plan is full: it holds at most \(FaultPlan.limitRules) rules. "
+                    + "Remove some first (DELETE /api/v1/faults/{id}, or DELETE /api/v1/faults for all).")
+            }
+            if let shared {
+                let id = try await Self.sharing(shared) { try await $0.addFault(rule) }
+                faults.replaceRules(faults.entries.map { ($0.id, $0.rule) } + [(id, rule)])
+                return JSONResponse.make(.object([.init("id", .string(id))]), status: .created)
+            }
             guard let id = faults.addIfRoom(rule) else {
                 throw ControlAPIError(.conflict, "The fault plan is full: it holds at most \(FaultPlan.limitRules) rules. "
                     + "Remove some first (DELETE /api/v1/faults/{id}, or DELETE /api/v1/faults for all).")
@@ -26,16 +37,31 @@ struct FaultRoutes {
             return JSONResponse.make(.object([.init("id", .string(id))]), status: .created)
         }
         group.delete { _, _ in
-            let count = faults.entries.count
+            var count = faults.entries.count
+            if let shared { count = try await Self.sharing(shared) { try await $0.removeAllFaults() } }
             faults.removeAll()
             return JSONResponse.make(.object([.init("removed", .integer(Int64(count)))]))
         }
         group.delete(":id") { _, context in
             let id = try context.parameters.require("id")
-            guard faults.remove(id: id) else {
+            var sharedHadIt = false
+            if let shared { sharedHadIt = try await Self.sharing(shared) { try await $0.removeFault(id: id) } }
+            guard faults.remove(id: id) || sharedHadIt else {
                 throw ControlAPIError.notFound("No fault rule has id '\(id)'; GET /api/v1/faults lists them.")
             }
             return JSONResponse.make(.object([.init("removed", .string(id))]))
+        }
+    }
+
+    /// Runs a change on the shared store; a store that cannot take it is a 503 naming it (the change was not made).
+    static func sharing<Result>(_ shared: any SharedStateStore, _ change: (any SharedStateStore) async throws -> Result)
+        async throws -> Result
+    {
+        do {
+            return try await change(shared)
+        } catch {
+            throw ControlAPIError(.serviceUnavailable, "The shared store \(shared.label) did not take the change, so no instance "
+                + "applies it: \(error). Try again once it is reachable.")
         }
     }
 

@@ -40,7 +40,29 @@ enum StoreSchema {
             "CREATE INDEX mockapns_records_namespace ON mockapns_records (namespace, id)",
             "CREATE INDEX mockapns_records_received ON mockapns_records (namespace, received_ms)",
         ]),
+        StoreMigration(version: 2, summary: "device states and fault rules shared by the instances of a namespace", statements: [
+            """
+            CREATE TABLE mockapns_devices (
+                namespace text NOT NULL,
+                token text NOT NULL,
+                state text NOT NULL,
+                PRIMARY KEY (namespace, token)
+            )
+            """,
+            """
+            CREATE TABLE mockapns_faults (
+                id bigserial PRIMARY KEY,
+                namespace text NOT NULL,
+                rule text NOT NULL
+            )
+            """,
+            "CREATE INDEX mockapns_faults_namespace ON mockapns_faults (namespace, id)",
+        ]),
     ]
+
+    /// The channel instances `LISTEN` on for changes to shared device states and fault rules; the payload is the
+    /// namespace, so each instance reloads only its own.
+    static let sharedStateChannel = "mockapns_shared_state"
 
     /// The newest version this build knows.
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -4,6 +4,7 @@ import Foundation
 import HTTP2
 import Logging
 import MockAPNs
+import MockAPNsPostgres
 
 /// `mockapns serve`: runs the mock until SIGINT/SIGTERM, which flush the recording and exit 0 (3 when a record could
 /// not be written to the `--record` file or the `--store`). SIGHUP and SIGUSR1 reopen the `--record` file (rename
@@ -125,6 +126,9 @@ struct ServeCommand: AsyncParsableCommand {
         // Before anything listens: a wrong URL, password or schema stops the mock with one line.
         let store = try await storeOptions.open(environment: env)
         configuration.recordStore = store
+        // Device states and fault rules are shared through the same database and namespace.
+        let sharedState = store.map { PostgresSharedState(url: $0.url, namespace: $0.namespace) }
+        configuration.sharedState = sharedState
 
         let server: MockAPNsServer
         do {
@@ -152,6 +156,22 @@ struct ServeCommand: AsyncParsableCommand {
             store.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
         }
         let pruner = try store.flatMap { store in try storeOptions.startPruning(store, recorder: server.recorder, environment: env) }
+        var sharedFollower: Task<Void, Never>?
+        if let sharedState {
+            // The first instance's --devices/--faults files seed the namespace; every instance then takes what it holds.
+            do {
+                try await sharedState.seed(devices: server.devices.all(), faults: server.faults.entries.map(\.rule))
+                let snapshot = try await sharedState.load()
+                server.devices.replaceAll(with: snapshot.devices)
+                server.faults.replaceRules(snapshot.faults)
+            } catch {
+                FileHandle.standardError.write(Data("mockapns: cannot read the shared device states and fault rules from \(sharedState.label): \(String(reflecting: error))\n".utf8))
+                await server.shutdown()
+                await store?.close()
+                throw ExitCode(1)
+            }
+            sharedFollower = sharedState.follow(into: server.devices, faults: server.faults)
+        }
         // Before the ready file: every push a script sends once it sees the file is posted.
         let webhooks = RunningWebhooks(targets: webhookTargets, statistics: server.configuration.webhooks,
                                        recorder: server.recorder, logger: logger)
@@ -209,6 +229,9 @@ struct ServeCommand: AsyncParsableCommand {
         await relay?.shutdown()
         pruner?.cancel()
         await pruner?.value
+        sharedFollower?.cancel()
+        await sharedFollower?.value
+        await sharedState?.close()
         await store?.close()
         requestLog?.cancel()      // it prints what is left first: every request is logged or counted before exit
         await requestLog?.value

@@ -1,0 +1,227 @@
+import APNsModel
+import Foundation
+import Logging
+import MockAPNs
+import PostgresNIO
+
+/// Device states and fault rules shared by the mocks of one namespace (`serve --store`), in PostgreSQL.
+///
+/// A change (through any instance's control API) is one statement followed by `NOTIFY mockapns_shared_state` with
+/// the namespace; every instance `LISTEN`s on a connection of its own and reloads its local copy (the
+/// ``DeviceRegistry`` and ``FaultPlan`` pushes read), and reloads every `resync` as well, in case a notification
+/// was missed (the listening connection broke, or someone changed the tables by hand). Pushes never wait on the
+/// database for these.
+///
+/// Fault rules get store-wide ids (`s<n>`), the same on every instance. What each instance keeps of its own: how
+/// often a rule fired there, so a counted rule (`"count": 3`) fires up to 3 times on each instance, not 3 times in
+/// all (claiming each firing in the database would make those pushes wait for it; not done).
+public final class PostgresSharedState: SharedStateStore {
+    private let url: PostgresStoreURL
+    private let namespace: String
+    private let session: PostgresSession
+    private let logger: Logger
+
+    /// The state of `namespace` in the database at `url`; nothing is opened until first use.
+    public init(url: PostgresStoreURL, namespace: String, logger: Logger = Logger(label: "mockapns.store")) {
+        self.url = url
+        self.namespace = namespace
+        self.logger = logger
+        session = PostgresSession(url: url, logger: logger)
+    }
+
+    public var label: String { url.redacted }
+
+    /// What the namespace holds now.
+    public struct Snapshot: Sendable {
+        /// Device states by token.
+        public var devices: [String: DeviceState]
+        /// Fault rules with their ids, oldest first.
+        public var faults: [(id: String, rule: FaultRule)]
+    }
+
+    /// Reads every device state and fault rule of the namespace. Rows that no longer read (written by hand) are
+    /// skipped and logged.
+    public func load() async throws -> Snapshot {
+        let namespace = self.namespace, logger = self.logger
+        return try await session.run { connection in
+            var devices: [String: DeviceState] = [:]
+            for try await (token, text) in try await connection.query(
+                "SELECT token, state FROM mockapns_devices WHERE namespace = \(namespace)", logger: logger).decode((String, String).self) {
+                guard let json = try? JSONValue.parse(Array(text.utf8)), let state = try? DeviceState(json: json) else {
+                    logger.warning("skipping an unreadable shared device state", metadata: ["token": "\(token)"])
+                    continue
+                }
+                devices[token] = state
+            }
+            var faults: [(id: String, rule: FaultRule)] = []
+            for try await (id, text) in try await connection.query(
+                "SELECT id, rule FROM mockapns_faults WHERE namespace = \(namespace) ORDER BY id", logger: logger).decode((Int64, String).self) {
+                guard let json = try? JSONValue.parse(Array(text.utf8)), let rule = try? FaultRule(json: json) else {
+                    logger.warning("skipping an unreadable shared fault rule", metadata: ["id": "\(id)"])
+                    continue
+                }
+                faults.append(("s\(id)", rule))
+            }
+            return Snapshot(devices: devices, faults: faults)
+        }
+    }
+
+    /// Writes `devices` and `faults` (from `--devices`/`--faults` files) unless the namespace already holds some of
+    /// that kind: the first instance seeds the shared state, later ones (and restarts) take what is there.
+    public func seed(devices: [String: DeviceState], faults: [FaultRule]) async throws {
+        let namespace = self.namespace, logger = self.logger
+        let deviceRows = devices.map { ($0.key.lowercased(), $0.value.jsonValue().jsonText()) }
+        let faultRows = faults.map { $0.jsonValue().jsonText() }
+        try await session.run { connection in
+            _ = try await connection.query("BEGIN", logger: logger).collect()
+            do {
+                _ = try await connection.query("SELECT pg_advisory_xact_lock(\(StoreSchema.migrationLockKey))", logger: logger).collect()
+                let noDevices = try await connection.query(
+                    "SELECT NOT EXISTS (SELECT 1 FROM mockapns_devices WHERE namespace = \(namespace))", logger: logger)
+                    .collect().first?.decode(Bool.self) ?? false
+                if noDevices {
+                    for (token, state) in deviceRows {
+                        _ = try await connection.query("INSERT INTO mockapns_devices (namespace, token, state) VALUES (\(namespace), \(token), \(state))",
+                                                       logger: logger).collect()
+                    }
+                }
+                let noFaults = try await connection.query(
+                    "SELECT NOT EXISTS (SELECT 1 FROM mockapns_faults WHERE namespace = \(namespace))", logger: logger)
+                    .collect().first?.decode(Bool.self) ?? false
+                if noFaults {
+                    for rule in faultRows {
+                        _ = try await connection.query("INSERT INTO mockapns_faults (namespace, rule) VALUES (\(namespace), \(rule))",
+                                                       logger: logger).collect()
+                    }
+                }
+                _ = try await connection.query("SELECT pg_notify(\(StoreSchema.sharedStateChannel), \(namespace))", logger: logger).collect()
+                _ = try await connection.query("COMMIT", logger: logger).collect()
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+                throw error
+            }
+        }
+    }
+
+    public func putDevice(_ token: String, _ state: DeviceState) async throws {
+        let namespace = self.namespace, key = token.lowercased(), text = state.jsonValue().jsonText()
+        try await changing { connection, logger in
+            _ = try await connection.query("""
+                INSERT INTO mockapns_devices (namespace, token, state) VALUES (\(namespace), \(key), \(text))
+                ON CONFLICT (namespace, token) DO UPDATE SET state = EXCLUDED.state
+                """, logger: logger).collect()
+        }
+    }
+
+    public func removeDevice(_ token: String) async throws -> Bool {
+        let namespace = self.namespace, key = token.lowercased()
+        return try await changing { connection, logger in
+            try await connection.query("DELETE FROM mockapns_devices WHERE namespace = \(namespace) AND token = \(key) RETURNING 1",
+                                       logger: logger).collect().count > 0
+        }
+    }
+
+    public func removeAllDevices() async throws -> Int {
+        let namespace = self.namespace
+        return try await changing { connection, logger in
+            try await connection.query("DELETE FROM mockapns_devices WHERE namespace = \(namespace) RETURNING 1", logger: logger).collect().count
+        }
+    }
+
+    public func addFault(_ rule: FaultRule) async throws -> String {
+        let namespace = self.namespace, text = rule.jsonValue().jsonText()
+        return try await changing { connection, logger in
+            let id = try await connection.query("INSERT INTO mockapns_faults (namespace, rule) VALUES (\(namespace), \(text)) RETURNING id",
+                                                logger: logger).collect().first?.decode(Int64.self) ?? 0
+            return "s\(id)"
+        }
+    }
+
+    public func removeFault(id: String) async throws -> Bool {
+        guard id.hasPrefix("s"), let number = Int64(id.dropFirst()) else { return false }
+        let namespace = self.namespace
+        return try await changing { connection, logger in
+            try await connection.query("DELETE FROM mockapns_faults WHERE namespace = \(namespace) AND id = \(number) RETURNING 1",
+                                       logger: logger).collect().count > 0
+        }
+    }
+
+    public func removeAllFaults() async throws -> Int {
+        let namespace = self.namespace
+        return try await changing { connection, logger in
+            try await connection.query("DELETE FROM mockapns_faults WHERE namespace = \(namespace) RETURNING 1", logger: logger).collect().count
+        }
+    }
+
+    /// Runs `change` and tells every instance of the namespace (NOTIFY), in one transaction.
+    private func changing<Result: Sendable>(_ change: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result)
+        async throws -> Result
+    {
+        let namespace = self.namespace, logger = self.logger
+        return try await session.run { connection in
+            _ = try await connection.query("BEGIN", logger: logger).collect()
+            do {
+                let result = try await change(connection, logger)
+                _ = try await connection.query("SELECT pg_notify(\(StoreSchema.sharedStateChannel), \(namespace))", logger: logger).collect()
+                _ = try await connection.query("COMMIT", logger: logger).collect()
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+                throw error
+            }
+        }
+    }
+
+    /// Keeps `devices` and `faults` equal to the namespace's shared state until cancelled: reloads on every
+    /// notification (on a connection of its own, reopened when it breaks) and every `resync` regardless.
+    public func follow(into devices: DeviceRegistry, faults: FaultPlan, resync: Duration = .seconds(5)) -> Task<Void, Never> {
+        let namespace = self.namespace, logger = self.logger, url = self.url
+        let wake = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let listener = Task {
+            while !Task.isCancelled {
+                do {
+                    let connection = try await PostgresConnection.connect(configuration: try PostgresSession.configuration(for: url), id: 1, logger: logger)
+                    defer { Task { try? await connection.close() } }
+                    wake.continuation.yield()   // (re)connected: a notification may have been missed meanwhile
+                    try await connection.listen(on: StoreSchema.sharedStateChannel) { notifications in
+                        for try await notification in notifications where notification.payload == namespace {
+                            wake.continuation.yield()
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { break }
+                    logger.warning("listening for shared state changes failed; retrying", metadata: ["error": "\(String(reflecting: error))"])
+                }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: resync)
+                wake.continuation.yield()
+            }
+        }
+        return Task {
+            await withTaskCancellationHandler {
+                for await _ in wake.stream {
+                    do {
+                        let snapshot = try await load()
+                        devices.replaceAll(with: snapshot.devices)
+                        faults.replaceRules(snapshot.faults)
+                    } catch {
+                        logger.warning("reloading the shared state failed", metadata: ["error": "\(String(reflecting: error))"])
+                    }
+                }
+            } onCancel: {
+                listener.cancel()
+                ticker.cancel()
+                wake.continuation.finish()
+            }
+        }
+    }
+
+    /// Closes the connection.
+    public func close() async {
+        await session.close()
+    }
+}

@@ -1,0 +1,127 @@
+import APNsModel
+import Foundation
+import PeerSupport
+import PostgresSupport
+import XCTest
+
+/// Device states and fault rules shared through `serve --store` (a real PostgreSQL): set through one instance's
+/// control API, they apply on the others; an instance started later takes them; a change written to the database
+/// without a notification is picked up by the periodic re-read.
+final class StoreSharedStateTests: XCTestCase {
+    nonisolated(unsafe) private static var cluster: PostgresCluster?
+    private var directory = ""
+    private let tokenX = String(repeating: "a1", count: 32)
+    private let tokenY = String(repeating: "b2", count: 32)
+    private let tokenZ = String(repeating: "c3", count: 32)
+
+    override class func setUp() {
+        super.setUp()
+        do { cluster = try PostgresCluster() } catch { XCTFail("cannot start PostgreSQL for the tests: \(error)") }
+    }
+
+    override class func tearDown() {
+        cluster?.stop()
+        super.tearDown()
+    }
+
+    override func setUp() async throws {
+        directory = NSTemporaryDirectory() + "store-shared-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/push.json"))
+    }
+
+    override func tearDown() async throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func serve(_ url: String, name: String) async throws -> (InspectFollowProcess, apns: String, control: String) {
+        let ready = directory + "/\(name).json"
+        let process = try InspectFollowProcess(["serve", "--port", "0", "--control-port", "0", "--quiet", "--ready-file", ready,
+                                                "--store", url, "--instance-name", name])
+        let json = try await InspectCLI.readyFile(at: ready)
+        let apns = try XCTUnwrap(json?["apns_url"]?.stringValue, "instance \(name) did not become ready")
+        return (process, apns, try XCTUnwrap(json?["control_url"]?.stringValue))
+    }
+
+    private func curl(_ method: String, _ url: String, _ body: String? = nil) throws -> (status: Int, body: String) {
+        var arguments = ["-sS", "-o", "-", "-w", "\n%{http_code}", "-X", method, url]
+        if let body { arguments += ["-H", "content-type: application/json", "--data-binary", body] }
+        let output = try PeerProcess.run("/usr/bin/curl", arguments, timeout: 30).stdout
+        let status = Int(output.split(separator: "\n").last ?? "") ?? 0
+        return (status, output.split(separator: "\n").dropLast().joined(separator: "\n"))
+    }
+
+    /// The status the mock at `url` answers a push to `token` with (the sender's first verdict).
+    private func answer(_ token: String, at url: String) async throws -> String {
+        let result = try await InspectCLI.run(["send", directory + "/push.json", "--token", token, "--topic", "com.example.app",
+                                               "--url", url, "--json"])
+        let summary = try result.json()
+        if summary["accepted"]?.integerValue == 1 { return "200" }
+        return summary["rejected"]?.objectMembers?.first?.key ?? "failed: \(summary.jsonText())"
+    }
+
+    /// Polls until the push to `token` at `url` is answered `expected` (up to 30 s).
+    private func eventually(_ token: String, at url: String, is expected: String) async throws -> String {
+        var last = ""
+        for _ in 0..<150 {
+            last = try await answer(token, at: url)
+            if last.hasPrefix(expected) { return last }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        return last
+    }
+
+    func testDevicesAndFaultsSetThroughOneInstanceApplyOnTheOthers() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let database = try cluster.createDatabase("sharedstate")
+        let url = cluster.url(database: database)
+        let (first, firstAPNs, firstControl) = try await serve(url, name: "A")
+        defer { first.stop() }
+        let (second, secondAPNs, secondControl) = try await serve(url, name: "B")
+        defer { second.stop() }
+
+        // A device state set through A answers on B.
+        let put = try curl("PUT", firstControl + "/api/v1/devices/\(tokenX)", #"{"state":"unregistered"}"#)
+        XCTAssertEqual(put.status, 200, put.body)
+        let onB = try await eventually(tokenX, at: secondAPNs, is: "410")
+        XCTAssertEqual(onB, "410 Unregistered", "B did not take the device state set through A")
+
+        // A fault rule added through A fires on B, with the same id on both.
+        let added = try curl("POST", firstControl + "/api/v1/faults",
+                             #"{"name":"down","match":{"token":"\#(tokenY)"},"action":{"type":"status","status":500,"reason":"InternalServerError"}}"#)
+        XCTAssertEqual(added.status, 201, added.body)
+        let id = try XCTUnwrap(try JSONValue.parse(Array(added.body.utf8))["id"]?.stringValue)
+        let faultOnB = try await eventually(tokenY, at: secondAPNs, is: "500")
+        XCTAssertEqual(faultOnB, "500 InternalServerError")
+        let listed = try curl("GET", secondControl + "/api/v1/faults")
+        XCTAssertTrue(listed.body.contains(#""id":"\#(id)""#), "B lists the rule under A's id: \(listed.body)")
+
+        // Removed through B: A answers 200 again.
+        let removed = try curl("DELETE", secondControl + "/api/v1/faults/\(id)")
+        XCTAssertEqual(removed.status, 200, removed.body)
+        let clearedOnA = try await eventually(tokenY, at: firstAPNs, is: "200")
+        XCTAssertEqual(clearedOnA, "200")
+
+        // An instance started later takes the shared state at once.
+        let (third, _, thirdControl) = try await serve(url, name: "C")
+        defer { third.stop() }
+        let devices = try curl("GET", thirdControl + "/api/v1/devices")
+        XCTAssertTrue(devices.body.contains(tokenX), "C did not load the shared device states: \(devices.body)")
+
+        // Written by hand without a notification: the periodic re-read brings it to B.
+        _ = try cluster.psql("INSERT INTO mockapns_devices (namespace, token, state) VALUES ('', '\(tokenZ)', '{\"state\":\"unregistered\"}')",
+                             database: database)
+        let rereadOnB = try await eventually(tokenZ, at: secondAPNs, is: "410")
+        XCTAssertEqual(rereadOnB, "410 Unregistered", "the periodic re-read did not pick up a change made without NOTIFY")
+
+        // Forgetting every device through C makes tokenX live again on A.
+        let cleared = try curl("DELETE", thirdControl + "/api/v1/devices")
+        XCTAssertEqual(cleared.status, 200, cleared.body)
+        let liveOnA = try await eventually(tokenX, at: firstAPNs, is: "200")
+        XCTAssertEqual(liveOnA, "200")
+        for process in [third, second, first] {
+            process.stop()
+            _ = try await process.waitForExit(timeout: .seconds(30))
+        }
+    }
+}
