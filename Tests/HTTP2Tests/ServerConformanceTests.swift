@@ -54,4 +54,23 @@ final class ServerConformanceTests: ServerTestCase {
     func testHeadersOnClosedStreamGetsStreamClosed() throws {
         try assertStreamClosed("headers-after-close")
     }
+
+    /// h2spec http2/5.1.1 #2: HEADERS opening a stream whose id is lower than one the client already opened is a
+    /// connection error PROTOCOL_ERROR (RFC 9113 §5.1.1); nghttp2 1.52 ignores it, the server says it.
+    func testHeadersOnALowerNeverOpenedStreamIsAProtocolError() throws {
+        for tls in [false, true] {
+            let (server, handler) = try startServer(tls: tls)
+            let result = try PythonH2.run(mode: "closed", port: server.localPort, ca: tls ? pki.caPath : nil, extra: ["headers-lower-idle"])
+            XCTAssertTrue(result.stdout.contains("GOAWAY:1"), "\(tls ? "TLS" : "h2c"): \(result.stdout) \(result.stderr)")
+            XCTAssertEqual(handler.requests.count, 1, "only stream 5 reached the handler")
+            try assertStillServes(server, tls: tls)
+        }
+    }
+
+    /// Trailers (a second HEADERS on an open stream) and a client skipping ids upward are not that error.
+    func testTrailersAndSkippedIdsAreNotAProtocolError() throws {
+        let (server, _) = try startServer(tls: false)
+        let result = try PythonH2.run(mode: "closed", port: server.localPort, ca: nil, extra: ["headers-after-close"])
+        XCTAssertFalse(result.stdout.contains("GOAWAY:1"), "a HEADERS on a closed stream is STREAM_CLOSED, not PROTOCOL_ERROR: \(result.stdout)")
+    }
 }

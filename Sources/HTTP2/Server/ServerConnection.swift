@@ -18,6 +18,8 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     /// found by id: one lookup in nghttp2's own table, instead of hashing the id into a second table of ours on
     /// every open, lookup and close.
     @exclusivity(unchecked) private var openStreams: [ServerStream] = []
+    /// The client stream ids that opened a request, for the lower-stream-id check (``beginHeadersFrame``).
+    private var openedStreams = OpenedStreamIDs()
     /// The stream the last callback touched (headers of one stream arrive back to back).
     @exclusivity(unchecked) private var currentStream: ServerStream?
     @exclusivity(unchecked) private var opened = false
@@ -118,6 +120,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return false }
         defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, serverOnBeginFrame)
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, serverOnBeginHeaders)
         nghttp2_session_callbacks_set_on_header_callback(callbacks, serverOnHeader)
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, serverOnDataChunk)
@@ -210,6 +213,16 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         stream.slot = openStreams.count
         openStreams.append(stream)
         currentStream = stream
+        openedStreams.add(streamID)
+    }
+
+    /// A HEADERS frame is about to be read: one that would open a stream whose id is below one the client already
+    /// opened, and that was never opened itself, is a connection error PROTOCOL_ERROR (RFC 9113 §5.1.1). nghttp2
+    /// 1.52 only ignores it. Frames on streams nghttp2 still knows (trailers, closed streams) are its business.
+    fileprivate func beginHeadersFrame(streamID: Int32) {
+        guard let session, streamID & 1 == 1, let highest = openedStreams.highest, streamID < highest,
+              nghttp2_session_find_stream(session, streamID) == nil, openedStreams.neverOpened(streamID) else { return }
+        _ = nghttp2_session_terminate_session(session, UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
     }
 
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
@@ -472,6 +485,12 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
 @inline(__always)
 private func withServerConnection<R>(_ userData: UnsafeMutableRawPointer?, _ body: (ServerConnection) -> R) -> R {
     Unmanaged<ServerConnection>.fromOpaque(userData!)._withUnsafeGuaranteedRef(body)
+}
+
+private let serverOnBeginFrame: nghttp2_on_begin_frame_callback = { _, header, userData in
+    guard let header, header.pointee.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+    withServerConnection(userData) { $0.beginHeadersFrame(streamID: header.pointee.stream_id) }
+    return 0
 }
 
 private let serverOnBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, userData in

@@ -234,6 +234,11 @@ elif mode in ("closed", "attack"):
                  + frame(1, END_HEADERS | END_STREAM, 1, conn.encoder.encode(fields)))
         elif case == "data-half-closed":    # h2spec http2/5.1 #5
             send(frame(1, END_HEADERS | END_STREAM, 1, block) + frame(0, END_STREAM, 1, b"test"))
+        elif case == "headers-lower-idle":  # h2spec http2/5.1.1 #2: a new stream id below one already opened
+            send(frame(1, END_HEADERS | END_STREAM, 5, block))
+            read_frames(lambda: stream_ended(5))
+            send(frame(1, END_HEADERS | END_STREAM, 3, conn.encoder.encode(fields)))
+            read_frames(lambda: any(kind == "GOAWAY" for kind, _ in errors()) or bool(closed), timeout=5)
         elif case in ("data-after-close", "headers-after-close"):  # h2spec http2/5.1 #11, #12
             send(frame(1, END_HEADERS | END_STREAM, 1, block))
             read_frames(lambda: stream_ended(1))
