@@ -32,6 +32,8 @@ let package = Package(
         // --- control plane (MockAPNsControl) ---
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        // Imported by the control plane directly (it came with Hummingbird before; now declared).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         // --- end control plane ---
         // --- shared store (MockAPNsPostgres, linked by the mockapns executable only) ---
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
@@ -137,6 +139,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The web dashboard's files, compiled in as byte arrays (PackageResources.<name>): no Bundle at run time.
             resources: [

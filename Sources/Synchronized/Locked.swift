@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A value guarded by a pthread mutex. Used instead of `Synchronization.Mutex` because the latter's
 /// futex-based lock is invisible to ThreadSanitizer on Linux (false race reports); pthread mutexes are

@@ -1,6 +1,10 @@
 import CNghttp2
 import COpenSSL
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The loop-side half of a client connection: socket, TLS, nghttp2 client session, the queue of requests
 /// waiting for a stream slot (the server's MAX_CONCURRENT_STREAMS), streams in flight, pings, GOAWAY.

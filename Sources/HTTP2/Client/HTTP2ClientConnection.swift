@@ -163,4 +163,8 @@ private final class ConnectionBox: Sendable {
     func get() -> ClientConnection? { value.withLock { $0 } }
 }
 
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

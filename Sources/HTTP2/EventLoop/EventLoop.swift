@@ -1,5 +1,9 @@
 import CSystemShims
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 import Synchronized
 

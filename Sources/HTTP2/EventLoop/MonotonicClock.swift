@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Monotonic nanoseconds (CLOCK_MONOTONIC), the time base of timers and `HTTP2Request.receivedAt`.
 @inline(__always)

@@ -1,5 +1,9 @@
 import CSystemShims
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Small wrappers over BSD sockets: resolve, listen, connect, accept, and address formatting.
 enum Socket {

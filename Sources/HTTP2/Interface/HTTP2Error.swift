@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Everything that can go wrong setting up or running the HTTP/2 transport, with a sentence a user can act on.
 public enum HTTP2Error: Error, Sendable, Equatable, CustomStringConvertible {

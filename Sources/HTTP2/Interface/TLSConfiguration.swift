@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// PEM text, given inline or as a file path (files are read once, when the server is created).
 public enum PEMSource: Sendable, Hashable {

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The listening socket, registered on the first loop; hands accepted sockets to the loops round-robin.
 // @unchecked Sendable: all state is confined to `loop`'s thread.

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The previous request's header strings on one connection, handed out again when the next request repeats
 /// their bytes.

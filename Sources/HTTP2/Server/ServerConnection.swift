@@ -1,6 +1,10 @@
 import CNghttp2
 import COpenSSL
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 
 /// One accepted HTTP/2 connection: TLS (or h2c), an nghttp2 server session, its streams, and the

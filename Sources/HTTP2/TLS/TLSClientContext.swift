@@ -1,5 +1,9 @@
 import COpenSSL
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An OpenSSL `SSL_CTX` for one client connection: trust roots, optional client certificate, ALPN.
 // @unchecked Sendable: configured in init, then only used by `makeSSL` (SSL_new is thread-safe on a

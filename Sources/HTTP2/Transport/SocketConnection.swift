@@ -1,6 +1,10 @@
 import CNghttp2
 import COpenSSL
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The byte-moving half shared by server and client connections: a non-blocking socket, optional TLS
 /// through memory BIOs, an nghttp2 session fed with `mem_recv` and drained with `mem_send`, a bounded

@@ -38,11 +38,14 @@ final class ConnectionChurnMonitor: Sendable {
 
     private let limit: Int
     private let state = Locked(State())
-    private let logger = Logger(label: "mockapns")
+    /// Where the warnings go: the server's logger, so they follow its level and handler.
+    private let logger: Logger
 
-    /// A monitor flagging more than `limit` new token connections per second per team (0 turns it off).
-    init(limit: Int) {
+    /// A monitor flagging more than `limit` new token connections per second per team (0 turns it off), warning
+    /// through `logger`.
+    init(limit: Int, logger: Logger = Logger(label: "mockapns")) {
         self.limit = limit
+        self.logger = logger
     }
 
     /// How many connections have been flagged so far.

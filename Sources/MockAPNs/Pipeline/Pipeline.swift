@@ -1,4 +1,5 @@
 import APNsModel
+import Logging
 import Foundation
 import Synchronized
 
@@ -37,7 +38,7 @@ public final class Pipeline: Sendable {
     public init(configuration: PipelineConfiguration, tokens: ProviderTokenAuthenticator,
                 certificates: CertificateAuthenticator, recorder: Recorder, devices: DeviceRegistry = DeviceRegistry(),
                 faults: FaultPlan = FaultPlan(), channels: ChannelStore = ChannelStore(),
-                relay: (any PushRelay)? = nil) {
+                relay: (any PushRelay)? = nil, logger: Logger = Logger(label: "mockapns")) {
         self.configuration = configuration
         self.relay = relay
         self.tokens = tokens
@@ -46,7 +47,7 @@ public final class Pipeline: Sendable {
         self.devices = devices
         self.faults = faults
         self.channels = channels
-        churn = ConnectionChurnMonitor(limit: configuration.newConnectionsPerSecondLimit)
+        churn = ConnectionChurnMonitor(limit: configuration.newConnectionsPerSecondLimit, logger: logger)
     }
 
     /// Starts tracking a connection; a client certificate makes it certificate-authenticated for its life.

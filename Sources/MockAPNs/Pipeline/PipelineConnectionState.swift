@@ -1,5 +1,9 @@
 import APNsModel
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What the pipeline remembers about one connection.
 ///

@@ -51,7 +51,8 @@ public final class MockAPNsServer: Sendable {
             configuration: configuration.pipeline,
             tokens: ProviderTokenAuthenticator(keys: keys, trustAnySignature: configuration.trustAnySignature),
             certificates: CertificateAuthenticator(trustStore: trustStore),
-            recorder: recorder, devices: devices, faults: faults, relay: configuration.relay)
+            recorder: recorder, devices: devices, faults: faults, relay: configuration.relay,
+            logger: configuration.logger)
         self.pipeline = pipeline
 
         var transportConfiguration = HTTP2ServerConfiguration()
