@@ -32,8 +32,9 @@ public struct APNsRequest: Sendable, Hashable, Codable {
         value(lowercaseName: ASCIIByte.lowercased(name))
     }
 
-    /// `value(_:)` for a name already in lower case (the rules' literal header names): no case check.
-    func value(lowercaseName name: String) -> String? {
+    /// `value(_:)` for a name already in lower case (the rules' literal header names, such as `"authorization"`):
+    /// no lowercasing of the name per lookup. Stored names are lowercase (`HeaderField`), so the answer is the same.
+    public func value(lowercaseName name: String) -> String? {
         headers.first(where: { $0.name == name })?.value
     }
 }

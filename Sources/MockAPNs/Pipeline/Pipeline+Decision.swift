@@ -2,7 +2,7 @@ import APNsModel
 
 extension Pipeline {
     /// Fires the fault plan for an accepted push, then consults the device registry or the channel store.
-    func apply(_ push: AcceptedPush, request: APNsRequest, now: Int64, outcome: inout Outcome) {
+    func apply(_ push: AcceptedPush, request: APNsRequest, outcome: inout Outcome) {
         outcome.route = push.route
         if push.payloadIsBody {
             outcome.payloadIsBody = true   // recorded as the body's bytes; not parsed here
@@ -20,7 +20,6 @@ extension Pipeline {
             case .status(let status, let reason):
                 guard outcome.disposition == .respond, outcome.reasonText == nil else { continue }
                 outcome.status = status
-                outcome.reason = APNsReason(rawValue: reason)
                 outcome.reasonText = reason
                 if status == 410 { outcome.timestamp = Timestamp.nowMillis() }
             case .stall:
@@ -31,7 +30,6 @@ extension Pipeline {
                 if outcome.disposition == .respond {
                     outcome.disposition = .goAway(errorCode: code, debugData: Self.reasonBody(reason, timestamp: nil))
                     outcome.status = APNsReason(rawValue: reason)?.status ?? 503
-                    outcome.reason = APNsReason(rawValue: reason)
                     outcome.reasonText = reason
                 }
             case .drop:

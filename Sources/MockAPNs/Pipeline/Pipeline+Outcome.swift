@@ -4,7 +4,6 @@ extension Pipeline {
     /// What the decision path made of one request: the answer, the faults fired, what the record keeps.
     struct Outcome {
         var status = 200
-        var reason: APNsReason?
         var reasonText: String?
         var timestamp: Int64?
         var extraHeaders: [HeaderField] = []
@@ -21,7 +20,6 @@ extension Pipeline {
 
         mutating func reject(_ reason: APNsReason, timestamp: Int64? = nil) {
             status = reason.status
-            self.reason = reason
             reasonText = reason.rawValue
             self.timestamp = timestamp
         }

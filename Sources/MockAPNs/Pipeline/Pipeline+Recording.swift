@@ -15,7 +15,7 @@ extension Pipeline {
         let idField = outcome.isBroadcast || Self.isBroadcastAPI(path: recorded.path) ? Self.requestIDField : Self.apnsIDField
         // Echoed as sent (clients match on it), else generated; the record keeps a generated ID as its bits.
         let apnsID: RecordedRequest.Response.IDSource
-        if let sent = recorded.value(literalName: idField.name) {
+        if let sent = recorded.value(lowercaseName: idField.name) {
             apnsID = .text(sent)
             headers.append(Self.field(idField, value: sent))
         } else {

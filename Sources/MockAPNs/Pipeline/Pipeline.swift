@@ -140,7 +140,7 @@ public final class Pipeline: Sendable {
             authentication = state.certificateAuthentication(credential)
             context = decisionContext(credential: credential, now: now)
         } else {
-            let memo = state.credential(authorization: request.value(literalName: "authorization"), tokens: tokens)
+            let memo = state.credential(authorization: request.value(lowercaseName: "authorization"), tokens: tokens)
             authentication = memo.authentication
             if !state.churnCounted, case .token(let facts) = memo.credential, let key = facts.key {
                 state.churnCounted = true
@@ -159,7 +159,7 @@ public final class Pipeline: Sendable {
         case .rejected(let reason):
             outcome.reject(reason)
         case .accepted(let push):
-            apply(push, request: request, now: now, outcome: &outcome)
+            apply(push, request: request, outcome: &outcome)
         }
         if outcome.status < 300, recorder.cannotRecord {
             outcome.refuseUnrecordable()

@@ -9,7 +9,7 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
     let logger: Logger
 
     func makeConnectionContext(for info: HTTP2ConnectionInfo) -> (any AnyObject & Sendable)? {
-        PipelineHTTP2Connection(handle: pipeline.connectionOpened(id: info.id, certificateDER: info.peerCertificateDER))
+        pipeline.connectionOpened(id: info.id, certificateDER: info.peerCertificateDER)
     }
 
     func connectionClosed(_ info: HTTP2ConnectionInfo) {
@@ -27,14 +27,14 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
     }
 
     func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
-        let state = request.connectionContext as? PipelineHTTP2Connection
+        let handle = request.connectionContext as? PipelineConnectionHandle
         let apnsRequest = APNsRequest(
             method: request.method, path: request.path,
-            headers: PipelineHTTP2Connection.modelHeaders(request.headers),
+            headers: Self.modelHeaders(request.headers),
             body: request.body)
         let connection = PipelineConnection(
             id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,
-            receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER, handle: state?.handle)
+            receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER, handle: handle)
         if pipeline.answersLater {
             // `--record-sync`: answered from the file writer's thread once the record is written (`--relay`: from the
             // relay's task once the upstream answered); the responder
@@ -94,5 +94,22 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         case .drop:
             responder.connection.close()
         }
+    }
+
+    /// `headers`, received by the transport, as the model's header fields (the transport's and the model's types
+    /// are separate on purpose: APNsModel knows nothing of HTTP/2). Their names are taken as they are:
+    /// received names are lowercase (`HTTPHeaderField`; HTTP/2 requires it, and nghttp2 resets a stream whose field
+    /// names have capitals before any of it reaches a handler), and `HeaderField(name:value:)` would check that
+    /// again, byte by byte and through a call into another module, for every field of every request.
+    static func modelHeaders(_ headers: [HTTPHeaderField]) -> [HeaderField] {
+        var fields: [HeaderField] = []
+        fields.reserveCapacity(headers.count)
+        var field = HeaderField(name: "", value: "")
+        for header in headers {
+            field.name = header.name
+            field.value = header.value
+            fields.append(field)
+        }
+        return fields
     }
 }
