@@ -164,6 +164,52 @@ public final class PostgresRecordStore: RecordStore {
         return try rows.reversed().map { row in try Self.record(from: row) }
     }
 
+    /// The ids of records matching `filter` numbered above `id`, lowest first, at most `limit`: what a follower polls.
+    public func ids(after id: UInt64, matching filter: RecordFilter, limit: Int) async throws -> [UInt64] {
+        try await requireSchemaOnce()
+        var query = StoreQueryBuilder(namespace: namespace)
+        var unlimited = filter
+        unlimited.limit = nil
+        unlimited.since = nil
+        query.add(filter: unlimited)
+        query.add("id > ", Int64(clamping: id))
+        let sql = "SELECT id FROM mockapns_records WHERE \(query.conditions) ORDER BY id LIMIT \(max(1, limit))"
+        return try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds)).map { UInt64(bitPattern: try $0.decode(Int64.self)) }
+    }
+
+    /// The highest record id of the namespace (0 when it holds none): where a follower of new records starts.
+    public func lastID() async throws -> UInt64 {
+        try await requireSchemaOnce()
+        let query = StoreQueryBuilder(namespace: namespace)
+        let sql = "SELECT coalesce(max(id), 0) FROM mockapns_records WHERE \(query.conditions)"
+        return UInt64(bitPattern: try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds)).first?.decode(Int64.self) ?? 0)
+    }
+
+    /// The ids of records matching `filter` numbered in `range`, lowest first: a follower's look back for records
+    /// whose batch committed after higher ids were already visible (instances commit independently).
+    public func ids(in range: ClosedRange<UInt64>, matching filter: RecordFilter) async throws -> [UInt64] {
+        try await requireSchemaOnce()
+        var query = StoreQueryBuilder(namespace: namespace)
+        var unlimited = filter
+        unlimited.limit = nil
+        unlimited.since = nil
+        query.add(filter: unlimited)
+        query.add("id >= ", Int64(clamping: range.lowerBound))
+        query.add("id <= ", Int64(clamping: range.upperBound))
+        let sql = "SELECT id FROM mockapns_records WHERE \(query.conditions) ORDER BY id"
+        return try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds)).map { UInt64(bitPattern: try $0.decode(Int64.self)) }
+    }
+
+    /// The records with these ids, lowest first.
+    public func records(ids: [UInt64]) async throws -> [RecordedRequest] {
+        guard !ids.isEmpty else { return [] }
+        try await requireSchemaOnce()
+        var query = StoreQueryBuilder(namespace: namespace)
+        let list = query.bind(ids.map { Int64(bitPattern: $0) })
+        let sql = "SELECT id, line FROM mockapns_records WHERE \(query.conditions) AND id = ANY(\(list)) ORDER BY id"
+        return try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds)).map(Self.record(from:))
+    }
+
     public func record(_ id: RecordID) async throws -> RecordedRequest? {
         try await requireSchemaOnce()
         var query = StoreQueryBuilder(namespace: namespace)

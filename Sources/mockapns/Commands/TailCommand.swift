@@ -63,7 +63,7 @@ struct TailCommand: AsyncParsableCommand {
                             report.skipped(range)
                         }
                     }
-                case .file, .store:   // a store cannot be followed yet: `follow` says so (exit 2)
+                case .file, .store:   // appended lines, or the store polled by id
                     for try await record in try recordSource.follow(matching: filters.filter, includeExisting: includeExisting) {
                         if output.json {
                             output.printJSON(record.jsonValue())

@@ -52,9 +52,7 @@ enum RecordSource {
         switch self {
         case .live(let client): return try client.follow(matching: filter, includeExisting: includeExisting)
         case .file(let file): return try file.follow(matching: filter, includeExisting: includeExisting)
-        case .store:
-            throw .usage("Following a --store is not supported yet; use `mockapns list --store URL --since ID` to poll it, "
-                + "or follow one instance with --server.")
+        case .store(let store): return store.follow(matching: filter, includeExisting: includeExisting)
         }
     }
 

@@ -1,0 +1,75 @@
+import APNsModel
+import Foundation
+import MockAPNs
+import PostgresSupport
+import XCTest
+
+/// `mockapns tail --store`: follows the records every instance writes to a shared store (a real PostgreSQL), each
+/// once, existing ones first with `--since`.
+final class StoreTailTests: XCTestCase {
+    nonisolated(unsafe) private static var cluster: PostgresCluster?
+    private var directory = ""
+
+    override class func setUp() {
+        super.setUp()
+        do { cluster = try PostgresCluster() } catch { XCTFail("cannot start PostgreSQL for the tests: \(error)") }
+    }
+
+    override class func tearDown() {
+        cluster?.stop()
+        super.tearDown()
+    }
+
+    override func setUp() async throws {
+        directory = NSTemporaryDirectory() + "store-tail-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data(#"{"aps":{"alert":"push {{n}}"}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/push.json"))
+    }
+
+    override func tearDown() async throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func serve(_ url: String, name: String) async throws -> (InspectFollowProcess, String) {
+        let ready = directory + "/\(name).json"
+        let process = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--quiet", "--ready-file", ready,
+                                                "--store", url, "--instance-name", name])
+        let json = try await InspectCLI.readyFile(at: ready)
+        return (process, try XCTUnwrap(json?["apns_url"]?.stringValue, "instance \(name) did not become ready"))
+    }
+
+    private func send(_ count: Int, to url: String, token: String) async throws {
+        let sent = try await InspectCLI.run(["send", directory + "/push.json", "--token", token, "--topic", "com.example.app",
+                                             "--url", url, "--count", String(count), "--payload-template", "--json"])
+        XCTAssertEqual(try sent.json()["accepted"]?.integerValue, Int64(count), sent.stdout + sent.stderr)
+    }
+
+    func testTailFollowsEveryInstancesRecordsOnce() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let url = cluster.url(database: try cluster.createDatabase("tail"))
+        let (first, firstURL) = try await serve(url, name: "A")
+        let (second, secondURL) = try await serve(url, name: "B")
+        let tokenA = String(repeating: "a1", count: 32), tokenB = String(repeating: "b2", count: 32)
+        try await send(3, to: firstURL, token: tokenA)   // before tail starts: printed only with --since
+
+        let tail = try InspectFollowProcess(["tail", "--store", url, "--json"])
+        let since = try InspectFollowProcess(["tail", "--store", url, "--json", "--since", "0", "--token", tokenB])
+        try await Task.sleep(for: .milliseconds(500))
+        try await send(20, to: firstURL, token: tokenA)
+        try await send(20, to: secondURL, token: tokenB)
+        let output = try await tail.waitForLines(40, timeout: .seconds(60))
+        let records = try output.split(separator: "\n").map { try RecordedRequest(jsonLine: Array($0.utf8)) }
+        XCTAssertEqual(records.count, 40, "each new record once, none of the 3 from before")
+        XCTAssertEqual(Set(records.map(\.seq)).count, 40)
+        XCTAssertEqual(records.filter { $0.deviceToken == tokenA }.count, 20)
+        XCTAssertEqual(records.filter { $0.deviceToken == tokenB }.count, 20)
+        let filtered = try await since.waitForLines(20, timeout: .seconds(60))
+        XCTAssertEqual(filtered.split(separator: "\n").count, 20, "--since 0 --token: B's pushes only")
+        tail.stop()
+        since.stop()
+        for process in [second, first] {
+            process.stop()
+            _ = try await process.waitForExit(timeout: .seconds(30))
+        }
+    }
+}
