@@ -99,22 +99,17 @@ enum InspectCLI {
             var stdout: [UInt8] = []
             var stderr: [UInt8] = []
             var open = 2
-            /// The pipes still read by a readability handler, to finish by hand if their end of file goes unseen.
-            var pending: [(handle: FileHandle, path: WritableKeyPath<Buffers, [UInt8]> & Sendable)] = []
         }
 
         let buffers = Mutex(Buffers())
 
         func drain(_ handle: FileHandle, into path: WritableKeyPath<Buffers, [UInt8]> & Sendable) {
-            buffers.withLock { $0.pending.append((handle, path)) }
             handle.readabilityHandler = { [weak self] handle in
                 let data = handle.availableData
                 self?.buffers.withLock { buffers in
-                    guard buffers.pending.contains(where: { $0.handle === handle }) else { return }   // finished by hand
                     if data.isEmpty {
                         handle.readabilityHandler = nil
                         buffers.open -= 1
-                        buffers.pending.removeAll { $0.handle === handle }
                     } else {
                         buffers[keyPath: path].append(contentsOf: data)
                     }
@@ -122,23 +117,23 @@ enum InspectCLI {
             }
         }
 
-        /// Waits until both pipes reached end of file. The process has exited, so each pipe's writer is gone; a
-        /// readability handler can still miss the end of file now and then (Foundation on Linux), so after 5 s
-        /// whatever is left is read by hand, which returns at once.
+        /// Waits until both pipes reached end of file (the process has exited). Output still arriving is waited for
+        /// up to 60 s (on a loaded machine draining megabytes through the readability handlers takes seconds); once
+        /// nothing has arrived for 5 s the wait ends with what was read, since a handler now and then misses the end
+        /// of file (Foundation on Linux) and would otherwise hold the test for the whole minute.
         func waitForEnd() async throws {
-            for _ in 0..<500 where buffers.withLock({ $0.open > 0 }) {
+            var lastSize = -1
+            var quietSince = ContinuousClock.now
+            for _ in 0..<6_000 {
+                let (open, size) = buffers.withLock { ($0.open, $0.stdout.count + $0.stderr.count) }
+                if open == 0 { return }
+                if size != lastSize {
+                    lastSize = size
+                    quietSince = ContinuousClock.now
+                } else if ContinuousClock.now - quietSince > .seconds(5) {
+                    return
+                }
                 try await Task.sleep(for: .milliseconds(10))
-            }
-            guard buffers.withLock({ $0.open > 0 }) else { return }
-            for (handle, _) in buffers.withLock({ $0.pending }) { handle.readabilityHandler = nil }
-            try await Task.sleep(for: .milliseconds(100))   // a handler already running finishes its chunk first
-            let left = buffers.withLock { buffers in
-                defer { buffers.pending = []; buffers.open = 0 }
-                return buffers.pending
-            }
-            for (handle, path) in left {
-                let rest = handle.readDataToEndOfFile()
-                buffers.withLock { $0[keyPath: path].append(contentsOf: rest) }
             }
         }
 

@@ -6,19 +6,8 @@ import XCTest
 /// `mockapns serve --store` and the readers against a real PostgreSQL (a throwaway cluster): two instances share one
 /// store and a reader sees both; a malformed URL exits 2, a wrong password or an unreachable host exits 1, each
 /// with one line on stderr that never shows the password.
-final class StoreCommandTests: XCTestCase {
-    nonisolated(unsafe) private static var cluster: PostgresCluster?
+final class StoreCommandTests: PostgresTestCase {
     private var directory = ""
-
-    override class func setUp() {
-        super.setUp()
-        do { cluster = try PostgresCluster() } catch { XCTFail("cannot start PostgreSQL for the tests: \(error)") }
-    }
-
-    override class func tearDown() {
-        cluster?.stop()
-        super.tearDown()
-    }
 
     override func setUp() async throws {
         directory = NSTemporaryDirectory() + "store-cli-\(UUID().uuidString)"

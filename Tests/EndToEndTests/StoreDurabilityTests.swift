@@ -6,19 +6,8 @@ import XCTest
 /// What survives a crash and a database restart with `serve --store`, against a real PostgreSQL: an instance killed
 /// with SIGKILL under `--record-sync` lost nothing it answered, and a database restarted under a running instance
 /// costs 500s while it is away and no record once it is back.
-final class StoreDurabilityTests: XCTestCase {
-    nonisolated(unsafe) private static var cluster: PostgresCluster?
+final class StoreDurabilityTests: PostgresTestCase {
     private var directory = ""
-
-    override class func setUp() {
-        super.setUp()
-        do { cluster = try PostgresCluster() } catch { XCTFail("cannot start PostgreSQL for the tests: \(error)") }
-    }
-
-    override class func tearDown() {
-        cluster?.stop()
-        super.tearDown()
-    }
 
     override func setUp() async throws {
         directory = NSTemporaryDirectory() + "store-durability-\(UUID().uuidString)"

@@ -7,22 +7,11 @@ import XCTest
 /// Device states and fault rules shared through `serve --store` (a real PostgreSQL): set through one instance's
 /// control API, they apply on the others; an instance started later takes them; a change written to the database
 /// without a notification is picked up by the periodic re-read.
-final class StoreSharedStateTests: XCTestCase {
-    nonisolated(unsafe) private static var cluster: PostgresCluster?
+final class StoreSharedStateTests: PostgresTestCase {
     private var directory = ""
     private let tokenX = String(repeating: "a1", count: 32)
     private let tokenY = String(repeating: "b2", count: 32)
     private let tokenZ = String(repeating: "c3", count: 32)
-
-    override class func setUp() {
-        super.setUp()
-        do { cluster = try PostgresCluster() } catch { XCTFail("cannot start PostgreSQL for the tests: \(error)") }
-    }
-
-    override class func tearDown() {
-        cluster?.stop()
-        super.tearDown()
-    }
 
     override func setUp() async throws {
         directory = NSTemporaryDirectory() + "store-shared-\(UUID().uuidString)"

@@ -6,19 +6,8 @@ import XCTest
 
 /// `mockapns tail --store`: follows the records every instance writes to a shared store (a real PostgreSQL), each
 /// once, existing ones first with `--since`.
-final class StoreTailTests: XCTestCase {
-    nonisolated(unsafe) private static var cluster: PostgresCluster?
+final class StoreTailTests: PostgresTestCase {
     private var directory = ""
-
-    override class func setUp() {
-        super.setUp()
-        do { cluster = try PostgresCluster() } catch { XCTFail("cannot start PostgreSQL for the tests: \(error)") }
-    }
-
-    override class func tearDown() {
-        cluster?.stop()
-        super.tearDown()
-    }
 
     override func setUp() async throws {
         directory = NSTemporaryDirectory() + "store-tail-\(UUID().uuidString)"
@@ -51,6 +40,9 @@ final class StoreTailTests: XCTestCase {
         let (second, secondURL) = try await serve(url, name: "B")
         let tokenA = String(repeating: "a1", count: 32), tokenB = String(repeating: "b2", count: 32)
         try await send(3, to: firstURL, token: tokenA)   // before tail starts: printed only with --since
+        // Stored (the writer commits every 100 ms) before tail starts, so they are "before" for it.
+        let stored = try await InspectCLI.run(["expect", "--store", url, "--token", tokenA, "--count", "3", "--timeout", "30"])
+        XCTAssertEqual(stored.status, 0, stored.stdout + stored.stderr)
 
         let tail = try InspectFollowProcess(["tail", "--store", url, "--json"])
         let since = try InspectFollowProcess(["tail", "--store", url, "--json", "--since", "0", "--token", tokenB])

@@ -5,18 +5,7 @@ import XCTest
 
 /// The schema against a real PostgreSQL: migrations raced by two instances apply each step once, and a database a
 /// newer mockapns wrote is refused with both versions named.
-final class PostgresMigrationTests: XCTestCase {
-    nonisolated(unsafe) private static var cluster: PostgresCluster?
-
-    override class func setUp() {
-        super.setUp()
-        do { cluster = try PostgresCluster() } catch { XCTFail("cannot start PostgreSQL for the tests: \(error)") }
-    }
-
-    override class func tearDown() {
-        cluster?.stop()
-        super.tearDown()
-    }
+final class PostgresMigrationTests: PostgresTestCase {
 
     private func store(_ database: String, instance: String) throws -> PostgresRecordStore {
         let cluster = try XCTUnwrap(Self.cluster)

@@ -10,19 +10,8 @@ import XCTest
 /// The record store against a real PostgreSQL: records handed to a recorder reach the table in batches and are found
 /// again by filter, id and apns-id; namespaces keep mocks apart; retention prunes the oldest; and a store that
 /// refuses records makes the mock refuse success until the held records are written, none lost.
-final class PostgresRecordStoreTests: XCTestCase {
-    nonisolated(unsafe) private static var cluster: PostgresCluster?
+final class PostgresRecordStoreTests: PostgresTestCase {
     nonisolated(unsafe) private static var databases = 0
-
-    override class func setUp() {
-        super.setUp()
-        do { cluster = try PostgresCluster() } catch { XCTFail("cannot start PostgreSQL for the tests: \(error)") }
-    }
-
-    override class func tearDown() {
-        cluster?.stop()
-        super.tearDown()
-    }
 
     /// A migrated store in a database of its own (or `database`, shared).
     private func openStore(instance: String = "a:1", namespace: String = "", database: String? = nil) async throws
