@@ -72,10 +72,12 @@ public final class WebhookDispatcher: Sendable {
             guard let batch = await follower.next(timeout: .seconds(1)) else { return }
             if let skipped = batch.skipped {
                 statistics.countDropped(Self.count(skipped))
+                noteDropped(skipped)
                 handled = max(handled, skipped.upperBound)
             }
             if let elided = batch.elided {
                 statistics.countDropped(Self.count(elided))
+                noteDropped(elided)
                 handled = max(handled, elided.upperBound)
                 logger.warning("webhook receiver is behind; dropped the oldest waiting records",
                                metadata: ["webhook": "\(statistics.index)", "dropped": "\(Self.count(elided))"])
@@ -92,10 +94,18 @@ public final class WebhookDispatcher: Sendable {
                             logger.notice("webhook delivers again", metadata: ["webhook": "\(statistics.index)", "url": "\(target.url)"])
                         }
                     }
+                } else {
+                    statistics.note(.notMatched, seq: record.seq)
                 }
                 handled = record.seq
             }
         }
+    }
+
+    /// Marks the newest records of a dropped range (at most as many as the statistics keep).
+    private func noteDropped(_ range: ClosedRange<UInt64>) {
+        let first = range.upperBound - min(range.upperBound - range.lowerBound, 9_999)
+        for seq in first...range.upperBound { statistics.note(.dropped, seq: seq) }
     }
 
     private static func count(_ range: ClosedRange<UInt64>) -> Int {
@@ -108,19 +118,23 @@ public final class WebhookDispatcher: Sendable {
         var attempt = 0
         while true {
             attempt += 1
+            statistics.note(.sending(attempt: attempt), seq: seq)
             let outcome = await post(body, delivery: delivery)
             switch outcome {
             case .delivered:
                 statistics.countDelivered()
+                statistics.note(.delivered(attempts: attempt), seq: seq)
                 return true
             case .refused(let status):
                 statistics.countFailed()
+                statistics.note(.failed("the receiver answered \(status)"), seq: seq)
                 logger.warning("webhook receiver refused a record; not retried",
                                metadata: ["webhook": "\(statistics.index)", "seq": "\(seq)", "status": "\(status)"])
                 return false
             case .retry(let wait, let cause):
                 if attempt >= target.maxAttempts || Task.isCancelled {
                     statistics.countFailed()
+                    statistics.note(.failed("\(attempt) attempt(s): \(cause)"), seq: seq)
                     logger.warning("webhook gave up on a record",
                                    metadata: ["webhook": "\(statistics.index)", "seq": "\(seq)", "attempts": "\(attempt)",
                                               "cause": "\(cause)"])
@@ -135,6 +149,7 @@ public final class WebhookDispatcher: Sendable {
                     try await Task.sleep(for: wait ?? backoff.delay(afterAttempt: attempt))
                 } catch {
                     statistics.countFailed()
+                    statistics.note(.failed("stopped while waiting to retry"), seq: seq)
                     return false
                 }
             }

@@ -103,8 +103,10 @@ final class DashboardBrowserTests: XCTestCase {
         let upstreamJSON = try await InspectCLI.readyFile(at: upstreamReady)
         let upstreamURL = try XCTUnwrap(upstreamJSON?["apns_url"]?.stringValue)
         let ready = directory.appendingPathComponent("ready.json").path
+        // A webhook nobody listens for: each record's detail says it failed.
         let relay = try InspectFollowProcess(["serve", "--port", "0", "--control-port", "0", "--quiet", "--ready-file", ready,
-                                              "--relay", upstreamURL, "--relay-ca", Self.root.appendingPathComponent("certs/ca.pem").path])
+                                              "--relay", upstreamURL, "--relay-ca", Self.root.appendingPathComponent("certs/ca.pem").path,
+                                              "--webhook", "http://127.0.0.1:9/hook", "--webhook-attempts", "1", "--webhook-timeout", "1"])
         defer { relay.stop() }
         let readyJSON = try await InspectCLI.readyFile(at: ready)
         let apns = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue)
@@ -114,6 +116,10 @@ final class DashboardBrowserTests: XCTestCase {
         for token in [String(repeating: "ab", count: 32), String(repeating: "cd", count: 32)] {
             _ = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "com.example.app", "--url", apns])
         }
+        let stats = try await InspectCLI.run(["stats", "--server", control, "--json"])
+        let relayStats = try stats.json()["relay"]
+        XCTAssertEqual(relayStats?["relayed"]?.integerValue, 2, stats.stdout)
+        XCTAssertEqual(relayStats?["disagreements"]?.integerValue, 1, "the upstream's 410 against the mock's 200: \(stats.stdout)")
         let shots = Self.root.appendingPathComponent(".build/dashboard-screenshots").path
         let script = Self.root.appendingPathComponent("Tests/Peers/dashboard_relay_browser.py").path
         let result = try await Self.run(python, [script, control, shots])

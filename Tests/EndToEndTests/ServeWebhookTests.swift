@@ -89,6 +89,16 @@ final class ServeWebhookTests: XCTestCase {
         XCTAssertEqual(stats["webhooks"]?.arrayElements?.first?["delivered"]?.integerValue, 60, stats.jsonText())
         XCTAssertEqual(stats["webhooks"]?.arrayElements?.first?["url"]?.stringValue, "http://127.0.0.1:\(port)/hook")
         XCTAssertEqual(stats["total"]?.integerValue, 80)
+
+        // Each record's detail says what the webhook did with it; `stats` prints the webhook's counts.
+        let seq = try XCTUnwrap(seqs.last)
+        let detail = try JSONValue.parse(Array(try get(control + "/api/v1/notifications/\(seq)").utf8))
+        XCTAssertEqual(detail["webhooks"]?.arrayElements?.first?["state"]?.stringValue, "delivered", detail.jsonText())
+        XCTAssertEqual(detail["webhooks"]?.arrayElements?.first?["attempts"]?.integerValue, 1)
+        let unmatched = try JSONValue.parse(Array(try get(control + "/api/v1/notifications/80").utf8))
+        XCTAssertEqual(unmatched["webhooks"]?.arrayElements?.first?["state"]?.stringValue, "not matched", unmatched.jsonText())
+        let text = try await InspectCLI.run(["stats", "--server", control])
+        XCTAssertTrue(text.stdout.contains("WEBHOOK") && text.stdout.contains("http://127.0.0.1:\(port)/hook"), text.stdout)
     }
 
     func testAReceiverThatNeverAnswersCostsTheSendersNothing() async throws {

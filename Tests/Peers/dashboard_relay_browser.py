@@ -3,7 +3,7 @@
 Usage: dashboard_relay_browser.py CONTROL_URL SCREENSHOT_DIR
 The mock has recorded two relayed pushes (the test sent them): one the upstream accepted, one it answered
 410 Unregistered while the mock said 200. Checks: opening each shows the mock's verdict beside the upstream's; the
-disagreeing status row is marked, the agreeing one is not; the relayed token's signature is not shown whole.
+disagreeing status row is marked, the agreeing one is not; each record's webhook delivery state is shown.
 Prints {"ok": true, ...} on success.
 """
 import json
@@ -66,6 +66,9 @@ try:
         driver.save_screenshot(os.path.join(shots, f"relay-{label}.png"))
         headers = driver.execute_script("return document.querySelector('[data-testid=detail]').innerText")
         check("authorization" in headers.lower(), "the detail shows no authorization header")
+        # The webhook (nobody listens) failed this record: the detail says so.
+        wait_for(lambda: "failed" in (driver.execute_script("return document.querySelector('[data-testid=webhooks]')?.innerText || ''")),
+                 f"no failed webhook delivery shown for the {label} push: " + repr(driver.execute_script("const s = document.getElementById('webhooks-slot'); return s ? s.outerHTML.slice(0, 400) : 'no slot'")))
     agreed, disagreed = found["agreed"]["status"], found["disagreed"]["status"]
     check(agreed[0] == "200" and agreed[1] == "200" and agreed[2] is False, f"agreeing status row wrong: {agreed}")
     check(disagreed[0] == "200" and disagreed[1] == "410 Unregistered" and disagreed[2] is True,

@@ -86,8 +86,9 @@ public final class ControlServer: Sendable {
             let dashboard = configuration.dashboard
             router.add(middleware: BearerTokenMiddleware(token: token, isPublic: { dashboard && DashboardRoutes.isStaticAsset($0) }))
         }
-        NotificationRoutes(recorder: server.recorder, streams: streams).register(on: router)
-        StatsRoute(recorder: server.recorder, webhooks: server.configuration.webhooks).register(on: router)
+        NotificationRoutes(recorder: server.recorder, streams: streams, webhooks: server.configuration.webhooks).register(on: router)
+        StatsRoute(recorder: server.recorder, relay: server.pipeline.relay == nil ? nil : server.pipeline.relayStatistics,
+                   webhooks: server.configuration.webhooks).register(on: router)
         DeviceRoutes(devices: server.devices, shared: server.configuration.sharedState).register(on: router)
         FaultRoutes(faults: server.faults, shared: server.configuration.sharedState).register(on: router)
         MetricsRoute(metrics: metrics).register(on: router)

@@ -6,6 +6,8 @@ import MockAPNs
 struct NotificationRoutes {
     let recorder: Recorder
     let streams: LiveStreams
+    /// The webhooks (`serve --webhook`): a record's detail says what each did with it.
+    var webhooks: [WebhookStatistics] = []
 
     func register(on router: Router<ControlRequestContext>) {
         let api = router.group("api/v1")
@@ -16,7 +18,13 @@ struct NotificationRoutes {
         }
         api.get("notifications/:id") { _, context in
             let id = try context.parameters.require("id")
-            return JSONResponse.make(try await record(named: id).jsonValue())
+            let record = try await record(named: id)
+            var json = record.jsonValue()
+            if !webhooks.isEmpty, case .object(var members) = json {
+                members.append(.init("webhooks", .array(webhooks.map { Self.delivery($0, seq: record.seq) })))
+                json = .object(members)
+            }
+            return JSONResponse.make(json)
         }
         api.delete("notifications") { _, _ in
             let count = recorder.records(matching: RecordFilter()).count
@@ -75,5 +83,26 @@ struct NotificationRoutes {
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
             body: body
         )
+    }
+
+    /// `{"webhook", "url", "state", "attempts"?, "error"?}`: what webhook `hook` did with the record numbered `seq`
+    /// (`queued`, `sending`, `delivered`, `failed`, `dropped`, `not matched`, or `unknown` once it is too old to be kept).
+    static func delivery(_ hook: WebhookStatistics, seq: UInt64) -> JSONValue {
+        var members: [JSONValue.JSONMember] = [.init("webhook", .integer(Int64(hook.index))), .init("url", .string(hook.target))]
+        switch hook.state(seq: seq) {
+        case .sending(let attempt)?:
+            members += [.init("state", .string("sending")), .init("attempts", .integer(Int64(attempt)))]
+        case .delivered(let attempts)?:
+            members += [.init("state", .string("delivered")), .init("attempts", .integer(Int64(attempts)))]
+        case .failed(let why)?:
+            members += [.init("state", .string("failed")), .init("error", .string(why))]
+        case .dropped?:
+            members.append(.init("state", .string("dropped")))
+        case .notMatched?:
+            members.append(.init("state", .string("not matched")))
+        case nil:
+            members.append(.init("state", .string(hook.isWaiting(seq: seq) ? "queued" : "unknown")))
+        }
+        return .object(members)
     }
 }

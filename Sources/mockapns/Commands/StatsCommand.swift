@@ -41,6 +41,21 @@ struct StatsCommand: AsyncParsableCommand {
             for member in members { table.append([member.key, member.value.jsonText()]) }
             out += "\n" + table.render(style: style)
         }
+        // A relaying server (`serve --relay`): the oracle's count, disagreements between the mock and the upstream.
+        if let relay = stats["relay"] {
+            func count(_ key: String) -> String { relay[key]?.integerValue.map(String.init) ?? "0" }
+            out += "\n\(style.bold("Relay")) relayed \(count("relayed"))   disagreements \(count("disagreements"))   "
+                + "upstream errors \(count("upstream_errors"))\n"
+        }
+        if let hooks = stats["webhooks"]?.arrayElements, !hooks.isEmpty {
+            var table = TablePrinter(headers: ["WEBHOOK", "URL", "DELIVERED", "RETRIED", "FAILED", "DROPPED"])
+            for hook in hooks {
+                table.append(["webhook", "url", "delivered", "retried", "failed", "dropped"].map { key in
+                    hook[key]?.stringValue ?? hook[key]?.integerValue.map(String.init) ?? ""
+                })
+            }
+            out += "\n" + table.render(style: style)
+        }
         return out
     }
 }

@@ -254,7 +254,27 @@ async function select(seq) {
   pane.hidden = false;
   pane.parentElement.classList.add("open");
   pane.replaceChildren(detail(record));
+  refreshWebhooks(seq, 60);
   await simulate(record);
+}
+
+// What each webhook (`serve --webhook`) did with the selected record: only the record's own API answer says, so ask
+// for it, and again every second (at most `tries` times) while a delivery is still queued or being sent.
+function refreshWebhooks(seq, tries) {
+  api(`/api/v1/notifications/${seq}`).then((full) => {
+    const slot = $("webhooks-slot");
+    if (state.selected !== seq || !slot || !full || !full.webhooks) return;
+    slot.replaceChildren(...webhookSection(full.webhooks));
+    const pending = full.webhooks.some((w) => w.state === "queued" || w.state === "sending");
+    if (pending && tries > 1) setTimeout(() => refreshWebhooks(seq, tries - 1), 1000);
+  }).catch(() => {});
+}
+
+function webhookSection(hooks) {
+  if (!hooks.length) return [];
+  return section("Webhooks", h("dl", { class: "kv", "data-testid": "webhooks" },
+    hooks.flatMap((w) => [h("dt", { class: "mono" }, w.url),
+      h("dd", {}, w.state, w.attempts ? ` (${w.attempts} attempt${w.attempts === 1 ? "" : "s"})` : "", w.error ? ` — ${w.error}` : "")])));
 }
 
 function section(title, ...children) { return [h("h3", {}, title), ...children]; }
@@ -304,6 +324,7 @@ function detail(record) {
       h("dt", {}, "connection / stream"), h("dd", {}, `${record.connection_id} / ${record.stream_id} from ${record.remote}`),
       h("dt", {}, "device token"), h("dd", { class: "mono" }, record.device_token || "—"))),
     ...(record.relay ? section("Mock and upstream", relayComparison(record)) : []),
+    h("div", { id: "webhooks-slot" }, record.webhooks ? webhookSection(record.webhooks) : []),
     ...section(`Lint (${record.lint.length})`, record.lint.length
       ? h("ul", { class: "lint" }, record.lint.map((f) => h("li", { class: f.severity }, h("code", {}, f.id), ` ${f.message} `, h("span", { class: "mono" }, f.path))))
       : h("p", { class: "muted" }, "No findings.")),
