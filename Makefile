@@ -12,7 +12,7 @@ APT_PKGS   += chromium chromium-driver
 APT_PKGS   += postgresql
 # What building and running the mock needs (make run); APT_PKGS adds the test peers.
 APT_RUN_PKGS := libnghttp2-dev libssl-dev pkg-config
-PY_PKGS    := h2==4.4.1 aioapns==4.0
+PY_PKGS    := h2==4.4.1 aioapns==4.0 schemathesis==4.32.5
 PY_PKGS    += selenium==4.51.0
 # More real APNs clients for the wire tests: pyapns_client (httpx, float iat), kalyke-apns (httpx2, string iat).
 PY_PKGS    += pyapns-client==2.0.6 kalyke-apns==1.5.0

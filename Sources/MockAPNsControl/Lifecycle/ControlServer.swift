@@ -93,6 +93,7 @@ public final class ControlServer: Sendable {
         FaultRoutes(faults: server.faults, shared: server.configuration.sharedState).register(on: router)
         MetricsRoute(metrics: metrics).register(on: router)
         HealthRoute().register(on: router)
+        OpenAPIRoute().register(on: router)
         SearchRoute(recorder: server.recorder).register(on: router)
         DeliveryRoute(recorder: server.recorder).register(on: router)
         TestPushRoute(sender: testPushSender).register(on: router)

@@ -1,0 +1,35 @@
+import Foundation
+import PeerSupport
+import XCTest
+
+/// schemathesis (PyPI, installed by `make deps`) against a live `mockapns serve`: it generates requests from the
+/// control API's OpenAPI document (`/api/v1/openapi.json`) and checks that none gets a 5xx and every answer matches
+/// the document's schema and content type. The event stream is left out (it never ends).
+final class ControlAPISchemathesisTests: XCTestCase {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    func testGeneratedRequestsGetNo5xxAndSchemaConformingAnswers() async throws {
+        let python = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Self.root + "/.venv/bin/python"
+        let schemathesis = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: schemathesis), "schemathesis is missing: run `make deps`")
+        let directory = NSTemporaryDirectory() + "schemathesis-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let ready = directory + "/ready.json"
+        let serve = try InspectFollowProcess(["serve", "--port", "0", "--control-port", "0", "--quiet", "--ready-file", ready])
+        defer { serve.stop() }
+        let readyJSON = try await InspectCLI.readyFile(at: ready)
+        let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue, "serve did not become ready")
+        let result = try PeerProcess.run(schemathesis, [
+            "run", control + "/api/v1/openapi.json", "--url", control, "--max-examples", "20", "--seed", "1",
+            "--checks", "not_a_server_error,response_schema_conformance,content_type_conformance",
+            "--exclude-path", "/api/v1/stream", "--phases", "coverage,fuzzing",
+        ], timeout: 300)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("passed"), result.stdout)
+        // The summary counts what ran, for the note: "N generated, N passed".
+        if let line = result.stdout.split(separator: "\n").first(where: { $0.contains(" generated, ") }) { print("schemathesis: \(line)") }
+    }
+}
