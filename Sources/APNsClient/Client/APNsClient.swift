@@ -25,8 +25,10 @@ public final class APNsClient: Sendable {
     private let tokens: ProviderTokenCache?
     private let gate = InFlightGate()
 
-    /// Validates the configuration and prepares the pool; connections open on first use.
-    public init(configuration: APNsClientConfiguration) throws(APNsClientError) {
+    /// Validates the configuration and prepares the pool; connections open on first use. With `group`, the
+    /// connections run on those event loops (shared with other clients, not shut down by ``shutdown()``) instead of
+    /// loops of the client's own: many clients, no thread each.
+    public init(configuration: APNsClientConfiguration, group: EventLoopGroup? = nil) throws(APNsClientError) {
         self.configuration = configuration
         let address = try configuration.environment.address()
         var tls: TLSClientConfiguration?
@@ -50,10 +52,14 @@ public final class APNsClient: Sendable {
         let connections = max(1, configuration.connections)
         let threads = configuration.eventLoopThreads
             ?? min(connections, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        do {
-            http2 = try HTTP2Client(threads: max(1, threads), configuration: options)
-        } catch {
-            throw .invalidConfiguration("could not start the event loops: \(error)")
+        if let group {
+            http2 = HTTP2Client(group: group, configuration: options)
+        } else {
+            do {
+                http2 = try HTTP2Client(threads: max(1, threads), configuration: options)
+            } catch {
+                throw .invalidConfiguration("could not start the event loops: \(error)")
+            }
         }
         pool = ConnectionPool(client: http2, address: address, tls: tls, size: connections)
     }

@@ -1,8 +1,9 @@
 import APNsClient
+import HTTP2
 import Synchronization
 
 /// The upstream clients of a relay that forwards its senders' own tokens: one client (one long-lived connection)
-/// per provider token, the most recently used `limit` of them kept.
+/// per provider token, the most recently used `limit` of them kept, all on one shared event loop.
 ///
 /// APNs ties a token to the connection it arrives on and answers `429 TooManyProviderTokenUpdates` when a connection's
 /// token changes more often than every 20 minutes, so the tokens of several senders (or of two runs of one sender)
@@ -16,11 +17,14 @@ final class ForwardingClients: Sendable {
 
     private let make: @Sendable () throws -> APNsClient
     private let limit: Int
+    /// The event loops every client's connection runs on (shared: no thread per token), shut down last.
+    private let group: EventLoopGroup
     private let state = Mutex<(entries: [String: Entry], uses: UInt64)>(([:], 0))
 
-    /// Clients made by `make` (each with its own connection), at most `limit` kept.
-    init(limit: Int, make: @escaping @Sendable () throws -> APNsClient) {
+    /// Clients made by `make` (each with its own connection, on `group`'s loops), at most `limit` kept.
+    init(limit: Int, group: EventLoopGroup, make: @escaping @Sendable () throws -> APNsClient) {
         self.limit = max(1, limit)
+        self.group = group
         self.make = make
     }
 
@@ -64,5 +68,6 @@ final class ForwardingClients: Sendable {
             return state.entries.values.map(\.client)
         }
         for client in all { await client.shutdown() }
+        await group.shutdown()
     }
 }

@@ -1,6 +1,7 @@
 import APNsClient
 import ArgumentParser
 import Foundation
+import HTTP2
 import MockAPNs
 
 /// The relay flags of `mockapns serve` (`@OptionGroup var relayOptions: RelayOptions`), each with its
@@ -94,13 +95,13 @@ struct RelayOptions: ParsableArguments {
         guard maxInFlight >= 1 else { throw ValidationError("--relay-max-in-flight must be at least 1") }
         let caPath = relayCA ?? env["RELAY_CA"]
         let trust = try caPath.map { try Self.read($0, flag: "--relay-ca") }
-        @Sendable func client(_ authentication: APNsAuthentication, connections: Int) throws -> APNsClient {
+        @Sendable func client(_ authentication: APNsAuthentication, connections: Int, group: EventLoopGroup? = nil) throws -> APNsClient {
             let configuration = APNsClientConfiguration(
                 environment: .custom(url: url), authentication: authentication, trustRootsPEM: trust,
                 connections: connections, requestTimeout: .milliseconds(Int64(seconds * 1000)), retryPolicy: .never,
                 connectTimeout: .milliseconds(Int64(min(seconds, 10) * 1000)), eventLoopThreads: 1)
             do {
-                return try APNsClient(configuration: configuration)
+                return try APNsClient(configuration: configuration, group: group)
             } catch {
                 throw ValidationError("--relay \(url): \(error)")
             }
@@ -116,7 +117,16 @@ struct RelayOptions: ParsableArguments {
             } catch {
                 throw ValidationError("--relay \(url): \(error)")
             }
-            tokens = .forward(ForwardingClients(limit: max(connections, 8)) { try client(.perNotification, connections: 1) })
+            // One event loop for every sender's connection: no thread per forwarded token.
+            let loops: EventLoopGroup
+            do {
+                loops = try EventLoopGroup(threads: 1)
+            } catch {
+                throw ValidationError("--relay: could not start an event loop: \(error)")
+            }
+            tokens = .forward(ForwardingClients(limit: max(connections, 8), group: loops) {
+                try client(.perNotification, connections: 1, group: loops)
+            })
         }
         return APNsClientRelay(upstream: url, tokens: tokens,
                                certificateClient: try certificateAuthentication.map { try client($0, connections: connections) },
