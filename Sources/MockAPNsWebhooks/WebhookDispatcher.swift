@@ -162,25 +162,26 @@ public final class WebhookDispatcher: Sendable {
         case retry(after: Duration?, cause: String)
     }
 
+    /// One attempt, through the client's future-based `execute`: the whole answer (bounded by its size) arrives in
+    /// one future, one hop back to this task per request.
     private func post(_ body: [UInt8], delivery: String) async -> Outcome {
-        var request = HTTPClientRequest(url: target.url)
-        request.method = .POST
         let timestamp = Int64(Date().timeIntervalSince1970)
-        request.headers.add(name: "content-type", value: "application/json")
-        request.headers.add(name: "user-agent", value: "mockapns/\(MockAPNsVersion.current)")
-        request.headers.add(name: WebhookSignature.deliveryHeader, value: delivery)
-        request.headers.add(name: WebhookSignature.timestampHeader, value: String(timestamp))
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: "application/json")
+        headers.add(name: "user-agent", value: "mockapns/\(MockAPNsVersion.current)")
+        headers.add(name: WebhookSignature.deliveryHeader, value: delivery)
+        headers.add(name: WebhookSignature.timestampHeader, value: String(timestamp))
         if let secret = target.secret {
-            request.headers.add(name: WebhookSignature.signatureHeader,
-                                value: WebhookSignature.value(secret: secret, timestamp: timestamp, body: body))
+            headers.add(name: WebhookSignature.signatureHeader, value: WebhookSignature.value(secret: secret, timestamp: timestamp, body: body))
         }
-        if let basic = target.basicAuthorization { request.headers.add(name: "authorization", value: basic) }
-        request.body = .bytes(ByteBuffer(bytes: body))
+        if let basic = target.basicAuthorization { headers.add(name: "authorization", value: basic) }
         let nanos = target.timeout.components.seconds * 1_000_000_000 + target.timeout.components.attoseconds / 1_000_000_000
         do {
-            let response = try await client.execute(request, timeout: .nanoseconds(nanos))
-            // Read (a bounded part of) the answer so the connection can be reused.
-            _ = try? await response.body.collect(upTo: 64 * 1024)
+            let request = try HTTPClient.Request(url: target.url, method: .POST, headers: headers, body: .bytes(body))
+            // A receiver's answer is read up to 64 KB (more fails the attempt): it never grows the mock's memory.
+            let accumulator = ResponseAccumulator(request: request, maxBodySize: 64 * 1024)
+            let response = try await client.execute(request: request, delegate: accumulator,
+                                                    deadline: .now() + .nanoseconds(nanos)).futureResult.get()
             switch response.status.code {
             case 200..<300:
                 return .delivered
