@@ -1,6 +1,7 @@
 import MockAPNs
 import MockAPNsControl
 import XCTest
+import TestSupport
 
 /// `--control-token`: every request needs `authorization: Bearer <token>`.
 final class AuthorizationTests: XCTestCase {

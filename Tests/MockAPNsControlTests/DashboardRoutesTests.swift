@@ -3,6 +3,7 @@ import Foundation
 import MockAPNs
 import MockAPNsControl
 import XCTest
+import TestSupport
 
 /// The dashboard's routes over real HTTP: the embedded page and files, the search endpoint, the delivery view.
 final class DashboardRoutesTests: XCTestCase {

@@ -1,6 +1,7 @@
 import MockAPNs
 import MockAPNsControl
 import XCTest
+import TestSupport
 
 /// `GET /metrics`: Prometheus text fed from the recorder.
 final class MetricsTests: XCTestCase {

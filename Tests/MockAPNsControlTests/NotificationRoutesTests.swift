@@ -2,6 +2,7 @@ import APNsModel
 import MockAPNs
 import MockAPNsControl
 import XCTest
+import TestSupport
 
 /// `/api/v1/notifications` and `/api/v1/stats` over real HTTP.
 final class NotificationRoutesTests: XCTestCase {

@@ -3,6 +3,7 @@ import Foundation
 import MockAPNs
 import MockAPNsControl
 import XCTest
+import TestSupport
 
 /// Control-plane numbers at and past Int64's ends, negative, fractional or spelled as floats: each gets a 400
 /// `{"error": …}` and changes nothing, never a trap, a wrap or a silently ignored field.

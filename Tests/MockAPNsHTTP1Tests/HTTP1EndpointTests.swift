@@ -2,6 +2,7 @@ import APNsModel
 import MockAPNs
 import MockAPNsHTTP1
 import XCTest
+import TestSupport
 
 /// The HTTP/1.1 APNs endpoint answers what the pipeline decides and records the same request.
 final class HTTP1EndpointTests: XCTestCase {

@@ -1,6 +1,7 @@
 import MockAPNs
 import MockAPNsControl
 import XCTest
+import TestSupport
 
 /// A mock server (not listening for APNs traffic) with a control plane on a free loopback port.
 struct ControlTestHarness {

@@ -7,16 +7,16 @@ import FoundationNetworking
 #endif
 
 /// One HTTP answer as a test reads it.
-struct HTTPAnswer {
+public struct HTTPAnswer {
     /// Status code.
-    let status: Int
+    public let status: Int
     /// Headers, names lowercased.
-    let headers: [String: String]
+    public let headers: [String: String]
     /// Raw body.
-    let body: Data
+    public let body: Data
 
     /// The body as JSON (fails the test when it is not).
-    func json(file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+    public func json(file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
         do { return try JSONValue.parse(Array(body)) } catch {
             XCTFail("body is not JSON: \(String(decoding: body, as: UTF8.self))", file: file, line: line)
             throw error
@@ -24,16 +24,21 @@ struct HTTPAnswer {
     }
 
     /// The body as text.
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// Plain HTTP/1.1 requests over URLSession (real sockets, no test doubles).
-struct HTTPTestClient {
+public struct HTTPTestClient {
     /// E.g. `http://127.0.0.1:53210`.
-    let base: String
+    public let base: String
+
+    /// A client for the server at `base` (e.g. `http://127.0.0.1:8080`).
+    public init(base: String) {
+        self.base = base
+    }
 
     /// Sends a request and returns the answer.
-    func send(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> HTTPAnswer {
+    public func send(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> HTTPAnswer {
         var request = URLRequest(url: URL(string: base + path)!)
         request.httpMethod = method
         request.timeoutInterval = 10
