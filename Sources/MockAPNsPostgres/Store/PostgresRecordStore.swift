@@ -167,14 +167,20 @@ public final class PostgresRecordStore: RecordStore {
     /// The ids of records matching `filter` numbered above `id`, lowest first, at most `limit`: what a follower polls.
     public func ids(after id: UInt64, matching filter: RecordFilter, limit: Int) async throws -> [UInt64] {
         try await requireSchemaOnce()
-        var query = StoreQueryBuilder(namespace: namespace)
-        var unlimited = filter
-        unlimited.limit = nil
-        unlimited.since = nil
-        query.add(filter: unlimited)
+        var query = conditions(of: filter)
         query.add("id > ", Int64(clamping: id))
         let sql = "SELECT id FROM mockapns_records WHERE \(query.conditions) ORDER BY id LIMIT \(max(1, limit))"
         return try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds)).map { UInt64(bitPattern: try $0.decode(Int64.self)) }
+    }
+
+    /// The namespace's conditions and `filter`'s, but for its paging fields (`limit`, `since`): a follower pages by id.
+    private func conditions(of filter: RecordFilter) -> StoreQueryBuilder {
+        var query = StoreQueryBuilder(namespace: namespace)
+        var unpaged = filter
+        unpaged.limit = nil
+        unpaged.since = nil
+        query.add(filter: unpaged)
+        return query
     }
 
     /// The highest record id of the namespace (0 when it holds none): where a follower of new records starts.
@@ -189,11 +195,7 @@ public final class PostgresRecordStore: RecordStore {
     /// whose batch committed after higher ids were already visible (instances commit independently).
     public func ids(in range: ClosedRange<UInt64>, matching filter: RecordFilter) async throws -> [UInt64] {
         try await requireSchemaOnce()
-        var query = StoreQueryBuilder(namespace: namespace)
-        var unlimited = filter
-        unlimited.limit = nil
-        unlimited.since = nil
-        query.add(filter: unlimited)
+        var query = conditions(of: filter)
         query.add("id >= ", Int64(clamping: range.lowerBound))
         query.add("id <= ", Int64(clamping: range.upperBound))
         let sql = "SELECT id FROM mockapns_records WHERE \(query.conditions) ORDER BY id"
