@@ -54,17 +54,36 @@ enum InspectCLI {
         var description: String { "the mockapns binary is not built; looked at \(searched.joined(separator: ", ")). Run `swift build --build-tests` first." }
     }
 
-    /// Runs `mockapns arguments…` to completion (with NO_COLOR unset: output is a pipe, so no colour anyway).
+    /// Runs `mockapns arguments…` to completion (with NO_COLOR unset: output is not a terminal, so no colour anyway).
     /// `environment` entries are added to (or, with a nil value, removed from) the test process's environment.
+    /// Output goes to files, read once the process has exited: a pipe read through Foundation's readability handler
+    /// now and then loses its last chunk on Linux, and a command's output must be compared whole.
     static func run(_ arguments: [String], timeout: Duration = .seconds(60), environment: [String: String?] = [:]) async throws -> Result {
         let process = Process()
-        let collected = Collected()
         if !environment.isEmpty {
             var merged = ProcessInfo.processInfo.environment
             for (name, value) in environment { merged[name] = value }
             process.environment = merged
         }
-        try start(process, arguments, collecting: collected)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outURL = folder.appendingPathComponent("stdout")
+        let errURL = folder.appendingPathComponent("stderr")
+        guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
+              FileManager.default.createFile(atPath: errURL.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
+        process.executableURL = try binary
+        process.arguments = arguments
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now > deadline {
@@ -75,8 +94,11 @@ enum InspectCLI {
             try await Task.sleep(for: .milliseconds(10))
         }
         process.waitUntilExit()
-        try await collected.waitForEnd()
-        return collected.result(status: process.terminationStatus)
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        )
     }
 
     /// Starts `process` as `mockapns arguments…` with no input, its output and errors drained into `collected`.
