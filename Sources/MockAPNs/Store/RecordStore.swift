@@ -21,6 +21,20 @@ public protocol RecordStore: Sendable {
     /// The record `id` names (its number, or the `apns-id` its answer carried), or nil when the store has none.
     func record(_ id: RecordID) async throws -> RecordedRequest?
 
+    /// The newest `limit` records numbered below `before` (any, when nil) that match `query` (the dashboard's search
+    /// grammar), newest first, with lint findings, and where the next older page starts. A shared store narrows with
+    /// its indexes and then applies ``SearchQuery/matches(_:)`` itself, so every store answers a query alike.
+    func search(_ query: SearchQuery, before: UInt64?, limit: Int) async throws -> SearchPage
+
+    /// The number of the newest record (0 when there is none): where a follower of new records starts.
+    func newestID() async throws -> UInt64
+
+    /// Every record numbered above `id` that matches `filter` (its `since` and `limit` ignored), oldest first, in
+    /// the batches the store reads them in; an empty batch now and then (a poll that found nothing) lets the consumer
+    /// keep time, write heartbeats or notice it should stop. Pull-driven, so a slow consumer costs at most a batch.
+    /// Ends when the consuming task is cancelled; throws when the store fails.
+    func follow(matching filter: RecordFilter, after id: UInt64) -> AsyncThrowingStream<[RecordedRequest], any Error>
+
     /// Counters over every record the store holds (by status, reason and push type).
     func statistics() async throws -> RecorderStatistics
 

@@ -21,7 +21,8 @@ import MockAPNs
 /// - `GET /api/v1/stream` (same filters) → server-sent events, `data: <record>` per record, live
 /// - `GET /api/v1/stats`; `GET|DELETE /api/v1/devices`, `PUT|DELETE /api/v1/devices/{token}`
 /// - `GET|POST|DELETE /api/v1/faults`, `DELETE /api/v1/faults/{id}`; `GET /metrics`; `GET /healthz`
-/// - `GET /api/v1/search?q=&before=&limit=` (the search grammar of ``SearchQuery``, memory then record file)
+/// - `GET /api/v1/search?q=&before=&limit=` (the search grammar of ``SearchQuery``, memory then record file, or the
+///   shared store)
 /// - `GET /api/v1/notifications/{seq}/delivery?state=&authorization=&in_app_routing=` (``DeliverySimulator``)
 /// - `POST /api/v1/test-push` (with a ``TestPushSender``), `POST /api/v1/lint`
 /// - `GET /` and `GET /dashboard/{file}`: the web dashboard (unless ``ControlConfiguration/dashboard`` is false)
@@ -34,12 +35,17 @@ public final class ControlServer: Sendable {
     private let streams: LiveStreams
     private let metrics: RequestMetrics
     private let testPushSender: TestPushSender?
+    private let reader: RecordReader
 
     /// Makes a control plane for `server`; nothing listens until ``start()``.
     /// `testPushSender` backs the dashboard's "send a test push" form (absent: the form answers 404).
+    /// `sharedRecords` (with `serve --store`: the shared store, over a connection of its own) is what the record
+    /// routes, search, stats and the live stream read, so they show every instance's records; without it they read
+    /// `server`'s recorder.
     public init(server: MockAPNsServer, configuration: ControlConfiguration = ControlConfiguration(), logger: Logger = Logger(label: "mockapns.control"),
-                testPushSender: TestPushSender? = nil) {
+                testPushSender: TestPushSender? = nil, sharedRecords: (any RecordStore)? = nil) {
         self.server = server
+        reader = RecordReader(recorder: server.recorder, store: sharedRecords)
         self.testPushSender = testPushSender
         self.configuration = configuration
         self.logger = logger
@@ -86,16 +92,16 @@ public final class ControlServer: Sendable {
             let dashboard = configuration.dashboard
             router.add(middleware: BearerTokenMiddleware(token: token, isPublic: { dashboard && DashboardRoutes.isStaticAsset($0) }))
         }
-        NotificationRoutes(recorder: server.recorder, streams: streams, webhooks: server.configuration.webhooks).register(on: router)
-        StatsRoute(recorder: server.recorder, relay: server.pipeline.relay == nil ? nil : server.pipeline.relayStatistics,
+        NotificationRoutes(reader: reader, streams: streams, webhooks: server.configuration.webhooks).register(on: router)
+        StatsRoute(reader: reader, relay: server.pipeline.relay == nil ? nil : server.pipeline.relayStatistics,
                    webhooks: server.configuration.webhooks).register(on: router)
         DeviceRoutes(devices: server.devices, shared: server.configuration.sharedState).register(on: router)
         FaultRoutes(faults: server.faults, shared: server.configuration.sharedState).register(on: router)
         MetricsRoute(metrics: metrics).register(on: router)
         HealthRoute().register(on: router)
         OpenAPIRoute().register(on: router)
-        SearchRoute(recorder: server.recorder).register(on: router)
-        DeliveryRoute(recorder: server.recorder).register(on: router)
+        SearchRoute(reader: reader).register(on: router)
+        DeliveryRoute(reader: reader).register(on: router)
         TestPushRoute(sender: testPushSender).register(on: router)
         if configuration.dashboard { DashboardRoutes().register(on: router) }
         return router

@@ -9,7 +9,7 @@ import MockAPNs
 /// `state` is one of ``AppState`` (default foreground), `authorization` one of ``Authorization`` (default
 /// authorized), `in_app_routing` true/false (default false). A record only in the record file is found there.
 struct DeliveryRoute {
-    let recorder: Recorder
+    let reader: RecordReader
 
     func register(on router: Router<ControlRequestContext>) {
         router.group("api/v1").get("notifications/:id/delivery") { request, context in
@@ -18,11 +18,7 @@ struct DeliveryRoute {
                 throw ControlAPIError.badRequest("The delivery view takes a record's sequence number; got '\(id)'.")
             }
             let profile = try Self.profile(from: request)
-            let recorder = self.recorder
-            let found = try await Task.detached { () throws(RecorderError) -> RecordedRequest? in
-                try recorder.findRecord(seq: seq)
-            }.value
-            guard let record = found else {
+            guard let record = try await reader.record(String(seq)) else {
                 throw ControlAPIError.notFound("No recorded notification has sequence number \(seq).")
             }
             let request = APNsRequest(method: record.method, path: record.path, headers: record.headers, body: record.body)

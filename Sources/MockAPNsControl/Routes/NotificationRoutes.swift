@@ -4,7 +4,7 @@ import MockAPNs
 
 /// `/api/v1/notifications` (list, one, clear) and `/api/v1/stream` (server-sent events).
 struct NotificationRoutes {
-    let recorder: Recorder
+    let reader: RecordReader
     let streams: LiveStreams
     /// The webhooks (`serve --webhook`): a record's detail says what each did with it.
     var webhooks: [WebhookStatistics] = []
@@ -13,7 +13,7 @@ struct NotificationRoutes {
         let api = router.group("api/v1")
         api.get("notifications") { request, _ in
             let filter = try RecordFilterQuery.filter(from: request)
-            let records = recorder.records(matching: filter)
+            let records = try await reader.records(matching: filter)
             return JSONResponse.make(.object([.init("notifications", .array(records.map { $0.jsonValue() }))]))
         }
         api.get("notifications/:id") { _, context in
@@ -27,27 +27,18 @@ struct NotificationRoutes {
             return JSONResponse.make(json)
         }
         api.delete("notifications") { _, _ in
-            let count = recorder.records(matching: RecordFilter()).count
-            recorder.clear()
+            let count = try await reader.clear()
             return JSONResponse.make(.object([.init("cleared", .integer(Int64(count)))]))
         }
         api.get("stream") { request, _ in
-            try stream(request)
+            try await stream(request)
         }
     }
 
-    /// The record with sequence number `id` (in memory or, past the memory ring, in the record file), or else with
-    /// `apns-id` `id` (in memory); 404 when neither exists.
+    /// The record with sequence number (with a store: store-wide id) `id`, or else with `apns-id` `id`; 404 when
+    /// neither exists.
     private func record(named id: String) async throws -> RecordedRequest {
-        if let seq = UInt64(id) {
-            let recorder = self.recorder
-            // May read the record file: off the server's event loops.
-            let found = try await Task.detached { () throws(RecorderError) -> RecordedRequest? in
-                try recorder.findRecord(seq: seq)
-            }.value
-            if let found { return found }
-        }
-        if let found = recorder.record(apnsID: id) ?? recorder.record(apnsID: id.lowercased()) { return found }
+        if let found = try await reader.record(id) { return found }
         throw ControlAPIError.notFound(
             "No recorded notification has sequence number or apns-id '\(id)'. List them with GET /api/v1/notifications."
         )
@@ -57,9 +48,10 @@ struct NotificationRoutes {
     /// list's filters, read by position: what memory no longer holds comes from the record file, else an
     /// `event: gap` names the skipped range; `: keep-alive` comments while there is nothing to send. With
     /// `newest=N` each read sends only the newest N records waiting and an `event: elided` for the rest.
-    private func stream(_ request: Request) throws -> Response {
+    private func stream(_ request: Request) async throws -> Response {
         var filter = try RecordFilterQuery.filter(from: request)
-        let start = filter.since ?? recorder.lastSequence
+        let start: UInt64
+        if let since = filter.since { start = since } else { start = try await reader.newestID() }
         filter.since = nil
         filter.limit = nil
         var newest: Int?
@@ -70,6 +62,9 @@ struct NotificationRoutes {
             newest = value
         }
         let streams = self.streams, liveFilter = filter, keepNewest = newest
+        if let store = reader.store {
+            return Self.eventStream(StoreLiveFeed.body(store: store, after: start, filter: liveFilter, streams: streams))
+        }
         let body = ResponseBody { writer in
             var feed = streams.feed(after: start, filter: liveFilter, newest: keepNewest)
             try await writer.write(ByteBuffer(string: ": mockapns live stream\n\n"))
@@ -78,11 +73,11 @@ struct NotificationRoutes {
             }
             try await writer.finish(nil)
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-            body: body
-        )
+        return Self.eventStream(body)
+    }
+
+    private static func eventStream(_ body: ResponseBody) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
     }
 
     /// `{"webhook", "url", "state", "attempts"?, "error"?}`: what webhook `hook` did with the record numbered `seq`

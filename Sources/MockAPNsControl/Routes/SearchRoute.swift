@@ -3,12 +3,13 @@ import Hummingbird
 import MockAPNs
 
 /// `GET /api/v1/search?q=<query>&before=<seq>&limit=<n>`: the dashboard's search, parsed and applied here so it
-/// covers the whole recording (memory ring, then the record file). Answers
+/// covers the whole recording (memory ring, then the record file; with `serve --store`, every instance's records in
+/// the shared store, numbered by the store-wide id). Answers
 /// `{"notifications": [record…, newest first], "next_before": seq or null, "read_file": bool, "last_seq": the newest
 /// record's number when the search began}`; a query that does
 /// not parse answers 400 with the parser's sentence.
 struct SearchRoute {
-    let recorder: Recorder
+    let reader: RecordReader
 
     /// The page size when `limit` is absent, and the largest allowed.
     static let defaultLimit = 100
@@ -25,13 +26,8 @@ struct SearchRoute {
             }
             let before = try Self.number(parameters["before"], name: "before", range: 1...UInt64.max)
             let limit = try Self.number(parameters["limit"], name: "limit", range: 1...UInt64(Self.maximumLimit))
-            let recorder = self.recorder
-            // Before the search runs: a live stream opened with `since=last_seq` then misses nothing.
-            let lastSeq = recorder.lastSequence
-            // The search may read the record file: off the server's event loops.
-            let page = try await Task.detached {
-                try recorder.search(query, before: before, limit: limit.map { Int($0) } ?? Self.defaultLimit)
-            }.value
+            // `lastSeq` is read before the search runs: a live stream opened with `since=last_seq` then misses nothing.
+            let (page, lastSeq) = try await reader.search(query, before: before, limit: limit.map { Int($0) } ?? Self.defaultLimit)
             return JSONResponse.make(.object([
                 .init("notifications", .array(page.records.map { $0.jsonValue() })),
                 .init("next_before", page.nextBefore.map { .integer(Int64($0)) } ?? .null),

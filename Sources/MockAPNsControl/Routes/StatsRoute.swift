@@ -2,17 +2,17 @@ import APNsModel
 import Hummingbird
 import MockAPNs
 
-/// `GET /api/v1/stats`: totals by status, reason and push type; with `--relay` what the relay did
+/// `GET /api/v1/stats`: totals by status, reason and push type (with `serve --store`, over every instance's records); with `--relay` what the relay did
 /// (`"relay": {"relayed", "disagreements", "upstream_errors"}`), and with `--webhook` each webhook's counts
 /// (`"webhooks": [{"webhook", "url", "delivered", "retried", "failed", "dropped"}]`).
 struct StatsRoute {
-    let recorder: Recorder
+    let reader: RecordReader
     var relay: RelayStatistics?
     var webhooks: [WebhookStatistics] = []
 
     func register(on router: Router<ControlRequestContext>) {
         router.get("api/v1/stats") { _, _ in
-            var stats = recorder.statistics.jsonValue()
+            var stats = try await reader.statistics().jsonValue()
             if let relay, case .object(var members) = stats {
                 members.append(.init("relay", .object([
                     .init("relayed", .integer(Int64(relay.relayed))), .init("disagreements", .integer(Int64(relay.disagreements))),

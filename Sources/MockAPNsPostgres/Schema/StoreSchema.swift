@@ -58,6 +58,36 @@ enum StoreSchema {
             """,
             "CREATE INDEX mockapns_faults_namespace ON mockapns_faults (namespace, id)",
         ]),
+        StoreMigration(version: 3, summary: "search: the words of each record, trigram-indexed, and case-folded indexes for the search grammar", statements: [
+            "ALTER TABLE mockapns_records ADD COLUMN search_text text",
+            // Rows written before: the same fields as `SearchQuery.searchText(of:)`, read back from the line.
+            """
+            UPDATE mockapns_records SET search_text = lower(concat_ws(E'\\n', topic, token,
+                CASE jsonb_typeof(line::jsonb #> '{payload,aps,alert}')
+                    WHEN 'string' THEN line::jsonb #>> '{payload,aps,alert}'
+                    ELSE concat_ws(E'\\n', line::jsonb #>> '{payload,aps,alert,title}', line::jsonb #>> '{payload,aps,alert,body}')
+                END, reason))
+            """,
+            // pg_trgm lets `LIKE '%word%'` use an index. It ships with Debian's server and is a trusted extension (a
+            // database owner may create it); where it cannot be created, word searches read rows in id order instead.
+            """
+            DO $$ BEGIN
+                CREATE EXTENSION IF NOT EXISTS pg_trgm;
+            EXCEPTION WHEN others THEN
+                RAISE NOTICE 'mockapns: pg_trgm is not available (%), word searches will scan', SQLERRM;
+            END $$
+            """,
+            """
+            DO $$ BEGIN
+                IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+                    CREATE INDEX mockapns_records_search ON mockapns_records USING gin (search_text gin_trgm_ops);
+                END IF;
+            END $$
+            """,
+            "CREATE INDEX mockapns_records_topic_folded ON mockapns_records (namespace, lower(topic), id)",
+            "CREATE INDEX mockapns_records_reason_folded ON mockapns_records (namespace, lower(reason), id)",
+            "CREATE INDEX mockapns_records_token_prefix ON mockapns_records (namespace, token text_pattern_ops)",
+        ]),
     ]
 
     /// The channel instances `LISTEN` on for changes to shared device states and fault rules; the payload is the

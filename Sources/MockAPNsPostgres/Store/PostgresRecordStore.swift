@@ -129,7 +129,7 @@ public final class PostgresRecordStore: RecordStore {
 
     /// The columns each COPY row fills, in order (the id is the table's own).
     private static let copyColumns = ["namespace", "instance", "seq", "received_ms", "token", "topic", "push_type",
-                                      "status", "reason", "apns_id", "connection_churn", "line"]
+                                      "status", "reason", "apns_id", "connection_churn", "line", "search_text"]
 
     /// `batch` as COPY text rows: one encoder and one buffer for the whole batch.
     static func copyRows(_ batch: [RecordedRequest], namespace: String, instance: String) -> ByteBuffer {
@@ -148,6 +148,7 @@ public final class PostgresRecordStore: RecordStore {
             rows.field(record.response.apnsID?.lowercased())
             rows.field(record.lint.contains { $0.id == "new-connection-per-push" })
             encoder.withLine(for: record) { line in rows.field(utf8: UnsafeBufferPointer(rebasing: line.dropLast())) }
+            rows.field(SearchQuery.searchText(of: record))
             rows.endRow()
         }
         return rows.buffer
@@ -295,7 +296,7 @@ public final class PostgresRecordStore: RecordStore {
 
     // MARK: - Helpers
 
-    private func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let logger = self.logger
         return try await session.run { connection in try await connection.query(query, logger: logger).collect() }
     }
@@ -305,14 +306,14 @@ public final class PostgresRecordStore: RecordStore {
         Int(try await rows(query).first?.decode(Int64.self) ?? 0)
     }
 
-    private static func record(from row: PostgresRow) throws -> RecordedRequest {
+    static func record(from row: PostgresRow) throws -> RecordedRequest {
         let (id, line) = try row.decode((Int64, String).self)
         var record = try RecordedRequest(jsonLine: Array(line.utf8))
         record.seq = UInt64(bitPattern: id)
         return record
     }
 
-    private func requireSchemaOnce() async throws {
+    func requireSchemaOnce() async throws {
         guard !schemaChecked.load(ordering: .relaxed) else { return }
         try await requireSchema()
         schemaChecked.store(true, ordering: .relaxed)

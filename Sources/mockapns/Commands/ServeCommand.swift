@@ -185,9 +185,11 @@ struct ServeCommand: AsyncParsableCommand {
             "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
         // Started before the ready file is written, so every request a script sends is logged.
         let requestLog = quiet || env.bool("QUIET") ? nil : RequestLog.start(recorder: server.recorder, logger: logger)
+        // The control plane reads the store over a connection of its own, so searches never queue behind the writer.
+        let storeReader = store.map { PostgresRecordStore(url: $0.url, instance: $0.instance, namespace: $0.namespace, logger: StoreLogger.make()) }
         let plane: RunningControlPlane
         do {
-            plane = try await control.start(server: server)
+            plane = try await control.start(server: server, sharedRecords: storeReader)
         } catch {
             let text = (error as? ListenerStartFailure)?.description ?? "cannot start: \(error)"
             FileHandle.standardError.write(Data("mockapns: \(text)\n".utf8))
@@ -233,6 +235,7 @@ struct ServeCommand: AsyncParsableCommand {
         await sharedFollower?.value
         await sharedState?.close()
         await store?.close()
+        await storeReader?.close()
         requestLog?.cancel()      // it prints what is left first: every request is logged or counted before exit
         await requestLog?.value
         FileHandle.standardError.write(Data("mockapns: stopped after \(server.recorder.lastSequence) request(s)\n".utf8))

@@ -6,4 +6,11 @@ public struct SearchPage: Sendable {
     public var nextBefore: UInt64?
     /// True when some of the page came from the record file (older than the memory ring).
     public var readFile: Bool
+
+    /// A page: `records` newest first, the `before` of the next older page, and whether the record file was read.
+    public init(records: [RecordedRequest], nextBefore: UInt64?, readFile: Bool) {
+        self.records = records
+        self.nextBefore = nextBefore
+        self.readFile = readFile
+    }
 }

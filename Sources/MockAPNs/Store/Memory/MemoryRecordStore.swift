@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Today's embedded store behind the ``RecordStore`` interface: a ``Recorder``'s memory ring, and its JSON Lines
 /// file for records older than the ring (`--record`). What every mock without `--store` keeps; the control plane and
 /// tests can talk to it as they would to a shared store.
@@ -37,6 +39,36 @@ public struct MemoryRecordStore: RecordStore {
         switch id {
         case .seq(let seq): return try recorder.findRecord(seq: seq)
         case .apnsID(let text): return recorder.record(apnsID: text)
+        }
+    }
+
+    /// The recorder's search: the ring, then the record file.
+    public func search(_ query: SearchQuery, before: UInt64?, limit: Int) async throws -> SearchPage {
+        try recorder.search(query, before: before, limit: limit)
+    }
+
+    /// The recorder's last `seq`.
+    public func newestID() async throws -> UInt64 { recorder.lastSequence }
+
+    /// Records as the recorder numbers them, read from the ring, an empty batch after 100 ms without any (the control
+    /// plane's own live feed, ``RecordFollower``, is the fast path; this one serves code written against any store).
+    public func follow(matching filter: RecordFilter, after id: UInt64) -> AsyncThrowingStream<[RecordedRequest], any Error> {
+        let recorder = self.recorder
+        let cursor = Mutex(id)
+        var unpaged = filter
+        unpaged.limit = nil
+        let query = unpaged
+        return AsyncThrowingStream {
+            // Everything up to `newest` is in this read, so the next one starts there even when none matched.
+            let newest = recorder.lastSequence
+            var paged = query
+            paged.since = cursor.withLock { $0 }
+            let records = recorder.records(matching: paged)
+            cursor.withLock { $0 = max($0, newest, records.last?.seq ?? 0) }
+            if records.isEmpty {
+                do { try await Task.sleep(for: .milliseconds(100)) } catch { return nil }
+            }
+            return records
         }
     }
 

@@ -50,12 +50,14 @@ struct ControlPlaneOptions: ParsableArguments {
     /// Starts the control plane and the HTTP/1.1 endpoint as asked for (after `server.start()`).
     /// Throws ``ControlServerError`` (non-loopback without a token, port in use) with a sentence to print.
     /// The default logger only reports warnings: `serve` prints the URLs itself.
-    func start(server: MockAPNsServer, logger: Logger = ControlPlaneOptions.quietLogger) async throws -> RunningControlPlane {
+    /// `sharedRecords` (with `--store`) is what the record routes and the dashboard read.
+    func start(server: MockAPNsServer, sharedRecords: (any RecordStore)? = nil,
+               logger: Logger = ControlPlaneOptions.quietLogger) async throws -> RunningControlPlane {
         let environment = EnvironmentOptions()
         var running = RunningControlPlane()
         if let configuration = try controlConfiguration(environment: environment, freePort: server.configuration.port == 0) {
             let control = ControlServer(server: server, configuration: configuration, logger: logger,
-                                        testPushSender: DashboardTestPushSender.make(for: server))
+                                        testPushSender: DashboardTestPushSender.make(for: server), sharedRecords: sharedRecords)
             let port: Int
             do {
                 port = try await control.start()

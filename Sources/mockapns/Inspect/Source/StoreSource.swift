@@ -29,37 +29,16 @@ struct StoreSource {
         try await run { try await store.statistics() }
     }
 
-    /// How far back a follower looks for records that became visible after higher ids did: instances commit their
-    /// batches (at most 2 000 records each) independently, so a lower id can appear late.
-    static let lookBack: UInt64 = 20_000
-
-    /// Every matching record from now on (after those already there when `includeExisting`, from `filter.since`),
-    /// polled every 200 ms: new ids in order, and, once, any id that became visible late (a slower instance's
-    /// batch), so each record is printed exactly once. Records pruned by retention before they were read are not
-    /// reported as gaps (the store does not keep what it pruned).
+    /// Every matching record from now on (after those already there when `includeExisting`, from `filter.since`):
+    /// ``PostgresRecordStore/follow(matching:after:)``, closing the store's connection when it ends.
     func follow(matching filter: RecordFilter, includeExisting: Bool) -> AsyncThrowingStream<RecordedRequest, any Error> {
         let store = self.store
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    var cursor = includeExisting ? (filter.since ?? 0) : try await store.lastID()
-                    let start = cursor   // nothing at or below it is printed (it was there before, or before --since)
-                    var delivered = Set<UInt64>()
-                    while !Task.isCancelled {
-                        var fresh = try await store.ids(after: cursor, matching: filter, limit: 2_000)
-                        if cursor > 0 {
-                            let low = cursor > Self.lookBack ? cursor - Self.lookBack : 1
-                            fresh += try await store.ids(in: low...cursor, matching: filter).filter { $0 > start }
-                        }
-                        fresh = fresh.filter { !delivered.contains($0) }.sorted()
-                        for record in try await store.records(ids: fresh) {
-                            continuation.yield(record)
-                            delivered.insert(record.seq)
-                        }
-                        cursor = max(cursor, fresh.last ?? cursor)
-                        let floor = cursor > Self.lookBack ? cursor - Self.lookBack : 0
-                        delivered = delivered.filter { $0 >= floor }
-                        if fresh.count < 2_000 { try await Task.sleep(for: .milliseconds(200)) }
+                    let start = includeExisting ? (filter.since ?? 0) : try await store.newestID()
+                    for try await batch in store.follow(matching: filter, after: start) {
+                        for record in batch { continuation.yield(record) }
                     }
                     continuation.finish()
                 } catch is CancellationError {

@@ -1,0 +1,44 @@
+import APNsModel
+import Hummingbird
+import MockAPNs
+
+/// `/api/v1/stream` with `serve --store`: every instance's records as the shared store receives them
+/// (``RecordStore/follow(matching:after:)``), `id:` the store-wide id, so the dashboard of any instance lists the
+/// pushes all of them answered. A store that fails ends the feed with an `event: error` naming it; the feed ends
+/// when the server stops (within one poll).
+enum StoreLiveFeed {
+    /// The response body: a comment, then `id:` / `data:` events and keep-alive comments.
+    static func body(store: any RecordStore, after id: UInt64, filter: RecordFilter, streams: LiveStreams) -> ResponseBody {
+        ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: ": mockapns live stream\n\n"))
+            var encoder = RecordLineEncoder()
+            var lastWrite = ContinuousClock.now
+            do {
+                for try await batch in store.follow(matching: filter, after: id) {
+                    if streams.isClosed { break }
+                    guard !batch.isEmpty else {
+                        if ContinuousClock.now - lastWrite >= streams.heartbeatInterval {
+                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                            lastWrite = ContinuousClock.now
+                        }
+                        continue
+                    }
+                    var out = ByteBuffer()
+                    out.reserveCapacity(batch.count * 1_600)
+                    for record in batch {
+                        let linted = record.lint.isEmpty ? record.withLint() : record
+                        out.writeString("id: \(record.seq)\ndata: ")
+                        encoder.withLine(for: linted) { line in _ = out.writeBytes(UnsafeBufferPointer(rebasing: line.dropLast())) }
+                        out.writeStaticString("\n\n")
+                    }
+                    try await writer.write(out)
+                    lastWrite = ContinuousClock.now
+                }
+            } catch {
+                let message = JSONValue.string("The shared store could not be read: \(store.describe(error))").jsonText()
+                try? await writer.write(ByteBuffer(string: "event: error\ndata: {\"error\":\(message)}\n\n"))
+            }
+            try await writer.finish(nil)
+        }
+    }
+}

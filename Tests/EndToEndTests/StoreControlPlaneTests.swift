@@ -1,0 +1,99 @@
+import APNsModel
+import Foundation
+import PeerSupport
+import PostgresSupport
+import XCTest
+
+/// With `serve --store`, any instance's control API and dashboard read the shared store: a push answered by A is
+/// found by B's search, shown by B's detail route under its store-wide id, counted by B's stats, and arrives on B's
+/// live stream; clearing through B clears the namespace.
+final class StoreControlPlaneTests: PostgresTestCase {
+    private var directory = ""
+
+    override func setUp() async throws {
+        directory = NSTemporaryDirectory() + "store-control-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() async throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Starts `serve --store url` (with its control plane on a free port unless `control` is false); returns the
+    /// process, its APNs URL and its control URL.
+    private func serve(_ url: String, name: String, control: Bool) async throws -> (InspectFollowProcess, String, String?) {
+        let ready = directory + "/\(name).json"
+        let process = try InspectFollowProcess(["serve", "--port", "0", "--quiet", "--ready-file", ready, "--store", url,
+                                                "--instance-name", name] + (control ? ["--control-port", "0"] : ["--no-control"]))
+        let json = try await InspectCLI.readyFile(at: ready)
+        let apns = try XCTUnwrap(json?["apns_url"]?.stringValue, "instance \(name) did not become ready")
+        return (process, apns, json?["control_url"]?.stringValue)
+    }
+
+    private func get(_ url: String) throws -> JSONValue {
+        let answer = try CurlRequest.send("GET", url)
+        XCTAssertEqual(answer.status, 200, answer.body)
+        return try JSONValue.parse(Array(answer.body.utf8))
+    }
+
+    func testAnInstancesControlAPIReadsEveryInstancesRecordsFromTheStore() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let url = cluster.url(database: try cluster.createDatabase("controlplane"))
+        let (first, firstURL, _) = try await serve(url, name: "A", control: false)
+        defer { first.stop() }
+        let (second, secondURL, controlURL) = try await serve(url, name: "B", control: true)
+        defer { second.stop() }
+        let control = try XCTUnwrap(controlURL, "B has no control plane")
+
+        // B's live stream, opened before any push: it must carry A's push as well as B's.
+        let stream = try PeerProcess.start("/usr/bin/curl", ["-sN", "--max-time", "60", control + "/api/v1/stream"])
+        defer { stream.terminate() }
+        try await Task.sleep(for: .milliseconds(300))
+
+        let payload = directory + "/push.json"
+        try Data(#"{"aps":{"alert":{"title":"Shipped","body":"Order 42"}}}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        let tokenA = String(repeating: "a1", count: 32), tokenB = String(repeating: "b2", count: 32)
+        for (token, target) in [(tokenA, firstURL), (tokenB, secondURL)] {
+            let sent = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "com.example.app", "--url", target])
+            XCTAssertEqual(sent.status, 0, sent.stdout + sent.stderr)
+        }
+
+        // Each instance writes its batch within 100 ms; B's search sees both once both are committed.
+        var found: [JSONValue] = []
+        for _ in 0..<200 where found.count < 2 {
+            found = try get(control + "/api/v1/search?q=shipped").arrayOf("notifications")
+            if found.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        XCTAssertEqual(Set(found.compactMap { $0["device_token"]?.stringValue }), [tokenA, tokenB])
+        let onlyA = try get(control + "/api/v1/search?q=token:a1a1%20title:ship").arrayOf("notifications")
+        XCTAssertEqual(onlyA.compactMap { $0["device_token"]?.stringValue }, [tokenA])
+        let id = try XCTUnwrap(onlyA.first?["seq"]?.integerValue)
+
+        let detail = try get(control + "/api/v1/notifications/\(id)")
+        XCTAssertEqual(detail["device_token"]?.stringValue, tokenA, "B shows A's record under its store-wide id")
+        let delivery = try get(control + "/api/v1/notifications/\(id)/delivery")
+        XCTAssertEqual(delivery["seq"]?.integerValue, id)
+        XCTAssertEqual(try get(control + "/api/v1/stats")["total"]?.integerValue, 2)
+        let listed = try get(control + "/api/v1/notifications?topic=com.example.app").arrayOf("notifications")
+        XCTAssertEqual(listed.count, 2)
+
+        var streamed = ""
+        for _ in 0..<200 where !(streamed.contains(tokenA) && streamed.contains(tokenB)) {
+            streamed = stream.currentStdout
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        XCTAssertTrue(streamed.contains(tokenA) && streamed.contains(tokenB), "B's live stream missed a push: \(streamed)")
+        XCTAssertTrue(streamed.contains("id: \(id)\n"), "the stream numbers records by store-wide id: \(streamed)")
+
+        let cleared = try CurlRequest.send("DELETE", control + "/api/v1/notifications")
+        XCTAssertEqual(try JSONValue.parse(Array(cleared.body.utf8))["cleared"]?.integerValue, 2, cleared.body)
+        XCTAssertEqual(try get(control + "/api/v1/search?q=").arrayOf("notifications").count, 0)
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_records", database: "controlplane"), "0")
+    }
+}
+
+private extension JSONValue {
+    func arrayOf(_ key: String) throws -> [JSONValue] {
+        try XCTUnwrap(self[key]?.arrayElements, "no \(key) in \(self)")
+    }
+}

@@ -1,0 +1,108 @@
+import APNsModel
+import Foundation
+import MockAPNs
+@testable import MockAPNsPostgres
+import PostgresSupport
+import XCTest
+
+/// The dashboard's search grammar on the shared store answers exactly what it answers on the memory ring: the same
+/// records go into both, and every query, paged, returns the same records in the same order. The store narrows with
+/// SQL and its indexes; this is what keeps that narrowing from ever dropping a match.
+final class PostgresSearchTests: PostgresTestCase {
+    private static let queries = [
+        "", "topic:com.example.app", "topic:COM.EXAMPLE.APP", "token:ab0", "token:AB01", "type:background",
+        "status:200", "status:4xx", "-status:200", "reason:baddevicetoken", "reason:Unregistered", "title:order",
+        "title:ORDER -body:late", "body:late", "shipped", "\"order 4\"", "has:badge", "has:fault", "has:lint",
+        "-topic:com.example.app title:ship", "token:ab -type:alert", "50%", "a_b", "com.example", "-has:badge status:2xx",
+        "type:ALERT status:400", "zzz-no-such-word",
+    ]
+
+    /// 240 varied pushes: tokens, topics, push types, answers, string and dictionary alerts, badges and faults.
+    private static func records() -> [RecordedRequest] {
+        let topics = ["com.example.app", "com.example.other", "com.Example.App"]
+        let titles = ["Order 42 shipped", "Your ORDER is late", "50% off today", "a_b test", "Hello"]
+        let bodies = ["It is late", "On its way", "Ship ahoy", ""]
+        let answers: [(Int, String?)] = [(200, nil), (200, nil), (400, "BadDeviceToken"), (410, "Unregistered"), (500, "InternalServerError")]
+        return (0..<240).map { index in
+            let token = String(format: "%@%02x%@", index % 3 == 0 ? "AB" : "ab", index, String(repeating: "0", count: 60))
+            var aps: [JSONValue.JSONMember] = []
+            if index % 7 == 0 {
+                aps.append(.init("alert", .string(titles[index % titles.count])))
+            } else if index % 5 != 0 {
+                var alert: [JSONValue.JSONMember] = [.init("title", .string(titles[index % titles.count]))]
+                let body = bodies[index % bodies.count]
+                if !body.isEmpty { alert.append(.init("body", .string(body))) }
+                aps.append(.init("alert", .object(alert)))
+            } else {
+                aps.append(.init("content-available", .integer(1)))
+            }
+            if index % 4 == 0 { aps.append(.init("badge", .integer(Int64(index)))) }
+            let payload = JSONValue.object([.init("aps", .object(aps))])
+            let body = Array(payload.jsonText().utf8)
+            let (status, reason) = answers[index % answers.count]
+            let pushType = index % 5 == 0 ? "background" : "alert"
+            return RecordedRequest(
+                seq: 0, receivedAtMillis: 1_795_442_400_000 + Int64(index), connectionID: 1, streamID: 1,
+                remote: "127.0.0.1:50000", method: "POST", path: "/3/device/\(token)", deviceToken: token,
+                headers: [HeaderField(name: "apns-topic", value: topics[index % topics.count]),
+                          HeaderField(name: "apns-push-type", value: pushType)],
+                body: body, payload: payload, payloadBytes: body.count,
+                auth: RecordedRequest.Authentication(kind: "token", teamID: "TESTTEAM01", keyID: "TESTKEY001"),
+                response: RecordedRequest.Response(status: status, reason: reason, apnsID: UUID().uuidString),
+                faults: index % 11 == 0 ? ["status 500 InternalServerError"] : [], lint: [], durationMicros: 100)
+        }
+    }
+
+    /// Every page of `query`, `limit` records at a time: the apns-ids in the order returned.
+    private func pages(_ store: any RecordStore, _ query: SearchQuery, limit: Int) async throws -> [String] {
+        var ids: [String] = []
+        var before: UInt64?
+        for _ in 0..<1_000 {
+            let page = try await store.search(query, before: before, limit: limit)
+            ids += page.records.compactMap(\.response.apnsID)
+            guard let next = page.nextBefore else { return ids }
+            before = next
+        }
+        XCTFail("\(query) never ran out of pages")
+        return ids
+    }
+
+    func testEveryQueryFindsWhatTheMemoryRingFinds() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let database = try cluster.createDatabase("search")
+        let postgres = PostgresRecordStore(url: try PostgresStoreURL(parsing: cluster.url(database: database)), instance: "a:1")
+        try await postgres.open()
+        let records = Self.records()
+        try await postgres.append(records)
+        let memory = MemoryRecordStore(recorder: try Recorder(memoryLimit: 1_000))
+        try await memory.append(records)
+
+        var nonEmpty = 0
+        for text in Self.queries {
+            let query = try SearchQuery(parsing: text)
+            let expected = try await pages(memory, query, limit: 1_000)
+            if !expected.isEmpty { nonEmpty += 1 }
+            for limit in [1_000, 7] {
+                let found = try await pages(postgres, query, limit: limit)
+                XCTAssertEqual(found, expected, "q=\(text) limit=\(limit)")
+            }
+        }
+        XCTAssertGreaterThan(nonEmpty, Self.queries.count - 3, "the queries should mostly find something")
+        await postgres.close()
+    }
+
+    func testTheIndexesAnswerTheGrammar() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let database = try cluster.createDatabase("searchplan")
+        let postgres = PostgresRecordStore(url: try PostgresStoreURL(parsing: cluster.url(database: database)), instance: "a:1")
+        try await postgres.open()
+        await postgres.close()
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'", database: database), "1",
+                       "the trigram extension backs word searches")
+        let indexes = try cluster.psql("SELECT string_agg(indexname, ',' ORDER BY indexname) FROM pg_indexes WHERE tablename = 'mockapns_records'",
+                                       database: database)
+        for name in ["mockapns_records_search", "mockapns_records_topic_folded", "mockapns_records_reason_folded", "mockapns_records_token_prefix"] {
+            XCTAssertTrue(indexes.contains(name), "\(name) missing from \(indexes)")
+        }
+    }
+}
