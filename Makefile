@@ -31,7 +31,7 @@ endef
 .PHONY: all deps build release run test test-unit test-examples certs bench bench-transport bench-server bench-client clean
 .PHONY: screenshots
 .PHONY: deps-run test-docs dist test-dist
-.PHONY: bench-http1 bench-deps bench-memory bench-scale
+.PHONY: bench-http1 bench-deps bench-memory bench-scale bench-search
 
 all: build
 
@@ -122,6 +122,10 @@ bench-memory: deps
 ## sender; checks every push is stored once and compares server CPU per request with `--record FILE` (bench/scale.sh).
 bench-scale: deps
 	bash bench/scale.sh
+
+## bench-search: the dashboard's searches on a shared store of 1 000 000 records (bench/search.sh).
+bench-search: deps
+	bash bench/search.sh
 
 ## bench-deps: what the server benchmarks count CPU with (perf, callgrind) and build their valgrind shim with.
 BENCH_APT_PKGS := linux-perf valgrind binutils gcc

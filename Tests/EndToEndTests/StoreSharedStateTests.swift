@@ -113,4 +113,49 @@ final class StoreSharedStateTests: PostgresTestCase {
             _ = try await process.waitForExit(timeout: .seconds(30))
         }
     }
+
+    func testACountedFaultFiresExactlyItsCountAcrossInstances() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let database = try cluster.createDatabase("countedfault")
+        let url = cluster.url(database: database)
+        let (first, firstAPNs, firstControl) = try await serve(url, name: "A")
+        defer { first.stop() }
+        let (second, secondAPNs, secondControl) = try await serve(url, name: "B")
+        defer { second.stop() }
+        let token = String(repeating: "d4", count: 32)
+
+        let added = try curl("POST", firstControl + "/api/v1/faults",
+                             #"{"name":"three","match":{"token":"\#(token)"},"count":3,"action":{"type":"status","status":500,"reason":"InternalServerError"}}"#)
+        XCTAssertEqual(added.status, 201, added.body)
+        let id = try XCTUnwrap(try JSONValue.parse(Array(added.body.utf8))["id"]?.stringValue)
+        var onB = false
+        for _ in 0..<100 where !onB {
+            onB = try curl("GET", secondControl + "/api/v1/faults").body.contains(#""id":"\#(id)""#)
+            if !onB { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        XCTAssertTrue(onB, "B never took the rule")
+
+        // Both instances at once, several streams each: the store grants each of the three firings to one push.
+        let sent = try await InspectCLI.run(["send", directory + "/push.json", "--token", token, "--topic", "com.example.app",
+                                             "--url", firstAPNs, "--url", secondAPNs, "--count", "40", "--concurrency", "8",
+                                             "--give-up-after", "1", "--json"])
+        XCTAssertNotEqual(sent.status, 2, sent.stdout + sent.stderr)
+        var counts = ""
+        for _ in 0..<100 {
+            counts = try cluster.psql("SELECT count(*) || '/' || count(*) FILTER (WHERE status = 500) || '/' || count(DISTINCT instance) "
+                                      + "FROM mockapns_records WHERE token = '\(token)'", database: database)
+            if let total = Int(counts.split(separator: "/").first ?? ""), total >= 40 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let parts = counts.split(separator: "/").map(String.init)
+        XCTAssertEqual(parts.count, 3, counts)
+        XCTAssertGreaterThanOrEqual(Int(parts.first ?? "") ?? 0, 40, "records of the pushes: \(counts)")
+        XCTAssertEqual(parts.dropFirst().first, "3", "the rule fired \(parts.dropFirst().first ?? "?") times, not 3: \(counts)")
+        XCTAssertEqual(parts.last, "2", "both instances answered pushes: \(counts)")
+        XCTAssertEqual(try cluster.psql("SELECT fired FROM mockapns_faults WHERE id = \(id.dropFirst())", database: database), "3")
+        for process in [second, first] {
+            process.stop()
+            _ = try await process.waitForExit(timeout: .seconds(30))
+        }
+    }
 }

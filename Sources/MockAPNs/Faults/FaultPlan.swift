@@ -22,6 +22,10 @@ public final class FaultPlan: Sendable {
     }
 
     private let state: Locked<State>
+    /// Where counted rules are claimed when several mocks share them (``claimCounts(through:)``).
+    private let sharedCounts = Locked<(any SharedStateStore)?>(nil)
+    /// Whether `sharedCounts` is set, read per request without the lock.
+    private let hasSharedCounts = Atomic<Bool>(false)
     /// Whether the plan has no rules: written under `state`'s lock whenever the rules change, read without it
     /// so that requests under an empty plan (the usual case) do not take the lock at all.
     private let hasNoRules = Atomic<Bool>(true)
@@ -77,12 +81,14 @@ public final class FaultPlan: Sendable {
     }
 
     /// Makes the plan hold exactly `rules`, each under its given id (a shared store's copy, `serve --store`): a rule
-    /// kept under the same id keeps its fire count; at most ``limitRules`` are taken.
-    public func replaceRules(_ rules: [(id: String, rule: FaultRule)]) {
+    /// kept under the same id keeps its fire count, or takes the store's (`shared`, by id) when that is higher; at
+    /// most ``limitRules`` are taken.
+    public func replaceRules(_ rules: [(id: String, rule: FaultRule)], fired shared: [String: Int] = [:]) {
         state.withLock { state in
             let fired = Dictionary(state.entries.map { ($0.id, ($0.rule, $0.fired)) }, uniquingKeysWith: { first, _ in first })
             state.entries = rules.prefix(Self.limitRules).map { id, rule in
-                let count = fired[id].flatMap { $0.0 == rule ? $0.1 : nil } ?? 0
+                let local = fired[id].flatMap { $0.0 == rule ? $0.1 : nil } ?? 0
+                let count = max(local, shared[id] ?? 0)
                 return Entry(id: id, rule: rule, fired: count)
             }
             hasNoRules.store(state.entries.isEmpty, ordering: .releasing)
@@ -123,21 +129,80 @@ public final class FaultPlan: Sendable {
         for item in items { add(try FaultRule(json: item)) }
     }
 
-    /// The rules that fire for a request, in plan order, counting each firing.
-    func fire(token: String?, topic: String?, pushType: String?, path: String) -> [FaultRule] {
-        if hasNoRules.load(ordering: .acquiring) { return [] }
+    /// Makes counted rules ("the next 3 pushes") count across every mock sharing `store` (`serve --store`): a
+    /// matching push claims one firing from the store (``SharedStateStore/claimFault(id:limit:)``) before it is
+    /// answered, so the rule fires exactly `count` times in all, whichever instances the pushes reach.
+    public func claimCounts(through store: any SharedStateStore) {
+        sharedCounts.withLock { $0 = store }
+        hasSharedCounts.store(true, ordering: .releasing)
+    }
+
+    /// Whether counted rules are claimed from a shared store: a push they match is answered once the claim is back.
+    public var claimsCountsElsewhere: Bool { hasSharedCounts.load(ordering: .acquiring) }
+
+    /// What the plan does to one request.
+    struct Firing {
+        /// The rules that fire, in plan order.
+        var fired: [FaultRule] = []
+        /// Counted rules that match but fire only if the shared store grants a claim (ids and rules, plan order).
+        var pending: [(id: String, rule: FaultRule)] = []
+    }
+
+    /// The rules that fire for a request, in plan order, counting each firing. With a shared store
+    /// (``claimCounts(through:)``) and `canDefer`, matching counted rules come back in `pending` instead (uncounted)
+    /// unless `claims` already says whether each was granted (the request's second pass).
+    func fire(token: String?, topic: String?, pushType: String?, path: String,
+              canDefer: Bool = false, claims: [String: Bool]? = nil) -> Firing {
+        if hasNoRules.load(ordering: .acquiring) { return Firing() }
+        let shared = canDefer && claimsCountsElsewhere
         return state.withLock { state in
-            guard !state.entries.isEmpty else { return [] }
-            var fired: [FaultRule] = []
+            guard !state.entries.isEmpty else { return Firing() }
+            var firing = Firing()
             for index in state.entries.indices {
                 let rule = state.entries[index].rule
                 guard rule.matches(token: token, topic: topic, pushType: pushType, path: path) else { continue }
+                if shared, let count = rule.count {
+                    let id = state.entries[index].id
+                    if let claims {
+                        if claims[id] == true { firing.fired.append(rule) }
+                    } else if state.entries[index].fired < count {
+                        firing.pending.append((id, rule))
+                    }
+                    continue
+                }
                 if let count = rule.count, state.entries[index].fired >= count { continue }
                 if rule.probability < 1, state.random.nextUnit() >= rule.probability { continue }
                 state.entries[index].fired += 1
-                fired.append(rule)
+                firing.fired.append(rule)
             }
-            return fired
+            return firing
+        }
+    }
+
+    /// Claims one firing of each of `pending` from the shared store; the answer per id (a store that cannot be
+    /// reached grants nothing: the push is answered as if the rule had run out, and that is logged by the caller).
+    /// The local fire counts follow the store's.
+    func claim(_ pending: [(id: String, rule: FaultRule)]) async -> (claims: [String: Bool], failure: String?) {
+        guard let store = sharedCounts.withLock({ $0 }) else { return ([:], nil) }
+        var claims: [String: Bool] = [:]
+        var failure: String?
+        for (id, rule) in pending {
+            do {
+                let fired = try await store.claimFault(id: id, limit: rule.count ?? Int.max)
+                claims[id] = fired != nil
+                setFired(id: id, fired ?? rule.count ?? 0)   // run out: this instance stops asking
+            } catch {
+                claims[id] = false
+                failure = "the shared store \(store.label) could not grant fault \(id): \(error)"
+            }
+        }
+        return (claims, failure)
+    }
+
+    /// Records that the rule `id` has fired `count` times in all (the shared store's count).
+    func setFired(id: String, _ count: Int) {
+        state.withLock { state in
+            if let index = state.entries.firstIndex(where: { $0.id == id }) { state.entries[index].fired = max(state.entries[index].fired, count) }
         }
     }
 }

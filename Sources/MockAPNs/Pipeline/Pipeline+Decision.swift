@@ -1,8 +1,11 @@
 import APNsModel
 
 extension Pipeline {
-    /// Fires the fault plan for an accepted push, then consults the device registry or the channel store.
-    func apply(_ push: AcceptedPush, request: APNsRequest, outcome: inout Outcome) {
+    /// Fires the fault plan for an accepted push, then consults the device registry or the channel store. With
+    /// `canDefer`, counted rules shared through a store are left in `outcome.pendingClaims` (nothing else is decided)
+    /// unless `claims` holds the store's answer.
+    func apply(_ push: AcceptedPush, request: APNsRequest, outcome: inout Outcome, canDefer: Bool = false,
+               claims: [String: Bool]? = nil) {
         outcome.route = push.route
         if push.payloadIsBody {
             outcome.payloadIsBody = true   // recorded as the body's bytes; not parsed here
@@ -10,9 +13,14 @@ extension Pipeline {
             outcome.payload = push.payload
         }
         outcome.apnsID = push.apnsID
-        let fired = faults.fire(token: push.deviceToken, topic: push.topic, pushType: push.pushType.rawValue, path: request.path)
+        let firing = faults.fire(token: push.deviceToken, topic: push.topic, pushType: push.pushType.rawValue,
+                                 path: request.path, canDefer: canDefer, claims: claims)
+        guard firing.pending.isEmpty else {
+            outcome.pendingClaims = firing.pending
+            return
+        }
         var delayMillis = 0
-        for rule in fired {
+        for rule in firing.fired {
             outcome.firedFaults.append(rule.name)
             switch rule.action {
             case .delay(let ms):

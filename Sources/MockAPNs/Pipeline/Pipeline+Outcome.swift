@@ -17,6 +17,8 @@ extension Pipeline {
         var payloadIsBody = false
         var apnsID: String?
         var isBroadcast = false
+        /// Counted faults shared through a store that match and must be claimed before the request is answered.
+        var pendingClaims: [(id: String, rule: FaultRule)] = []
 
         mutating func reject(_ reason: APNsReason, timestamp: Int64? = nil) {
             status = reason.status

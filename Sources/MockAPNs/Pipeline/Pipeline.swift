@@ -33,6 +33,8 @@ public final class Pipeline: Sendable {
     public let relay: (any PushRelay)?
     /// What the relay did, for `/metrics`.
     public let relayStatistics = RelayStatistics()
+    /// Where the pipeline reports what no answer says (a shared fault that could not be claimed).
+    let logger: Logger
 
     /// Assembles a pipeline from its parts.
     public init(configuration: PipelineConfiguration, tokens: ProviderTokenAuthenticator,
@@ -47,6 +49,7 @@ public final class Pipeline: Sendable {
         self.devices = devices
         self.faults = faults
         self.channels = channels
+        self.logger = logger
         churn = ConnectionChurnMonitor(limit: configuration.newConnectionsPerSecondLimit, logger: logger)
     }
 
@@ -102,13 +105,14 @@ public final class Pipeline: Sendable {
         process(request, on: connection, afterRecording: nil, relayAnswer: nil)
     }
 
-    /// Whether answers may come later than `process` returns (`--record-sync`, `--relay`): transports then use
-    /// `process(_:on:answer:)`.
-    public var answersLater: Bool { recorder.writesBeforeAnswering || relay != nil }
+    /// Whether answers may come later than `process` returns (`--record-sync`, `--relay`, counted faults shared
+    /// through `--store`): transports then use `process(_:on:answer:)`.
+    public var answersLater: Bool { recorder.writesBeforeAnswering || relay != nil || faults.claimsCountsElsewhere }
 
     /// `process`, handing the response to `answer`: at once, or (`--record-sync`) once the record's line is in the
     /// file, from the file writer's thread (`500 InternalServerError` instead when that record was lost), or
-    /// (`--relay`) once the upstream answered, from the relay's task.
+    /// (`--relay`) once the upstream answered, from the relay's task, or (a counted fault shared through `--store`)
+    /// once the store granted or refused its firing.
     public func process(_ request: APNsRequest, on connection: PipelineConnection,
                         answer: @escaping @Sendable (PipelineResponse) -> Void) {
         guard answersLater else { return answer(process(request, on: connection, afterRecording: nil, relayAnswer: nil)) }
@@ -119,20 +123,35 @@ public final class Pipeline: Sendable {
 
     private func process(_ request: APNsRequest, on connection: PipelineConnection,
                          afterRecording: (@Sendable (PipelineResponse) -> Void)?,
-                         relayAnswer: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
+                         relayAnswer: (@Sendable (PipelineResponse) -> Void)?,
+                         claims: [String: Bool]? = nil) -> PipelineResponse {
         let now = configuration.clock.nowSeconds()
         let slot = connection.handle ?? connections.withLock { $0[connection.id] } ?? adoptConnection(connection, now: now)
         // Requests of one connection are decided one at a time, each seeing the state the previous one left.
         return slot.state.withLock { state in
             process(request, on: connection, state: &state, now: now, afterRecording: afterRecording,
-                    relayAnswer: relayAnswer)
+                    relayAnswer: relayAnswer, claims: claims)
+        }
+    }
+
+    /// Asks the shared store for the firings `pending` needs (off the event loop), then decides `request` again with
+    /// the store's answer and hands the response on as `process(_:on:answer:)` would have.
+    private func claimThenAnswer(_ pending: [(id: String, rule: FaultRule)], request: APNsRequest, connection: PipelineConnection,
+                                 afterRecording: (@Sendable (PipelineResponse) -> Void)?,
+                                 answer: @escaping @Sendable (PipelineResponse) -> Void) {
+        let rules = pending.map { ($0.id, $0.rule) }
+        Task {
+            let (claims, failure) = await faults.claim(rules.map { (id: $0.0, rule: $0.1) })
+            if let failure { logger.warning("a counted fault did not fire", metadata: ["why": "\(failure)"]) }
+            let response = process(request, on: connection, afterRecording: afterRecording, relayAnswer: answer, claims: claims)
+            if afterRecording == nil, !response.deferred { answer(response) }
         }
     }
 
     /// `process` with the connection's state in hand.
     private func process(_ request: APNsRequest, on connection: PipelineConnection, state: inout PipelineConnectionState,
                          now: Int64, afterRecording: (@Sendable (PipelineResponse) -> Void)?,
-                         relayAnswer: (@Sendable (PipelineResponse) -> Void)?) -> PipelineResponse {
+                         relayAnswer: (@Sendable (PipelineResponse) -> Void)?, claims: [String: Bool]?) -> PipelineResponse {
         let context: DecisionContext
         let authentication: RecordedRequest.Authentication
         if let certificate = state.certificate {
@@ -159,7 +178,12 @@ public final class Pipeline: Sendable {
         case .rejected(let reason):
             outcome.reject(reason)
         case .accepted(let push):
-            apply(push, request: request, outcome: &outcome)
+            apply(push, request: request, outcome: &outcome, canDefer: relayAnswer != nil, claims: claims)
+        }
+        if !outcome.pendingClaims.isEmpty, let relayAnswer {
+            claimThenAnswer(outcome.pendingClaims, request: request, connection: connection, afterRecording: afterRecording,
+                            answer: relayAnswer)
+            return PipelineResponse.placeholder
         }
         if outcome.status < 300, recorder.cannotRecord {
             outcome.refuseUnrecordable()

@@ -57,8 +57,16 @@ public struct PipelineResponse: Sendable {
     /// Announce this MAX_CONCURRENT_STREAMS on the connection (1 after a rejection before any success,
     /// the full limit again after the first success).
     public var streamLimit: UInt32?
-    /// The answer will come later, from the relay's task (`--relay`): this placeholder is not sent.
+    /// The answer will come later, from the relay's task (`--relay`) or a shared fault's claim: this placeholder is
+    /// not sent.
     var deferred = false
+
+    /// What `process` returns when the answer comes later.
+    static var placeholder: PipelineResponse {
+        var response = PipelineResponse(status: 0, headers: [], body: [], disposition: .respond, delay: nil, streamLimit: nil)
+        response.deferred = true
+        return response
+    }
 }
 
 extension PipelineResponse {

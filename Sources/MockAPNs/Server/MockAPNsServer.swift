@@ -47,6 +47,7 @@ public final class MockAPNsServer: Sendable {
         if let path = configuration.devicesPath { try devices.load(contentsOf: path) }
         let faults = FaultPlan()
         if let path = configuration.faultsPath { try faults.load(contentsOf: path) }
+        if let shared = configuration.sharedState { faults.claimCounts(through: shared) }
         let pipeline = Pipeline(
             configuration: configuration.pipeline,
             tokens: ProviderTokenAuthenticator(keys: keys, trustAnySignature: configuration.trustAnySignature),

@@ -19,4 +19,7 @@ public protocol SharedStateStore: Sendable {
     func removeFault(id: String) async throws -> Bool
     /// Removes every rule; how many there were.
     func removeAllFaults() async throws -> Int
+    /// Takes one firing of the counted rule `id` if it has fired fewer than `limit` times across every instance:
+    /// its new fire count, or nil when it has run out or is gone. Each firing is granted to one request only.
+    func claimFault(id: String, limit: Int) async throws -> Int?
 }

@@ -88,6 +88,9 @@ enum StoreSchema {
             "CREATE INDEX mockapns_records_reason_folded ON mockapns_records (namespace, lower(reason), id)",
             "CREATE INDEX mockapns_records_token_prefix ON mockapns_records (namespace, token text_pattern_ops)",
         ]),
+        StoreMigration(version: 4, summary: "fault rules: how often each has fired across the instances (counted rules are claimed)", statements: [
+            "ALTER TABLE mockapns_faults ADD COLUMN fired integer NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// The channel instances `LISTEN` on for changes to shared device states and fault rules; the payload is the

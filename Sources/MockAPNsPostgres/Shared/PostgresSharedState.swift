@@ -37,6 +37,8 @@ public final class PostgresSharedState: SharedStateStore {
         public var devices: [String: DeviceState]
         /// Fault rules with their ids, oldest first.
         public var faults: [(id: String, rule: FaultRule)]
+        /// How often each rule has fired across the instances, by id (claimed counted rules).
+        public var fired: [String: Int] = [:]
     }
 
     /// Reads every device state and fault rule of the namespace. Rows that no longer read (written by hand) are
@@ -54,15 +56,17 @@ public final class PostgresSharedState: SharedStateStore {
                 devices[token] = state
             }
             var faults: [(id: String, rule: FaultRule)] = []
-            for try await (id, text) in try await connection.query(
-                "SELECT id, rule FROM mockapns_faults WHERE namespace = \(namespace) ORDER BY id", logger: logger).decode((Int64, String).self) {
+            var fired: [String: Int] = [:]
+            for try await (id, text, count) in try await connection.query(
+                "SELECT id, rule, fired FROM mockapns_faults WHERE namespace = \(namespace) ORDER BY id", logger: logger).decode((Int64, String, Int32).self) {
                 guard let json = try? JSONValue.parse(Array(text.utf8)), let rule = try? FaultRule(json: json) else {
                     logger.warning("skipping an unreadable shared fault rule", metadata: ["id": "\(id)"])
                     continue
                 }
                 faults.append(("s\(id)", rule))
+                if count > 0 { fired["s\(id)"] = Int(count) }
             }
-            return Snapshot(devices: devices, faults: faults)
+            return Snapshot(devices: devices, faults: faults, fired: fired)
         }
     }
 
@@ -153,6 +157,18 @@ public final class PostgresSharedState: SharedStateStore {
         }
     }
 
+    public func claimFault(id: String, limit: Int) async throws -> Int? {
+        guard id.hasPrefix("s"), let number = Int64(id.dropFirst()) else { return nil }
+        let namespace = self.namespace, logger = self.logger, cap = Int32(clamping: limit)
+        // One statement: the row lock makes concurrent claims from several instances take turns, each seeing the
+        // count the previous one left, so no firing is granted twice.
+        return try await session.run { connection in
+            try await connection.query(
+                "UPDATE mockapns_faults SET fired = fired + 1 WHERE namespace = \(namespace) AND id = \(number) AND fired < \(cap) RETURNING fired",
+                logger: logger).collect().first.map { Int(try $0.decode(Int32.self)) }
+        }
+    }
+
     /// Runs `change` and tells every instance of the namespace (NOTIFY), in one transaction.
     private func changing<Result: Sendable>(_ change: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result)
         async throws -> Result
@@ -207,7 +223,7 @@ public final class PostgresSharedState: SharedStateStore {
                     do {
                         let snapshot = try await load()
                         devices.replaceAll(with: snapshot.devices)
-                        faults.replaceRules(snapshot.faults)
+                        faults.replaceRules(snapshot.faults, fired: snapshot.fired)
                     } catch {
                         logger.warning("reloading the shared state failed", metadata: ["error": "\(String(reflecting: error))"])
                     }

@@ -163,7 +163,7 @@ struct ServeCommand: AsyncParsableCommand {
                 try await sharedState.seed(devices: server.devices.all(), faults: server.faults.entries.map(\.rule))
                 let snapshot = try await sharedState.load()
                 server.devices.replaceAll(with: snapshot.devices)
-                server.faults.replaceRules(snapshot.faults)
+                server.faults.replaceRules(snapshot.faults, fired: snapshot.fired)
             } catch {
                 FileHandle.standardError.write(Data("mockapns: cannot read the shared device states and fault rules from \(sharedState.label): \(String(reflecting: error))\n".utf8))
                 await server.shutdown()

@@ -8,7 +8,7 @@ final class FaultPlanTests: XCTestCase {
     func testCountLimitsFirings() throws {
         let plan = FaultPlan()
         plan.add(FaultRule(topic: "com.example.app", count: 2, action: .status(503, reason: "ServiceUnavailable")))
-        let fired = (0..<4).map { _ in plan.fire(token: "aa", topic: "com.example.app", pushType: "alert", path: "/3/device/aa").count }
+        let fired = (0..<4).map { _ in plan.fire(token: "aa", topic: "com.example.app", pushType: "alert", path: "/3/device/aa").fired.count }
         XCTAssertEqual(fired, [1, 1, 0, 0])
         XCTAssertEqual(plan.entries.first?.fired, 2)
     }
@@ -16,16 +16,16 @@ final class FaultPlanTests: XCTestCase {
     func testMatchFieldsMustAllHold() {
         let plan = FaultPlan()
         plan.add(FaultRule(token: "AABB", pushType: "voip", pathPrefix: "/3/device/", action: .drop))
-        XCTAssertEqual(plan.fire(token: "aabb", topic: nil, pushType: "voip", path: "/3/device/aabb").count, 1)
-        XCTAssertEqual(plan.fire(token: "aabb", topic: nil, pushType: "alert", path: "/3/device/aabb").count, 0)
-        XCTAssertEqual(plan.fire(token: "ccdd", topic: nil, pushType: "voip", path: "/3/device/ccdd").count, 0)
+        XCTAssertEqual(plan.fire(token: "aabb", topic: nil, pushType: "voip", path: "/3/device/aabb").fired.count, 1)
+        XCTAssertEqual(plan.fire(token: "aabb", topic: nil, pushType: "alert", path: "/3/device/aabb").fired.count, 0)
+        XCTAssertEqual(plan.fire(token: "ccdd", topic: nil, pushType: "voip", path: "/3/device/ccdd").fired.count, 0)
     }
 
     func testProbabilityIsReproducibleForASeed() {
         func run(seed: UInt64) -> [Bool] {
             let plan = FaultPlan(seed: seed)
             plan.add(FaultRule(probability: 0.5, action: .stall))
-            return (0..<200).map { _ in !plan.fire(token: nil, topic: nil, pushType: nil, path: "/").isEmpty }
+            return (0..<200).map { _ in !plan.fire(token: nil, topic: nil, pushType: nil, path: "/").fired.isEmpty }
         }
         let a = run(seed: 42), b = run(seed: 42), c = run(seed: 43)
         XCTAssertEqual(a, b)
