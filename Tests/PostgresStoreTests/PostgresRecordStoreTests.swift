@@ -202,6 +202,32 @@ final class PostgresRecordStoreTests: PostgresTestCase {
         XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_records", database: database), "1")
         await store.close()
     }
+
+    func testABatchRetriedAfterItsCommitIsNotStoredTwice() async throws {
+        let (store, database) = try await openStore(instance: "a:1")
+        let cluster = try XCTUnwrap(Self.cluster)
+        let batch = (1...5).map { seq -> RecordedRequest in
+            var record = StoreRecords.push(token: String(format: "%064x", seq), receivedAtMillis: 1_795_442_400_000 + Int64(seq))
+            record.seq = UInt64(seq)
+            return record
+        }
+        try await store.append(Array(batch.prefix(3)))
+        // The COPY of records 1–3 committed but its answer was lost: the writer retries them, with 4 and 5 now held too.
+        store.uncertainBatch.withLock { $0 = (3, batch[2].receivedAtMillis) }
+        try await store.append(batch)
+        XCTAssertEqual(try cluster.psql("SELECT string_agg(seq::text, ',' ORDER BY id) FROM mockapns_records", database: database),
+                       "1,2,3,4,5")
+        // A failure before the commit: the retried records are all written.
+        let later = (6...7).map { seq -> RecordedRequest in
+            var record = StoreRecords.push(token: String(format: "%064x", seq), receivedAtMillis: 1_795_442_400_000 + Int64(seq))
+            record.seq = UInt64(seq)
+            return record
+        }
+        store.uncertainBatch.withLock { $0 = (7, later[1].receivedAtMillis) }
+        try await store.append(later)
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_records", database: database), "7")
+        await store.close()
+    }
 }
 
 /// What `--record-sync` completions reported, in order.
@@ -209,4 +235,5 @@ private final class Answers: Sendable {
     private let values = Mutex<[Bool]>([])
     func add(_ value: Bool) { values.withLock { $0.append(value) } }
     var all: [Bool] { values.withLock { $0 } }
+
 }

@@ -26,6 +26,9 @@ public final class PostgresRecordStore: RecordStore {
     private let logger: Logger
     /// Whether a reader already checked the schema version (once per store, not per query).
     private let schemaChecked = Atomic<Bool>(false)
+    /// The newest record (`seq`, received time) of the last batch whose `append` failed: its COPY may have committed
+    /// with only the answer lost (the connection dropped at the wrong moment), and the writer retries it.
+    let uncertainBatch = Mutex<(seq: UInt64, receivedAtMillis: Int64)?>(nil)
 
     /// A store on `url` for `instance` in `namespace`; nothing is opened until ``open()`` or the first use.
     public init(url: PostgresStoreURL, instance: String, namespace: String = "", logger: Logger = Logger(label: "mockapns.store")) {
@@ -116,15 +119,44 @@ public final class PostgresRecordStore: RecordStore {
         }
     }
 
+    /// Writes `batch` with one COPY. A batch retried after a failure (the writer's held records, the failed batch
+    /// first) is checked first: what of it the store already holds (the failure came after the commit) is not
+    /// written twice.
     public func append(_ batch: [RecordedRequest]) async throws {
-        guard !batch.isEmpty else { return }
-        let rows = Self.copyRows(batch, namespace: namespace, instance: instance)
-        let logger = self.logger
-        try await session.run { connection in
-            try await connection.copyFrom(table: "mockapns_records", columns: Self.copyColumns, logger: logger) { writer in
-                try await writer.write(rows)
+        var batch = batch
+        if let uncertain = uncertainBatch.withLock({ $0 }), batch.contains(where: { $0.seq == uncertain.seq }) {
+            if try await holds(seq: uncertain.seq, receivedAtMillis: uncertain.receivedAtMillis) {
+                batch.removeAll { $0.seq <= uncertain.seq }
             }
         }
+        guard let last = batch.last else {
+            uncertainBatch.withLock { $0 = nil }
+            return
+        }
+        let rows = Self.copyRows(batch, namespace: namespace, instance: instance)
+        let logger = self.logger
+        do {
+            try await session.run { connection in
+                try await connection.copyFrom(table: "mockapns_records", columns: Self.copyColumns, logger: logger) { writer in
+                    try await writer.write(rows)
+                }
+            }
+            uncertainBatch.withLock { $0 = nil }
+        } catch {
+            uncertainBatch.withLock { $0 = (last.seq, last.receivedAtMillis) }
+            throw error
+        }
+    }
+
+    /// Whether this instance's record numbered `seq`, received at `receivedAtMillis`, is stored (the time tells it
+    /// from a record of an earlier run under the same instance name, which numbered from 1 again).
+    private func holds(seq: UInt64, receivedAtMillis: Int64) async throws -> Bool {
+        var query = StoreQueryBuilder(namespace: namespace)
+        query.add("instance = ", instance)
+        query.add("seq = ", Int64(bitPattern: seq))
+        query.add("received_ms = ", receivedAtMillis)
+        return try await !rows(PostgresQuery(unsafeSQL: "SELECT 1 FROM mockapns_records WHERE \(query.conditions) LIMIT 1",
+                                             binds: query.binds)).isEmpty
     }
 
     /// The columns each COPY row fills, in order (the id is the table's own).
