@@ -14,7 +14,7 @@ final class PostgresSearchTests: PostgresTestCase {
         "status:200", "status:4xx", "-status:200", "reason:baddevicetoken", "reason:Unregistered", "title:order",
         "title:ORDER -body:late", "body:late", "shipped", "\"order 4\"", "has:badge", "has:fault", "has:lint",
         "-topic:com.example.app title:ship", "token:ab -type:alert", "50%", "a_b", "com.example", "-has:badge status:2xx",
-        "type:ALERT status:400", "zzz-no-such-word",
+        "type:ALERT status:400", "zzz-no-such-word", "ab05", "AB0", "late", "badd", "explicitly-not-hex ab",
     ]
 
     /// 240 varied pushes: tokens, topics, push types, answers, string and dictionary alerts, badges and faults.

@@ -62,7 +62,7 @@ enum StoreSchema {
             "ALTER TABLE mockapns_records ADD COLUMN search_text text",
             // Rows written before: the same fields as `SearchQuery.searchText(of:)`, read back from the line.
             """
-            UPDATE mockapns_records SET search_text = lower(concat_ws(E'\\n', topic, token,
+            UPDATE mockapns_records SET search_text = lower(concat_ws(E'\\n', topic,
                 CASE jsonb_typeof(line::jsonb #> '{payload,aps,alert}')
                     WHEN 'string' THEN line::jsonb #>> '{payload,aps,alert}'
                     ELSE concat_ws(E'\\n', line::jsonb #>> '{payload,aps,alert,title}', line::jsonb #>> '{payload,aps,alert,body}')

@@ -3,8 +3,9 @@ import MockAPNs
 extension StoreQueryBuilder {
     /// Adds a condition for each term of `query` the indexes can answer. Each is implied by the term, so the rows
     /// it leaves hold every match (and maybe more: `title:ship` also passes a record whose body says "ship");
-    /// ``SearchQuery/matches(_:)`` decides on the rows read. Negated terms and `has:` add nothing: a negated
-    /// superset would drop matches, and `has:` looks inside the payload.
+    /// ``SearchQuery/matches(_:)`` decides on the rows read. Negated terms, `has:` and bare words of hex digits only
+    /// add nothing: a negated superset would drop matches, `has:` looks inside the payload, and a hex word may be
+    /// part of a token.
     mutating func narrow(by query: SearchQuery) {
         for term in query.terms where !term.negated {
             let value = term.value.lowercased()
@@ -20,7 +21,11 @@ extension StoreQueryBuilder {
                     add("status >= ", Int32(hundreds * 100))
                     add("status < ", Int32(hundreds * 100 + 100))
                 }
-            case .title, .body, .text: add("search_text LIKE ", Self.likePattern(value, anywhere: true))
+            case .title, .body: add("search_text LIKE ", Self.likePattern(value, anywhere: true))
+            case .text:
+                // A bare word may also be part of the device token, which the search text leaves out; a word with a
+                // character no token has (tokens are hex) cannot be, so only such words narrow.
+                if value.contains(where: { !$0.isHexDigit }) { add("search_text LIKE ", Self.likePattern(value, anywhere: true)) }
             case .has: break
             }
         }
