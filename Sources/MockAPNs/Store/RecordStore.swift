@@ -9,7 +9,8 @@ public protocol RecordStore: Sendable {
     /// Where the records go, for messages: safe to print (a database URL without its password).
     var label: String { get }
 
-    /// Stores `batch` (records already numbered by their recorder, in `seq` order) as one unit: when this returns,
+    /// Stores `batch` (records already numbered by their recorder, in `seq` order; their `lint` may still be empty:
+    /// a store that keeps findings fills them in from the payload) as one unit: when this returns,
     /// every record of the batch is stored; when it throws, the caller keeps the batch and may try it again.
     func append(_ batch: [RecordedRequest]) async throws
 

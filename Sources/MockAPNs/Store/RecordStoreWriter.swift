@@ -147,11 +147,12 @@ final class RecordStoreWriter: Sendable {
                     lostSeqs.append(first.seq...last.seq)
                 } else {
                     held.reserveCapacity(held.count + batch.count)
-                    for stored in batch { held.append(stored.record.withLint()) }   // lint here, off the loops
+                    for stored in batch { held.append(stored.record) }   // the store fills in lint, off the loops
                 }
             }
             while !held.isEmpty {
-                let chunk = Array(held.prefix(batchLimit))
+                // The whole of `held` (the usual case) is handed over as it is, not copied record by record.
+                let chunk = held.count <= batchLimit ? held : Array(held.prefix(batchLimit))
                 let started = ContinuousClock.now
                 if let error = appendWaiting(chunk) {
                     if !status.isUnwritable {
@@ -161,7 +162,7 @@ final class RecordStoreWriter: Sendable {
                     }
                     break
                 }
-                held.removeFirst(chunk.count)
+                if chunk.count == held.count { held = [] } else { held.removeFirst(chunk.count) }
                 storedSeq = chunk[chunk.count - 1].seq
                 let took = ContinuousClock.now - started
                 let micros = took.components.seconds * 1_000_000 + took.components.attoseconds / 1_000_000_000_000

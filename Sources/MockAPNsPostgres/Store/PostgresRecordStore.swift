@@ -29,6 +29,8 @@ public final class PostgresRecordStore: RecordStore {
     /// The newest record (`seq`, received time) of the last batch whose `append` failed: its COPY may have committed
     /// with only the answer lost (the connection dropped at the wrong moment), and the writer retries it.
     let uncertainBatch = Mutex<(seq: UInt64, receivedAtMillis: Int64)?>(nil)
+    /// The last batch's COPY buffer, cleared and filled again by the next batch (its pages stay mapped).
+    private let spareRows = Mutex<ByteBuffer?>(nil)
 
     /// A store on `url` for `instance` in `namespace`; nothing is opened until ``open()`` or the first use.
     public init(url: PostgresStoreURL, instance: String, namespace: String = "", logger: Logger = Logger(label: "mockapns.store")) {
@@ -133,8 +135,9 @@ public final class PostgresRecordStore: RecordStore {
             uncertainBatch.withLock { $0 = nil }
             return
         }
-        let rows = Self.copyRows(batch, namespace: namespace, instance: instance)
+        let rows = Self.copyRows(batch, namespace: namespace, instance: instance, reusing: spareRows.withLock { $0.take() })
         let logger = self.logger
+        defer { spareRows.withLock { $0 = rows } }
         do {
             try await session.run { connection in
                 try await connection.copyFrom(table: "mockapns_records", columns: Self.copyColumns, logger: logger) { writer in
@@ -163,9 +166,10 @@ public final class PostgresRecordStore: RecordStore {
     private static let copyColumns = ["namespace", "instance", "seq", "received_ms", "token", "topic", "push_type",
                                       "status", "reason", "apns_id", "connection_churn", "line", "search_text"]
 
-    /// `batch` as COPY text rows: one encoder and one buffer for the whole batch.
-    static func copyRows(_ batch: [RecordedRequest], namespace: String, instance: String) -> ByteBuffer {
-        var rows = CopyTextRows(capacity: batch.count * 1_600)
+    /// `batch` as COPY text rows: one encoder and one buffer for the whole batch (`spare`'s storage when given).
+    /// Lint findings are filled in here, off the loops, through the encoder's memo of payloads already linted.
+    static func copyRows(_ batch: [RecordedRequest], namespace: String, instance: String, reusing spare: ByteBuffer? = nil) -> ByteBuffer {
+        var rows = spare.map { CopyTextRows(reusing: $0, capacity: batch.count * 1_600) } ?? CopyTextRows(capacity: batch.count * 1_600)
         var encoder = RecordLineEncoder()
         for record in batch {
             rows.field(namespace)
@@ -179,7 +183,7 @@ public final class PostgresRecordStore: RecordStore {
             rows.field(record.response.reason)
             rows.field(record.response.apnsID?.lowercased())
             rows.field(record.lint.contains { $0.id == "new-connection-per-push" })
-            encoder.withLine(for: record) { line in rows.field(utf8: UnsafeBufferPointer(rebasing: line.dropLast())) }
+            encoder.withLine(for: record, linted: true) { line in rows.field(utf8: UnsafeBufferPointer(rebasing: line.dropLast())) }
             rows.field(SearchQuery.searchText(of: record))
             rows.endRow()
         }

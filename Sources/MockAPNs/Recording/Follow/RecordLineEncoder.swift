@@ -11,12 +11,17 @@ public struct RecordLineEncoder {
         record.line(using: &encoder)
     }
 
-    /// Hands `record`'s JSON line (with the lint findings the record carries, newline at the end) to `body` straight
-    /// from the encoder's buffer, which the next call reuses: for writers that copy the line on (the store's rows).
-    public mutating func withLine<Result>(for record: RecordedRequest,
+    /// Hands `record`'s JSON line (with the lint findings the record carries or, with `linted`, its payload's
+    /// findings when it carries none, remembered by payload; newline at the end) to `body` straight from the encoder's
+    /// buffer, which the next call reuses: for writers that copy the line on (the store's rows).
+    public mutating func withLine<Result>(for record: RecordedRequest, linted: Bool = false,
                                           _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         encoder.bytes.removeAll(keepingCapacity: true)
-        encoder.encode(record)
+        if linted, record.lint.isEmpty {
+            encoder.encode(record, lint: encoder.lintFindings(for: record))
+        } else {
+            encoder.encode(record)
+        }
         return try encoder.bytes.withUnsafeBufferPointer(body)
     }
 }

@@ -7,8 +7,17 @@ extension SearchQuery {
     /// ``matches(_:)`` decides). The device token is left out: 64 random hex digits per record tripled the database's
     /// cost of indexing the text, and a token is found by `token:` (a prefix, indexed on its own).
     public static func searchText(of record: RecordedRequest) -> String {
-        let view = SearchableRecord(record)
-        return [view.topic, view.title, view.body, view.reason]
-            .compactMap { $0 }.joined(separator: "\n").lowercased()
+        // The fields `SearchableRecord` reads for these terms, without the rest of it (run once per stored record).
+        let alert = record.payload?["aps"]?["alert"]
+        var text = ""
+        for part in [record.header("apns-topic"), alert?.stringValue ?? alert?["title"]?.stringValue, alert?["body"]?.stringValue,
+                     record.response.reason] {
+            guard let part else { continue }
+            if !text.isEmpty { text.append("\n") }
+            text.append(part)
+        }
+        // Plain ASCII (the usual case) is lowered byte by byte; other text as `lowercased()` does it, as the matcher does.
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.lowercased() }
+        return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }
