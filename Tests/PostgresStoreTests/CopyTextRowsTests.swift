@@ -36,4 +36,11 @@ final class CopyTextRowsTests: XCTestCase {
             }
         }
     }
+
+    func testIntegersAreWrittenInDecimal() {
+        var rows = CopyTextRows(capacity: 64)
+        for value in [Int64.min, -1, 0, 7, 10, 1_795_442_400_000, Int64.max] { rows.field(value) }
+        rows.endRow()
+        XCTAssertEqual(String(buffer: rows.buffer), "-9223372036854775808\t-1\t0\t7\t10\t1795442400000\t9223372036854775807\n")
+    }
 }

@@ -39,10 +39,20 @@ struct CopyTextRows {
         writeEscaped(bytes)
     }
 
-    /// Appends an integer field.
+    /// Appends an integer field, its digits written straight into the buffer (three per record: no String each).
     mutating func field(_ value: Int64) {
         separate()
-        buffer.writeString(String(value))
+        if value < 0 { buffer.writeInteger(UInt8(ascii: "-")) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value.magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(digits)[start...]))
+        }
     }
 
     /// Appends a boolean field (`t` or `f`).

@@ -176,18 +176,24 @@ public final class PostgresRecordStore: RecordStore {
             rows.field(instance)
             rows.field(Int64(bitPattern: record.seq))
             rows.field(record.receivedAtMillis)
-            rows.field(record.deviceToken?.lowercased())
+            rows.field(record.deviceToken.map(Self.lowercasedHex))
             rows.field(record.header("apns-topic"))
             rows.field(record.header("apns-push-type"))
             rows.field(Int64(record.response.status))
             rows.field(record.response.reason)
-            rows.field(record.response.apnsID?.lowercased())
+            rows.field(record.response.apnsID.map(Self.lowercasedHex))
             rows.field(record.lint.contains { $0.id == "new-connection-per-push" })
             encoder.withLine(for: record, linted: true) { line in rows.field(utf8: UnsafeBufferPointer(rebasing: line.dropLast())) }
             rows.field(SearchQuery.searchText(of: record))
             rows.endRow()
         }
         return rows.buffer
+    }
+
+    /// `text` lowercased; a token or apns-id already in lowercase ASCII (the usual case) is returned as it is,
+    /// unallocated.
+    static func lowercasedHex(_ text: String) -> String {
+        text.utf8.contains(where: { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) ? text.lowercased() : text
     }
 
     public func records(matching filter: RecordFilter, before: UInt64?) async throws -> [RecordedRequest] {
