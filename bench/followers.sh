@@ -21,12 +21,7 @@ source bench/lib.sh
 for tool in h2load perf curl; do
     command -v "$tool" >/dev/null || { echo "followers.sh: $tool not found (make deps)" >&2; exit 1; }
 done
-if [ -z "${MOCKAPNS:-}" ]; then
-    echo "building mockapns (release)…" >&2
-    swift build -c release --product mockapns >&2
-    MOCKAPNS=$(swift build -c release --show-bin-path)/mockapns
-fi
-BIN=$MOCKAPNS
+use_mockapns
 KEY=TESTTEAM01:TESTKEY001:certs/AuthKey_TESTKEY001.p8
 TOKEN=$("$BIN" token --key-file "$KEY")
 printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel 4711 left our warehouse and arrives tomorrow."},"badge":1,"sound":"default"},"orderId":"4711"}' > "$WORK/payload.json"

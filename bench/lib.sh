@@ -8,6 +8,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The mockapns binary a script runs: $MOCKAPNS when set, else a release build made now. Sets BIN.
+use_mockapns() {
+    if [ -z "${MOCKAPNS:-}" ]; then
+        echo "building mockapns (release)…" >&2
+        swift build -c release --product mockapns >&2
+        MOCKAPNS=$(swift build -c release --show-bin-path)/mockapns
+    fi
+    BIN=$MOCKAPNS
+}
+
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 wait_port() { for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; exit 1; }
 

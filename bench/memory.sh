@@ -8,11 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RECORDS=${RECORDS:-50000}
 source bench/lib.sh
-if [ -z "${MOCKAPNS:-}" ]; then
-    swift build -c release --product mockapns >&2
-    MOCKAPNS=$(swift build -c release --show-bin-path)/mockapns
-fi
-BIN=$MOCKAPNS
+use_mockapns
 KEY=TESTTEAM01:TESTKEY001:certs/AuthKey_TESTKEY001.p8
 TOKEN=$("$BIN" token --key-file "$KEY")
 printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel 4711 left our warehouse and arrives tomorrow between 9 and 12."},"badge":1,"sound":"default","thread-id":"orders"},"orderId":"4711","carrier":"DHL","tracking":"JJD0099999999","eta":"2026-11-24T09:00:00Z","items":3,"gift":false}' > "$WORK/payload.json"

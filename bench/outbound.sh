@@ -15,12 +15,7 @@ SERIAL=${SERIAL:-2000}
 ROUNDS=${ROUNDS:-2}
 source bench/lib.sh
 PYTHON=${PYTHON:-$(pwd)/.venv/bin/python3}
-if [ -z "${MOCKAPNS:-}" ]; then
-    echo "building mockapns (release)…" >&2
-    swift build -c release --product mockapns >&2
-    MOCKAPNS=$(swift build -c release --show-bin-path)/mockapns
-fi
-BIN=$MOCKAPNS
+use_mockapns
 KEY="TESTTEAM01:TESTKEY001:$(pwd)/certs/AuthKey_TESTKEY001.p8"
 printf '%s' '{"aps":{"alert":{"title":"Order {{n}}","body":"Your parcel left our warehouse."}}}' > "$WORK/payload.json"
 python3 -c 'import hashlib

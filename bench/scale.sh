@@ -20,12 +20,7 @@ INSTANCES=${INSTANCES:-3}
 CONCURRENCY=${CONCURRENCY:-300}
 source bench/lib.sh
 
-if [ -z "${MOCKAPNS:-}" ]; then
-    echo "building mockapns (release)…" >&2
-    swift build -c release --product mockapns >&2
-    MOCKAPNS=$(swift build -c release --show-bin-path)/mockapns
-fi
-BIN=$MOCKAPNS
+use_mockapns
 source bench/pg.sh
 
 printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel {{n}} left our warehouse and arrives tomorrow."},"badge":1},"orderId":"{{n}}"}' > "$WORK/payload.json"

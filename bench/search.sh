@@ -14,12 +14,7 @@ cd "$(dirname "$0")/.."
 RECORDS=${RECORDS:-1000000}
 ROUNDS=${ROUNDS:-5}
 source bench/lib.sh
-if [ -z "${MOCKAPNS:-}" ]; then
-    echo "building mockapns (release)…" >&2
-    swift build -c release --product mockapns >&2
-    MOCKAPNS=$(swift build -c release --show-bin-path)/mockapns
-fi
-BIN=$MOCKAPNS
+use_mockapns
 source bench/pg.sh
 
 printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel {{n}} left our warehouse and arrives tomorrow."},"badge":1},"orderId":"{{n}}"}' > "$WORK/payload.json"

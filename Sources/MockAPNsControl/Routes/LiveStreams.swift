@@ -1,3 +1,4 @@
+import APNsModel
 import Hummingbird
 import MockAPNs
 import Synchronized
@@ -92,16 +93,7 @@ final class LiveStreams: Sendable {
 
         /// `value` in decimal, without building a String (once per record per feed).
         static func writeDecimal(_ value: UInt64, to out: inout ByteBuffer) {
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-                var rest = value
-                var start = digits.count
-                repeat {
-                    start -= 1
-                    digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                } while rest > 0
-                out.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(digits)[start...]))
-            }
+            DecimalDigits.withDigits(of: value) { _ = out.writeBytes($0) }
         }
 
         /// An event naming a range of records the follower did not get: `gap` (the server no longer had them) or

@@ -1,3 +1,4 @@
+import APNsModel
 import NIOCore
 
 /// Rows for `COPY … FROM STDIN WITH (FORMAT text)`, written straight into the buffer sent to the server: fields
@@ -42,17 +43,7 @@ struct CopyTextRows {
     /// Appends an integer field, its digits written straight into the buffer (three per record: no String each).
     mutating func field(_ value: Int64) {
         separate()
-        if value < 0 { buffer.writeInteger(UInt8(ascii: "-")) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var rest = value.magnitude
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(digits)[start...]))
-        }
+        DecimalDigits.withDigits(of: value) { _ = buffer.writeBytes($0) }
     }
 
     /// Appends a boolean field (`t` or `f`).
