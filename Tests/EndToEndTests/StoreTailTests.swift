@@ -64,4 +64,32 @@ final class StoreTailTests: PostgresTestCase {
             _ = try await process.waitForExit(timeout: .seconds(30))
         }
     }
+
+    func testTailSaysWhichRecordsRetentionPrunedBeforeItReadThem() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let database = try cluster.createDatabase("tailpruned")
+        let url = cluster.url(database: database)
+        let ready = directory + "/pruning.json"
+        let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--quiet", "--ready-file", ready, "--store", url,
+                                              "--retain-count", "5", "--retain-interval", "1"])
+        let json = try await InspectCLI.readyFile(at: ready)
+        let apns = try XCTUnwrap(json?["apns_url"]?.stringValue, "serve did not become ready")
+        try await send(30, to: apns, token: String(repeating: "c3", count: 32))
+        var left = ""
+        for _ in 0..<100 where left != "5/25" {
+            left = try cluster.psql("SELECT count(*) || '/' || coalesce((SELECT pruned_through FROM mockapns_prune_marks), 0) "
+                                    + "FROM mockapns_records", database: database)
+            if left != "5/25" { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        XCTAssertEqual(left, "5/25", "records left / pruned through")
+
+        let tail = try InspectFollowProcess(["tail", "--store", url, "--json", "--since", "0"])
+        let printed = try await tail.waitForLines(5, timeout: .seconds(30))
+        XCTAssertEqual(try printed.split(separator: "\n").map { try RecordedRequest(jsonLine: Array($0.utf8)).seq }, [26, 27, 28, 29, 30])
+        tail.stop()
+        let exit = try await tail.waitForExit(timeout: .seconds(30))
+        XCTAssertTrue(exit?.stderr.contains("records with ids 1–25 were pruned by the store's retention") ?? false, exit?.stderr ?? "")
+        serve.stop()
+        _ = try await serve.waitForExit(timeout: .seconds(30))
+    }
 }

@@ -31,10 +31,11 @@ public protocol RecordStore: Sendable {
     func newestID() async throws -> UInt64
 
     /// Every record numbered above `id` that matches `filter` (its `since` and `limit` ignored), oldest first, in
-    /// the batches the store reads them in; an empty batch now and then (a poll that found nothing) lets the consumer
-    /// keep time, write heartbeats or notice it should stop. Pull-driven, so a slow consumer costs at most a batch.
-    /// Ends when the consuming task is cancelled; throws when the store fails.
-    func follow(matching filter: RecordFilter, after id: UInt64) -> AsyncThrowingStream<[RecordedRequest], any Error>
+    /// the batches the store reads them in, each saying which unread ids retention pruned meanwhile; an empty batch
+    /// now and then (a poll that found nothing) lets the consumer keep time, write heartbeats or notice it should
+    /// stop. Pull-driven, so a slow consumer costs at most a batch. Ends when the consuming task is cancelled; throws
+    /// when the store fails.
+    func follow(matching filter: RecordFilter, after id: UInt64) -> AsyncThrowingStream<RecordStoreBatch, any Error>
 
     /// Counters over every record the store holds (by status, reason and push type).
     func statistics() async throws -> RecorderStatistics

@@ -4,8 +4,9 @@ import MockAPNs
 
 /// `/api/v1/stream` with `serve --store`: every instance's records as the shared store receives them
 /// (``RecordStore/follow(matching:after:)``), `id:` the store-wide id, so the dashboard of any instance lists the
-/// pushes all of them answered. A store that fails ends the feed with an `event: error` naming it; the feed ends
-/// when the server stops (within one poll).
+/// pushes all of them answered; `event: gap` with `"pruned": true` names ids retention deleted before the feed read
+/// them. A store that fails ends the feed with an `event: error` naming it; the feed ends when the server stops
+/// (within one poll).
 enum StoreLiveFeed {
     /// The response body: a comment, then `id:` / `data:` events and keep-alive comments.
     static func body(store: any RecordStore, after id: UInt64, filter: RecordFilter, streams: LiveStreams) -> ResponseBody {
@@ -16,7 +17,14 @@ enum StoreLiveFeed {
             do {
                 for try await batch in store.follow(matching: filter, after: id) {
                     if streams.isClosed { break }
-                    guard !batch.isEmpty else {
+                    if let pruned = batch.pruned {
+                        // Store ids are shared by every namespace: the range is known, how many of it were this
+                        // namespace's records is not.
+                        try await writer.write(ByteBuffer(string: "event: gap\ndata: {\"from\":\(pruned.lowerBound),\"through\":"
+                                                          + "\(pruned.upperBound),\"pruned\":true}\n\n"))
+                        lastWrite = ContinuousClock.now
+                    }
+                    guard !batch.records.isEmpty else {
                         if ContinuousClock.now - lastWrite >= streams.heartbeatInterval {
                             try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                             lastWrite = ContinuousClock.now
@@ -24,8 +32,8 @@ enum StoreLiveFeed {
                         continue
                     }
                     var out = ByteBuffer()
-                    out.reserveCapacity(batch.count * 1_600)
-                    for record in batch {
+                    out.reserveCapacity(batch.records.count * 1_600)
+                    for record in batch.records {
                         let linted = record.lint.isEmpty ? record.withLint() : record
                         out.writeString("id: \(record.seq)\ndata: ")
                         encoder.withLine(for: linted) { line in _ = out.writeBytes(UnsafeBufferPointer(rebasing: line.dropLast())) }

@@ -88,8 +88,10 @@ enum StoreSchema {
             "CREATE INDEX mockapns_records_reason_folded ON mockapns_records (namespace, lower(reason), id)",
             "CREATE INDEX mockapns_records_token_prefix ON mockapns_records (namespace, token text_pattern_ops)",
         ]),
-        StoreMigration(version: 4, summary: "fault rules: how often each has fired across the instances (counted rules are claimed)", statements: [
+        StoreMigration(version: 4, summary: "fault rules: how often each has fired across the instances (counted rules are claimed); how far retention pruned", statements: [
             "ALTER TABLE mockapns_faults ADD COLUMN fired integer NOT NULL DEFAULT 0",
+            // The highest record id retention has deleted in each namespace: a follower behind it was passed by.
+            "CREATE TABLE mockapns_prune_marks (namespace text PRIMARY KEY, pruned_through bigint NOT NULL)",
         ]),
     ]
 

@@ -8,9 +8,9 @@ extension PostgresRecordStore {
     /// Every matching record numbered above `id`, from every instance of the namespace, one poll per batch: new ids
     /// in order and, once, any id that became visible late (a slower instance's batch), so each record comes exactly
     /// once. A poll that finds nothing yields an empty batch after 200 ms. Pull-driven: nothing is read ahead of the
-    /// consumer, so a slow one holds at most one batch (2 000 records). Records pruned by retention before they were
-    /// read are not reported (the store keeps no trace of them). Nothing is closed when the stream ends.
-    public func follow(matching filter: RecordFilter, after id: UInt64) -> AsyncThrowingStream<[RecordedRequest], any Error> {
+    /// consumer, so a slow one holds at most one batch (2 000 records). When retention pruned past ids the follower
+    /// had not read (the namespace's prune mark), the batch names them, once. Nothing is closed when the stream ends.
+    public func follow(matching filter: RecordFilter, after id: UInt64) -> AsyncThrowingStream<RecordStoreBatch, any Error> {
         let cursor = StoreFollowCursor(store: self, filter: filter, after: id)
         return AsyncThrowingStream {
             do {
@@ -30,17 +30,27 @@ actor StoreFollowCursor {
     private var cursor: UInt64
     private var delivered = Set<UInt64>()
     private var lastWasEmpty = false
+    /// Ids up to here were reported pruned (or were delivered).
+    private var accountedThrough: UInt64
 
     init(store: PostgresRecordStore, filter: RecordFilter, after id: UInt64) {
         self.store = store
         self.filter = filter
         start = id
         cursor = id
+        accountedThrough = id
     }
 
     /// The next batch (empty when nothing new came within 200 ms of the last empty one).
-    func next() async throws -> [RecordedRequest] {
+    func next() async throws -> RecordStoreBatch {
         if lastWasEmpty { try await Task.sleep(for: .milliseconds(200)) }
+        // Read before the records: whatever retention deletes after this is still read below or named next time.
+        let prunedThrough = try await store.prunedThrough()
+        var pruned: ClosedRange<UInt64>?
+        if prunedThrough > max(cursor, accountedThrough) {
+            pruned = (max(cursor, accountedThrough) + 1)...prunedThrough
+            accountedThrough = prunedThrough
+        }
         let lookBack = PostgresRecordStore.followLookBack
         var fresh = try await store.ids(after: cursor, matching: filter, limit: 2_000)
         let full = fresh.count == 2_000
@@ -55,7 +65,7 @@ actor StoreFollowCursor {
         cursor = max(cursor, fresh.last ?? cursor)
         let floor = cursor > lookBack ? cursor - lookBack : 0
         if delivered.count > 4_096 { delivered = delivered.filter { $0 >= floor } }
-        lastWasEmpty = !full && records.isEmpty
-        return records
+        lastWasEmpty = !full && records.isEmpty && pruned == nil
+        return RecordStoreBatch(records: records, pruned: pruned)
     }
 }

@@ -298,6 +298,20 @@ public final class PostgresRecordStore: RecordStore {
         return pruned
     }
 
+    /// The tail of a prune statement after its `gone` (the deleted ids): raises the namespace's prune mark to the
+    /// highest id deleted (`$1` is the namespace) and answers how many rows went.
+    private static let markPruned = ", marked AS (INSERT INTO mockapns_prune_marks (namespace, pruned_through) "
+        + "SELECT $1, max(id) FROM gone HAVING count(*) > 0 ON CONFLICT (namespace) DO UPDATE SET pruned_through = "
+        + "greatest(mockapns_prune_marks.pruned_through, excluded.pruned_through)) SELECT count(*) FROM gone"
+
+    /// The highest record id retention has deleted in the namespace (0 when it never pruned).
+    public func prunedThrough() async throws -> UInt64 {
+        try await requireSchemaOnce()
+        let query = StoreQueryBuilder(namespace: namespace)
+        let sql = "SELECT coalesce(max(pruned_through), 0) FROM mockapns_prune_marks WHERE \(query.conditions)"
+        return UInt64(bitPattern: try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds)).first?.decode(Int64.self) ?? 0)
+    }
+
     /// The `DELETE`s `retention` asks for in this namespace, each answering how many rows it removed.
     private func pruneQueries(_ retention: RecordRetention) -> [PostgresQuery] {
         var queries: [PostgresQuery] = []
@@ -305,14 +319,14 @@ public final class PostgresRecordStore: RecordStore {
             var query = StoreQueryBuilder(namespace: namespace)
             let offset = query.bind(Int64(keep))
             let sql = "WITH gone AS (DELETE FROM mockapns_records WHERE \(query.conditions) AND id <= (SELECT id FROM "
-                + "mockapns_records WHERE \(query.conditions) ORDER BY id DESC OFFSET \(offset) LIMIT 1) RETURNING 1) "
-                + "SELECT count(*) FROM gone"
+                + "mockapns_records WHERE \(query.conditions) ORDER BY id DESC OFFSET \(offset) LIMIT 1) RETURNING id)"
+                + Self.markPruned
             queries.append(PostgresQuery(unsafeSQL: sql, binds: query.binds))
         }
         if let cutoff = retention.receivedBeforeMillis {
             var query = StoreQueryBuilder(namespace: namespace)
             query.add("received_ms < ", cutoff)
-            let sql = "WITH gone AS (DELETE FROM mockapns_records WHERE \(query.conditions) RETURNING 1) SELECT count(*) FROM gone"
+            let sql = "WITH gone AS (DELETE FROM mockapns_records WHERE \(query.conditions) RETURNING id)" + Self.markPruned
             queries.append(PostgresQuery(unsafeSQL: sql, binds: query.binds))
         }
         return queries

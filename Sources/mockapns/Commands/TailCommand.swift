@@ -64,7 +64,13 @@ struct TailCommand: AsyncParsableCommand {
                         }
                     }
                 case .file, .store:   // appended lines, or the store polled by id
-                    for try await record in try recordSource.follow(matching: filters.filter, includeExisting: includeExisting) {
+                    let records: AsyncThrowingStream<RecordedRequest, any Error>
+                    if case .store(let store) = recordSource {
+                        records = store.follow(matching: filters.filter, includeExisting: includeExisting) { report.pruned($0) }
+                    } else {
+                        records = try recordSource.follow(matching: filters.filter, includeExisting: includeExisting)
+                    }
+                    for try await record in records {
                         if output.json {
                             output.printJSON(record.jsonValue())
                             report.printed()

@@ -52,7 +52,7 @@ public struct MemoryRecordStore: RecordStore {
 
     /// Records as the recorder numbers them, read from the ring, an empty batch after 100 ms without any (the control
     /// plane's own live feed, ``RecordFollower``, is the fast path; this one serves code written against any store).
-    public func follow(matching filter: RecordFilter, after id: UInt64) -> AsyncThrowingStream<[RecordedRequest], any Error> {
+    public func follow(matching filter: RecordFilter, after id: UInt64) -> AsyncThrowingStream<RecordStoreBatch, any Error> {
         let recorder = self.recorder
         let cursor = Mutex(id)
         var unpaged = filter
@@ -68,7 +68,7 @@ public struct MemoryRecordStore: RecordStore {
             if records.isEmpty {
                 do { try await Task.sleep(for: .milliseconds(100)) } catch { return nil }
             }
-            return records
+            return RecordStoreBatch(records: records)
         }
     }
 

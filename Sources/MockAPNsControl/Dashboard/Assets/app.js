@@ -56,6 +56,10 @@ const showError = (node, error) => { if (error?.unauthorized) error = null; node
 const rowsBody = $("rows");
 
 function rowFor(item) {
+  if (item.gap && item.pruned) {
+    return h("tr", { class: "gap" }, h("td", { colspan: "7" },
+      `Pushes with store ids ${item.from}–${item.through} were pruned by the store's retention before this page read them`));
+  }
   if (item.gap) {
     return h("tr", { class: "gap" }, h("td", { colspan: "7" },
       `${item.count} push${item.count === 1 ? "" : "es"} not shown here (seq ${item.from}–${item.through}): this page fell behind `

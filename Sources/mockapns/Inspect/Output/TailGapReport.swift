@@ -27,6 +27,19 @@ final class TailGapReport: Sendable {
         StandardStreams.writeError(Self.gapLine(range) + "\n")
     }
 
+    /// Says on stderr that the store pruned ids in `range` before this tail read them, and counts it (how many of the
+    /// ids were records of the namespace is not known: the database numbers every namespace's records in one series).
+    func pruned(_ range: ClosedRange<UInt64>) {
+        counts.withLock { $0.gaps += 1 }
+        StandardStreams.writeError(Self.prunedLine(range) + "\n")
+    }
+
+    /// The stderr line for ids the store pruned unread.
+    static func prunedLine(_ range: ClosedRange<UInt64>) -> String {
+        "mockapns tail: records with ids \(range.lowerBound)–\(range.upperBound) were pruned by the store's retention "
+            + "(--retain-count/--retain-age) before this tail read them; a longer retention keeps them"
+    }
+
     /// The stderr line for one gap.
     static func gapLine(_ range: ClosedRange<UInt64>) -> String {
         let count = range.upperBound - range.lowerBound + 1
@@ -39,7 +52,7 @@ final class TailGapReport: Sendable {
     var summary: String {
         let counts = self.counts.withLock { $0 }
         var text = "mockapns tail: \(counts.printed) record(s) printed"
-        if counts.gaps > 0 { text += ", \(counts.skipped) skipped in \(counts.gaps) gap(s)" }
+        if counts.gaps > 0 { text += counts.skipped > 0 ? ", \(counts.skipped) skipped in \(counts.gaps) gap(s)" : ", \(counts.gaps) gap(s)" }
         return text
     }
 

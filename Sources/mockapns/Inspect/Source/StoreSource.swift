@@ -30,15 +30,18 @@ struct StoreSource {
     }
 
     /// Every matching record from now on (after those already there when `includeExisting`, from `filter.since`):
-    /// ``PostgresRecordStore/follow(matching:after:)``, closing the store's connection when it ends.
-    func follow(matching filter: RecordFilter, includeExisting: Bool) -> AsyncThrowingStream<RecordedRequest, any Error> {
+    /// ``PostgresRecordStore/follow(matching:after:)``, closing the store's connection when it ends. `onPruned` hears
+    /// of ids retention deleted before they were read.
+    func follow(matching filter: RecordFilter, includeExisting: Bool,
+                onPruned: @escaping @Sendable (ClosedRange<UInt64>) -> Void = { _ in }) -> AsyncThrowingStream<RecordedRequest, any Error> {
         let store = self.store
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     let start = includeExisting ? (filter.since ?? 0) : try await store.newestID()
                     for try await batch in store.follow(matching: filter, after: start) {
-                        for record in batch { continuation.yield(record) }
+                        if let pruned = batch.pruned { onPruned(pruned) }
+                        for record in batch.records { continuation.yield(record) }
                     }
                     continuation.finish()
                 } catch is CancellationError {
