@@ -1,0 +1,62 @@
+import APNsModel
+import Foundation
+import PeerSupport
+import PostgresSupport
+import XCTest
+
+/// The dashboard of instance B, in headless chromium (Tests/Peers/dashboard_store_browser.py), shows pushes answered
+/// by instance A through their shared store: listed when the page opens, arriving live, opened and searched.
+final class StoreDashboardBrowserTests: PostgresTestCase {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    func testOneInstancesDashboardShowsAnotherInstancesPushesLive() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let url = cluster.url(database: try cluster.createDatabase("dashboard"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashstore-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func serve(_ name: String, control: Bool) async throws -> (InspectFollowProcess, JSONValue?) {
+            let ready = directory + "/\(name).json"
+            let process = try InspectFollowProcess(["serve", "--port", "0", "--quiet", "--ready-file", ready, "--store", url,
+                                                    "--instance-name", name] + (control ? ["--control-port", "0"] : ["--no-control"]))
+            return (process, try await InspectCLI.readyFile(at: ready))
+        }
+        let (first, firstReady) = try await serve("A", control: false)
+        defer { first.stop() }
+        let (second, secondReady) = try await serve("B", control: true)
+        defer { second.stop() }
+        let apnsA = try XCTUnwrap(firstReady?["apns_url"]?.stringValue, "A did not become ready")
+        let controlB = try XCTUnwrap(secondReady?["control_url"]?.stringValue, "B did not become ready")
+        let payload = directory + "/push.json"
+        try Data(#"{"aps":{"alert":{"title":"Shared","body":"through A"}}}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        let seen = String(repeating: "a1", count: 32), later = String(repeating: "b2", count: 32)
+        func send(_ token: String) async throws {
+            let sent = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "com.example.app", "--url", apnsA])
+            XCTAssertEqual(sent.status, 0, sent.stdout + sent.stderr)
+        }
+        try await send(seen)
+        let stored = try await InspectCLI.run(["expect", "--store", url, "--token", seen, "--count", "1", "--timeout", "30"])
+        XCTAssertEqual(stored.status, 0, stored.stdout + stored.stderr)
+
+        let python = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Self.root.appendingPathComponent(".venv/bin/python").path
+        let browser = try PeerProcess.start(python, [Self.root.appendingPathComponent("Tests/Peers/dashboard_store_browser.py").path,
+                                                     controlB, Self.root.appendingPathComponent(".build/dashboard-screenshots").path,
+                                                     seen, later])
+        defer { browser.terminate() }
+        var listening = false
+        for _ in 0..<600 where !listening {
+            listening = browser.currentStdout.contains("listening")
+            if !listening {
+                if !browser.isRunning { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        if listening { try await send(later) }
+        let result = browser.wait(timeout: 120)
+        XCTAssertTrue(listening, "the page never listed the first push: \(result.stdout) \(result.stderr)")
+        XCTAssertEqual(result.status, 0, "browser test failed:\n\(result.stdout)\n\(result.stderr)")
+        XCTAssertTrue(result.stdout.contains(#""ok": true"#), result.stdout + result.stderr)
+    }
+}
