@@ -52,8 +52,7 @@ final class CertsCommandTests: XCTestCase {
         XCTAssertEqual(nothing.status, 2)
     }
 
-    private static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    private static let repo = RepoPaths.root
 
     /// `--install` never trusts the bundled CA (its key is public): it makes a CA per user data folder, installs
     /// exactly that one, reuses it on the next run, and `serve --cert/--key` with its server certificate is

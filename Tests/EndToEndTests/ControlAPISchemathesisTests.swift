@@ -6,12 +6,9 @@ import XCTest
 /// control API's OpenAPI document (`/api/v1/openapi.json`) and checks that none gets a 5xx and every answer matches
 /// the document's schema and content type. The event stream is left out (it never ends).
 final class ControlAPISchemathesisTests: XCTestCase {
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
 
     func testGeneratedRequestsGetNo5xxAndSchemaConformingAnswers() async throws {
-        let python = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Self.root + "/.venv/bin/python"
+        let python = RepoPaths.python
         let schemathesis = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: schemathesis), "schemathesis is missing: run `make deps`")
         let directory = NSTemporaryDirectory() + "schemathesis-\(UUID().uuidString)"

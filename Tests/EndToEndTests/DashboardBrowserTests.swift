@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -10,12 +11,9 @@ import FoundationNetworking
 /// drives headless chromium through selenium (live list, search, detail with the iPhone rendering and app-state
 /// switch, a fault added from the form) and saves screenshots under .build/dashboard-screenshots.
 final class DashboardBrowserTests: XCTestCase {
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
 
     func testDashboardShowsLivePushesSearchDetailAndFaults() async throws {
-        let python = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Self.root.appendingPathComponent(".venv/bin/python").path
+        let python = RepoPaths.python
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashboard-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -29,11 +27,11 @@ final class DashboardBrowserTests: XCTestCase {
         let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue)
         XCTAssertEqual(readyJSON?["dashboard_url"]?.stringValue, control + "/")
 
-        let keyPath = Self.root.appendingPathComponent("certs/AuthKey_TESTKEY001.p8").path
+        let keyPath = RepoPaths.root + "/certs/AuthKey_TESTKEY001.p8"
         let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(keyPath)"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let shots = Self.root.appendingPathComponent(".build/dashboard-screenshots").path
-        let script = Self.root.appendingPathComponent("Tests/Peers/dashboard_browser.py").path
+        let shots = RepoPaths.root + "/.build/dashboard-screenshots"
+        let script = RepoPaths.peers + "/dashboard_browser.py"
         let result = try await Self.run(python, [script, control, apns, jwt, shots])
         XCTAssertEqual(result.status, 0, "browser test failed:\n\(result.output)")
         XCTAssertTrue(result.output.contains(#""ok": true"#), result.output)
@@ -47,8 +45,7 @@ final class DashboardBrowserTests: XCTestCase {
     /// page of a full mock is requested once. The script prints its figures (latency, throughput ratio) for the
     /// note; latency is checked only against a freeze, never as a timing bound.
     func testDashboardStaysBoundedUnderABurst() async throws {
-        let python = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Self.root.appendingPathComponent(".venv/bin/python").path
+        let python = RepoPaths.python
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashload-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -60,10 +57,10 @@ final class DashboardBrowserTests: XCTestCase {
         let readyJSON = try await InspectCLI.readyFile(at: ready)
         let apns = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "serve wrote no ready file")
         let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue)
-        let keyPath = Self.root.appendingPathComponent("certs/AuthKey_TESTKEY001.p8").path
+        let keyPath = RepoPaths.root + "/certs/AuthKey_TESTKEY001.p8"
         let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(keyPath)"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let script = Self.root.appendingPathComponent("Tests/Peers/dashboard_load.py").path
+        let script = RepoPaths.peers + "/dashboard_load.py"
         let result = try await Self.run(python, [script, control, apns, jwt, "20000"])
         print(result.output)
         XCTAssertEqual(result.status, 0, "dashboard load test failed:\n\(result.output)")
@@ -88,8 +85,7 @@ final class DashboardBrowserTests: XCTestCase {
     /// A relaying mock's dashboard (Tests/Peers/dashboard_relay_browser.py): the detail of a relayed push shows the
     /// mock's verdict beside the upstream's, the disagreeing status marked.
     func testDashboardShowsTheMocksVerdictBesideTheUpstreams() async throws {
-        let python = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Self.root.appendingPathComponent(".venv/bin/python").path
+        let python = RepoPaths.python
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashrelay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -105,7 +101,7 @@ final class DashboardBrowserTests: XCTestCase {
         let ready = directory.appendingPathComponent("ready.json").path
         // A webhook nobody listens for: each record's detail says it failed.
         let relay = try InspectFollowProcess(["serve", "--port", "0", "--control-port", "0", "--quiet", "--ready-file", ready,
-                                              "--relay", upstreamURL, "--relay-ca", Self.root.appendingPathComponent("certs/ca.pem").path,
+                                              "--relay", upstreamURL, "--relay-ca", RepoPaths.root + "/certs/ca.pem",
                                               "--webhook", "http://127.0.0.1:9/hook", "--webhook-attempts", "1", "--webhook-timeout", "1"])
         defer { relay.stop() }
         let readyJSON = try await InspectCLI.readyFile(at: ready)
@@ -120,8 +116,8 @@ final class DashboardBrowserTests: XCTestCase {
         let relayStats = try stats.json()["relay"]
         XCTAssertEqual(relayStats?["relayed"]?.integerValue, 2, stats.stdout)
         XCTAssertEqual(relayStats?["disagreements"]?.integerValue, 1, "the upstream's 410 against the mock's 200: \(stats.stdout)")
-        let shots = Self.root.appendingPathComponent(".build/dashboard-screenshots").path
-        let script = Self.root.appendingPathComponent("Tests/Peers/dashboard_relay_browser.py").path
+        let shots = RepoPaths.root + "/.build/dashboard-screenshots"
+        let script = RepoPaths.peers + "/dashboard_relay_browser.py"
         let result = try await Self.run(python, [script, control, shots])
         XCTAssertEqual(result.status, 0, "browser test failed:\n\(result.output)")
         XCTAssertTrue(result.output.contains(#""ok": true"#), result.output)

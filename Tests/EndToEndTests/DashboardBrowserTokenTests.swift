@@ -1,17 +1,15 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import XCTest
 
 /// The web dashboard in a real browser against `mockapns serve --control-token`: the page asks for the token,
 /// then lists pushes live over the authenticated stream (Tests/Peers/dashboard_token_browser.py, headless
 /// chromium through selenium); without the token the API and the stream answer 401.
 final class DashboardBrowserTokenTests: XCTestCase {
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
 
     func testWithAControlTokenThePageAsksForItThenShowsPushesLive() async throws {
-        let python = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Self.root.appendingPathComponent(".venv/bin/python").path
+        let python = RepoPaths.python
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashboard-token-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -26,11 +24,11 @@ final class DashboardBrowserTokenTests: XCTestCase {
         let apns = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "serve wrote no ready file")
         let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue)
 
-        let keyPath = Self.root.appendingPathComponent("certs/AuthKey_TESTKEY001.p8").path
+        let keyPath = RepoPaths.root + "/certs/AuthKey_TESTKEY001.p8"
         let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(keyPath)"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let shots = Self.root.appendingPathComponent(".build/dashboard-screenshots").path
-        let script = Self.root.appendingPathComponent("Tests/Peers/dashboard_token_browser.py").path
+        let shots = RepoPaths.root + "/.build/dashboard-screenshots"
+        let script = RepoPaths.peers + "/dashboard_token_browser.py"
         let result = try await DashboardBrowserTests.run(python, [script, control, apns, jwt, controlToken, shots])
         XCTAssertEqual(result.status, 0, "browser test failed:\n\(result.output)")
         XCTAssertTrue(result.output.contains(#""ok": true"#), result.output)

@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -24,8 +25,7 @@ final class InspectServeTests: XCTestCase {
         XCTAssertNotNil(readyJSON?["control_url"]?.stringValue, "no control_url in the ready file")
 
         // A push over plain HTTP/1.1, with a token minted by `mockapns token`.
-        let keyPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("certs/AuthKey_TESTKEY001.p8").path
+        let keyPath = RepoPaths.cert("AuthKey_TESTKEY001.p8")
         let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(keyPath)"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
         var request = URLRequest(url: URL(string: "\(http1)/3/device/\(String(repeating: "ab", count: 32))")!)

@@ -1,13 +1,13 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import XCTest
 
 /// `mockapns token`: a fresh ES256 provider token for a .p8 key.
 final class InspectTokenTests: XCTestCase {
     /// The repository's bundled test key.
     private var keyPath: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("certs/AuthKey_TESTKEY001.p8").path
+        RepoPaths.cert("AuthKey_TESTKEY001.p8")
     }
 
     private func segment(_ text: Substring) throws -> JSONValue {

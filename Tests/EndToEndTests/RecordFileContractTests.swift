@@ -9,8 +9,7 @@ import XCTest
 /// (torn tail trimmed, `seq` continued), and a file that stops taking writes (500 instead of 200, `/metrics`,
 /// whole lines only, exit status 3).
 final class RecordFileContractTests: XCTestCase {
-    private static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    private static let repo = RepoPaths.root
     private var dir: String!
 
     override func setUpWithError() throws {

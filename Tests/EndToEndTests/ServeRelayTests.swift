@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import MockAPNs
 import XCTest
 
@@ -14,8 +15,7 @@ final class ServeRelayTests: XCTestCase {
     /// Unregistered in A's own registry: A answers 410 itself and relays nothing.
     private let refusedByMock = String(repeating: "ef", count: 32)
     /// The repository's bundled credentials.
-    private let certs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("certs")
+    private let certs = URL(fileURLWithPath: RepoPaths.certs)
 
     private func scratch() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-relay-\(UUID().uuidString)")

@@ -9,10 +9,7 @@ import XCTest
 final class ServeWebhookTests: XCTestCase {
     private var directory = ""
     private var peers: [RunningPeer] = []
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-    private static let python = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? root + "/.venv/bin/python"
+    private static let python = RepoPaths.python
 
     override func setUp() async throws {
         directory = NSTemporaryDirectory() + "serve-webhook-\(UUID().uuidString)"
@@ -26,7 +23,7 @@ final class ServeWebhookTests: XCTestCase {
     }
 
     private func receiver(port: Int, log: String, _ options: [String] = []) throws {
-        let peer = try PeerProcess.start(Self.python, ["-u", Self.root + "/Tests/Peers/webhook_receiver.py", String(port), log] + options)
+        let peer = try PeerProcess.start(Self.python, ["-u", RepoPaths.peers + "/webhook_receiver.py", String(port), log] + options)
         peers.append(peer)
         for _ in 0..<300 where !peer.currentStdout.contains("listening") { usleep(20_000) }
         XCTAssertTrue(peer.currentStdout.contains("listening"), "the receiver did not start")

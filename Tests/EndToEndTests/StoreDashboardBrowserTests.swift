@@ -7,8 +7,6 @@ import XCTest
 /// The dashboard of instance B, in headless chromium (Tests/Peers/dashboard_store_browser.py), shows pushes answered
 /// by instance A through their shared store: listed when the page opens, arriving live, opened and searched.
 final class StoreDashboardBrowserTests: PostgresTestCase {
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
 
     func testOneInstancesDashboardShowsAnotherInstancesPushesLive() async throws {
         let cluster = try XCTUnwrap(Self.cluster)
@@ -39,10 +37,9 @@ final class StoreDashboardBrowserTests: PostgresTestCase {
         let stored = try await InspectCLI.run(["expect", "--store", url, "--token", seen, "--count", "1", "--timeout", "30"])
         XCTAssertEqual(stored.status, 0, stored.stdout + stored.stderr)
 
-        let python = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Self.root.appendingPathComponent(".venv/bin/python").path
-        let browser = try PeerProcess.start(python, [Self.root.appendingPathComponent("Tests/Peers/dashboard_store_browser.py").path,
-                                                     controlB, Self.root.appendingPathComponent(".build/dashboard-screenshots").path,
+        let python = RepoPaths.python
+        let browser = try PeerProcess.start(python, [RepoPaths.peers + "/dashboard_store_browser.py",
+                                                     controlB, RepoPaths.root + "/.build/dashboard-screenshots",
                                                      seen, later])
         defer { browser.terminate() }
         var listening = false

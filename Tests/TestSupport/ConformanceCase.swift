@@ -33,8 +33,7 @@ public struct ConformanceCase: Sendable {
     public var hasChannelSetup: Bool
 
     /// The `Fixtures` folder, found from this source file.
-    public static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+    public static let fixtures = URL(fileURLWithPath: RepoPaths.fixtures)
 
     /// A valid base64 channel ID standing in for `$CHANNEL`.
     public static let channelID = "dGVzdC1jaGFubmVs"

@@ -4,16 +4,9 @@ import PeerSupport
 /// Runs the small Python `h2` clients of Tests/Peers/h2_raw_client.py (h2 comes with `make deps`: the interpreter is
 /// `$MOCKAPNS_PYTHON`, or `<repo>/.venv/bin/python`; nothing is installed while tests run).
 enum PythonH2 {
-    static let repositoryRoot: String = {
-        // Tests/HTTP2Tests/Support/PythonH2.swift → repository root
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().path
-    }()
+    static let python = RepoPaths.python
 
-    static let python: String = ProcessInfo.processInfo.environment["MOCKAPNS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? repositoryRoot + "/.venv/bin/python"
-
-    static let scriptPath = repositoryRoot + "/Tests/Peers/h2_raw_client.py"
+    static let scriptPath = RepoPaths.peers + "/h2_raw_client.py"
 
     /// Runs the script in `mode` against `port`; `tls` uses TLS without ALPN, trusting `ca`.
     static func run(mode: String, port: Int, ca: String?, extra: [String] = [], timeout: TimeInterval = 60) throws -> PeerProcess.Output {

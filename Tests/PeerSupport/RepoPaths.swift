@@ -3,7 +3,7 @@ import Foundation
 /// Paths inside this repository, found from this source file's location (no ../shared, no cwd assumptions).
 public enum RepoPaths {
     public static let root: String = {
-        // Tests/TestSupport/RepoPaths.swift → the repository root.
+        // Tests/PeerSupport/RepoPaths.swift → the repository root.
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
     }()

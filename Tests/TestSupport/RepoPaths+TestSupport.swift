@@ -1,0 +1,4 @@
+import PeerSupport
+
+/// The repository's paths (``PeerSupport/RepoPaths``), for the targets that take their support from here.
+public typealias RepoPaths = PeerSupport.RepoPaths
