@@ -52,14 +52,6 @@ final class ServeWebhookTests: XCTestCase {
         ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { try? JSONValue.parse(Array($0.utf8)) }
     }
 
-    private func eventually(_ condition: () throws -> Bool) async throws -> Bool {
-        for _ in 0..<600 {
-            if try condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return try condition()
-    }
-
     func testMatchingPushesArePostedSignedInOrderAndCounted() async throws {
         let port = try PeerProcess.freePort(), log = directory + "/hook.jsonl"
         try receiver(port: port, log: log, ["--secret", "s3cret"])
@@ -71,7 +63,7 @@ final class ServeWebhookTests: XCTestCase {
         let other = try await send(20, topic: "com.example.other", to: apns)
         XCTAssertEqual(other["accepted"]?.integerValue, 20, other.jsonText())
 
-        let arrived = try await eventually { deliveries(log).count >= 60 }
+        let arrived = try await Poll.until { deliveries(log).count >= 60 }
         XCTAssertTrue(arrived, "\(deliveries(log).count) of 60 arrived")
         let got = deliveries(log)
         XCTAssertEqual(got.count, 60, "only the matching pushes, each once")
@@ -79,7 +71,7 @@ final class ServeWebhookTests: XCTestCase {
         let seqs = got.compactMap { $0["seq"]?.integerValue }
         XCTAssertEqual(seqs, seqs.sorted(), "in record order")
 
-        let counted = try await eventually { try get(control + "/metrics").contains(#"mockapns_webhook_delivered_total{webhook="0"} 60"#) }
+        let counted = try await Poll.until { try get(control + "/metrics").contains(#"mockapns_webhook_delivered_total{webhook="0"} 60"#) }
         let metrics = try get(control + "/metrics")
         XCTAssertTrue(counted, metrics)
         let stats = try JSONValue.parse(Array(try get(control + "/api/v1/stats").utf8))
@@ -106,7 +98,7 @@ final class ServeWebhookTests: XCTestCase {
         defer { serve.stop() }
         let sent = try await send(500, topic: "com.example.app", to: apns)
         XCTAssertEqual(sent["accepted"]?.integerValue, 500, "every push answered 200 while the webhook hangs: \(sent.jsonText())")
-        let counted = try await eventually {
+        let counted = try await Poll.until {
             let stats = try JSONValue.parse(Array(try get(control + "/api/v1/stats").utf8))
             return (stats["webhooks"]?.arrayElements?.first?["failed"]?.integerValue ?? 0) > 0 && (stats["webhooks"]?.arrayElements?.first?["dropped"]?.integerValue ?? 0) > 0
         }

@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import PostgresSupport
 import XCTest
 
@@ -28,15 +29,6 @@ final class StoreDurabilityTests: PostgresTestCase {
         return (process, apns)
     }
 
-    /// Polls `condition` for up to 60 s.
-    private func eventually(_ condition: () throws -> Bool) async throws -> Bool {
-        for _ in 0..<600 {
-            if try condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return try condition()
-    }
-
     /// `--record-sync` answers only after the record's batch committed, so killing the instance mid-run (no flush,
     /// no close) leaves every push the sender saw accepted in the store; each push is numbered in its body, so a
     /// record is matched to the push it came from.
@@ -51,7 +43,7 @@ final class StoreDurabilityTests: PostgresTestCase {
                                              "--concurrency", "20", "--payload-template", "--give-up-after", "2",
                                              "--timeout", "5", "--json"])
         defer { send.stop() }
-        let started = try await eventually {
+        let started = try await Poll.until {
             Int(try cluster.psql("SELECT count(*) FROM mockapns_records", database: database)) ?? 0 >= 300
         }
         XCTAssertTrue(started, "the store never reached 300 records")

@@ -78,9 +78,9 @@ final class ClientTests: ClientServerTestCase {
         let connection = try await connect(server, tls: trustTestCA)
         // Stream 1 is in flight (answered after 300 ms); streams 3, 5, 7 too (never answered).
         let first = Task { try await connection.send(HTTP2ClientRequest(path: "/delay")) }
-        XCTAssertTrue(waitUntil { handler.requests.count == 1 })
+        XCTAssertTrue(Poll.blockingUntil { handler.requests.count == 1 })
         let later = (0..<3).map { _ in Task { try await connection.send(HTTP2ClientRequest(path: "/never")) } }
-        XCTAssertTrue(waitUntil { handler.requests.count == 4 })
+        XCTAssertTrue(Poll.blockingUntil { handler.requests.count == 4 })
         // This request makes the server send GOAWAY(last-stream-id = 1).
         do {
             _ = try await connection.send(HTTP2ClientRequest(path: "/goaway-low"))
@@ -243,11 +243,11 @@ final class ClientTests: ClientServerTestCase {
         let (server, handler) = try startServer()
         let connection = try await connect(server, tls: trustTestCA)
         let inFlight = Task { try await connection.send(HTTP2ClientRequest(path: "/delay")) }
-        XCTAssertTrue(waitUntil { handler.requests.count == 1 })
+        XCTAssertTrue(Poll.blockingUntil { handler.requests.count == 1 })
         await connection.close()
         let response = try await inFlight.value
         XCTAssertEqual(response.status, 200)
-        XCTAssertTrue(waitUntil { handler.closed.count == 1 }, "the connection should close once the stream is done")
+        XCTAssertTrue(Poll.blockingUntil { handler.closed.count == 1 }, "the connection should close once the stream is done")
     }
 
     /// A client created, used and shut down at once, again and again, leaves no descriptor behind: its loop's

@@ -1,4 +1,5 @@
 import Foundation
+import PeerSupport
 import Glibc
 import HTTP2
 import XCTest
@@ -83,7 +84,7 @@ final class ServerAbuseTests: ServerTestCase {
         let (server, handler) = try startServer()
         let result = try PythonH2.run(mode: "disconnect", port: server.localPort, ca: pki.caPath)
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "disconnected", result.stderr)
-        XCTAssertTrue(waitUntil { handler.closed.count == 1 }, "the server never noticed the disconnect")
+        XCTAssertTrue(Poll.blockingUntil { handler.closed.count == 1 }, "the server never noticed the disconnect")
         XCTAssertTrue(handler.requests.isEmpty, "an incomplete request must not reach the handler")
         try assertStillServes(server)
     }
@@ -114,7 +115,7 @@ final class ServerAbuseTests: ServerTestCase {
         let result = try PythonH2.run(mode: "bigheader", port: server.localPort, ca: pki.caPath, extra: ["200000"])
         XCTAssertFalse(result.stdout.contains("status=200"), result.stdout)
         // nghttp2 ends the session (COMPRESSION_ERROR); the handler still hears of the request, unanswered.
-        XCTAssertTrue(waitUntil { handler.refused.count == 1 }, "refused: \(handler.refused.map(\.status))")
+        XCTAssertTrue(Poll.blockingUntil { handler.refused.count == 1 }, "refused: \(handler.refused.map(\.status))")
         XCTAssertEqual(handler.refused.first?.status, 0)
         XCTAssertEqual(handler.refused.first?.request.path, "/echo")
         try assertStillServes(server)
@@ -143,10 +144,10 @@ final class ServerAbuseTests: ServerTestCase {
         // 40 requests for 1 MiB each with huge flow-control windows, 40 more a second later; never reads.
         let stubborn = try PythonH2.start(mode: "noread", port: server.localPort, ca: pki.caPath, extra: ["40", "30"])
         defer { stubborn.terminate() }
-        XCTAssertTrue(waitUntil(timeout: 30) { handler.requests.count >= 40 && server.peakPendingOutputBytes > 0 },
+        XCTAssertTrue(Poll.blockingUntil(timeout: .seconds(30)) { handler.requests.count >= 40 && server.peakPendingOutputBytes > 0 },
                       "the server never blocked on the stubborn peer (\(handler.requests.count) requests)")
         try assertStillServes(server)
-        XCTAssertTrue(waitUntil(timeout: 30) { stubborn.currentStdout.contains("sent2") })
+        XCTAssertTrue(Poll.blockingUntil(timeout: .seconds(30)) { stubborn.currentStdout.contains("sent2") })
         try assertStillServes(server)
         // The second batch sits unread in the socket: the server stopped reading from that peer.
         XCTAssertEqual(handler.requests.filter { $0.path == "/big" }.count, 40)

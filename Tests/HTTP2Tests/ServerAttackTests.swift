@@ -1,4 +1,5 @@
 import Foundation
+import PeerSupport
 import HTTP2
 import XCTest
 
@@ -36,7 +37,7 @@ final class ServerAttackTests: ServerTestCase {
         let grown = try memory("VmHWM") - before
         XCTAssertLessThan(grown, bound, "\(scenario): peak resident memory grew by \(grown >> 20) MiB", file: file, line: line)
         try assertStillServes(server, tls: tls, file: file, line: line)
-        XCTAssertTrue(waitUntil(timeout: 10) { server.openConnectionCount == 0 }, "\(scenario): the attacking connection stayed open",
+        XCTAssertTrue(Poll.blockingUntil { server.openConnectionCount == 0 }, "\(scenario): the attacking connection stayed open",
                       file: file, line: line)
     }
 
@@ -80,7 +81,7 @@ final class ServerAttackTests: ServerTestCase {
         let before = try memory("VmRSS")
         let result = try PythonH2.run(mode: "churn", port: server.localPort, ca: nil, extra: ["2000"], timeout: 300)
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "answered=1000", result.stderr)
-        XCTAssertTrue(waitUntil(timeout: 10) { server.openConnectionCount == 0 }, "connections were left open")
+        XCTAssertTrue(Poll.blockingUntil { server.openConnectionCount == 0 }, "connections were left open")
         let grown = try memory("VmHWM") - before
         XCTAssertLessThan(grown, 32 << 20, "peak resident memory grew by \(grown >> 20) MiB")
         try assertStillServes(server, tls: false)

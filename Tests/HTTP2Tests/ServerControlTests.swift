@@ -26,7 +26,7 @@ final class ServerControlTests: ServerTestCase {
         XCTAssertEqual(
             result.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
             #"status=403 body={"reason":"Forbidden"} goaway=0 data={"reason":"Shutdown"} closed=True"#, result.stderr)
-        XCTAssertTrue(waitUntil { handler.closed.count == 1 })
+        XCTAssertTrue(Poll.blockingUntil { handler.closed.count == 1 })
         try assertStillServes(server)
     }
 
@@ -44,7 +44,7 @@ final class ServerControlTests: ServerTestCase {
         let result = try PythonH2.run(mode: "idle", port: server.localPort, ca: pki.caPath)
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
                        "status=200 goaway=0 data=IdleTimeout closed=True", result.stderr)
-        XCTAssertTrue(waitUntil { handler.closed.count == 1 })
+        XCTAssertTrue(Poll.blockingUntil { handler.closed.count == 1 })
         try assertStillServes(server)
     }
 
@@ -57,7 +57,7 @@ final class ServerControlTests: ServerTestCase {
         // nghttp (not Python h2, which treats any GOAWAY as the end of everything).
         let client = try PeerProcess.start("nghttp", ["-nv", "https://localhost:\(server.localPort)/delay"])
         defer { client.terminate() }
-        XCTAssertTrue(waitUntil { handler.requests.count == 1 }, "the delayed request never arrived")
+        XCTAssertTrue(Poll.blockingUntil { handler.requests.count == 1 }, "the delayed request never arrived")
         await server.shutdown(gracePeriod: .seconds(10))
         let result = client.wait(timeout: 30)
         // The in-flight request was answered, and the client was told to go away with NO_ERROR.
@@ -72,7 +72,7 @@ final class ServerControlTests: ServerTestCase {
     func testConnectionEventsReachTheHandler() throws {
         let (server, handler) = try startServer()
         try assertStillServes(server)
-        XCTAssertTrue(waitUntil { handler.closed.count == 1 })
+        XCTAssertTrue(Poll.blockingUntil { handler.closed.count == 1 })
         let opened = try XCTUnwrap(handler.opened.first)
         XCTAssertEqual(opened.id, handler.closed.first?.id)
         XCTAssertEqual(opened.id, handler.requests.first?.connectionID)

@@ -1,4 +1,5 @@
 import Foundation
+import PeerSupport
 import Glibc
 import HTTP2
 import XCTest
@@ -54,7 +55,7 @@ final class ServerTimeoutTests: ServerTestCase {
         let goAway = try XCTUnwrap(frames(outcome.bytes).first { $0.type == 7 }, "no GOAWAY before the close")
         XCTAssertEqual(Array(goAway.payload[4..<8]), [0, 0, 0, 0], "GOAWAY error code NO_ERROR")
         XCTAssertEqual(String(decoding: goAway.payload[8...], as: UTF8.self), "IdleTimeout")
-        XCTAssertTrue(waitUntil { server.openConnectionCount == 0 })
+        XCTAssertTrue(Poll.blockingUntil { server.openConnectionCount == 0 })
         try assertStillServes(server, tls: false)
     }
 
@@ -63,7 +64,7 @@ final class ServerTimeoutTests: ServerTestCase {
         let outcome = try readSilently(port: server.localPort)
         XCTAssertTrue(outcome.closedByServer, "a TLS connection without handshake must be closed")
         XCTAssertTrue(outcome.bytes.isEmpty)
-        XCTAssertTrue(waitUntil { server.openConnectionCount == 0 })
+        XCTAssertTrue(Poll.blockingUntil { server.openConnectionCount == 0 })
         try assertStillServes(server)
     }
 

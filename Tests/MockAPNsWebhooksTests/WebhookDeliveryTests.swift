@@ -43,15 +43,6 @@ final class WebhookDeliveryTests: XCTestCase {
         return text.split(separator: "\n").compactMap { try? JSONValue.parse(Array($0.utf8)) }
     }
 
-    /// Polls up to 60 s.
-    private func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<600 {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return condition()
-    }
-
     private func push(_ recorder: Recorder, token: String = String(repeating: "ab", count: 32), topic: String = "com.example.app") {
         let payload = JSONValue.object([.init("aps", .object([.init("alert", .string("hi"))]))])
         let body = Array(payload.jsonText().utf8)
@@ -83,7 +74,7 @@ final class WebhookDeliveryTests: XCTestCase {
         let recorder = try Recorder(memoryLimit: 1_000)
         let hook = try dispatcher(recorder, port: port, match: "topic:com.example.app", secret: "s3cret")
         for n in 0..<300 { push(recorder, topic: n % 3 == 0 ? "com.example.other" : "com.example.app") }
-        let arrived = try await eventually { deliveries(log).count >= 200 }
+        let arrived = try await Poll.until { deliveries(log).count >= 200 }
         XCTAssertTrue(arrived, "only \(deliveries(log).count) of 200 arrived")
         let got = deliveries(log)
         XCTAssertEqual(got.count, 200, "each matching record once")
@@ -106,7 +97,7 @@ final class WebhookDeliveryTests: XCTestCase {
         fast.base = .milliseconds(20)
         let hook = try dispatcher(recorder, port: port, backoff: fast)
         for _ in 0..<5 { push(recorder) }
-        let arrived = try await eventually { hook.statistics.delivered == 5 }
+        let arrived = try await Poll.until { hook.statistics.delivered == 5 }
         XCTAssertTrue(arrived)
         let got = deliveries(log)
         XCTAssertEqual(got.compactMap { $0["seq"]?.integerValue }, [1, 1, 1, 2, 3, 4, 5], "record 1 three times, then the rest in order")
@@ -127,7 +118,7 @@ final class WebhookDeliveryTests: XCTestCase {
         fast.base = .milliseconds(1)
         let hook = try dispatcher(recorder, port: port, backoff: fast)
         push(recorder)
-        let arrived = try await eventually { deliveries(log).count >= 2 && hook.statistics.delivered == 1 }
+        let arrived = try await Poll.until { deliveries(log).count >= 2 && hook.statistics.delivered == 1 }
         XCTAssertTrue(arrived)
         let times = deliveries(log).compactMap { entry -> Double? in
             if case .double(let value)? = entry["time"] { return value }
@@ -152,7 +143,7 @@ final class WebhookDeliveryTests: XCTestCase {
         try await Task.sleep(for: .seconds(5))   // the receiver is down meanwhile: connection refused, retried
         XCTAssertTrue(deliveries(log).isEmpty)
         try receiver(port: port, log: log)
-        let arrived = try await eventually { deliveries(log).count >= 50 }
+        let arrived = try await Poll.until { deliveries(log).count >= 50 }
         XCTAssertTrue(arrived, "only \(deliveries(log).count) of 50 arrived")
         XCTAssertEqual(deliveries(log).compactMap { $0["seq"]?.integerValue }, (1...50).map(Int64.init))
         XCTAssertGreaterThan(hook.statistics.retried, 0)
@@ -169,7 +160,7 @@ final class WebhookDeliveryTests: XCTestCase {
         let hook = try dispatcher(recorder, port: port, timeout: .milliseconds(300), queueLimit: 10, maxAttempts: 1)
         for _ in 0..<2_000 { push(recorder) }   // stored at once: the webhook never holds the recorder
         XCTAssertEqual(recorder.lastSequence, 2_000)
-        let gaveUp = try await eventually { hook.statistics.failed >= 2 && hook.statistics.dropped > 0 }
+        let gaveUp = try await Poll.until { hook.statistics.failed >= 2 && hook.statistics.dropped > 0 }
         XCTAssertTrue(gaveUp, "failed \(hook.statistics.failed), dropped \(hook.statistics.dropped)")
         XCTAssertEqual(hook.statistics.delivered, 0)
         XCTAssertLessThanOrEqual(hook.statistics.failed + hook.statistics.dropped, 2_000)

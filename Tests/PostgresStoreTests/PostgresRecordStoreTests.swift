@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import MockAPNs
 import Logging
 @testable import MockAPNsPostgres
@@ -28,14 +29,6 @@ final class PostgresRecordStoreTests: PostgresTestCase {
                                         namespace: namespace)
         try await store.open()
         return (store, name)
-    }
-
-    private func eventually(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<600 {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return condition()
     }
 
     func testRecordsReachTheStoreAndAreFoundByFilterIDAndAPNsID() async throws {
@@ -171,13 +164,13 @@ final class PostgresRecordStoreTests: PostgresTestCase {
         // The table goes away under the running writer (as a database restore or a dropped grant would do).
         _ = try cluster.psql("ALTER TABLE mockapns_records RENAME TO mockapns_records_away", database: database)
         recorder.append(StoreRecords.push(token: "aa02"))
-        XCTAssertTrue(eventually { recorder.cannotRecord }, "a refused batch marks the store unwritable")
+        XCTAssertTrue(Poll.blockingUntil { recorder.cannotRecord }, "a refused batch marks the store unwritable")
         XCTAssertTrue(recorder.storeIsUnwritable)
         recorder.append(StoreRecords.push(token: "aa03"))
-        XCTAssertTrue(eventually { recorder.storeStatus?.waiting == 2 }, "both records are held: \(recorder.storeStatus?.waiting ?? -1)")
+        XCTAssertTrue(Poll.blockingUntil { recorder.storeStatus?.waiting == 2 }, "both records are held: \(recorder.storeStatus?.waiting ?? -1)")
 
         _ = try cluster.psql("ALTER TABLE mockapns_records_away RENAME TO mockapns_records", database: database)
-        XCTAssertTrue(eventually { !recorder.cannotRecord }, "writable again once the table is back")
+        XCTAssertTrue(Poll.blockingUntil { !recorder.cannotRecord }, "writable again once the table is back")
         recorder.flush()
         let stored = try await store.records(matching: RecordFilter(), before: nil)
         XCTAssertEqual(stored.map(\.deviceToken), ["aa01", "aa02", "aa03"], "nothing held was lost")
@@ -195,10 +188,10 @@ final class PostgresRecordStoreTests: PostgresTestCase {
         _ = try cluster.psql("ALTER TABLE mockapns_records RENAME TO mockapns_records_away", database: database)
         let answered = Answers()
         recorder.store(StoreRecords.push(token: "aa01")) { written in answered.add(written) }
-        XCTAssertTrue(eventually { recorder.storeIsUnwritable })
+        XCTAssertTrue(Poll.blockingUntil { recorder.storeIsUnwritable })
         XCTAssertEqual(answered.all, [], "no answer while the record is not committed")
         _ = try cluster.psql("ALTER TABLE mockapns_records_away RENAME TO mockapns_records", database: database)
-        XCTAssertTrue(eventually { answered.all == [true] }, "answered once committed")
+        XCTAssertTrue(Poll.blockingUntil { answered.all == [true] }, "answered once committed")
         XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_records", database: database), "1")
         await store.close()
     }

@@ -25,16 +25,6 @@ final class RecordFileFailureTests: XCTestCase {
         return try text.split(separator: "\n").map { try RecordedRequest(jsonLine: Array($0.utf8)).seq }
     }
 
-    /// Waits (bounded) for `condition`; tests never assert on how long it took.
-    private func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(20)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
-    }
-
     func testRecordsHeldWhileTheDiskIsFullReachTheFileInOrderOnceItHasRoom() throws {
         let disk = RecordFileAppenderTests.FakeDisk()
         let recorder = try Recorder(memoryLimit: 10, filePath: path, fileQueueLimit: 1000, fileOperations: disk.operations)
@@ -44,13 +34,13 @@ final class RecordFileFailureTests: XCTestCase {
         XCTAssertFalse(status.isUnwritable)
         disk.failing.withLock { $0 = ENOSPC }
         for _ in 0..<20 { recorder.append(RecorderTests.sample()) }
-        XCTAssertTrue(eventually { status.isUnwritable }, "a failed write marks the file unwritable")
+        XCTAssertTrue(Poll.blockingUntil { status.isUnwritable }, "a failed write marks the file unwritable")
         XCTAssertTrue(recorder.fileIsUnwritable)
         XCTAssertEqual(status.failures, 1)
         XCTAssertEqual(try seqs(), Array(1...5), "nothing partial written while the disk is full")
         for _ in 0..<5 { recorder.append(RecorderTests.sample()) }
         disk.failing.withLock { $0 = 0 }
-        XCTAssertTrue(eventually { !status.isUnwritable }, "written again once there is room")
+        XCTAssertTrue(Poll.blockingUntil { !status.isUnwritable }, "written again once there is room")
         recorder.flush()
         XCTAssertEqual(try seqs(), Array(1...30), "every record, in seq order, none skipped")
         XCTAssertEqual(status.lost, 0)
@@ -68,10 +58,10 @@ final class RecordFileFailureTests: XCTestCase {
                                     fileOperations: disk.operations)
         let status = try XCTUnwrap(recorder.fileStatus)
         recorder.append(RecorderTests.sample())
-        XCTAssertTrue(eventually { status.isUnwritable })
+        XCTAssertTrue(Poll.blockingUntil { status.isUnwritable })
         recorder.append(RecorderTests.sample())
         recorder.append(RecorderTests.sample())
-        XCTAssertTrue(eventually { status.lost == 2 }, "records past the bound are counted (\(status.lost))")
+        XCTAssertTrue(Poll.blockingUntil { status.lost == 2 }, "records past the bound are counted (\(status.lost))")
         XCTAssertEqual(status.waiting, 1)
         recorder.shutdown()
         XCTAssertEqual(status.lost, 3, "the held record is lost at shutdown")
@@ -95,14 +85,14 @@ final class RecordFileFailureTests: XCTestCase {
         XCTAssertEqual(pipeline.process(push, on: connection).status, 200)
         disk.failing.withLock { $0 = ENOSPC }
         recorder.append(RecorderTests.sample())
-        XCTAssertTrue(eventually { recorder.fileIsUnwritable })
+        XCTAssertTrue(Poll.blockingUntil { recorder.fileIsUnwritable })
         let refused = pipeline.process(push, on: connection)
         XCTAssertEqual(refused.status, 500)
         XCTAssertEqual(String(decoding: refused.body, as: UTF8.self), #"{"reason":"InternalServerError"}"#)
         XCTAssertEqual(recorder.record(seq: 3)?.response.status, 500)
         XCTAssertEqual(recorder.record(seq: 3)?.response.reason, "InternalServerError")
         disk.failing.withLock { $0 = 0 }
-        XCTAssertTrue(eventually { !recorder.fileIsUnwritable })
+        XCTAssertTrue(Poll.blockingUntil { !recorder.fileIsUnwritable })
         XCTAssertEqual(pipeline.process(push, on: connection).status, 200)
         recorder.shutdown()
         XCTAssertEqual(try seqs(), [1, 2, 3, 4])
@@ -123,7 +113,7 @@ final class RecordFileFailureTests: XCTestCase {
         usleep(200_000)
         XCTAssertEqual(answered.withLock { $0 }, [], "not answered while the disk holds the write")
         gate.signal()
-        XCTAssertTrue(eventually { answered.withLock { $0 } == [true] }, "answered after the line was written")
+        XCTAssertTrue(Poll.blockingUntil { answered.withLock { $0 } == [true] }, "answered after the line was written")
         recorder.shutdown()
     }
 }
