@@ -13,31 +13,31 @@
 public enum BroadcastRules {
     /// Applies the broadcast-send rules.
     public static func decide(_ request: APNsRequest, bundleID: String, context: DecisionContext)
-        -> Result<AcceptedPush, APNsReason>
+        -> Verdict
     {
-        if let reason = checkBundleID(bundleID, credential: context.credential) { return .failure(reason) }
+        if let reason = checkBundleID(bundleID, credential: context.credential) { return .rejected(reason) }
 
         let channelID: String
         switch HeaderRules.checkChannelID(request.value("apns-channel-id")) {
         case .success(let id): channelID = id
-        case .failure(let reason): return .failure(reason)
+        case .failure(let reason): return .rejected(reason)
         }
 
-        guard let pushType = request.value("apns-push-type") else { return .failure(.missingPushType) }
-        guard HeaderRules.isLiveActivityPushType(pushType) else { return .failure(.invalidPushType) }
+        guard let pushType = request.value("apns-push-type") else { return .rejected(.missingPushType) }
+        guard HeaderRules.isLiveActivityPushType(pushType) else { return .rejected(.invalidPushType) }
 
         let requestID = request.value("apns-request-id")
-        if let requestID, !HeaderRules.isCanonicalUUID(requestID) { return .failure(.badMessageId) }
+        if let requestID, !HeaderRules.isCanonicalUUID(requestID) { return .rejected(.badMessageId) }
 
         guard let expirationHeader = request.value("apns-expiration"),
               let expiration = HeaderRules.parseExpiration(expirationHeader)
-        else { return .failure(.badExpirationDate) }
+        else { return .rejected(.badExpirationDate) }
 
         // Apple's table marks apns-priority required; we default a missing one to 10 (lenient, as for device
         // pushes) and refuse only bad values.
         let priority: Priority
         if let header = request.value("apns-priority") {
-            guard let parsed = HeaderRules.parsePriority(header) else { return .failure(.badPriority) }
+            guard let parsed = HeaderRules.parsePriority(header) else { return .rejected(.badPriority) }
             priority = parsed
         } else {
             priority = .default
@@ -47,10 +47,10 @@ public enum BroadcastRules {
         switch PayloadRules.check(request.body, limit: PayloadRules.maximumBroadcastBytes,
                                   malformedReason: .badRequestPayload) {
         case .success(let value): payload = value
-        case .failure(let reason): return .failure(reason)
+        case .failure(let reason): return .rejected(reason)
         }
 
-        return .success(AcceptedPush(
+        return .accepted(AcceptedPush(
             route: .broadcast(bundleID: bundleID), topic: bundleID, pushType: .liveactivity, priority: priority,
             expiration: expiration, payload: payload, channelID: channelID, requestID: requestID))
     }

@@ -18,16 +18,16 @@ public enum ChannelRules {
 
     /// Applies the channel-management rules.
     public static func decide(_ request: APNsRequest, route: Route, context: DecisionContext)
-        -> Result<AcceptedPush, APNsReason>
+        -> Verdict
     {
         guard let bundleID = route.bundleID, let operation = route.channelOperation(method: request.method) else {
-            return .failure(.badPath)
+            return .rejected(.badPath)
         }
         if let reason = BroadcastRules.checkBundleID(bundleID, credential: context.credential) {
-            return .failure(reason)
+            return .rejected(reason)
         }
         let requestID = request.value("apns-request-id")
-        if let requestID, !HeaderRules.isCanonicalUUID(requestID) { return .failure(.badMessageId) }
+        if let requestID, !HeaderRules.isCanonicalUUID(requestID) { return .rejected(.badMessageId) }
 
         var push = AcceptedPush(route: route, topic: bundleID, pushType: .liveactivity, payload: .object([]),
                                 requestID: requestID, channelOperation: operation)
@@ -37,21 +37,21 @@ public enum ChannelRules {
             switch PayloadRules.check(request.body, limit: PayloadRules.maximumBroadcastBytes,
                                       malformedReason: .badRequestPayload) {
             case .success(let value): body = value
-            case .failure(let reason): return .failure(reason)
+            case .failure(let reason): return .rejected(reason)
             }
             for key in body.objectKeys ?? [] where !creationAttributes.contains(key) {
-                return .failure(.badRequestParams)
+                return .rejected(.badRequestParams)
             }
             var policy = 0
             if let value = body["message-storage-policy"] {
                 guard let number = value.integerValue, number == 0 || number == 1 else {
-                    return .failure(.badRequestParams)
+                    return .rejected(.badRequestParams)
                 }
                 policy = Int(number)
             }
             if let value = body["push-type"] {
                 guard let text = value.stringValue, HeaderRules.isLiveActivityPushType(text) else {
-                    return .failure(.invalidPushType)
+                    return .rejected(.invalidPushType)
                 }
             }
             push.payload = body
@@ -59,11 +59,11 @@ public enum ChannelRules {
         case .read, .delete:
             switch HeaderRules.checkChannelID(request.value("apns-channel-id")) {
             case .success(let id): push.channelID = id
-            case .failure(let reason): return .failure(reason)
+            case .failure(let reason): return .rejected(reason)
             }
         case .list:
             break
         }
-        return .success(push)
+        return .accepted(push)
     }
 }

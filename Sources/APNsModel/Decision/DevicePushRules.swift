@@ -13,18 +13,12 @@
 /// Headers before the body because a server can refuse a request from its HEADERS frame alone.
 public enum DevicePushRules {
     /// Applies the device-push rules; the route and credential are already accepted.
-    public static func decide(_ request: APNsRequest, token: String, context: DecisionContext)
-        -> Result<AcceptedPush, APNsReason>
-    {
-        switch verdict(request, headers: HeaderIndex(request.headers), token: token, context: context) {
-        case .accepted(let push): return .success(push)
-        case .rejected(let reason): return .failure(reason)
-        }
+    public static func decide(_ request: APNsRequest, token: String, context: DecisionContext) -> Verdict {
+        decide(request, headers: HeaderIndex(request.headers), token: token, context: context)
     }
 
-    /// `decide` as a `Verdict`, with the request's headers already indexed (`RequestDecider` reads them once for
-    /// every rule).
-    static func verdict(_ request: APNsRequest, headers: HeaderIndex, token: String, context: DecisionContext)
+    /// `decide` with the request's headers already indexed (`RequestDecider` reads them once for every rule).
+    static func decide(_ request: APNsRequest, headers: HeaderIndex, token: String, context: DecisionContext)
         -> Verdict
     {
         guard DeviceToken.isValid(token) else { return .rejected(.badDeviceToken) }

@@ -33,19 +33,13 @@ public enum RequestDecider {
         if headers.hasDuplicate { return .rejected(.duplicateHeaders) }
         if let reason = authenticate(context, connection: &connection) { return .rejected(reason) }
 
-        let outcome: Result<AcceptedPush, APNsReason>
         switch route {
         case .device(let token):
-            // The verdict built in place: no copy of the accepted push through a `Result`.
-            return DevicePushRules.verdict(request, headers: headers, token: token, context: context)
+            return DevicePushRules.decide(request, headers: headers, token: token, context: context)
         case .broadcast(let bundleID):
-            outcome = BroadcastRules.decide(request, bundleID: bundleID, context: context)
+            return BroadcastRules.decide(request, bundleID: bundleID, context: context)
         case .channels, .allChannels:
-            outcome = ChannelRules.decide(request, route: route, context: context)
-        }
-        switch outcome {
-        case .success(let push): return .accepted(push)
-        case .failure(let reason): return .rejected(reason)
+            return ChannelRules.decide(request, route: route, context: context)
         }
     }
 
