@@ -11,12 +11,12 @@ import sys
 import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
+
+from browser_support import start_chromium
 
 control, apns, jwt, shots = sys.argv[1:5]
 os.makedirs(shots, exist_ok=True)
@@ -38,12 +38,7 @@ def check(condition, message):
         sys.exit(f"FAIL: {message}")
 
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"):
-    options.add_argument(arg)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = start_chromium(height=1000)
 wait = WebDriverWait(driver, 20)
 
 

@@ -13,9 +13,9 @@ import tempfile
 import threading
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+
+from browser_support import start_chromium
 
 control, apns, jwt, pushes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 MAX_ROWS = 200   # app.js keeps at most this many rows
@@ -53,12 +53,7 @@ window.fetch = function (input, init) {
 };
 """
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000",
-            "--enable-precise-memory-info"):
-    options.add_argument(arg)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = start_chromium(height=1000, extra=("--enable-precise-memory-info",), browser_log=False)
 driver.set_script_timeout(120)
 figures = {}
 try:

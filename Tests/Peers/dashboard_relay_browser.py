@@ -10,33 +10,12 @@ import json
 import os
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.support.ui import WebDriverWait
+from browser_support import Checks, console_errors, start_chromium
 
 control, shots = sys.argv[1:3]
-os.makedirs(shots, exist_ok=True)
-
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
-    options.add_argument(arg)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-wait = WebDriverWait(driver, 20)
-
-
-def check(condition, message):
-    if not condition:
-        driver.save_screenshot(os.path.join(shots, "relay-failure.png"))
-        sys.exit(f"FAIL: {message}")
-
-
-def wait_for(predicate, message):
-    try:
-        wait.until(lambda d: predicate())
-    except Exception:
-        check(False, message)
+driver = start_chromium()
+checks = Checks(driver, shots, "relay-failure.png")
+check, wait_for = checks.check, checks.wait_for
 
 
 def comparison():
@@ -73,7 +52,7 @@ try:
     check(agreed[0] == "200" and agreed[1] == "200" and agreed[2] is False, f"agreeing status row wrong: {agreed}")
     check(disagreed[0] == "200" and disagreed[1] == "410 Unregistered" and disagreed[2] is True,
           f"disagreeing status row wrong or not marked: {disagreed}")
-    errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE" and "favicon.ico" not in e["message"]]
+    errors = console_errors(driver)
     check(not errors, f"console errors: {errors}")
 finally:
     driver.quit()

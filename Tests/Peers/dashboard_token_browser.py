@@ -13,12 +13,12 @@ import sys
 import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
+
+from browser_support import start_chromium
 
 control, apns, jwt, control_token, shots = sys.argv[1:6]
 os.makedirs(shots, exist_ok=True)
@@ -56,12 +56,7 @@ check(api_status == 401, f"the API must answer 401 without the token, got {api_s
 stream_status = status_of("/api/v1/stream", {})
 check(stream_status == 401, f"the live stream must answer 401 without the token, got {stream_status}")
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
-    options.add_argument(arg)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = start_chromium(height=900)
 wait = WebDriverWait(driver, 20)
 
 
