@@ -71,6 +71,8 @@ final class StoreControlPlaneTests: PostgresTestCase {
 
         let detail = try get(control + "/api/v1/notifications/\(id)")
         XCTAssertEqual(detail["device_token"]?.stringValue, tokenA, "B shows A's record under its store-wide id")
+        XCTAssertEqual(detail["instance"]?.stringValue, "A", "the record names the instance that answered it")
+        XCTAssertEqual(Set(found.compactMap { $0["instance"]?.stringValue }), ["A", "B"])
         let delivery = try get(control + "/api/v1/notifications/\(id)/delivery")
         XCTAssertEqual(delivery["seq"]?.integerValue, id)
         XCTAssertEqual(try get(control + "/api/v1/stats")["total"]?.integerValue, 2)

@@ -87,6 +87,10 @@ struct JSONLineEncoder {
             raw(",\"skipped\":"); optional(relay.skipped)
             raw("}")
         }
+        if let instance = record.instance {
+            // Only on records read back from a shared store: lines without it read as before.
+            raw(",\"instance\":"); string(instance)
+        }
         raw("}\n")
     }
 

@@ -103,6 +103,7 @@ extension RecordedRequest {
             lint: lint,
             durationMicros: (try? int(json["duration_us"], "duration_us")) ?? 0
         )
+        instance = json["instance"]?.stringValue
         if let relayJSON = json["relay"], case .object = relayJSON {
             relay = RelayVerdict(
                 status: Int(try int(relayJSON["status"], "relay.status")), reason: relayJSON["reason"]?.stringValue,

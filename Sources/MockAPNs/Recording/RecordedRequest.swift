@@ -66,6 +66,9 @@ public struct RecordedRequest: Sendable, Equatable {
     /// The upstream's verdict under `serve --relay` (or why the push was not relayed); nil without a relay.
     /// `response` keeps the mock's own verdict either way.
     public var relay: RelayVerdict? = nil
+    /// The mock instance that answered, as a shared store reports it (`--instance-name`); nil for a record read from
+    /// one mock's own memory or file, which only that mock answered.
+    public var instance: String? = nil
 
     /// Makes a record; every field is required so nothing is silently defaulted.
     public init(
@@ -116,7 +119,7 @@ public struct RecordedRequest: Sendable, Equatable {
             && lhs.path == rhs.path && lhs.deviceToken == rhs.deviceToken && lhs.headers == rhs.headers
             && lhs.body == rhs.body && lhs.payloadBytes == rhs.payloadBytes && lhs.auth == rhs.auth
             && lhs.response == rhs.response && lhs.faults == rhs.faults && lhs.lint == rhs.lint
-            && lhs.durationMicros == rhs.durationMicros && lhs.relay == rhs.relay
+            && lhs.durationMicros == rhs.durationMicros && lhs.relay == rhs.relay && lhs.instance == rhs.instance
             && (lhs.payloadSource == rhs.payloadSource || lhs.payload == rhs.payload)
     }
 

@@ -21,7 +21,7 @@ extension PostgresRecordStore {
             var conditions = StoreQueryBuilder(namespace: namespace)
             conditions.narrow(by: query)
             if let cursor { conditions.add("id < ", Int64(clamping: cursor)) }
-            let sql = "SELECT id, line FROM mockapns_records WHERE \(conditions.conditions) ORDER BY id DESC LIMIT \(chunk)"
+            let sql = "SELECT id, line, instance FROM mockapns_records WHERE \(conditions.conditions) ORDER BY id DESC LIMIT \(chunk)"
             let rows = try await rows(PostgresQuery(unsafeSQL: sql, binds: conditions.binds))
             for row in rows {
                 let record = try Self.record(from: row)

@@ -201,7 +201,7 @@ public final class PostgresRecordStore: RecordStore {
         var query = StoreQueryBuilder(namespace: namespace)
         query.add(filter: filter)
         if let before { query.add("id < ", Int64(clamping: before)) }
-        var sql = "SELECT id, line FROM mockapns_records WHERE \(query.conditions) ORDER BY id DESC"
+        var sql = "SELECT id, line, instance FROM mockapns_records WHERE \(query.conditions) ORDER BY id DESC"
         if let limit = filter.limit { sql += " LIMIT \(max(0, limit))" }
         let rows = try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds))
         return try rows.reversed().map { row in try Self.record(from: row) }
@@ -251,7 +251,7 @@ public final class PostgresRecordStore: RecordStore {
         try await requireSchemaOnce()
         var query = StoreQueryBuilder(namespace: namespace)
         let list = query.bind(ids.map { Int64(bitPattern: $0) })
-        let sql = "SELECT id, line FROM mockapns_records WHERE \(query.conditions) AND id = ANY(\(list)) ORDER BY id"
+        let sql = "SELECT id, line, instance FROM mockapns_records WHERE \(query.conditions) AND id = ANY(\(list)) ORDER BY id"
         return try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds)).map(Self.record(from:))
     }
 
@@ -262,7 +262,7 @@ public final class PostgresRecordStore: RecordStore {
         case .seq(let seq): query.add("id = ", Int64(clamping: seq))
         case .apnsID(let text): query.add("apns_id = ", text.lowercased())
         }
-        let sql = "SELECT id, line FROM mockapns_records WHERE \(query.conditions) ORDER BY id DESC LIMIT 1"
+        let sql = "SELECT id, line, instance FROM mockapns_records WHERE \(query.conditions) ORDER BY id DESC LIMIT 1"
         return try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds)).first.map(Self.record(from:))
     }
 
@@ -363,9 +363,10 @@ public final class PostgresRecordStore: RecordStore {
     }
 
     static func record(from row: PostgresRow) throws -> RecordedRequest {
-        let (id, line) = try row.decode((Int64, String).self)
+        let (id, line, instance) = try row.decode((Int64, String, String).self)
         var record = try RecordedRequest(jsonLine: Array(line.utf8))
         record.seq = UInt64(bitPattern: id)
+        record.instance = instance
         return record
     }
 

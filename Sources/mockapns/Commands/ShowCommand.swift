@@ -56,6 +56,7 @@ struct ShowCommand: AsyncParsableCommand {
         out.append("  Request     \(record.method) \(record.path)")
         out.append("  Device      \(record.deviceToken ?? "-")")
         out.append("  Connection  \(record.connectionID), stream \(record.streamID), from \(record.remote)")
+        if let instance = record.instance { out.append("  Instance    \(instance)") }
         var auth = "  Auth        \(record.auth.kind)"
         if let team = record.auth.teamID { auth += ", team \(team)" }
         if let key = record.auth.keyID { auth += ", key \(key)" }

@@ -326,6 +326,7 @@ function detail(record) {
       h("dt", {}, "faults applied"), h("dd", {}, record.faults.length ? record.faults.join(", ") : "none"),
       h("dt", {}, "duration"), h("dd", {}, `${record.duration_us} µs`),
       h("dt", {}, "connection / stream"), h("dd", {}, `${record.connection_id} / ${record.stream_id} from ${record.remote}`),
+      ...(record.instance ? [h("dt", {}, "instance"), h("dd", {}, record.instance)] : []),
       h("dt", {}, "device token"), h("dd", { class: "mono" }, record.device_token || "—"))),
     ...(record.relay ? section("Mock and upstream", relayComparison(record)) : []),
     h("div", { id: "webhooks-slot" }, record.webhooks ? webhookSection(record.webhooks) : []),
