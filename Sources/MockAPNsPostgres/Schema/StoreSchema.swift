@@ -86,7 +86,6 @@ enum StoreSchema {
             """,
             "CREATE INDEX mockapns_records_topic_folded ON mockapns_records (namespace, lower(topic), id)",
             "CREATE INDEX mockapns_records_reason_folded ON mockapns_records (namespace, lower(reason), id)",
-            "CREATE INDEX mockapns_records_token_prefix ON mockapns_records (namespace, token text_pattern_ops)",
         ]),
         StoreMigration(version: 4, summary: "fault rules: how often each has fired across the instances (counted rules are claimed); how far retention pruned", statements: [
             "ALTER TABLE mockapns_faults ADD COLUMN fired integer NOT NULL DEFAULT 0",

@@ -11,7 +11,13 @@ extension StoreQueryBuilder {
             let value = term.value.lowercased()
             switch term.field {
             case .topic: add("lower(topic) = ", value)
-            case .token: add("token LIKE ", Self.likePattern(value, anywhere: false))   // stored lowercased
+            case .token:
+                // Tokens are stored lowercased; a hex prefix is a range of the token index (digits sort before letters
+                // in every collation PostgreSQL offers, as in byte order). Any other prefix is left to the matcher.
+                if let range = Self.hexPrefixRange(value) {
+                    add("token >= ", range.lower)
+                    if let upper = range.upper { add("token < ", upper) }
+                }
             case .type: add("lower(push_type) = ", value)
             case .reason: add("lower(reason) = ", value)
             case .status:
@@ -21,11 +27,11 @@ extension StoreQueryBuilder {
                     add("status >= ", Int32(hundreds * 100))
                     add("status < ", Int32(hundreds * 100 + 100))
                 }
-            case .title, .body: add("search_text LIKE ", Self.likePattern(value, anywhere: true))
+            case .title, .body: add("search_text LIKE ", Self.likePattern(value))
             case .text:
                 // A bare word may also be part of the device token, which the search text leaves out; a word with a
                 // character no token has (tokens are hex) cannot be, so only such words narrow.
-                if value.contains(where: { !$0.isHexDigit }) { add("search_text LIKE ", Self.likePattern(value, anywhere: true)) }
+                if value.contains(where: { !$0.isHexDigit }) { add("search_text LIKE ", Self.likePattern(value)) }
             case .has: break
             }
         }
@@ -43,13 +49,31 @@ extension StoreQueryBuilder {
         }
     }
 
-    /// `value` as a `LIKE` pattern: its `%`, `_` and `\` escaped, then `value%` or `%value%`.
-    static func likePattern(_ value: String, anywhere: Bool) -> String {
+    /// The tokens starting with `prefix` (hex digits, lowercase) as a range: from `prefix` to the next prefix of the
+    /// same length or shorter (`ab9` → `aba`, `abf` → `ac`); no upper bound for all `f`s. Nil for any other text.
+    static func hexPrefixRange(_ prefix: String) -> (lower: String, upper: String?)? {
+        let hex = Array("0123456789abcdef")
+        var digits = Array(prefix)
+        guard !digits.isEmpty, digits.allSatisfy({ hex.contains($0) }) else { return nil }
+        while let last = digits.last {
+            if last == "f" {
+                digits.removeLast()
+                continue
+            }
+            guard let index = hex.firstIndex(of: last) else { return nil }
+            digits[digits.count - 1] = hex[index + 1]
+            return (prefix, String(digits))
+        }
+        return (prefix, nil)
+    }
+
+    /// `value` as a `LIKE` pattern: its `%`, `_` and `\` escaped, then `%value%`.
+    static func likePattern(_ value: String) -> String {
         var escaped = ""
         for character in value {
             if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
             escaped.append(character)
         }
-        return (anywhere ? "%" : "") + escaped + "%"
+        return "%" + escaped + "%"
     }
 }
