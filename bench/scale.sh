@@ -51,17 +51,37 @@ servers_cpu_ms() {
     echo "$total"
 }
 
+# Sum of the CPU milliseconds the servers' APNs event loops (threads named apns-loop-N) have used so far: the
+# path every push waits on, apart from the writer threads that store or file records behind it.
+loops_cpu_ms() {
+    python3 - "${SERVE_PIDS[@]}" <<'PY'
+import os, sys
+tick = os.sysconf("SC_CLK_TCK")
+total = 0
+for pid in sys.argv[1:]:
+    for tid in os.listdir("/proc/%s/task" % pid):
+        try:
+            if not open("/proc/%s/task/%s/comm" % (pid, tid)).read().startswith("apns-loop"):
+                continue
+            f = open("/proc/%s/task/%s/stat" % (pid, tid)).read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(f[11]) + int(f[12])
+print(total * 1000 // tick)
+PY
+}
+
 stop_instances() {
     local pid
     for pid in "${SERVE_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     for pid in "${SERVE_PIDS[@]}"; do wait "$pid" || { echo "a serve process exited $?" >&2; cat "$WORK"/serve.*.log >&2; exit 1; }; done
 }
 
-# One run: servers started with "$@", PUSHES pushes through them; prints "seconds server_cpu_ms db_cpu_ms".
+# One run: servers started with "$@", PUSHES pushes through them; prints "seconds server_cpu_ms db_cpu_ms loops_cpu_ms".
 run() {
     start_instances "$@"
-    local cpu0 db0 start end cpu1 db1
-    cpu0=$(servers_cpu_ms); db0=$(pg_cpu_ms)
+    local cpu0 db0 start end cpu1 db1 loops0 loops1
+    cpu0=$(servers_cpu_ms); db0=$(pg_cpu_ms); loops0=$(loops_cpu_ms)
     start=$(date +%s.%N)
     "$BIN" send "$WORK/payload.json" --token-file "$WORK/tokens.txt" --payload-template --topic com.example.app \
         --push-type alert "${URLS[@]}" --count "$PUSHES" --concurrency "$CONCURRENCY" --connections 2 --json \
@@ -71,15 +91,15 @@ run() {
         for _ in $(seq 1 600); do [ "$(sql "SELECT count(*) FROM mockapns_records WHERE namespace = '$NS'")" -ge "$PUSHES" ] && break; sleep 0.1; done
     fi
     end=$(date +%s.%N)
-    cpu1=$(servers_cpu_ms); db1=$(pg_cpu_ms)
+    cpu1=$(servers_cpu_ms); db1=$(pg_cpu_ms); loops1=$(loops_cpu_ms)
     stop_instances
-    python3 -c "print('%.3f %.0f %.0f' % ($end - $start, $cpu1 - $cpu0, $db1 - $db0))"
+    python3 -c "print('%.3f %.0f %.0f %.0f' % ($end - $start, $cpu1 - $cpu0, $db1 - $db0, $loops1 - $loops0))"
 }
 
 NS=scale
-read -r store_s store_cpu store_db < <(run --store "$STORE" --store-namespace "$NS" --instance-name "scale-{i}")
+read -r store_s store_cpu store_db store_loops < <(run --store "$STORE" --store-namespace "$NS" --instance-name "scale-{i}")
 accepted=$(python3 -c "import json; print(json.load(open('$WORK/send.json'))['accepted'])")
-read -r file_s file_cpu file_db < <(run --record "$WORK/rec.{i}.jsonl")
+read -r file_s file_cpu file_db file_loops < <(run --record "$WORK/rec.{i}.jsonl")
 
 # --- checks: exactly PUSHES records, each (token, push number) once, and expect agrees ---
 stored=$(sql "SELECT count(*) FROM mockapns_records WHERE namespace = '$NS'")
@@ -103,13 +123,13 @@ kill -TERM "$PRUNE_PID"; wait "$PRUNE_PID" || true
 left=$(sql "SELECT count(*) FROM mockapns_records WHERE namespace = '$NS'")
 
 echo "scale-out: $INSTANCES instances, $PUSHES pushes to $TOKENS tokens, one sender (--concurrency $CONCURRENCY, 2 connections per instance), $(nproc) cores shared by all"
-python3 - "$PUSHES" "$store_s" "$store_cpu" "$store_db" "$file_s" "$file_cpu" <<'EOF'
+python3 - "$PUSHES" "$store_s" "$store_cpu" "$store_db" "$store_loops" "$file_s" "$file_cpu" "$file_loops" <<'EOF'
 import sys
-n = int(sys.argv[1]); ss, sc, sd, fs, fc = map(float, sys.argv[2:])
-print("%-16s %10s %14s %16s" % ("recording", "pushes/s", "server µs/req", "db µs/record"))
-print("%-16s %10.0f %14.1f %16.1f" % ("--store", n / ss, sc * 1000 / n, sd * 1000 / n))
-print("%-16s %10.0f %14.1f %16s" % ("--record FILE", n / fs, fc * 1000 / n, "-"))
-print("server CPU per request, --store / --record FILE: %.2f×" % (sc / fc))
+n = int(sys.argv[1]); ss, sc, sd, sl, fs, fc, fl = map(float, sys.argv[2:])
+print("%-16s %10s %14s %14s %16s" % ("recording", "pushes/s", "server µs/req", "loops µs/req", "db µs/record"))
+print("%-16s %10.0f %14.1f %14.1f %16.1f" % ("--store", n / ss, sc * 1000 / n, sl * 1000 / n, sd * 1000 / n))
+print("%-16s %10.0f %14.1f %14.1f %16s" % ("--record FILE", n / fs, fc * 1000 / n, fl * 1000 / n, "-"))
+print("server CPU per request, --store / --record FILE: %.2f× (the APNs loops alone: %.2f×)" % (sc / fc, sl / max(fl, 1)))
 EOF
 echo "sender: accepted $accepted of $PUSHES"
 echo "store: $stored records ($per_instance); distinct (token, push number): $distinct; pushes per token: $per_token"

@@ -4,6 +4,7 @@
 // (epoll, eventfd, sockets). Header-only: the functions are in libc.
 #include <stdint.h>
 #include <sys/types.h>
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -22,6 +23,13 @@ static inline int csystem_MSG_NOSIGNAL(void) { return MSG_NOSIGNAL; }
 static inline int csystem_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags) {
     extern int accept4(int, struct sockaddr *, socklen_t *, int);
     return accept4(fd, address, length, flags);
+}
+
+/// Names the calling thread (at most 15 bytes are kept): pthread_setname_np is a GNU extension the Glibc module
+/// does not export without _GNU_SOURCE.
+static inline int csystem_set_thread_name(const char *name) {
+    extern int pthread_setname_np(pthread_t, const char *);
+    return pthread_setname_np(pthread_self(), name);
 }
 
 /// epoll_event is packed on x86_64; these accessors keep Swift away from its layout.

@@ -87,7 +87,7 @@ final class RecordFileWriter: Sendable {
         self.synchronous = synchronous
         self.beforeBatch = beforeBatch
         let thread = Thread { [self] in self.run() }
-        thread.name = "mockapns-record-writer"
+        thread.name = "record-file"   // at most 15 bytes: Linux refuses a longer thread name
         thread.start()
     }
 

@@ -67,7 +67,7 @@ final class RecordStoreWriter: Sendable {
         self.heldLimit = max(1, heldLimit)
         self.batchLimit = max(1, batchLimit)
         let thread = Thread { [self] in self.run() }
-        thread.name = "mockapns-store-writer"
+        thread.name = "record-store"   // at most 15 bytes: Linux refuses a longer thread name
         thread.start()
     }
 
