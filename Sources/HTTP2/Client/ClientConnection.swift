@@ -24,8 +24,8 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
     @exclusivity(unchecked) private var streams: [Int32: ClientStream] = [:]
     @exclusivity(unchecked) private var pings: [(opaque: UInt64, started: UInt64, completion: PingCompletion)] = []
     @exclusivity(unchecked) private var nextPing: UInt64 = 1
-    @exclusivity(unchecked) private var scratch: [UInt8] = []
-    @exclusivity(unchecked) private var headerIndexing = HeaderIndexingPolicy()
+    /// Lays out each request's header block for nghttp2.
+    @exclusivity(unchecked) private var requestHeaders = HeaderBlockBuilder()
     /// Set once a GOAWAY arrived or `close()` was asked: no new requests.
     @exclusivity(unchecked) private(set) var goAwayReceived = false
     @exclusivity(unchecked) private var closedByUser = false
@@ -246,11 +246,6 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
         var fields = [HTTPHeaderField(name: ":method", value: request.method), HTTPHeaderField(name: ":scheme", value: scheme),
                       HTTPHeaderField(name: ":authority", value: authority), HTTPHeaderField(name: ":path", value: request.path)]
         fields.append(contentsOf: request.headers)
-        scratch.removeAll(keepingCapacity: true)
-        for field in fields {
-            scratch.append(contentsOf: field.name.utf8)
-            scratch.append(contentsOf: field.value.utf8)
-        }
         var provider = nghttp2_data_provider()
         let hasBody = !(request.body?.isEmpty ?? true)
         if hasBody {
@@ -259,21 +254,10 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
         }
         stream.requestOffset = 0
         let userData = Unmanaged.passUnretained(stream).toOpaque()
-        let streamID: Int32 = scratch.withUnsafeMutableBufferPointer { bytes in
-            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: fields.count) { nva in
-                let base = bytes.baseAddress!
-                var offset = 0
-                for (index, field) in fields.enumerated() {
-                    let nameLength = field.name.utf8.count
-                    let valueLength = field.value.utf8.count
-                    nva[index] = nghttp2_nv(name: base + offset, value: base + offset + nameLength,
-                                            namelen: nameLength, valuelen: valueLength, flags: headerIndexing.flags(for: field))
-                    offset += nameLength + valueLength
-                }
-                return hasBody
-                    ? nghttp2_submit_request(session, nil, nva.baseAddress, fields.count, &provider, userData)
-                    : nghttp2_submit_request(session, nil, nva.baseAddress, fields.count, nil, userData)
-            }
+        let streamID = requestHeaders.withBlock(fields: fields) { nva, count in
+            hasBody
+                ? nghttp2_submit_request(session, nil, nva, count, &provider, userData)
+                : nghttp2_submit_request(session, nil, nva, count, nil, userData)
         }
         if streamID < 0 {
             stream.finish(.failure(.protocolError(String(cString: nghttp2_strerror(streamID)))))

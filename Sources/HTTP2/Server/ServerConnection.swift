@@ -32,8 +32,8 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     @exclusivity(unchecked) private var prefaceReceived = false
     /// When a timeout's GOAWAY was queued (nil = not timed out).
     @exclusivity(unchecked) private var timedOutAt: UInt64?
-    @exclusivity(unchecked) private var responseScratch: [UInt8] = []
-    @exclusivity(unchecked) private var headerIndexing = HeaderIndexingPolicy()
+    /// Lays out each response's header block for nghttp2.
+    @exclusivity(unchecked) private var responseHeaders = HeaderBlockBuilder()
     /// The previous request's fields, reused by the next request where it repeats them.
     @exclusivity(unchecked) private var repeated = RepeatedFieldCache()
     /// The handler's state for this connection (`HTTP2RequestHandler.makeConnectionContext`).
@@ -44,10 +44,8 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     /// nghttp2 ended the session over the peer's input (e.g. COMPRESSION_ERROR for a header field past its
     /// decoder's limit): requests begun on it are refused, not merely abandoned by the peer.
     @exclusivity(unchecked) private var sessionRefusedInput = false
-    /// The SETTINGS_MAX_CONCURRENT_STREAMS last submitted, and a lower one held back until the streams open
-    /// when it was asked for are closed (see `setMaxConcurrentStreams`).
-    @exclusivity(unchecked) private var announcedStreamLimit: UInt32 = .max
-    @exclusivity(unchecked) private var deferredStreamLimit: UInt32?
+    /// SETTINGS_MAX_CONCURRENT_STREAMS as announced, and a lower limit held until the open streams close.
+    @exclusivity(unchecked) private var streamLimit = StreamLimitGate()
     private let maxBodyBytes: Int
     private let maxHeaderListSize: Int
 
@@ -107,7 +105,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
             .init(settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), value: configuration.maxFrameSize),
         ]
         _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
-        announcedStreamLimit = maxStreams
+        streamLimit.announcedInitially(maxStreams)
         opened = true
         configuration.logger.trace(
             "connection opened",
@@ -305,10 +303,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
                 last.slot = stream.slot
             }
         }
-        if openStreams.isEmpty, let limit = deferredStreamLimit {
-            deferredStreamLimit = nil
-            submitMaxConcurrentStreams(limit)
-        }
+        if openStreams.isEmpty, let limit = streamLimit.streamsDrained() { submitMaxConcurrentStreams(limit) }
     }
 
     fileprivate func readResponseBody(
@@ -331,25 +326,9 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
 
     // MARK: - Answering (loop thread)
 
-    private static let statusName: [UInt8] = Array(":status".utf8)
-
     func respond(streamID: Int32, status: Int, headers: [HTTPHeaderField], body: [UInt8]?) {
         guard phase == .active, let session, let stream = openStream(streamID), !stream.responded else { return }
         stream.responded = true
-
-        // All names and values in one buffer; nghttp2 copies them during submit.
-        responseScratch.removeAll(keepingCapacity: true)
-        let code = max(100, min(999, status))
-        responseScratch.append(contentsOf: Self.statusName)
-        responseScratch.append(UInt8(48 + code / 100))
-        responseScratch.append(UInt8(48 + (code / 10) % 10))
-        responseScratch.append(UInt8(48 + code % 10))
-        for field in headers {
-            // Through `withUTF8`: one copy of contiguous bytes, where appending a `String.UTF8View` goes the generic way.
-            var name = field.name, value = field.value
-            name.withUTF8 { responseScratch.append(contentsOf: $0) }
-            value.withUTF8 { responseScratch.append(contentsOf: $0) }
-        }
         var provider = nghttp2_data_provider()
         let hasBody = !(body?.isEmpty ?? true)
         if hasBody, let body {
@@ -357,26 +336,11 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
             provider.source.ptr = Unmanaged.passUnretained(stream).toOpaque()
             provider.read_callback = serverReadBody
         }
-        let count = headers.count + 1
-        responseScratch.withUnsafeMutableBufferPointer { bytes in
-            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: count) { nva in
-                let base = bytes.baseAddress!
-                let none = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
-                nva[0] = nghttp2_nv(name: base, value: base + 7, namelen: 7, valuelen: 3, flags: none)
-                var offset = 10
-                for (index, field) in headers.enumerated() {
-                    let nameLength = field.name.utf8.count
-                    let valueLength = field.value.utf8.count
-                    nva[index + 1] = nghttp2_nv(
-                        name: base + offset, value: base + offset + nameLength,
-                        namelen: nameLength, valuelen: valueLength, flags: headerIndexing.flags(for: field))
-                    offset += nameLength + valueLength
-                }
-                if hasBody {
-                    _ = nghttp2_submit_response(session, streamID, nva.baseAddress, count, &provider)
-                } else {
-                    _ = nghttp2_submit_response(session, streamID, nva.baseAddress, count, nil)
-                }
+        responseHeaders.withBlock(status: status, fields: headers) { nva, count in
+            if hasBody {
+                _ = nghttp2_submit_response(session, streamID, nva, count, &provider)
+            } else {
+                _ = nghttp2_submit_response(session, streamID, nva, count, nil)
             }
         }
         scheduleTick()
@@ -389,25 +353,15 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
         scheduleTick()
     }
 
-    /// Announces a new SETTINGS_MAX_CONCURRENT_STREAMS. Raising it is immediate. Lowering it while streams are
-    /// open waits until they are all closed: nghttp2 enforces a submitted limit at once (REFUSED_STREAM for every
-    /// stream the peer opens past it, even streams it sent before it could read the SETTINGS), so submitting
-    /// during a burst would refuse the rest of the burst. RFC 9113 §5.1.2 lets a server that lowers the limit let
-    /// open streams complete; waiting lets every stream the peer opened before the change be answered on its own
-    /// merits, and only streams opened after it (beyond the new limit) are refused.
+    /// Announces a new SETTINGS_MAX_CONCURRENT_STREAMS: at once when raised, once the open streams have closed when
+    /// lowered while some are open (``StreamLimitGate``).
     func setMaxConcurrentStreams(_ value: UInt32) {
         guard phase == .active, session != nil else { return }
-        if value < announcedStreamLimit, !openStreams.isEmpty {
-            deferredStreamLimit = value
-            return
-        }
-        deferredStreamLimit = nil
-        submitMaxConcurrentStreams(value)
+        if let limit = streamLimit.request(value, openStreams: openStreams.count) { submitMaxConcurrentStreams(limit) }
     }
 
     private func submitMaxConcurrentStreams(_ value: UInt32) {
-        guard phase == .active, let session, value != announcedStreamLimit else { return }
-        announcedStreamLimit = value
+        guard phase == .active, let session else { return }
         var entry = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: value)
         _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
         scheduleTick()
