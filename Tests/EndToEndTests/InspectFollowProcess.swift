@@ -1,43 +1,67 @@
 import Foundation
-import Synchronization
 import XCTest
 
-/// A long-running `mockapns` (e.g. `tail`) whose output a test reads while it runs.
+/// A long-running `mockapns` (e.g. `tail`) whose output a test reads while it runs. Its output goes to files, read
+/// as they grow: a pipe read through Foundation's readability handler now and then loses its last chunk on Linux.
 final class InspectFollowProcess: Sendable {
     private let process = Process()
-    private let collected = InspectCLI.Collected()
+    private let folder: URL
+    private let out: URL
+    private let err: URL
+    private let handles: [FileHandle]
 
     /// Starts `mockapns arguments…`.
     init(_ arguments: [String]) throws {
-        try InspectCLI.start(process, arguments, collecting: collected)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-follow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        out = folder.appendingPathComponent("stdout")
+        err = folder.appendingPathComponent("stderr")
+        guard FileManager.default.createFile(atPath: out.path, contents: nil),
+              FileManager.default.createFile(atPath: err.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        handles = [try FileHandle(forWritingTo: out), try FileHandle(forWritingTo: err)]
+        process.executableURL = try InspectCLI.binary
+        process.arguments = arguments
+        process.standardOutput = handles[0]
+        process.standardError = handles[1]
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        for handle in handles { try? handle.close() }
+        try? FileManager.default.removeItem(at: folder)
     }
 
     /// The process id (for `mockapns wait --pid`).
     var pid: Int32 { process.processIdentifier }
+
+    private var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
+    private var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
 
     /// Waits until standard output has `count` lines satisfying `predicate`; returns the output.
     @discardableResult
     func waitForLines(_ count: Int, timeout: Duration = .seconds(15), where predicate: (Substring) -> Bool = { _ in true }) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let text = collected.stdout
+            let text = stdout
             if text.split(separator: "\n").filter(predicate).count >= count { return text }
             try await Task.sleep(for: .milliseconds(20))
         }
-        let text = collected.stdout
-        XCTFail("wanted \(count) lines within \(timeout); output so far: \(text); errors: \(collected.result(status: 0).stderr)")
+        let text = stdout
+        XCTFail("wanted \(count) lines within \(timeout); output so far: \(text); errors: \(stderr)")
         return text
     }
 
-    /// Waits for the process to exit by itself; its result, or nil after `timeout`.
+    /// Waits for the process to exit by itself; its result (all it wrote), or nil after `timeout`.
     func waitForExit(timeout: Duration = .seconds(15)) async throws -> InspectCLI.Result? {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now > deadline { return nil }
             try await Task.sleep(for: .milliseconds(20))
         }
-        try await collected.waitForEnd()
-        return collected.result(status: process.terminationStatus)
+        process.waitUntilExit()
+        return InspectCLI.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }
 
     /// Kills it (SIGKILL) if it still runs: a crash, with no chance to flush or close anything.

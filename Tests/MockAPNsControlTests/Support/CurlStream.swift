@@ -1,48 +1,51 @@
 import Foundation
-import Synchronization
 import XCTest
 
-/// Runs `curl -sN URL` and collects its output lines as they arrive (for server-sent events).
+/// Runs `curl -sN URL` and reads its output lines as they arrive (for server-sent events). Output goes to a file,
+/// read as it grows: a pipe read through Foundation's readability handler now and then loses its last chunk on Linux.
 final class CurlStream: Sendable {
     private let process = Process()
-    private let lines = Mutex<(complete: [String], partial: [UInt8], ended: Bool)>(([], [], false))
+    private let folder: URL
+    private let out: URL
+    private let handle: FileHandle
 
     /// Starts curl on `url` with extra `arguments`.
     init(url: String, arguments: [String] = []) throws {
-        let output = Pipe()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("curl-stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        out = folder.appendingPathComponent("stdout")
+        guard FileManager.default.createFile(atPath: out.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        handle = try FileHandle(forWritingTo: out)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-sN", "--max-time", "30"] + arguments + [url]
-        process.standardOutput = output
+        process.standardOutput = handle
         process.standardError = FileHandle.nullDevice
-        let handle = output.fileHandleForReading
-        handle.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.lines.withLock { state in
-                if data.isEmpty {
-                    state.ended = true
-                    handle.readabilityHandler = nil
-                    return
-                }
-                state.partial.append(contentsOf: data)
-                while let newline = state.partial.firstIndex(of: UInt8(ascii: "\n")) {
-                    state.complete.append(String(decoding: state.partial[..<newline], as: UTF8.self))
-                    state.partial.removeFirst(newline + 1)
-                }
-            }
-        }
         try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? handle.close()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The complete lines written so far (a last line without its newline is not complete yet).
+    private var lines: [String] {
+        let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines.removeLast()   // after the last newline: empty, or a line still being written
+        return lines
     }
 
     /// Waits (up to `timeout`) until some line satisfies `predicate`; returns the lines so far.
     func waitForLine(timeout: Duration = .seconds(10), where predicate: (String) -> Bool) async throws -> [String] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let snapshot = lines.withLock { $0.complete }
+            let snapshot = lines
             if snapshot.contains(where: predicate) { return snapshot }
             try await Task.sleep(for: .milliseconds(20))
         }
-        let snapshot = lines.withLock { $0.complete }
+        let snapshot = lines
         XCTFail("no matching line within \(timeout); got: \(snapshot)")
         return snapshot
     }
