@@ -139,9 +139,8 @@ public final class Pipeline: Sendable {
     private func claimThenAnswer(_ pending: [(id: String, rule: FaultRule)], request: APNsRequest, connection: PipelineConnection,
                                  afterRecording: (@Sendable (PipelineResponse) -> Void)?,
                                  answer: @escaping @Sendable (PipelineResponse) -> Void) {
-        let rules = pending.map { ($0.id, $0.rule) }
         Task {
-            let (claims, failure) = await faults.claim(rules.map { (id: $0.0, rule: $0.1) })
+            let (claims, failure) = await faults.claim(pending)
             if let failure { logger.warning("a counted fault did not fire", metadata: ["why": "\(failure)"]) }
             let response = process(request, on: connection, afterRecording: afterRecording, relayAnswer: answer, claims: claims)
             if afterRecording == nil, !response.deferred { answer(response) }

@@ -34,9 +34,10 @@ enum StoreLiveFeed {
                     var out = ByteBuffer()
                     out.reserveCapacity(batch.records.count * 1_600)
                     for record in batch.records {
-                        let linted = record.lint.isEmpty ? record.withLint() : record
-                        out.writeString("id: \(record.seq)\ndata: ")
-                        encoder.withLine(for: linted) { line in _ = out.writeBytes(UnsafeBufferPointer(rebasing: line.dropLast())) }
+                        out.writeStaticString("id: ")
+                        LiveStreams.Feed.writeDecimal(record.seq, to: &out)
+                        out.writeStaticString("\ndata: ")
+                        encoder.withLine(for: record, linted: true) { line in _ = out.writeBytes(UnsafeBufferPointer(rebasing: line.dropLast())) }
                         out.writeStaticString("\n\n")
                     }
                     try await writer.write(out)

@@ -21,12 +21,12 @@ struct RecordReader: Sendable {
         guard let store else { return recorder.records(matching: filter) }
         var limited = filter
         if limited.limit == nil { limited.limit = Self.storeListLimit }
-        return try await reading(store) { try await $0.records(matching: limited, before: nil).map(Self.linted) }
+        return try await reading(store) { try await $0.records(matching: limited, before: nil).map { $0.withLint() } }
     }
 
     /// The record named `id` (a number, or an `apns-id`), with lint findings; nil when there is none.
     func record(_ id: String) async throws -> RecordedRequest? {
-        if let store { return try await reading(store) { try await $0.record(RecordID(parsing: id)).map(Self.linted) } }
+        if let store { return try await reading(store) { try await $0.record(RecordID(parsing: id))?.withLint() } }
         if let seq = UInt64(id) {
             let recorder = self.recorder
             // May read the record file: off the server's event loops.
@@ -90,9 +90,5 @@ struct RecordReader: Sendable {
         } catch {
             throw ControlAPIError(.serviceUnavailable, "The shared store could not be read: \(store.describe(error))")
         }
-    }
-
-    private static func linted(_ record: RecordedRequest) -> RecordedRequest {
-        record.lint.isEmpty ? record.withLint() : record
     }
 }

@@ -27,7 +27,7 @@ extension PostgresRecordStore {
                 let record = try Self.record(from: row)
                 scanned += 1
                 cursor = record.seq
-                let linted = record.lint.isEmpty ? record.withLint() : record
+                let linted = record.withLint()
                 guard query.matches(linted) else { continue }
                 found.append(linted)
                 if found.count == limit { return SearchPage(records: found, nextBefore: record.seq, readFile: false) }
@@ -36,7 +36,4 @@ extension PostgresRecordStore {
             if scanned >= Self.searchScanLimit { return SearchPage(records: found, nextBefore: cursor, readFile: false) }
         }
     }
-
-    /// The highest record id of the namespace.
-    public func newestID() async throws -> UInt64 { try await lastID() }
 }

@@ -227,7 +227,7 @@ public final class PostgresRecordStore: RecordStore {
     }
 
     /// The highest record id of the namespace (0 when it holds none): where a follower of new records starts.
-    public func lastID() async throws -> UInt64 {
+    public func newestID() async throws -> UInt64 {
         try await requireSchemaOnce()
         let query = StoreQueryBuilder(namespace: namespace)
         let sql = "SELECT coalesce(max(id), 0) FROM mockapns_records WHERE \(query.conditions)"

@@ -40,7 +40,7 @@ extension Recorder {
             var matches: [RecordedRequest] = []
             try RecordFileScanner.scan(path: filePath, from: start, to: end) { record in
                 guard record.seq > clearedThrough, record.seq < upper else { return }
-                let linted = record.lint.isEmpty ? record.withLint() : record
+                let linted = record.withLint()
                 if query.matches(linted) { matches.append(linted) }
             }
             older += matches.reversed()
@@ -71,6 +71,6 @@ extension Recorder {
         try RecordFileScanner.scan(path: filePath, from: index.entries[block].offset, to: end) { record in
             if record.seq == seq { found = record }
         }
-        return found.map { $0.lint.isEmpty ? $0.withLint() : $0 }
+        return found.map { $0.withLint() }
     }
 }
