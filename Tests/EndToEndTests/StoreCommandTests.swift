@@ -20,12 +20,8 @@ final class StoreCommandTests: PostgresTestCase {
 
     /// Starts `serve --store url` with `extra` arguments and returns it with its APNs URL.
     private func serve(_ url: String, name: String, _ extra: [String] = []) async throws -> (InspectFollowProcess, String) {
-        let ready = directory + "/\(name).json"
-        let process = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--quiet", "--ready-file", ready,
-                                                "--store", url, "--instance-name", name] + extra)
-        let json = try await InspectCLI.readyFile(at: ready)
-        let apns = try XCTUnwrap(json?["apns_url"]?.stringValue, "instance \(name) did not become ready")
-        return (process, apns)
+        let instance = try await StoreInstance.start(url, name: name, in: directory, extra)
+        return (instance.process, instance.apnsURL)
     }
 
     func testTwoInstancesShareOneStoreAndReadersSeeBothInstancesPushes() async throws {

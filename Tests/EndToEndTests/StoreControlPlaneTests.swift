@@ -22,12 +22,8 @@ final class StoreControlPlaneTests: PostgresTestCase {
     /// Starts `serve --store url` (with its control plane on a free port unless `control` is false); returns the
     /// process, its APNs URL and its control URL.
     private func serve(_ url: String, name: String, control: Bool) async throws -> (InspectFollowProcess, String, String?) {
-        let ready = directory + "/\(name).json"
-        let process = try InspectFollowProcess(["serve", "--port", "0", "--quiet", "--ready-file", ready, "--store", url,
-                                                "--instance-name", name] + (control ? ["--control-port", "0"] : ["--no-control"]))
-        let json = try await InspectCLI.readyFile(at: ready)
-        let apns = try XCTUnwrap(json?["apns_url"]?.stringValue, "instance \(name) did not become ready")
-        return (process, apns, json?["control_url"]?.stringValue)
+        let instance = try await StoreInstance.start(url, name: name, in: directory, control: control)
+        return (instance.process, instance.apnsURL, instance.controlURL)
     }
 
     private func get(_ url: String) throws -> JSONValue {

@@ -14,18 +14,12 @@ final class StoreDashboardBrowserTests: PostgresTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashstore-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        func serve(_ name: String, control: Bool) async throws -> (InspectFollowProcess, JSONValue?) {
-            let ready = directory + "/\(name).json"
-            let process = try InspectFollowProcess(["serve", "--port", "0", "--quiet", "--ready-file", ready, "--store", url,
-                                                    "--instance-name", name] + (control ? ["--control-port", "0"] : ["--no-control"]))
-            return (process, try await InspectCLI.readyFile(at: ready))
-        }
-        let (first, firstReady) = try await serve("A", control: false)
-        defer { first.stop() }
-        let (second, secondReady) = try await serve("B", control: true)
-        defer { second.stop() }
-        let apnsA = try XCTUnwrap(firstReady?["apns_url"]?.stringValue, "A did not become ready")
-        let controlB = try XCTUnwrap(secondReady?["control_url"]?.stringValue, "B did not become ready")
+        let first = try await StoreInstance.start(url, name: "A", in: directory)
+        defer { first.process.stop() }
+        let second = try await StoreInstance.start(url, name: "B", in: directory, control: true)
+        defer { second.process.stop() }
+        let apnsA = first.apnsURL
+        let controlB = try XCTUnwrap(second.controlURL, "B has no control plane")
         let payload = directory + "/push.json"
         try Data(#"{"aps":{"alert":{"title":"Shared","body":"through A"}}}"#.utf8).write(to: URL(fileURLWithPath: payload))
         let seen = String(repeating: "a1", count: 32), later = String(repeating: "b2", count: 32)

@@ -24,12 +24,8 @@ final class StoreSharedStateTests: PostgresTestCase {
     }
 
     private func serve(_ url: String, name: String) async throws -> (InspectFollowProcess, apns: String, control: String) {
-        let ready = directory + "/\(name).json"
-        let process = try InspectFollowProcess(["serve", "--port", "0", "--control-port", "0", "--quiet", "--ready-file", ready,
-                                                "--store", url, "--instance-name", name])
-        let json = try await InspectCLI.readyFile(at: ready)
-        let apns = try XCTUnwrap(json?["apns_url"]?.stringValue, "instance \(name) did not become ready")
-        return (process, apns, try XCTUnwrap(json?["control_url"]?.stringValue))
+        let instance = try await StoreInstance.start(url, name: name, in: directory, control: true)
+        return (instance.process, instance.apnsURL, try XCTUnwrap(instance.controlURL))
     }
 
     private func curl(_ method: String, _ url: String, _ body: String? = nil) throws -> (status: Int, body: String) {

@@ -19,12 +19,9 @@ final class StoreTailTests: PostgresTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private func serve(_ url: String, name: String) async throws -> (InspectFollowProcess, String) {
-        let ready = directory + "/\(name).json"
-        let process = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--quiet", "--ready-file", ready,
-                                                "--store", url, "--instance-name", name])
-        let json = try await InspectCLI.readyFile(at: ready)
-        return (process, try XCTUnwrap(json?["apns_url"]?.stringValue, "instance \(name) did not become ready"))
+    private func serve(_ url: String, name: String, _ extra: [String] = []) async throws -> (InspectFollowProcess, String) {
+        let instance = try await StoreInstance.start(url, name: name, in: directory, extra)
+        return (instance.process, instance.apnsURL)
     }
 
     private func send(_ count: Int, to url: String, token: String) async throws {
@@ -69,11 +66,7 @@ final class StoreTailTests: PostgresTestCase {
         let cluster = try XCTUnwrap(Self.cluster)
         let database = try cluster.createDatabase("tailpruned")
         let url = cluster.url(database: database)
-        let ready = directory + "/pruning.json"
-        let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--quiet", "--ready-file", ready, "--store", url,
-                                              "--retain-count", "5", "--retain-interval", "1"])
-        let json = try await InspectCLI.readyFile(at: ready)
-        let apns = try XCTUnwrap(json?["apns_url"]?.stringValue, "serve did not become ready")
+        let (serve, apns) = try await self.serve(url, name: "pruning", ["--retain-count", "5", "--retain-interval", "1"])
         try await send(30, to: apns, token: String(repeating: "c3", count: 32))
         var left = ""
         for _ in 0..<100 where left != "5/25" {
