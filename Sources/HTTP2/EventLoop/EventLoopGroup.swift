@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSystemShims
 import Synchronization
 import Synchronized
 
@@ -34,7 +33,7 @@ public final class EventLoopGroup: Sendable {
             let box = Unmanaged.passRetained(loop).toOpaque()
             let rc = pthread_create(&thread, nil, { raw in
                 let loop = Unmanaged<EventLoop>.fromOpaque(raw!).takeRetainedValue()
-                EventLoopGroup.nameThread("apns-loop-\(loop.index)")
+                ThreadName.set("apns-loop-\(loop.index)")   // its CPU told apart from the writer threads'
                 loop.run()
                 return nil
             }, box)
@@ -49,16 +48,6 @@ public final class EventLoopGroup: Sendable {
             started.append(thread)
         }
         self.threads = Locked(started)
-    }
-
-    /// Names the calling thread (as `top -H`, `perf` and `/proc/PID/task/*/comm` show it; at most 15 bytes on Linux),
-    /// so a loop's CPU can be told from the writer threads'.
-    static func nameThread(_ name: String) {
-        #if canImport(Glibc)
-        _ = csystem_set_thread_name(String(name.utf8.prefix(15))!)
-        #elseif canImport(Darwin)
-        _ = pthread_setname_np(name)
-        #endif
     }
 
     /// The next loop in round-robin order.
