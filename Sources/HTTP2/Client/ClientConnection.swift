@@ -1,16 +1,11 @@
 import CNghttp2
 import COpenSSL
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The loop-side half of a client connection: socket, TLS, nghttp2 client session, the queue of requests
 /// waiting for a stream slot (the server's MAX_CONCURRENT_STREAMS), streams in flight, pings, GOAWAY.
 // @unchecked Sendable: all mutable state is confined to `loop`'s thread; `HTTP2ClientConnection` only
 // reaches it through `loop.execute`.
-final class ClientConnection: SocketConnection, @unchecked Sendable {
+final class ClientConnection: ConnectionCore, @unchecked Sendable {
     typealias ConnectCompletion = @Sendable (Result<Void, HTTP2ClientError>) -> Void
     typealias PingCompletion = @Sendable (Result<Duration, HTTP2ClientError>) -> Void
 
@@ -34,7 +29,7 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
     /// When the pending timeout sweep runs (monotonic nanoseconds), if one is pending.
     @exclusivity(unchecked) private var sweepAt: UInt64?
 
-    init(fd: Int32, host: String, port: Int, loop: EventLoop, tls: TLSClientContext?,
+    init(driver: any ConnectionDriver, host: String, port: Int, loop: EventLoop, tls: TLSClientContext?,
          configuration: HTTP2ClientConfiguration, completion: @escaping ConnectCompletion) {
         id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.host = host
@@ -42,17 +37,13 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
         self.tls = tls
         self.configuration = configuration
         self.connectCompletion = completion
-        super.init(loop: loop, fd: fd, phase: .connecting, highWaterMark: 256 * 1024)
+        super.init(loop: loop, driver: driver, phase: .connecting, highWaterMark: 256 * 1024)
     }
 
-    /// Registers for connect completion and arms the connect timeout. Loop thread only.
+    /// Hands itself to its driver to learn when the connect completes, and arms the connect timeout. Loop thread only.
     func start() {
-        do {
-            try registerWithLoop(events: EpollEvents.output)
-        } catch {
-            Glibc.close(fd)
-            phase = .closed
-            failConnect(.connectFailed("\(error)"))
+        guard attachToDriver() else {
+            failConnect(.connectFailed("\(host):\(port): the event loop could not watch the socket"))
             return
         }
         // Strong capture: weak references would put a side table on the connection (slower refcounting).
@@ -72,12 +63,9 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
 
     // MARK: - Transport
 
-    override func connectCompleted() {
-        var error: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
-        if error != 0 {
-            failConnect(.connectFailed("\(host):\(port): \(String(cString: strerror(error)))"))
+    override func connectCompleted(error: String?) {
+        if let error {
+            failConnect(.connectFailed("\(host):\(port): \(error)"))
             return
         }
         if let tls {
@@ -170,7 +158,7 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
             return
         }
         if let timeout = stream.request.timeout ?? configuration.requestTimeout {
-            stream.deadline = max(monotonicNanoseconds() &+ timeout.nanoseconds, 1)
+            stream.deadline = max(loop.currentTime() &+ timeout.nanoseconds, 1)
             armTimeoutSweep(at: stream.deadline)
         }
         waiting.append(stream)
@@ -186,7 +174,7 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
     private func armTimeoutSweep(at deadline: UInt64) {
         if let pending = sweepAt, pending <= deadline { return }
         sweepAt = deadline
-        let now = monotonicNanoseconds()
+        let now = loop.currentTime()
         loop.scheduleLocal(in: deadline > now ? deadline - now : 0) { [self] in  // strong: see start()
             sweepTimeouts(scheduledFor: deadline)
         }
@@ -195,7 +183,7 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
     private func sweepTimeouts(scheduledFor deadline: UInt64) {
         guard sweepAt == deadline else { return }   // superseded by an earlier sweep, which re-armed
         sweepAt = nil
-        let now = monotonicNanoseconds()
+        let now = loop.currentTime()
         var expired: [ClientStream] = []
         var next: UInt64 = .max
         for stream in waiting + streams.values where stream.deadline != 0 && !stream.finished {
@@ -281,7 +269,7 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
             completion(.failure(.protocolError(String(cString: nghttp2_strerror(rc)))))
             return
         }
-        pings.append((opaque, monotonicNanoseconds(), completion))
+        pings.append((opaque, loop.currentTime(), completion))
         scheduleTick()
     }
 
@@ -339,7 +327,7 @@ final class ClientConnection: SocketConnection, @unchecked Sendable {
             opaque = UInt64(bigEndian: opaque)
             if let index = pings.firstIndex(where: { $0.opaque == opaque }) {
                 let ping = pings.remove(at: index)
-                ping.completion(.success(.nanoseconds(Int64(monotonicNanoseconds() &- ping.started))))
+                ping.completion(.success(.nanoseconds(Int64(loop.currentTime() &- ping.started))))
             }
         } else if type == UInt8(NGHTTP2_GOAWAY.rawValue) {
             goAwayReceived = true

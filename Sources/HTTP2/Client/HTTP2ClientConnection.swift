@@ -62,7 +62,7 @@ public final class HTTP2ClientConnection: Sendable {
             let result: Result<Void, HTTP2ClientError> = await withCheckedContinuation { continuation in
                 loop.execute {
                     let connection = ClientConnection(
-                        fd: fd, host: bareHost, port: port, loop: loop, tls: tlsContext, configuration: configuration
+                        driver: SocketDriver(fd: fd, loop: loop), host: bareHost, port: port, loop: loop, tls: tlsContext, configuration: configuration
                     ) { result in continuation.resume(returning: result) }
                     box.set(connection)
                     connection.start()

@@ -1,4 +1,3 @@
-import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,10 +6,14 @@ import Darwin
 import Synchronization
 import Synchronized
 
-/// One epoll thread. Owns the sockets registered on it; everything a connection does runs here.
+/// One loop thread. Owns the sockets registered on it; everything a connection does runs here.
 ///
 /// `execute(_:)` and `scheduleTask(in:_:)` are callable from any thread: the task queue is behind a
-/// mutex and an eventfd wakes the loop. Everything else is touched only by the loop thread.
+/// mutex and the poller's wake-up interrupts the wait. Everything else is touched only by the loop thread.
+///
+/// An embedded loop (``init(embedded:)``) has no poller and no thread of its own: whoever created it drives it
+/// (``runEmbedded()``) and moves its clock (``advanceEmbeddedClock(by:)``), so connections on it run in memory,
+/// deterministically (``EmbeddedHTTP2Connection``).
 // @unchecked Sendable: `queue` is guarded by a pthread mutex (`Locked`), `threadID`/`stopRequested` are atomics, and every other
 // stored property is confined to the loop thread.
 public final class EventLoop: @unchecked Sendable {
@@ -23,8 +26,10 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Index of this loop within its group (0-based).
     public let index: Int
-    private let epollFD: Int32
-    private let wakeFD: Int32
+    /// The poller under this loop (nil for an embedded loop).
+    public let driver: IODriver?
+    /// The readiness mechanism (nil for an embedded loop, which has no descriptors).
+    private let poller: (any IOPoller)?
     private let queue = Locked(Queue())
     private let threadID = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
@@ -35,38 +40,54 @@ public final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var tickObservers: [TickObserver] = []
     @exclusivity(unchecked) private var runningTasks: [@Sendable () -> Void] = []
     /// Monotonic time at the start of the current iteration's event processing.
-    @exclusivity(unchecked) private(set) var now: UInt64 = monotonicNanoseconds()
+    @exclusivity(unchecked) private(set) var now: UInt64
+    /// An embedded loop's clock (nanoseconds, moved only by ``advanceEmbeddedClock(by:)``); nil for a real loop.
+    @exclusivity(unchecked) private var embeddedClock: UInt64?
     /// Scratch buffers for reads, shared by every connection of this loop (used synchronously).
     let readBuffer: UnsafeMutableRawBufferPointer
     let plainBuffer: UnsafeMutableRawBufferPointer
     static let readBufferSize = 64 * 1024
 
-    init(index: Int) throws(HTTP2Error) {
+    init(index: Int, driver: IODriver = .configured) throws(HTTP2Error) {
         self.index = index
-        let ep = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard ep >= 0 else { throw .system(operation: "epoll_create1", errno: errno) }
-        let ev = eventfd(0, csystem_EFD_NONBLOCK_CLOEXEC())
-        guard ev >= 0 else {
-            Glibc.close(ep)
-            throw .system(operation: "eventfd", errno: errno)
-        }
-        epollFD = ep
-        wakeFD = ev
+        self.driver = driver
+        poller = try driver.makePoller()
+        now = monotonicNanoseconds()
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         plainBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        _ = csystem_epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, EpollEvents.input)
+    }
+
+    /// An embedded loop: no thread, no poller; the calling thread is its loop thread and its clock starts at
+    /// `startNanoseconds` and moves only when told.
+    init(embeddedAt startNanoseconds: UInt64) {
+        index = 0
+        driver = nil
+        poller = nil
+        embeddedClock = startNanoseconds
+        now = startNanoseconds
+        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        plainBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        threadID.store(Self.currentThreadID, ordering: .relaxed)
     }
 
     deinit {
-        Glibc.close(epollFD)
-        Glibc.close(wakeFD)
+        poller?.close()
         readBuffer.deallocate()
         plainBuffer.deallocate()
     }
 
+    private static var currentThreadID: UInt { UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) }
+
+    /// The loop's clock in nanoseconds: CLOCK_MONOTONIC, or the embedded clock.
+    @inline(__always)
+    func currentTime() -> UInt64 {
+        if let embeddedClock { return embeddedClock }
+        return monotonicNanoseconds()
+    }
+
     /// True when called on this loop's thread.
     public var inEventLoop: Bool {
-        UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) == threadID.load(ordering: .relaxed)
+        Self.currentThreadID == threadID.load(ordering: .relaxed)
     }
 
     /// Runs `task` on the loop thread, soon. Callable from any thread. Once the loop has stopped (its group
@@ -85,17 +106,14 @@ public final class EventLoop: @unchecked Sendable {
             q.wakePending = true
             return true
         }
-        if wake {
-            var one: UInt64 = 1
-            _ = Glibc.write(wakeFD, &one, 8)
-        }
+        if wake { poller?.wake() }
     }
 
     /// Runs `task` on the loop thread after `delay`. Callable from any thread.
     @discardableResult
     public func scheduleTask(in delay: Duration, _ task: @escaping @Sendable () -> Void) -> Scheduled {
         let handle = Scheduled()
-        let deadline = monotonicNanoseconds() &+ delay.nanoseconds
+        let deadline = currentTime() &+ delay.nanoseconds
         if inEventLoop {
             timers.insert(deadline: deadline, handle: handle, task: task)
         } else {
@@ -108,29 +126,28 @@ public final class EventLoop: @unchecked Sendable {
     @discardableResult
     func scheduleLocal(in nanoseconds: UInt64, _ task: @escaping () -> Void) -> Scheduled {
         let handle = Scheduled()
-        timers.insert(deadline: monotonicNanoseconds() &+ nanoseconds, handle: handle, task: task)
+        timers.insert(deadline: currentTime() &+ nanoseconds, handle: handle, task: task)
         return handle
     }
 
     // MARK: - Registration (loop thread only)
 
     func register(fd: Int32, events: UInt32, handler: Selectable) throws(HTTP2Error) {
+        guard let poller else { throw .system(operation: "register (an embedded loop has no descriptors)", errno: EINVAL) }
         let index = Int(fd)
         if index >= handlers.count {
             handlers.append(contentsOf: repeatElement(nil, count: index - handlers.count + 64))
         }
-        guard csystem_epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, events) == 0 else {
-            throw .system(operation: "epoll_ctl(ADD)", errno: errno)
-        }
+        try poller.add(fd: fd, events: events)
         handlers[index] = handler
     }
 
     func modify(fd: Int32, events: UInt32) {
-        _ = csystem_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, events)
+        poller?.modify(fd: fd, events: events)
     }
 
     func deregister(fd: Int32) {
-        _ = csystem_epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0)
+        poller?.remove(fd: fd)
         let index = Int(fd)
         if index < handlers.count { handlers[index] = nil }
     }
@@ -149,14 +166,8 @@ public final class EventLoop: @unchecked Sendable {
 
     /// The loop body; runs on the loop's own thread until `requestStop()`.
     func run() {
-        threadID.store(UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))), ordering: .relaxed)
-        let maxEvents: Int32 = 256
-        let fds = UnsafeMutablePointer<Int32>.allocate(capacity: Int(maxEvents))
-        let events = UnsafeMutablePointer<UInt32>.allocate(capacity: Int(maxEvents))
-        defer {
-            fds.deallocate()
-            events.deallocate()
-        }
+        guard let poller else { preconditionFailure("an embedded loop is driven by runEmbedded(), not run()") }
+        threadID.store(Self.currentThreadID, ordering: .relaxed)
         while !stopRequested.load(ordering: .relaxed) {
             var timeout: Int32 = -1
             if !tickObservers.isEmpty {
@@ -165,22 +176,18 @@ public final class EventLoop: @unchecked Sendable {
                 let current = monotonicNanoseconds()
                 timeout = deadline <= current ? 0 : Int32(min((deadline - current + 999_999) / 1_000_000, 60_000))
             }
-            let n = csystem_epoll_wait(epollFD, fds, events, maxEvents, timeout)
-            now = monotonicNanoseconds()
-            if n > 0 {
-                for i in 0..<Int(n) {
-                    let fd = fds[i]
-                    if fd == wakeFD {
-                        var value: UInt64 = 0
-                        _ = Glibc.read(wakeFD, &value, 8)
-                        continue
-                    }
-                    let slot = Int(fd)
-                    if slot < handlers.count, let handler = handlers[slot] {
-                        handler.ready(events: events[i])
-                    }
+            var first = true
+            poller.wait(timeoutMilliseconds: timeout) { fd, events in
+                if first {
+                    now = monotonicNanoseconds()
+                    first = false
+                }
+                let slot = Int(fd)
+                if slot < handlers.count, let handler = handlers[slot] {
+                    handler.ready(events: events)
                 }
             }
+            if first { now = monotonicNanoseconds() }
             runQueuedTasks()
             runDueTimers()
             runTickObservers()
@@ -202,6 +209,45 @@ public final class EventLoop: @unchecked Sendable {
         _ = late   // released here, outside the lock
     }
 
+    // MARK: - Embedded driving (the creating thread only)
+
+    /// Runs what an embedded loop has to do now — queued tasks, timers due at its clock, end-of-tick work —
+    /// until nothing is left (at most `rounds` passes, so a task that always re-queues itself cannot hang a test).
+    func runEmbedded(rounds: Int = 1_000) {
+        precondition(embeddedClock != nil && inEventLoop, "runEmbedded() drives an embedded loop from its own thread")
+        for _ in 0..<rounds {
+            now = currentTime()
+            runQueuedTasks()
+            runDueTimers()
+            runTickObservers()
+            let idle = tickObservers.isEmpty && queue.withLock { $0.tasks.isEmpty }
+                && !(timers.earliestDeadline.map { $0 <= currentTime() } ?? false)
+            if idle { return }
+        }
+    }
+
+    /// Moves an embedded loop's clock forward, then runs what became due.
+    func advanceEmbeddedClock(by nanoseconds: UInt64) {
+        precondition(embeddedClock != nil, "only an embedded loop's clock can be moved")
+        embeddedClock = embeddedClock! &+ nanoseconds
+        runEmbedded()
+    }
+
+    /// Ends an embedded loop as a stopped real loop ends: whatever is registered is told the loop is gone,
+    /// pending work is dropped.
+    func stopEmbedded() {
+        runQueuedTasks()
+        runTickObservers()
+        timers.removeAll()
+        tickObservers.removeAll()
+        let late = queue.withLock { q in
+            q.stopped = true
+            defer { q.tasks = [] }
+            return q.tasks
+        }
+        _ = late
+    }
+
     private func runQueuedTasks() {
         queue.withLock { q in
             swap(&q.tasks, &self.runningTasks)
@@ -212,7 +258,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func runDueTimers() {
-        let current = monotonicNanoseconds()
+        let current = currentTime()
         while let entry = timers.popDue(now: current) {
             if !entry.handle.isCancelled { entry.task() }
         }

@@ -17,14 +17,15 @@ public final class EventLoopGroup: Sendable {
     /// Number of online CPU cores (at least 1): the default loop count.
     public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-    /// Starts `threads` epoll threads (clamped to at least 1).
-    public init(threads: Int = EventLoopGroup.coreCount) throws(HTTP2Error) {
-        // Writes to a socket the peer closed must fail with EPIPE, not kill the process. Plain sockets
-        // use MSG_NOSIGNAL; this also covers anything else in the process that writes to sockets.
+    /// Starts `threads` loop threads (clamped to at least 1), each on a poller of `driver`'s kind (epoll on Linux
+    /// unless `MOCKAPNS_IO_DRIVER=poll`; `poll(2)` on macOS).
+    public init(threads: Int = EventLoopGroup.coreCount, driver: IODriver = .configured) throws(HTTP2Error) {
+        // Writes to a socket the peer closed must fail with EPIPE, not kill the process. Our sockets use
+        // MSG_NOSIGNAL (SO_NOSIGPIPE on Darwin); this also covers anything else in the process that writes to sockets.
         signal(SIGPIPE, SIG_IGN)
         var loops: [EventLoop] = []
         for index in 0..<max(1, threads) {
-            loops.append(try EventLoop(index: index))
+            loops.append(try EventLoop(index: index, driver: driver))
         }
         self.loops = loops
         var started: [pthread_t] = []

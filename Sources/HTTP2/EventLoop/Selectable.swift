@@ -1,7 +1,9 @@
+import CSystemShims
+
 /// Something registered with an `EventLoop` for readiness of one file descriptor.
 /// Only ever called on the owning loop's thread.
 protocol Selectable: AnyObject {
-    /// The descriptor is ready; `events` is the epoll bit set (EPOLLIN, EPOLLOUT, EPOLLERR, EPOLLHUP).
+    /// The descriptor is ready; `events` is a set of ``IOEvents`` bits.
     func ready(events: UInt32)
     /// The loop is stopping for good with this still registered: close the descriptor and fail whatever
     /// waits on it, since nothing will ever run for it again.
@@ -14,12 +16,11 @@ protocol TickObserver: AnyObject {
     func endOfTick()
 }
 
-/// epoll bits, read once from C.
-enum EpollEvents {
-    static let input: UInt32 = csystem_EPOLLIN()
-    static let output: UInt32 = csystem_EPOLLOUT()
-    static let error: UInt32 = csystem_EPOLLERR()
-    static let hangup: UInt32 = csystem_EPOLLHUP()
+/// Readiness bits as the loop reports them, whichever poller produced them (epoll's and poll's bits are
+/// translated into these in the shims).
+enum IOEvents {
+    static let input = UInt32(CSYSTEM_IO_INPUT)
+    static let output = UInt32(CSYSTEM_IO_OUTPUT)
+    static let error = UInt32(CSYSTEM_IO_ERROR)
+    static let hangup = UInt32(CSYSTEM_IO_HANGUP)
 }
-
-import CSystemShims

@@ -10,7 +10,7 @@ enum Socket {
     /// Resolves `host:port` into socket addresses (numeric hosts first; names via getaddrinfo).
     static func resolve(host: String, port: Int, passive: Bool) throws(HTTP2Error) -> [sockaddr_storage] {
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = csystem_sock_stream()
         hints.ai_flags = passive ? AI_PASSIVE : 0
         hints.ai_family = AF_UNSPEC
         var result: UnsafeMutablePointer<addrinfo>?
@@ -43,7 +43,7 @@ enum Socket {
         let addresses = try resolve(host: host, port: port, passive: true)
         var lastError: HTTP2Error = .invalidAddress(host: host, port: port, reason: "no address")
         for var address in addresses {
-            let fd = socket(Int32(address.ss_family), csystem_SOCK_STREAM_NONBLOCK_CLOEXEC(), 0)
+            let fd = csystem_stream_socket(Int32(address.ss_family))
             if fd < 0 {
                 lastError = .system(operation: "socket", errno: errno)
                 continue
@@ -61,7 +61,7 @@ enum Socket {
             }
             if bound != 0 {
                 let code = errno
-                Glibc.close(fd)
+                Socket.close(fd)
                 if code == EADDRINUSE {
                     lastError = .addressInUse(host: host, port: port)
                 } else {
@@ -69,9 +69,9 @@ enum Socket {
                 }
                 continue
             }
-            if Glibc.listen(fd, backlog) != 0 {
+            if SystemCalls.listen(fd, backlog) != 0 {
                 let code = errno
-                Glibc.close(fd)
+                Socket.close(fd)
                 lastError = code == EADDRINUSE
                     ? .addressInUse(host: host, port: port)
                     : .bindFailed(host: host, port: port, reason: String(cString: strerror(code)))
@@ -133,7 +133,7 @@ enum Socket {
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let fd = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                csystem_accept4(listener, $0, &length, csystem_SOCK_NONBLOCK_CLOEXEC())
+                csystem_accept_nonblocking(listener, $0, &length)
             }
         }
         guard fd >= 0 else { return nil }
@@ -146,18 +146,18 @@ enum Socket {
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    /// Starts a non-blocking connect. Returns the fd; completion is signalled by EPOLLOUT.
+    /// Starts a non-blocking connect. Returns the fd; completion is signalled by writability.
     static func connect(to address: sockaddr_storage) throws(HTTP2Error) -> Int32 {
         var address = address
-        let fd = socket(Int32(address.ss_family), csystem_SOCK_STREAM_NONBLOCK_CLOEXEC(), 0)
+        let fd = csystem_stream_socket(Int32(address.ss_family))
         guard fd >= 0 else { throw .system(operation: "socket", errno: errno) }
         let length = Self.length(of: address)
         let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SystemCalls.connect(fd, $0, length) }
         }
         if rc != 0 && errno != EINPROGRESS {
             let code = errno
-            Glibc.close(fd)
+            Socket.close(fd)
             throw .system(operation: "connect", errno: code)
         }
         setNoDelay(fd)
@@ -168,7 +168,7 @@ enum Socket {
     @inline(__always)
     static func send(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
         while true {
-            let n = Glibc.send(fd, pointer, count, csystem_MSG_NOSIGNAL())
+            let n = csystem_send(fd, pointer, count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
             if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
@@ -180,12 +180,27 @@ enum Socket {
     @inline(__always)
     static func receive(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         while true {
-            let n = Glibc.recv(fd, pointer, count, 0)
+            let n = recv(fd, pointer, count, 0)
             if n >= 0 { return n }
             if errno == EINTR { continue }
             if errno == EAGAIN || errno == EWOULDBLOCK { return -1 }
             return -2
         }
+    }
+}
+
+extension Socket {
+    /// Closes a descriptor.
+    static func close(_ fd: Int32) {
+        _ = SystemCalls.close(fd)
+    }
+
+    /// The error a non-blocking connect ended with (`SO_ERROR`), or nil when it connected.
+    static func pendingError(_ fd: Int32) -> String? {
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { return String(cString: strerror(errno)) }
+        return error == 0 ? nil : String(cString: strerror(error))
     }
 }
 

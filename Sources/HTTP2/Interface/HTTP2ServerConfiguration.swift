@@ -35,6 +35,8 @@ public struct HTTP2ServerConfiguration: Sendable {
     public var maxConnections: Int = 10_000
     /// Number of epoll threads (default: one per core).
     public var loopCount: Int = EventLoopGroup.coreCount
+    /// The loops' poller: epoll on Linux unless `MOCKAPNS_IO_DRIVER=poll`, `poll(2)` on macOS (``IODriver``).
+    public var ioDriver: IODriver = .configured
     /// Per-connection initial SETTINGS_MAX_CONCURRENT_STREAMS, decided when the connection opens
     /// (e.g. APNs: 1 until the first valid token). nil = `maxConcurrentStreams`. Runs on a loop thread.
     public var initialMaxConcurrentStreams: (@Sendable (HTTP2ConnectionInfo) -> UInt32)? = nil

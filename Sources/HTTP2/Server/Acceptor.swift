@@ -1,3 +1,4 @@
+import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,9 +29,8 @@ final class Acceptor: Selectable, @unchecked Sendable {
         self.group = group
         self.context = context
         self.loopStates = loopStates
-        var limit = rlimit()
-        let soft = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? limit.rlim_cur : rlim_t(Int32.max)
-        let descriptors = Int32(clamping: soft)
+        let soft = csystem_open_files_limit()
+        let descriptors = soft < 0 ? Int32.max : Int32(clamping: soft)
         descriptorCeiling = descriptors - max(16, min(256, descriptors / 16))
         spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
@@ -51,23 +51,23 @@ final class Acceptor: Selectable, @unchecked Sendable {
                     // Out of descriptors or memory: stop polling the listener for a moment instead of spinning on it.
                     loop.modify(fd: fd, events: 0)
                     loop.scheduleLocal(in: 100_000_000) { [self] in
-                        if !closed { loop.modify(fd: fd, events: EpollEvents.input) }
+                        if !closed { loop.modify(fd: fd, events: IOEvents.input) }
                     }
                 }
                 break
             }
             accepted += 1
             if socket >= descriptorCeiling {
-                Glibc.close(socket)
+                Socket.close(socket)
                 descriptorsExhausted(errno: EMFILE)
                 continue
             }
             if context.shuttingDown.load(ordering: .relaxed) {
-                Glibc.close(socket)
+                Socket.close(socket)
                 continue
             }
             if context.openConnections.load(ordering: .relaxed) >= context.configuration.maxConnections {
-                Glibc.close(socket)
+                Socket.close(socket)
                 refused(peer: Socket.describe(peer))
                 continue
             }
@@ -77,10 +77,10 @@ final class Acceptor: Selectable, @unchecked Sendable {
             let context = self.context
             let address = Socket.describe(peer)
             if target === loop {
-                ServerConnection(fd: socket, peer: address, loop: target, context: context, loopState: state).start()
+                ServerConnection(driver: SocketDriver(fd: socket, loop: target), peer: address, loop: target, context: context, loopState: state).start()
             } else {
                 target.execute {
-                    ServerConnection(fd: socket, peer: address, loop: target, context: context, loopState: state).start()
+                    ServerConnection(driver: SocketDriver(fd: socket, loop: target), peer: address, loop: target, context: context, loopState: state).start()
                 }
             }
         }
@@ -105,10 +105,10 @@ final class Acceptor: Selectable, @unchecked Sendable {
     /// Returns false when there is no spare (then the caller backs off).
     private func shedWithSpareDescriptor() -> Bool {
         guard spareFD >= 0 else { return false }
-        Glibc.close(spareFD)
+        Socket.close(spareFD)
         spareFD = -1
         let shed = Socket.accept(listener: fd)
-        if let (socket, _) = shed { Glibc.close(socket) }
+        if let (socket, _) = shed { Socket.close(socket) }
         spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
         return shed != nil
     }
@@ -138,9 +138,9 @@ final class Acceptor: Selectable, @unchecked Sendable {
         guard !closed else { return }
         closed = true
         loop.deregister(fd: fd)
-        Glibc.close(fd)
+        Socket.close(fd)
         if spareFD >= 0 {
-            Glibc.close(spareFD)
+            Socket.close(spareFD)
             spareFD = -1
         }
     }

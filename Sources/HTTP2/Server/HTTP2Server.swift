@@ -6,7 +6,7 @@ import Darwin
 import Synchronization
 import Synchronized
 
-/// An HTTP/2 server (TLS with or without ALPN, or h2c prior knowledge) on its own epoll loops.
+/// An HTTP/2 server (TLS with or without ALPN, or h2c prior knowledge) on its own event loops (epoll, or `poll(2)`).
 ///
 /// ```swift
 /// let server = try HTTP2Server(configuration: .init(port: 0, tls: tls), handler: MyHandler())
@@ -41,9 +41,9 @@ public final class HTTP2Server: Sendable {
             let port = Socket.localPort(fd: listener)
             let group: EventLoopGroup
             do throws(HTTP2Error) {
-                group = try EventLoopGroup(threads: configuration.loopCount)
+                group = try EventLoopGroup(threads: configuration.loopCount, driver: configuration.ioDriver)
             } catch {
-                Glibc.close(listener)
+                Socket.close(listener)
                 throw error
             }
             let loopStates = group.loops.map { ServerLoopState(loop: $0) }
@@ -54,7 +54,7 @@ public final class HTTP2Server: Sendable {
             let acceptor = Acceptor(fd: listener, loop: group.loops[0], group: group, context: context, loopStates: loopStates)
             group.loops[0].execute {
                 do {
-                    try acceptor.loop.register(fd: acceptor.fd, events: EpollEvents.input, handler: acceptor)
+                    try acceptor.loop.register(fd: acceptor.fd, events: IOEvents.input, handler: acceptor)
                 } catch {
                     acceptor.close()
                 }

@@ -1,17 +1,12 @@
 import CNghttp2
 import COpenSSL
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Logging
 
 /// One accepted HTTP/2 connection: TLS (or h2c), an nghttp2 server session, its streams, and the
 /// handler calls. Lives on one loop thread; responders from other threads hop to it.
 // @unchecked Sendable: every mutable property is confined to `loop`'s thread. `HTTP2Responder` and
 // `HTTP2ConnectionControl` only touch it after checking `loop.inEventLoop` or via `loop.execute`.
-final class ServerConnection: SocketConnection, @unchecked Sendable {
+final class ServerConnection: ConnectionCore, @unchecked Sendable {
     let id: UInt64
     let context: ServerContext
     let loopState: ServerLoopState
@@ -27,7 +22,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     /// The stream the last callback touched (headers of one stream arrive back to back).
     @exclusivity(unchecked) private var currentStream: ServerStream?
     @exclusivity(unchecked) private var opened = false
-    /// Monotonic time the socket was accepted: the preface timeout counts from here.
+    /// Loop time the connection was accepted: the preface timeout counts from here.
     private let acceptedAt: UInt64
     @exclusivity(unchecked) private var prefaceReceived = false
     /// When a timeout's GOAWAY was queued (nil = not timed out).
@@ -49,27 +44,23 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     private let maxBodyBytes: Int
     private let maxHeaderListSize: Int
 
-    init(fd: Int32, peer: String, loop: EventLoop, context: ServerContext, loopState: ServerLoopState) {
+    init(driver: any ConnectionDriver, peer: String, loop: EventLoop, context: ServerContext, loopState: ServerLoopState) {
         id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.context = context
         self.loopState = loopState
         remoteAddress = peer
         maxBodyBytes = context.configuration.maxBodyBytes
         maxHeaderListSize = Int(context.configuration.maxHeaderListSize)
-        acceptedAt = monotonicNanoseconds()
+        acceptedAt = loop.currentTime()
         info = HTTP2ConnectionInfo(id: id, remoteAddress: peer, peerCertificateDER: nil, alpn: nil, isTLS: context.tls != nil)
-        super.init(loop: loop, fd: fd, phase: context.tls != nil ? .handshaking : .active,
+        super.init(loop: loop, driver: driver, phase: context.tls != nil ? .handshaking : .active,
                    highWaterMark: context.configuration.outputHighWaterMark)
     }
 
-    /// Registers with the loop and starts the TLS handshake or the h2c session. Loop thread only.
+    /// Hands itself to its driver and starts the TLS handshake or the h2c session. Loop thread only.
     func start() {
         loopState.connections[id] = self
-        do {
-            try registerWithLoop(events: EpollEvents.input)
-        } catch {
-            Glibc.close(fd)
-            phase = .closed
+        guard attachToDriver() else {
             transportClosed()
             return
         }
@@ -180,7 +171,7 @@ final class ServerConnection: SocketConnection, @unchecked Sendable {
     }
 
     private func timeOut(why: String) {
-        timedOutAt = monotonicNanoseconds()
+        timedOutAt = loop.currentTime()
         context.configuration.logger.trace(
             "closing connection: timeout", metadata: ["connection": "\(id)", "peer": "\(remoteAddress)", "why": "\(why)"])
         goAway(errorCode: UInt32(NGHTTP2_NO_ERROR.rawValue), debugData: context.configuration.timeoutGoAwayDebugData, thenClose: true)

@@ -14,7 +14,7 @@ final class ServerLoopState: @unchecked Sendable {
     /// The sweep ends with the loop (its timers are dropped when it stops).
     func startTimeoutSweep(interval: UInt64) {
         loop.scheduleLocal(in: interval) { [self] in
-            let now = monotonicNanoseconds()
+            let now = loop.currentTime()
             for connection in Array(connections.values) { connection.checkTimeouts(now: now) }
             startTimeoutSweep(interval: interval)
         }

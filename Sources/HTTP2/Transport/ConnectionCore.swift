@@ -1,27 +1,25 @@
 import CNghttp2
 import COpenSSL
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// The byte-moving half shared by server and client connections: a non-blocking socket, optional TLS
-/// through memory BIOs, an nghttp2 session fed with `mem_recv` and drained with `mem_send`, a bounded
-/// output buffer, epoll interest and back-pressure. Subclasses create the session and handle its callbacks.
+/// The connection engine shared by server and client connections, with no descriptor in it: bytes come in through
+/// ``receive(_:)``, go out through its ``ConnectionDriver``. Inside: optional TLS through memory BIOs, the nghttp2
+/// session fed with `mem_recv` and drained with `mem_send` (nghttp2's libevent-server.c flow), a bounded output
+/// buffer and the back-pressure state. Subclasses create the session and handle its callbacks. Which driver moves
+/// the bytes — a socket on the loop's poller (``SocketDriver``) or memory (``EmbeddedDriver``) — is not its concern.
 ///
-/// Output is batched: reads only queue work; `endOfTick()` runs `mem_send` once per loop iteration,
-/// encrypts all of it with one `SSL_write`, and sends it with one `send()`.
+/// Output is batched: input only queues work; `endOfTick()` runs `mem_send` once per loop iteration, encrypts all of
+/// it with one `SSL_write`, and hands it to the driver in one write.
 ///
 /// Confined to its loop's thread; every entry point from elsewhere hops through `loop.execute`.
 /// Stored properties opt out of dynamic exclusivity checks (`@exclusivity(unchecked)`): single-threaded,
 /// no overlapping accesses, and the checks cost several percent per request. The same holds for the
 /// subclasses and for `EventLoop`'s loop-thread state.
-class SocketConnection: Selectable, TickObserver {
+class ConnectionCore: TickObserver {
     enum Phase { case connecting, handshaking, active, closed }
 
     let loop: EventLoop
-    let fd: Int32
+    /// Moves this connection's bytes; told to close with it.
+    let driver: any ConnectionDriver
     @exclusivity(unchecked) var phase: Phase
     /// The nghttp2 session, created by the subclass once the transport is ready.
     @exclusivity(unchecked) var session: OpaquePointer?
@@ -31,7 +29,7 @@ class SocketConnection: Selectable, TickObserver {
     @exclusivity(unchecked) private var sslInput: OpaquePointer?
     @exclusivity(unchecked) private var sslOutput: OpaquePointer?
 
-    // Output: bytes ready for the socket (ciphertext when TLS), and plaintext staged for one SSL_write.
+    // Output: bytes the driver has not taken yet (ciphertext when TLS), and plaintext staged for one SSL_write.
     @exclusivity(unchecked) private var output: [UInt8] = []
     @exclusivity(unchecked) private var outputStart = 0
     @exclusivity(unchecked) private var staging: [UInt8] = []
@@ -45,17 +43,19 @@ class SocketConnection: Selectable, TickObserver {
     @exclusivity(unchecked) private var closeDeferred = false
     /// Close once everything queued so far (in nghttp2 and in buffers) has been written.
     @exclusivity(unchecked) var closeWhenFlushed = false
-    /// Monotonic time of the last bytes read.
+    /// Loop time of the last bytes received.
     @exclusivity(unchecked) var lastActivity: UInt64
     /// Largest pending output seen on this connection (bytes), for back-pressure accounting.
     @exclusivity(unchecked) private(set) var peakPendingOutput = 0
 
     var isTLS: Bool { ssl != nil }
     var pendingOutputBytes: Int { output.count - outputStart }
+    /// Whether the driver should read and hand over more bytes now (not while back-pressure holds input).
+    var wantsInput: Bool { !readPaused && (phase == .active || phase == .handshaking) }
 
-    init(loop: EventLoop, fd: Int32, phase: Phase, highWaterMark: Int) {
+    init(loop: EventLoop, driver: any ConnectionDriver, phase: Phase, highWaterMark: Int) {
         self.loop = loop
-        self.fd = fd
+        self.driver = driver
         self.phase = phase
         self.highWaterMark = highWaterMark
         self.lastActivity = loop.now
@@ -70,10 +70,18 @@ class SocketConnection: Selectable, TickObserver {
         staging.reserveCapacity(64 * 1024)
     }
 
-    /// Registers the socket with the loop for the given events.
-    func registerWithLoop(events: UInt32) throws(HTTP2Error) {
-        interest = events
-        try loop.register(fd: fd, events: events, handler: self)
+    /// Hands the connection to its driver, which from now on delivers its bytes; a driver that cannot take it
+    /// (e.g. the loop refused the descriptor) closes the connection.
+    func attachToDriver() -> Bool {
+        interest = phase == .connecting ? IOEvents.output : IOEvents.input
+        do {
+            try driver.attach(self, interest: interest)
+            return true
+        } catch {
+            phase = .closed
+            driver.close()
+            return false
+        }
     }
 
     // MARK: - Subclass hooks
@@ -82,58 +90,62 @@ class SocketConnection: Selectable, TickObserver {
     func transportReady() {}
     /// The connection was closed; release what the subclass holds. `session` is already deleted.
     func transportClosed() {}
-    /// The client socket finished connecting (subclasses start TLS or the session).
-    func connectCompleted() {}
+    /// The client's transport finished connecting — `error` is nil on success, else why not (subclasses start TLS or
+    /// the session, or report the failure).
+    func connectCompleted(error: String?) {}
     /// nghttp2 has nothing more to send right now; return true after queueing more frames (e.g. a
     /// GOAWAY held back so that it follows the responses queued before it).
     func outputQueueDrained() -> Bool { false }
     /// Pending output reached a new maximum for this connection.
     func outputPeakRaised(_ bytes: Int) {}
 
-    // MARK: - Events
+    // MARK: - Input (from the driver)
 
-    func ready(events: UInt32) {
-        if phase == .closed { return }
-        if events & (EpollEvents.error | EpollEvents.hangup) != 0 && events & EpollEvents.input == 0 {
-            if phase == .connecting {
-                connectCompleted()  // reports the socket error
-            } else {
-                close()
-            }
-            return
-        }
+    /// Bytes from the peer: to TLS during the handshake, then (decrypted when TLS) to nghttp2. The driver calls
+    /// this while ``wantsInput`` holds, with at most one read's worth at a time.
+    final func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         switch phase {
-        case .connecting:
-            if events & EpollEvents.output != 0 { connectCompleted() }
         case .handshaking:
-            if events & EpollEvents.input != 0 { readHandshakeBytes() }
-            if phase == .handshaking && events & EpollEvents.output != 0 { writeOut(); updateInterest() }
+            _ = BIO_write(sslInput, base, Int32(clamping: bytes.count))
+            driveHandshake()
         case .active:
-            if events & EpollEvents.input != 0 { readAndProcess() }
-            if phase == .active && events & EpollEvents.output != 0 {
-                // The socket drained: send what is pending, then produce more.
-                scheduleTick()
+            lastActivity = loop.now
+            if ssl != nil {
+                _ = BIO_write(sslInput, base, Int32(clamping: bytes.count))
+                drainTLS()
+            } else {
+                feed(base, bytes.count)
             }
-        case .closed:
+            scheduleTick()
+        case .connecting, .closed:
+            break
+        }
+    }
+
+    /// The peer closed its side, or the transport failed: the connection ends (a connect in progress fails).
+    final func transportEnded(error: String? = nil) {
+        if phase == .connecting {
+            connectCompleted(error: error ?? "the connection was closed")
+        } else {
+            close()
+        }
+    }
+
+    /// The driver can take output again: finish the handshake's flight, or send what is pending and produce more.
+    final func transportWritable() {
+        switch phase {
+        case .handshaking:
+            writeOut()
+            updateInterest()
+        case .active:
+            scheduleTick()
+        case .connecting, .closed:
             break
         }
     }
 
     // MARK: - Handshake
-
-    private func readHandshakeBytes() {
-        while true {
-            let n = Socket.receive(fd, loop.readBuffer.baseAddress!, EventLoop.readBufferSize)
-            if n == -1 { break }
-            if n <= 0 {
-                close()
-                return
-            }
-            _ = BIO_write(sslInput, loop.readBuffer.baseAddress, Int32(n))
-            if n < EventLoop.readBufferSize { break }
-        }
-        driveHandshake()
-    }
 
     /// Advances the TLS handshake; on success moves to `.active` and calls `transportReady()`.
     func driveHandshake() {
@@ -166,29 +178,6 @@ class SocketConnection: Selectable, TickObserver {
     }
 
     // MARK: - Reading
-
-    /// Reads what the socket has (bounded per call, for fairness) and feeds nghttp2.
-    final func readAndProcess() {
-        lastActivity = loop.now
-        var reads = 0
-        while !readPaused && phase == .active && reads < 16 {
-            reads += 1
-            let n = Socket.receive(fd, loop.readBuffer.baseAddress!, EventLoop.readBufferSize)
-            if n == -1 { break }
-            if n <= 0 {
-                close()
-                return
-            }
-            if ssl != nil {
-                _ = BIO_write(sslInput, loop.readBuffer.baseAddress, Int32(n))
-                drainTLS()
-            } else {
-                feed(UnsafeRawPointer(loop.readBuffer.baseAddress!), n)
-            }
-            if n < EventLoop.readBufferSize { break }
-        }
-        scheduleTick()
-    }
 
     /// Decrypts everything buffered in the TLS input BIO and feeds it to nghttp2.
     final func drainTLS() {
@@ -310,12 +299,12 @@ class SocketConnection: Selectable, TickObserver {
         staging.removeAll(keepingCapacity: true)
     }
 
-    /// Sends pending bytes: the output buffer first, then (TLS) whatever the SSL wrote into its output BIO.
-    /// Keeps what the socket does not take.
+    /// Hands pending bytes to the driver: the output buffer first, then (TLS) whatever the SSL wrote into its
+    /// output BIO. Keeps what the driver does not take.
     final func writeOut() {
         if pendingOutputBytes > 0 {
             let sent = output.withUnsafeBytes { raw in
-                Socket.send(fd, raw.baseAddress! + outputStart, raw.count - outputStart)
+                driver.write(raw.baseAddress! + outputStart, raw.count - outputStart)
             }
             if sent < 0 {
                 close()
@@ -341,7 +330,7 @@ class SocketConnection: Selectable, TickObserver {
         guard length > 0, let data else { return }
         var offset = 0
         if sendFirst {
-            let sent = Socket.send(fd, data, length)
+            let sent = driver.write(data, length)
             if sent < 0 {
                 _ = copenssl_BIO_reset(sslOutput)
                 close()
@@ -360,8 +349,8 @@ class SocketConnection: Selectable, TickObserver {
         _ = copenssl_BIO_reset(sslOutput)
     }
 
-    /// Stops reading from a peer that does not read: when the socket refused bytes and more output is
-    /// queued behind them (or the buffer reached the high-water mark). Resumes once the socket drained.
+    /// Stops reading from a peer that does not read: when the driver refused bytes and more output is
+    /// queued behind them (or the buffer reached the high-water mark). Resumes once the driver drained.
     private func updateBackPressure() {
         if pendingOutputBytes > peakPendingOutput {
             peakPendingOutput = pendingOutputBytes
@@ -384,14 +373,14 @@ class SocketConnection: Selectable, TickObserver {
         guard phase != .closed else { return }
         var wanted: UInt32 = 0
         if phase == .connecting {
-            wanted = EpollEvents.output
+            wanted = IOEvents.output
         } else {
-            if !readPaused { wanted |= EpollEvents.input }
-            if pendingOutputBytes > 0 { wanted |= EpollEvents.output }
+            if !readPaused { wanted |= IOEvents.input }
+            if pendingOutputBytes > 0 { wanted |= IOEvents.output }
         }
         if wanted != interest {
             interest = wanted
-            loop.modify(fd: fd, events: wanted)
+            driver.setInterest(wanted)
         }
     }
 
@@ -425,8 +414,7 @@ class SocketConnection: Selectable, TickObserver {
             return
         }
         phase = .closed
-        loop.deregister(fd: fd)
-        Glibc.close(fd)
+        driver.close()
         if let session {
             nghttp2_session_del(session)
             self.session = nil
