@@ -30,7 +30,7 @@ endef
 
 .PHONY: all deps build release run test test-unit test-examples certs bench bench-transport bench-server bench-client clean
 .PHONY: screenshots
-.PHONY: deps-run test-docs dist test-dist
+.PHONY: deps-run test-docs dist test-dist test-portable-driver
 .PHONY: bench-http1 bench-deps bench-memory bench-scale bench-search
 
 all: build
@@ -69,9 +69,17 @@ run: deps-run
 test: deps
 	$(SWIFT) build --build-tests
 	set -o pipefail; MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build 2>&1 | tee .build/test-main.log
+	set -o pipefail; $(MAKE) --no-print-directory test-portable-driver 2>&1 | tee .build/test-portable.log
 	set -o pipefail; $(MAKE) --no-print-directory test-examples 2>&1 | tee .build/test-examples.log
 	set -o pipefail; $(MAKE) --no-print-directory test-docs 2>&1 | tee .build/test-docs.log
-	@bash scripts/test-summary.sh .build/test-main.log .build/test-examples.log .build/test-docs.log
+	@bash scripts/test-summary.sh .build/test-main.log .build/test-portable.log .build/test-examples.log .build/test-docs.log
+
+## test-portable-driver: the transport, mock, client and test-kit suites, and the serve/send end-to-end tests, a second
+## time on the portable poll(2) driver — the one macOS builds — forced on Linux (MOCKAPNS_IO_DRIVER=poll; the mockapns
+## processes the tests start inherit it). Needs `swift build --build-tests` first (`make test` does it).
+PORTABLE_SUITES := HTTP2Tests|MockAPNsTests|APNsClientTests|APNsTestingTests|EndToEndTests\.(Serve|Send)
+test-portable-driver: deps
+	MOCKAPNS_IO_DRIVER=poll MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build --filter '$(PORTABLE_SUITES)'
 
 ## test-examples: the example sender's suite (Examples/OrderNotifier), built against this checkout.
 test-examples: deps

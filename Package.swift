@@ -249,7 +249,7 @@ let package = Package(
         // Fuzzing (Fuzz/README.md): each target's logic, and the replay of saved inputs through it in `make test`.
         .target(
             name: "FuzzHarness",
-            dependencies: ["APNsModel", "APNsCrypto", "MockAPNs", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["APNsModel", "APNsCrypto", "HTTP2", "MockAPNs", .product(name: "Logging", package: "swift-log")],
             path: "Fuzz/Harness",
             swiftSettings: strict
         ),

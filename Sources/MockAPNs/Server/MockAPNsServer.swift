@@ -13,6 +13,8 @@ public final class MockAPNsServer: Sendable {
     /// Credentials found for defaults (nil when every file was given explicitly and no bundled keys are used).
     public let credentials: BundledCredentials?
     private let transport: HTTP2Server
+    /// The pipeline as an HTTP/2 request handler (shared by the socket server and embedded connections).
+    private let handler: PipelineHTTP2Handler
 
     /// Every recorded request.
     public var recorder: Recorder { pipeline.recorder }
@@ -76,7 +78,15 @@ public final class MockAPNsServer: Sendable {
                 // Any client certificate is taken; the pipeline answers 403 BadCertificate for untrusted ones.
                 requestClientCertificate: true)
         }
-        transport = try HTTP2Server(configuration: transportConfiguration, handler: PipelineHTTP2Handler(pipeline: pipeline, logger: configuration.logger))
+        handler = PipelineHTTP2Handler(pipeline: pipeline, logger: configuration.logger)
+        transport = try HTTP2Server(configuration: transportConfiguration, handler: handler)
+    }
+
+    /// A connection to this mock driven in memory: the same transport settings, pipeline, recorder, devices and faults
+    /// as the listening server, with no socket and no thread (``EmbeddedHTTP2Connection``). For fuzzing and for tests
+    /// that script the bytes; it works whether or not ``start()`` was called.
+    public func makeEmbeddedConnection() throws -> EmbeddedHTTP2Connection {
+        try EmbeddedHTTP2Connection(configuration: transport.configuration, handler: handler)
     }
 
     /// Starts listening.
