@@ -48,30 +48,12 @@ public struct AcceptedPush: Sendable, Hashable {
     /// A device push keeps its body's bytes, already checked to be a JSON object, and parses them when this is
     /// read: the server only records the body, and a parsed tree costs many allocations per request.
     public var payload: JSONValue {
-        get {
-            switch payloadSource {
-            case .value(let value): return value
-            case .objectText(let bytes): return (try? JSONValue.parse(bytes)) ?? .object([])
-            }
-        }
+        get { payloadSource.payload ?? .object([]) }
         set { payloadSource = .value(newValue) }
     }
-    /// Where `payload` comes from.
-    private var payloadSource: PayloadSource
-
-    /// How an accepted push holds its payload.
-    private enum PayloadSource: Sendable {
-        /// This value.
-        case value(JSONValue)
-        /// JSON text that `JSONValue.parse` reads as an object: parsed when asked for.
-        case objectText([UInt8])
-    }
-
-    /// Whether `payload` is the request body's JSON text, parsed only on demand (device pushes).
-    public var payloadIsBody: Bool {
-        if case .objectText = payloadSource { return true }
-        return false
-    }
+    /// How `payload` is held: the request body's JSON text for a device push (parsed only when read; the record
+    /// keeps the same source), a value otherwise.
+    public private(set) var payloadSource: PayloadSource
     /// `apns-channel-id`, for broadcast, channel read and channel delete requests.
     public var channelID: String?
     /// `apns-request-id` as sent, for broadcast and channel requests (the server generates one when absent).
@@ -107,7 +89,7 @@ public struct AcceptedPush: Sendable, Hashable {
          priority: Priority, apnsID: String?, expiration: Int64?, collapseID: String?, objectBody body: [UInt8]) {
         self.init(route: route, deviceToken: deviceToken, topic: topic, pushType: pushType,
                   pushTypeInferred: pushTypeInferred, priority: priority, apnsID: apnsID, expiration: expiration,
-                  collapseID: collapseID, payloadSource: .objectText(body), channelID: nil, requestID: nil,
+                  collapseID: collapseID, payloadSource: .text(body), channelID: nil, requestID: nil,
                   messageStoragePolicy: nil, channelOperation: nil)
     }
 

@@ -22,15 +22,17 @@ extension JSONValue {
         return try result.get()
     }
 
-    /// What `parse(bytes)` gives, reduced to its case: `nil` when `parse` throws, else the value with its contents
-    /// left out (`.object([])`, `.array([])`, `.string("")`; numbers, booleans and `null` as parsed). The same
-    /// parser checks the same grammar, but builds nothing, so checking a valid object allocates nothing.
-    public static func parseOutline(_ bytes: some Collection<UInt8>) -> JSONValue? {
-        let outcome: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            JSONParser.run(buffer, building: false)
-        }
-        let result = outcome ?? Array(bytes).withUnsafeBufferPointer { JSONParser.run($0, building: false) }
-        return try? result.get()
+    /// Whether `bytes` are one JSON text `parse` accepts, answered by the allocation-free validator
+    /// (``JSONValidator``, held to `parse`'s verdict by tests and by the JSON fuzz target).
+    public static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.withContiguousStorageIfAvailable { JSONValidator.isValid($0) }
+            ?? Array(bytes).withUnsafeBufferPointer { JSONValidator.isValid($0) }
+    }
+
+    /// Whether `bytes` are one JSON object `parse` accepts (the validator, as ``isValid(_:)``).
+    public static func isObject(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.withContiguousStorageIfAvailable { JSONValidator.isObject($0) }
+            ?? Array(bytes).withUnsafeBufferPointer { JSONValidator.isObject($0) }
     }
 
     /// Parses the UTF-8 of `text` as one JSON text.
@@ -44,22 +46,18 @@ extension JSONValue {
 struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
-    /// When false the parser only checks: same grammar, same errors, but objects, arrays and strings come back
-    /// empty (`{}`, `[]`, `""`), so nothing is allocated for them. Numbers and literals are still read.
-    private let building: Bool
     /// The members of the objects being parsed (innermost last), and the elements of the arrays: each finished
     /// object or array is allocated once, at its final size, instead of growing member by member.
     private var members = JSONScratchStack<JSONValue.JSONMember>()
     private var elements = JSONScratchStack<JSONValue>()
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, building: Bool) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        self.building = building
     }
 
-    /// Parses `bytes`; with `building: false`, only checks them and returns a value of the right case, empty.
-    static func run(_ bytes: UnsafeBufferPointer<UInt8>, building: Bool = true) -> Result<JSONValue, JSONParseError> {
-        var parser = JSONParser(bytes, building: building)
+    /// Parses `bytes`.
+    static func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
+        var parser = JSONParser(bytes)
         defer {
             parser.members.release()
             parser.elements.release()
@@ -113,7 +111,7 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            if building { members.push(JSONValue.JSONMember(key, value)) }
+            members.push(JSONValue.JSONMember(key, value))
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
@@ -132,7 +130,7 @@ struct JSONParser {
         while true {
             skipWhitespace()
             let element = try parseValue(depth: depth)
-            if building { elements.push(element) }
+            elements.push(element)
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
@@ -165,7 +163,7 @@ struct JSONParser {
             guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = building ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) : ""
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return text
             }

@@ -1,10 +1,9 @@
 /// Whether bytes are one JSON text that `JSONValue.parse` accepts, answered without building anything.
 ///
 /// Every push body is checked to be a JSON object before it is accepted, at the server's request rate, and the
-/// body is kept as bytes (parsed only when someone reads it). The checking parser (`parseOutline`) still goes
-/// through the tree parser's value-returning, throwing functions; this is the same grammar as plain loops over
-/// the bytes that answer yes or no. `JSONValidatorTests` holds it to `parse`'s verdict on the parser's corpus
-/// and on generated and mutated texts.
+/// body is kept as bytes (parsed only when someone reads it, ``PayloadSource``). This is the parser's grammar as
+/// plain loops over the bytes that answer yes or no. `JSONValidatorTests` holds it to `parse`'s verdict on the
+/// parser's corpus and on generated and mutated texts, and the JSON fuzz target on whatever libFuzzer finds.
 enum JSONValidator {
     /// Whether `bytes` are exactly one JSON object (with surrounding whitespace) that `parse` accepts.
     static func isObject(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -247,7 +246,7 @@ enum JSONValidator {
             }
             // Up to 18 digits always fits Int64; longer integers and anything else go the parser's way.
             if simple && index - start <= 18 { return true }
-            return JSONParser.run(UnsafeBufferPointer(rebasing: bytes[start..<index]), building: false).isSuccess
+            return JSONParser.run(UnsafeBufferPointer(rebasing: bytes[start..<index])).isSuccess
         }
 
         mutating func skipDigits() {

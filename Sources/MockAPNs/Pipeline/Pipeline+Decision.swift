@@ -7,11 +7,7 @@ extension Pipeline {
     func apply(_ push: AcceptedPush, request: APNsRequest, outcome: inout Outcome, canDefer: Bool = false,
                claims: [String: Bool]? = nil) {
         outcome.route = push.route
-        if push.payloadIsBody {
-            outcome.payloadIsBody = true   // recorded as the body's bytes; not parsed here
-        } else {
-            outcome.payload = push.payload
-        }
+        outcome.payload = push.payloadSource   // a device push's body text, not parsed here
         outcome.apnsID = push.apnsID
         let firing = faults.fire(token: push.deviceToken, topic: push.topic, pushType: push.pushType.rawValue,
                                  path: request.path, canDefer: canDefer, claims: claims)

@@ -12,9 +12,8 @@ extension Pipeline {
         var disposition = PipelineDisposition.respond
         var delay: Duration?
         var route: Route?
-        var payload: JSONValue?
-        /// The accepted push's payload is exactly the request body's JSON (set instead of `payload`).
-        var payloadIsBody = false
+        /// The accepted push's payload, as the push holds it (nil: no push was accepted).
+        var payload: PayloadSource?
         var apnsID: String?
         var isBroadcast = false
         /// Counted faults shared through a store that match and must be claimed before the request is answered.

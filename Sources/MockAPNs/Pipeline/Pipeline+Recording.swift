@@ -62,7 +62,7 @@ extension Pipeline {
         if let relay, relaySkipped == nil, let relayAnswer, let deviceToken {
             let record = Self.record(
                 of: recorded, on: connection, deviceToken: deviceToken,
-                payloadSource: Self.payloadSource(body: recorded.body, payload: outcome.payload, payloadIsBody: outcome.payloadIsBody),
+                payloadSource: Self.payloadSource(body: recorded.body, decided: outcome.payload),
                 auth: authentication, response: response, faults: faultsRecorded, durationMicros: elapsed)
             relaySkipped = relayMatchSkipReason(record)
             if relaySkipped == nil {
@@ -76,7 +76,7 @@ extension Pipeline {
         func record() -> RecordedRequest {
             var made = Self.record(
                 of: recorded, on: connection, deviceToken: deviceToken,
-                payloadSource: Self.payloadSource(body: recorded.body, payload: outcome.payload, payloadIsBody: outcome.payloadIsBody),
+                payloadSource: Self.payloadSource(body: recorded.body, decided: outcome.payload),
                 auth: authentication, response: response, faults: faultsRecorded,
                 durationMicros: elapsed + delayMicros)
             if let relaySkipped { made.relay = .notRelayed(relaySkipped) }
@@ -115,7 +115,7 @@ extension Pipeline {
     /// Its `seq` is assigned by the recorder, which also adds the payload's lint findings.
     @inline(__always)
     static func record(of request: APNsRequest, on connection: PipelineConnection, deviceToken: String?,
-                       payloadSource: RecordedRequest.PayloadSource, auth: RecordedRequest.Authentication,
+                       payloadSource: PayloadSource, auth: RecordedRequest.Authentication,
                        response: RecordedRequest.Response, faults: [String], durationMicros: Int64) -> RecordedRequest {
         RecordedRequest(
             seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id,
@@ -125,15 +125,10 @@ extension Pipeline {
             durationMicros: durationMicros)
     }
 
-    /// How the record holds its payload: as the body's bytes alone (`.body`, parsed when read) when the payload is
-    /// exactly `body` parsed — an accepted push whose payload is its body, or a request without a payload of its
-    /// own whose non-empty body parses — else as the value (nil when the body is not JSON).
-    static func payloadSource(body: [UInt8], payload: JSONValue? = nil, payloadIsBody: Bool = false)
-        -> RecordedRequest.PayloadSource {
-        if body.isEmpty { return .value(payload) }
-        if payloadIsBody { return .body }
-        if let payload { return .value(payload) }
-        return JSONValue.parseOutline(body) != nil ? .body : .value(nil)
+    /// How the record holds its payload: as the accepted push held it (a device push's body text, parsed only when
+    /// read), else the body's text when it is JSON, else none.
+    static func payloadSource(body: [UInt8], decided: PayloadSource? = nil) -> PayloadSource {
+        decided ?? .body(body)
     }
 
     /// Whether `path` is on the broadcast push (`/4/broadcasts/…`) or channel-management (`/1/apps/…`) API, whose

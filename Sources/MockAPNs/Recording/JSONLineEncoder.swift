@@ -38,9 +38,9 @@ struct JSONLineEncoder {
         raw(",\"device_token\":"); optional(record.deviceToken)
         raw(",\"headers\":")
         headers(record.headers)
-        if case .body = record.payloadSource {
+        if case .text(let text) = record.payloadSource {
             raw(",\"payload\":")
-            oneLine(record.body)
+            oneLine(text)
         } else if case .value(let payload?) = record.payloadSource {
             raw(",\"payload\":")
             // A record's payload is always parsed from its body, so the body is that JSON's own text.

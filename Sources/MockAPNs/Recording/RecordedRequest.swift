@@ -29,28 +29,15 @@ public struct RecordedRequest: Sendable, Equatable {
     public var body: [UInt8]
     /// The body as JSON, when it parses.
     ///
-    /// The server records a body that parsed as just that fact (`PayloadSource.body`), and this property parses
-    /// it again when read: records are read rarely and written at the request rate, and a parsed tree is many
-    /// small allocations to build, copy and free for every request.
+    /// The server records a body that parsed as that text (`PayloadSource.text`, the body's own bytes), and this
+    /// property parses it when read: records are read rarely and written at the request rate, and a parsed tree is
+    /// many small allocations to build, copy and free for every request.
     public var payload: JSONValue? {
-        get {
-            switch payloadSource {
-            case .value(let value): return value
-            case .body: return try? JSONValue.parse(body)
-            }
-        }
+        get { payloadSource.payload }
         set { payloadSource = .value(newValue) }
     }
-    /// Where `payload` comes from.
+    /// Where `payload` comes from: `.text` is always `body` itself.
     var payloadSource: PayloadSource
-
-    /// How a record holds its payload.
-    enum PayloadSource: Sendable, Equatable {
-        /// This value (`nil`: the body is not JSON).
-        case value(JSONValue?)
-        /// `body`, which is non-empty JSON text that `JSONValue.parse` accepts: parsed when asked for.
-        case body
-    }
     /// The size of the body in bytes as sent (may exceed `body.count` when the body was over the cap).
     public var payloadBytes: Int
     /// How the request authenticated.
@@ -83,8 +70,8 @@ public struct RecordedRequest: Sendable, Equatable {
                   faults: faults, lint: lint, durationMicros: durationMicros)
     }
 
-    /// A record holding its payload as `payloadSource` says: `.body` (parsed only when `payload` is read) needs a
-    /// non-empty `body` that `JSONValue.parse` accepts.
+    /// A record holding its payload as `payloadSource` says: `.text` (parsed only when `payload` is read) must be
+    /// `body`, non-empty JSON text that `JSONValue.parse` accepts.
     init(
         seq: UInt64, receivedAtMillis: Int64, connectionID: UInt64, streamID: Int32, remote: String,
         method: String, path: String, deviceToken: String?, headers: [HeaderField], body: [UInt8],
