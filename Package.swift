@@ -123,7 +123,7 @@ let package = Package(
             // HTTP2 + APNsCrypto: a raw sender, so the fixture's tests do not lean on the client they help test; NIO's
             // HTTP/1.1 client for APNSwift's request shape against the HTTP/1.1 listener.
             dependencies: [
-                "APNsTesting", "MockAPNs", "APNsModel", "APNsClient", "HTTP2", "APNsCrypto",
+                "APNsTesting", "MockAPNs", "APNsModel", "APNsClient", "HTTP2", "APNsCrypto", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -158,7 +158,7 @@ let package = Package(
         // Drives the built `mockapns` binary (Inspect*: list/show/tail/export/stats/expect/token on recordings).
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "PeerSupport", "PostgresSupport"],
+            dependencies: ["MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "PeerSupport", "TestSupport", "PostgresSupport"],
             swiftSettings: strict
         ),
         // --- end control plane ---

@@ -2,6 +2,7 @@ import APNsModel
 import Foundation
 import MockAPNs
 import Synchronization
+import TestSupport
 import XCTest
 
 /// Runs the built `mockapns` binary for the inspection-command tests.
@@ -110,26 +111,15 @@ enum InspectRecording {
         pushType: String = "alert", status: Int = 200, reason: String? = nil, title: String = "Shipped",
         badge: Int64 = 1, faults: [String] = [], lint: [LintFinding] = []
     ) -> RecordedRequest {
-        let payload = JSONValue.object([
-            .init("aps", .object([
-                .init("alert", .object([.init("title", .string(title)), .init("body", .string("Order 42"))])),
-                .init("badge", .integer(badge)),
-            ])),
-        ])
-        let body = Array(payload.jsonText().utf8)
         let jwt = "eyJhbGciOiJFUzI1NiIsImtpZCI6IlRFU1RLRVkwMDEifQ.eyJpc3MiOiJURVNUVEVBTTAxIiwiaWF0IjoxNzk1NDQyMDAwfQ.c2lnbmF0dXJl"
-        return RecordedRequest(
+        return .sample(
             seq: seq, receivedAtMillis: 1_795_442_400_000 + Int64(seq) * 1000, connectionID: 3, streamID: Int32(seq * 2 + 1),
-            remote: "127.0.0.1:51000", method: "POST", path: "/3/device/\(token)", deviceToken: token,
-            headers: [
-                HeaderField(name: "apns-topic", value: topic), HeaderField(name: "apns-push-type", value: pushType),
-                HeaderField(name: "authorization", value: "bearer \(jwt)"),
-            ],
-            body: body, payload: payload, payloadBytes: body.count,
+            remote: "127.0.0.1:51000", token: token, topic: topic, pushType: pushType,
+            extraHeaders: [HeaderField(name: "authorization", value: "bearer \(jwt)")],
+            title: title, alertBody: "Order 42", badge: badge,
             auth: .init(kind: "token", teamID: "TESTTEAM01", keyID: "TESTKEY001", issuedAt: 1_795_442_000),
-            response: .init(status: status, reason: reason, apnsID: String(format: "00000000-0000-4000-8000-%012d", seq)),
-            faults: faults, lint: lint, durationMicros: 1500
-        )
+            status: status, reason: reason, apnsID: String(format: "00000000-0000-4000-8000-%012d", seq),
+            faults: faults, lint: lint, durationMicros: 1500)
     }
 
     /// The standard four-record recording the tests share.

@@ -7,20 +7,15 @@ import XCTest
 final class RecorderTests: XCTestCase {
     static func sample(status: Int = 200, reason: String? = nil, token: String = "aabb", topic: String = "com.example.app",
                        payload: JSONValue? = .object([.init("aps", .object([.init("badge", .integer(1))]))])) -> RecordedRequest {
-        RecordedRequest(
-            seq: 0, receivedAtMillis: 1_795_000_000_123, connectionID: 7, streamID: 3, remote: "127.0.0.1:5000",
-            method: "POST", path: "/3/device/\(token)", deviceToken: token,
-            headers: [HeaderField(name: "apns-topic", value: topic), HeaderField(name: "apns-push-type", value: "alert"),
-                      HeaderField(name: "x-dup", value: "1"), HeaderField(name: "x-dup", value: "2")],
-            body: payload.map { Array($0.jsonText().utf8) } ?? [0xff, 0x00],
-            payload: payload, payloadBytes: 12,
+        .sample(
+            receivedAtMillis: 1_795_000_000_123, connectionID: 7, streamID: 3, remote: "127.0.0.1:5000", token: token,
+            topic: topic, extraHeaders: [HeaderField(name: "x-dup", value: "1"), HeaderField(name: "x-dup", value: "2")],
+            payload: payload, body: payload.map { Array($0.jsonText().utf8) } ?? [0xff, 0x00],
             auth: .init(kind: "token", teamID: "TESTTEAM01", keyID: "TESTKEY001", issuedAt: 1_795_000_000),
-            response: .init(status: status, reason: reason, apnsID: "0a0b0c0d-0000-1111-2222-333344445555",
-                            apnsUniqueID: status == 200 ? "11111111-2222-3333-4444-555555555555" : nil,
-                            timestamp: status == 410 ? 1_795_000_000_000 : nil),
-            faults: status == 503 ? ["apns down"] : [],
-            lint: [LintFinding(id: "x", severity: .info, message: "m", path: "aps")],
-            durationMicros: 42)
+            status: status, reason: reason, apnsID: "0a0b0c0d-0000-1111-2222-333344445555",
+            apnsUniqueID: status == 200 ? "11111111-2222-3333-4444-555555555555" : nil,
+            timestamp: status == 410 ? 1_795_000_000_000 : nil, faults: status == 503 ? ["apns down"] : [],
+            lint: [LintFinding(id: "x", severity: .info, message: "m", path: "aps")], durationMicros: 42)
     }
 
     func testNumbersRecordsAndFiltersThem() throws {
