@@ -110,22 +110,13 @@ final class ClientConnection: ConnectionCore, @unchecked Sendable {
     }
 
     private func createSession() -> Bool {
-        var callbacks: OpaquePointer?
-        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return false }
-        defer { nghttp2_session_callbacks_del(callbacks) }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks, clientOnHeader)
-        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, clientOnDataChunk)
-        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, clientOnFrameRecv)
-        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, clientOnStreamClose)
-        var option: OpaquePointer?
-        guard nghttp2_option_new(&option) == 0, let option else { return false }
-        defer { nghttp2_option_del(option) }
-        nghttp2_option_set_no_closed_streams(option, 1)
-        var newSession: OpaquePointer?
-        guard nghttp2_session_client_new2(&newSession, callbacks, Unmanaged.passUnretained(self).toOpaque(), option) == 0,
-              let newSession else { return false }
-        session = newSession
-        return true
+        createSession(asServer: false) { callbacks, option in
+            nghttp2_session_callbacks_set_on_header_callback(callbacks, clientOnHeader)
+            nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, clientOnDataChunk)
+            nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, clientOnFrameRecv)
+            nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, clientOnStreamClose)
+            nghttp2_option_set_no_closed_streams(option, 1)
+        }
     }
 
     override func transportClosed() {
@@ -374,41 +365,42 @@ final class ClientConnection: ConnectionCore, @unchecked Sendable {
     }
 }
 
-// MARK: - C callbacks
+// MARK: - C callbacks: recover the connection from user_data, forward, return 0.
 
 @inline(__always)
-private func clientConnection(_ userData: UnsafeMutableRawPointer?) -> ClientConnection {
-    Unmanaged<ClientConnection>.fromOpaque(userData!).takeUnretainedValue()
+private func withClientConnection<R>(_ userData: UnsafeMutableRawPointer?, _ body: (ClientConnection) -> R) -> R {
+    withConnection(userData, body)
 }
 
 private let clientOnHeader: nghttp2_on_header_callback = { session, frame, name, nameLength, value, valueLength, _, userData in
     guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
           let pointer = nghttp2_session_get_stream_user_data(session, frame.pointee.hd.stream_id) else { return 0 }
     let stream = Unmanaged<ClientStream>.fromOpaque(pointer).takeUnretainedValue()
-    clientConnection(userData).header(
-        stream: stream, name: UnsafeBufferPointer(start: name, count: nameLength),
-        value: UnsafeBufferPointer(start: value, count: valueLength))
+    withClientConnection(userData) {
+        $0.header(stream: stream, name: UnsafeBufferPointer(start: name, count: nameLength),
+                  value: UnsafeBufferPointer(start: value, count: valueLength))
+    }
     return 0
 }
 
 private let clientOnDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
-    clientConnection(userData).bodyChunk(streamID: streamID, data: UnsafeBufferPointer(start: data, count: length))
+    withClientConnection(userData) { $0.bodyChunk(streamID: streamID, data: UnsafeBufferPointer(start: data, count: length)) }
     return 0
 }
 
 private let clientOnFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, userData in
     guard let frame else { return 0 }
-    clientConnection(userData).frameReceived(frame)
+    withClientConnection(userData) { $0.frameReceived(frame) }
     return 0
 }
 
 private let clientOnStreamClose: nghttp2_on_stream_close_callback = { _, streamID, errorCode, userData in
-    clientConnection(userData).streamClosed(streamID: streamID, errorCode: errorCode)
+    withClientConnection(userData) { $0.streamClosed(streamID: streamID, errorCode: errorCode) }
     return 0
 }
 
 private let clientReadBody: nghttp2_data_source_read_callback = { _, _, buffer, length, flags, source, userData in
     guard let buffer, let flags, let pointer = source?.pointee.ptr else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
     let stream = Unmanaged<ClientStream>.fromOpaque(pointer).takeUnretainedValue()
-    return clientConnection(userData).readRequestBody(stream: stream, into: buffer, length: length, flags: flags)
+    return withClientConnection(userData) { $0.readRequestBody(stream: stream, into: buffer, length: length, flags: flags) }
 }

@@ -110,30 +110,19 @@ final class ServerConnection: ConnectionCore, @unchecked Sendable {
     }
 
     private func createSession() -> Bool {
-        var callbacks: OpaquePointer?
-        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return false }
-        defer { nghttp2_session_callbacks_del(callbacks) }
-        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, serverOnBeginFrame)
-        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, serverOnBeginHeaders)
-        nghttp2_session_callbacks_set_on_header_callback(callbacks, serverOnHeader)
-        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, serverOnDataChunk)
-        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, serverOnFrameRecv)
-        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, serverOnStreamClose)
-        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, serverOnFrameSend)
-
-        var option: OpaquePointer?
-        guard nghttp2_option_new(&option) == 0, let option else { return false }
-        defer { nghttp2_option_del(option) }
-        // Closed streams are kept (nghttp2's default, unlike `no_closed_streams`): a DATA or HEADERS frame on a
-        // stream the peer reset or finished must get STREAM_CLOSED (RFC 9113 §5.1), which nghttp2 can only tell
-        // while it remembers the stream. It keeps at most MAX_CONCURRENT_STREAMS (minus the open ones) per
-        // session, dropping the oldest, so memory stays bounded even under rapid reset.
-
-        var newSession: OpaquePointer?
-        let rc = nghttp2_session_server_new2(&newSession, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
-        guard rc == 0, let newSession else { return false }
-        session = newSession
-        return true
+        createSession(asServer: true) { callbacks, _ in
+            nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, serverOnBeginFrame)
+            nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, serverOnBeginHeaders)
+            nghttp2_session_callbacks_set_on_header_callback(callbacks, serverOnHeader)
+            nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, serverOnDataChunk)
+            nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, serverOnFrameRecv)
+            nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, serverOnStreamClose)
+            nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, serverOnFrameSend)
+            // Closed streams are kept (nghttp2's default, unlike `no_closed_streams`): a DATA or HEADERS frame on a
+            // stream the peer reset or finished must get STREAM_CLOSED (RFC 9113 §5.1), which nghttp2 can only tell
+            // while it remembers the stream. It keeps at most MAX_CONCURRENT_STREAMS (minus the open ones) per
+            // session, dropping the oldest, so memory stays bounded even under rapid reset.
+        }
     }
 
     // MARK: - Timeouts
@@ -430,10 +419,9 @@ final class ServerConnection: ConnectionCore, @unchecked Sendable {
 
 // MARK: - C callbacks: recover the connection from user_data, forward, return 0.
 
-/// The connection behind nghttp2's user_data, without retain/release (the session never outlives it).
 @inline(__always)
 private func withServerConnection<R>(_ userData: UnsafeMutableRawPointer?, _ body: (ServerConnection) -> R) -> R {
-    Unmanaged<ServerConnection>.fromOpaque(userData!)._withUnsafeGuaranteedRef(body)
+    withConnection(userData, body)
 }
 
 private let serverOnBeginFrame: nghttp2_on_begin_frame_callback = { _, header, userData in

@@ -84,6 +84,27 @@ class ConnectionCore: TickObserver {
         }
     }
 
+    /// Creates the nghttp2 session with this connection as its user data. `install` sets the callbacks (and options)
+    /// the subclass handles; each callback gets its connection back with ``withConnection(_:_:)`` — the one idiom
+    /// both the server's and the client's callbacks use.
+    final func createSession(asServer: Bool, install: (_ callbacks: OpaquePointer, _ option: OpaquePointer) -> Void) -> Bool {
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return false }
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        var option: OpaquePointer?
+        guard nghttp2_option_new(&option) == 0, let option else { return false }
+        defer { nghttp2_option_del(option) }
+        install(callbacks, option)
+        var newSession: OpaquePointer?
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        let rc = asServer
+            ? nghttp2_session_server_new2(&newSession, callbacks, userData, option)
+            : nghttp2_session_client_new2(&newSession, callbacks, userData, option)
+        guard rc == 0, let newSession else { return false }
+        session = newSession
+        return true
+    }
+
     // MARK: - Subclass hooks
 
     /// TLS handshake finished (or plain socket connected): create the session.
@@ -429,4 +450,13 @@ class ConnectionCore: TickObserver {
         staging = []
         transportClosed()
     }
+}
+
+/// The connection behind an nghttp2 callback's user data (set by ``ConnectionCore/createSession(asServer:install:)``),
+/// without retain or release: the session never outlives its connection.
+@inline(__always)
+func withConnection<Connection: ConnectionCore, Result>(
+    _ userData: UnsafeMutableRawPointer?, _ body: (Connection) -> Result
+) -> Result {
+    Unmanaged<Connection>.fromOpaque(userData!)._withUnsafeGuaranteedRef(body)
 }
