@@ -59,14 +59,17 @@ let package = Package(
         // import the transport for it. No dependencies.
         .target(name: "Synchronized", swiftSettings: strict),
         // What APNs is: pure Swift, no C, no networking.
-        .target(name: "APNsModel", swiftSettings: strict),
+        // The one HTTP header field type, shared by the transport and the model (pure Swift, no dependency).
+        .target(name: "HTTPFields", swiftSettings: strict),
+        .target(name: "APNsModel", dependencies: ["HTTPFields"], swiftSettings: strict),
         // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL
         .target(name: "APNsCrypto", dependencies: ["COpenSSL", "APNsModel"], swiftSettings: strict),
-        // HTTP/2 over nghttp2 + OpenSSL on epoll loops; knows nothing of APNs.
-        // → CNghttp2, COpenSSL, CSystemShims, Synchronized
+        // HTTP/2 over nghttp2 + OpenSSL: one connection core, driven by a socket on epoll or poll(2) loops or in
+        // memory; knows nothing of APNs. → HTTPFields, CNghttp2, COpenSSL, CSystemShims, Synchronized
         .target(
             name: "HTTP2",
-            dependencies: ["CNghttp2", "COpenSSL", "CSystemShims", "Synchronized", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HTTPFields", "CNghttp2", "COpenSSL", "CSystemShims", "Synchronized",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The mock server. → HTTP2, APNsCrypto, APNsModel, Synchronized

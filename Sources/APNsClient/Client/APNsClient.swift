@@ -76,8 +76,9 @@ public final class APNsClient: Sendable {
         defer { gate.leave() }
         let encoded = notification.encodedRequest()
         let apnsID = encoded.apnsID ?? APNsIDGenerator.next()
-        // An apns-id differs on every push: marked so HPACK sends it without churning its table.
-        var headers = encoded.headers.map { HTTPHeaderField(name: $0.name, value: $0.value, valueIsUnique: $0.name == "apns-id") }
+        // An apns-id differs on every push: marked (here and by the notification) so HPACK sends it without churning
+        // its table. The notification's fields are the transport's (one field type): no copy.
+        var headers = encoded.headers
         if encoded.apnsID == nil { headers.append(HTTPHeaderField(name: "apns-id", value: apnsID, valueIsUnique: true)) }
         let path = "/3/device/" + deviceToken
         let policy = configuration.retryPolicy

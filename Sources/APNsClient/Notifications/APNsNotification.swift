@@ -51,7 +51,7 @@ public struct APNsNotification: APNsNotificationRequest, Hashable {
         if let priority { headers.append(HeaderField(name: "apns-priority", value: String(priority.rawValue))) }
         if let expiration { headers.append(HeaderField(name: "apns-expiration", value: String(expiration))) }
         if let collapseID { headers.append(HeaderField(name: "apns-collapse-id", value: collapseID)) }
-        if let apnsID { headers.append(HeaderField(name: "apns-id", value: apnsID.uuidString.lowercased())) }
+        if let apnsID { headers.append(HeaderField(name: "apns-id", value: apnsID.uuidString.lowercased(), valueIsUnique: true)) }
         return APNsEncodedRequest(headers: headers, body: Array(payload.jsonText().utf8))
     }
 }

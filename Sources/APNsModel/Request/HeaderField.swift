@@ -1,20 +1,6 @@
-/// One HTTP header as it arrived: a lowercase name and its value.
-///
-/// HTTP/2 requires lowercase names; `init` lowercases anyway so rules can compare names with `==`.
-public struct HeaderField: Sendable, Hashable, Codable {
-    /// The header name, lowercase.
-    public var name: String
-    /// The header value, as sent.
-    public var value: String
+@_exported import HTTPFields
 
-    /// Makes a header field; `name` is lowercased (kept as is, without a copy, when it already is).
-    public init(name: String, value: String) {
-        self.name = ASCIIByte.lowercased(name)
-        self.value = value
-    }
-
-    /// Makes a header field; `name` is lowercased.
-    public init(_ name: String, _ value: String) {
-        self.init(name: name, value: value)
-    }
-}
+/// One HTTP header as it arrived: a lowercase name and its value — the project's one field type (``HTTPField``), so
+/// the transport's fields are the model's without a copy. `init(name:value:)` lowercases, so rules compare names
+/// with `==`.
+public typealias HeaderField = HTTPField

@@ -222,8 +222,10 @@ final class ClientConnection: ConnectionCore, @unchecked Sendable {
         let request = stream.request
         let authority = request.authority ?? (port == 443 ? host : "\(host):\(port)")
         let scheme = tls != nil ? "https" : "http"
-        var fields = [HTTPHeaderField(name: ":method", value: request.method), HTTPHeaderField(name: ":scheme", value: scheme),
-                      HTTPHeaderField(name: ":authority", value: authority), HTTPHeaderField(name: ":path", value: request.path)]
+        var fields = [HTTPHeaderField(lowercaseName: ":method", value: request.method),
+                      HTTPHeaderField(lowercaseName: ":scheme", value: scheme),
+                      HTTPHeaderField(lowercaseName: ":authority", value: authority),
+                      HTTPHeaderField(lowercaseName: ":path", value: request.path)]
         fields.append(contentsOf: request.headers)
         var provider = nghttp2_data_provider()
         let hasBody = !(request.body?.isEmpty ?? true)
@@ -290,7 +292,7 @@ final class ClientConnection: ConnectionCore, @unchecked Sendable {
             return
         }
         if name.first == UInt8(ascii: ":") { return }
-        stream.headers.append(HTTPHeaderField(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+        stream.headers.append(HTTPHeaderField(lowercaseName: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
     }
 
     fileprivate func bodyChunk(streamID: Int32, data: UnsafeBufferPointer<UInt8>) {

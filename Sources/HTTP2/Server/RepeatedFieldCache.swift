@@ -68,7 +68,7 @@ struct RepeatedFieldCache {
             }
             index = index + 1 == count ? 0 : index + 1
         }
-        return HTTPHeaderField(name: reusedName ?? String(decoding: name, as: UTF8.self),
+        return HTTPHeaderField(lowercaseName: reusedName ?? String(decoding: name, as: UTF8.self),
                                value: reusedValue ?? String(decoding: value, as: UTF8.self))
     }
 

@@ -98,9 +98,10 @@ extension Pipeline {
 
     // The response's header fields by name, made once: `HeaderField(name:value:)` checks that a name is lowercase
     // (a scan of it) every time, and these names are constants.
-    private static let apnsIDField = HeaderField(name: "apns-id", value: "")
-    private static let requestIDField = HeaderField(name: "apns-request-id", value: "")
-    private static let uniqueIDField = HeaderField(name: "apns-unique-id", value: "")
+    // The ID fields are new on every answer: marked so the HTTP/2 connection keeps them out of its HPACK table.
+    private static let apnsIDField = HeaderField(lowercaseName: "apns-id", value: "", valueIsUnique: true)
+    private static let requestIDField = HeaderField(lowercaseName: "apns-request-id", value: "", valueIsUnique: true)
+    private static let uniqueIDField = HeaderField(lowercaseName: "apns-unique-id", value: "", valueIsUnique: true)
     private static let contentTypeJSON = HeaderField(name: "content-type", value: "application/json")
 
     /// `template` (a constant name) with `value`.

@@ -81,9 +81,9 @@ extension Pipeline {
     static func relayedResponse(_ verdict: RelayVerdict, mockAnswer: PipelineResponse) -> PipelineResponse {
         var headers: [HeaderField] = []
         if let id = verdict.apnsID ?? mockAnswer.headers.first(where: { $0.name == "apns-id" })?.value {
-            headers.append(HeaderField(name: "apns-id", value: id))
+            headers.append(HeaderField(name: "apns-id", value: id, valueIsUnique: true))
         }
-        if let unique = verdict.apnsUniqueID { headers.append(HeaderField(name: "apns-unique-id", value: unique)) }
+        if let unique = verdict.apnsUniqueID { headers.append(HeaderField(name: "apns-unique-id", value: unique, valueIsUnique: true)) }
         var body: [UInt8] = []
         if verdict.status >= 300 {
             body = reasonBody(verdict.reason ?? APNsReason.serviceUnavailable.rawValue, timestamp: verdict.timestamp)

@@ -30,7 +30,7 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         let handle = request.connectionContext as? PipelineConnectionHandle
         let apnsRequest = APNsRequest(
             method: request.method, path: request.path,
-            headers: Self.modelHeaders(request.headers),
+            headers: request.headers,
             body: request.body)
         let connection = PipelineConnection(
             id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,
@@ -69,21 +69,11 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         }
     }
 
-    /// Whether a response header carries an ID, new on every response (see `HTTPHeaderField.valueIsUnique`).
-    private static func carriesID(_ name: String) -> Bool {
-        switch name {
-        case "apns-id", "apns-request-id", "apns-unique-id": true
-        default: false
-        }
-    }
-
     static func carryOut(_ response: PipelineResponse, responder: HTTP2Responder) {
-        let headers = response.headers.map {
-            HTTPHeaderField(name: $0.name, value: $0.value, valueIsUnique: carriesID($0.name))
-        }
         switch response.disposition {
         case .respond:
-            responder.respond(status: response.status, headers: headers, body: response.body.isEmpty ? nil : response.body)
+            // The pipeline's fields go out as they are (one field type; its ID fields are marked `valueIsUnique`).
+            responder.respond(status: response.status, headers: response.headers, body: response.body.isEmpty ? nil : response.body)
         case .stall:
             break
         case .reset(let code):
@@ -94,22 +84,5 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         case .drop:
             responder.connection.close()
         }
-    }
-
-    /// `headers`, received by the transport, as the model's header fields (the transport's and the model's types
-    /// are separate on purpose: APNsModel knows nothing of HTTP/2). Their names are taken as they are:
-    /// received names are lowercase (`HTTPHeaderField`; HTTP/2 requires it, and nghttp2 resets a stream whose field
-    /// names have capitals before any of it reaches a handler), and `HeaderField(name:value:)` would check that
-    /// again, byte by byte and through a call into another module, for every field of every request.
-    static func modelHeaders(_ headers: [HTTPHeaderField]) -> [HeaderField] {
-        var fields: [HeaderField] = []
-        fields.reserveCapacity(headers.count)
-        var field = HeaderField(name: "", value: "")
-        for header in headers {
-            field.name = header.name
-            field.value = header.value
-            fields.append(field)
-        }
-        return fields
     }
 }
