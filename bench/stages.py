@@ -43,7 +43,6 @@ ids = incl(r"APNsIDGenerator.*nextID") + incl(r"GeneratedID.*text")
 respond = incl(r"PipelineC7respond_")
 store = incl(r"Recorder.*store")
 carry = incl(r"PipelineHTTP2Handler.*carryOut")
-headers = incl(r"PipelineHTTP2Connection.*[hH]eaders")
 writer = incl(r"RecordFileWriter.*run")
 encode = incl(r"JSONLineEncoder.*encode_")
 lint = incl(r"JSONLineEncoder.*lintFindings")
@@ -59,10 +58,9 @@ rows = [
     ("  of which TLS (OpenSSL, own instructions)", tls),
     ("  of which nghttp2 (HPACK, framing; own instructions)", nghttp2),
     ("pipeline handler (decide → respond → hand to transport)", handler),
-    ("  header list conversion to the model's type (0 when inlined)", headers),
     ("  decide (route, headers, token, payload JSON check)", decide),
     ("  connection lock, credential, fault plan, device registry, stream limit",
-     handler - headers - decide - respond - carry),
+     handler - decide - respond - carry),
     ("  response and record (IDs, record build, ring insert)", respond),
     ("    of which ID generation and spelling", ids),
     ("    of which ring insert (Recorder.store)", store),

@@ -69,7 +69,8 @@ final class ClientOutageTests: XCTestCase {
         let client = try APNsClient(configuration: try configuration(port: port, requestTimeout: .seconds(60)))
         let pushes = Task { await ClientOutageTests.sendConcurrently(20, with: client) }
         // Wait until the pool has failed twice (so the pushes are waiting on its back-off), then start the server.
-        while (client.outage?.attempts ?? 0) < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        let failedTwice = try await Poll.until(every: .milliseconds(20)) { (client.outage?.attempts ?? 0) >= 2 }
+        XCTAssertTrue(failedTwice, "the pool never failed twice")
         let server = try ClientTestServer.start { $0.port = port }
         let outcomes = await pushes.value
         XCTAssertEqual(outcomes.filter { if case .success = $0 { return true } else { return false } }.count, 20, "\(outcomes)")
@@ -133,7 +134,8 @@ final class ClientOutageTests: XCTestCase {
         let client = try APNsClient(configuration: try configuration(port: port, requestTimeout: .seconds(60)))
         let push = self.push, token = self.token
         let waiting = Task { () throws(APNsClientError) -> APNsResponse in try await client.send(push, deviceToken: token) }
-        while client.outage == nil { try await Task.sleep(for: .milliseconds(20)) }
+        let inOutage = try await Poll.until(every: .milliseconds(20)) { client.outage != nil }
+        XCTAssertTrue(inOutage, "the client never reported an outage")
         waiting.cancel()
         do {
             _ = try await waiting.value

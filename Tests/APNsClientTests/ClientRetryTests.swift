@@ -134,7 +134,8 @@ final class ClientRetryTests: XCTestCase {
         let token = self.token
         let inFlight = Task { () throws(APNsClientError) -> APNsResponse in try await client.send(push, deviceToken: token) }
         // Wait until the server holds the request (its delay fault fired), then shut down.
-        while server.server.faults.entries.first?.fired != 1 { try await Task.sleep(for: .milliseconds(5)) }
+        let held = try await Poll.until(every: .milliseconds(5)) { server.server.faults.entries.first?.fired == 1 }
+        XCTAssertTrue(held, "the delay fault never fired")
         await client.shutdown()
         let response = try await inFlight.value
         XCTAssertEqual(response.attempts, 1)

@@ -134,7 +134,11 @@ final class DashboardBrowserTests: XCTestCase {
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        // The browser scripts time themselves out; this deadline only keeps a wedged browser from hanging the suite.
+        if try await !Poll.until(timeout: .seconds(600), every: .milliseconds(100), { !process.isRunning }) {
+            process.terminate()
+            process.waitUntilExit()
+        }
         try handle.close()
         return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
     }

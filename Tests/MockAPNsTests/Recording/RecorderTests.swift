@@ -1,6 +1,7 @@
 import APNsModel
 import Foundation
 import Synchronized
+import TestSupport
 import XCTest
 @testable import MockAPNs
 
@@ -191,7 +192,8 @@ final class RecorderTests: XCTestCase {
         let recorder = try Recorder(memoryLimit: 3)
         let gone = Self.sample(status: 410, reason: "Unregistered"), other = Self.sample()
         let waiting = Task { try await recorder.waitForRecords(count: 3, matching: RecordFilter(status: 410), timeout: .seconds(20)) }
-        while recorder.waiterCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        let registered = try await Poll.until(every: .milliseconds(5)) { recorder.waiterCount > 0 }
+        XCTAssertTrue(registered, "the waiter never registered")
         for record in [gone, gone, other, other, gone] { recorder.append(record) }   // ring: 200, 200, 410
         try await Task.sleep(for: .milliseconds(100))
         XCTAssertEqual(recorder.waiterCount, 1, "two of the three matches were pushed out of the ring")
