@@ -42,7 +42,7 @@ credential = incl(r"PipelineConnectionState.*credential")
 ids = incl(r"APNsIDGenerator.*nextID") + incl(r"GeneratedID.*text")
 respond = incl(r"PipelineC7respond_")
 store = incl(r"Recorder.*store")
-carry = incl(r"PipelineHTTP2Handler.*carryOut")
+carry = incl(r"PipelineHTTP2Handler.*carryOut|HTTP2.*ResponderV7respond")  # carryOut is inlined into finish
 writer = incl(r"RecordFileWriter.*run")
 encode = incl(r"JSONLineEncoder.*encode_")
 lint = incl(r"JSONLineEncoder.*lintFindings")
@@ -64,7 +64,7 @@ rows = [
     ("  response and record (IDs, record build, ring insert)", respond),
     ("    of which ID generation and spelling", ids),
     ("    of which ring insert (Recorder.store)", store),
-    ("  response handed to nghttp2 (carryOut)", carry),
+    ("  response handed to nghttp2 (carryOut, or HTTP2Responder.respond where it is inlined)", carry),
     ("record file writer thread (--record)", writer),
     ("  of which encoding the JSON line", encode),
     ("  of which lint findings", lint),

@@ -1,7 +1,7 @@
 /// The socket driver (``ConnectionDriver``): one non-blocking socket registered with the loop's poller (epoll, or
 /// `poll(2)` on macOS and under `MOCKAPNS_IO_DRIVER=poll`). Readiness becomes calls on the core; the core's output
 /// becomes `send`s.
-// @unchecked Sendable is not claimed: it lives and dies on its loop's thread, like its core.
+// Confined to its loop's thread, like its core (not Sendable).
 final class SocketDriver: ConnectionDriver, Selectable {
     let fd: Int32
     let loop: EventLoop
