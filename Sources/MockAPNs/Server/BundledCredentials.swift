@@ -43,12 +43,17 @@ public struct BundledCredentials: Sendable, Equatable {
         throw .bundledCredentialsNotFound(searched: candidates)
     }
 
-    /// The running executable: `/proc/self/exe` where there is one, because `argv[0]` is only a name when the
-    /// binary was found on `PATH` (an unpacked `make dist` archive keeps `certs/` beside the binary).
+    /// The running executable, because `argv[0]` is only a name when the binary was found on `PATH` (an unpacked
+    /// `make dist` archive keeps `certs/` beside the binary): `/proc/self/exe` on Linux, the main bundle's
+    /// executable (from `_NSGetExecutablePath`) on Darwin, `argv[0]` when neither answers.
     private static func executableURL() -> URL {
+        #if os(Linux)
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return URL(fileURLWithPath: path)
         }
+        #else
+        if let url = Bundle.main.executableURL { return url.resolvingSymlinksInPath() }
+        #endif
         return URL(fileURLWithPath: CommandLine.arguments.first ?? ".")
     }
 }

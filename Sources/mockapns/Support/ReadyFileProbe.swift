@@ -14,7 +14,8 @@ enum ReadyFileProbe {
     }
 
     /// Whether `pid` names a live process that is not a zombie (a child `serve` that exited but was not reaped
-    /// by the shell yet still answers `kill(pid, 0)`).
+    /// by the shell yet still answers `kill(pid, 0)`). The zombie check reads `/proc/PID/stat`, which only Linux
+    /// has; elsewhere a zombie counts as running until it is reaped.
     static func isRunning(pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
