@@ -1,6 +1,8 @@
 import APNsModel
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Writes a record as one line of JSON straight into bytes.

@@ -1,6 +1,35 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
+
+/// libc's `open`, `close` and `write`, which the appender's own `open`/`close` methods shadow, on either platform.
+private enum SystemFile {
+    static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.open(path, flags, mode)
+        #else
+        Darwin.open(path, flags, mode)
+        #endif
+    }
+
+    static func close(_ fd: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.close(fd)
+        #else
+        _ = Darwin.close(fd)
+        #endif
+    }
+
+    static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(fd, bytes, count)
+        #else
+        Darwin.write(fd, bytes, count)
+        #endif
+    }
+}
 
 /// Appends whole-line batches to the record file, opened `O_APPEND`, moving its end only by the bytes the kernel took.
 ///
@@ -33,8 +62,8 @@ final class RecordFileAppender {
 
         /// The real system calls.
         static let system = FileOperations(
-            write: { fd, bytes, count, _ in Glibc.write(fd, bytes, count) },
-            truncate: { fd, length in Glibc.ftruncate(fd, off_t(length)) })
+            write: { fd, bytes, count, _ in SystemFile.write(fd, bytes, count) },
+            truncate: { fd, length in ftruncate(fd, off_t(length)) })
     }
 
     /// What an `append` found besides its own bytes.
@@ -72,12 +101,12 @@ final class RecordFileAppender {
 
     /// Opens `path` (creating it) for appending and trims a torn tail off what it holds.
     private static func open(_ path: String) throws(RecorderError) -> (Int32, RecordFileRecovery) {
-        let fd = Glibc.open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = SystemFile.open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .cannotOpenFile(path: path, errno: errno) }
         do {
             return (fd, try RecordFileRecovery.recover(fd: fd, path: path))
         } catch {
-            Glibc.close(fd)
+            SystemFile.close(fd)
             throw error
         }
     }
@@ -89,14 +118,14 @@ final class RecordFileAppender {
     @discardableResult
     func reopen() throws(RecorderError) -> RecordFileRecovery {
         let (newFD, found) = try Self.open(path)
-        Glibc.close(fd)
+        SystemFile.close(fd)
         fd = newFD
         end = found.wholeLinesEnd
         return found
     }
 
     deinit {
-        Glibc.close(fd)
+        SystemFile.close(fd)
     }
 
     /// Appends `bytes` (whole lines). On success the file ends with them (in the OS, not necessarily on the

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What opening an existing record file found: where its last whole line ends, the highest `seq` in it, and how

@@ -2,6 +2,8 @@ import APNsModel
 import Synchronized
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 extension RecordedRequest {
