@@ -91,7 +91,7 @@ final class EmbeddedConnectionTests: XCTestCase {
         XCTAssertTrue(peer.connection.isClosed)
     }
 
-    /// Trailers on an open stream and a new stream above the highest are fine: only a never-opened lower id is an error.
+    /// New streams above the highest opened so far are fine: only a never-opened lower id is an error.
     func testIncreasingStreamIDsAreNotAnError() throws {
         let peer = try EmbeddedPeer(handler: TestHandler())
         _ = peer.frames()

@@ -192,9 +192,13 @@ public final class EventLoop: @unchecked Sendable {
             runDueTimers()
             runTickObservers()
         }
-        // Whatever is still registered goes with the loop: sockets are closed and their waiters failed. Then
-        // drain what is left so that closures (and what they own) are released on this thread, and drop
-        // anything enqueued from now on (see `enqueue`).
+        tearDown()
+    }
+
+    /// The loop's end. Whatever is still registered goes with the loop: sockets are closed and their waiters failed.
+    /// Then what is left is drained so that closures (and what they own) are released on this thread, and anything
+    /// enqueued from now on is dropped (see `enqueue`).
+    private func tearDown() {
         for handler in handlers.compactMap({ $0 }) { handler.loopStopped() }
         runQueuedTasks()
         runTickObservers()
@@ -233,19 +237,10 @@ public final class EventLoop: @unchecked Sendable {
         runEmbedded()
     }
 
-    /// Ends an embedded loop as a stopped real loop ends: whatever is registered is told the loop is gone,
-    /// pending work is dropped.
+    /// Ends an embedded loop as a stopped real loop ends (``tearDown()``): pending work is run or dropped, nothing
+    /// queued later runs.
     func stopEmbedded() {
-        runQueuedTasks()
-        runTickObservers()
-        timers.removeAll()
-        tickObservers.removeAll()
-        let late = queue.withLock { q in
-            q.stopped = true
-            defer { q.tasks = [] }
-            return q.tasks
-        }
-        _ = late
+        tearDown()
     }
 
     private func runQueuedTasks() {
