@@ -242,7 +242,7 @@ let package = Package(
 
         .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
-        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNghttp2", "PeerSupport"], swiftSettings: strict),
+        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "PeerSupport"], swiftSettings: strict),
         .testTarget(
             name: "MockAPNsTests",
             dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "Synchronized", "TestSupport"],
