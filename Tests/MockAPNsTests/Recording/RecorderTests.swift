@@ -194,13 +194,12 @@ final class RecorderTests: XCTestCase {
         let waiting = Task { try await recorder.waitForRecords(count: 3, matching: RecordFilter(status: 410), timeout: .seconds(20)) }
         let registered = try await Poll.until(every: .milliseconds(5)) { recorder.waiterCount > 0 }
         XCTAssertTrue(registered, "the waiter never registered")
+        // `append` settles waiters under the recorder's lock, so the count is exact as soon as it returns.
         for record in [gone, gone, other, other, gone] { recorder.append(record) }   // ring: 200, 200, 410
-        try await Task.sleep(for: .milliseconds(100))
         XCTAssertEqual(recorder.waiterCount, 1, "two of the three matches were pushed out of the ring")
         recorder.clear()
         recorder.append(gone)
         recorder.append(gone)
-        try await Task.sleep(for: .milliseconds(100))
         XCTAssertEqual(recorder.waiterCount, 1, "the match before clear() is forgotten")
         recorder.append(gone)
         let records = try await waiting.value
