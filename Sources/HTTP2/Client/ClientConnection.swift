@@ -1,7 +1,7 @@
 import CNghttp2
 import COpenSSL
 
-/// The loop-side half of a client connection: socket, TLS, nghttp2 client session, the queue of requests
+/// The loop-side half of a client connection (a ``ConnectionCore``): TLS, nghttp2 client session, the queue of requests
 /// waiting for a stream slot (the server's MAX_CONCURRENT_STREAMS), streams in flight, pings, GOAWAY.
 // @unchecked Sendable: all mutable state is confined to `loop`'s thread; `HTTP2ClientConnection` only
 // reaches it through `loop.execute`.

@@ -33,7 +33,7 @@ public struct HTTP2ServerConfiguration: Sendable {
     /// Most connections open at once; a connection accepted beyond it is closed at once (logged at warning, once
     /// a second at most), so a client that opens connections in a loop cannot grow the server's memory unboundedly.
     public var maxConnections: Int = 10_000
-    /// Number of epoll threads (default: one per core).
+    /// Number of event-loop threads (default: one per core).
     public var loopCount: Int = EventLoopGroup.coreCount
     /// The loops' poller: epoll on Linux unless `MOCKAPNS_IO_DRIVER=poll`, `poll(2)` on macOS (``IODriver``).
     public var ioDriver: IODriver = .configured

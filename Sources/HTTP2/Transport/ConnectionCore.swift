@@ -248,7 +248,7 @@ class ConnectionCore: TickObserver {
     }
 
     /// Serializes pending frames (bounded by the high-water mark), encrypts them once, sends them.
-    /// Repeats while the socket takes everything and nghttp2 has more.
+    /// Repeats while the driver takes everything and nghttp2 has more.
     final func flush() {
         guard phase == .active, let session else { return }
         if pendingOutputBytes > 0 {
