@@ -1,4 +1,6 @@
+import Foundation
 @testable import HTTP2
+import PeerSupport
 import XCTest
 
 /// The server connection driven in memory (``EmbeddedHTTP2Connection``): settings, answers, flow control,
@@ -161,6 +163,29 @@ final class EmbeddedConnectionTests: XCTestCase {
         XCTAssertTrue(peer.connection.isClosed)
     }
 
+    /// An answer given later from another thread is queued for the connection and sent when the test next drives it,
+    /// and the connection may be driven from a different thread than the one that made it (one caller at a time, as an
+    /// async test resumed elsewhere after an `await` would).
+    func testAnswerFromAnotherThreadArrivesWhenDrivenFromAnother() throws {
+        let peer = try EmbeddedPeer(handler: TestHandler())
+        _ = peer.frames()
+        peer.request(stream: 1, path: "/delay")
+        XCTAssertFalse(peer.frames().contains { $0.type == H2Frame.headers }, "not answered yet")
+        let shared = SharedPeer(peer)
+        let done = DispatchSemaphore(value: 0)
+        let driver = Thread {
+            _ = Poll.blockingUntil(timeout: .seconds(20), every: .milliseconds(20)) {
+                shared.answer = shared.peer.frames().first { $0.type == H2Frame.headers && $0.streamID == 1 }
+                return shared.answer != nil
+            }
+            done.signal()
+        }
+        driver.start()
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+        let fields = try peer.fields(XCTUnwrap(shared.answer, "the delayed answer never reached the client"))
+        XCTAssertEqual(fields.first { $0.0 == "x-delayed" }?.1, "1")
+    }
+
     func testBadPrefaceClosesAndPeerCloseEnds() throws {
         let bad = try EmbeddedPeer(handler: TestHandler(), preface: false)
         bad.send(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
@@ -173,4 +198,11 @@ final class EmbeddedConnectionTests: XCTestCase {
         XCTAssertTrue(peer.connection.isClosed)
         XCTAssertEqual(handler.closed.count, 1)
     }
+}
+
+/// Hands the peer to the thread that drives it (one caller at a time: the test waits meanwhile).
+private final class SharedPeer: @unchecked Sendable {
+    let peer: EmbeddedPeer
+    var answer: H2Frame?
+    init(_ peer: EmbeddedPeer) { self.peer = peer }
 }

@@ -10,8 +10,9 @@
 /// connection.advanceTime(by: .seconds(11))      // past the preface timeout
 /// ```
 ///
-/// Use it from one thread: it is that connection's loop thread. A handler that answers from another thread has its
-/// answer queued; ``run()`` (called by every method here) processes it.
+/// Drive it from one task or thread at a time: each call makes the calling thread the connection's loop thread (so an
+/// async test may resume on another thread between calls). A handler that answers from another thread has its answer
+/// queued; ``run()`` (called by every method here) processes it.
 public final class EmbeddedHTTP2Connection {
     private let loop: EventLoop
     private let driver = EmbeddedDriver()
@@ -81,6 +82,7 @@ public final class EmbeddedHTTP2Connection {
 
     /// Moves the connection's clock forward and runs what became due (timeouts, delayed answers).
     public func advanceTime(by duration: Duration) {
+        loop.adoptCallingThread()
         loop.advanceEmbeddedClock(by: duration.nanoseconds)
         run()
     }
@@ -89,6 +91,7 @@ public final class EmbeddedHTTP2Connection {
     /// until nothing changes.
     public func run() {
         guard !stopped else { return }
+        loop.adoptCallingThread()
         for _ in 0..<10_000 {
             loop.runEmbedded()
             if !driver.pump() { return }
@@ -98,6 +101,7 @@ public final class EmbeddedHTTP2Connection {
     /// Drops the connection (as if the socket went away) and ends its loop. Idempotent.
     public func close() {
         guard !stopped else { return }
+        loop.adoptCallingThread()
         connection.close()
         loop.stopEmbedded()
         stopped = true

@@ -213,7 +213,14 @@ public final class EventLoop: @unchecked Sendable {
         _ = late   // released here, outside the lock
     }
 
-    // MARK: - Embedded driving (the creating thread only)
+    // MARK: - Embedded driving (one caller at a time)
+
+    /// Makes the calling thread an embedded loop's thread from now on: Swift concurrency may resume the one task
+    /// driving it on another thread after an `await`, and work done from there must count as on the loop.
+    func adoptCallingThread() {
+        precondition(embeddedClock != nil, "only an embedded loop changes threads")
+        threadID.store(Self.currentThreadID, ordering: .relaxed)
+    }
 
     /// Runs what an embedded loop has to do now — queued tasks, timers due at its clock, end-of-tick work —
     /// until nothing is left (at most `rounds` passes, so a task that always re-queues itself cannot hang a test).
