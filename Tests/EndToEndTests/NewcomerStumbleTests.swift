@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import XCTest
 
 /// The small things a first-hour user trips on, checked by what the commands do (exit status, JSON), not
@@ -9,12 +10,7 @@ final class NewcomerStumbleTests: XCTestCase {
     private var directory = ""
 
     override func setUp() async throws {
-        directory = NSTemporaryDirectory() + "stumbles-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() async throws {
-        try? FileManager.default.removeItem(atPath: directory)
+        directory = try makeTestDirectory("stumbles")
     }
 
     private func write(_ text: String, _ name: String) throws -> String {

@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -13,12 +14,7 @@ final class ServeReadyFileTests: XCTestCase {
     private var directory = ""
 
     override func setUp() async throws {
-        directory = NSTemporaryDirectory() + "serve-ready-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() async throws {
-        try? FileManager.default.removeItem(atPath: directory)
+        directory = try makeTestDirectory("serve-ready")
     }
 
     func testTwoMocksOnPortZeroShareNoPortAndTheirReadyFilesComeAndGo() async throws {

@@ -12,14 +12,12 @@ final class ServeWebhookTests: XCTestCase {
     private static let python = RepoPaths.python
 
     override func setUp() async throws {
-        directory = NSTemporaryDirectory() + "serve-webhook-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try makeTestDirectory("serve-webhook")
         try Data(#"{"aps":{"alert":"push {{n}}"}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/push.json"))
     }
 
     override func tearDown() async throws {
         for peer in peers { peer.terminate() }
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     private func receiver(port: Int, log: String, _ options: [String] = []) throws {

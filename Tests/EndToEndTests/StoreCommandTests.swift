@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import PostgresSupport
 import XCTest
 
@@ -10,12 +11,7 @@ final class StoreCommandTests: PostgresTestCase {
     private var directory = ""
 
     override func setUp() async throws {
-        directory = NSTemporaryDirectory() + "store-cli-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() async throws {
-        try? FileManager.default.removeItem(atPath: directory)
+        directory = try makeTestDirectory("store-cli")
     }
 
     /// Starts `serve --store url` with `extra` arguments and returns it with its APNs URL.

@@ -11,12 +11,7 @@ final class StoreControlPlaneTests: PostgresTestCase {
     private var directory = ""
 
     override func setUp() async throws {
-        directory = NSTemporaryDirectory() + "store-control-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() async throws {
-        try? FileManager.default.removeItem(atPath: directory)
+        directory = try makeTestDirectory("store-control")
     }
 
     /// Starts `serve --store url` (with its control plane on a free port unless `control` is false); returns the

@@ -11,13 +11,8 @@ final class StoreDurabilityTests: PostgresTestCase {
     private var directory = ""
 
     override func setUp() async throws {
-        directory = NSTemporaryDirectory() + "store-durability-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try makeTestDirectory("store-durability")
         try Data(#"{"aps":{"alert":"push {{n}}"}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/push.json"))
-    }
-
-    override func tearDown() async throws {
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     private func serve(_ url: String, name: String, _ extra: [String] = []) async throws -> (InspectFollowProcess, String) {

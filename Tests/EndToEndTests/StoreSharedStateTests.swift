@@ -14,13 +14,8 @@ final class StoreSharedStateTests: PostgresTestCase {
     private let tokenZ = String(repeating: "c3", count: 32)
 
     override func setUp() async throws {
-        directory = NSTemporaryDirectory() + "store-shared-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try makeTestDirectory("store-shared")
         try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/push.json"))
-    }
-
-    override func tearDown() async throws {
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     private func serve(_ url: String, name: String) async throws -> (InspectFollowProcess, apns: String, control: String) {

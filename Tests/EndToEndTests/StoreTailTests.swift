@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import MockAPNs
 import PostgresSupport
 import XCTest
@@ -10,13 +11,8 @@ final class StoreTailTests: PostgresTestCase {
     private var directory = ""
 
     override func setUp() async throws {
-        directory = NSTemporaryDirectory() + "store-tail-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try makeTestDirectory("store-tail")
         try Data(#"{"aps":{"alert":"push {{n}}"}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/push.json"))
-    }
-
-    override func tearDown() async throws {
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     private func serve(_ url: String, name: String, _ extra: [String] = []) async throws -> (InspectFollowProcess, String) {

@@ -19,15 +19,13 @@ final class WebhookDeliveryTests: XCTestCase {
 
     override func setUp() async throws {
         client = HTTPClient(eventLoopGroupProvider: .singleton)
-        directory = NSTemporaryDirectory() + "webhook-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try makeTestDirectory("webhook")
     }
 
     override func tearDown() async throws {
         for peer in peers { peer.terminate() }
         try? await client?.shutdown()
         client = nil
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// Starts the receiver on `port` logging to `log`; returns once it listens.
