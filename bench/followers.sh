@@ -25,8 +25,7 @@ use_mockapns
 KEY=TESTTEAM01:TESTKEY001:certs/AuthKey_TESTKEY001.p8
 TOKEN=$("$BIN" token --key-file "$KEY")
 printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel 4711 left our warehouse and arrives tomorrow."},"badge":1,"sound":"default"},"orderId":"4711"}' > "$WORK/payload.json"
-python3 -c 'import hashlib
-for i in range(10000): print(hashlib.sha256(str(i).encode()).hexdigest())' > "$WORK/tokens.txt"
+write_tokens 10000 "$WORK/tokens.txt"
 
 run_case() {  # $1 = kind (none|tail|stream), $2 = followers; prints "rate us"
     local kind=$1 n=$2 port cport pid fpids=() i

@@ -36,8 +36,7 @@ REF=$(swift build -c release --show-bin-path)/NIOHTTP1BenchServer
 BIN=$MOCKAPNS
 TOKEN=$("$BIN" token --key-file TESTTEAM01:TESTKEY001:certs/AuthKey_TESTKEY001.p8)
 printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel 4711 left our warehouse and arrives tomorrow between 9 and 12."},"badge":1,"sound":"default","thread-id":"orders"},"orderId":"4711","carrier":"DHL","tracking":"JJD0099999999","eta":"2026-11-24T09:00:00Z","items":3,"gift":false}' > "$WORK/payload.json"
-python3 -c 'import hashlib
-for i in range(10000): print(hashlib.sha256(str(i).encode()).hexdigest())' > "$WORK/tokens.txt"
+write_tokens 10000 "$WORK/tokens.txt"
 HEADERS=(-H "authorization: bearer $TOKEN" -H "apns-topic: com.example.app" -H "apns-push-type: alert" -H "apns-priority: 10")
 
 # load KIND PORT N: KIND h1 (plain, pipelined) or h2 (TLS).

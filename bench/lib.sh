@@ -18,6 +18,9 @@ use_mockapns() {
     BIN=$MOCKAPNS
 }
 
+# write_tokens COUNT FILE: COUNT distinct 64-hex-digit device tokens (sha256 of 0, 1, …), the same in every script.
+write_tokens() { python3 -c "import hashlib
+for i in range($1): print(hashlib.sha256(str(i).encode()).hexdigest())" > "$2"; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 wait_port() { for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; exit 1; }
 

@@ -24,8 +24,7 @@ use_mockapns
 source bench/pg.sh
 
 printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel {{n}} left our warehouse and arrives tomorrow."},"badge":1},"orderId":"{{n}}"}' > "$WORK/payload.json"
-python3 -c "import hashlib
-for i in range($TOKENS): print(hashlib.sha256(str(i).encode()).hexdigest())" > "$WORK/tokens.txt"
+write_tokens $TOKENS "$WORK/tokens.txt"
 
 # Starts INSTANCES servers with extra flags "$@"; sets SERVE_PIDS and URLS.
 start_instances() {

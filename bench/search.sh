@@ -18,8 +18,7 @@ use_mockapns
 source bench/pg.sh
 
 printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel {{n}} left our warehouse and arrives tomorrow."},"badge":1},"orderId":"{{n}}"}' > "$WORK/payload.json"
-python3 -c "import hashlib
-for i in range(10000): print(hashlib.sha256(str(i).encode()).hexdigest())" > "$WORK/tokens.txt"
+write_tokens 10000 "$WORK/tokens.txt"
 
 port=$(free_port); control=$(free_port)
 "$BIN" serve --port "$port" --control-port "$control" --quiet --store "$STORE" > "$WORK/serve.log" 2>&1 &

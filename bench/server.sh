@@ -44,8 +44,7 @@ DEVICE=00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0
 
 printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel 4711 left our warehouse and arrives tomorrow between 9 and 12."},"badge":1,"sound":"default","thread-id":"orders"},"orderId":"4711","carrier":"DHL","tracking":"JJD0099999999","eta":"2026-11-24T09:00:00Z","items":3,"gift":false}' > "$WORK/payload.json"
 printf '%s' '{"aps":{"alert":{"title":"Your order has shipped","body":"Parcel {{n}} left our warehouse and arrives tomorrow between 9 and 12."},"badge":1,"sound":"default","thread-id":"orders"},"orderId":"{{n}}","carrier":"DHL","tracking":"JJD00{{n}}","eta":"2026-11-24T09:00:00Z","items":3,"gift":false}' > "$WORK/template.json"
-python3 -c 'import hashlib
-for i in range(10000): print(hashlib.sha256(str(i).encode()).hexdigest())' > "$WORK/tokens.txt"
+write_tokens 10000 "$WORK/tokens.txt"
 mkdir -p "$WORK/htdocs/3/device"
 : > "$WORK/htdocs/index.html"
 (cd "$WORK/htdocs/3/device" && xargs touch < "$WORK/tokens.txt" && touch "$DEVICE")
