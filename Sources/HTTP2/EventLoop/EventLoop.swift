@@ -11,7 +11,7 @@ import Synchronized
 /// `execute(_:)` and `scheduleTask(in:_:)` are callable from any thread: the task queue is behind a
 /// mutex and the poller's wake-up interrupts the wait. Everything else is touched only by the loop thread.
 ///
-/// An embedded loop (``init(embedded:)``) has no poller and no thread of its own: whoever created it drives it
+/// An embedded loop (``init(embeddedAt:)``) has no poller and no thread of its own: whoever created it drives it
 /// (``runEmbedded()``) and moves its clock (``advanceEmbeddedClock(by:)``), so connections on it run in memory,
 /// deterministically (``EmbeddedHTTP2Connection``).
 // @unchecked Sendable: `queue` is guarded by a pthread mutex (`Locked`), `threadID`/`stopRequested` are atomics, and every other

@@ -62,7 +62,7 @@ extension Pipeline {
         if let relay, relaySkipped == nil, let relayAnswer, let deviceToken {
             let record = Self.record(
                 of: recorded, on: connection, deviceToken: deviceToken,
-                payloadSource: Self.payloadSource(body: recorded.body, decided: outcome.payload),
+                payloadSource: outcome.payload ?? .body(recorded.body),
                 auth: authentication, response: response, faults: faultsRecorded, durationMicros: elapsed)
             relaySkipped = relayMatchSkipReason(record)
             if relaySkipped == nil {
@@ -76,7 +76,7 @@ extension Pipeline {
         func record() -> RecordedRequest {
             var made = Self.record(
                 of: recorded, on: connection, deviceToken: deviceToken,
-                payloadSource: Self.payloadSource(body: recorded.body, decided: outcome.payload),
+                payloadSource: outcome.payload ?? .body(recorded.body),
                 auth: authentication, response: response, faults: faultsRecorded,
                 durationMicros: elapsed + delayMicros)
             if let relaySkipped { made.relay = .notRelayed(relaySkipped) }
@@ -124,12 +124,6 @@ extension Pipeline {
             deviceToken: deviceToken, headers: request.headers, body: request.body, payloadSource: payloadSource,
             payloadBytes: request.body.count, auth: auth, response: response, faults: faults, lint: [],
             durationMicros: durationMicros)
-    }
-
-    /// How the record holds its payload: as the accepted push held it (a device push's body text, parsed only when
-    /// read), else the body's text when it is JSON, else none.
-    static func payloadSource(body: [UInt8], decided: PayloadSource? = nil) -> PayloadSource {
-        decided ?? .body(body)
     }
 
     /// Whether `path` is on the broadcast push (`/4/broadcasts/…`) or channel-management (`/1/apps/…`) API, whose

@@ -12,7 +12,7 @@ extension Pipeline {
         let response = RecordedRequest.Response(status: status, reason: nil, apnsID: request.value("apns-id"))
         let record = Self.record(
             of: request, on: connection, deviceToken: Self.deviceToken(in: request.path),
-            payloadSource: Self.payloadSource(body: request.body), auth: auth, response: response, faults: [],
+            payloadSource: .body(request.body), auth: auth, response: response, faults: [],
             durationMicros: elapsed)
         recorder.store(record)
     }
