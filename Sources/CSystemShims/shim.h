@@ -97,6 +97,18 @@ static inline int csystem_set_thread_name(const char *name) {
 #endif
 }
 
+/// Threads as integer handles: pthread_t is an integer on Linux and a pointer on Darwin, and Swift imports
+/// pthread_create's signature differently on each; these four are the same on both.
+static inline int csystem_thread_start(void *(*body)(void *), void *context, uintptr_t *handle) {
+    pthread_t thread;
+    int rc = pthread_create(&thread, NULL, body, context);
+    if (rc == 0) *handle = (uintptr_t)thread;
+    return rc;
+}
+static inline int csystem_thread_join(uintptr_t handle) { return pthread_join((pthread_t)handle, NULL); }
+static inline int csystem_thread_detach(uintptr_t handle) { return pthread_detach((pthread_t)handle); }
+static inline uintptr_t csystem_thread_self(void) { return (uintptr_t)pthread_self(); }
+
 /// A pipe whose two ends are non-blocking and close-on-exec: the portable loop's wake-up channel.
 static inline int csystem_wake_pipe(int ends[2]) {
     if (pipe(ends) != 0) return -1;

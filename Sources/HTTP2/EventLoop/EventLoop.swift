@@ -1,3 +1,4 @@
+import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -76,7 +77,7 @@ public final class EventLoop: @unchecked Sendable {
         plainBuffer.deallocate()
     }
 
-    private static var currentThreadID: UInt { UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) }
+    private static var currentThreadID: UInt { UInt(csystem_thread_self()) }
 
     /// The loop's clock in nanoseconds: CLOCK_MONOTONIC, or the embedded clock.
     @inline(__always)

@@ -1,3 +1,4 @@
+import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,7 +12,8 @@ import Synchronized
 public final class EventLoopGroup: Sendable {
     /// The loops, in index order.
     public let loops: [EventLoop]
-    private let threads: Locked<[pthread_t]>
+    /// The loop threads (``csystem_thread_start`` handles) until they are joined.
+    private let threads: Locked<[UInt]>
     private let nextLoop = Atomic<Int>(0)
 
     /// Number of online CPU cores (at least 1): the default loop count.
@@ -28,21 +30,21 @@ public final class EventLoopGroup: Sendable {
             loops.append(try EventLoop(index: index, driver: driver))
         }
         self.loops = loops
-        var started: [pthread_t] = []
+        var started: [UInt] = []
         for loop in loops {
-            var thread = pthread_t()
+            var thread: UInt = 0
             let box = Unmanaged.passRetained(loop).toOpaque()
-            let rc = pthread_create(&thread, nil, { raw in
+            let rc = csystem_thread_start({ raw in
                 let loop = Unmanaged<EventLoop>.fromOpaque(raw!).takeRetainedValue()
                 ThreadName.set("apns-loop-\(loop.index)")   // its CPU told apart from the writer threads'
                 loop.run()
                 return nil
-            }, box)
+            }, box, &thread)
             if rc != 0 {
                 Unmanaged<EventLoop>.fromOpaque(box).release()
                 for (i, t) in started.enumerated() {
                     loops[i].requestStop()
-                    pthread_join(t, nil)
+                    _ = csystem_thread_join(t)
                 }
                 throw .system(operation: "pthread_create", errno: rc)
             }
@@ -68,22 +70,22 @@ public final class EventLoopGroup: Sendable {
         }
         guard !threads.isEmpty else { return }
         for loop in loops { loop.requestStop() }
-        for thread in threads { pthread_join(thread, nil) }
+        for thread in threads { _ = csystem_thread_join(thread) }
     }
 
     /// Async variant of `shutdown()` that joins the threads off the cooperative pool.
     public func shutdown() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let box = Unmanaged.passRetained(JoinJob(group: self, continuation: continuation)).toOpaque()
-            var thread = pthread_t()
-            let rc = pthread_create(&thread, nil, { raw in
+            var thread: UInt = 0
+            let rc = csystem_thread_start({ raw in
                 let job = Unmanaged<JoinJob>.fromOpaque(raw!).takeRetainedValue()
                 job.group.shutdown()
                 job.continuation.resume()
                 return nil
-            }, box)
+            }, box, &thread)
             if rc == 0 {
-                pthread_detach(thread)
+                _ = csystem_thread_detach(thread)
             } else {
                 let job = Unmanaged<JoinJob>.fromOpaque(box).takeRetainedValue()
                 job.group.shutdown()
@@ -96,7 +98,7 @@ public final class EventLoopGroup: Sendable {
         let remaining = threads.withLock { $0 }
         if !remaining.isEmpty {
             for loop in loops { loop.requestStop() }
-            for thread in remaining { pthread_detach(thread) }
+            for thread in remaining { _ = csystem_thread_detach(thread) }
         }
     }
 }
