@@ -105,7 +105,13 @@ final class InspectLiveServerTests: XCTestCase {
         let port = try await control.start()
         let tail = try InspectFollowProcess(["tail", "--server", "http://127.0.0.1:\(port)", "--json"])
         defer { tail.stop() }
-        try await Task.sleep(for: .milliseconds(500))
+        // Stopping before tail has subscribed would test a refused connection instead: probe until it prints one.
+        for attempt in 0..<100 {
+            server.recorder.append(InspectRecording.record(seq: 0, title: "Probe \(attempt)"))
+            if try await tail.waitForLines(0).contains("Probe") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await tail.waitForLines(1) { $0.contains("Probe") }
         await control.stop()
         await server.shutdown(gracePeriod: .milliseconds(100))
         let result = try await tail.waitForExit()

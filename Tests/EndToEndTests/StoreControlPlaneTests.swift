@@ -39,7 +39,9 @@ final class StoreControlPlaneTests: PostgresTestCase {
         // B's live stream, opened before any push: it must carry A's push as well as B's.
         let stream = try PeerProcess.start("/usr/bin/curl", ["-sN", "--max-time", "60", control + "/api/v1/stream"])
         defer { stream.terminate() }
-        try await Task.sleep(for: .milliseconds(300))
+        // The stream's opening comment is written once its start (the store's newest id) is fixed.
+        let opened = try await Poll.until { stream.currentStdout.contains(": mockapns live stream") }
+        XCTAssertTrue(opened, "the stream did not open: \(stream.currentStdout)")
 
         let payload = directory + "/push.json"
         try Data(#"{"aps":{"alert":{"title":"Shipped","body":"Order 42"}}}"#.utf8).write(to: URL(fileURLWithPath: payload))

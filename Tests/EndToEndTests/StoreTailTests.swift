@@ -39,11 +39,20 @@ final class StoreTailTests: PostgresTestCase {
 
         let tail = try InspectFollowProcess(["tail", "--store", url, "--json"])
         let since = try InspectFollowProcess(["tail", "--store", url, "--json", "--since", "0", "--token", tokenB])
-        try await Task.sleep(for: .milliseconds(500))
+        // tail prints only what is stored after it read the newest id: probe pushes (their own token) until one is
+        // printed, so the pushes below are sent to a tail that has started, however slowly the process came up.
+        let probe = String(repeating: "9f", count: 32)
+        for _ in 0..<120 {
+            try await send(1, to: firstURL, token: probe)
+            if try await tail.waitForLines(0).contains(probe) { break }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        try await tail.waitForLines(1) { $0.contains(probe) }
         try await send(20, to: firstURL, token: tokenA)
         try await send(20, to: secondURL, token: tokenB)
-        let output = try await tail.waitForLines(40, timeout: .seconds(60))
+        let output = try await tail.waitForLines(40, timeout: .seconds(60)) { !$0.contains(probe) }
         let records = try output.split(separator: "\n").map { try RecordedRequest(jsonLine: Array($0.utf8)) }
+            .filter { $0.deviceToken != probe }
         XCTAssertEqual(records.count, 40, "each new record once, none of the 3 from before")
         XCTAssertEqual(Set(records.map(\.seq)).count, 40)
         XCTAssertEqual(records.filter { $0.deviceToken == tokenA }.count, 20)
