@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import Glibc
+import PeerSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -12,28 +12,16 @@ import FoundationNetworking
 final class ServeDescriptorLimitTests: XCTestCase {
     /// A TCP connection to 127.0.0.1:`port` that sent the HTTP/2 preface (so the preface timeout leaves it alone);
     /// nil if connect failed.
-    private func openH2C(port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { close(fd); return nil }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
-        _ = preface.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        return fd
+    private func openH2C(port: Int) -> LoopbackConnection? {
+        guard let connection = LoopbackConnection(port: port, receiveTimeout: 10) else { return nil }
+        connection.send(LoopbackConnection.http2Preface)
+        return connection
     }
 
     /// Whether the server served this connection (sent its SETTINGS) rather than closing it at once.
-    private func served(_ fd: Int32) -> Bool {
+    private func served(_ connection: LoopbackConnection) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 512)
-        return recv(fd, &buffer, buffer.count, 0) >= 9 && buffer[3] == 4
+        return connection.receive(into: &buffer) >= 9 && buffer[3] == 4
     }
 
     func testOutOfDescriptorsLogsOnceKeepsHealthzAndRecovers() async throws {
@@ -65,12 +53,11 @@ final class ServeDescriptorLimitTests: XCTestCase {
         let port = try XCTUnwrap(apnsURL.port)
 
         // More connections than the limit allows: the first ones are served, the rest closed at once.
-        var held: [Int32] = []
+        var held: [LoopbackConnection] = []   // closed when released
         var turnedAway = 0
-        defer { for fd in held { close(fd) } }
         for _ in 0..<150 {
-            guard let fd = openH2C(port: port) else { turnedAway += 1; continue }
-            if served(fd) { held.append(fd) } else { close(fd); turnedAway += 1 }
+            guard let connection = openH2C(port: port) else { turnedAway += 1; continue }
+            if served(connection) { held.append(connection) } else { turnedAway += 1 }
         }
         XCTAssertGreaterThan(held.count, 20, "hardly any connection was served under the limit")
         XCTAssertGreaterThan(turnedAway, 0, "150 connections fit under ulimit -n 128?")
@@ -84,12 +71,13 @@ final class ServeDescriptorLimitTests: XCTestCase {
         XCTAssertEqual(text.components(separatedBy: "out of file descriptors").count - 1, 1, text)
 
         // Once some clients leave, a new one gets in.
-        for fd in held.prefix(10) { close(fd) }
+        for connection in held.prefix(10) { connection.close() }
         held.removeFirst(10)
         var admitted = false
         for _ in 0..<100 where !admitted {
-            if let fd = openH2C(port: port) {
-                if served(fd) { admitted = true; held.append(fd) } else { close(fd) }
+            if let connection = openH2C(port: port), served(connection) {
+                admitted = true
+                held.append(connection)
             }
             if !admitted { try await Task.sleep(for: .milliseconds(50)) }
         }

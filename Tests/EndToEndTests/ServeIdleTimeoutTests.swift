@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import Glibc
+import PeerSupport
 import XCTest
 
 /// `mockapns serve --idle-timeout`: an idle connection gets APNs's GOAWAY `{"reason":"IdleTimeout"}`, then is closed.
@@ -13,29 +13,9 @@ final class ServeIdleTimeoutTests: XCTestCase {
         let readyJSON = try await InspectCLI.readyFile(at: ready)
         let port = try XCTUnwrap(URL(string: try XCTUnwrap(readyJSON?["apns_url"]?.stringValue))?.port)
 
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        XCTAssertEqual(connected, 0)
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
-        _ = preface.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var closedByServer = false
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n <= 0 { closedByServer = n == 0 || errno == ECONNRESET; break }
-            received += buffer[0..<n]
-        }
+        let connection = try XCTUnwrap(LoopbackConnection(port: port, receiveTimeout: 20), "cannot connect to port \(port)")
+        connection.send(LoopbackConnection.http2Preface)
+        let (received, closedByServer) = connection.readUntilClosed()
         XCTAssertTrue(closedByServer, "the idle connection was not closed")
         var goAway: [UInt8]?
         var offset = 0

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import HTTP2
 import PeerSupport
 import XCTest
@@ -216,7 +215,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testConnectionRefusedIsConnectFailed() async throws {
-        let port = try freePort()
+        let port = try PeerProcess.freePort()
         do {
             _ = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, tls: nil, on: group)
             XCTFail("expected a connect failure")
@@ -267,7 +266,7 @@ final class ClientTests: ClientServerTestCase {
             var last = -1, same = 0
             for _ in 0..<250 where same < 5 {   // settled: the same count five times, 20 ms apart
                 try await Task.sleep(for: .milliseconds(20))
-                let now = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+                let now = ProcessProbe.openDescriptors()
                 same = now == last ? same + 1 : 0
                 last = now
             }
@@ -288,7 +287,7 @@ final class ClientTests: ClientServerTestCase {
         try FileManager.default.createDirectory(atPath: htdocs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: htdocs) }
         try "hello from nghttpd\n".write(toFile: htdocs + "/hello.txt", atomically: true, encoding: .utf8)
-        let port = try freePort()
+        let port = try PeerProcess.freePort()
         let nghttpd = try PeerProcess.start(
             "nghttpd", ["-a", "127.0.0.1", "-d", htdocs, String(port), pki.serverKeyPath, pki.serverCertPath])
         defer { nghttpd.terminate() }
@@ -306,22 +305,5 @@ final class ClientTests: ClientServerTestCase {
         let rtt = try await client.ping()
         XCTAssertGreaterThan(rtt, .zero)
         await client.close()
-    }
-
-    /// A port nothing listens on right now.
-    private func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                bind(fd, pointer, length)
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

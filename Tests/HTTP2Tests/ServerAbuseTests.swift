@@ -1,41 +1,16 @@
 import Foundation
 import PeerSupport
-import Glibc
 import HTTP2
 import XCTest
 
 /// Misbehaving peers; after each, the server must still serve a normal request.
 final class ServerAbuseTests: ServerTestCase {
-    /// A plain TCP connection to 127.0.0.1:port (nil if it failed), reading with a `timeout`-second timeout.
-    private func openRaw(port: Int, timeout seconds: Int = 5) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { close(fd); return nil }
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        return fd
-    }
-
     /// Connects a plain TCP socket to 127.0.0.1:port, sends `bytes`, and reads until EOF (or 10 s).
     private func sendRaw(port: Int, bytes: [UInt8]) throws -> (received: Int, closedByServer: Bool) {
-        let fd = try XCTUnwrap(openRaw(port: port, timeout: 10), "cannot connect to port \(port)")
-        defer { close(fd) }
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var total = 0
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n == 0 { return (total, true) }
-            if n < 0 { return (total, errno == ECONNRESET) }
-            total += n
-        }
+        let connection = try XCTUnwrap(LoopbackConnection(port: port, receiveTimeout: 10), "cannot connect to port \(port)")
+        connection.send(bytes)
+        let outcome = connection.readUntilClosed()
+        return (outcome.bytes.count, outcome.closedByServer)
     }
 
     /// Waits up to 5 s for the server to count `count` open connections.
@@ -49,18 +24,18 @@ final class ServerAbuseTests: ServerTestCase {
         let (server, _) = try startServer(tls: false) { $0.maxConnections = 2 }
         var buffer = [UInt8](repeating: 0, count: 4096)
         // h2c: an accepted connection gets the server's SETTINGS at once; one over the limit gets EOF.
-        let first = try XCTUnwrap(openRaw(port: server.localPort))
-        XCTAssertGreaterThan(recv(first, &buffer, buffer.count, 0), 0)
-        let second = try XCTUnwrap(openRaw(port: server.localPort))
-        defer { close(second) }
-        XCTAssertGreaterThan(recv(second, &buffer, buffer.count, 0), 0)
+        let first = try XCTUnwrap(LoopbackConnection(port: server.localPort, receiveTimeout: 5))
+        XCTAssertGreaterThan(first.receive(into: &buffer), 0)
+        let second = try XCTUnwrap(LoopbackConnection(port: server.localPort, receiveTimeout: 5))
+        defer { second.close() }
+        XCTAssertGreaterThan(second.receive(into: &buffer), 0)
         waitForOpenConnections(server, 2)
-        let third = try XCTUnwrap(openRaw(port: server.localPort))
-        XCTAssertEqual(recv(third, &buffer, buffer.count, 0), 0, "over the limit: closed at once")
-        close(third)
+        let third = try XCTUnwrap(LoopbackConnection(port: server.localPort, receiveTimeout: 5))
+        XCTAssertEqual(third.receive(into: &buffer), 0, "over the limit: closed at once")
+        third.close()
         XCTAssertEqual(server.openConnectionCount, 2)
 
-        close(first)
+        first.close()
         waitForOpenConnections(server, 1)
         try assertStillServes(server, tls: false)
     }

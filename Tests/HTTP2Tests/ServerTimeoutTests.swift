@@ -1,6 +1,5 @@
 import Foundation
 import PeerSupport
-import Glibc
 import HTTP2
 import XCTest
 
@@ -9,27 +8,8 @@ final class ServerTimeoutTests: ServerTestCase {
     /// Opens a TCP connection, sends nothing, and reads until the server closes it (or 20 s pass).
     /// Returns the bytes received and whether the server closed the connection.
     private func readSilently(port: Int) throws -> (bytes: [UInt8], closedByServer: Bool) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        XCTAssertEqual(connected, 0)
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n == 0 { return (received, true) }
-            if n < 0 { return (received, errno == ECONNRESET) }
-            received += buffer[0..<n]
-        }
+        let connection = try XCTUnwrap(LoopbackConnection(port: port, receiveTimeout: 20), "cannot connect to port \(port)")
+        return connection.readUntilClosed()
     }
 
     /// The frames in `bytes` as (type, payload).

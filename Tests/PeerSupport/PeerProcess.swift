@@ -49,7 +49,7 @@ public enum PeerProcess {
 
     /// A loopback port nothing listens on right now (the kernel's pick for port 0): for a peer the test starts.
     public static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, LoopbackConnection.streamType, 0)
         guard fd >= 0 else { throw PeerError.system("socket() failed") }
         defer { close(fd) }
         var address = sockaddr_in()

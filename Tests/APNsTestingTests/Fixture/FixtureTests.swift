@@ -2,6 +2,7 @@ import APNsModel
 import APNsTesting
 import Foundation
 import MockAPNs
+import PeerSupport
 import XCTest
 
 /// `APNsMock.start()` gives a working mock with defaults, its properties say how to reach and trust it,
@@ -122,7 +123,7 @@ final class FixtureTests: XCTestCase {
 
     func testTrustAnySignatureAcceptsAnUnknownKey() async throws {
         // The bundled OTHERKEY01 signs, but claims to be a key the mock has never seen.
-        let pem = try String(contentsOfFile: Self.certs + "/AuthKey_OTHERKEY01.p8", encoding: .utf8)
+        let pem = try String(contentsOfFile: RepoPaths.cert("AuthKey_OTHERKEY01.p8"), encoding: .utf8)
         let stranger = TestSigningKey(teamID: "STRANGER01", keyID: "UNKNOWN001", privateKeyPEM: pem)
 
         let strict = try await APNsMock.start()
@@ -200,7 +201,7 @@ final class FixtureTests: XCTestCase {
             XCTFail("the body's error is rethrown")
         } catch is Boom {}
         // The port is free again: a plain TCP connect is refused.
-        XCTAssertFalse(Self.canConnect(port: port))
+        XCTAssertFalse(LoopbackConnection.canConnect(port: port))
     }
 
     func testResetForgetsRecordsDevicesAndFaults() async throws {
@@ -216,20 +217,5 @@ final class FixtureTests: XCTestCase {
         XCTAssertEqual(after.status, 200)
         await sender.close()
         await mock.stop()
-    }
-
-    static let certs: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("certs").path
-
-    static func canConnect(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
     }
 }

@@ -1,6 +1,7 @@
 import APNsTesting
 import Foundation
 import HTTP2
+import PeerSupport
 import XCTest
 
 /// Starting and stopping a mock per test must not leak: after 100 rounds (each answering one push over a
@@ -14,17 +15,17 @@ final class LifecycleTests: XCTestCase {
     func testHundredStartStopRoundsLeakNoDescriptorsOrThreads() async throws {
         let client = try HTTP2Client()
         try await Self.round(client)   // warm up: lazy runtime threads, OpenSSL and resolver state
-        let descriptorsBefore = try await Self.settledCount("/proc/self/fd")
-        let threadsBefore = Self.count("/proc/self/task")
+        let descriptorsBefore = try await Self.settledDescriptors()
+        let threadsBefore = try XCTUnwrap(ProcessProbe.threads(), "the thread count could not be read")
 
         for _ in 0..<100 { try await Self.round(client) }
 
-        let descriptorsAfter = try await Self.settledCount("/proc/self/fd")
+        let descriptorsAfter = try await Self.settledDescriptors()
         XCTAssertEqual(descriptorsAfter, descriptorsBefore, "file descriptors leaked")
-        var threadsAfter = Self.count("/proc/self/task")
+        var threadsAfter = ProcessProbe.threads() ?? .max
         for _ in 0..<100 where threadsAfter > threadsBefore {   // let idle dispatch workers exit (≤ 10 s)
             try await Task.sleep(for: .milliseconds(100))
-            threadsAfter = Self.count("/proc/self/task")
+            threadsAfter = ProcessProbe.threads() ?? .max
         }
         XCTAssertLessThanOrEqual(threadsAfter, threadsBefore, "threads leaked")
         await client.shutdown()
@@ -39,20 +40,16 @@ final class LifecycleTests: XCTestCase {
         await mock.stop()
     }
 
-    /// The entry count once it has read the same five times in a row, 20 ms apart (at most 10 s).
-    private static func settledCount(_ directory: String) async throws -> Int {
-        var last = count(directory)
+    /// The open descriptor count once it has read the same five times in a row, 20 ms apart (at most 10 s).
+    private static func settledDescriptors() async throws -> Int {
+        var last = ProcessProbe.openDescriptors()
         var same = 0
         for _ in 0..<500 where same < 5 {
             try await Task.sleep(for: .milliseconds(20))
-            let now = count(directory)
+            let now = ProcessProbe.openDescriptors()
             same = now == last ? same + 1 : 0
             last = now
         }
         return last
-    }
-
-    private static func count(_ directory: String) -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? -1
     }
 }

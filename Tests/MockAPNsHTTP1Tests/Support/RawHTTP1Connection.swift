@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestSupport
 
 /// One TCP connection that writes exactly the bytes a test gives it and reads HTTP/1.1 answers back, so a test can
 /// pipeline requests, keep a connection open across requests, or send bytes no HTTP client would.
@@ -14,38 +12,20 @@ final class RawHTTP1Connection {
         let body: String
     }
 
-    private let fd: Int32
+    private let connection: LoopbackConnection
     private var buffer: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port`.
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure("socket() failed: errno \(errno)") }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            close(fd)
+        guard let connection = LoopbackConnection(port: port, receiveTimeout: 20) else {
             throw Failure("connect to 127.0.0.1:\(port) failed: errno \(errno)")
         }
+        self.connection = connection
     }
-
-    deinit { close(fd) }
 
     /// Writes `text` as it is.
     func send(_ text: String) throws {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            guard written > 0 else { throw Failure("write failed: errno \(errno)") }
-            bytes = bytes.dropFirst(written)
-        }
+        guard connection.send(Array(text.utf8)) else { throw Failure("write failed: errno \(errno)") }
     }
 
     /// A request in the text form `send` takes, with `content-length` for `body`.
@@ -61,7 +41,7 @@ final class RawHTTP1Connection {
         while true {
             if let answer = try parse() { return answer }
             var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = connection.receive(into: &chunk)
             if count == 0 { return nil }
             guard count > 0 else { throw Failure("read failed or timed out: errno \(errno)") }
             buffer += chunk[0..<count]

@@ -1,6 +1,10 @@
 import APNsModel
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronized
 import TestSupport
 import XCTest
