@@ -16,7 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Defaults: TLS on 127.0.0.1:2197 (HTTP/2 with or without ALPN) using the bundled test certificate, \
             the bundled test keys trusted, development environment. Every option can also be set as an \
-            environment variable MOCKAPNS_<NAME> (e.g. MOCKAPNS_PORT=0, MOCKAPNS_RECORD=rec.jsonl).
+            environment variable MOCKAPNS_<NAME> (e.g. MOCKAPNS_PORT=0, MOCKAPNS_RECORD=rec.jsonl). \
+            MOCKAPNS_IO_DRIVER=poll runs the event loops on poll(2), the driver macOS builds, instead of Linux's epoll.
             """
     )
 
@@ -58,6 +59,11 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         ReopenSignal.ignoreUntilHandled()
         let env = EnvironmentOptions()
+        // The loops read MOCKAPNS_IO_DRIVER themselves (IODriver.configured); a name they would pass over is a usage error.
+        if let name = env["IO_DRIVER"], IODriver(rawValue: name)?.isAvailable != true {
+            let names = IODriver.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: " or ")
+            throw ValidationError("MOCKAPNS_IO_DRIVER must be \(names) on this system, got \"\(name)\"")
+        }
         var configuration = MockServerConfiguration()
         configuration.host = host ?? env["HOST"] ?? configuration.host
         configuration.port = try port ?? env.int("PORT") ?? configuration.port
