@@ -262,23 +262,13 @@ final class ClientTests: ClientServerTestCase {
             if closing { await connection.close() }
             await client.shutdown()
         }
-        func descriptors() async throws -> Int {
-            var last = -1, same = 0
-            for _ in 0..<250 where same < 5 {   // settled: the same count five times, 20 ms apart
-                try await Task.sleep(for: .milliseconds(20))
-                let now = ProcessProbe.openDescriptors()
-                same = now == last ? same + 1 : 0
-                last = now
-            }
-            return last
-        }
         try await round(closing: true)   // warm up
-        let before = try await descriptors()
+        let before = try await ProcessProbe.settledOpenDescriptors()
         for _ in 0..<10 { try await round(closing: true) }
-        let afterClosing = try await descriptors()
+        let afterClosing = try await ProcessProbe.settledOpenDescriptors()
         XCTAssertEqual(afterClosing, before, "descriptors leaked over 10 rounds that closed the connection")
         for _ in 0..<10 { try await round(closing: false) }
-        let afterOpen = try await descriptors()
+        let afterOpen = try await ProcessProbe.settledOpenDescriptors()
         XCTAssertEqual(afterOpen, before, "descriptors leaked over 10 rounds that left the connection open")
     }
 

@@ -16,6 +16,20 @@ public enum ProcessProbe {
         return (try? FileManager.default.contentsOfDirectory(atPath: folder).count) ?? -1
     }
 
+    /// ``openDescriptors()`` once it has read the same five times in a row, 20 ms apart (at most 10 s): a closed
+    /// connection's socket goes away on its loop a moment after `close()` returns.
+    public static func settledOpenDescriptors() async throws -> Int {
+        var last = openDescriptors()
+        var same = 0
+        for _ in 0..<500 where same < 5 {
+            try await Task.sleep(for: .milliseconds(20))
+            let now = openDescriptors()
+            same = now == last ? same + 1 : 0
+            last = now
+        }
+        return last
+    }
+
     /// The threads this process runs: the entries of `/proc/self/task` on Linux, Mach's `task_threads` on Darwin; nil
     /// when they cannot be read.
     public static func threads() -> Int? {

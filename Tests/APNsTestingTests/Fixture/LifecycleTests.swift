@@ -15,12 +15,12 @@ final class LifecycleTests: XCTestCase {
     func testHundredStartStopRoundsLeakNoDescriptorsOrThreads() async throws {
         let client = try HTTP2Client()
         try await Self.round(client)   // warm up: lazy runtime threads, OpenSSL and resolver state
-        let descriptorsBefore = try await Self.settledDescriptors()
+        let descriptorsBefore = try await ProcessProbe.settledOpenDescriptors()
         let threadsBefore = try XCTUnwrap(ProcessProbe.threads(), "the thread count could not be read")
 
         for _ in 0..<100 { try await Self.round(client) }
 
-        let descriptorsAfter = try await Self.settledDescriptors()
+        let descriptorsAfter = try await ProcessProbe.settledOpenDescriptors()
         XCTAssertEqual(descriptorsAfter, descriptorsBefore, "file descriptors leaked")
         var threadsAfter = ProcessProbe.threads() ?? .max
         for _ in 0..<100 where threadsAfter > threadsBefore {   // let idle dispatch workers exit (≤ 10 s)
@@ -38,18 +38,5 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(answer.status, 200)
         await sender.close()
         await mock.stop()
-    }
-
-    /// The open descriptor count once it has read the same five times in a row, 20 ms apart (at most 10 s).
-    private static func settledDescriptors() async throws -> Int {
-        var last = ProcessProbe.openDescriptors()
-        var same = 0
-        for _ in 0..<500 where same < 5 {
-            try await Task.sleep(for: .milliseconds(20))
-            let now = ProcessProbe.openDescriptors()
-            same = now == last ? same + 1 : 0
-            last = now
-        }
-        return last
     }
 }
