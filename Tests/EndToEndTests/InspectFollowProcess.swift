@@ -53,6 +53,20 @@ final class InspectFollowProcess: Sendable {
         return text
     }
 
+    /// For a follower that prints only what arrives after it subscribed (`tail` without `--since`): runs `probe`
+    /// (which makes one new record) every `interval` until a line containing `marker` is printed, so what a test sends
+    /// next reaches a follower that has started, however slowly the process came up. Returns the output.
+    @discardableResult
+    func waitUntilFollowing(marker: String, every interval: Duration = .milliseconds(100), attempts: Int = 100,
+                            probe: (Int) async throws -> Void) async throws -> String {
+        for attempt in 0..<attempts {
+            try await probe(attempt)
+            if stdout.contains(marker) { break }
+            try await Task.sleep(for: interval)
+        }
+        return try await waitForLines(1) { $0.contains(marker) }
+    }
+
     /// Waits for the process to exit by itself; its result (all it wrote), or nil after `timeout`.
     func waitForExit(timeout: Duration = .seconds(15)) async throws -> InspectCLI.Result? {
         let deadline = ContinuousClock.now + timeout

@@ -77,15 +77,10 @@ final class InspectLiveServerTests: XCTestCase {
         try await withControlPlane { server, url in
             let tail = try InspectFollowProcess(["tail", "--server", url, "--json", "--topic", "com.example.app"])
             defer { tail.stop() }
-            // The stream has no backlog without --since; give the subscription a moment, then push.
-            var output = ""
-            for attempt in 0..<50 {
+            // The stream has no backlog without --since: push until the subscription shows one.
+            var output = try await tail.waitUntilFollowing(marker: "Live", attempts: 50) { attempt in
                 server.recorder.append(InspectRecording.record(seq: 0, title: "Live \(attempt)"))
-                output = try await tail.waitForLines(0)
-                if output.contains("Live") { break }
-                try await Task.sleep(for: .milliseconds(100))
             }
-            output = try await tail.waitForLines(1) { $0.contains("Live") }
             let first = try JSONValue.parse(Array(try XCTUnwrap(output.split(separator: "\n").first).utf8))
             XCTAssertGreaterThan(first["seq"]?.integerValue ?? 0, 4)
             server.recorder.append(InspectRecording.record(seq: 0, topic: "com.example.other", title: "Filtered"))
@@ -106,12 +101,9 @@ final class InspectLiveServerTests: XCTestCase {
         let tail = try InspectFollowProcess(["tail", "--server", "http://127.0.0.1:\(port)", "--json"])
         defer { tail.stop() }
         // Stopping before tail has subscribed would test a refused connection instead: probe until it prints one.
-        for attempt in 0..<100 {
+        try await tail.waitUntilFollowing(marker: "Probe") { attempt in
             server.recorder.append(InspectRecording.record(seq: 0, title: "Probe \(attempt)"))
-            if try await tail.waitForLines(0).contains("Probe") { break }
-            try await Task.sleep(for: .milliseconds(100))
         }
-        try await tail.waitForLines(1) { $0.contains("Probe") }
         await control.stop()
         await server.shutdown(gracePeriod: .milliseconds(100))
         let result = try await tail.waitForExit()

@@ -42,12 +42,9 @@ final class StoreTailTests: PostgresTestCase {
         // tail prints only what is stored after it read the newest id: probe pushes (their own token) until one is
         // printed, so the pushes below are sent to a tail that has started, however slowly the process came up.
         let probe = String(repeating: "9f", count: 32)
-        for _ in 0..<120 {
+        try await tail.waitUntilFollowing(marker: probe, every: .milliseconds(250), attempts: 120) { _ in
             try await send(1, to: firstURL, token: probe)
-            if try await tail.waitForLines(0).contains(probe) { break }
-            try await Task.sleep(for: .milliseconds(250))
         }
-        try await tail.waitForLines(1) { $0.contains(probe) }
         try await send(20, to: firstURL, token: tokenA)
         try await send(20, to: secondURL, token: tokenB)
         let output = try await tail.waitForLines(40, timeout: .seconds(60)) { !$0.contains(probe) }
