@@ -15,8 +15,7 @@ final class ServerAbuseTests: ServerTestCase {
 
     /// Waits up to 5 s for the server to count `count` open connections.
     private func waitForOpenConnections(_ server: HTTP2Server, _ count: Int) {
-        let deadline = Date().addingTimeInterval(5)
-        while server.openConnectionCount != count && Date() < deadline { usleep(5_000) }
+        _ = Poll.blockingUntil(timeout: .seconds(5)) { server.openConnectionCount == count }
         XCTAssertEqual(server.openConnectionCount, count)
     }
 

@@ -39,7 +39,7 @@ public final class LoopbackConnection {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
-            _ = Self.closeDescriptor(fd)
+            Self.closeDescriptor(fd)
             return nil
         }
         var timeout = timeval(tv_sec: .init(seconds), tv_usec: 0)
@@ -101,15 +101,15 @@ public final class LoopbackConnection {
     /// Closes the socket (again: nothing).
     public func close() {
         guard descriptor >= 0 else { return }
-        _ = Self.closeDescriptor(descriptor)
+        Self.closeDescriptor(descriptor)
         descriptor = -1
     }
 
-    private static func closeDescriptor(_ fd: Int32) -> Int32 {
+    private static func closeDescriptor(_ fd: Int32) {
         #if canImport(Glibc)
-        Glibc.close(fd)
+        _ = Glibc.close(fd)
         #else
-        Darwin.close(fd)
+        _ = Darwin.close(fd)
         #endif
     }
 }
