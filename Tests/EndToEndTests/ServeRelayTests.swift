@@ -1,6 +1,7 @@
 import APNsModel
 import Foundation
 import PeerSupport
+import TestSupport
 import MockAPNs
 import XCTest
 
@@ -24,14 +25,15 @@ final class ServeRelayTests: XCTestCase {
         return directory
     }
 
-    /// Starts `serve` recording to `record`; the process and its APNs URL.
-    private func serve(in directory: URL, record: String, extra: [String]) async throws -> (process: InspectFollowProcess, url: String) {
+    /// Starts `serve` recording to `record`; the process, its APNs URL and (with `--http1-port`) its HTTP/1.1 URL.
+    private func serve(in directory: URL, record: String, extra: [String])
+        async throws -> (process: InspectFollowProcess, url: String, http1: String?) {
         let ready = directory.appendingPathComponent("ready-\(UUID().uuidString).json").path
         let process = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--quiet", "--ready-file", ready,
                                                 "--record", record] + extra)
         let readyJSON = try await InspectCLI.readyFile(at: ready)
         let url = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url in the ready file")
-        return (process, url)
+        return (process, url, readyJSON?["http1_url"]?.stringValue)
     }
 
     /// The relay flags pointing at `upstream` with the bundled test key and CA.
@@ -62,13 +64,13 @@ final class ServeRelayTests: XCTestCase {
         try Data(#"[{"token": "\#(gone)", "state": "unregistered", "timestamp": 1700000000000}]"#.utf8)
             .write(to: URL(fileURLWithPath: devices))
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL) = try await serve(in: directory, record: upstreamRecord, extra: ["--devices", devices])
+        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: ["--devices", devices])
         defer { upstream.stop() }
         let relayDevices = directory.appendingPathComponent("relay-devices.json").path
         try Data(#"[{"token": "\#(refusedByMock)", "state": "unregistered", "timestamp": 1600000000000}]"#.utf8)
             .write(to: URL(fileURLWithPath: relayDevices))
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL) = try await serve(in: directory, record: relayRecord,
+        let (relay, relayURL, _) = try await serve(in: directory, record: relayRecord,
                                                 extra: relayFlags(upstreamURL) + ["--devices", relayDevices])
         defer { relay.stop() }
 
@@ -105,16 +107,49 @@ final class ServeRelayTests: XCTestCase {
         XCTAssertEqual(upstreamRecords[0].body, relayed[0].body)
     }
 
+    /// HTTP/1.1 and HTTP/2 take the pipeline's one answer path: a push over either is relayed, the sender gets the
+    /// upstream's answer, and its record carries the relay verdict.
+    func testPushesOverHTTP1AreRelayedLikeHTTP2() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let devices = directory.appendingPathComponent("devices.json").path
+        try Data(#"[{"token": "\#(gone)", "state": "unregistered", "timestamp": 1700000000000}]"#.utf8)
+            .write(to: URL(fileURLWithPath: devices))
+        let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
+        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: ["--devices", devices])
+        defer { upstream.stop() }
+        let relayRecord = directory.appendingPathComponent("relay.jsonl").path
+        let (relay, relayURL, http1) = try await serve(in: directory, record: relayRecord,
+                                                       extra: relayFlags(upstreamURL) + ["--http1-port", "0"])
+        defer { relay.stop() }
+        let http1URL = try XCTUnwrap(http1, "no http1_url in the ready file")
+
+        let overHTTP2 = try await send(good, to: relayURL, in: directory)
+        XCTAssertEqual(overHTTP2["accepted"]?.integerValue, 1, overHTTP2.jsonText())
+        let headers = ["authorization: bearer " + (try TestServer.jwt()), "apns-topic: com.example.app", "apns-push-type: alert"]
+        let overHTTP1 = try CurlRequest.send("POST", http1URL + "/3/device/" + gone, headers: headers,
+                                             body: #"{"aps":{"alert":"relayed"}}"#)
+        XCTAssertEqual(overHTTP1.status, 410, "the HTTP/1.1 sender gets the upstream's answer: \(overHTTP1.body)")
+        XCTAssertEqual(overHTTP1.body, #"{"reason":"Unregistered","timestamp":1700000000000}"#)
+
+        let relayed = try await stopAndRead(relay, relayRecord)
+        XCTAssertEqual(relayed.map(\.deviceToken), [good, gone])
+        XCTAssertEqual(relayed.map { $0.relay?.status }, [200, 410], "both records carry the relay's verdict")
+        XCTAssertEqual(relayed[1].response.status, 200, "the mock's own verdict is kept beside the upstream's")
+        let upstreamRecords = try await stopAndRead(upstream, upstreamRecord)
+        XCTAssertEqual(upstreamRecords.map(\.deviceToken), [good, gone], "the upstream saw the HTTP/2 and the HTTP/1.1 push")
+    }
+
     func testUnreachableUpstreamAnswers503WithTheCauseRecorded() async throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         // A port a server just left: nothing listens there.
         let goneRecord = directory.appendingPathComponent("gone.jsonl").path
-        let (gone, goneURL) = try await serve(in: directory, record: goneRecord, extra: [])
+        let (gone, goneURL, _) = try await serve(in: directory, record: goneRecord, extra: [])
         gone.stop()
         _ = try await gone.waitForExit(timeout: .seconds(30))
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL) = try await serve(in: directory, record: relayRecord, extra: relayFlags(goneURL, timeout: "2"))
+        let (relay, relayURL, _) = try await serve(in: directory, record: relayRecord, extra: relayFlags(goneURL, timeout: "2"))
         defer { relay.stop() }
 
         let summary = try await send(good, to: relayURL, in: directory)
@@ -136,14 +171,14 @@ final class ServeRelayTests: XCTestCase {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL) = try await serve(in: directory, record: upstreamRecord, extra: [])
+        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: [])
         defer { upstream.stop() }
         let ca = certs.appendingPathComponent("ca.pem").path
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL) = try await serve(in: directory, record: relayRecord, extra: ["--relay", upstreamURL, "--relay-ca", ca])
+        let (relay, relayURL, _) = try await serve(in: directory, record: relayRecord, extra: ["--relay", upstreamURL, "--relay-ca", ca])
         defer { relay.stop() }
         let keepingRecord = directory.appendingPathComponent("keeping.jsonl").path
-        let (keeping, keepingURL) = try await serve(in: directory, record: keepingRecord,
+        let (keeping, keepingURL, _) = try await serve(in: directory, record: keepingRecord,
                                                     extra: ["--relay", upstreamURL, "--relay-ca", ca, "--record-credentials"])
         defer { keeping.stop() }
 
@@ -181,11 +216,11 @@ final class ServeRelayTests: XCTestCase {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL) = try await serve(in: directory, record: upstreamRecord, extra: [])
+        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: [])
         defer { upstream.stop() }
         let ca = certs.appendingPathComponent("ca.pem").path
         let bareRecord = directory.appendingPathComponent("bare.jsonl").path
-        let (bare, bareURL) = try await serve(in: directory, record: bareRecord, extra: ["--relay", upstreamURL, "--relay-ca", ca])
+        let (bare, bareURL, _) = try await serve(in: directory, record: bareRecord, extra: ["--relay", upstreamURL, "--relay-ca", ca])
         defer { bare.stop() }
 
         func sendAsCertificate(to url: String) async throws -> JSONValue {
@@ -204,7 +239,7 @@ final class ServeRelayTests: XCTestCase {
 
         // Started after the first relay has stopped (a process started after another may hold its output pipes).
         let certRecord = directory.appendingPathComponent("cert.jsonl").path
-        let (withCert, withCertURL) = try await serve(in: directory, record: certRecord, extra: [
+        let (withCert, withCertURL, _) = try await serve(in: directory, record: certRecord, extra: [
             "--relay", upstreamURL, "--relay-ca", ca, "--relay-cert", certs.appendingPathComponent("client-dev-only.pem").path,
             "--relay-cert-key", certs.appendingPathComponent("client-dev-only-key.pem").path])
         defer { withCert.stop() }
@@ -225,10 +260,10 @@ final class ServeRelayTests: XCTestCase {
         let faults = directory.appendingPathComponent("faults.json").path
         try Data(#"{"rules": [{"name": "hang", "action": {"type": "stall"}}]}"#.utf8).write(to: URL(fileURLWithPath: faults))
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL) = try await serve(in: directory, record: upstreamRecord, extra: ["--faults", faults])
+        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: ["--faults", faults])
         defer { upstream.stop() }
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL) = try await serve(in: directory, record: relayRecord, extra: relayFlags(upstreamURL, timeout: "1"))
+        let (relay, relayURL, _) = try await serve(in: directory, record: relayRecord, extra: relayFlags(upstreamURL, timeout: "1"))
         defer { relay.stop() }
         let summary = try await send(good, to: relayURL, in: directory)
         XCTAssertEqual(summary["rejected"]?["503 ServiceUnavailable"]?.integerValue, 1, summary.jsonText())
@@ -244,10 +279,10 @@ final class ServeRelayTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(#"{"aps":{"alert":"push {{n}}"}}"#.utf8).write(to: directory.appendingPathComponent("numbered.json"))
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL) = try await serve(in: directory, record: upstreamRecord, extra: [])
+        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: [])
         defer { upstream.stop() }
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL) = try await serve(in: directory, record: relayRecord, extra: relayFlags(upstreamURL))
+        let (relay, relayURL, _) = try await serve(in: directory, record: relayRecord, extra: relayFlags(upstreamURL))
         defer { relay.stop() }
         let count = 10_000
         let result = try await InspectCLI.run(["send", directory.appendingPathComponent("numbered.json").path, "--token", good,
@@ -269,13 +304,13 @@ final class ServeRelayTests: XCTestCase {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL) = try await serve(in: directory, record: upstreamRecord, extra: [])
+        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: [])
         defer { upstream.stop() }
         let relayDevices = directory.appendingPathComponent("relay-devices.json").path
         try Data(#"[{"token": "\#(refusedByMock)", "state": "unregistered", "timestamp": 1600000000000}]"#.utf8)
             .write(to: URL(fileURLWithPath: relayDevices))
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL) = try await serve(in: directory, record: relayRecord, extra: relayFlags(upstreamURL) + [
+        let (relay, relayURL, _) = try await serve(in: directory, record: relayRecord, extra: relayFlags(upstreamURL) + [
             "--devices", relayDevices, "--relay-match=-token:\(gone.prefix(8))", "--relay-rejected"])
         defer { relay.stop() }
 

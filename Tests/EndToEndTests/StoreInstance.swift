@@ -10,6 +10,8 @@ struct StoreInstance {
     let apnsURL: String
     /// Its control plane, when started with one.
     let controlURL: String?
+    /// Its HTTP/1.1 APNs endpoint, when started with `--http1-port`.
+    let http1URL: String?
 
     /// Starts `serve --store url --instance-name name` (`--control-port 0` when `control`, else `--no-control`) with
     /// `extra` arguments, and waits for its ready file in `directory`; fails the test naming the instance if it never
@@ -21,6 +23,7 @@ struct StoreInstance {
                                                 "--instance-name", name] + (control ? ["--control-port", "0"] : ["--no-control"]) + extra)
         let json = try await InspectCLI.readyFile(at: ready)
         let apns = try XCTUnwrap(json?["apns_url"]?.stringValue, "instance \(name) did not become ready")
-        return StoreInstance(process: process, apnsURL: apns, controlURL: json?["control_url"]?.stringValue)
+        return StoreInstance(process: process, apnsURL: apns, controlURL: json?["control_url"]?.stringValue,
+                             http1URL: json?["http1_url"]?.stringValue)
     }
 }

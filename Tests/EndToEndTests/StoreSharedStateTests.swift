@@ -2,6 +2,7 @@ import APNsModel
 import Foundation
 import PeerSupport
 import PostgresSupport
+import TestSupport
 import XCTest
 
 /// Device states and fault rules shared through `serve --store` (a real PostgreSQL): set through one instance's
@@ -103,6 +104,41 @@ final class StoreSharedStateTests: PostgresTestCase {
             process.stop()
             _ = try await process.waitForExit(timeout: .seconds(30))
         }
+    }
+
+    /// Over HTTP/1.1 a counted fault shared through the store is claimed from the store as over HTTP/2 (one answer
+    /// path): two instances answering by turns fire it exactly its count between them, not its count each.
+    func testACountedFaultSharedThroughTheStoreFiresItsCountOverHTTP1() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let database = try cluster.createDatabase("countedfaulthttp1")
+        let url = cluster.url(database: database)
+        let first = try await StoreInstance.start(url, name: "A", in: directory, control: true, ["--http1-port", "0"])
+        defer { first.process.stop() }
+        let second = try await StoreInstance.start(url, name: "B", in: directory, control: true, ["--http1-port", "0"])
+        defer { second.process.stop() }
+        let endpoints = [try XCTUnwrap(first.http1URL), try XCTUnwrap(second.http1URL)]
+        let token = String(repeating: "e5", count: 32)
+        let added = try curl("POST", try XCTUnwrap(first.controlURL) + "/api/v1/faults",
+                             #"{"name":"two","match":{"token":"\#(token)"},"count":2,"action":{"type":"status","status":500,"reason":"InternalServerError"}}"#)
+        XCTAssertEqual(added.status, 201, added.body)
+        let id = try XCTUnwrap(try JSONValue.parse(Array(added.body.utf8))["id"]?.stringValue)
+        var onB = false
+        for _ in 0..<100 where !onB {
+            onB = try curl("GET", try XCTUnwrap(second.controlURL) + "/api/v1/faults").body.contains(#""id":"\#(id)""#)
+            if !onB { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        XCTAssertTrue(onB, "B never took the rule")
+
+        let headers = ["authorization: bearer " + (try TestServer.jwt()), "apns-topic: com.example.app", "apns-push-type: alert"]
+        var statuses: [Int] = []
+        for index in 0..<8 {
+            let answer = try CurlRequest.send("POST", endpoints[index % 2] + "/3/device/" + token, headers: headers,
+                                              body: #"{"aps":{"alert":"hi"}}"#)
+            statuses.append(answer.status)
+        }
+        XCTAssertEqual(statuses.filter { $0 == 500 }.count, 2, "the rule fires twice across both instances: \(statuses)")
+        XCTAssertEqual(statuses.filter { $0 == 200 }.count, 6, "\(statuses)")
+        XCTAssertEqual(try cluster.psql("SELECT fired FROM mockapns_faults WHERE id = \(id.dropFirst())", database: database), "2")
     }
 
     func testACountedFaultFiresExactlyItsCountAcrossInstances() async throws {

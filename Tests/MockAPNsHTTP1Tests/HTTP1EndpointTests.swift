@@ -6,8 +6,9 @@ import TestSupport
 
 /// The HTTP/1.1 APNs endpoint answers what the pipeline decides and records the same request.
 final class HTTP1EndpointTests: XCTestCase {
-    private func withEndpoint(_ body: (MockAPNsServer, HTTPTestClient) async throws -> Void) async throws {
-        let server = try HTTP1TestServer.makeServer()
+    private func withEndpoint(_ configure: (inout MockServerConfiguration) -> Void = { _ in },
+                              _ body: (MockAPNsServer, HTTPTestClient) async throws -> Void) async throws {
+        let server = try HTTP1TestServer.makeServer(configure)
         let endpoint = APNsHTTP1Server(pipeline: server.pipeline)
         let port = try await endpoint.start()
         do {
@@ -54,6 +55,23 @@ final class HTTP1EndpointTests: XCTestCase {
             XCTAssertEqual(record.header("apns-topic"), "com.example.app")
             XCTAssertEqual(record.payload?.value(at: ["aps", "alert"])?.stringValue, "hello")
             XCTAssertTrue(record.remote.hasPrefix("127.0.0.1:"), record.remote)
+        }
+    }
+
+    /// Under `--record-sync` the HTTP/1.1 answer comes through the pipeline's one answer path once the record's line
+    /// is in the file, as over HTTP/2: a reader finds the line as soon as the answer arrives.
+    func testUnderRecordSyncTheAnswerComesOnceTheRecordIsWritten() async throws {
+        let directory = try makeTestDirectory("http1-record-sync")
+        let file = directory + "/record.jsonl"
+        try await withEndpoint({ $0.recordPath = file; $0.recordSync = true }) { _, client in
+            for index in 1...3 {
+                let answer = try await client.send(
+                    "POST", "/3/device/" + String(repeating: "cd", count: 32), body: #"{"aps":{"alert":"sync \#(index)"}}"#,
+                    headers: ["apns-topic": "com.example.app", "apns-push-type": "alert", "authorization": bearer])
+                XCTAssertEqual(answer.status, 200, answer.text)
+                let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+                XCTAssertEqual(lines.count, index, "the record of push \(index) is in the file when its answer arrives")
+            }
         }
     }
 

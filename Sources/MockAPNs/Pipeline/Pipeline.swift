@@ -6,8 +6,9 @@ import Synchronized
 /// The mock's decision path, independent of any transport: authenticate → connection rules → validate
 /// (all in `RequestDecider`) → fault plan → device registry or channel store → response → record.
 ///
-/// HTTP/2 (`MockAPNsServer`) and the HTTP/1.1 endpoint both call it, so both answer and record alike.
-/// `process` runs on the caller's thread and never blocks on I/O; delays are returned, not slept.
+/// HTTP/2 (`MockAPNsServer`) and the HTTP/1.1 endpoint both call its one entry, `process(_:on:later:)`, and branch
+/// on its ``PipelineAnswer``, so both answer, relay and record alike. `process` runs on the caller's thread and never
+/// blocks on I/O; delays are returned, not slept.
 ///
 /// This file holds connection tracking and the entry points; the fault plan and the device registry are applied in
 /// `Pipeline+Decision`, channel management in `Pipeline+Channels`, the response and its record built in
@@ -99,27 +100,24 @@ public final class Pipeline: Sendable {
     /// How many connections are open (for metrics).
     public var openConnections: Int { connections.withLock { $0.count } }
 
-    /// Decides, records and answers one request. Never blocks; a `delay` fault comes back in `delay`.
-    /// With a `relay` this answers as the mock alone would: only `process(_:on:answer:)` relays.
-    public func process(_ request: APNsRequest, on connection: PipelineConnection) -> PipelineResponse {
-        process(request, on: connection, afterRecording: nil, relayAnswer: nil)
-    }
-
-    /// Whether answers may come later than `process` returns (`--record-sync`, `--relay`, counted faults shared
-    /// through `--store`): transports then use `process(_:on:answer:)`.
-    public var answersLater: Bool { recorder.writesBeforeAnswering || relay != nil || faults.claimsCountsElsewhere }
-
-    /// `process`, handing the response to `answer`: at once, or (`--record-sync`) once the record's line is in the
-    /// file, from the file writer's thread (`500 InternalServerError` instead when that record was lost), or
-    /// (`--relay`) once the upstream answered, from the relay's task, or (a counted fault shared through `--store`)
-    /// once the store granted or refused its firing.
+    /// Decides, records and answers one request: the one entry every transport calls. Never blocks; a `delay` fault
+    /// comes back in the response's `delay`, for the transport to wait out.
+    ///
+    /// The answer is `.now` unless it has to wait for something off the caller's thread: the record's line written
+    /// and committed (`--record-sync`), the upstream's answer (`--relay`), or the shared store's grant for a counted
+    /// fault. Then it is `.later`, and `later` is called once with the response, from the writer's thread or a task;
+    /// the transport hops back to its own loop from there.
     public func process(_ request: APNsRequest, on connection: PipelineConnection,
-                        answer: @escaping @Sendable (PipelineResponse) -> Void) {
-        guard answersLater else { return answer(process(request, on: connection, afterRecording: nil, relayAnswer: nil)) }
+                        later: @escaping @Sendable (PipelineResponse) -> Void) -> PipelineAnswer {
+        guard answersLater else { return .now(process(request, on: connection, afterRecording: nil, relayAnswer: nil)) }
         let sync = recorder.writesBeforeAnswering
-        let response = process(request, on: connection, afterRecording: sync ? answer : nil, relayAnswer: answer)
-        if !sync, !response.deferred { answer(response) }
+        let response = process(request, on: connection, afterRecording: sync ? later : nil, relayAnswer: later)
+        return sync || response.deferred ? .later : .now(response)
     }
+
+    /// Whether an answer may come after `process` returns (`--record-sync`, `--relay`, counted faults shared
+    /// through `--store`); otherwise every answer is `.now`.
+    var answersLater: Bool { recorder.writesBeforeAnswering || relay != nil || faults.claimsCountsElsewhere }
 
     private func process(_ request: APNsRequest, on connection: PipelineConnection,
                          afterRecording: (@Sendable (PipelineResponse) -> Void)?,
@@ -210,14 +208,5 @@ public final class Pipeline: Sendable {
     private func decisionContext(credential: ProviderCredential, now: Int64) -> DecisionContext {
         DecisionContext(environment: configuration.environment, credential: credential, now: now,
                         environmentKeyReason: configuration.environmentKeyReason)
-    }
-
-    /// `process`, then waits out any `delay` fault: for transports that answer from a task (HTTP/1.1).
-    public func handle(_ request: APNsRequest, connection: PipelineConnection) async -> PipelineResponse {
-        let response = await withCheckedContinuation { continuation in
-            process(request, on: connection) { continuation.resume(returning: $0) }
-        }
-        if let delay = response.delay { try? await Task.sleep(for: delay) }
-        return response
     }
 }

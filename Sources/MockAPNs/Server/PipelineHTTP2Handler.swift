@@ -35,16 +35,14 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         let connection = PipelineConnection(
             id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,
             receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER, handle: handle)
-        if pipeline.answersLater {
-            // `--record-sync`: answered from the file writer's thread once the record is written (`--relay`: from the
-            // relay's task once the upstream answered); the responder
-            // hands the answer to the connection's loop (`loop.execute`), so the loop never waits for the disk.
-            let logger = logger
-            pipeline.process(apnsRequest, on: connection) { response in
-                Self.finish(response, request: request, responder: responder, logger: logger)
-            }
-        } else {
-            Self.finish(pipeline.process(apnsRequest, on: connection), request: request, responder: responder, logger: logger)
+        let logger = logger
+        // A `.later` answer arrives from the file writer's thread or a task; the responder hands it to the
+        // connection's loop (`loop.execute`), so the loop never waits for the disk, the upstream or the store.
+        let answer = pipeline.process(apnsRequest, on: connection) { response in
+            Self.finish(response, request: request, responder: responder, logger: logger)
+        }
+        if case .now(let response) = answer {
+            Self.finish(response, request: request, responder: responder, logger: logger)
         }
     }
 

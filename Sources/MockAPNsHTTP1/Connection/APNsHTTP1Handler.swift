@@ -85,18 +85,17 @@ final class APNsHTTP1Handler: ChannelInboundHandler, RemovableChannelHandler {
                   body: Array(#"{"reason":"Forbidden"}"#.utf8), version: version, keepAlive: keepAlive, context: context)
             return
         }
-        guard pipeline.recorder.writesBeforeAnswering else {
-            carryOut(pipeline.process(apnsRequest, on: connection), version: version, keepAlive: keepAlive, context: context)
-            return
-        }
-        // `--record-sync`: answered from the file writer's thread once the record is written; hopping back to the
-        // loop here keeps the loop from ever waiting for the disk.
+        // A `.later` answer (`--record-sync`, `--relay`, a counted fault shared through a store) arrives from another
+        // thread; hopping back to the loop here keeps the loop from ever waiting for the disk, upstream or store.
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        pipeline.process(apnsRequest, on: connection) { response in
+        let answer = pipeline.process(apnsRequest, on: connection) { response in
             bound.eventLoop.execute {
                 let (handler, context) = bound.value
                 handler.carryOut(response, version: version, keepAlive: keepAlive, context: context)
             }
+        }
+        if case .now(let response) = answer {
+            carryOut(response, version: version, keepAlive: keepAlive, context: context)
         }
     }
 

@@ -36,7 +36,7 @@ final class PipelineTests: XCTestCase {
     }
 
     private func send(_ request: APNsRequest, connection id: UInt64 = 1, stream: Int32 = 1) -> PipelineResponse {
-        pipeline.process(request, on: PipelineConnection(id: id, remote: "127.0.0.1:1", streamID: stream))
+        pipeline.answerNow(request, on: PipelineConnection(id: id, remote: "127.0.0.1:1", streamID: stream))
     }
 
     private func header(_ response: PipelineResponse, _ name: String) -> String? {

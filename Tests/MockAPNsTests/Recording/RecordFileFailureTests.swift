@@ -86,18 +86,18 @@ final class RecordFileFailureTests: XCTestCase {
             HeaderField(name: "apns-push-type", value: "alert"),
         ], body: Array(#"{"aps":{"alert":"hi"}}"#.utf8))
         let connection = PipelineConnection(id: 1, remote: "127.0.0.1:1", streamID: 1)
-        XCTAssertEqual(pipeline.process(push, on: connection).status, 200)
+        XCTAssertEqual(pipeline.answerNow(push, on: connection).status, 200)
         disk.failing.withLock { $0 = ENOSPC }
         recorder.append(RecorderTests.sample())
         XCTAssertTrue(Poll.blockingUntil { recorder.fileIsUnwritable })
-        let refused = pipeline.process(push, on: connection)
+        let refused = pipeline.answerNow(push, on: connection)
         XCTAssertEqual(refused.status, 500)
         XCTAssertEqual(String(decoding: refused.body, as: UTF8.self), #"{"reason":"InternalServerError"}"#)
         XCTAssertEqual(recorder.record(seq: 3)?.response.status, 500)
         XCTAssertEqual(recorder.record(seq: 3)?.response.reason, "InternalServerError")
         disk.failing.withLock { $0 = 0 }
         XCTAssertTrue(Poll.blockingUntil { !recorder.fileIsUnwritable })
-        XCTAssertEqual(pipeline.process(push, on: connection).status, 200)
+        XCTAssertEqual(pipeline.answerNow(push, on: connection).status, 200)
         recorder.shutdown()
         XCTAssertEqual(try seqs(), [1, 2, 3, 4])
     }
