@@ -12,6 +12,9 @@ public final class MockAPNsServer: Sendable {
     public let pipeline: Pipeline
     /// Credentials found for defaults (nil when every file was given explicitly and no bundled keys are used).
     public let credentials: BundledCredentials?
+    /// The CA certificate (PEM file) that signed the server certificate, for senders to trust; nil without TLS or when
+    /// the certificate came from `--cert` (its issuer is not known to the mock).
+    public let certificateAuthorityPath: String?
     private let transport: HTTP2Server
     /// The pipeline as an HTTP/2 request handler (shared by the socket server and embedded connections).
     private let handler: PipelineHTTP2Handler
@@ -26,9 +29,12 @@ public final class MockAPNsServer: Sendable {
     /// Loads credentials, devices and faults and binds the port; throws a sentence saying what to fix.
     public init(configuration: MockServerConfiguration) throws {
         self.configuration = configuration
+        // The bundled folder supplies what was not given: the keys, the server certificate (unless --cert/--key give
+        // one or --ca-dir's CA issues one) and the CA client certificates chain to (unless --ca).
+        let ownServerCertificate = (configuration.certificatePath != nil && configuration.privateKeyPath != nil)
+            || configuration.certificateAuthorityDirectory != nil
         let needsBundled = configuration.trustBundledKeys
-            || (configuration.tls && (configuration.certificatePath == nil || configuration.privateKeyPath == nil
-                                      || configuration.clientCAPath == nil))
+            || (configuration.tls && (!ownServerCertificate || configuration.clientCAPath == nil))
         let credentials: BundledCredentials? = needsBundled
             ? try configuration.credentialsDirectory.map(BundledCredentials.init(directory:)) ?? BundledCredentials.locate()
             : nil
@@ -68,16 +74,20 @@ public final class MockAPNsServer: Sendable {
         transportConfiguration.timeoutGoAwayDebugData = Pipeline.reasonBody(APNsReason.idleTimeout.rawValue, timestamp: nil)
         transportConfiguration.logger = configuration.logger
         if let loops = configuration.loopCount { transportConfiguration.loopCount = loops }
+        var authorityPath: String?
         if configuration.tls {
+            let identity = try ServerIdentity.resolve(configuration, credentials: credentials)
+            authorityPath = identity.certificateAuthorityPath
             transportConfiguration.tls = TLSConfiguration(
-                certificateChain: .string(try Self.readText(configuration.certificatePath ?? credentials!.serverCertificatePath)),
-                privateKey: .string(try Self.readText(configuration.privateKeyPath ?? credentials!.serverKeyPath)),
+                certificateChain: .string(identity.certificateChainPEM),
+                privateKey: .string(identity.privateKeyPEM),
                 clientCA: try (configuration.clientCAPath ?? credentials?.caPath).map { path throws(ConfigurationError) in
                     PEMSource.string(try Self.readText(path))
                 },
                 // Any client certificate is taken; the pipeline answers 403 BadCertificate for untrusted ones.
                 requestClientCertificate: true)
         }
+        certificateAuthorityPath = authorityPath
         handler = PipelineHTTP2Handler(pipeline: pipeline, logger: configuration.logger)
         transport = try HTTP2Server(configuration: transportConfiguration, handler: handler)
     }

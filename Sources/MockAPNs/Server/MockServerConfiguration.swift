@@ -16,6 +16,13 @@ public struct MockServerConfiguration: Sendable {
     public var privateKeyPath: String?
     /// CA that client certificates must chain to; nil = the bundled `ca.pem`.
     public var clientCAPath: String?
+    /// Host names (or IP literals) to issue a fresh server certificate for at start, beside localhost, 127.0.0.1 and
+    /// ::1 (`--tls-name`): the names senders reach the mock by. Empty (and no `certificateAuthorityDirectory`) = serve
+    /// `certificatePath`, or the bundled `server.pem`.
+    public var tlsNames: [String] = []
+    /// A folder holding a CA of this mock's own, made there on first use (`--ca-dir`), that signs the server
+    /// certificate issued at start instead of the bundled test CA.
+    public var certificateAuthorityDirectory: String?
     /// Extra trusted keys, each `TEAMID:KEYID:PATH[:development|production|both]`.
     public var keyFiles: [String] = []
     /// Trust the bundled test keys (`certs/keys.json`).

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import MockAPNs
@@ -21,6 +22,7 @@ import MockAPNs
 /// - `GET /api/v1/stream` (same filters) → server-sent events, `data: <record>` per record, live
 /// - `GET /api/v1/stats`; `GET|DELETE /api/v1/devices`, `PUT|DELETE /api/v1/devices/{token}`
 /// - `GET|POST|DELETE /api/v1/faults`, `DELETE /api/v1/faults/{id}`; `GET /metrics`; `GET /healthz`
+/// - `GET /api/v1/ca.pem`: the CA senders verify the APNs endpoint with (with `/healthz`, open without the token)
 /// - `GET /api/v1/search?q=&before=&limit=` (the search grammar of ``SearchQuery``, memory then record file, or the
 ///   shared store)
 /// - `GET /api/v1/notifications/{seq}/delivery?state=&authorization=&in_app_routing=` (``DeliverySimulator``)
@@ -36,6 +38,8 @@ public final class ControlServer: Sendable {
     private let metrics: RequestMetrics
     private let testPushSender: TestPushSender?
     private let reader: RecordReader
+    /// The CA senders trust, read once here (``CertificateAuthorityRoute``).
+    private let certificateAuthorityPEM: [UInt8]?
 
     /// Makes a control plane for `server`; nothing listens until ``start()``.
     /// `testPushSender` backs the dashboard's "send a test push" form (absent: the form answers 404).
@@ -47,6 +51,7 @@ public final class ControlServer: Sendable {
         self.server = server
         reader = RecordReader(recorder: server.recorder, store: sharedRecords)
         self.testPushSender = testPushSender
+        certificateAuthorityPEM = server.certificateAuthorityPath.flatMap { FileManager.default.contents(atPath: $0) }.map(Array.init)
         self.configuration = configuration
         self.logger = logger
         self.streams = LiveStreams(recorder: server.recorder, heartbeatInterval: configuration.streamHeartbeat)
@@ -90,7 +95,12 @@ public final class ControlServer: Sendable {
         router.add(middleware: BrowserGuardMiddleware(policy: BrowserRequestPolicy(requiresLoopbackHost: token == nil)))
         if let token {
             let dashboard = configuration.dashboard
-            router.add(middleware: BearerTokenMiddleware(token: token, isPublic: { dashboard && DashboardRoutes.isStaticAsset($0) }))
+            // The health check and the CA hold nothing secret, and a container's health probe or a sender in another
+            // container needs them before it has the token.
+            router.add(middleware: BearerTokenMiddleware(token: token, isPublic: { request in
+                request.uri.path == HealthRoute.path || request.uri.path == CertificateAuthorityRoute.path
+                    || (dashboard && DashboardRoutes.isStaticAsset(request))
+            }))
         }
         NotificationRoutes(reader: reader, streams: streams, webhooks: server.configuration.webhooks).register(on: router)
         StatsRoute(reader: reader, relay: server.pipeline.relay == nil ? nil : server.pipeline.relayStatistics,
@@ -99,6 +109,7 @@ public final class ControlServer: Sendable {
         FaultRoutes(faults: server.faults, shared: server.configuration.sharedState).register(on: router)
         MetricsRoute(metrics: metrics).register(on: router)
         HealthRoute().register(on: router)
+        CertificateAuthorityRoute(pem: certificateAuthorityPEM).register(on: router)
         OpenAPIRoute().register(on: router)
         SearchRoute(reader: reader).register(on: router)
         DeliveryRoute(reader: reader).register(on: router)

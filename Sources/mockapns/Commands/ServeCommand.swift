@@ -28,6 +28,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Server certificate chain, PEM (default: bundled certs/server.pem).") var cert: String?
     @Option(help: "Server private key, PEM (default: bundled certs/server-key.pem).") var key: String?
     @Option(help: "CA for client certificates, PEM (default: bundled certs/ca.pem).") var ca: String?
+    @Option(name: .customLong("tls-name"), help: ArgumentHelp(
+        "Issue a fresh server certificate at start for this host name or IP (plus localhost, 127.0.0.1, ::1), signed by the bundled test CA or --ca-dir's; @hostname is this machine's (a container's) host name. Repeatable; MOCKAPNS_TLS_NAMES=a,b.",
+        valueName: "name"))
+    var tlsNames: [String] = []
+    @Option(name: .customLong("ca-dir"), help: ArgumentHelp(
+        "Sign the server certificate with a CA of this mock's own, made in DIR on first use and kept (ca.pem, ca-key.pem), instead of the bundled test CA.",
+        valueName: "dir"))
+    var caDir: String?
     @Option(name: .customLong("key-file"), help: "Trust a signing key: TEAMID:KEYID:PATH[:development|production|both][:topic,topic…] (topics: a topic-specific key). Repeatable.")
     var keyFiles: [String] = []
     @Flag(help: "Check JWT shape, claims and time, but not signatures.") var trustAnySignature = false
@@ -47,7 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Event-loop threads (default: one per core).") var loops: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: ArgumentHelp(
-        "Once every listener is up, write {apns_url, control_url, http1_url, dashboard_url, pid, version} here (atomically; removed at start and exit). `mockapns wait --ready-file PATH` waits for it.",
+        "Once every listener is up, write {apns_url, control_url, http1_url, dashboard_url, ca_file, pid, version} here (atomically; removed at start and exit). `mockapns wait --ready-file PATH` waits for it.",
         valueName: "path"))
     var readyFile: String?
     @Flag(help: "No per-request log line (they are printed at --log-level info and below).") var quiet = false
@@ -73,6 +81,24 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.certificatePath = cert ?? env["CERT"]
         configuration.privateKeyPath = key ?? env["KEY"]
         configuration.clientCAPath = ca ?? env["CA"]
+        // The image sets MOCKAPNS_TLS_NAMES for everyone: the variable gives way to --h2c and to a certificate of the
+        // user's own; only the flags contradict them.
+        let ownCertificate = configuration.certificatePath != nil || configuration.privateKeyPath != nil
+        if useH2C || ownCertificate, !tlsNames.isEmpty || caDir != nil {
+            throw ValidationError(useH2C ? "--tls-name and --ca-dir issue a TLS certificate, and --h2c serves no TLS: drop one"
+                                         : "--cert/--key give a certificate of your own, and --tls-name/--ca-dir issue one: pick one way")
+        }
+        if !useH2C, !ownCertificate {
+            let namesFromEnvironment = env["TLS_NAMES"].map { $0.split(separator: ",").map(String.init) } ?? []
+            configuration.tlsNames = (tlsNames + namesFromEnvironment)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+                .map { $0 == "@hostname" ? ProcessInfo.processInfo.hostName : $0 }
+            configuration.certificateAuthorityDirectory = caDir ?? env["CA_DIR"]
+            if let bad = configuration.tlsNames.first(where: { !ServerIdentity.isHostName($0) }) {
+                throw ValidationError("--tls-name \"\(bad)\" is not a host name or an IP address (letters, digits, '-' and '.', or an IP literal)")
+            }
+        }
         configuration.keyFiles = keyFiles + (env["KEY_FILE"].map { $0.split(separator: ",").map(String.init) } ?? [])
         configuration.trustAnySignature = trustAnySignature || env.bool("TRUST_ANY_SIGNATURE")
         if let name = environment ?? env["ENVIRONMENT"] {
@@ -189,6 +215,10 @@ struct ServeCommand: AsyncParsableCommand {
         let mode = configuration.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
         FileHandle.standardError.write(Data(
             "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
+        if !configuration.tlsNames.isEmpty || configuration.certificateAuthorityDirectory != nil, let ca = server.certificateAuthorityPath {
+            let names = (configuration.tlsNames + ServerIdentity.loopbackNames).joined(separator: ", ")
+            FileHandle.standardError.write(Data("mockapns: TLS certificate issued for \(names); senders trust \(ca)\n".utf8))
+        }
         // Started before the ready file is written, so every request a script sends is logged.
         let requestLog = quiet || env.bool("QUIET") ? nil : RequestLog.start(recorder: server.recorder, logger: logger)
         // The control plane reads the store over a connection of its own, so searches never queue behind the writer.
@@ -210,7 +240,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let url = plane.dashboardURL { FileHandle.standardError.write(Data("mockapns: dashboard on \(url)\n".utf8)) }
         if let readyPath {
             let ready = ReadyFile(apnsURL: server.url, controlURL: plane.controlURL, http1URL: plane.http1URL,
-                                  dashboardURL: plane.dashboardURL,
+                                  dashboardURL: plane.dashboardURL, caFile: server.certificateAuthorityPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
                                   pid: getpid(), version: MockAPNsVersion.current)
             do {
                 try ready.write(to: readyPath)

@@ -14,6 +14,9 @@ struct ReadyFile: Encodable, Equatable {
     var http1URL: String?
     /// The dashboard page, unless `--no-dashboard` or `--no-control`.
     var dashboardURL: String?
+    /// The CA certificate (PEM file) senders verify the APNs endpoint with, when the mock knows it (not with `--cert`
+    /// or `--h2c`); the control plane serves the same at `/api/v1/ca.pem`.
+    var caFile: String?
     /// The serving process, for `kill`.
     var pid: Int32
     /// `mockapns --version`.
