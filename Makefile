@@ -85,7 +85,7 @@ test-portable-driver: deps
 test-examples: deps
 	cd Examples/OrderNotifier && $(SWIFT) test
 
-## test-docs: every code block of README.md and Examples/*/README.md still works (scripts/doc-snippets.py):
+## test-docs: every code block of README.md, CONTRIBUTING.md, docs/*.md and Examples/*/README.md still works (scripts/doc-snippets.py):
 ## Swift blocks compiled and their tests run in a scratch package on this checkout, shell blocks run against
 ## a mock on free ports, transcripts compared with what the command prints now.
 DOCS_PACKAGE := .build/doc-snippets
@@ -164,7 +164,7 @@ fuzz-seeds: deps
 soak: deps
 	bash scripts/soak.sh
 
-## test-sanitizers: server suites under AddressSanitizer (+LeakSanitizer) and ThreadSanitizer (see README "Sanitizers").
+## test-sanitizers: server suites under AddressSanitizer (+LeakSanitizer) and ThreadSanitizer (see CONTRIBUTING.md "Sanitizers").
 .PHONY: test-sanitizers
 test-sanitizers: deps
 	bash scripts/sanitizers/run.sh

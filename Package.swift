@@ -1,6 +1,6 @@
 // swift-tools-version:6.2
 // MockAPNs: a local stand-in for Apple Push Notification service, plus a client and test kit.
-// Module map and rules: README.md ("Architecture"). Arrows in comments point at allowed imports.
+// Module map and rules: CONTRIBUTING.md ("How the code is laid out", "Numbers from the wire"). Arrows in comments point at allowed imports.
 import PackageDescription
 
 /// Every first-party target: Swift 6 language mode (the tools version's default) and warnings as errors.

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Checks that every code block in the README and the examples' READMEs still works, so a snippet that rots
-fails `make test` (run as `make test-docs`).
+"""Checks that every code block of the documentation still works, so a snippet that rots fails `make test` (run as
+`make test-docs`). The documents: README.md, CONTRIBUTING.md, docs/*.md and Examples/*/README.md; a new Markdown
+file in docs/ is checked without being listed here (UNCHECKED_DOCUMENTS names the exceptions, with their reasons).
 
 Each fenced block is one of these kinds, named by an HTML comment on the line before it
 (`<!-- snippet: KIND -->`, invisible on GitHub); a block without one gets the default for its language:
@@ -14,16 +15,22 @@ Each fenced block is one of these kinds, named by an HTML comment on the line be
   sh      run (default)       run by bash in a temporary folder (certs/ and Fixtures/ linked in, `mockapns`
                               on PATH), with `set -euo pipefail`, a 60 s limit each
           run-with-mock       the same, after starting `mockapns serve --port 0 --ready-file mock.json`; the
-                              README's default addresses (127.0.0.1:2197 / :2198) become the mock's, and a
+                              documents' default addresses (127.0.0.1:2197 / :2198) become the mock's, and a
                               `mockapns send` without --url is sent to it
   (none)  transcript          `$ mockapns …` then its output: the command is run and must print exactly that
   any     skip REASON         not checked (say why)
 
+A block in a language with no runner here (python, go, yaml, …) is skipped without a mark; a mark naming a kind of
+another language (`snippet: run` on a python block) is an error, so no block is run by the wrong interpreter.
+Every block runs in a folder laid out like the repository's root, whichever document holds it.
+
 Usage:
   doc-snippets.py swift --package DIR --checkout PATH   write the scratch package to DIR
   doc-snippets.py shell --mockapns PATH                 run the shell blocks and transcripts
-  doc-snippets.py list                                  print every block and its kind
+  doc-snippets.py list                                  print every block and its kind, then the count per kind
 """
+import collections
+import glob
 import json
 import os
 import re
@@ -35,11 +42,18 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOCUMENTS = ["README.md", "Examples/OrderNotifier/README.md"]
+# In this order: the front page, the contributor guide, the reference pages, the examples.
+DOCUMENT_PATTERNS = ["README.md", "CONTRIBUTING.md", "docs/*.md", "Examples/*/README.md"]
+# Documents left out whole, each with the reason (`list` prints them). Prefer marking a block `snippet: skip REASON`:
+# a document left out here would not have a runnable block checked either.
+UNCHECKED_DOCUMENTS: dict[str, str] = {}
 FENCE = re.compile(r"^```(\w*)\s*$")
 MARK = re.compile(r"^<!--\s*snippet:\s*(.*?)\s*-->\s*$")
 DEFAULT_KIND = {"swift": "file", "json": "json", "sh": "run", "": "transcript"}
-KINDS = {"file", "package", "xctest-members", "xctest-statements", "json", "run", "run-with-mock", "transcript", "skip"}
+# The kinds a block of each language may be marked with (besides skip); a language missing here has no runner.
+LANGUAGE_KINDS = {"swift": {"file", "package", "xctest-members", "xctest-statements"}, "json": {"json"},
+                  "sh": {"run", "run-with-mock"}, "": {"transcript"}}
+KINDS = set().union(*LANGUAGE_KINDS.values()) | {"skip"}
 
 
 class Block:
@@ -57,10 +71,23 @@ class Block:
         return f"{stem}_L{self.line}"
 
 
+def documents():
+    """The documents whose blocks are checked, as paths relative to the repository's root."""
+    found = []
+    for pattern in DOCUMENT_PATTERNS:
+        for path in sorted(glob.glob(os.path.join(ROOT, pattern))):
+            document = os.path.relpath(path, ROOT)
+            if document not in UNCHECKED_DOCUMENTS:
+                found.append(document)
+    if "README.md" not in found:
+        sys.exit(f"doc-snippets: no README.md in {ROOT}")
+    return found
+
+
 def blocks():
     """Every fenced block of every document, with its kind."""
     found = []
-    for document in DOCUMENTS:
+    for document in documents():
         with open(os.path.join(ROOT, document), encoding="utf-8") as handle:
             lines = handle.read().split("\n")
         index = 0
@@ -71,12 +98,21 @@ def blocks():
                 continue
             language = opening.group(1)
             mark = MARK.match(lines[index - 1]) if index > 0 else None
-            words = mark.group(1).split(None, 1) if mark else [DEFAULT_KIND.get(language, "skip")]
+            if mark:
+                words = mark.group(1).split(None, 1)
+            elif language in DEFAULT_KIND:
+                words = [DEFAULT_KIND[language]]
+            else:
+                words = ["skip", f"no runner for {language} blocks"]
             kind, argument = words[0], (words[1] if len(words) > 1 else "")
             if kind not in KINDS:
                 sys.exit(f"{document}:{index + 1}: unknown snippet kind '{kind}' (known: {', '.join(sorted(KINDS))})")
-            if kind == "skip" and mark and not argument:
+            if kind == "skip" and not argument:
                 sys.exit(f"{document}:{index + 1}: 'snippet: skip' needs a reason")
+            if kind != "skip" and kind not in LANGUAGE_KINDS.get(language, set()):
+                allowed = ", ".join(sorted(LANGUAGE_KINDS.get(language, set()))) or "none: mark it skip REASON"
+                sys.exit(f"{document}:{index + 1}: a ```{language or '(no language)'} block cannot be "
+                         f"'snippet: {kind}' (kinds for it: {allowed})")
             end = index + 1
             while end < len(lines) and lines[end].strip() != "```":
                 end += 1
@@ -94,7 +130,7 @@ import APNsTesting
 import OrderNotifier
 import XCTest
 
-/// The fixture the README's XCTest fragments assume (the same as Examples/OrderNotifier's suite).
+/// The fixture the documents' XCTest fragments assume (the same as Examples/OrderNotifier's suite).
 class DocSnippetXCTestContext: XCTestCase {
     let phone = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
     let oldTablet = "6b1f0e2d9c3a4b5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5"
@@ -122,7 +158,7 @@ class DocSnippetXCTestContext: XCTestCase {
 
 MANIFEST = """\
 // swift-tools-version:6.2
-// Generated by scripts/doc-snippets.py from the README's Package.swift fragment ({source}); do not edit.
+// Generated by scripts/doc-snippets.py from the Package.swift fragment at {source}; do not edit.
 import PackageDescription
 
 let package = Package(
@@ -140,7 +176,7 @@ let package = Package(
 
 
 def split_package_fragment(text):
-    """A README fragment `.package(…),  // …  .testTarget(…)` → (dependency lines, target lines)."""
+    """A document's fragment `.package(…),  // …  .testTarget(…)` → (dependency lines, target lines)."""
     lines = [line for line in text.split("\n") if line.strip() not in ("// …", "")]
     for index, line in enumerate(lines):
         if line.lstrip().startswith((".testTarget", ".target")):
@@ -191,7 +227,7 @@ def write_swift_package(directory, checkout):
         header = f"// {block.name} (generated by scripts/doc-snippets.py; edit the document, not this file)\n"
         if block.kind == "file":
             # File-scope names are module-wide: each whole-file snippet gets its own namespace by renaming nothing;
-            # clashes between snippets show up as compile errors naming the README line.
+            # clashes between snippets show up as compile errors naming the document and line.
             body = block.text
         elif block.kind == "xctest-members":
             body = f"import APNsTesting\nimport XCTest\n\nextension DocSnippetXCTestContext {{\n{block.text}\n}}"
@@ -201,7 +237,9 @@ def write_swift_package(directory, checkout):
         with open(os.path.join(tests, f"{block.identifier}.swift"), "w", encoding="utf-8") as handle:
             handle.write(header + body + "\n")
         count += 1
-    print(f"doc-snippets: {count} Swift snippet(s) and the manifest from {manifests[0].name} written to {directory}")
+    written = [block for block in swift if block.kind != "package"]
+    print(f"doc-snippets: {count} Swift snippet(s) ({count_by_kind(written)}) and the manifest from "
+          f"{manifests[0].name} written to {directory}")
 
 
 # ---------------------------------------------------------------- shell
@@ -218,26 +256,33 @@ def read_ready(path, process, deadline):
     sys.exit("doc-snippets: the mock was not ready within 30 s")
 
 
+def count_by_kind(selected):
+    """`json 2, run 1` for the blocks given, in a stable order."""
+    counts = collections.Counter(block.kind for block in selected)
+    return ", ".join(f"{kind} {counts[kind]}" for kind in sorted(counts)) or "none"
+
+
 def run_shell(mockapns):
     mockapns = os.path.abspath(mockapns)
-    failures, ran = [], 0
+    failures, checked = [], []
     for block in blocks():
         if block.kind == "json":
             try:
                 json.loads(block.text)
             except json.JSONDecodeError as error:
                 failures.append(f"{block.name}: not JSON: {error}")
-            ran += 1
+            checked.append(block)
             continue
         if block.kind not in ("run", "run-with-mock", "transcript"):
             continue
-        ran += 1
+        checked.append(block)
         failure = run_block(block, mockapns)
         if failure:
             failures.append(f"{block.name} ({block.kind}): {failure}")
     for failure in failures:
         print("FAIL " + failure, file=sys.stderr)
-    print(f"doc-snippets: {ran} shell/JSON/transcript block(s) checked, {len(failures)} failed")
+    print(f"doc-snippets: {len(checked)} shell/JSON/transcript block(s) checked ({count_by_kind(checked)}), "
+          f"{len(failures)} failed")
     return 1 if failures else 0
 
 
@@ -250,7 +295,7 @@ def run_block(block, mockapns):
         bin_dir = os.path.join(work, ".bin")
         os.makedirs(bin_dir)
         os.symlink(mockapns, os.path.join(bin_dir, "mockapns"))
-        # The README's stand-in for "your app": sends one push to $APNS_URL trusting $APNS_CA.
+        # The documents' stand-in for "your app": sends one push to $APNS_URL trusting $APNS_CA.
         with open(os.path.join(bin_dir, "run-my-sender"), "w", encoding="utf-8") as handle:
             handle.write('#!/usr/bin/env bash\nset -e\n'
                          'echo \'{"aps":{"alert":{"title":"Shipped","body":"Order 42"}}}\' > .sender-payload.json\n'
@@ -325,8 +370,13 @@ def main():
     if not arguments:
         sys.exit(__doc__)
     if arguments[0] == "list":
-        for block in blocks():
+        found = blocks()
+        for block in found:
             print(f"{block.name:45} {block.language or '-':6} {block.kind} {block.argument}")
+        for document, reason in sorted(UNCHECKED_DOCUMENTS.items()):
+            if os.path.exists(os.path.join(ROOT, document)):
+                print(f"{document:45} not checked: {reason}")
+        print(f"{len(found)} block(s) in {len(documents())} document(s): {count_by_kind(found)}")
         return 0
     if arguments[0] == "swift" and len(arguments) == 5 and arguments[1] == "--package" and arguments[3] == "--checkout":
         write_swift_package(os.path.abspath(arguments[2]), os.path.abspath(arguments[4]))

@@ -8,7 +8,7 @@ import TestSupport
 import XCTest
 
 /// A recorder's records posted to a real receiver (Tests/Peers/webhook_receiver.py, Python's http.server, which
-/// checks signatures as the README tells receivers to): signed, in order, retried after 500s and honouring
+/// checks signatures as docs/webhooks.md tells receivers to): signed, in order, retried after 500s and honouring
 /// `Retry-After`, nothing lost while the receiver is down within the queue bound, and a receiver that never answers
 /// costs drops and failures, never the recorder.
 final class WebhookDeliveryTests: XCTestCase {

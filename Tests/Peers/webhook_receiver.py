@@ -1,5 +1,5 @@
 """A webhook receiver for the tests: a real HTTP server (Python's http.server) that checks each delivery's signature
-the way the README tells receivers to, and appends what it received to a JSON Lines log.
+the way docs/webhooks.md tells receivers to, and appends what it received to a JSON Lines log.
 
 Usage: webhook_receiver.py PORT LOG [--secret S] [--fail-first N] [--retry-after SECONDS] [--hang]
   --fail-first N      answer the first N requests 500 (then 200)
@@ -42,7 +42,7 @@ class Receiver(BaseHTTPRequestHandler):
         timestamp = self.headers.get("X-MockAPNs-Timestamp", "")
         signature_ok = None
         if secret is not None:
-            # The check the README shows: HMAC-SHA256 of "<timestamp>.<body>" under the shared secret.
+            # The check docs/webhooks.md shows: HMAC-SHA256 of "<timestamp>.<body>" under the shared secret.
             expected = "sha256=" + hmac.new(secret, timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
             signature_ok = hmac.compare_digest(expected, self.headers.get("X-MockAPNs-Signature", ""))
         with lock:

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 SWIFT=${SWIFT:-swift}
 HERE=$(pwd)/scripts/sanitizers
 # Server-side suites. EndToEndTests is left out: it launches the separately built mockapns binary and
-# real peers, which a sanitized test build does not cover (see README "Sanitizers").
+# real peers, which a sanitized test build does not cover (see CONTRIBUTING.md "Sanitizers").
 SUITES=${SANITIZER_SUITES:-'HTTP2Tests|MockAPNsTests|MockAPNsControlTests|MockAPNsHTTP1Tests|APNsClientTests|APNsTestingTests'}
 FILTER="^($SUITES)\."
 export MOCKAPNS_PYTHON=${MOCKAPNS_PYTHON:-$(pwd)/.venv/bin/python}

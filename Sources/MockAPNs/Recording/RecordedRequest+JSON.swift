@@ -2,7 +2,7 @@ import APNsModel
 import Foundation
 
 /// The JSON form of a record: one line of a `--record` file, one item of the control API.
-/// Field names are fixed and documented in the README ("Recorded fields").
+/// Field names are fixed and documented in docs/records.md ("Fields").
 extension RecordedRequest {
     /// A record that could not be read back from JSON, with the field at fault.
     public struct DecodingError: Error, CustomStringConvertible {

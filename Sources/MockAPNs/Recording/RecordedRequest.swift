@@ -4,7 +4,7 @@ import APNsModel
 /// person needs to tell what the sender did. Immutable once recorded.
 ///
 /// Its JSON form (one line per record in a `--record` file, and the control API's items) uses the
-/// snake_case field names documented in the README's "Recorded fields" table; `RecordedRequest+JSON.swift`
+/// snake_case field names documented in docs/records.md ("Fields"); `RecordedRequest+JSON.swift`
 /// converts both ways.
 public struct RecordedRequest: Sendable, Equatable {
     /// Position in the recording, from 1, in the order requests finished.

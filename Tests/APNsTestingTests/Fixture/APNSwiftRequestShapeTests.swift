@@ -12,7 +12,7 @@ import XCTest
 /// (`iat` a JSON string, `kid` repeated in the claims) and headers, every answer read as APNSwift reads it
 /// (`apns-id` and `apns-unique-id` headers; on an error the body's `reason` and `timestamp`).
 ///
-/// APNSwift is not in this machine's package set, so this is the README's "Testing a sender built on APNSwift"
+/// APNSwift is not in this machine's package set, so this is docs/swift-test-kit.md's "Testing a sender built on APNSwift"
 /// snippet's proof: the same bytes on the wire.
 final class APNSwiftRequestShapeTests: XCTestCase {
     private static let topic = "com.example.shop"
