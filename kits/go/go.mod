@@ -1,0 +1,3 @@
+module mockapnstest
+
+go 1.19

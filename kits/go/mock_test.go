@@ -1,0 +1,339 @@
+package mockapnstest_test
+
+import (
+	"crypto/ecdsa"
+	"crypto/sha256"
+	"crypto/tls"
+	"encoding/base64"
+	"encoding/json"
+	"math/big"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"mockapnstest"
+)
+
+func TestAPushIsAcceptedAndFoundWithExpect(t *testing.T) {
+	mock := mockapnstest.Start(t)
+	a := send(t, mock, mock.Client(), phone, appTopic, "Shipped")
+	if a.status != 200 || a.apnsID == "" {
+		t.Fatalf("want 200 with an apns-id, got %+v", a)
+	}
+	got := mock.Expect(t, mockapnstest.Filter{Topic: appTopic, Token: phone, Status: 200})
+	if len(got) != 1 {
+		t.Fatalf("Expect returned %d notifications, want 1", len(got))
+	}
+	n := got[0]
+	if n.AlertTitle != "Shipped" || n.AlertBody != "Order 42" || n.PushType != "alert" || n.APNsID != a.apnsID ||
+		n.Header("apns-priority") != "10" {
+		t.Errorf("recorded %+v; want the alert as sent, with the apns-id the sender got (%s)", n, a.apnsID)
+	}
+}
+
+func TestExpectFailureNamesTheExpectationAndListsNearMisses(t *testing.T) {
+	mock := mockapnstest.Start(t)
+	client := mock.Client()
+	mock.SetDevice(watch, mockapnstest.Unregistered())
+	send(t, mock, client, phone, appTopic, "Shipped")
+	send(t, mock, client, tablet, appTopic, "Delayed")
+	send(t, mock, client, watch, otherTopic, "Cancelled")
+
+	fake := &recordingTB{TB: t}
+	fake.run(func() { mock.Expect(fake, mockapnstest.Filter{Topic: appTopic, Token: phone, Status: 410}) })
+	want := strings.Join([]string{
+		"Expected a notification with topic com.example.app, device token " + phone + ", response status 410, but none of the 3 received matched.",
+		"Received, closest match first:",
+		`  #1 alert push to 00fc13ad…1de8f0, topic com.example.app: accepted (200); title "Shipped", body "Order 42" — has 2 of 3`,
+		"      response status: expected 410, got accepted (200)",
+		`  #2 alert push to 11aa22bb…8899aa, topic com.example.app: accepted (200); title "Delayed", body "Order 42" — has 1 of 3`,
+		"      device token: expected " + phone + ", got " + tablet,
+		"      response status: expected 410, got accepted (200)",
+		`  #3 alert push to 99887766…ccbbaa, topic com.example.other: rejected 410 Unregistered; title "Cancelled", body "Order 42" — has 1 of 3`,
+		"      topic: expected com.example.app, got com.example.other",
+		"      device token: expected " + phone + ", got " + watch,
+	}, "\n")
+	if got := fake.onlyError(t); got != want {
+		t.Errorf("failure message:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestExpectWithNothingReceivedSaysSo(t *testing.T) {
+	mock := mockapnstest.Start(t)
+	fake := &recordingTB{TB: t}
+	fake.run(func() { mock.Expect(fake, mockapnstest.Filter{Topic: appTopic}) })
+	want := "Expected a notification with topic com.example.app, but the mock received no notifications."
+	if got := fake.onlyError(t); !strings.HasPrefix(got, want) {
+		t.Errorf("failure message %q does not start with %q", got, want)
+	}
+}
+
+func TestCountZeroMeansAtLeastOneAndAnyOtherCountIsExact(t *testing.T) {
+	mock := mockapnstest.Start(t)
+	client := mock.Client()
+	send(t, mock, client, phone, appTopic, "One")
+	send(t, mock, client, tablet, appTopic, "Two")
+	send(t, mock, client, phone, otherTopic, "Three")
+
+	for _, count := range []int{0, 2} {
+		fake := &recordingTB{TB: t}
+		var got []mockapnstest.Notification
+		fake.run(func() { got = mock.Expect(fake, mockapnstest.Filter{Topic: appTopic, Count: count}) })
+		if len(fake.errors)+len(fake.fatals) > 0 || len(got) != 2 {
+			t.Errorf("Count %d with 2 matching: reported %q %q, returned %d", count, fake.errors, fake.fatals, len(got))
+		}
+	}
+
+	cases := []struct {
+		filter mockapnstest.Filter
+		want   string
+	}{
+		{mockapnstest.Filter{Topic: appTopic, Count: 1}, strings.Join([]string{
+			"Expected exactly 1 notification with topic com.example.app, but 2 matched:",
+			`  #1 alert push to 00fc13ad…1de8f0, topic com.example.app: accepted (200); title "One", body "Order 42"`,
+			`  #2 alert push to 11aa22bb…8899aa, topic com.example.app: accepted (200); title "Two", body "Order 42"`,
+		}, "\n")},
+		{mockapnstest.Filter{Topic: appTopic, Count: 3}, strings.Join([]string{
+			"Expected exactly 3 notifications with topic com.example.app, but only 2 matched (#1, #2).",
+			"Other notifications, closest match first:",
+			`  #3 alert push to 00fc13ad…1de8f0, topic com.example.other: accepted (200); title "Three", body "Order 42"`,
+			"      topic: expected com.example.app, got com.example.other",
+		}, "\n")},
+		{mockapnstest.Filter{Topic: "com.example.none"}, strings.Join([]string{
+			"Expected a notification with topic com.example.none, but none of the 3 received matched.",
+			"Received, closest match first:",
+			`  #1 alert push to 00fc13ad…1de8f0, topic com.example.app: accepted (200); title "One", body "Order 42"`,
+			"      topic: expected com.example.none, got com.example.app",
+			`  #2 alert push to 11aa22bb…8899aa, topic com.example.app: accepted (200); title "Two", body "Order 42"`,
+			"      topic: expected com.example.none, got com.example.app",
+			`  #3 alert push to 00fc13ad…1de8f0, topic com.example.other: accepted (200); title "Three", body "Order 42"`,
+			"      topic: expected com.example.none, got com.example.other",
+		}, "\n")},
+	}
+	for _, c := range cases {
+		fake := &recordingTB{TB: t}
+		fake.run(func() { mock.Expect(fake, c.filter) })
+		if got := fake.onlyError(t); got != c.want {
+			t.Errorf("%v:\n%s\nwant:\n%s", c.filter, got, c.want)
+		}
+	}
+}
+
+func TestClearForgetsPushesDeviceStatesAndFaults(t *testing.T) {
+	mock := mockapnstest.Start(t)
+	client := mock.Client()
+	mock.SetDevice(phone, mockapnstest.Unregistered())
+	mock.AddFault(mockapnstest.Fault{Topic: otherTopic, Action: mockapnstest.Respond(500, "InternalServerError")})
+	send(t, mock, client, phone, appTopic, "Before")
+
+	mock.ClearNotifications()
+	if n := len(mock.Notifications(mockapnstest.Filter{})); n != 0 {
+		t.Fatalf("after ClearNotifications the mock still lists %d notifications", n)
+	}
+	if a := send(t, mock, client, phone, appTopic, "Kept"); a.status != 410 {
+		t.Errorf("ClearNotifications should keep the device state: got %d, want 410", a.status)
+	}
+
+	mock.Clear()
+	if n := len(mock.Notifications(mockapnstest.Filter{})); n != 0 {
+		t.Fatalf("after Clear the mock still lists %d notifications", n)
+	}
+	if a := send(t, mock, client, phone, appTopic, "After"); a.status != 200 {
+		t.Errorf("after Clear the device state should be gone: got %+v, want 200", a)
+	}
+	if a := send(t, mock, client, tablet, otherTopic, "After"); a.status != 200 {
+		t.Errorf("after Clear the fault should be gone: got %+v, want 200", a)
+	}
+	mock.Expect(t, mockapnstest.Filter{Status: 200, Count: 2})
+}
+
+func TestSetDeviceUnregisteredGives410OnTheNextPush(t *testing.T) {
+	mock := mockapnstest.Start(t)
+	client := mock.Client()
+	since := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	mock.SetDevice(phone, mockapnstest.UnregisteredSince(since))
+
+	a := send(t, mock, client, phone, appTopic, "Gone")
+	if a.status != 410 || a.reason != "Unregistered" || a.timestamp != since.UnixMilli() {
+		t.Errorf("got %+v, want 410 Unregistered with timestamp %d", a, since.UnixMilli())
+	}
+	if a := send(t, mock, client, tablet, appTopic, "Live"); a.status != 200 {
+		t.Errorf("another token should stay live: got %+v", a)
+	}
+	mock.Expect(t, mockapnstest.Filter{Token: phone, Status: 410, Reason: "Unregistered", Count: 1})
+}
+
+func TestAddFaultFailsTheNextPushWithTheStatusGiven(t *testing.T) {
+	mock := mockapnstest.Start(t)
+	client := mock.Client()
+	id := mock.AddFault(mockapnstest.Fault{Name: "apns down", Count: 1,
+		Action: mockapnstest.Respond(503, "ServiceUnavailable")})
+	if id == "" {
+		t.Fatal("AddFault returned no rule id")
+	}
+	if a := send(t, mock, client, phone, appTopic, "First"); a.status != 503 || a.reason != "ServiceUnavailable" {
+		t.Errorf("first push: got %+v, want 503 ServiceUnavailable", a)
+	}
+	if a := send(t, mock, client, phone, appTopic, "Second"); a.status != 200 {
+		t.Errorf("second push (the fault fired once): got %+v, want 200", a)
+	}
+	failed := mock.Expect(t, mockapnstest.Filter{Status: 503, Reason: "ServiceUnavailable", Count: 1})
+	if len(failed) == 1 && (len(failed[0].Faults) != 1 || failed[0].Faults[0] != "apns down") {
+		t.Errorf("the failed push names faults %q, want [apns down]", failed[0].Faults)
+	}
+}
+
+func TestAFaultTheBinaryRefusesFailsTheTestWithItsReason(t *testing.T) {
+	fake := &recordingTB{TB: t}
+	mock := mockapnstest.Start(fake) // its methods report through the test that started it
+	fake.run(func() { mock.AddFault(mockapnstest.Fault{Action: mockapnstest.Respond(99, "TooLow")}) })
+	got := fake.onlyFatal(t)
+	if !strings.Contains(got, "POST /api/v1/faults with 400") || !strings.Contains(got, "100 to 599") {
+		t.Errorf("message %q should name the request, the 400 and the binary's reason", got)
+	}
+}
+
+func TestStartWithoutABinaryFailsClearly(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "mockapns")
+	t.Setenv("MOCKAPNS_BIN", missing)
+	fake := &recordingTB{TB: t}
+	fake.run(func() { mockapnstest.Start(fake) })
+	if got := fake.onlyFatal(t); !strings.Contains(got, `MOCKAPNS_BIN is "`+missing+`", but there is no file there`) {
+		t.Errorf("message %q should name MOCKAPNS_BIN and its path", got)
+	}
+
+	t.Setenv("MOCKAPNS_BIN", "")
+	t.Setenv("PATH", t.TempDir())
+	fake = &recordingTB{TB: t}
+	fake.run(func() { mockapnstest.Start(fake) })
+	if got := fake.onlyFatal(t); !strings.Contains(got, "MOCKAPNS_BIN is not set and there is no mockapns on PATH") {
+		t.Errorf("message %q should say neither MOCKAPNS_BIN nor PATH has the binary", got)
+	}
+}
+
+// fakeServer writes an executable shell script standing in for mockapns and points MOCKAPNS_BIN at it.
+func fakeServer(t *testing.T, script string) {
+	path := filepath.Join(t.TempDir(), "mockapns")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("MOCKAPNS_BIN", path)
+}
+
+func TestStartReportsAServerThatExitsWithItsOutput(t *testing.T) {
+	fakeServer(t, `echo "error: port 2198 is in use" >&2; exit 3`)
+	fake := &recordingTB{TB: t}
+	fake.run(func() { mockapnstest.Start(fake) })
+	got := fake.onlyFatal(t)
+	if !strings.Contains(got, "exited (exit status 3) before it was ready") || !strings.Contains(got, "error: port 2198 is in use") {
+		t.Errorf("message %q should give the exit status and the server's stderr", got)
+	}
+}
+
+func TestStartGivesUpOnAServerThatNeverGetsReady(t *testing.T) {
+	defer mockapnstest.SetReadyTimeout(300 * time.Millisecond)()
+	fakeServer(t, `echo "still starting" >&2; exec sleep 60`)
+	fake := &recordingTB{TB: t}
+	fake.run(func() { mockapnstest.Start(fake) })
+	got := fake.onlyFatal(t)
+	if !strings.Contains(got, "did not write its ready file within 300ms") || !strings.Contains(got, "still starting") {
+		t.Errorf("message %q should give the deadline and the server's stderr", got)
+	}
+}
+
+func TestTokenIsAnES256JWTSignedWithTheBundledKey(t *testing.T) {
+	mock := mockapnstest.Start(t)
+	token := mock.Token()
+	if again := mock.Token(); again != token {
+		t.Error("Token should return the same token until it is 30 minutes old")
+	}
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		t.Fatalf("%q is not a JWT", token)
+	}
+	var header struct{ Alg, Kid string }
+	var claims struct {
+		Iss string
+		Iat int64
+	}
+	decode := func(part string, into interface{}) []byte {
+		data, err := base64.RawURLEncoding.DecodeString(part)
+		if err != nil {
+			t.Fatalf("%q is not base64url: %v", part, err)
+		}
+		if into != nil {
+			if err := json.Unmarshal(data, into); err != nil {
+				t.Fatalf("%s is not JSON: %v", data, err)
+			}
+		}
+		return data
+	}
+	decode(parts[0], &header)
+	decode(parts[1], &claims)
+	signature := decode(parts[2], nil)
+	if header.Alg != "ES256" || header.Kid != mock.Key.KeyID || claims.Iss != mock.Key.TeamID || claims.Iat == 0 {
+		t.Errorf("header %+v, claims %+v; want ES256, kid %s, iss %s", header, claims, mock.Key.KeyID, mock.Key.TeamID)
+	}
+	if len(signature) != 64 {
+		t.Fatalf("signature is %d bytes, want raw R||S of 64", len(signature))
+	}
+	digest := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
+	r, s := new(big.Int).SetBytes(signature[:32]), new(big.Int).SetBytes(signature[32:])
+	if !ecdsa.Verify(&mock.Key.PrivateKey.PublicKey, digest[:], r, s) {
+		t.Error("the signature does not verify with the bundled key")
+	}
+}
+
+func TestTLSConfigTrustsTheMockAndOffersHTTP2(t *testing.T) {
+	mock := mockapnstest.Start(t)
+	u, err := url.Parse(mock.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := tls.Dial("tcp", u.Host, mock.TLSConfig())
+	if err != nil {
+		t.Fatalf("TLS handshake with %s failed: %v", u.Host, err)
+	}
+	defer conn.Close()
+	if proto := conn.ConnectionState().NegotiatedProtocol; proto != "h2" {
+		t.Errorf("ALPN chose %q, want h2", proto)
+	}
+	if _, err := tls.Dial("tcp", u.Host, &tls.Config{MinVersion: tls.VersionTLS12}); err == nil {
+		t.Error("a client without the mock's CA should not trust it")
+	}
+}
+
+func TestCredentialsAreFoundAboveTheBinaryAndHandedToIt(t *testing.T) {
+	realBin := os.Getenv("MOCKAPNS_BIN")
+	if realBin == "" {
+		t.Fatal("set MOCKAPNS_BIN to the mockapns binary to run the kit's tests")
+	}
+	root := t.TempDir()
+	certs, err := filepath.Abs(filepath.Join("..", "..", "certs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(certs, filepath.Join(root, "certs")); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(root, "release", "x86_64", "mockapns") // certs/ is two folders above it
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\nexec '"+realBin+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("MOCKAPNS_BIN", bin)
+	t.Setenv("MOCKAPNS_CERTS_DIR", "")
+
+	mock := mockapnstest.Start(t)
+	if want := filepath.Join(root, "certs", "ca.pem"); mock.CAFile != want {
+		t.Errorf("CAFile is %s, want %s (the certs/ found above the binary, handed to it)", mock.CAFile, want)
+	}
+	if a := send(t, mock, mock.Client(), phone, appTopic, "Found"); a.status != 200 {
+		t.Errorf("got %+v, want 200", a)
+	}
+}

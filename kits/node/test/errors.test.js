@@ -1,0 +1,92 @@
+// What the kit says when there is no binary, when the server will not start, dies, or was stopped.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { MockAPNsError, startMockAPNs } from 'mockapns';
+
+/** Runs `body` with process.env changed by `changes` (undefined removes a variable), then puts it back. */
+async function withEnvironment(changes, body) {
+  const saved = Object.fromEntries(Object.keys(changes).map((name) => [name, process.env[name]]));
+  const apply = (values) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  apply(changes);
+  try {
+    return await body();
+  } finally {
+    apply(saved);
+  }
+}
+
+describe('finding the binary', () => {
+  it('names the missing file and how to point at one', async () => {
+    const missing = path.join(os.tmpdir(), 'no-such-dir', 'mockapns');
+    await assert.rejects(startMockAPNs({ bin: missing }), (error) => {
+      assert.ok(error instanceof MockAPNsError);
+      assert.equal(error.message, `The mockapns binary options.bin=${missing} does not exist. ` +
+        'Build it (swift build --product mockapns) and point options.bin or MOCKAPNS_BIN at it.');
+      return true;
+    });
+  });
+
+  it('says where it looked when neither MOCKAPNS_BIN nor PATH has one', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'mockapns-empty-'));
+    try {
+      await withEnvironment({ MOCKAPNS_BIN: undefined, PATH: empty }, () => assert.rejects(startMockAPNs(), {
+        name: 'MockAPNsError',
+        message: /^No mockapns binary: options\.bin and MOCKAPNS_BIN are not set and no "mockapns" is on PATH \(1 folder searched\)\. .*set MOCKAPNS_BIN/,
+      }));
+    } finally {
+      fs.rmSync(empty, { recursive: true });
+    }
+  });
+
+  it('refuses a certsDir without keys.json', async () => {
+    await assert.rejects(startMockAPNs({ certsDir: os.tmpdir() }),
+      { name: 'MockAPNsError', message: `options.certsDir=${os.tmpdir()} holds no keys.json: point it at the repository's certs/ folder.` });
+  });
+});
+
+describe('a server that stops', () => {
+  it('that exits before it is ready rejects with its stderr', async () => {
+    await assert.rejects(startMockAPNs({ args: ['--environment', 'staging'] }), (error) => {
+      assert.ok(error instanceof MockAPNsError);
+      assert.match(error.message, /^mockapns serve \(.*\) exited with code \d+ before it was ready\. Its stderr:\n/);
+      assert.match(error.message, /--environment must be development or production/);
+      assert.match(error.stderr, /staging/);
+      return true;
+    });
+  });
+
+  it('that dies makes the next call say so, with how it ended', async () => {
+    const mock = await startMockAPNs();
+    try {
+      assert.deepEqual(await mock.notifications(), []);
+      mock.child.ref();   // the kit unrefs it so a forgotten stop() cannot hold the test process; waiting on it needs a ref
+      const exited = once(mock.child, 'exit');
+      mock.child.kill('SIGKILL');
+      await exited;
+      await assert.rejects(mock.notifications(), {
+        name: 'MockAPNsError',
+        message: new RegExp(`^The mock server \\(pid ${mock.pid}\\) is no longer running: it was killed by SIGKILL\\. ` +
+          '.*Start a new one with startMockAPNs\\(\\)\\.$', 's'),
+      });
+      await assert.rejects(mock.expect({ topic: 'com.example.app' }), /is no longer running/);
+    } finally {
+      assert.deepEqual(await mock.stop(), { code: null, signal: 'SIGKILL' });
+    }
+  });
+
+  it('stops with SIGTERM, exiting 0, and refuses calls afterwards', async () => {
+    const mock = await startMockAPNs();
+    assert.deepEqual(await mock.stop(), { code: 0, signal: null });
+    assert.deepEqual(await mock.stop(), { code: 0, signal: null });
+    await assert.rejects(mock.clear(), { name: 'MockAPNsError', message: /this mock was stopped; start a new one/ });
+  });
+});

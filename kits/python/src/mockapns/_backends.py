@@ -1,0 +1,247 @@
+"""Where a MockAPNs runs: a `mockapns serve` child process, or a container (docker or podman)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+from ._control import MockAPNsError
+
+#: The binary and test certificates the platform wheel carries (absent in a source checkout).
+BUNDLED_DIR = Path(__file__).resolve().parent / "_bin"
+
+
+def find_binary(explicit: Optional[str] = None) -> str:
+    """The `mockapns` to run: `explicit`, else $MOCKAPNS_BIN, else the one in the wheel, else the one on PATH."""
+    if explicit is not None:
+        return _executable(explicit, "the binary given to MockAPNs")
+    if os.environ.get("MOCKAPNS_BIN"):
+        return _executable(os.environ["MOCKAPNS_BIN"], "MOCKAPNS_BIN")
+    if (BUNDLED_DIR / "mockapns").is_file():
+        return _executable(str(BUNDLED_DIR / "mockapns"), "the binary bundled in the mockapns wheel")
+    on_path = shutil.which("mockapns")
+    if on_path:
+        return on_path
+    raise MockAPNsError(
+        "No mockapns binary: set MOCKAPNS_BIN to one (`make dist` or `swift build --product mockapns` builds it), "
+        "install the platform wheel (`make wheel`), which bundles it, or put mockapns on PATH.")
+
+
+def _executable(path: str, source: str) -> str:
+    if not os.path.isfile(path):
+        raise MockAPNsError("%s is %s, which is not a file; point it at a built mockapns binary." % (source, path))
+    if not os.access(path, os.X_OK):
+        raise MockAPNsError("%s is %s, which is not executable; run `chmod +x %s`." % (source, path, path))
+    return os.path.abspath(path)
+
+
+def find_certs(candidates: Sequence[Optional[str]]) -> Path:
+    """The first folder holding the test keys (keys.json): $MOCKAPNS_CERTS_DIR, else `candidates` in order."""
+    tried: List[str] = []
+    for folder in [os.environ.get("MOCKAPNS_CERTS_DIR"), *candidates]:
+        if folder and folder not in tried:
+            tried.append(folder)
+            if (Path(folder) / "keys.json").is_file():
+                return Path(folder).resolve()
+    raise MockAPNsError(
+        "Cannot find the test signing keys (keys.json) in %s; set MOCKAPNS_CERTS_DIR to the repository's certs/ "
+        "folder or the one beside the mockapns binary." % (", ".join(tried) or "any known folder"))
+
+
+def _tail(text: str, lines: int = 20) -> str:
+    kept = text.strip().splitlines()[-lines:]
+    return "\n".join("    " + line for line in kept) if kept else "    (no output)"
+
+
+class ProcessBackend:
+    """`mockapns serve` on free loopback ports, as a child process; its output goes to a log file in `workdir`."""
+
+    def __init__(self, binary: Optional[str], args: Sequence[str], control_token: Optional[str], workdir: Path,
+                 startup_timeout: float):
+        self.binary = find_binary(binary)
+        self.args = list(args)
+        self.control_token = control_token
+        self.workdir = workdir
+        self.startup_timeout = startup_timeout
+        self.process: Optional[subprocess.Popen] = None
+        self.log_path = workdir / "serve.log"
+
+    def start(self) -> Dict[str, str]:
+        """Starts the server and returns its ready file (apns_url, control_url, http1_url, ca_file, pid, version)."""
+        ready_path = self.workdir / "ready.json"
+        command = [self.binary, "serve", "--port", "0", "--control-port", "0", "--http1-port", "0",
+                   "--ready-file", str(ready_path), "--quiet", *self.args]
+        env = dict(os.environ)
+        env.pop("MOCKAPNS_CONTROL_TOKEN", None)      # one set for another mock would lock the kit out
+        if self.control_token:
+            env["MOCKAPNS_CONTROL_TOKEN"] = self.control_token   # kept out of `ps`, unlike --control-token
+        with open(self.log_path, "wb") as log:
+            try:
+                self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                                env=env)
+            except OSError as error:
+                raise MockAPNsError("Cannot run %s: %s. Point MOCKAPNS_BIN at a mockapns built for this machine."
+                                    % (self.binary, error)) from None
+        deadline = time.monotonic() + self.startup_timeout
+        while True:
+            if self.process.poll() is not None:
+                raise MockAPNsError("`%s` exited with %s before it was ready. Its output:\n%s"
+                                    % (" ".join(command), self._exit_text(), _tail(self._log())))
+            try:
+                ready = json.loads(ready_path.read_text())
+                if ready.get("apns_url") and ready.get("control_url"):
+                    return ready
+            except (OSError, ValueError):
+                pass  # not written yet (the server writes it atomically once every listener is up)
+            if time.monotonic() > deadline:
+                self.stop()
+                raise MockAPNsError("`%s` did not write its ready file within %g s. Its output:\n%s"
+                                    % (" ".join(command), self.startup_timeout, _tail(self._log())))
+            time.sleep(0.02)
+
+    @property
+    def pid(self) -> Optional[int]:
+        return self.process.pid if self.process else None
+
+    def death(self) -> Optional[str]:
+        """None while the server runs; otherwise a sentence saying how it ended, with its last output."""
+        if self.process is None or self.process.poll() is None:
+            return None
+        return ("The mockapns server (pid %d) has stopped: it exited with %s. Its last output:\n%s\n"
+                "Start a new MockAPNs (the apns_mock fixture starts one for the next test)."
+                % (self.process.pid, self._exit_text(), _tail(self._log())))
+
+    def _exit_text(self) -> str:
+        code = self.process.returncode if self.process else None
+        if code is not None and code < 0:
+            try:
+                return "signal %s" % signal.Signals(-code).name
+            except ValueError:
+                return "signal %d" % -code
+        return "code %s" % code
+
+    def _log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        """SIGTERM (the server flushes and exits), then SIGKILL after 10 s."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class ContainerBackend:
+    """The mockapns image under docker or podman: ports 2197 (APNs, TLS) and 2198 (control, needing
+    MOCKAPNS_CONTROL_TOKEN) published on free loopback ports; the CA in use read from GET /api/v1/ca.pem."""
+
+    def __init__(self, image: str, engine: Optional[str], control_token: str, workdir: Path, startup_timeout: float):
+        self.image = image
+        wanted = engine or os.environ.get("MOCKAPNS_CONTAINER_ENGINE")
+        found = shutil.which(wanted) if wanted else shutil.which("docker") or shutil.which("podman")
+        if not found:
+            raise MockAPNsError(
+                ("MockAPNs.container: the container engine %r is not an executable found on PATH; " % wanted
+                 if wanted else "MockAPNs.container needs docker or podman on PATH (or MOCKAPNS_CONTAINER_ENGINE); ")
+                + "install one, or use MockAPNs() to run the mockapns binary instead.")
+        self.engine = found
+        self.control_token = control_token
+        self.workdir = workdir
+        self.startup_timeout = startup_timeout
+        self.container_id: Optional[str] = None
+
+    def _run(self, *args: str, check: bool = True, env: Optional[Dict[str, str]] = None) -> str:
+        result = subprocess.run([self.engine, *args], capture_output=True, text=True, env=env)
+        if check and result.returncode != 0:
+            raise MockAPNsError("`%s %s` failed (exit %d): %s"
+                                % (self.engine, " ".join(args), result.returncode, result.stderr.strip()))
+        return result.stdout.strip()
+
+    def start(self) -> Dict[str, str]:
+        inspect = subprocess.run([self.engine, "image", "inspect", self.image], capture_output=True, text=True)
+        if inspect.returncode != 0:
+            raise MockAPNsError("%s cannot find the image %r (%s). Build or pull it first (and start the engine's "
+                                "daemon if it is down), or use MockAPNs() to run the mockapns binary."
+                                % (self.engine, self.image, (inspect.stderr.strip().splitlines() or ["no output"])[-1]))
+        env = dict(os.environ, MOCKAPNS_CONTROL_TOKEN=self.control_token)
+        self.container_id = self._run("run", "-d", "-e", "MOCKAPNS_CONTROL_TOKEN", "-p", "127.0.0.1::2197",
+                                      "-p", "127.0.0.1::2198", self.image, env=env)
+        apns_port, control_port = self._published(2197), self._published(2198)
+        control_url = "http://127.0.0.1:%d" % control_port
+        deadline = time.monotonic() + self.startup_timeout
+        ca_path = self.workdir / "ca.pem"
+        while not self._serves(control_url, apns_port, ca_path):
+            why = self.death()
+            if why:
+                raise MockAPNsError(why)
+            if time.monotonic() > deadline:
+                logs = self._logs()
+                self.stop()
+                raise MockAPNsError("The %s container did not answer on 127.0.0.1:%d (APNs) and %s within %g s. "
+                                    "Its output:\n%s" % (self.image, apns_port, control_url, self.startup_timeout,
+                                                         _tail(logs)))
+            time.sleep(0.2)
+        return {"apns_url": "https://127.0.0.1:%d" % apns_port, "control_url": control_url, "ca_file": str(ca_path)}
+
+    def _logs(self) -> str:
+        """The container's output (its stdout and stderr together)."""
+        result = subprocess.run([self.engine, "logs", self.container_id], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        return result.stdout
+
+    def _published(self, port: int) -> int:
+        answer = self._run("port", self.container_id, "%d/tcp" % port)
+        return int(answer.splitlines()[0].rsplit(":", 1)[1])
+
+    def _serves(self, control_url: str, apns_port: int, ca_path: Path) -> bool:
+        """Whether the CA can be read from the control plane and a TLS handshake with it succeeds on the APNs port
+        (the engine's port forwarder accepts connections before the server listens, so a bare connect proves
+        nothing)."""
+        request = urllib.request.Request(control_url + "/api/v1/ca.pem",
+                                         headers={"authorization": "Bearer " + self.control_token})
+        try:
+            with urllib.request.urlopen(request, timeout=2) as response:
+                ca_path.write_bytes(response.read())
+            context = ssl.create_default_context(cafile=str(ca_path))
+            with socket.create_connection(("127.0.0.1", apns_port), timeout=2) as raw:
+                with context.wrap_socket(raw, server_hostname="127.0.0.1"):
+                    return True
+        except (OSError, ssl.SSLError, http.client.HTTPException):
+            return False
+
+    @property
+    def pid(self) -> Optional[int]:
+        return None
+
+    def death(self) -> Optional[str]:
+        if self.container_id is None:
+            return None
+        state = self._run("inspect", "-f", "{{.State.Running}} {{.State.ExitCode}}", self.container_id, check=False)
+        if state.startswith("true"):
+            return None
+        logs = self._logs()
+        return ("The mockapns container %s (%s) has stopped (%s). Its last output:\n%s"
+                % (self.container_id[:12], self.image, "exit code " + state.split()[-1] if state else "gone",
+                   _tail(logs)))
+
+    def stop(self) -> None:
+        if self.container_id:
+            self._run("rm", "-f", self.container_id, check=False)
+            self.container_id = None

@@ -1,0 +1,119 @@
+"""The pytest plugin, run on test files of its own through pytester: the apns_mock fixture is found through the
+pytest11 entry point (no conftest), shared by the session, cleared before each test, restarted when it died."""
+
+import pytest
+
+# What the inner test files send with: the standard library only, over the mock's HTTP/1.1 endpoint.
+SENDER = '''
+import json, os, signal, time, urllib.error, urllib.request
+
+def push(mock, token, topic="com.example.app", title="Hello"):
+    body = json.dumps({"aps": {"alert": {"title": title}}}).encode()
+    request = urllib.request.Request(mock.http1_url + "/3/device/" + token, data=body, method="POST",
+                                     headers={"apns-topic": topic, "authorization": "bearer " + mock.token()})
+    try:
+        return urllib.request.urlopen(request, timeout=10).status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+TOKEN = "ab" * 32
+'''
+
+
+@pytest.fixture
+def inner(pytester):
+    """Runs a test file (SENDER prepended) in a pytest of its own, in this process; returns its result."""
+    def run(source: str, *args: str):
+        pytester.makepyfile(test_inner=SENDER + source)
+        return pytester.runpytest("-p", "no:cacheprovider", *args)
+    return run
+
+
+def test_one_server_serves_the_session_and_is_cleared_before_each_test(inner):
+    result = inner('''
+seen = {}
+
+def test_first_leaves_records_a_device_state_and_a_fault(apns_mock):
+    seen["url"] = apns_mock.url
+    apns_mock.set_device(TOKEN, "unregistered")
+    apns_mock.add_fault(status=500, match={"topic": "com.example.flaky"})
+    assert push(apns_mock, TOKEN) == 410
+    assert push(apns_mock, "cd" * 32, topic="com.example.flaky") == 500
+    assert len(apns_mock.notifications()) == 2
+
+def test_second_starts_clean_on_the_same_server(apns_mock):
+    assert apns_mock.url == seen["url"]
+    assert apns_mock.notifications() == []
+    assert push(apns_mock, TOKEN) == 200
+    assert push(apns_mock, "cd" * 32, topic="com.example.flaky") == 200
+''')
+    result.assert_outcomes(passed=2)
+
+
+def test_a_failed_expect_shows_the_nearest_pushes_in_the_report(inner):
+    result = inner('''
+def test_expects_a_title_never_sent(apns_mock):
+    push(apns_mock, TOKEN, title="Your order shipped")
+    apns_mock.expect(topic="com.example.other")
+''')
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "E * AssertionError: Expected a notification with topic com.example.other, "
+        "but the only notification received did not match.",
+        "E * Received, closest match first:",
+        'E * #* push to abababab…ababab, topic com.example.app: accepted (200); title "Your order shipped"',
+        "E * topic: expected com.example.other, got com.example.app",
+    ])
+
+
+def test_a_binary_that_will_not_start_errors_the_test_that_asked_for_it(inner, monkeypatch, tmp_path):
+    monkeypatch.setenv("MOCKAPNS_BIN", str(tmp_path / "missing-mockapns"))
+    result = inner('''
+def test_needs_the_mock(apns_mock):
+    pass
+
+def test_does_not():
+    pass
+
+def test_needs_it_too(apns_mock):
+    pass
+''')
+    result.assert_outcomes(passed=1, errors=2)
+    result.stdout.fnmatch_lines(["apns_mock: the mock APNs server could not start. MOCKAPNS_BIN is *missing-mockapns, "
+                                 "which is not a file; point it at a built mockapns binary."] * 2)
+
+
+def test_a_server_that_died_is_replaced_for_the_next_test_with_a_warning(inner):
+    result = inner('''
+seen = {}
+
+def test_kills_the_server(apns_mock):
+    seen["pid"] = apns_mock.pid
+    os.kill(apns_mock.pid, signal.SIGKILL)
+    for _ in range(1000):
+        if not apns_mock.running:
+            break
+        time.sleep(0.01)
+    assert not apns_mock.running
+
+def test_gets_a_new_one(apns_mock):
+    assert apns_mock.pid != seen["pid"]
+    assert push(apns_mock, TOKEN) == 200
+    apns_mock.expect(count=1, token=TOKEN)
+''')
+    result.assert_outcomes(passed=2, warnings=1)
+    result.stdout.fnmatch_lines(["*MockAPNsWarning: Started a new mock APNs server for this test: "
+                                 "The mockapns server (pid *) has stopped: it exited with signal SIGKILL*"])
+
+
+def test_the_session_server_is_stopped_when_the_session_ends(inner, pytester):
+    result = inner('''
+def test_writes_its_pid(apns_mock):
+    with open("server.pid", "w") as f:
+        f.write(str(apns_mock.pid))
+''')
+    result.assert_outcomes(passed=1)
+    pid = int((pytester.path / "server.pid").read_text())
+    with pytest.raises(ProcessLookupError):
+        import os
+        os.kill(pid, 0)
