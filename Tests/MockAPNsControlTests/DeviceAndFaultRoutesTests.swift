@@ -24,6 +24,43 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
         XCTAssertNotNil(try again.json()["error"]?.stringValue)
     }
 
+    func testAVirtualDeviceIsChangedThroughPutAndChangesAndItsScreenIsServed() async throws {
+        let harness = try await ControlTestHarness.start()
+        let client = harness.client
+        let put = try await client.send("PUT", "/api/v1/devices/ab12", body: #"{"online":false,"app_state":"background","at":1800000000000}"#)
+        XCTAssertEqual(put.status, 200, put.text)
+        XCTAssertEqual(try put.json()["changes"]?.arrayElements?.count, 2)
+        XCTAssertNil(try put.json()["device"], "no state was set")
+        XCTAssertTrue(harness.server.devices.all().isEmpty)
+        let tap = try await client.send("POST", "/api/v1/devices/ab12/changes", body: #"{"change":"online","at":1800000060000}"#)
+        XCTAssertEqual(tap.status, 201, tap.text)
+
+        let before = try await client.send("GET", "/api/v1/devices/AB12/screen?at=1800000030000")
+        XCTAssertEqual(try before.json()["online"], .bool(false))
+        XCTAssertEqual(try before.json()["app_state"]?.stringValue, "background")
+        XCTAssertEqual(try before.json()["token"]?.stringValue, "ab12")
+        let after = try await client.send("GET", "/api/v1/devices/ab12/screen?at=1800000060000")
+        XCTAssertEqual(try after.json()["online"], .bool(true))
+        let timeline = try await client.send("GET", "/api/v1/devices/ab12/timeline?until=1800000060000")
+        XCTAssertEqual(try timeline.json()["entries"], .array([]), "no push yet")
+
+        let bad: [(String, String, String?, String)] = [
+            ("GET", "/api/v1/devices/ab12/screen?at=yesterday", nil, "milliseconds since 1970"),
+            ("GET", "/api/v1/devices/zz/screen", nil, "hexadecimal"),
+            ("POST", "/api/v1/devices/ab12/changes", #"{"change":"sleep"}"#, "sleep"),
+            ("PUT", "/api/v1/devices/ab12", #"{"offline_until":1}"#, "offline_until"),
+        ]
+        for (method, path, body, message) in bad {
+            let answer = try await client.send(method, path, body: body)
+            XCTAssertEqual(answer.status, 400, "\(method) \(path): \(answer.text)")
+            XCTAssertTrue(answer.text.contains(message), "\(method) \(path): \(answer.text)")
+        }
+        let forget = try await client.send("DELETE", "/api/v1/devices/ab12")
+        XCTAssertEqual(forget.status, 200, "a device with changes only can be forgotten")
+        await harness.stop()
+        XCTAssertEqual(harness.server.deviceChanges.events(token: "ab12"), [])
+    }
+
     func testDeleteForgetsEveryDevice() async throws {
         let harness = try await ControlTestHarness.start()
         _ = try await harness.client.send("PUT", "/api/v1/devices/aa", body: #"{"state":"expired"}"#)

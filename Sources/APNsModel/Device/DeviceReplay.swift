@@ -243,7 +243,8 @@ struct DeviceReplay {
             online = false
         case .appState(let state):
             settings.profile.state = state
-        case .settings(let new):
+        case .settings(var new):
+            if new.token == nil { new.token = settings.token }   // a settings change without a token is this device's
             settings = new
         case .tap(let apnsID, let action):
             tap(apnsID, action: action, at: time)

@@ -137,8 +137,10 @@ public final class DeviceRegistry: Sendable {
         storage.withLock { $0.entries.mapValues(\.state) }
     }
 
-    /// Loads a `--devices` file: `[{"token": "…", "state": …}, …]` or `{"devices": [...]}`.
-    public func load(contentsOf path: String) throws(ConfigurationError) {
+    /// Loads a `--devices` file: `[{"token": "…", "state": …}, …]` or `{"devices": [...]}`. An entry may also change
+    /// the virtual device (``DeviceUpdate``: `online`, `offline_until`, `app_state`, `settings`); those changes go to
+    /// `changes` (and are passed over without one).
+    public func load(contentsOf path: String, changes: DeviceChangeLog? = nil) throws(ConfigurationError) {
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadableFile(path) }
         let json: JSONValue
         do { json = try JSONValue.parse(Array(data)) } catch { throw .invalidJSON(path, "\(error)") }
@@ -155,8 +157,14 @@ public final class DeviceRegistry: Sendable {
             guard let token = item["token"]?.stringValue, DeviceToken.isValid(token) else {
                 throw .invalidDevice("\(path): every device needs a \"token\" of even-length hex")
             }
-            let state = try DeviceState(json: item)
-            do { try set(token, state) } catch { throw .invalidDevice("\(path): \(error)") }
+            let update = try DeviceUpdate(json: item, now: Timestamp.nowMillis())
+            do {
+                if let state = update.state { try set(token, state) }
+                for change in update.changes { try changes?.append(change, token: token) }
+                if let tokens = update.pushToStartTokens { try changes?.setPushToStartTokens(tokens, device: token) }
+            } catch {
+                throw .invalidDevice("\(path): \(error)")
+            }
         }
     }
 

@@ -60,7 +60,7 @@ extension Pipeline {
         }
         var relaySkipped = relay == nil ? nil : relaySkipReason(outcome)
         if let relay, relaySkipped == nil, let relayAnswer, let deviceToken {
-            let record = Self.record(
+            let record = self.record(
                 of: recorded, on: connection, deviceToken: deviceToken,
                 payloadSource: outcome.payload ?? .body(recorded.body),
                 auth: authentication, response: response, faults: faultsRecorded, durationMicros: elapsed)
@@ -74,7 +74,7 @@ extension Pipeline {
             }
         }
         func record() -> RecordedRequest {
-            var made = Self.record(
+            var made = self.record(
                 of: recorded, on: connection, deviceToken: deviceToken,
                 payloadSource: outcome.payload ?? .body(recorded.body),
                 auth: authentication, response: response, faults: faultsRecorded,
@@ -112,14 +112,15 @@ extension Pipeline {
         return field
     }
 
-    /// The record of `request` as received on `connection`: every answer, decided or refused, is built here.
+    /// The record of `request` as received on `connection`: every answer, decided or refused, is built here, stamped
+    /// with the mock's clock (so a moved clock moves device timelines with the token rules).
     /// Its `seq` is assigned by the recorder, which also adds the payload's lint findings.
     @inline(__always)
-    static func record(of request: APNsRequest, on connection: PipelineConnection, deviceToken: String?,
+    func record(of request: APNsRequest, on connection: PipelineConnection, deviceToken: String?,
                        payloadSource: PayloadSource, auth: RecordedRequest.Authentication,
                        response: RecordedRequest.Response, faults: [String], durationMicros: Int64) -> RecordedRequest {
         RecordedRequest(
-            seq: 0, receivedAtMillis: Timestamp.nowMillis(), connectionID: connection.id,
+            seq: 0, receivedAtMillis: configuration.clock.nowMillis(), connectionID: connection.id,
             streamID: connection.streamID, remote: connection.remote, method: request.method, path: request.path,
             deviceToken: deviceToken, headers: request.headers, body: request.body, payloadSource: payloadSource,
             payloadBytes: request.body.count, auth: auth, response: response, faults: faults, lint: [],

@@ -10,7 +10,7 @@ extension Pipeline {
         let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
         let auth = RecordedRequest.Authentication(kind: request.value("authorization") == nil ? "none" : "token")
         let response = RecordedRequest.Response(status: status, reason: nil, apnsID: request.value("apns-id"))
-        let record = Self.record(
+        let record = self.record(
             of: request, on: connection, deviceToken: Self.deviceToken(in: request.path),
             payloadSource: .body(request.body), auth: auth, response: response, faults: [],
             durationMicros: elapsed)

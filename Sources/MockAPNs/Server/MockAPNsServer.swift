@@ -23,6 +23,9 @@ public final class MockAPNsServer: Sendable {
     public var recorder: Recorder { pipeline.recorder }
     /// Devices that should not answer 200.
     public var devices: DeviceRegistry { pipeline.devices }
+    /// What happened to each virtual device besides its pushes (online, app state, settings…): with the recording,
+    /// the events its screen is computed from (``DeviceChangeLog/timeline(token:records:)``).
+    public let deviceChanges = DeviceChangeLog()
     /// Scripted faults.
     public var faults: FaultPlan { pipeline.faults }
 
@@ -52,7 +55,7 @@ public final class MockAPNsServer: Sendable {
                                     synchronousFile: configuration.recordSync, store: configuration.recordStore,
                                     synchronousStore: configuration.recordSync)
         let devices = DeviceRegistry()
-        if let path = configuration.devicesPath { try devices.load(contentsOf: path) }
+        if let path = configuration.devicesPath { try devices.load(contentsOf: path, changes: deviceChanges) }
         let faults = FaultPlan()
         if let path = configuration.faultsPath { try faults.load(contentsOf: path) }
         if let shared = configuration.sharedState { faults.claimCounts(through: shared) }

@@ -21,6 +21,7 @@ import MockAPNs
 /// - `GET /api/v1/notifications/{seq or apns-id}` → one record; `DELETE /api/v1/notifications` → `{"cleared": n}`
 /// - `GET /api/v1/stream` (same filters) → server-sent events, `data: <record>` per record, live
 /// - `GET /api/v1/stats`; `GET|DELETE /api/v1/devices`, `PUT|DELETE /api/v1/devices/{token}`
+/// - `GET /api/v1/devices/{token}/screen?at=`, `GET …/timeline?until=`, `POST …/changes`: virtual devices over time
 /// - `GET|POST|DELETE /api/v1/faults`, `DELETE /api/v1/faults/{id}`; `GET /metrics`; `GET /healthz`
 /// - `GET /api/v1/ca.pem`: the CA senders verify the APNs endpoint with (with `/healthz`, open without the token)
 /// - `GET /api/v1/search?q=&before=&limit=` (the search grammar of ``SearchQuery``, memory then record file, or the
@@ -105,7 +106,10 @@ public final class ControlServer: Sendable {
         NotificationRoutes(reader: reader, streams: streams, webhooks: server.configuration.webhooks).register(on: router)
         StatsRoute(reader: reader, relay: server.pipeline.relay == nil ? nil : server.pipeline.relayStatistics,
                    webhooks: server.configuration.webhooks).register(on: router)
-        DeviceRoutes(devices: server.devices, shared: server.configuration.sharedState).register(on: router)
+        DeviceRoutes(devices: server.devices, shared: server.configuration.sharedState, changes: server.deviceChanges,
+                     clock: server.pipeline.configuration.clock).register(on: router)
+        DeviceScreenRoutes(reader: reader, changes: server.deviceChanges, clock: server.pipeline.configuration.clock)
+            .register(on: router)
         FaultRoutes(faults: server.faults, shared: server.configuration.sharedState).register(on: router)
         MetricsRoute(metrics: metrics).register(on: router)
         HealthRoute().register(on: router)

@@ -6,10 +6,16 @@ import MockAPNs
 /// other environment or rate limited — and forget it again. The registry is bounded (``DeviceRegistryLimits``,
 /// ``DeviceState/boundsProblem``): past it, 409 (full) or 400 (state out of bounds).
 ///
-/// With a shared store (`serve --store`) a change is written there too, so every instance applies it.
+/// The same `PUT` also changes the virtual device (``DeviceUpdate``: online, app state, settings); those changes and
+/// the device's accepted pushes make the screen and timeline served by ``DeviceScreenRoutes``.
+///
+/// With a shared store (`serve --store`) a state is written there too, so every instance applies it; virtual-device
+/// changes stay with the instance that was told.
 struct DeviceRoutes {
     let devices: DeviceRegistry
     var shared: (any SharedStateStore)?
+    let changes: DeviceChangeLog
+    let clock: MockClock
 
     func register(on router: Router<ControlRequestContext>) {
         let group = router.group("api/v1/devices")
@@ -25,37 +31,49 @@ struct DeviceRoutes {
             var count = devices.all().count
             if let shared { count = try await FaultRoutes.sharing(shared) { try await $0.removeAllDevices() } }
             devices.removeAll()
+            changes.removeAll()
             return JSONResponse.make(.object([.init("removed", .integer(Int64(count)))]))
         }
         group.put(":token") { request, context in
             let token = try context.parameters.require("token")
             try Self.validate(token: token)
             let json = try await JSONResponse.body(of: request, what: Self.example)
-            let state: DeviceState
+            let update: DeviceUpdate
             do {
-                state = try DeviceState(json: json)
+                update = try DeviceUpdate(json: json, now: clock.nowMillis())
             } catch {
-                throw ControlAPIError.badRequest("The body is not a device state: \(error). Send \(Self.example).")
+                throw ControlAPIError.badRequest("The body is not a device update: \(error). Send \(Self.example).")
             }
             do {
-                try devices.set(token, state)
+                if let state = update.state { try devices.set(token, state) }
+                for change in update.changes { try changes.append(change, token: token) }
+                if let tokens = update.pushToStartTokens { try changes.setPushToStartTokens(tokens, device: token) }
             } catch let error as DeviceRegistryError {
                 switch error {
                 case .full, .topicsFull, .ratePushesFull: throw ControlAPIError(.conflict, error.description)
                 case .outOfBounds: throw ControlAPIError.badRequest(error.description)
                 }
             }
-            if let shared {
+            if let shared, let state = update.state {
                 // Checked against this instance's limits first (above); the store then gives it to every instance.
                 try await FaultRoutes.sharing(shared) { try await $0.putDevice(token, state) }
             }
-            return JSONResponse.make(.object([.init("token", .string(token)), .init("device", state.jsonValue())]))
+            var members: [JSONValue.JSONMember] = [.init("token", .string(token))]
+            if let state = update.state { members.append(.init("device", state.jsonValue())) }
+            if !update.changes.isEmpty {
+                members.append(.init("changes", .array(update.changes.map(Self.json(change:)))))
+            }
+            if let tokens = update.pushToStartTokens {
+                members.append(.init("push_to_start_tokens", .array(tokens.map { .string($0.lowercased()) })))
+            }
+            return JSONResponse.make(.object(members))
         }
         group.delete(":token") { _, context in
             let token = try context.parameters.require("token")
             var sharedHadIt = false
             if let shared { sharedHadIt = try await FaultRoutes.sharing(shared) { try await $0.removeDevice(token) } }
-            guard devices.all()[token.lowercased()] != nil || sharedHadIt else {
+            let hadChanges = changes.remove(token: token)
+            guard devices.all()[token.lowercased()] != nil || sharedHadIt || hadChanges else {
                 throw ControlAPIError.notFound("Device \(token) has no configured state; GET /api/v1/devices lists the ones that do.")
             }
             devices.remove(token)
@@ -63,8 +81,14 @@ struct DeviceRoutes {
         }
     }
 
-    /// What a device-state body looks like, for error messages.
-    static let example = #"a device state such as {"state":"unregistered"}, {"state":"expired"}, {"state":"topics","topics":["com.example.app"]}, {"state":"otherEnvironment"} or {"state":"rateLimited","max":5,"window_seconds":60}"#
+    /// What a device-update body looks like, for error messages.
+    static let example = #"a device state such as {"state":"unregistered"}, {"state":"expired"}, {"state":"topics","topics":["com.example.app"]}, {"state":"otherEnvironment"} or {"state":"rateLimited","max":5,"window_seconds":60}, and/or a change of the virtual device such as {"online":false}, {"offline_until":1800003600000}, {"app_state":"background"} or {"settings":{"background_budget_per_hour":2}} (optional "at": milliseconds since 1970), and/or its Live Activity {"push_to_start_tokens":["…"]}"#
+
+    /// A change event as `{"at": …, "change": …, …}`.
+    static func json(change event: DeviceEvent) -> JSONValue {
+        guard case .change(let change) = event.kind else { return .null }
+        return .object([.init("at", .integer(event.time))] + change.jsonMembers)
+    }
 
     /// Device tokens are hex; anything else in the path is a typo worth reporting.
     static func validate(token: String) throws {
