@@ -91,13 +91,16 @@ test-examples: deps
 
 ## test-docs: every code block of README.md, CONTRIBUTING.md, docs/*.md and Examples/*/README.md still works (scripts/doc-snippets.py):
 ## Swift blocks compiled and their tests run in a scratch package on this checkout, shell blocks run against
-## a mock on free ports, transcripts compared with what the command prints now.
+## a mock on free ports, transcripts compared with what the command prints now, Python/Go/Node blocks run as
+## tests with the kits (kits/): pytest in the kit's venv, go test, node --test.
 DOCS_PACKAGE := .build/doc-snippets
-test-docs: deps
+# (the venv's path spelled out: KIT_PY_VENV is defined further down, after this line is read)
+test-docs: deps kits/python/.venv/.installed
 	$(SWIFT) build --product mockapns
 	python3 scripts/doc-snippets.py swift --package $(DOCS_PACKAGE) --checkout .
 	cd $(DOCS_PACKAGE) && $(SWIFT) test
 	python3 scripts/doc-snippets.py shell --mockapns .build/debug/mockapns
+	python3 scripts/doc-snippets.py kits --mockapns .build/debug/mockapns --python $(KIT_PY_VENV)/bin/python
 
 ## dist: dist/mockapns-<version>-linux-<arch>.tar.gz: the mockapns binary with the Swift runtime linked in
 ## (--static-swift-stdlib) and the test certificates beside it; it needs only glibc, libnghttp2 and libssl.

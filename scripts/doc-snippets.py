@@ -18,15 +18,26 @@ Each fenced block is one of these kinds, named by an HTML comment on the line be
                               documents' default addresses (127.0.0.1:2197 / :2198) become the mock's, and a
                               `mockapns send` without --url is sent to it
   (none)  transcript          `$ mockapns …` then its output: the command is run and must print exactly that
+  python  pytest              a pytest file, run by the Python kit's venv (kits/python/.venv), whose plugin gives
+                              it the `apns_mock` fixture
+  go      go-test             a _test.go file, run by `go test` in a scratch module that requires mockapnstest
+                              (replaced by kits/go); or, marked `go-test IMPORT…`, a test function: the runner
+                              adds `package snippet_test` and imports the paths the mark lists
+  js      node-test           an ES module run by `node --test`, with the package `mockapns` (kits/node) installed
   any     skip REASON         not checked (say why)
 
-A block in a language with no runner here (python, go, yaml, …) is skipped without a mark; a mark naming a kind of
-another language (`snippet: run` on a python block) is an error, so no block is run by the wrong interpreter.
-Every block runs in a folder laid out like the repository's root, whichever document holds it.
+A block in a language with no runner here (yaml, …) is skipped without a mark, and so is an unmarked python, go or
+js block (those run only when marked); a mark naming a kind of another language (`snippet: run` on a python
+block) is an error, so no block is run by the wrong interpreter. Every shell block runs in a folder laid out like
+the repository's root, whichever document holds it; a kit block runs in a folder of its own, set up as above,
+with MOCKAPNS_BIN naming the binary given, and line numbers in its output are its document's.
 
 Usage:
   doc-snippets.py swift --package DIR --checkout PATH   write the scratch package to DIR
   doc-snippets.py shell --mockapns PATH                 run the shell blocks and transcripts
+  doc-snippets.py kits --mockapns PATH [--python PATH]  run the python, go and js blocks with the test kits
+                                                        (--python: the kit venv's python, by default
+                                                        kits/python/.venv/bin/python)
   doc-snippets.py list                                  print every block and its kind, then the count per kind
 """
 import collections
@@ -52,7 +63,8 @@ MARK = re.compile(r"^<!--\s*snippet:\s*(.*?)\s*-->\s*$")
 DEFAULT_KIND = {"swift": "file", "json": "json", "sh": "run", "": "transcript"}
 # The kinds a block of each language may be marked with (besides skip); a language missing here has no runner.
 LANGUAGE_KINDS = {"swift": {"file", "package", "xctest-members", "xctest-statements"}, "json": {"json"},
-                  "sh": {"run", "run-with-mock"}, "": {"transcript"}}
+                  "sh": {"run", "run-with-mock"}, "": {"transcript"},
+                  "python": {"pytest"}, "go": {"go-test"}, "js": {"node-test"}}
 KINDS = set().union(*LANGUAGE_KINDS.values()) | {"skip"}
 
 
@@ -102,6 +114,9 @@ def blocks():
                 words = mark.group(1).split(None, 1)
             elif language in DEFAULT_KIND:
                 words = [DEFAULT_KIND[language]]
+            elif language in LANGUAGE_KINDS:
+                kinds = ", ".join(sorted(LANGUAGE_KINDS[language]))
+                words = ["skip", f"unmarked {language} block (one runs only when marked: {kinds})"]
             else:
                 words = ["skip", f"no runner for {language} blocks"]
             kind, argument = words[0], (words[1] if len(words) > 1 else "")
@@ -327,15 +342,15 @@ def run_block(block, mockapns):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def run_script(text, work, env):
-    """Runs `text` with bash in its own process group, and ends whatever it left running (a `serve &` whose
+def run_process(command, work, env, limit):
+    """Runs `command` in `work` in its own process group, and ends whatever it left running (a `serve &` whose
     script failed before its `kill %1`), so a failing block cannot leave a mock behind. Output goes to files,
-    not pipes, so a background process holding them open cannot keep this waiting."""
+    not pipes, so a background process holding them open cannot keep this waiting.
+    Returns (exit status, or None if it ran past `limit` seconds; stdout; stderr)."""
     with open(os.path.join(work, ".stdout"), "w+") as out, open(os.path.join(work, ".stderr"), "w+") as err:
-        process = subprocess.Popen(["bash", "-c", "set -euo pipefail\n" + text], cwd=work, env=env,
-                                   stdout=out, stderr=err, start_new_session=True)
+        process = subprocess.Popen(command, cwd=work, env=env, stdout=out, stderr=err, start_new_session=True)
         try:
-            status = process.wait(timeout=60)
+            status = process.wait(timeout=limit)
         except subprocess.TimeoutExpired:
             status = None
         try:
@@ -345,11 +360,18 @@ def run_script(text, work, env):
         if status is None:
             process.kill()
             process.wait()
-            return f"did not finish within 60 s\n--- script\n{text}"
         out.seek(0)
         err.seek(0)
-        if status != 0:
-            return f"exit {status}\n--- script\n{text}\n--- stdout\n{out.read()}--- stderr\n{err.read()}"
+        return status, out.read(), err.read()
+
+
+def run_script(text, work, env):
+    """Runs `text` with bash (run_process): None, or what went wrong."""
+    status, out, err = run_process(["bash", "-c", "set -euo pipefail\n" + text], work, env, 60)
+    if status is None:
+        return f"did not finish within 60 s\n--- script\n{text}"
+    if status != 0:
+        return f"exit {status}\n--- script\n{text}\n--- stdout\n{out}--- stderr\n{err}"
     return None
 
 
@@ -363,6 +385,105 @@ def run_transcript(block, text, work, env):
     if got != expected:
         return f"`{command}` printed\n{got}\n--- the document says\n{expected}"
     return None
+
+
+# ---------------------------------------------------------------- kits (python, go, js)
+
+KIT_KINDS = ("pytest", "go-test", "node-test")
+# Seconds one kit block may take, a limit only against a hang: the first `go test` compiles the kit.
+KIT_LIMIT = 300
+GO_MOD = """\
+module snippet
+
+go 1.19
+
+require mockapnstest v0.0.0
+
+replace mockapnstest => {kit}
+"""
+
+
+def run_kits(mockapns, python):
+    mockapns, python = os.path.abspath(mockapns), os.path.abspath(python)
+    if not os.access(mockapns, os.X_OK):
+        sys.exit(f"doc-snippets: no executable mockapns at {mockapns}; build it (swift build --product mockapns)")
+    selected = [block for block in blocks() if block.kind in KIT_KINDS]
+    needs = {"pytest": (python, "`make kits/python/.venv/.installed` makes the Python kit's venv"),
+             "go-test": ("go", "install Go 1.19 or later (Debian's golang-go; `make deps` installs it)"),
+             "node-test": ("node", "install Node 18 or later (Debian's nodejs; `make deps` installs it)")}
+    for kind in sorted({block.kind for block in selected}):
+        program, remedy = needs[kind]
+        if not shutil.which(program):
+            sys.exit(f"doc-snippets: the {kind} blocks need {program}, which is missing: {remedy}")
+    failures = []
+    for number, block in enumerate(selected, 1):
+        failure = run_kit_block(block, number, mockapns, python)
+        if failure:
+            failures.append(f"{block.name} ({block.kind}): {failure}")
+    for failure in failures:
+        print("FAIL " + failure, file=sys.stderr)
+    print(f"doc-snippets: {len(selected)} kit block(s) checked ({count_by_kind(selected)}), {len(failures)} failed")
+    return 1 if failures else 0
+
+
+def go_test_source(block):
+    """The _test.go file for a go-test block: the block itself, or the test functions it holds after the package
+    clause and the imports its mark lists. A //line directive makes the compiler and `go test` name the
+    document's lines. Raises ValueError when the mark and the block disagree."""
+    whole_file = re.match(r"(\s*//[^\n]*\n)*\s*package\s", block.text) is not None
+    if whole_file and block.argument:
+        raise ValueError("the block has its own package clause, so its mark must not list imports")
+    if not whole_file and not block.argument:
+        raise ValueError("the block has no package clause: list its imports in the mark "
+                         "(`<!-- snippet: go-test mockapnstest testing … -->`)")
+    directive = f"//line {os.path.join(ROOT, block.document)}:{block.line + 1}\n"
+    if whole_file:
+        return directive + block.text + "\n"
+    imports = "".join(f"\t{json.dumps(path)}\n" for path in block.argument.split())
+    return f"package snippet_test\n\nimport (\n{imports})\n\n{directive}{block.text}\n"
+
+
+def run_kit_block(block, number, mockapns, python):
+    """Runs one python, go or js block with its kit in a folder of its own: None, or what went wrong with the
+    runner's output."""
+    if block.argument and block.kind != "go-test":
+        return f"'snippet: {block.kind}' takes no argument (got '{block.argument}')"
+    work = tempfile.mkdtemp(prefix="doc-snippet-")
+    try:
+        env = {key: value for key, value in os.environ.items() if not key.startswith("MOCKAPNS_")}
+        env["MOCKAPNS_BIN"] = mockapns
+        # Blank lines before the block put each of its lines at its line number in the document.
+        padded = "\n" * block.line + block.text + "\n"
+        if block.kind == "pytest":
+            name = f"test_snippet_{number}.py"
+            files = {name: padded}
+            command = [python, "-m", "pytest", "-p", "no:cacheprovider", "-q", name]
+        elif block.kind == "node-test":
+            os.makedirs(os.path.join(work, "node_modules"))
+            os.symlink(os.path.join(ROOT, "kits", "node"), os.path.join(work, "node_modules", "mockapns"))
+            files = {"snippet.test.mjs": padded}
+            command = ["node", "--test", "snippet.test.mjs"]
+        else:
+            try:
+                source = go_test_source(block)
+            except ValueError as error:
+                return str(error)
+            files = {"go.mod": GO_MOD.format(kit=os.path.join(ROOT, "kits", "go")), "snippet_test.go": source}
+            env.update(GOFLAGS="-mod=mod", GOPROXY="off")
+            command = ["go", "test", "-count=1", "./..."]
+        for name, text in files.items():
+            with open(os.path.join(work, name), "w", encoding="utf-8") as handle:
+                handle.write(text)
+        status, out, err = run_process(command, work, env, KIT_LIMIT)
+        shown = " ".join(["python" if part == python else part for part in command])
+        if status is None:
+            return f"`{shown}` did not finish within {KIT_LIMIT} s\n--- stdout\n{out}--- stderr\n{err}"
+        if status != 0:
+            return (f"`{shown}` exited with {status} (line numbers below are {block.document}'s)\n"
+                    f"--- stdout\n{out}--- stderr\n{err}")
+        return None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def main():
@@ -383,6 +504,11 @@ def main():
         return 0
     if arguments[0] == "shell" and len(arguments) == 3 and arguments[1] == "--mockapns":
         return run_shell(arguments[2])
+    if arguments[0] == "kits" and len(arguments) in (3, 5) and arguments[1] == "--mockapns":
+        if len(arguments) == 3:
+            return run_kits(arguments[2], os.path.join(ROOT, "kits", "python", ".venv", "bin", "python"))
+        if arguments[3] == "--python":
+            return run_kits(arguments[2], arguments[4])
     sys.exit(__doc__)
 
 
