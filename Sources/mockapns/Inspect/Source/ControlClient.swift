@@ -28,6 +28,16 @@ struct ControlClient: Sendable {
         return try Self.record(from: try await get("api/v1/notifications/\(escaped)", query: []), url: baseURL)
     }
 
+    /// `GET /api/v1/devices/{token}/screen?at=` and `…/timeline?until=` as sent: what the device shows at `at`
+    /// (nil: now on the mock's clock) and its timeline's entries up to then.
+    func device(_ token: String, at: Int64?) async throws(InspectError) -> (screen: JSONValue, entries: JSONValue) {
+        let escaped = token.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? token
+        let screen = try await get("api/v1/devices/\(escaped)/screen", query: at.map { [("at", String($0))] } ?? [])
+        let instant = screen["at"]?.integerValue ?? at
+        let timeline = try await get("api/v1/devices/\(escaped)/timeline", query: instant.map { [("until", String($0))] } ?? [])
+        return (screen, timeline["entries"] ?? .array([]))
+    }
+
     /// `GET /api/v1/stats` as sent.
     func statistics() async throws(InspectError) -> JSONValue {
         try await get("api/v1/stats", query: [])
