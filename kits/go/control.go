@@ -122,7 +122,7 @@ func (m *Mock) ClearNotifications() {
 	m.must(m.call(http.MethodDelete, "/api/v1/notifications", nil, nil))
 }
 
-// Clear forgets recorded pushes, device states and fault rules: the mock behaves as if just started.
+// Clear forgets recorded pushes, device states and changes, and fault rules: the mock behaves as if just started.
 func (m *Mock) Clear() {
 	m.tb.Helper()
 	for _, path := range []string{"/api/v1/notifications", "/api/v1/devices", "/api/v1/faults"} {

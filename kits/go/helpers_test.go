@@ -33,17 +33,42 @@ type answer struct {
 // apns-* headers, JSON body) over the mock's HTTP/2 client, and fails the test unless it went over HTTP/2.
 func send(t *testing.T, mock *mockapnstest.Mock, client *http.Client, token, topic, title string) answer {
 	t.Helper()
-	payload, _ := json.Marshal(map[string]interface{}{"aps": map[string]interface{}{
-		"alert": map[string]string{"title": title, "body": "Order 42"}}})
+	return sendAlert(t, mock, client, token, alert{topic: topic, title: title, body: "Order 42"})
+}
+
+// alert is what sendAlert sends: apns-topic (appTopic when empty), aps.alert's title and body, aps.badge when set,
+// thread-id and apns-collapse-id when not empty.
+type alert struct {
+	topic, title, body, threadID, collapseID string
+	badge                                    *int
+}
+
+// sendAlert is send with every field of a.
+func sendAlert(t *testing.T, mock *mockapnstest.Mock, client *http.Client, token string, a alert) answer {
+	t.Helper()
+	aps := map[string]interface{}{"alert": map[string]string{"title": a.title, "body": a.body}}
+	if a.badge != nil {
+		aps["badge"] = *a.badge
+	}
+	if a.threadID != "" {
+		aps["thread-id"] = a.threadID
+	}
+	payload, _ := json.Marshal(map[string]interface{}{"aps": aps})
 	req, err := http.NewRequest(http.MethodPost, mock.URL+"/3/device/"+token, strings.NewReader(string(payload)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if a.topic == "" {
+		a.topic = appTopic
+	}
 	req.Header.Set("Content-Type", "application/json; charset=utf-8")
 	req.Header.Set("authorization", fmt.Sprintf("bearer %v", mock.Token()))
-	req.Header.Set("apns-topic", topic)
+	req.Header.Set("apns-topic", a.topic)
 	req.Header.Set("apns-push-type", "alert")
 	req.Header.Set("apns-priority", "10")
+	if a.collapseID != "" {
+		req.Header.Set("apns-collapse-id", a.collapseID)
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatalf("push to %s failed: %v", token, err)
@@ -53,7 +78,7 @@ func send(t *testing.T, mock *mockapnstest.Mock, client *http.Client, token, top
 		t.Fatalf("the push went over %s, want HTTP/2", resp.Proto)
 	}
 	body, _ := io.ReadAll(resp.Body)
-	a := answer{status: resp.StatusCode, apnsID: resp.Header.Get("apns-id")}
+	ans := answer{status: resp.StatusCode, apnsID: resp.Header.Get("apns-id")}
 	if len(body) > 0 {
 		var parsed struct {
 			Reason    string `json:"reason"`
@@ -62,9 +87,9 @@ func send(t *testing.T, mock *mockapnstest.Mock, client *http.Client, token, top
 		if err := json.Unmarshal(body, &parsed); err != nil {
 			t.Fatalf("the mock answered %d with a body that is not JSON: %q", resp.StatusCode, body)
 		}
-		a.reason, a.timestamp = parsed.Reason, parsed.Timestamp
+		ans.reason, ans.timestamp = parsed.Reason, parsed.Timestamp
 	}
-	return a
+	return ans
 }
 
 // recordingTB stands in for a test to capture what the kit reports: Errorf and Fatalf are recorded (Fatalf then

@@ -6,6 +6,7 @@ import fsp from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { deviceChange, deviceUpdate, instantQuery, shownFailure, shows } from './device.js';
 import { MockAPNsError } from './errors.js';
 import { failureMessage, queryFor, satisfied } from './expect.js';
 import { findBinary, findCertsDir, hasKeys } from './locate.js';
@@ -162,17 +163,77 @@ export async function startMockAPNs(options = {}) {
     },
 
     /**
-     * Tells the mock how `deviceToken` behaves: 'unregistered' (410 Unregistered), 'expired' (410 ExpiredToken),
-     * 'otherEnvironment' (400 BadDeviceToken), or an object such as { state: 'topics', topics: ['com.example.app'] }
-     * or { state: 'rateLimited', max: 5, window_seconds: 60 }. null makes it a live device again.
+     * Tells the mock about `deviceToken`. How APNs answers it: 'unregistered' (410 Unregistered), 'expired'
+     * (410 ExpiredToken), 'otherEnvironment' (400 BadDeviceToken), or an object such as
+     * { state: 'topics', topics: ['com.example.app'] } or { state: 'rateLimited', max: 5, window_seconds: 60 };
+     * null forgets the device (its state and its changes). An object may also change the virtual device, with or
+     * without a state: { online: false } (APNs stores its pushes), { online: true }, { offline_until: Date },
+     * { app_state: 'background' } (foreground, background, notRunning, forceQuit), { settings: {…} },
+     * { push_to_start_tokens: [...] }, at `at` (a Date or ms; default now on the mock's clock). appState,
+     * offlineUntil and pushToStartTokens are accepted too.
      * @param {string} deviceToken hexadecimal
      * @param {string | object | null} state
      * @returns {Promise<object>} the control API's answer
      */
     async setDevice(deviceToken, state) {
-      const route = `/api/v1/devices/${encodeURIComponent(deviceToken)}`;
+      const route = devicePath(deviceToken);
       if (state === null) return ask('DELETE', route);
-      return ask('PUT', route, typeof state === 'string' ? { state } : state);
+      return ask('PUT', route, deviceUpdate(state));
+    },
+
+    /**
+     * Records one change of the virtual device, e.g. changeDevice(token, 'tap', { apns_id }) (the user taps that
+     * notification; `action` for an action button), 'offline', 'online', 'app_state' ({ state }),
+     * 'live_activity_token' ({ started_by, token }); `at` (a Date or ms) in `fields`, else now.
+     * @param {string} deviceToken
+     * @param {string} change
+     * @param {object} [fields]
+     * @returns {Promise<object>} the change as the mock recorded it
+     */
+    async changeDevice(deviceToken, change, fields = {}) {
+      return (await ask('POST', `${devicePath(deviceToken)}/changes`, deviceChange(change, fields))).change;
+    },
+
+    /**
+     * What `deviceToken` shows at `at` (a Date or ms; default now on the mock's clock), computed from its changes
+     * and the pushes the mock accepted for it: { at, token, online, app_state, badge, notifications (newest first:
+     * apns_id, title, body, thread_id, collapse_id, time, topic), groups, stored, live_activities, sounds,
+     * background_budget, model }.
+     * @param {string} deviceToken
+     * @param {{ at?: Date | number }} [options]
+     * @returns {Promise<object>}
+     */
+    async device(deviceToken, { at } = {}) {
+      return ask('GET', `${devicePath(deviceToken)}/screen${instantQuery('at', at)}`);
+    },
+
+    /**
+     * What happened to each push of `deviceToken` until `until` (default now), oldest first: entries of
+     * { apns_id, time, outcome (delivered, stored, replaced, dropped, throttled, tapped), rule, explanation }.
+     * @param {string} deviceToken
+     * @param {{ until?: Date | number }} [options]
+     * @returns {Promise<object[]>}
+     */
+    async timeline(deviceToken, { until } = {}) {
+      return (await ask('GET', `${devicePath(deviceToken)}/timeline${instantQuery('until', until)}`)).entries;
+    },
+
+    /**
+     * Resolves with the newest notification `deviceToken` shows (at `at`, default now) with this `title` and
+     * `body` (either may be left out; neither: any notification), or rejects with an AssertionError listing every
+     * notification the screen shows and the device's state (offline, stored pushes, badge).
+     * @param {string} deviceToken
+     * @param {{ title?: string, body?: string, at?: Date | number }} [wanted]
+     * @returns {Promise<object>}
+     */
+    async expectShown(deviceToken, { title, body, at, ...unknown } = {}) {
+      const extra = Object.keys(unknown);
+      if (extra.length) throw new TypeError(`expectShown() takes title, body and at; not ${extra.join(', ')}.`);
+      const wanted = Object.fromEntries(Object.entries({ title, body }).filter(([, value]) => value !== undefined));
+      const screen = await mock.device(deviceToken, { at });
+      const found = screen.notifications.find((notification) => shows(notification, wanted));
+      if (found) return found;
+      throw new AssertionError({ message: shownFailure(screen, wanted), operator: 'expectShown' });
     },
 
     /**
@@ -186,8 +247,8 @@ export async function startMockAPNs(options = {}) {
     },
 
     /**
-     * Forgets the recorded pushes, the fault rules and the device states: the mock behaves as if just started
-     * (record numbering goes on).
+     * Forgets the recorded pushes, the fault rules and the device states and changes: the mock behaves as if just
+     * started (record numbering goes on).
      * @returns {Promise<{ notifications: number, faults: number, devices: number }>} how many of each were removed
      */
     async clear() {
@@ -208,6 +269,11 @@ export async function startMockAPNs(options = {}) {
     },
   };
   return mock;
+}
+
+/** The control API route of one device. */
+function devicePath(deviceToken) {
+  return `/api/v1/devices/${encodeURIComponent(deviceToken)}`;
 }
 
 /** The server's environment: the test's, without MOCKAPNS_* settings, with the credentials the kit found (if any). */

@@ -39,7 +39,8 @@ def push_http1(mock, token: str, *, topic: str = TOPIC, title: str = "Hello", pu
         return error.code
 
 
-def send_aioapns(mock, token: str, *, title: str, topic: str = TOPIC):
+def send_aioapns(mock, token: str, *, title: str, topic: str = TOPIC, body: Optional[str] = None,
+                 badge: Optional[int] = None, collapse_id: Optional[str] = None):
     """Sends one alert with aioapns (its own HTTP/2 stack and JWT signing) and returns its NotificationResult."""
     from aioapns import APNs, NotificationRequest, PushType
     from aioapns.connection import APNsDevelopmentClientProtocol
@@ -55,7 +56,9 @@ def send_aioapns(mock, token: str, *, title: str, topic: str = TOPIC):
                       ssl_context=ssl.create_default_context(cafile=mock.ca_file), max_connections=1)
         client.pool.protocol_class = ToMock
         try:
-            request = NotificationRequest(device_token=token, message={"aps": {"alert": {"title": title}}},
+            alert = {"title": title, **({"body": body} if body is not None else {})}
+            aps = {"alert": alert, **({"badge": badge} if badge is not None else {})}
+            request = NotificationRequest(device_token=token, message={"aps": aps}, collapse_key=collapse_id,
                                           notification_id=str(uuid.uuid4()), push_type=PushType.ALERT)
             return await asyncio.wait_for(client.send_notification(request), timeout=30)
         finally:
@@ -64,8 +67,11 @@ def send_aioapns(mock, token: str, *, title: str, topic: str = TOPIC):
     return asyncio.run(run())
 
 
-def send_kalyke(mock, token: str, *, title: str, topic: str = TOPIC, custom: Optional[Dict[str, Any]] = None) -> None:
-    """Sends one alert with kalyke-apns (httpx2, a new token per push); raises kalyke's exception on a rejection."""
+def send_kalyke(mock, token: str, *, title: str, topic: str = TOPIC, custom: Optional[Dict[str, Any]] = None,
+                body: str = "from kalyke", badge: Optional[int] = None, thread_id: Optional[str] = None,
+                collapse_id: Optional[str] = None) -> str:
+    """Sends one alert with kalyke-apns (httpx2, a new token per push) and returns the apns-id the mock answered;
+    raises kalyke's exception on a rejection."""
     from httpx2 import AsyncClient
     from kalyke import ApnsClient, ApnsConfig, Payload, PayloadAlert
 
@@ -83,9 +89,10 @@ def send_kalyke(mock, token: str, *, title: str, topic: str = TOPIC, custom: Opt
             return AsyncClient(headers=dict(client.headers), http2=True, verify=context)
 
     client = ToMock(use_sandbox=True, team_id=mock.team_id, auth_key_id=mock.key_id, auth_key_filepath=mock.key_file)
-    payload = Payload(alert=PayloadAlert(title=title, body="from kalyke"), custom=custom)
-    asyncio.run(asyncio.wait_for(
-        client.send_message(device_token=token, payload=payload, apns_config=ApnsConfig(topic=topic)), timeout=30))
+    payload = Payload(alert=PayloadAlert(title=title, body=body), badge=badge, thread_id=thread_id, custom=custom)
+    config = ApnsConfig(topic=topic, collapse_id=collapse_id)
+    return asyncio.run(asyncio.wait_for(
+        client.send_message(device_token=token, payload=payload, apns_config=config), timeout=30))
 
 
 @pytest.fixture
