@@ -111,6 +111,28 @@ dist: deps-run
 test-dist: dist
 	bash scripts/test-dist.sh
 
+## --- The container image, compose example and GitHub Action (scripts/image/): run without Swift ---
+## Podman with runc (or docker) from Debian's packages, installed when missing; CONTAINERS_CONF points at
+## scripts/image/containers.conf, never /etc. Without a registry the debian:bookworm-slim base is made with debootstrap.
+.PHONY: image test-image test-action test-compose
+## image: mockapns:<version> and mockapns:latest from the make dist tarball, with podman or docker.
+image: dist
+	bash scripts/image/build-image.sh
+
+## test-image: the image in a real engine: TLS from the host and from a second container by service name, the /data
+## volume across a restart, health, non-root, SIGTERM, and the README's image quick start as written.
+test-image: image
+	SKIP_BUILD=1 bash scripts/image/test-image.sh
+
+## test-action: the GitHub Action's script (action.yml) installs the make dist tarball from a file URL, starts serve
+## and exports APNS_URL, APNS_CA and MOCKAPNS_CONTROL_URL, which a push then uses.
+test-action: dist
+	bash scripts/image/test-action.sh
+
+## test-compose: compose.yaml with podman-compose (PyPI): two mocks sharing one PostgreSQL store, and a sender.
+test-compose: image
+	SKIP_BUILD=1 bash scripts/image/test-compose.sh
+
 ## certs: regenerate the test-only credentials in certs/ (never use them in production).
 certs:
 	bash certs/generate.sh

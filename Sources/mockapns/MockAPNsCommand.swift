@@ -19,6 +19,7 @@ struct MockAPNsCommand: AsyncParsableCommand {
             SendCommand.self,
             CertsCommand.self,
             WaitCommand.self,
+            HealthCommand.self,
             StoreCommand.self,
         ] + InspectCommands.all
     )

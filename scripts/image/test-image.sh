@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# make test-image: builds the image (build-image.sh; SKIP_BUILD=1 takes the one already tagged mockapns:<version>),
+# starts it with a volume on a network of its own, and checks that
+#   - the image carries its OCI labels and a HEALTHCHECK, and serve runs as an unprivileged user (PID 1's uid);
+#   - the health check passes once the mock is up;
+#   - a push from the host with curl is accepted over TLS verified against the CA the container exported
+#     (GET /api/v1/ca.pem, the same file as the ready file's ca_file), and the repository's bundled CA is refused:
+#     the container signs with a CA of its own;
+#   - a second container on the network reaches the mock by its service name (https://mockapns:2197) and verifies
+#     TLS against that CA (`mockapns send --ca`); it is refused with another CA, and by another name of the container
+#     (a network alias the certificate does not carry);
+#   - the control plane answers 401 without the token, and `podman exec <mock> mockapns stats` reads it with the
+#     token given at `run`; started without one, the entrypoint makes a token, prints it, and only it is taken;
+#   - SIGTERM (podman stop) exits 0 with every record in /data/records.jsonl;
+#   - after a restart the CA is the same (kept in the volume), a push verified with the CA fetched before is accepted,
+#     and the recording holds the earlier records and the new one.
+#   - the README's image quick start, run as written (ports 2197 and 2198, a container named mockapns), accepts its
+#     push and lists it.
+# Host ports are picked by the engine except for the README's quick start. It prints the time from `run` to the first
+# accepted push.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+pick_engine
+apt_install curl
+[ "${SKIP_BUILD:-0}" = 1 ] || bash "$IMAGE_DIR/build-image.sh"
+dist_tarball
+IMAGE=${IMAGE:-mockapns}:$VERSION
+engine image inspect "$IMAGE" >/dev/null 2>&1 || die "no image $IMAGE: run make image"
+
+RUN_ID=mockapns-test-$$
+MOCK=$RUN_ID NET=$RUN_ID VOLUME=$RUN_ID
+WORK=$(mktemp -d)
+chmod 755 "$WORK"   # the containers' unprivileged user reads the payload and the CA from it
+cleanup() {
+    if [ "$ENGINE" = podman ]; then engine rm -f -v -t 0 "$MOCK"; else engine rm -f -v "$MOCK"; fi >/dev/null 2>&1 || true
+    engine network rm -f "$NET" >/dev/null 2>&1 || true
+    engine volume rm -f "$VOLUME" >/dev/null 2>&1 || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+PASSED=0
+ok() { PASSED=$((PASSED + 1)); echo "test-image: ok: $*"; }
+fail() {
+    echo "test-image: FAIL: $*" >&2
+    if engine inspect "$MOCK" >/dev/null 2>&1; then
+        echo "--- the mock's last log lines:" >&2
+        engine logs --tail 20 "$MOCK" >&2 || true
+    fi
+    exit 1
+}
+
+DEVICE=00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0
+CONTROL_TOKEN=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+echo '{"aps":{"alert":{"title":"Shipped","body":"Order 42"}}}' > "$WORK/push.json"
+chmod 644 "$WORK/push.json"
+
+# --- the image itself
+LABEL_VERSION=$(engine image inspect --format '{{index .Config.Labels "org.opencontainers.image.version"}}' "$IMAGE")
+[ "$LABEL_VERSION" = "$VERSION" ] || fail "label org.opencontainers.image.version is '$LABEL_VERSION', expected $VERSION"
+HEALTH_CMD=$(engine image inspect --format '{{.Config.Healthcheck}}' "$IMAGE")
+[[ "$HEALTH_CMD" == *mockapns* ]] || fail "the image has no HEALTHCHECK running mockapns (got '$HEALTH_CMD'; podman drops it unless built with --format docker)"
+SIZE=$(engine image inspect --format '{{.Size}}' "$IMAGE")
+ok "labels and HEALTHCHECK ($IMAGE, $((SIZE / 1000000)) MB)"
+
+# --- start: a network with DNS (the mock answers to the alias mockapns there), a volume for /data
+engine network create "$NET" >/dev/null
+engine volume create "$VOLUME" >/dev/null
+host_port() { engine port "$MOCK" "$1/tcp" | head -1 | sed 's/.*://'; }
+# wait_up: /healthz answers (the control plane starts after the APNs listener); gives up after 60 s or when
+# the container has stopped.
+wait_up() {
+    local deadline=$((SECONDS + 60))
+    CONTROL_PORT=$(host_port 2198)
+    APNS_PORT=$(host_port 2197)
+    until curl -fsS -o /dev/null "http://127.0.0.1:$CONTROL_PORT/healthz" 2>/dev/null; do
+        [ "$(engine inspect --format '{{.State.Running}}' "$MOCK")" = true ] || fail "the container stopped before /healthz answered"
+        [ $SECONDS -lt $deadline ] || fail "/healthz did not answer within 60 s"
+        sleep 0.1
+    done
+}
+# push_from_host CA: the HTTP status of one push over TLS verified with CA, or curl's error.
+push_from_host() {
+    curl -sS --http2 --cacert "$1" -o "$WORK/answer" -w '%{http_code}' -H "authorization: bearer $JWT" \
+        -H "apns-topic: com.example.app" -H "apns-push-type: alert" --data-binary @"$WORK/push.json" \
+        "https://localhost:$APNS_PORT/3/device/$DEVICE" 2>&1 || true
+}
+# records: the lines of /data/records.jsonl, read from the volume by a throwaway container.
+records() { engine run --rm -v "$VOLUME:/data" --entrypoint cat "$IMAGE" /data/records.jsonl; }
+
+STARTED=$(date +%s%N)
+engine run -d --name "$MOCK" --network "$NET" --network-alias mockapns --network-alias other-name -p 127.0.0.1::2197 -p 127.0.0.1::2198 \
+    -v "$VOLUME:/data" -e MOCKAPNS_CONTROL_TOKEN="$CONTROL_TOKEN" "$IMAGE" >/dev/null
+wait_up
+curl -fsS -o "$WORK/ca.pem" "http://127.0.0.1:$CONTROL_PORT/api/v1/ca.pem" || fail "GET /api/v1/ca.pem (no token) failed"
+chmod 644 "$WORK/ca.pem"
+# A provider token from the bundled test key inside the image (valid for an hour).
+JWT=$(engine exec "$MOCK" mockapns token)
+[ -n "$JWT" ] || fail "mockapns token printed nothing"
+STATUS=$(push_from_host "$WORK/ca.pem")
+FIRST_200_MS=$(( ($(date +%s%N) - STARTED) / 1000000 ))
+[ "$STATUS" = 200 ] || fail "push from the host: expected 200, got $STATUS $(cat "$WORK/answer" 2>/dev/null)"
+ok "push from the host with curl, TLS verified with the exported CA (first 200 ${FIRST_200_MS} ms after run)"
+
+READY=$(engine exec "$MOCK" cat /tmp/mockapns-ready.json)
+[[ "$READY" == *'"ca_file":"/data/ca/ca.pem"'* ]] || fail "the ready file's ca_file is not /data/ca/ca.pem: $READY"
+engine exec "$MOCK" cat /data/ca/ca.pem | cmp -s - "$WORK/ca.pem" || fail "/api/v1/ca.pem differs from the ready file's ca_file"
+STATUS=$(push_from_host "$REPO_ROOT/certs/ca.pem")
+[[ "$STATUS" == *"SSL certificate problem"* ]] \
+    || fail "a push verified with the repository's bundled CA should fail the TLS check (the image signs with its own CA); got $STATUS"
+ok "ready file's ca_file is the exported CA; the bundled test CA is refused"
+
+UID_LINE=$(engine exec "$MOCK" grep '^Uid:' /proc/1/status)
+COMM=$(engine exec "$MOCK" cat /proc/1/comm)
+read -r _ RUID EUID_ _ <<<"$UID_LINE"
+[ "$COMM" = mockapns ] || fail "PID 1 is '$COMM', expected mockapns"
+{ [ "$RUID" != 0 ] && [ "$EUID_" != 0 ]; } || fail "serve runs as root ($UID_LINE)"
+ok "serve is PID 1 and runs as uid $RUID"
+
+if [ "$ENGINE" = podman ]; then
+    # Podman runs health checks from systemd timers; without systemd (CI) it runs them when asked.
+    engine healthcheck run "$MOCK" >/dev/null || fail "podman healthcheck run: the image's health check failed"
+else
+    deadline=$((SECONDS + 90))
+    until [ "$(engine inspect --format '{{.State.Health.Status}}' "$MOCK")" = healthy ]; do
+        [ $SECONDS -lt $deadline ] || fail "the health status did not turn healthy within 90 s"
+        sleep 1
+    done
+fi
+HEALTH=$(engine inspect --format '{{.State.Health.Status}}' "$MOCK")
+[ "$HEALTH" = healthy ] || fail "health status '$HEALTH', expected healthy"
+ok "health status healthy"
+
+# --- a second container reaches the mock by its service name and verifies TLS
+# send_by_name HOST CA: one push from a throwaway container on the network to https://HOST:2197, trusting CA.
+send_by_name() {
+    engine run --rm --network "$NET" -v "$WORK:/work:ro" "$IMAGE" send /work/push.json --url "https://$1:2197" \
+        --ca "$2" --key-file TESTTEAM01:TESTKEY001:/opt/mockapns/certs/AuthKey_TESTKEY001.p8 \
+        --topic com.example.app --token "$DEVICE" --give-up-after 5
+}
+send_by_name mockapns /work/ca.pem >"$WORK/send.out" 2>&1 || { cat "$WORK/send.out" >&2; fail "send to https://mockapns:2197 from a second container"; }
+ok "second container: send to https://mockapns:2197 verified with the exported CA"
+# refused_by_tls HOST CA WHY: the send fails its TLS check.
+refused_by_tls() {
+    if send_by_name "$1" "$2" >"$WORK/refused.out" 2>&1; then
+        fail "send to https://$1:2197 trusting $2 was accepted, but $3: TLS is not verified"
+    fi
+    grep -q "certificate verification failed" "$WORK/refused.out" || { cat "$WORK/refused.out" >&2; fail "send to https://$1:2197 failed, but not its TLS check"; }
+}
+refused_by_tls mockapns /opt/mockapns/certs/ca.pem "the bundled CA did not sign the certificate"
+refused_by_tls other-name /work/ca.pem "the certificate names the host name and mockapns only"
+ok "second container: refused when trusting another CA, and by a name the certificate does not carry"
+
+STATUS=$(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$CONTROL_PORT/api/v1/stats")
+[ "$STATUS" = 401 ] || fail "GET /api/v1/stats without the control token: expected 401, got $STATUS"
+STATS=$(engine exec "$MOCK" mockapns stats --json)
+[[ "$(tr -d ' \n' <<<"$STATS")" == *'"total":2'* ]] || fail "mockapns stats in the container: expected total 2, got $STATS"
+ok "the control plane needs the token (401 without); podman exec mockapns stats: total 2 (token from the run's environment)"
+
+# --- SIGTERM flushes the recording; the volume keeps it and the CA across a restart
+engine stop -t 30 "$MOCK" >/dev/null
+EXIT=$(engine inspect --format '{{.State.ExitCode}}' "$MOCK")
+[ "$EXIT" = 0 ] || fail "serve exited with $EXIT on SIGTERM, expected 0"
+engine logs "$MOCK" 2>&1 | grep -q 'stopped after 2 request(s)' || fail "the log has no 'stopped after 2 request(s)'"
+records >"$WORK/before.jsonl"
+[ "$(grep -c "$DEVICE" "$WORK/before.jsonl")" = 2 ] || fail "/data/records.jsonl after SIGTERM: expected 2 records, got $(wc -l <"$WORK/before.jsonl") lines"
+ok "SIGTERM: exit 0, both records in /data/records.jsonl"
+
+engine start "$MOCK" >/dev/null
+wait_up
+curl -fsS "http://127.0.0.1:$CONTROL_PORT/api/v1/ca.pem" | cmp -s - "$WORK/ca.pem" || fail "the CA changed across the restart (MOCKAPNS_CA_DIR=/data/ca should keep it)"
+STATUS=$(push_from_host "$WORK/ca.pem")
+[ "$STATUS" = 200 ] || fail "push after the restart with the CA fetched before: expected 200, got $STATUS"
+engine stop -t 30 "$MOCK" >/dev/null
+records >"$WORK/after.jsonl"
+[ "$(wc -l <"$WORK/after.jsonl")" = 3 ] || fail "after the restart: expected 3 records, got $(wc -l <"$WORK/after.jsonl")"
+head -2 "$WORK/after.jsonl" | cmp -s - "$WORK/before.jsonl" || fail "the first two records changed across the restart"
+ok "restart: same CA from the volume, the recording kept and appended to"
+
+# --- without MOCKAPNS_CONTROL_TOKEN the entrypoint makes one, prints it, and the control plane takes only it
+engine rm -f -v "$MOCK" >/dev/null 2>&1
+engine run -d --name "$MOCK" -p 127.0.0.1::2197 -p 127.0.0.1::2198 "$IMAGE" >/dev/null
+wait_up
+MADE=$(engine logs "$MOCK" 2>&1 | sed -n 's/^mockapns: control token (made at start.*: \([0-9a-f]*\)$/\1/p')
+[ ${#MADE} = 32 ] || fail "no control token in the log of a container started without MOCKAPNS_CONTROL_TOKEN"
+STATUS=$(curl -sS -o /dev/null -w '%{http_code}' -H "authorization: bearer $MADE" "http://127.0.0.1:$CONTROL_PORT/api/v1/stats")
+[ "$STATUS" = 200 ] || fail "GET /api/v1/stats with the printed token: expected 200, got $STATUS"
+STATUS=$(curl -sS -o /dev/null -w '%{http_code}' -H "authorization: bearer $CONTROL_TOKEN" "http://127.0.0.1:$CONTROL_PORT/api/v1/stats")
+[ "$STATUS" = 401 ] || fail "GET /api/v1/stats with another token: expected 401, got $STATUS"
+ok "no MOCKAPNS_CONTROL_TOKEN: a token is made and printed at start, and only it opens the control plane"
+
+# --- the README's quick start, as written (the block after the marker naming make test-image)
+engine rm -f -v "$MOCK" >/dev/null 2>&1
+QUICK=$(awk '/<!-- snippet: skip run by make test-image/ { marked = 1; next } marked && /^```/ { if (inside) exit; inside = 1; next } inside' "$REPO_ROOT/README.md")
+[ -n "$QUICK" ] || fail "README.md has no block marked 'snippet: skip run by make test-image'"
+if engine container exists mockapns 2>/dev/null || engine inspect mockapns >/dev/null 2>&1; then
+    fail "a container named mockapns already exists here: the README's quick start would clash with it (remove it first)"
+fi
+quick_cleanup() { engine rm -f -v -t 0 mockapns >/dev/null 2>&1 || true; engine volume rm -f mockapns-data >/dev/null 2>&1 || true; cleanup; }
+trap quick_cleanup EXIT
+[ "$ENGINE" = podman ] || QUICK=$(sed 's/^podman /docker /; s/\$(podman /$(docker /g' <<<"$QUICK")
+(cd "$WORK" && bash -euo pipefail -c "$QUICK") >"$WORK/quick.out" 2>&1 \
+    || { cat "$WORK/quick.out" >&2; fail "the README's image quick start"; }
+grep -q "${DEVICE:0:8}" "$WORK/quick.out" || { cat "$WORK/quick.out" >&2; fail "the README's quick start did not list its push"; }
+ok "the README's image quick start: push accepted over TLS with the exported CA, listed by mockapns list"
+
+echo "test-image: $PASSED passed, 0 failed ($IMAGE, $((SIZE / 1000000)) MB; first 200 ${FIRST_200_MS} ms after run)"
