@@ -192,7 +192,7 @@ ok "no MOCKAPNS_CONTROL_TOKEN: a token is made and printed at start, and only it
 engine rm -f -v "$MOCK" >/dev/null 2>&1
 QUICK=$(awk '/<!-- snippet: skip run by make test-image/ { marked = 1; next } marked && /^```/ { if (inside) exit; inside = 1; next } inside' "$REPO_ROOT/README.md")
 [ -n "$QUICK" ] || fail "README.md has no block marked 'snippet: skip run by make test-image'"
-if engine container exists mockapns 2>/dev/null || engine inspect mockapns >/dev/null 2>&1; then
+if engine container inspect mockapns >/dev/null 2>&1; then
     fail "a container named mockapns already exists here: the README's quick start would clash with it (remove it first)"
 fi
 quick_cleanup() { engine rm -f -v -t 0 mockapns >/dev/null 2>&1 || true; engine volume rm -f mockapns-data >/dev/null 2>&1 || true; cleanup; }
