@@ -36,6 +36,15 @@ final class ServeRelayTests: XCTestCase {
         return (process, url, readyJSON?["http1_url"]?.stringValue)
     }
 
+    /// Starts the upstream (mock B) recording to `record`, with `gone` unregistered in its own registry.
+    private func serveUpstream(in directory: URL, record: String) async throws -> (process: InspectFollowProcess, url: String) {
+        let devices = directory.appendingPathComponent("devices.json").path
+        try Data(#"[{"token": "\#(gone)", "state": "unregistered", "timestamp": 1700000000000}]"#.utf8)
+            .write(to: URL(fileURLWithPath: devices))
+        let (process, url, _) = try await serve(in: directory, record: record, extra: ["--devices", devices])
+        return (process, url)
+    }
+
     /// The relay flags pointing at `upstream` with the bundled test key and CA.
     private func relayFlags(_ upstream: String, timeout: String = "10") -> [String] {
         ["--relay", upstream, "--relay-key-file", "TESTTEAM01:TESTKEY001:" + certs.appendingPathComponent("AuthKey_TESTKEY001.p8").path,
@@ -60,11 +69,8 @@ final class ServeRelayTests: XCTestCase {
     func testSenderGetsTheUpstreamsAnswerAndTheRecordKeepsBothVerdicts() async throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let devices = directory.appendingPathComponent("devices.json").path
-        try Data(#"[{"token": "\#(gone)", "state": "unregistered", "timestamp": 1700000000000}]"#.utf8)
-            .write(to: URL(fileURLWithPath: devices))
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: ["--devices", devices])
+        let (upstream, upstreamURL) = try await serveUpstream(in: directory, record: upstreamRecord)
         defer { upstream.stop() }
         let relayDevices = directory.appendingPathComponent("relay-devices.json").path
         try Data(#"[{"token": "\#(refusedByMock)", "state": "unregistered", "timestamp": 1600000000000}]"#.utf8)
@@ -112,11 +118,8 @@ final class ServeRelayTests: XCTestCase {
     func testPushesOverHTTP1AreRelayedLikeHTTP2() async throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let devices = directory.appendingPathComponent("devices.json").path
-        try Data(#"[{"token": "\#(gone)", "state": "unregistered", "timestamp": 1700000000000}]"#.utf8)
-            .write(to: URL(fileURLWithPath: devices))
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: ["--devices", devices])
+        let (upstream, upstreamURL) = try await serveUpstream(in: directory, record: upstreamRecord)
         defer { upstream.stop() }
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
         let (relay, relayURL, http1) = try await serve(in: directory, record: relayRecord,

@@ -38,7 +38,8 @@ final class DashboardRoutesTests: XCTestCase {
         let missing = try await client.send("GET", "/dashboard/nope.js")
         let postToPage = try await client.send("POST", "/")
         var refused: [String: Int] = [:]
-        for path in ["/api/v1/search", "/api/v1/stream", "/api/v1/notifications/1", "/api/v1/stats", "/api/v1/devices", "/healthz"] {
+        for path in ["/api/v1/search", "/api/v1/stream", "/api/v1/notifications/1", "/api/v1/stats", "/api/v1/devices",
+                     "/api/v1/devices/ab/screen", "/metrics"] {
             refused[path] = try await client.send("GET", path).status
         }
         let withToken = try await client.send("GET", "/api/v1/search", headers: ["authorization": "Bearer s3cret"])
