@@ -175,6 +175,8 @@ screenshots: deps
 	$(SWIFT) test --skip-build --filter DashboardBrowserTests.testDashboardShowsLivePushesSearchDetailAndFaults
 	cp .build/dashboard-screenshots/list-light.png docs/dashboard-list.png
 	cp .build/dashboard-screenshots/detail-dark.png docs/dashboard-detail-dark.png
+	$(SWIFT) test --skip-build --filter DashboardDevicesBrowserTests
+	cp .build/dashboard-screenshots/devices.png docs/dashboard-devices.png
 
 clean:
 	rm -rf .build $(VENV) $(KIT_PY_VENV)

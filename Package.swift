@@ -149,6 +149,7 @@ let package = Package(
             resources: [
                 .embedInCode("Dashboard/Assets/index.html"), .embedInCode("Dashboard/Assets/app.css"),
                 .embedInCode("Dashboard/Assets/app.js"), .embedInCode("Dashboard/Assets/render.js"),
+                .embedInCode("Dashboard/Assets/devices.js"),
                 .embedInCode("OpenAPI/openapi.json"),
             ],
             swiftSettings: strict

@@ -16,7 +16,8 @@ final class DashboardRoutesTests: XCTestCase {
         XCTAssertEqual(page.headers["content-type"], "text/html; charset=utf-8")
         XCTAssertTrue(String(decoding: page.body, as: UTF8.self).contains(#"<script type="module" src="/dashboard/app.js">"#))
         total += page.body.count
-        for (name, type) in [("app.js", "text/javascript"), ("render.js", "text/javascript"), ("app.css", "text/css")] {
+        for (name, type) in [("app.js", "text/javascript"), ("render.js", "text/javascript"), ("devices.js", "text/javascript"),
+                             ("app.css", "text/css")] {
             let answer = try await client.send("GET", "/dashboard/\(name)")
             XCTAssertEqual(answer.status, 200, name)
             XCTAssertEqual(answer.headers["content-type"]?.hasPrefix(type), true, name)

@@ -13,6 +13,7 @@ struct DashboardAsset: Sendable {
     static let files: [String: DashboardAsset] = [
         "app.js": DashboardAsset(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8"),
         "render.js": DashboardAsset(bytes: PackageResources.render_js, contentType: "text/javascript; charset=utf-8"),
+        "devices.js": DashboardAsset(bytes: PackageResources.devices_js, contentType: "text/javascript; charset=utf-8"),
         "app.css": DashboardAsset(bytes: PackageResources.app_css, contentType: "text/css; charset=utf-8"),
     ]
 }

@@ -1,6 +1,8 @@
 // The dashboard: live list (server-sent events read with fetch), server-side search, detail with the iPhone rendering,
-// devices, faults and the test-push form. Everything goes through the JSON API on this origin.
+// devices (the virtual iPhone is devices.js), faults and the test-push form. Everything goes through the JSON API on
+// this origin.
 import * as view from "/dashboard/render.js";
+import * as devices from "/dashboard/devices.js";
 const { h } = view;
 
 const $ = (id) => document.getElementById(id);
@@ -51,6 +53,7 @@ async function api(path, options = {}) {
 }
 // A 401 is answered by the token prompt, not by an error line beside the control that made the call.
 const showError = (node, error) => { if (error?.unauthorized) error = null; node.hidden = !error; node.textContent = error ? String(error.message || error) : ""; };
+devices.setUp({ api, showError });
 
 // ---- list and search ----
 const rowsBody = $("rows");
@@ -162,6 +165,7 @@ function onLiveItem(item) {
     if (item.seq <= state.lastSeq) return;   // already on the page
     state.lastSeq = item.seq;
   }
+  devices.onRecord(item);
   scheduleCounters();
   if (state.paused) {
     state.pending.push(item);   // still raw: parsed when shown
@@ -464,7 +468,10 @@ function showPage() {
   const page = (location.hash || "#pushes").slice(1);
   for (const section of document.querySelectorAll(".page")) section.hidden = section.id !== `page-${page}`;
   for (const link of document.querySelectorAll("nav a")) link.classList.toggle("current", link.dataset.page === page);
-  if (page === "devices") loadDevices().catch((e) => showError($("device-error"), e));
+  if (page === "devices") {
+    loadDevices().catch((e) => showError($("device-error"), e));
+    devices.open().catch((e) => showError($("phone-error"), e));
+  }
   if (page === "faults") loadFaults().catch((e) => showError($("fault-error"), e));
   if (page === "send") lintPayload();
 }
@@ -482,9 +489,9 @@ document.addEventListener("keydown", (event) => {
   const typing = /INPUT|TEXTAREA|SELECT/.test(document.activeElement?.tagName || "");
   if (event.key === "Escape" && typing) { document.activeElement.blur(); return; }
   if (typing || event.metaKey || event.ctrlKey || event.altKey) return;
-  if (event.key === "/") { event.preventDefault(); $("search").focus(); }
-  else if (event.key === "j") move(1);
-  else if (event.key === "k") move(-1);
+  if (event.key === "/") { event.preventDefault(); ($("page-devices").hidden ? $("search") : $("phone-token")).focus(); }
+  else if (event.key === "j") { if ($("page-devices").hidden) move(1); else devices.step(1); }
+  else if (event.key === "k") { if ($("page-devices").hidden) move(-1); else devices.step(-1); }
   else if (event.key === "Enter" && state.selected) select(state.selected);
 });
 
