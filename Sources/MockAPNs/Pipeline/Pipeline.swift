@@ -105,13 +105,15 @@ public final class Pipeline: Sendable {
     ///
     /// The answer is `.now` unless it has to wait for something off the caller's thread: the record's line written
     /// and committed (`--record-sync`), the upstream's answer (`--relay`), or the shared store's grant for a counted
-    /// fault. Then it is `.later`, and `later` is called once with the response, from the writer's thread or a task;
-    /// the transport hops back to its own loop from there.
+    /// fault. Then it is `.later`, and the completion `later` gives is called once with the response, from the writer's
+    /// thread or a task; the transport hops back to its own loop from there. `later` is evaluated only then, so a
+    /// request answered now allocates no completion.
     public func process(_ request: APNsRequest, on connection: PipelineConnection,
-                        later: @escaping @Sendable (PipelineResponse) -> Void) -> PipelineAnswer {
+                        later: @autoclosure () -> @Sendable (PipelineResponse) -> Void) -> PipelineAnswer {
         guard answersLater else { return .now(process(request, on: connection, afterRecording: nil, relayAnswer: nil)) }
+        let completion = later()
         let sync = recorder.writesBeforeAnswering
-        let response = process(request, on: connection, afterRecording: sync ? later : nil, relayAnswer: later)
+        let response = process(request, on: connection, afterRecording: sync ? completion : nil, relayAnswer: completion)
         return sync || response.deferred ? .later : .now(response)
     }
 

@@ -38,9 +38,9 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         let logger = logger
         // A `.later` answer arrives from the file writer's thread or a task; the responder hands it to the
         // connection's loop (`loop.execute`), so the loop never waits for the disk, the upstream or the store.
-        let answer = pipeline.process(apnsRequest, on: connection) { response in
+        let answer = pipeline.process(apnsRequest, on: connection, later: { response in
             Self.finish(response, request: request, responder: responder, logger: logger)
-        }
+        })
         if case .now(let response) = answer {
             Self.finish(response, request: request, responder: responder, logger: logger)
         }

@@ -85,17 +85,24 @@ final class APNsHTTP1Handler: ChannelInboundHandler, RemovableChannelHandler {
                   body: Array(#"{"reason":"Forbidden"}"#.utf8), version: version, keepAlive: keepAlive, context: context)
             return
         }
-        // A `.later` answer (`--record-sync`, `--relay`, a counted fault shared through a store) arrives from another
-        // thread; hopping back to the loop here keeps the loop from ever waiting for the disk, upstream or store.
+        let answer = pipeline.process(apnsRequest, on: connection,
+                                      later: completion(version: version, keepAlive: keepAlive, context: context))
+        if case .now(let response) = answer {
+            carryOut(response, version: version, keepAlive: keepAlive, context: context)
+        }
+    }
+
+    /// Where a `.later` answer (`--record-sync`, `--relay`, a counted fault shared through a store) goes: it arrives
+    /// from another thread, and hopping back to the loop here keeps the loop from ever waiting for the disk, upstream
+    /// or store. Made on the loop, and only for a request answered later.
+    private func completion(version: HTTPVersion, keepAlive: Bool,
+                            context: ChannelHandlerContext) -> @Sendable (PipelineResponse) -> Void {
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let answer = pipeline.process(apnsRequest, on: connection) { response in
+        return { response in
             bound.eventLoop.execute {
                 let (handler, context) = bound.value
                 handler.carryOut(response, version: version, keepAlive: keepAlive, context: context)
             }
-        }
-        if case .now(let response) = answer {
-            carryOut(response, version: version, keepAlive: keepAlive, context: context)
         }
     }
 
