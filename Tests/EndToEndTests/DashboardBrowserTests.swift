@@ -13,26 +13,12 @@ import FoundationNetworking
 final class DashboardBrowserTests: XCTestCase {
 
     func testDashboardShowsLivePushesSearchDetailAndFaults() async throws {
-        let python = RepoPaths.python
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashboard-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let ready = directory.appendingPathComponent("ready.json").path
-        let serve = try InspectFollowProcess([
-            "serve", "--h2c", "--port", "0", "--control-port", "0", "--trust-any-signature", "--ready-file", ready,
-        ])
-        defer { serve.stop() }
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let apns = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "serve wrote no ready file")
-        let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue)
-        XCTAssertEqual(readyJSON?["dashboard_url"]?.stringValue, control + "/")
-
-        let keyPath = RepoPaths.root + "/certs/AuthKey_TESTKEY001.p8"
-        let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(keyPath)"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let mock = try await DashboardBrowserMock.start(in: try makeTestDirectory("dashboard"), ["--trust-any-signature"])
+        defer { mock.process.stop() }
+        XCTAssertEqual(mock.ready?["dashboard_url"]?.stringValue, mock.controlURL + "/")
         let shots = RepoPaths.root + "/.build/dashboard-screenshots"
         let script = RepoPaths.peers + "/dashboard_browser.py"
-        let result = try await Self.run(python, [script, control, apns, jwt, shots])
+        let result = try await Self.run(RepoPaths.python, [script, mock.controlURL, mock.apnsURL, mock.jwt, shots])
         XCTAssertEqual(result.status, 0, "browser test failed:\n\(result.output)")
         XCTAssertTrue(result.output.contains(#""ok": true"#), result.output)
         for name in ["list-light", "list-dark", "detail-light", "detail-dark"] {
@@ -45,23 +31,10 @@ final class DashboardBrowserTests: XCTestCase {
     /// page of a full mock is requested once. The script prints its figures (latency, throughput ratio) for the
     /// note; latency is checked only against a freeze, never as a timing bound.
     func testDashboardStaysBoundedUnderABurst() async throws {
-        let python = RepoPaths.python
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashload-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let ready = directory.appendingPathComponent("ready.json").path
-        let serve = try InspectFollowProcess([
-            "serve", "--h2c", "--port", "0", "--control-port", "0", "--trust-any-signature", "--quiet", "--ready-file", ready,
-        ])
-        defer { serve.stop() }
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let apns = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "serve wrote no ready file")
-        let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue)
-        let keyPath = RepoPaths.root + "/certs/AuthKey_TESTKEY001.p8"
-        let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(keyPath)"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let mock = try await DashboardBrowserMock.start(in: try makeTestDirectory("dashboard-load"), ["--trust-any-signature", "--quiet"])
+        defer { mock.process.stop() }
         let script = RepoPaths.peers + "/dashboard_load.py"
-        let result = try await Self.run(python, [script, control, apns, jwt, "20000"])
+        let result = try await Self.run(RepoPaths.python, [script, mock.controlURL, mock.apnsURL, mock.jwt, "20000"])
         print(result.output)
         XCTAssertEqual(result.status, 0, "dashboard load test failed:\n\(result.output)")
         XCTAssertTrue(result.output.contains(#""ok": true"#), result.output)

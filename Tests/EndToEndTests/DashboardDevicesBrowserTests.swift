@@ -12,25 +12,11 @@ import XCTest
 final class DashboardDevicesBrowserTests: XCTestCase {
 
     func testDevicesPageShowsTheLockScreenTimelineAndScrubsBack() async throws {
-        let python = RepoPaths.python
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashdevices-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let ready = directory.appendingPathComponent("ready.json").path
-        let serve = try InspectFollowProcess([
-            "serve", "--h2c", "--port", "0", "--control-port", "0", "--trust-any-signature", "--quiet", "--ready-file", ready,
-        ])
-        defer { serve.stop() }
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let apns = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "serve wrote no ready file")
-        let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue)
-
-        let keyPath = RepoPaths.root + "/certs/AuthKey_TESTKEY001.p8"
-        let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(keyPath)"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let mock = try await DashboardBrowserMock.start(in: try makeTestDirectory("dashboard-devices"), ["--trust-any-signature", "--quiet"])
+        defer { mock.process.stop() }
         let shots = RepoPaths.root + "/.build/dashboard-screenshots"
         let script = RepoPaths.peers + "/dashboard_devices_browser.py"
-        let result = try await DashboardBrowserTests.run(python, [script, control, apns, jwt, shots])
+        let result = try await DashboardBrowserTests.run(RepoPaths.python, [script, mock.controlURL, mock.apnsURL, mock.jwt, shots])
         XCTAssertEqual(result.status, 0, "browser test failed:\n\(result.output)")
         XCTAssertTrue(result.output.contains(#""ok": true"#), result.output)
         for name in ["devices", "devices-dark", "devices-offline"] {
