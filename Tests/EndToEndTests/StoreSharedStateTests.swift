@@ -106,6 +106,44 @@ final class StoreSharedStateTests: PostgresTestCase {
         }
     }
 
+    /// A virtual device's changes made through one instance's control API reach the others through the store: the
+    /// device taken offline on A shows offline on B, a push B accepts is stored for it, and `mockapns device --store`
+    /// tells the same from the database.
+    func testVirtualDeviceChangesReachEveryInstance() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let database = try cluster.createDatabase("devicechanges")
+        let url = cluster.url(database: database)
+        let (first, _, firstControl) = try await serve(url, name: "A")
+        defer { first.stop() }
+        let (second, secondAPNs, secondControl) = try await serve(url, name: "B")
+        defer { second.stop() }
+        let offline = try curl("PUT", firstControl + "/api/v1/devices/\(tokenZ)", #"{"online":false}"#)
+        XCTAssertEqual(offline.status, 200, offline.body)
+        var onB = ""
+        for _ in 0..<100 {
+            onB = try curl("GET", secondControl + "/api/v1/devices/\(tokenZ)/screen").body
+            if onB.contains(#""online":false"#) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        XCTAssertTrue(onB.contains(#""online":false"#), "B never saw the device go offline: \(onB)")
+        let pushed = try await answer(tokenZ, at: secondAPNs)
+        XCTAssertEqual(pushed, "200")
+        var stored = 0
+        for _ in 0..<100 where stored == 0 {
+            let screen = try JSONValue.parse(Array(try curl("GET", firstControl + "/api/v1/devices/\(tokenZ)/screen").body.utf8))
+            stored = screen["stored"]?.arrayElements?.count ?? 0
+            if stored == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        XCTAssertEqual(stored, 1, "A reads B's push from the store and holds it for the offline device")
+        let fromStore = try await InspectCLI.run(["device", tokenZ, "--store", url, "--json"])
+        XCTAssertEqual(fromStore.status, 0, fromStore.stderr)
+        XCTAssertEqual(try fromStore.json()["screen"]?["online"], .bool(false), fromStore.stdout)
+        XCTAssertEqual(try fromStore.json()["screen"]?["stored"]?.arrayElements?.count, 1, fromStore.stdout)
+        let forget = try curl("DELETE", secondControl + "/api/v1/devices/\(tokenZ)")
+        XCTAssertEqual(forget.status, 200, forget.body)
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_device_changes", database: database), "0")
+    }
+
     /// Over HTTP/1.1 a counted fault shared through the store is claimed from the store as over HTTP/2 (one answer
     /// path): two instances answering by turns fire it exactly its count between them, not its count each.
     func testACountedFaultSharedThroughTheStoreFiresItsCountOverHTTP1() async throws {

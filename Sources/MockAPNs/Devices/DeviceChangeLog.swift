@@ -68,6 +68,11 @@ public final class DeviceChangeLog: Sendable {
         changes.withLock { $0[token.lowercased()] ?? [] }
     }
 
+    /// Every device's changes by token, in the order they were recorded.
+    public func all() -> [String: [DeviceEvent]] {
+        changes.withLock { $0 }
+    }
+
     /// The tokens with changes.
     public var tokens: [String] {
         changes.withLock { Array($0.keys) }
@@ -78,6 +83,19 @@ public final class DeviceChangeLog: Sendable {
     public func remove(token: String) -> Bool {
         let hadTokens = pushToStart.withLock { $0.removeValue(forKey: token.lowercased()) != nil }
         return changes.withLock { $0.removeValue(forKey: token.lowercased()) != nil } || hadTokens
+    }
+
+    /// Puts `changes` (by token, oldest first) in place of every device's changes, as the shared store holds them
+    /// (`serve --store`); the push-to-start tokens stay this instance's. Past the bounds, the newest devices and
+    /// changes are kept.
+    public func replaceChanges(with changes: [String: [DeviceEvent]]) {
+        var bounded: [String: [DeviceEvent]] = [:]
+        for (token, events) in changes.sorted(by: { ($0.value.last?.time ?? 0) > ($1.value.last?.time ?? 0) })
+            .prefix(Self.maxDevices) {
+            bounded[token.lowercased()] = Array(events.filter { if case .change = $0.kind { return true } else { return false } }
+                .suffix(Self.maxChangesPerDevice))
+        }
+        self.changes.withLock { $0 = bounded }
     }
 
     /// Forgets every device's changes.

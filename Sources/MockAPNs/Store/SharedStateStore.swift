@@ -1,3 +1,5 @@
+import APNsModel
+
 /// Where device states and fault rules live when several mocks share them (`serve --store`): a change made through
 /// any instance's control API is written here and reaches every instance's local copy (``DeviceRegistry``,
 /// ``FaultPlan``), which pushes read without waiting on the store.
@@ -13,6 +15,11 @@ public protocol SharedStateStore: Sendable {
     func removeDevice(_ token: String) async throws -> Bool
     /// Forgets every device state; how many there were.
     func removeAllDevices() async throws -> Int
+    /// Records changes of `token`'s virtual device (``DeviceEvent/Kind/change(_:)`` events, with their instants) for
+    /// every instance.
+    func addDeviceChanges(_ token: String, _ events: [DeviceEvent]) async throws
+    /// Forgets `token`'s virtual-device changes everywhere (every device's when `token` is nil); how many there were.
+    func removeDeviceChanges(_ token: String?) async throws -> Int
     /// Adds a rule for every instance; its id (the same on every instance).
     func addFault(_ rule: FaultRule) async throws -> String
     /// Removes the rule with `id` everywhere; whether it existed.

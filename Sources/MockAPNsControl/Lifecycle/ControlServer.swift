@@ -108,7 +108,8 @@ public final class ControlServer: Sendable {
                    webhooks: server.configuration.webhooks).register(on: router)
         DeviceRoutes(devices: server.devices, shared: server.configuration.sharedState, changes: server.deviceChanges,
                      clock: server.pipeline.configuration.clock).register(on: router)
-        DeviceScreenRoutes(reader: reader, changes: server.deviceChanges, clock: server.pipeline.configuration.clock)
+        DeviceScreenRoutes(reader: reader, changes: server.deviceChanges, clock: server.pipeline.configuration.clock,
+                           shared: server.configuration.sharedState)
             .register(on: router)
         FaultRoutes(faults: server.faults, shared: server.configuration.sharedState).register(on: router)
         MetricsRoute(metrics: metrics).register(on: router)

@@ -9,8 +9,8 @@ import MockAPNs
 /// The same `PUT` also changes the virtual device (``DeviceUpdate``: online, app state, settings); those changes and
 /// the device's accepted pushes make the screen and timeline served by ``DeviceScreenRoutes``.
 ///
-/// With a shared store (`serve --store`) a state is written there too, so every instance applies it; virtual-device
-/// changes stay with the instance that was told.
+/// With a shared store (`serve --store`) a state and the virtual device's changes are written there too, so every
+/// instance applies them (push-to-start tokens stay with the instance that was told).
 struct DeviceRoutes {
     let devices: DeviceRegistry
     var shared: (any SharedStateStore)?
@@ -29,7 +29,10 @@ struct DeviceRoutes {
         }
         group.delete { _, _ in
             var count = devices.all().count
-            if let shared { count = try await FaultRoutes.sharing(shared) { try await $0.removeAllDevices() } }
+            if let shared {
+                count = try await FaultRoutes.sharing(shared) { try await $0.removeAllDevices() }
+                _ = try await FaultRoutes.sharing(shared) { try await $0.removeDeviceChanges(nil) }
+            }
             devices.removeAll()
             changes.removeAll()
             return JSONResponse.make(.object([.init("removed", .integer(Int64(count)))]))
@@ -58,6 +61,9 @@ struct DeviceRoutes {
                 // Checked against this instance's limits first (above); the store then gives it to every instance.
                 try await FaultRoutes.sharing(shared) { try await $0.putDevice(token, state) }
             }
+            if let shared, !update.changes.isEmpty {
+                try await FaultRoutes.sharing(shared) { try await $0.addDeviceChanges(token, update.changes) }
+            }
             var members: [JSONValue.JSONMember] = [.init("token", .string(token))]
             if let state = update.state { members.append(.init("device", state.jsonValue())) }
             if !update.changes.isEmpty {
@@ -71,7 +77,10 @@ struct DeviceRoutes {
         group.delete(":token") { _, context in
             let token = try context.parameters.require("token")
             var sharedHadIt = false
-            if let shared { sharedHadIt = try await FaultRoutes.sharing(shared) { try await $0.removeDevice(token) } }
+            if let shared {
+                sharedHadIt = try await FaultRoutes.sharing(shared) { try await $0.removeDevice(token) }
+                sharedHadIt = try await FaultRoutes.sharing(shared) { try await $0.removeDeviceChanges(token) } > 0 || sharedHadIt
+            }
             let hadChanges = changes.remove(token: token)
             guard devices.all()[token.lowercased()] != nil || sharedHadIt || hadChanges else {
                 throw ControlAPIError.notFound("Device \(token) has no configured state; GET /api/v1/devices lists the ones that do.")

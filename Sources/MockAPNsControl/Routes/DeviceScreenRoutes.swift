@@ -13,6 +13,8 @@ struct DeviceScreenRoutes {
     let reader: RecordReader
     let changes: DeviceChangeLog
     let clock: MockClock
+    /// With `serve --store`: where a change is written for every instance.
+    var shared: (any SharedStateStore)?
 
     /// The most recent records of one device a timeline is computed from.
     static let recordLimit = 10_000
@@ -52,6 +54,7 @@ struct DeviceScreenRoutes {
             } catch {
                 throw ControlAPIError(.conflict, "\(error)")
             }
+            if let shared { try await FaultRoutes.sharing(shared) { try await $0.addDeviceChanges(token, [event]) } }
             return JSONResponse.make(.object([.init("token", .string(token.lowercased())),
                                               .init("change", DeviceRoutes.json(change: event))]), status: .created)
         }

@@ -92,6 +92,17 @@ enum StoreSchema {
             // The highest record id retention has deleted in each namespace: a follower behind it was passed by.
             "CREATE TABLE mockapns_prune_marks (namespace text PRIMARY KEY, pruned_through bigint NOT NULL)",
         ]),
+        StoreMigration(version: 5, summary: "virtual devices: the changes made to each device (online, app state, settings, taps…), shared by the instances", statements: [
+            """
+            CREATE TABLE mockapns_device_changes (
+                id bigserial PRIMARY KEY,
+                namespace text NOT NULL,
+                token text NOT NULL,
+                change text NOT NULL
+            )
+            """,
+            "CREATE INDEX mockapns_device_changes_token ON mockapns_device_changes (namespace, token, id)",
+        ]),
     ]
 
     /// The channel instances `LISTEN` on for changes to shared device states and fault rules; the payload is the

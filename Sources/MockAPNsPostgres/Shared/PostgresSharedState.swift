@@ -39,6 +39,8 @@ public final class PostgresSharedState: SharedStateStore {
         public var faults: [(id: String, rule: FaultRule)]
         /// How often each rule has fired across the instances, by id (claimed counted rules).
         public var fired: [String: Int] = [:]
+        /// The virtual devices' changes by token, oldest first.
+        public var deviceChanges: [String: [DeviceEvent]] = [:]
     }
 
     /// Reads every device state and fault rule of the namespace. Rows that no longer read (written by hand) are
@@ -66,15 +68,32 @@ public final class PostgresSharedState: SharedStateStore {
                 faults.append(("s\(id)", rule))
                 if count > 0 { fired["s\(id)"] = Int(count) }
             }
-            return Snapshot(devices: devices, faults: faults, fired: fired)
+            var changes: [String: [DeviceEvent]] = [:]
+            for try await (token, text) in try await connection.query(
+                "SELECT token, change FROM mockapns_device_changes WHERE namespace = \(namespace) ORDER BY id", logger: logger)
+                .decode((String, String).self) {
+                guard let json = try? JSONValue.parse(Array(text.utf8)), let event = try? DeviceEvent(changeJSON: json) else {
+                    logger.warning("skipping an unreadable shared device change", metadata: ["token": "\(token)"])
+                    continue
+                }
+                changes[token, default: []].append(event)
+            }
+            return Snapshot(devices: devices, faults: faults, fired: fired, deviceChanges: changes)
         }
     }
 
-    /// Writes `devices` and `faults` (from `--devices`/`--faults` files) unless the namespace already holds some of
-    /// that kind: the first instance seeds the shared state, later ones (and restarts) take what is there.
-    public func seed(devices: [String: DeviceState], faults: [FaultRule]) async throws {
+    /// Writes `devices`, `faults` and `deviceChanges` (from `--devices`/`--faults` files) unless the namespace already
+    /// holds some of that kind: the first instance seeds the shared state, later ones (and restarts) take what is there.
+    public func seed(devices: [String: DeviceState], faults: [FaultRule],
+                     deviceChanges: [String: [DeviceEvent]] = [:]) async throws {
         let namespace = self.namespace, logger = self.logger
         let deviceRows = devices.map { ($0.key.lowercased(), $0.value.jsonValue().jsonText()) }
+        let changeRows = deviceChanges.flatMap { token, events in
+            events.compactMap { event -> (String, String)? in
+                guard case .change(let change) = event.kind else { return nil }
+                return (token.lowercased(), JSONValue.object([.init("at", .integer(event.time))] + change.jsonMembers).jsonText())
+            }
+        }
         let faultRows = faults.map { $0.jsonValue().jsonText() }
         try await session.run { connection in
             _ = try await connection.query("BEGIN", logger: logger).collect()
@@ -96,6 +115,16 @@ public final class PostgresSharedState: SharedStateStore {
                     for rule in faultRows {
                         _ = try await connection.query("INSERT INTO mockapns_faults (namespace, rule) VALUES (\(namespace), \(rule))",
                                                        logger: logger).collect()
+                    }
+                }
+                let noChanges = try await connection.query(
+                    "SELECT NOT EXISTS (SELECT 1 FROM mockapns_device_changes WHERE namespace = \(namespace))", logger: logger)
+                    .collect().first?.decode(Bool.self) ?? false
+                if noChanges {
+                    for (token, change) in changeRows {
+                        _ = try await connection.query(
+                            "INSERT INTO mockapns_device_changes (namespace, token, change) VALUES (\(namespace), \(token), \(change))",
+                            logger: logger).collect()
                     }
                 }
                 _ = try await connection.query("SELECT pg_notify(\(StoreSchema.sharedStateChannel), \(namespace))", logger: logger).collect()
@@ -129,6 +158,35 @@ public final class PostgresSharedState: SharedStateStore {
         let namespace = self.namespace
         return try await changing { connection, logger in
             try await connection.query("DELETE FROM mockapns_devices WHERE namespace = \(namespace) RETURNING 1", logger: logger).collect().count
+        }
+    }
+
+    public func addDeviceChanges(_ token: String, _ events: [DeviceEvent]) async throws {
+        let namespace = self.namespace, key = token.lowercased()
+        let rows = events.compactMap { event -> String? in
+            guard case .change(let change) = event.kind else { return nil }
+            return JSONValue.object([.init("at", .integer(event.time))] + change.jsonMembers).jsonText()
+        }
+        guard !rows.isEmpty else { return }
+        try await changing { connection, logger in
+            for row in rows {
+                _ = try await connection.query(
+                    "INSERT INTO mockapns_device_changes (namespace, token, change) VALUES (\(namespace), \(key), \(row))",
+                    logger: logger).collect()
+            }
+        }
+    }
+
+    public func removeDeviceChanges(_ token: String?) async throws -> Int {
+        let namespace = self.namespace, key = token?.lowercased()
+        return try await changing { connection, logger in
+            if let key {
+                return try await connection.query(
+                    "DELETE FROM mockapns_device_changes WHERE namespace = \(namespace) AND token = \(key) RETURNING 1",
+                    logger: logger).collect().count
+            }
+            return try await connection.query("DELETE FROM mockapns_device_changes WHERE namespace = \(namespace) RETURNING 1",
+                                              logger: logger).collect().count
         }
     }
 
@@ -188,9 +246,10 @@ public final class PostgresSharedState: SharedStateStore {
         }
     }
 
-    /// Keeps `devices` and `faults` equal to the namespace's shared state until cancelled: reloads on every
-    /// notification (on a connection of its own, reopened when it breaks) and every `resync` regardless.
-    public func follow(into devices: DeviceRegistry, faults: FaultPlan, resync: Duration = .seconds(5)) -> Task<Void, Never> {
+    /// Keeps `devices`, `faults` and `deviceChanges` equal to the namespace's shared state until cancelled: reloads on
+    /// every notification (on a connection of its own, reopened when it breaks) and every `resync` regardless.
+    public func follow(into devices: DeviceRegistry, faults: FaultPlan, deviceChanges: DeviceChangeLog? = nil,
+                       resync: Duration = .seconds(5)) -> Task<Void, Never> {
         let namespace = self.namespace, logger = self.logger, url = self.url
         let wake = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let listener = Task {
@@ -224,6 +283,7 @@ public final class PostgresSharedState: SharedStateStore {
                         let snapshot = try await load()
                         devices.replaceAll(with: snapshot.devices)
                         faults.replaceRules(snapshot.faults, fired: snapshot.fired)
+                        deviceChanges?.replaceChanges(with: snapshot.deviceChanges)
                     } catch {
                         logger.warning("reloading the shared state failed", metadata: ["error": "\(String(reflecting: error))"])
                     }

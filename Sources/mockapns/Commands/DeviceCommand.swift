@@ -2,6 +2,7 @@ import APNsModel
 import ArgumentParser
 import Foundation
 import MockAPNs
+import MockAPNsPostgres
 
 /// `mockapns device TOKEN`: what a virtual device shows at an instant and what happened to each of its pushes, from a
 /// running mock (its control API), a record file or the shared store.
@@ -40,6 +41,7 @@ struct DeviceCommand: AsyncParsableCommand {
             case let other:
                 let changes = DeviceChangeLog()
                 if let devices { try Self.load(devices, into: changes) }
+                if let store = source.store { try await Self.loadShared(store, namespace: source.storeNamespace, into: changes) }
                 var records: [RecordedRequest] = []
                 for each in [token] + changes.relatedTokens(device: token) {
                     records += try await other.records(matching: RecordFilter(token: each))
@@ -68,6 +70,24 @@ struct DeviceCommand: AsyncParsableCommand {
             if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
         }
         throw .usage("--at takes milliseconds since 1970, an ISO 8601 time such as 2027-01-15T08:00:00Z, or now; got '\(text)'.")
+    }
+
+    /// Adds the changes the shared store holds (made through any instance's control API) to `changes`.
+    static func loadShared(_ store: String, namespace: String?, into changes: DeviceChangeLog) async throws(InspectError) {
+        let url: PostgresStoreURL
+        do { url = try PostgresStoreURL(parsing: store) } catch { throw .usage(error.description) }
+        let shared = PostgresSharedState(url: url, namespace: namespace ?? "", logger: StoreLogger.make())
+        let snapshot: PostgresSharedState.Snapshot
+        do {
+            snapshot = try await shared.load()
+        } catch {
+            await shared.close()
+            throw .usage("cannot read the device changes in the store \(url.redacted): \(String(reflecting: error))")
+        }
+        await shared.close()
+        var merged = changes.all()
+        for (token, events) in snapshot.deviceChanges { merged[token, default: []] += events }
+        changes.replaceChanges(with: merged)
     }
 
     /// Reads a `serve --devices` file's changes (the states are APNs's answers, not the device's, and are passed over).

@@ -192,17 +192,19 @@ struct ServeCommand: AsyncParsableCommand {
         if let sharedState {
             // The first instance's --devices/--faults files seed the namespace; every instance then takes what it holds.
             do {
-                try await sharedState.seed(devices: server.devices.all(), faults: server.faults.entries.map(\.rule))
+                try await sharedState.seed(devices: server.devices.all(), faults: server.faults.entries.map(\.rule),
+                                           deviceChanges: server.deviceChanges.all())
                 let snapshot = try await sharedState.load()
                 server.devices.replaceAll(with: snapshot.devices)
                 server.faults.replaceRules(snapshot.faults, fired: snapshot.fired)
+                server.deviceChanges.replaceChanges(with: snapshot.deviceChanges)
             } catch {
                 FileHandle.standardError.write(Data("mockapns: cannot read the shared device states and fault rules from \(sharedState.label): \(String(reflecting: error))\n".utf8))
                 await server.shutdown()
                 await store?.close()
                 throw ExitCode(1)
             }
-            sharedFollower = sharedState.follow(into: server.devices, faults: server.faults)
+            sharedFollower = sharedState.follow(into: server.devices, faults: server.faults, deviceChanges: server.deviceChanges)
         }
         // Before the ready file: every push a script sends once it sees the file is posted.
         let webhooks = RunningWebhooks(targets: webhookTargets, statistics: server.configuration.webhooks,
