@@ -120,19 +120,18 @@ final class StoreSharedStateTests: PostgresTestCase {
         let offline = try curl("PUT", firstControl + "/api/v1/devices/\(tokenZ)", #"{"online":false}"#)
         XCTAssertEqual(offline.status, 200, offline.body)
         var onB = ""
-        for _ in 0..<100 {
+        let offlineOnB = try await Poll.until(timeout: .seconds(10)) {
             onB = try curl("GET", secondControl + "/api/v1/devices/\(tokenZ)/screen").body
-            if onB.contains(#""online":false"#) { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return onB.contains(#""online":false"#)
         }
-        XCTAssertTrue(onB.contains(#""online":false"#), "B never saw the device go offline: \(onB)")
+        XCTAssertTrue(offlineOnB, "B never saw the device go offline: \(onB)")
         let pushed = try await answer(tokenZ, at: secondAPNs)
         XCTAssertEqual(pushed, "200")
         var stored = 0
-        for _ in 0..<100 where stored == 0 {
+        _ = try await Poll.until(timeout: .seconds(10)) {
             let screen = try JSONValue.parse(Array(try curl("GET", firstControl + "/api/v1/devices/\(tokenZ)/screen").body.utf8))
             stored = screen["stored"]?.arrayElements?.count ?? 0
-            if stored == 0 { try await Task.sleep(for: .milliseconds(100)) }
+            return stored > 0
         }
         XCTAssertEqual(stored, 1, "A reads B's push from the store and holds it for the offline device")
         let fromStore = try await InspectCLI.run(["device", tokenZ, "--store", url, "--json"])
@@ -160,10 +159,9 @@ final class StoreSharedStateTests: PostgresTestCase {
                              #"{"name":"two","match":{"token":"\#(token)"},"count":2,"action":{"type":"status","status":500,"reason":"InternalServerError"}}"#)
         XCTAssertEqual(added.status, 201, added.body)
         let id = try XCTUnwrap(try JSONValue.parse(Array(added.body.utf8))["id"]?.stringValue)
-        var onB = false
-        for _ in 0..<100 where !onB {
-            onB = try curl("GET", try XCTUnwrap(second.controlURL) + "/api/v1/faults").body.contains(#""id":"\#(id)""#)
-            if !onB { try await Task.sleep(for: .milliseconds(100)) }
+        let secondControl = try XCTUnwrap(second.controlURL)
+        let onB = try await Poll.until(timeout: .seconds(10)) {
+            try curl("GET", secondControl + "/api/v1/faults").body.contains(#""id":"\#(id)""#)
         }
         XCTAssertTrue(onB, "B never took the rule")
 
@@ -193,10 +191,8 @@ final class StoreSharedStateTests: PostgresTestCase {
                              #"{"name":"three","match":{"token":"\#(token)"},"count":3,"action":{"type":"status","status":500,"reason":"InternalServerError"}}"#)
         XCTAssertEqual(added.status, 201, added.body)
         let id = try XCTUnwrap(try JSONValue.parse(Array(added.body.utf8))["id"]?.stringValue)
-        var onB = false
-        for _ in 0..<100 where !onB {
-            onB = try curl("GET", secondControl + "/api/v1/faults").body.contains(#""id":"\#(id)""#)
-            if !onB { try await Task.sleep(for: .milliseconds(100)) }
+        let onB = try await Poll.until(timeout: .seconds(10)) {
+            try curl("GET", secondControl + "/api/v1/faults").body.contains(#""id":"\#(id)""#)
         }
         XCTAssertTrue(onB, "B never took the rule")
 
