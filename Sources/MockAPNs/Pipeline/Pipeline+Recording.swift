@@ -54,7 +54,7 @@ extension Pipeline {
         let pipelineResponse = PipelineResponse(status: outcome.status, headers: headers, body: body,
                                                 disposition: outcome.disposition, delay: outcome.delay,
                                                 streamLimit: streamLimit)
-        var whenWritten: RecordFileWriter.Completion?
+        var whenWritten: WriteCompletion?
         if let afterRecording {
             whenWritten = { written in afterRecording(written ? pipelineResponse : pipelineResponse.unrecorded()) }
         }

@@ -4,10 +4,10 @@ import Synchronized
 /// action once both settled, with `true` only when both wrote the record.
 final class CompletionJoin: Sendable {
     private let state: Locked<(left: Int, written: Bool)>
-    private let action: RecordFileWriter.Completion
+    private let action: WriteCompletion
 
     /// Waits for `parts` calls of `part` before running `action`.
-    init(parts: Int, action: @escaping RecordFileWriter.Completion) {
+    init(parts: Int, action: @escaping WriteCompletion) {
         state = Locked((parts, true))
         self.action = action
     }

@@ -4,7 +4,7 @@
 /// above it does not know which one it talks to and no SQL leaks out of the store that needs it.
 ///
 /// Every method may do I/O (a file, a database round trip): call them from tasks, never from an event-loop
-/// thread. The recorder does so through ``RecordStoreWriter``, a background thread with a bounded queue.
+/// thread. The recorder does so through a ``BatchWriter``, one consuming task behind a bounded queue.
 public protocol RecordStore: Sendable {
     /// Where the records go, for messages: safe to print (a database URL without its password).
     var label: String { get }

@@ -107,7 +107,7 @@ public struct RecordFollower {
     /// between this read and its encoding keeps its line until the ring lets it go: bounded, and rare.)
     private func followed(_ records: [StoredRecord], last: UInt64) -> [FollowedRecord] {
         recorder.lineSharing.turnOn()
-        let windowStart = last > Recorder.sharedLineWindow ? last - Recorder.sharedLineWindow : 0
+        let windowStart = last > RecordFeed.sharedLineWindow ? last - RecordFeed.sharedLineWindow : 0
         return records.map { FollowedRecord($0, keepLine: $0.seq > windowStart) }
     }
 

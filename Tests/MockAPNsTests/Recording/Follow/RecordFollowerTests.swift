@@ -164,8 +164,8 @@ final class RecordFollowerTests: XCTestCase {
             }
         }
         let kept = (1...UInt64(total)).filter { recorder.storedRecord(seq: $0)?.keepsLine == true }
-        XCTAssertLessThanOrEqual(kept.count, Int(Recorder.sharedLineWindow))
-        XCTAssertEqual(kept.first, UInt64(total) - Recorder.sharedLineWindow + 1, "the newest records keep theirs")
+        XCTAssertLessThanOrEqual(kept.count, Int(RecordFeed.sharedLineWindow))
+        XCTAssertEqual(kept.first, UInt64(total) - RecordFeed.sharedLineWindow + 1, "the newest records keep theirs")
         XCTAssertEqual(kept.last, UInt64(total))
     }
 
