@@ -8,7 +8,7 @@ public struct RecordStoreProgress: Sendable, Equatable {
     public var batches = 0
     /// Records in those batches.
     public var records = 0
-    /// Records waiting for the writer thread (its bounded queue).
+    /// Records waiting for the store's writer (its bounded queue).
     public var queued = 0
     /// Records retention pruned from the store by this instance.
     public var pruned = 0
