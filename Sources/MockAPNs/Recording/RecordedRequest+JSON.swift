@@ -11,8 +11,10 @@ extension RecordedRequest {
     }
 
     /// The record as a JSON object, fields in their documented order: its JSON line (`JSONLineEncoder`, where the
-    /// shape is written) parsed, so the file and the control API cannot drift apart.
+    /// shape is written) parsed, so the file and the control API cannot drift apart. A record read from a line that
+    /// it still encodes to (``RecordLineSource``) answers with that line's tree, parsed when it was read.
     public func jsonValue() -> JSONValue {
+        if let readFrom, let tree = readFrom.tree(for: self) { return tree }   // read from a line: parsed once
         var encoder = JSONLineEncoder()
         encoder.encode(self, payloadAsValue: true)
         guard let value = try? JSONValue.parse(encoder.bytes) else {
@@ -30,6 +32,12 @@ extension RecordedRequest {
 
     /// Reads a record back from its JSON form.
     public init(json: JSONValue) throws(DecodingError) {
+        try self.init(json: json, payloadText: nil)
+    }
+
+    /// Reads a record back from its JSON form; `payloadText`, when given, is the text `json`'s payload was parsed
+    /// from, kept as the body instead of encoding the parsed payload again.
+    private init(json: JSONValue, payloadText: [UInt8]?) throws(DecodingError) {
         func field(_ name: String) throws(DecodingError) -> JSONValue {
             guard let value = json[name] else { throw DecodingError(description: "record has no \"\(name)\" field") }
             return value
@@ -58,7 +66,7 @@ extension RecordedRequest {
         let payload = json["payload"]
         var body: [UInt8] = []
         if let payload {
-            body = Array(payload.jsonText().utf8)
+            body = payloadText ?? Array(payload.jsonText().utf8)
         } else if let b64 = json["payload_base64"]?.stringValue {
             guard let data = Data(base64Encoded: b64) else { throw DecodingError(description: "record field \"payload_base64\" is not base64") }
             body = Array(data)
@@ -114,12 +122,24 @@ extension RecordedRequest {
     }
 
     /// Reads a record from one line of a JSON Lines file.
+    ///
+    /// The record keeps the line and its parsed tree (``RecordLineSource``), and takes its body from the payload's
+    /// text in the line: serving it as JSON then costs one encoding to check it is unchanged, not a second parse.
     public init(jsonLine: some Collection<UInt8>) throws(DecodingError) {
+        let line = Array(jsonLine)
         let value: JSONValue
-        do { value = try JSONValue.parse(jsonLine) } catch {
+        do { value = try JSONValue.parse(line) } catch {
             throw DecodingError(description: "not a JSON record line: \(error)")
         }
-        try self.init(json: value)
+        // `json["payload"]` is the last member of that name; its text is the value of that member in the line.
+        var payloadText: [UInt8]?
+        if case .object(let members) = value, let index = members.lastIndex(where: { $0.key == "payload" }) {
+            payloadText = line.withUnsafeBufferPointer { bytes in
+                RecordLineSource.valueRange(ofMember: index, in: bytes).map { Array(bytes[$0]) }
+            }
+        }
+        try self.init(json: value, payloadText: payloadText)
+        readFrom = RecordLineSource(line: line, parsed: value, seq: seq, instance: instance)
     }
 
     /// The value of a request header (first occurrence), by lowercase name.

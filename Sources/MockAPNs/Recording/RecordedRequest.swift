@@ -34,7 +34,10 @@ public struct RecordedRequest: Sendable, Equatable {
     /// many small allocations to build, copy and free for every request.
     public var payload: JSONValue? {
         get { payloadSource.payload }
-        set { payloadSource = .value(newValue) }
+        set {
+            payloadSource = .value(newValue)
+            readFrom = nil   // the line holds the body's text, which no longer says what the payload is
+        }
     }
     /// Where `payload` comes from: `.text` is always `body` itself.
     var payloadSource: PayloadSource
@@ -56,6 +59,10 @@ public struct RecordedRequest: Sendable, Equatable {
     /// The mock instance that answered, as a shared store reports it (`--instance-name`); nil for a record read from
     /// one mock's own memory or file, which only that mock answered.
     public var instance: String? = nil
+    /// The JSON line this record was read from and its parsed tree, when it was read from one (a record file, a
+    /// store): ``jsonValue()`` serves that tree while the record still encodes to that line, instead of encoding
+    /// and parsing it again.
+    var readFrom: RecordLineSource? = nil
 
     /// Makes a record; every field is required so nothing is silently defaulted.
     public init(
