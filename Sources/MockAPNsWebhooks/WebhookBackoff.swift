@@ -1,3 +1,4 @@
+import APNsModel
 import Foundation
 
 /// How long a webhook waits before trying a record again: exponential back-off with full jitter (a random wait up to
@@ -16,9 +17,7 @@ public struct WebhookBackoff: Sendable {
 
     /// The wait before attempt `attempt + 1`, after `attempt` failed ones (from 1).
     public func delay(afterAttempt attempt: Int, random: Double = Double.random(in: 0...1)) -> Duration {
-        let doublings = min(max(attempt - 1, 0), 30)
-        let ceiling = min(base * (1 << doublings), cap)
-        return ceiling * min(max(random, 0), 1)
+        ExponentialBackoff(first: base, cap: cap).delay(afterFailures: attempt, jitter: random)
     }
 
     /// The wait a `Retry-After` value asks for: delay-seconds or an HTTP date; nil when absent or unreadable.

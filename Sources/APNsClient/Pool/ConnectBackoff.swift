@@ -1,3 +1,4 @@
+import APNsModel
 import Foundation
 import HTTP2
 
@@ -42,10 +43,7 @@ struct ConnectBackoff: Sendable {
 
     /// `firstDelay · 2^(failures-1)`, capped at `maxDelay`, scaled by `jitter` (clamped to 0...1).
     static func delay(afterFailures failures: Int, jitter: Double) -> Duration {
-        let exponent = min(max(failures - 1, 0), 20)
-        let grown = firstDelay * (1 << exponent)
-        let capped = grown > maxDelay ? maxDelay : grown
-        return capped * min(max(jitter, 0), 1)
+        ExponentialBackoff(first: firstDelay, cap: maxDelay).delay(afterFailures: failures, jitter: jitter)
     }
 
     /// A short cause for `error` as a person reads it: `connection refused`, not

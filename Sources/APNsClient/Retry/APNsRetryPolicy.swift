@@ -1,3 +1,5 @@
+import APNsModel
+
 /// How often and how patiently a push is retried when APNs says "later" (429, 500, 503) or the
 /// connection is lost before an answer. Delays grow exponentially with random jitter.
 public struct APNsRetryPolicy: Sendable, Hashable {
@@ -21,9 +23,6 @@ public struct APNsRetryPolicy: Sendable, Hashable {
     /// The delay before attempt `attempt + 1`, after `attempt` failed (1-based): `baseDelay · 2^(attempt-1)`,
     /// capped at `maxDelay`, scaled by `jitter` (a factor in 0.5...1, random by default).
     public func delay(afterAttempt attempt: Int, jitter: Double = Double.random(in: 0.5...1)) -> Duration {
-        let exponent = min(max(attempt - 1, 0), 30)
-        let grown = baseDelay * (1 << exponent)
-        let capped = grown > maxDelay ? maxDelay : grown
-        return capped * min(max(jitter, 0), 1)
+        ExponentialBackoff(first: baseDelay, cap: maxDelay).delay(afterFailures: attempt, jitter: jitter)
     }
 }
