@@ -1,41 +1,17 @@
+import APNsModel
+
 /// Base64url without padding (RFC 4648 §5), the encoding of every JWT segment.
 public enum Base64URL {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
     /// 0–63 for alphabet bytes, 0xFF for everything else.
     private static let values: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
-        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        for (index, byte) in Base64.Alphabet.url.characters.enumerated() { table[Int(byte)] = UInt8(index) }
         return table
     }()
 
     /// Encodes `bytes` without `=` padding, as JWS requires.
     public static func encode(_ bytes: [UInt8]) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            out.append(alphabet[Int(chunk >> 18 & 63)])
-            out.append(alphabet[Int(chunk >> 12 & 63)])
-            out.append(alphabet[Int(chunk >> 6 & 63)])
-            out.append(alphabet[Int(chunk & 63)])
-            index += 3
-        }
-        switch bytes.count - index {
-        case 1:
-            let chunk = UInt32(bytes[index]) << 16
-            out.append(alphabet[Int(chunk >> 18 & 63)])
-            out.append(alphabet[Int(chunk >> 12 & 63)])
-        case 2:
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            out.append(alphabet[Int(chunk >> 18 & 63)])
-            out.append(alphabet[Int(chunk >> 12 & 63)])
-            out.append(alphabet[Int(chunk >> 6 & 63)])
-        default:
-            break
-        }
-        return String(decoding: out, as: UTF8.self)
+        String(decoding: Base64.encode(bytes, alphabet: .url, padded: false), as: UTF8.self)
     }
 
     /// Decodes base64url text; returns nil for any byte outside the base64url alphabet or an

@@ -281,27 +281,8 @@ struct JSONLineEncoder {
         }
     }
 
-    private static let base64Alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
+    /// `data` in standard base64 with padding.
     private mutating func base64(_ data: [UInt8]) {
-        var index = 0
-        while index + 3 <= data.count {
-            let n = UInt32(data[index]) << 16 | UInt32(data[index + 1]) << 8 | UInt32(data[index + 2])
-            for shift in [18, 12, 6, 0] { line.append(Self.base64Alphabet[Int((n >> UInt32(shift)) & 63)]) }
-            index += 3
-        }
-        let rest = data.count - index
-        if rest == 1 {
-            let n = UInt32(data[index]) << 16
-            line.append(Self.base64Alphabet[Int((n >> 18) & 63)])
-            line.append(Self.base64Alphabet[Int((n >> 12) & 63)])
-            raw("==")
-        } else if rest == 2 {
-            let n = UInt32(data[index]) << 16 | UInt32(data[index + 1]) << 8
-            line.append(Self.base64Alphabet[Int((n >> 18) & 63)])
-            line.append(Self.base64Alphabet[Int((n >> 12) & 63)])
-            line.append(Self.base64Alphabet[Int((n >> 6) & 63)])
-            raw("=")
-        }
+        Base64.encode(data, alphabet: .standard, padded: true).withUnsafeBytes { line.append($0) }
     }
 }
