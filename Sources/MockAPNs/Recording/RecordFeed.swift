@@ -32,6 +32,12 @@ struct RecordFeed {
     /// How many waiters are waiting.
     var waiterCount: Int { waiters.count }
 
+    /// Whether a new record has anyone to count it or to wake: checked before asking, so that storing a record
+    /// nobody waits for costs no call.
+    var hasWaiters: Bool { !waiters.isEmpty }
+    /// Whether any follower waits for news.
+    var hasFollowers: Bool { !followers.isEmpty }
+
     /// A number for a new waiter or follower, unique for the recorder's life.
     mutating func nextID() -> UInt64 {
         lastID += 1
@@ -102,15 +108,15 @@ struct RecordFeed {
         followers.removeValue(forKey: id)
     }
 
-    /// Takes every waiting follower off the list, to be woken (the list as it was: no copy made).
-    mutating func takeFollowers() -> Dictionary<UInt64, CheckedContinuation<Void, Never>>.Values {
-        guard !followers.isEmpty else { return [UInt64: CheckedContinuation<Void, Never>]().values }
+    /// Takes every waiting follower off the list, to be woken.
+    mutating func takeFollowers() -> [CheckedContinuation<Void, Never>] {
+        guard !followers.isEmpty else { return [] }
         defer { followers = [:] }
-        return followers.values
+        return Array(followers.values)
     }
 
     /// Marks the feed shut down and takes every waiting follower off the list, to be woken for the last time.
-    mutating func shutDown() -> Dictionary<UInt64, CheckedContinuation<Void, Never>>.Values {
+    mutating func shutDown() -> [CheckedContinuation<Void, Never>] {
         isShutDown = true
         return takeFollowers()
     }

@@ -187,19 +187,26 @@ public final class Recorder: Sendable {
                 storeCompletion = whenWritten
             }
         }
-        let followers = state.withLock { state in
+        var followers: [CheckedContinuation<Void, Never>] = []
+        state.withLock { state in
             evicted = state.ring.append(shared)
             if lineSharing.isOn { leavingWindow = RecordFeed.lineLeavingWindow(in: state.ring) }
             fileQueueFull = fileWriter?.enqueue(shared, completion: fileCompletion) ?? false   // under the lock: file in `seq` order
             storeQueueFull = storeWriter?.enqueue(shared, completion: storeCompletion) ?? false
             state.totals.statistics.count(status: status, reason: reason, pushType: pushType, connectionChurn: churn)
             state.totals.durations.add(micros: duration)
-            woken = state.feed.recordAdded(shared, evicted: evicted, in: state.ring)
-            return state.feed.takeFollowers()
+            // Asked first, so a record nobody waits for costs no call (continuations are resilient types, each
+            // touch of one a runtime call).
+            if state.feed.hasWaiters { woken = state.feed.recordAdded(shared, evicted: evicted, in: state.ring) }
+            if state.feed.hasFollowers { followers = state.feed.takeFollowers() }
         }
         // Followers read and encode on their own tasks; this thread only wakes those waiting for news.
-        for continuation in followers { continuation.resume() }
-        for (continuation, records) in woken { continuation.resume(returning: records) }   // linted by the waiter
+        if !followers.isEmpty {
+            for continuation in followers { continuation.resume() }
+        }
+        if !woken.isEmpty {
+            for (continuation, records) in woken { continuation.resume(returning: records) }   // linted by the waiter
+        }
         if fileQueueFull { fileWriter?.waitForRoom() }   // a slow disk holds this thread back, with no lock held
         if storeQueueFull { storeWriter?.waitForRoom() }   // so does a slow database
         if fileCompletion == nil, storeCompletion == nil, let whenWritten { whenWritten(true) }

@@ -36,6 +36,14 @@ final class BatchWriter<Sink: BatchSink>: Sendable {
 
         /// Whether the consumer has something to do before its next interval.
         var hasWork: Bool { !pending.isEmpty || closing || reopensRequested != reopensDone }
+
+        /// Queues `record`; returns how many records wait now.
+        mutating func add(_ record: StoredRecord, completion: WriteCompletion?) -> Int {
+            pending.append(record)
+            enqueued += 1
+            if let completion { completions.append((record.seq, completion)) }
+            return pending.count
+        }
     }
 
     /// What the consumer took from the queue in one round.
@@ -89,17 +97,11 @@ final class BatchWriter<Sink: BatchSink>: Sendable {
     /// caller enqueues in `seq` order.
     func enqueue(_ record: StoredRecord, completion: WriteCompletion? = nil) -> Bool {
         condition.lock()
-        state.pending.append(record)
-        state.enqueued += 1
-        if let completion { state.completions.append((record.seq, completion)) }
-        let count = state.pending.count
-        var consumer: CheckedContinuation<Void, Never>?
-        if count >= sink.wakeThreshold || count >= queueLimit || (synchronous && count == 1) {
-            consumer = state.consumer
-            state.consumer = nil
-        }
+        let count = state.add(record, completion: completion)   // one access to `state`: each is checked at run time
         condition.unlock()
-        consumer?.resume()
+        // Waking takes the lock again, rather than carrying the continuation out of it: a continuation is a
+        // resilient type whose every copy is a runtime call, and most records wake nobody.
+        if count >= sink.wakeThreshold || count >= queueLimit || (synchronous && count == 1) { wakeConsumer() }
         return count >= queueLimit
     }
 

@@ -63,7 +63,14 @@ final class RecordFileSink: BatchSink, @unchecked Sendable {
     /// Appends each record's line to `encoder`; while followers read records, also offers each line to its record
     /// (an exact-size copy) unless the record is already past the followers' shared-line window.
     private func encode(_ batch: [StoredRecord]) {
-        guard lineSharing?.isOn == true, let newest = batch.last?.seq else {
+        // One access to the property for the whole batch: a class's stored property passed inout is checked for
+        // exclusivity at run time, a cost worth paying once per batch, not once per record.
+        Self.encode(batch, into: &encoder, sharingLines: lineSharing?.isOn == true)
+    }
+
+    /// `encode(_:)` on an encoder the caller holds.
+    private static func encode(_ batch: [StoredRecord], into encoder: inout JSONLineEncoder, sharingLines: Bool) {
+        guard sharingLines, let newest = batch.last?.seq else {
             for stored in batch { stored.encode(into: &encoder) }
             return
         }
