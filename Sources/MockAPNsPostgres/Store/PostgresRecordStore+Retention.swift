@@ -47,16 +47,20 @@ extension PostgresRecordStore {
             highestGone = max(highestGone, maxID)
             dropped = true
         }
+        // One statement per limit, each answered by its own index: the ids by (namespace, id), the age by the partition
+        // bounds and the BRIN index on received times.
         var conditions: [String] = []
         if let cutoffID { conditions.append("id <= \(cutoffID)") }
         if let cutoffMillis { conditions.append("received_ms < \(cutoffMillis)") }
-        let deleted = try await connection.query(PostgresQuery(unsafeSQL: """
-            WITH gone AS (DELETE FROM mockapns_records WHERE namespace = $1 AND (\(conditions.joined(separator: " OR "))) RETURNING id)
-            SELECT count(*), coalesce(max(id), 0) FROM gone
-            """, binds: Self.binds(namespace)), logger: logger).collect().first
-        let deletedCount = try deleted?.decode((Int64, Int64).self)
-        pruned += Int(deletedCount?.0 ?? 0)
-        highestGone = max(highestGone, deletedCount?.1 ?? 0)
+        for condition in conditions {
+            let deleted = try await connection.query(PostgresQuery(unsafeSQL: """
+                WITH gone AS (DELETE FROM mockapns_records WHERE namespace = $1 AND \(condition) RETURNING id)
+                SELECT count(*), coalesce(max(id), 0) FROM gone
+                """, binds: Self.binds(namespace)), logger: logger).collect().first
+            let counted = try deleted?.decode((Int64, Int64).self)
+            pruned += Int(counted?.0 ?? 0)
+            highestGone = max(highestGone, counted?.1 ?? 0)
+        }
         if dropped { partitions.withLock { $0.forgetKnown() } }
         guard pruned > 0 else { return 0 }
         _ = try await connection.query("""
