@@ -4,6 +4,7 @@ import Foundation
 import HTTP2
 import Logging
 import MockAPNs
+import MockAPNsHTTP2
 import MockAPNsPostgres
 
 /// `mockapns serve`: runs the mock until SIGINT/SIGTERM, which flush the recording and exit 0 (3 when a record could
