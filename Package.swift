@@ -12,6 +12,7 @@ let package = Package(
     name: "MockAPNs",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "JSON", targets: ["JSON"]),
         .library(name: "APNsModel", targets: ["APNsModel"]),
         .library(name: "APNsCrypto", targets: ["APNsCrypto"]),
         .library(name: "HTTP2", targets: ["HTTP2"]),
@@ -62,9 +63,12 @@ let package = Package(
         // What APNs is: pure Swift, no C, no networking.
         // The one HTTP header field type, shared by the transport and the model (pure Swift, no dependency).
         .target(name: "HTTPFields", swiftSettings: strict),
-        .target(name: "APNsModel", dependencies: ["HTTPFields"], swiftSettings: strict),
-        // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL
-        .target(name: "APNsCrypto", dependencies: ["COpenSSL", "APNsModel"], swiftSettings: strict),
+        // JSON as APNs payloads and recordings need it: a parser that keeps key order, integers and fractions apart, a
+        // yes/no validator, an encoder and string escaping (pure Swift, no dependency).
+        .target(name: "JSON", swiftSettings: strict),
+        .target(name: "APNsModel", dependencies: ["HTTPFields", "JSON"], swiftSettings: strict),
+        // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL, JSON
+        .target(name: "APNsCrypto", dependencies: ["COpenSSL", "JSON"], swiftSettings: strict),
         // HTTP/2 over nghttp2 + OpenSSL: one connection core, driven by a socket on epoll or poll(2) loops or in
         // memory; knows nothing of APNs. → HTTPFields, CNghttp2, COpenSSL, CSystemShims, Synchronized
         .target(
@@ -253,7 +257,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "PeerSupport"], swiftSettings: strict),
         .testTarget(

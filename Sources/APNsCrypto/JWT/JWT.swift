@@ -1,4 +1,4 @@
-import APNsModel
+import JSON
 import Foundation
 
 /// A provider token split and decoded, but not yet trusted: nothing here says the signature is
