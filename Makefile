@@ -33,7 +33,7 @@ endef
 .PHONY: all deps build release run test test-unit test-examples certs bench bench-transport bench-server bench-client clean
 .PHONY: screenshots
 .PHONY: deps-run test-docs dist test-dist test-portable-driver
-.PHONY: bench-http1 bench-deps bench-memory bench-scale bench-search
+.PHONY: bench-http1 bench-deps bench-memory bench-scale bench-search bench-store-events
 
 all: build
 
@@ -159,6 +159,11 @@ bench-memory: deps
 ## sender; checks every push is stored once and compares server CPU per request with `--record FILE` (bench/scale.sh).
 bench-scale: deps
 	bash bench/scale.sh
+
+## bench-store-events: how soon one instance sees a device state changed through another, in both --store-events
+## modes (bench/store-events.sh).
+bench-store-events: deps
+	bash bench/store-events.sh
 
 ## bench-search: the dashboard's searches on a shared store of 1 000 000 records (bench/search.sh).
 bench-search: deps

@@ -12,10 +12,12 @@ let package = Package(
     name: "MockAPNs",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "JSON", targets: ["JSON"]),
         .library(name: "APNsModel", targets: ["APNsModel"]),
         .library(name: "APNsCrypto", targets: ["APNsCrypto"]),
         .library(name: "HTTP2", targets: ["HTTP2"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
+        .library(name: "MockAPNsHTTP2", targets: ["MockAPNsHTTP2"]),
         .library(name: "MockAPNsHTTP1", targets: ["MockAPNsHTTP1"]),
         .library(name: "APNsClient", targets: ["APNsClient"]),
         .library(name: "APNsTesting", targets: ["APNsTesting"]),
@@ -61,9 +63,12 @@ let package = Package(
         // What APNs is: pure Swift, no C, no networking.
         // The one HTTP header field type, shared by the transport and the model (pure Swift, no dependency).
         .target(name: "HTTPFields", swiftSettings: strict),
-        .target(name: "APNsModel", dependencies: ["HTTPFields"], swiftSettings: strict),
-        // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL
-        .target(name: "APNsCrypto", dependencies: ["COpenSSL", "APNsModel"], swiftSettings: strict),
+        // JSON as APNs payloads and recordings need it: a parser that keeps key order, integers and fractions apart, a
+        // yes/no validator, an encoder and string escaping; and the base64 records and JWTs carry (pure Swift).
+        .target(name: "JSON", swiftSettings: strict),
+        .target(name: "APNsModel", dependencies: ["HTTPFields", "JSON"], swiftSettings: strict),
+        // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL, JSON
+        .target(name: "APNsCrypto", dependencies: ["COpenSSL", "JSON"], swiftSettings: strict),
         // HTTP/2 over nghttp2 + OpenSSL: one connection core, driven by a socket on epoll or poll(2) loops or in
         // memory; knows nothing of APNs. → HTTPFields, CNghttp2, COpenSSL, CSystemShims, Synchronized
         .target(
@@ -72,11 +77,22 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        // The mock server. → HTTP2, APNsCrypto, APNsModel, Synchronized
+        // The mock, whatever carries its requests: pipeline, auth, devices, faults, recorder, store interfaces. No
+        // transport, no C of its own. → APNsCrypto, APNsModel, Synchronized
         .target(
             name: "MockAPNs",
             dependencies: [
-                "HTTP2", "APNsCrypto", "APNsModel", "Synchronized",
+                "APNsCrypto", "APNsModel", "Synchronized",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The mock's HTTP/2 endpoint: `MockAPNsServer` (the listener, its TLS identity) and the adapter from the HTTP2
+        // transport's requests to the one `Pipeline`, beside MockAPNsHTTP1. → MockAPNs, HTTP2, APNsCrypto, APNsModel
+        .target(
+            name: "MockAPNsHTTP2",
+            dependencies: [
+                "MockAPNs", "HTTP2", "APNsCrypto", "APNsModel",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -96,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockAPNsHTTP1Tests",
-            dependencies: ["MockAPNsHTTP1", "MockAPNs", "APNsModel", "TestSupport"],
+            dependencies: ["MockAPNsHTTP1", "MockAPNsHTTP2", "MockAPNs", "APNsModel", "TestSupport"],
             swiftSettings: strict
         ),
         // The sender library: pooled HTTP/2 connections, provider tokens, typed notifications, retries.
@@ -118,7 +134,7 @@ let package = Package(
         // → MockAPNs, MockAPNsHTTP1, APNsModel, APNsClient (never the control plane or Hummingbird)
         .target(
             name: "APNsTesting",
-            dependencies: ["MockAPNs", "MockAPNsHTTP1", "APNsModel", "APNsClient", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MockAPNs", "MockAPNsHTTP2", "MockAPNsHTTP1", "APNsModel", "APNsClient", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -138,7 +154,7 @@ let package = Package(
         .target(
             name: "MockAPNsControl",
             dependencies: [
-                "MockAPNs", "APNsModel", "Synchronized",
+                "MockAPNs", "MockAPNsHTTP2", "APNsModel", "Synchronized",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -156,13 +172,13 @@ let package = Package(
         ),
         .testTarget(
             name: "MockAPNsControlTests",
-            dependencies: ["MockAPNsControl", "MockAPNs", "APNsModel", "TestSupport"],
+            dependencies: ["MockAPNsControl", "MockAPNs", "MockAPNsHTTP2", "APNsModel", "TestSupport"],
             swiftSettings: strict
         ),
         // Drives the built `mockapns` binary (Inspect*: list/show/tail/export/stats/expect/token on recordings).
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MockAPNs", "MockAPNsControl", "APNsModel", "APNsCrypto", "PeerSupport", "TestSupport", "PostgresSupport"],
+            dependencies: ["MockAPNs", "MockAPNsHTTP2", "MockAPNsControl", "APNsModel", "APNsCrypto", "PeerSupport", "TestSupport", "PostgresSupport"],
             swiftSettings: strict
         ),
         // --- end control plane ---
@@ -209,7 +225,7 @@ let package = Package(
         .executableTarget(
             name: "mockapns",
             dependencies: [
-                "MockAPNs", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "MockAPNsWebhooks", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2",
+                "MockAPNs", "MockAPNsHTTP2", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "MockAPNsWebhooks", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2",
                 "Synchronized",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -236,12 +252,12 @@ let package = Package(
         // and (re-exported) PeerSupport.
         .target(
             name: "TestSupport",
-            dependencies: ["APNsModel", "APNsCrypto", "MockAPNs", "PeerSupport"],
+            dependencies: ["APNsModel", "APNsCrypto", "MockAPNs", "MockAPNsHTTP2", "PeerSupport"],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
 
-        .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "PeerSupport"], swiftSettings: strict),
         .testTarget(
@@ -253,7 +269,7 @@ let package = Package(
         // Fuzzing (Fuzz/README.md): each target's logic, and the replay of saved inputs through it in `make test`.
         .target(
             name: "FuzzHarness",
-            dependencies: ["APNsModel", "APNsCrypto", "HTTP2", "MockAPNs", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["APNsModel", "APNsCrypto", "HTTP2", "MockAPNs", "MockAPNsHTTP2", .product(name: "Logging", package: "swift-log")],
             path: "Fuzz/Harness",
             swiftSettings: strict
         ),

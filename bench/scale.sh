@@ -10,7 +10,9 @@
 # two are compared in one script on the same machine state. It checks that the store holds exactly PUSHES records,
 # each (token, push number) once, and that `mockapns expect --store` agrees; it prints end-to-end pushes/s, server
 # CPU per request for both (from /proc, every serve process), the database's CPU per record, and the time of a
-# retention prune of half the records. Everything runs on this machine: sender, instances and database share its
+# retention prune of half the records. Then (issue 37) three h2load senders at once, each with PUSHES / INSTANCES
+# fan-out pushes over TLS to its own instance: the end-to-end rate counts until the store holds every record, with
+# the database's CPU per record. Everything runs on this machine: sender, instances and database share its
 # cores, so the figures are what one machine sustains, not what the mock alone would.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -95,7 +97,46 @@ run() {
     python3 -c "print('%.3f %.0f %.0f %.0f' % ($end - $start, $cpu1 - $cpu0, $db1 - $db0, $loops1 - $loops0))"
 }
 
+# Three (INSTANCES) h2load senders at once, each to its own instance, each push to its own device token; prints
+# "seconds answered_seconds db_cpu_ms". The end is when the store holds every record.
+run_h2load() {
+    local ns=$1; shift
+    start_instances --store "$STORE" --store-namespace "$ns" --instance-name "h2load-{i}" "$@"
+    local per=$((PUSHES / INSTANCES)) token i db0 db1 start answered end pids=()
+    token=$("$BIN" token)
+    for i in $(seq 1 "$INSTANCES"); do
+        sed "s|^|${URLS[$((2 * i - 1))]}/3/device/|" "$WORK/tokens.txt" > "$WORK/uris.$i"
+    done
+    db0=$(pg_cpu_ms); start=$(date +%s.%N)
+    for i in $(seq 1 "$INSTANCES"); do
+        h2load -n "$per" -c 2 -m 100 -i "$WORK/uris.$i" -d "$WORK/payload.json" -H "authorization: bearer $token" \
+            -H "apns-topic: com.example.app" -H "apns-push-type: alert" > "$WORK/h2load.$i.out" 2>&1 &
+        pids+=($!)
+    done
+    for i in $(seq 1 "$INSTANCES"); do
+        wait "${pids[$((i - 1))]}" || true
+        grep -q "status codes: $per 2xx" "$WORK/h2load.$i.out" || { echo "h2load $i had failures" >&2; cat "$WORK/h2load.$i.out" >&2; exit 1; }
+    done
+    answered=$(date +%s.%N)
+    # Done when every instance's newest stored record is its last (seq $per): each instance's batches commit in order.
+    # Read through the id index, so the wait itself costs the database next to nothing (a count(*) every 50 ms would
+    # scan the growing table and be most of what the database did).
+    local newest
+    for _ in $(seq 1 2400); do
+        newest=""
+        for i in $(seq 1 "$INSTANCES"); do
+            newest+="$(sql "SELECT seq FROM mockapns_records WHERE namespace = '$ns' AND instance = 'h2load-$i' ORDER BY id DESC LIMIT 1")"
+        done
+        [ "$newest" = "$(for i in $(seq 1 "$INSTANCES"); do printf '%s' "$per"; done)" ] && break
+        sleep 0.05
+    done
+    end=$(date +%s.%N); db1=$(pg_cpu_ms)
+    stop_instances
+    python3 -c "print('%.3f %.3f %.0f' % ($end - $start, $answered - $start, $db1 - $db0))"
+}
+
 NS=scale
+if [ "${H2LOAD_ONLY:-0}" != 1 ]; then
 read -r store_s store_cpu store_db store_loops < <(run --store "$STORE" --store-namespace "$NS" --instance-name "scale-{i}")
 accepted=$(python3 -c "import json; print(json.load(open('$WORK/send.json'))['accepted'])")
 read -r file_s file_cpu file_db file_loops < <(run --record "$WORK/rec.{i}.jsonl")
@@ -136,3 +177,16 @@ echo "expect --store --count $PUSHES: $expect_ok; expect --store --token <one> -
 python3 -c "print('prune to --retain-count %d: %d records left after %.2f s (serve start and first prune pass included)' % ($PUSHES // 2, $left, $prune_end - $prune_start))"
 [ "$stored" = "$PUSHES" ] && [ "$distinct" = "$PUSHES" ] && [ "$accepted" = "$PUSHES" ] && [ "$expect_ok" = yes ] \
     || { echo "scale.sh: CHECK FAILED" >&2; exit 1; }
+fi
+
+# --- three senders at once (issue 37): h2load per instance, in both --store-events modes ---
+command -v h2load >/dev/null || { echo "scale.sh: h2load not found (apt-get install nghttp2-client)" >&2; exit 1; }
+# MODES=notify compares with a mockapns from before --store-events (notify is its only way).
+for mode in ${MODES:-notify poll}; do
+    flags=(); [ "$mode" = notify ] || flags=(--store-events "$mode")
+    read -r h_s h_answered h_db < <(run_h2load "h2load-$mode" "${flags[@]}")
+    h_n=$(( (PUSHES / INSTANCES) * INSTANCES ))
+    h_stored=$(sql "SELECT count(*) FROM mockapns_records WHERE namespace = 'h2load-$mode'")
+    python3 -c "print('three h2load senders (--store-events %s): %d pushes answered in %.2f s (%.0f/s); all %d recorded after %.2f s: %.0f recorded pushes/s end to end; db %.1f µs/record' % ('$mode', $h_n, $h_answered, $h_n / $h_answered, $h_stored, $h_s, $h_stored / $h_s, $h_db * 1000 / $h_n))"
+    [ "$h_stored" = "$h_n" ] || { echo "scale.sh: CHECK FAILED: the store holds $h_stored of $h_n records" >&2; exit 1; }
+done

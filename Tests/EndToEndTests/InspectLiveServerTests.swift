@@ -2,6 +2,7 @@ import APNsModel
 import Foundation
 import MockAPNs
 import MockAPNsControl
+import MockAPNsHTTP2
 import XCTest
 
 /// The inspection commands against a live control plane (`--server`, `--ready-file`, `tail` over SSE).

@@ -2,6 +2,7 @@ import APNsModel
 import Foundation
 import MockAPNs
 import MockAPNsControl
+import MockAPNsHTTP2
 import PeerSupport
 import XCTest
 

@@ -1,6 +1,7 @@
 import APNsModel
 import Foundation
 import MockAPNs
+import MockAPNsHTTP2
 import PeerSupport
 import XCTest
 

@@ -121,9 +121,17 @@ final class StoreCommandTests: PostgresTestCase {
     }
 
     func testRetainCountPrunesTheOldestRecordsInTheBackground() async throws {
+        try await retainCountPrunes(database: "retention", mode: [])
+    }
+
+    func testRetainCountPrunesTheOldestRecordsInTheBackgroundInPollMode() async throws {
+        try await retainCountPrunes(database: "retentionpoll", mode: ["--store-events", "poll"])
+    }
+
+    private func retainCountPrunes(database name: String, mode: [String]) async throws {
         let cluster = try XCTUnwrap(Self.cluster)
-        let url = cluster.url(database: try cluster.createDatabase("retention"))
-        let (process, apns) = try await serve(url, name: "A", ["--retain-count", "2", "--retain-interval", "1"])
+        let url = cluster.url(database: try cluster.createDatabase(name))
+        let (process, apns) = try await serve(url, name: "A", ["--retain-count", "2", "--retain-interval", "1"] + mode)
         defer { process.stop() }
         let payload = directory + "/push.json"
         try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: payload))

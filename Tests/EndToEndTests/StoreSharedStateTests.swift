@@ -7,7 +7,8 @@ import XCTest
 
 /// Device states and fault rules shared through `serve --store` (a real PostgreSQL): set through one instance's
 /// control API, they apply on the others; an instance started later takes them; a change written to the database
-/// without a notification is picked up by the periodic re-read.
+/// without a notification is picked up by the periodic re-read. The same again with `--store-events poll`, where the
+/// periodic re-read is put off for an hour, so only the outbox can have told the others.
 final class StoreSharedStateTests: PostgresTestCase {
     private var directory = ""
     private let tokenX = String(repeating: "a1", count: 32)
@@ -19,8 +20,12 @@ final class StoreSharedStateTests: PostgresTestCase {
         try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/push.json"))
     }
 
+    /// The mode's arguments for every instance a test starts (empty: notify, with the default re-read).
+    private var mode: [String] = []
+    private static let pollMode = ["--store-events", "poll", "--store-resync", "3600"]
+
     private func serve(_ url: String, name: String) async throws -> (InspectFollowProcess, apns: String, control: String) {
-        let instance = try await StoreInstance.start(url, name: name, in: directory, control: true)
+        let instance = try await StoreInstance.start(url, name: name, in: directory, control: true, mode)
         return (instance.process, instance.apnsURL, try XCTUnwrap(instance.controlURL))
     }
 
@@ -53,8 +58,17 @@ final class StoreSharedStateTests: PostgresTestCase {
     }
 
     func testDevicesAndFaultsSetThroughOneInstanceApplyOnTheOthers() async throws {
+        try await devicesAndFaultsApplyEverywhere(database: "sharedstate")
+    }
+
+    func testDevicesAndFaultsSetThroughOneInstanceApplyOnTheOthersInPollMode() async throws {
+        mode = Self.pollMode
+        try await devicesAndFaultsApplyEverywhere(database: "sharedstatepoll")
+    }
+
+    private func devicesAndFaultsApplyEverywhere(database name: String) async throws {
         let cluster = try XCTUnwrap(Self.cluster)
-        let database = try cluster.createDatabase("sharedstate")
+        let database = try cluster.createDatabase(name)
         let url = cluster.url(database: database)
         let (first, firstAPNs, firstControl) = try await serve(url, name: "A")
         defer { first.stop() }
@@ -89,11 +103,13 @@ final class StoreSharedStateTests: PostgresTestCase {
         let devices = try curl("GET", thirdControl + "/api/v1/devices")
         XCTAssertTrue(devices.body.contains(tokenX), "C did not load the shared device states: \(devices.body)")
 
-        // Written by hand without a notification: the periodic re-read brings it to B.
-        _ = try cluster.psql("INSERT INTO mockapns_devices (namespace, token, state) VALUES ('', '\(tokenZ)', '{\"state\":\"unregistered\"}')",
-                             database: database)
-        let rereadOnB = try await eventually(tokenZ, at: secondAPNs, is: "410")
-        XCTAssertEqual(rereadOnB, "410 Unregistered", "the periodic re-read did not pick up a change made without NOTIFY")
+        // Written by hand without a notification: the periodic re-read brings it to B (not put off in notify mode).
+        if mode.isEmpty {
+            _ = try cluster.psql("INSERT INTO mockapns_devices (namespace, token, state) VALUES ('', '\(tokenZ)', '{\"state\":\"unregistered\"}')",
+                                 database: database)
+            let rereadOnB = try await eventually(tokenZ, at: secondAPNs, is: "410")
+            XCTAssertEqual(rereadOnB, "410 Unregistered", "the periodic re-read did not pick up a change made without NOTIFY")
+        }
 
         // Forgetting every device through C makes tokenX live again on A.
         let cleared = try curl("DELETE", thirdControl + "/api/v1/devices")
@@ -110,8 +126,17 @@ final class StoreSharedStateTests: PostgresTestCase {
     /// device taken offline on A shows offline on B, a push B accepts is stored for it, and `mockapns device --store`
     /// tells the same from the database.
     func testVirtualDeviceChangesReachEveryInstance() async throws {
+        try await virtualDeviceChangesReachEveryInstance(database: "devicechanges")
+    }
+
+    func testVirtualDeviceChangesReachEveryInstanceInPollMode() async throws {
+        mode = Self.pollMode
+        try await virtualDeviceChangesReachEveryInstance(database: "devicechangespoll")
+    }
+
+    private func virtualDeviceChangesReachEveryInstance(database name: String) async throws {
         let cluster = try XCTUnwrap(Self.cluster)
-        let database = try cluster.createDatabase("devicechanges")
+        let database = try cluster.createDatabase(name)
         let url = cluster.url(database: database)
         let (first, _, firstControl) = try await serve(url, name: "A")
         defer { first.stop() }
@@ -178,8 +203,17 @@ final class StoreSharedStateTests: PostgresTestCase {
     }
 
     func testACountedFaultFiresExactlyItsCountAcrossInstances() async throws {
+        try await countedFaultFiresItsCount(database: "countedfault")
+    }
+
+    func testACountedFaultFiresExactlyItsCountAcrossInstancesInPollMode() async throws {
+        mode = Self.pollMode
+        try await countedFaultFiresItsCount(database: "countedfaultpoll")
+    }
+
+    private func countedFaultFiresItsCount(database name: String) async throws {
         let cluster = try XCTUnwrap(Self.cluster)
-        let database = try cluster.createDatabase("countedfault")
+        let database = try cluster.createDatabase(name)
         let url = cluster.url(database: database)
         let (first, firstAPNs, firstControl) = try await serve(url, name: "A")
         defer { first.stop() }

@@ -2,6 +2,7 @@ import APNsModel
 import Foundation
 import MockAPNs
 import MockAPNsHTTP1
+import MockAPNsHTTP2
 import TestSupport
 import XCTest
 

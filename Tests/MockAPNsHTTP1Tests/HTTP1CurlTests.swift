@@ -1,6 +1,7 @@
 import Foundation
 import MockAPNs
 import MockAPNsHTTP1
+import MockAPNsHTTP2
 import TestSupport
 import XCTest
 

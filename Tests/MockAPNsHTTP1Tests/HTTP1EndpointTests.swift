@@ -1,6 +1,7 @@
 import APNsModel
 import MockAPNs
 import MockAPNsHTTP1
+import MockAPNsHTTP2
 import XCTest
 import TestSupport
 

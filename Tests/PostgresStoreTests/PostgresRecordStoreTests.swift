@@ -15,7 +15,8 @@ final class PostgresRecordStoreTests: PostgresTestCase {
     nonisolated(unsafe) private static var databases = 0
 
     /// A migrated store in a database of its own (or `database`, shared).
-    private func openStore(instance: String = "a:1", namespace: String = "", database: String? = nil) async throws
+    private func openStore(instance: String = "a:1", namespace: String = "", database: String? = nil,
+                           events: StoreEvents = .notify, synchronousCommit: Bool = true) async throws
         -> (PostgresRecordStore, String) {
         let cluster = try XCTUnwrap(Self.cluster)
         let name: String
@@ -26,7 +27,7 @@ final class PostgresRecordStoreTests: PostgresTestCase {
             name = try cluster.createDatabase("records\(Self.databases)")
         }
         let store = PostgresRecordStore(url: try PostgresStoreURL(parsing: cluster.url(database: name)), instance: instance,
-                                        namespace: namespace)
+                                        namespace: namespace, events: events, synchronousCommit: synchronousCommit)
         try await store.open()
         return (store, name)
     }
@@ -150,6 +151,80 @@ final class PostgresRecordStoreTests: PostgresTestCase {
         let left = try await store.records(matching: RecordFilter(), before: nil)
         XCTAssertEqual(left.map(\.deviceToken), ["aa03"])
         await store.close()
+    }
+
+    func testBackgroundPruningUnderLeasesSkipsItsTurnWhileAnotherInstanceHoldsThePruneLease() async throws {
+        let (store, database) = try await openStore(events: .poll)
+        let cluster = try XCTUnwrap(Self.cluster)
+        try await store.append((0..<4).map { StoreRecords.push(token: "aa0\($0)") })
+        _ = try cluster.psql("INSERT INTO mockapns_leases VALUES ('prune', 'another-instance', now() + interval '1 minute')", database: database)
+        let skipped = try await store.pruneExclusively(RecordRetention(keepNewest: 1))
+        XCTAssertNil(skipped, "pruned while another instance held the lease")
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_records", database: database), "4")
+        // The other instance died without giving it back: once the lease expires, the next round takes it.
+        _ = try cluster.psql("UPDATE mockapns_leases SET expires_at = now() - interval '1 second' WHERE name = 'prune'", database: database)
+        let pruned = try await store.pruneExclusively(RecordRetention(keepNewest: 1))
+        XCTAssertEqual(pruned, 3)
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_leases WHERE name = 'prune'", database: database), "0",
+                       "the lease is given back after the round")
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'", database: database), "0")
+        await store.close()
+    }
+
+    func testRecordsGoIntoOnePartitionPerDayCreatedAheadAndRetentionByAgeDropsWholeOnes() async throws {
+        let (store, database) = try await openStore(namespace: "team", synchronousCommit: false)
+        let cluster = try XCTUnwrap(Self.cluster)
+        let day: Int64 = 86_400_000, start: Int64 = 1_795_564_800_000   // 2026-11-25T00:00Z
+        // Three days of four records each, in batches that each stay within a day.
+        for offset in 0..<3 {
+            try await store.append((0..<4).map { StoreRecords.push(token: "d\(offset)0\($0)", receivedAtMillis: start + Int64(offset) * day + Int64($0) * 3_600_000,
+                                                                 title: "Day \(offset) parcel \($0)") })
+        }
+        let partitions = { try cluster.psql("SELECT string_agg(c.relname, ',' ORDER BY c.relname) FROM pg_inherits i JOIN pg_class c "
+                                            + "ON c.oid = i.inhrelid WHERE i.inhparent = 'mockapns_records'::regclass", database: database) }
+        let before = try partitions()
+        for name in ["mockapns_records_20261125_0000", "mockapns_records_20261126_0000", "mockapns_records_20261127_0000",
+                     "mockapns_records_20261128_0000"] {
+            XCTAssertTrue(before.contains(name), "\(name) missing from \(before) (the 28th is made ahead of need)")
+        }
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_records_20261126_0000", database: database), "4")
+
+        // Older than the third day's 02:00: the first two days go whole, two rows of the third one by one.
+        let pruned = try await store.prune(RecordRetention(receivedBeforeMillis: start + 2 * day + 2 * 3_600_000))
+        XCTAssertEqual(pruned, 10)
+        let after = try partitions()
+        XCTAssertFalse(after.contains("mockapns_records_20261125_0000"), after)
+        XCTAssertFalse(after.contains("mockapns_records_20261126_0000"), after)
+        XCTAssertTrue(after.contains("mockapns_records_20261127_0000"), after)
+        let left = try await store.records(matching: RecordFilter(), before: nil)
+        XCTAssertEqual(left.map(\.deviceToken), ["d202", "d203"])
+        let highest = try cluster.psql("SELECT max(id) FROM mockapns_records", database: database)
+        let mark = try await store.prunedThrough()
+        XCTAssertEqual(mark, UInt64(highest).map { $0 - 2 }, "the prune mark names the highest id gone")
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_search_blocks", database: database), "1",
+                       "the blocks of the records gone go with them")
+        let search = try await store.search(try SearchQuery(parsing: "parcel"), before: nil, limit: 10)
+        XCTAssertEqual(search.records.map(\.deviceToken), ["d203", "d202"])
+
+        // A record for a day whose partition retention dropped: this store learns it is gone and makes it again.
+        try await store.append([StoreRecords.push(token: "late", receivedAtMillis: start + 3_600_000)])
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_records_20261125_0000", database: database), "1")
+        await store.close()
+    }
+
+    func testAPartitionHoldingAnotherNamespaceIsPrunedRowByRow() async throws {
+        let (first, database) = try await openStore(namespace: "a")
+        let (second, _) = try await openStore(instance: "b:1", namespace: "b", database: database)
+        let cluster = try XCTUnwrap(Self.cluster)
+        let start: Int64 = 1_795_564_800_000
+        try await first.append((0..<3).map { StoreRecords.push(token: "aa0\($0)", receivedAtMillis: start + Int64($0)) })
+        try await second.append([StoreRecords.push(token: "bb01", receivedAtMillis: start)])
+        let pruned = try await first.prune(RecordRetention(receivedBeforeMillis: start + 86_400_000))
+        XCTAssertEqual(pruned, 3)
+        XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_records_20261125_0000", database: database), "1",
+                       "namespace b's record stays, and so does its partition")
+        await first.close()
+        await second.close()
     }
 
     func testAStoreRefusingRecordsMakesTheMockRefuseSuccessUntilItTakesTheHeldRecords() async throws {

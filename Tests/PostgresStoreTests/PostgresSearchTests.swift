@@ -42,7 +42,7 @@ final class PostgresSearchTests: PostgresTestCase {
             let (status, reason) = answers[index % answers.count]
             let pushType = index % 5 == 0 ? "background" : "alert"
             return RecordedRequest(
-                seq: 0, receivedAtMillis: 1_795_442_400_000 + Int64(index), connectionID: 1, streamID: 1,
+                seq: 0, receivedAtMillis: 1_795_442_400_000 + Int64(index) * 3_600_000, connectionID: 1, streamID: 1,
                 remote: "127.0.0.1:50000", method: "POST", path: "/3/device/\(token)", deviceToken: token,
                 headers: [HeaderField(name: "apns-topic", value: topics[index % topics.count]),
                           HeaderField(name: "apns-push-type", value: pushType)],
@@ -70,10 +70,22 @@ final class PostgresSearchTests: PostgresTestCase {
     func testEveryQueryFindsWhatTheMemoryRingFinds() async throws {
         let cluster = try XCTUnwrap(Self.cluster)
         let database = try cluster.createDatabase("search")
-        let postgres = PostgresRecordStore(url: try PostgresStoreURL(parsing: cluster.url(database: database)), instance: "a:1")
+        let url = try PostgresStoreURL(parsing: cluster.url(database: database))
+        let postgres = PostgresRecordStore(url: url, instance: "a:1")
         try await postgres.open()
+        let other = PostgresRecordStore(url: url, instance: "b:1")
         let records = Self.records()
-        try await postgres.append(records)
+        // Batches of 7 from two instances, so a word search crosses many blocks, over 10 days of partitions; two blocks
+        // a step, so it pages through blocks too.
+        for (index, start) in stride(from: 0, to: records.count, by: 7).enumerated() {
+            try await (index % 2 == 0 ? postgres : other).append(Array(records[start..<min(start + 7, records.count)]))
+        }
+        await other.close()
+        let step = PostgresRecordStore.searchBlocksPerStep
+        PostgresRecordStore.searchBlocksPerStep = 2
+        defer { PostgresRecordStore.searchBlocksPerStep = step }
+        XCTAssertGreaterThanOrEqual(Int(try cluster.psql("SELECT count(*) FROM pg_inherits WHERE inhparent = 'mockapns_records'::regclass",
+                                                         database: database)) ?? 0, 10, "one partition per day and one ahead")
         let memory = MemoryRecordStore(recorder: try Recorder(memoryLimit: 1_000))
         try await memory.append(records)
 
@@ -99,11 +111,30 @@ final class PostgresSearchTests: PostgresTestCase {
         await postgres.close()
         XCTAssertEqual(try cluster.psql("SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'", database: database), "1",
                        "the trigram extension backs word searches")
-        let indexes = try cluster.psql("SELECT string_agg(indexname, ',' ORDER BY indexname) FROM pg_indexes WHERE tablename = 'mockapns_records'",
-                                       database: database)
-        for name in ["mockapns_records_search", "mockapns_records_topic_folded", "mockapns_records_reason_folded"] {
+        let indexes = try cluster.psql("SELECT string_agg(indexname, ',' ORDER BY indexname) FROM pg_indexes WHERE tablename "
+                                       + "IN ('mockapns_records', 'mockapns_search_blocks')", database: database)
+        for name in ["mockapns_search_blocks_words", "mockapns_records_topic_folded", "mockapns_records_reason_folded"] {
             XCTAssertTrue(indexes.contains(name), "\(name) missing from \(indexes)")
         }
+    }
+
+    func testABlockHoldsEachWordOnceAndEveryPieceOfATermIsInsideOneOfThem() {
+        var words = SearchBlockWords()
+        words.add("com.example.app\nyour order 42 shipped")
+        words.add("com.example.app\nyour order 43 shipped\nbaddevicetoken")
+        words.add("ünïcode wörds stay whole")
+        XCTAssertEqual(words.text.split(separator: "\n"), ["com", "example", "app", "your", "order", "42", "shipped", "43",
+                                                             "baddevicetoken", "ünïcode", "wörds", "stay", "whole"])
+        let query = try? SearchQuery(parsing: "title:\"der 4\" body:ship-ped -late 0f1e ünï% e.ap")
+        XCTAssertEqual(StoreQueryBuilder.blockPieces(of: try XCTUnwrap(query)), ["der", "4", "ship", "ped", "ünï", "e", "ap"],
+                       "negated and hex-only words narrow nothing; each piece of the rest must be in a word")
+    }
+
+    func testAWindowOfBlocksMergesOverlapsAndCoversEverythingAboveItsOldestBlock() {
+        let window = SearchBlockWindow(blocks: [(first: 90, last: 120), (first: 100, last: 130), (first: 10, last: 20)], complete: false)
+        XCTAssertEqual(window.ranges, [10...20, 90...130])
+        XCTAssertEqual(window.floor, 20, "a block not read ends at or below the oldest last id read")
+        XCTAssertNil(SearchBlockWindow(blocks: [(first: 1, last: 5)], complete: true).floor)
     }
 
     func testAHexPrefixIsARangeOfTheTokenIndex() {

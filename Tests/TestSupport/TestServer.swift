@@ -1,6 +1,7 @@
 import APNsCrypto
 import Foundation
 import MockAPNs
+import MockAPNsHTTP2
 
 /// A mock started in-process on a free port with the bundled test credentials.
 public struct TestServer: Sendable {

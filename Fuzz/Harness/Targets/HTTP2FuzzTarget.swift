@@ -1,6 +1,7 @@
 import HTTP2
 import Logging
 import MockAPNs
+import MockAPNsHTTP2
 
 /// The HTTP/2 input path: the bytes are what a client sends on one h2c connection to a real `MockAPNsServer`
 /// (connection core, nghttp2 session, pipeline, in-memory recorder), driven in memory: each input gets its own

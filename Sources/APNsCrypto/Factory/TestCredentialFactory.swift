@@ -1,4 +1,4 @@
-import APNsModel
+import JSON
 
 /// Creates test-only credentials in Swift: a CA, a TLS server certificate, APNs client certificates
 /// with topic and environment extensions, and `.p8` signing keys. `mockapns certs --out DIR` writes

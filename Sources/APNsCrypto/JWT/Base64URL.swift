@@ -1,4 +1,4 @@
-import APNsModel
+import JSON
 
 /// Base64url without padding (RFC 4648 §5), the encoding of every JWT segment.
 public enum Base64URL {

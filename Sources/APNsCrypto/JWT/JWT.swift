@@ -1,3 +1,4 @@
+import JSON
 import Foundation
 
 /// A provider token split and decoded, but not yet trusted: nothing here says the signature is
@@ -63,10 +64,10 @@ public struct JWT: Sendable, Equatable {
 
         return JWT(
             token: token,
-            algorithm: header.object["alg"] as? String,
-            keyID: header.object["kid"] as? String,
-            type: header.object["typ"] as? String,
-            issuer: claims.object["iss"] as? String,
+            algorithm: header.object["alg"]?.stringValue,
+            keyID: header.object["kid"]?.stringValue,
+            type: header.object["typ"]?.stringValue,
+            issuer: claims.object["iss"]?.stringValue,
             issuedAt: IssuedAt(claim: claims.object["iat"]),
             signingInput: Array(utf8[..<secondDot]),
             signature: signature,
@@ -77,11 +78,12 @@ public struct JWT: Sendable, Equatable {
 
     private static func decodeObject(
         _ segment: Substring.UTF8View, _ which: JWTParseError.Segment
-    ) throws(JWTParseError) -> (object: [String: Any], text: String) {
+    ) throws(JWTParseError) -> (object: JSONValue, text: String) {
         guard !segment.isEmpty else { throw .emptySegment(which) }
         guard let bytes = Base64URL.decode(segment) else { throw .invalidBase64URL(which) }
-        let data = Data(bytes)
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        // The project's own parser: integers stay integers, fractions stay fractions and booleans stay booleans, so a
+        // claim's type is read from the JSON, not guessed from a number object.
+        guard let object = try? JSONValue.parse(bytes), object.objectMembers != nil else {
             throw .notJSONObject(which)
         }
         return (object, String(decoding: bytes, as: UTF8.self))
@@ -95,34 +97,19 @@ extension JWT.IssuedAt {
     /// it); numeric string → the same, as some libraries send one (APNs-lenient, unverified); absent → missing;
     /// anything else, and any value outside Int64 seconds, → invalid. Nothing here does arithmetic on the value,
     /// so no claim can trap; the time rules (`JWTRules`) check their own subtraction.
-    init(claim: Any?) {
+    init(claim: JSONValue?) {
         switch claim {
         case nil:
             self = .missing
-        case let number as NSNumber:
-            self = Self.seconds(from: number)
-        case let text as String:
+        case .integer(let seconds)?:
+            self = .seconds(seconds)
+        case .double(let value)?:
+            // The parser reads an integer past Int64 (2^63 and up) as a fraction: no whole Int64 holds it, so invalid.
+            self = Self.seconds(fromDouble: value)
+        case .string(let text)?:
             self = Self.seconds(fromText: text.trimmingCharacters(in: .whitespaces))
         default:
-            self = .invalid
-        }
-    }
-
-    private static let booleanType = type(of: NSNumber(value: true))
-
-    private static func seconds(from number: NSNumber) -> Self {
-        // JSONSerialization gives booleans as NSNumber too; they are not times.
-        if type(of: number) == booleanType { return .invalid }
-        switch String(cString: number.objCType) {
-        case "d", "f":
-            return seconds(fromDouble: number.doubleValue)
-        case "Q", "L", "I", "S", "C":
-            // Unsigned: 2^63 … 2^64-1 would wrap to negative seconds through int64Value.
-            let value = number.uint64Value
-            guard value <= UInt64(Int64.max) else { return .invalid }
-            return .seconds(Int64(value))
-        default:
-            return .seconds(number.int64Value)
+            self = .invalid   // booleans, null, arrays, objects are no times
         }
     }
 

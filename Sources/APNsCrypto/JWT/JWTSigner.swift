@@ -1,4 +1,4 @@
-import APNsModel
+import JSON
 
 /// Mints ES256 provider tokens, as an APNs sender does.
 public enum JWTSigner {

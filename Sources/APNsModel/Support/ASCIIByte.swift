@@ -1,23 +1,9 @@
-/// Byte classes the header and JSON rules need, on raw UTF-8 bytes (no `Character` work on hot paths).
+/// Byte classes the header and payload rules need, on raw UTF-8 bytes (no `Character` work on hot paths).
 /// A namespace rather than a `UInt8` extension so it cannot collide with helpers elsewhere in the module.
 enum ASCIIByte {
     /// `0-9`, `a-f` or `A-F`.
     static func isHexDigit(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte)
-    }
-
-    /// The high bit of each byte of `word` (eight string bytes, loaded little-endian) that a JSON string cannot
-    /// hold raw: below 0x20, `"` or `\\`. Each test is the classic `(x - n·ones) & ~x & highBits`, which marks a
-    /// byte below `n` (on `word ^ c·ones` with `n = 1`, a byte equal to `c`); a borrow can mark a byte above a true
-    /// match but never below one, so the lowest mark is exactly the first such byte. The JSON parser, its
-    /// yes/no validator and the escaper all skip plain string bytes with this one test.
-    @inline(__always)
-    static func jsonStringSpecialMarks(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-        return (((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash))
-            & 0x8080_8080_8080_8080
     }
 
     /// `0-9`.

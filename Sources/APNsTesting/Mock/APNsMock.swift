@@ -2,6 +2,7 @@ import APNsModel
 import Logging
 import MockAPNs
 import MockAPNsHTTP1
+import MockAPNsHTTP2
 import Synchronization
 
 /// An in-process APNs mock for a test: port 0, TLS with the bundled test CA, the bundled test key trusted,

@@ -139,7 +139,7 @@ extension Pipeline {
     }
 
     /// `{"reason":"…"}`, plus `"timestamp"` (ms) for 410s: APNs's error body.
-    static func reasonBody(_ reason: String, timestamp: Int64?) -> [UInt8] {
+    public static func reasonBody(_ reason: String, timestamp: Int64?) -> [UInt8] {
         var members: [JSONValue.JSONMember] = [.init("reason", .string(reason))]
         if let timestamp { members.append(.init("timestamp", .integer(timestamp))) }
         return Array(JSONValue.object(members).jsonText().utf8)

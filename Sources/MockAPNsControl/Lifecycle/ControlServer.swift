@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MockAPNs
+import MockAPNsHTTP2
 
 /// The control plane: an HTTP/1.1 JSON API over a running ``MockAPNsServer`` — its recording, device
 /// registry and fault plan — plus a live event stream, Prometheus `/metrics` and `/healthz`.

@@ -6,11 +6,12 @@ import PostgresNIO
 
 /// Device states and fault rules shared by the mocks of one namespace (`serve --store`), in PostgreSQL.
 ///
-/// A change (through any instance's control API) is one statement followed by `NOTIFY mockapns_shared_state` with
-/// the namespace; every instance `LISTEN`s on a connection of its own and reloads its local copy (the
-/// ``DeviceRegistry`` and ``FaultPlan`` pushes read), and reloads every `resync` as well, in case a notification
-/// was missed (the listening connection broke, or someone changed the tables by hand). Pushes never wait on the
-/// database for these.
+/// A change (through any instance's control API) is one statement and a row in the outbox (`mockapns_store_events`)
+/// in one transaction, plus `NOTIFY mockapns_shared_state` with the namespace under ``StoreEvents/notify``. Every
+/// instance learns of it — by `LISTEN` on a connection of its own, or by polling the outbox's newest id every
+/// ``StoreEvents/pollInterval`` under ``StoreEvents/poll`` — and reloads its local copy (the ``DeviceRegistry`` and
+/// ``FaultPlan`` pushes read), and reloads every `resync` as well, in case a change was missed (the connection broke,
+/// or someone changed the tables by hand). Pushes never wait on the database for these.
 ///
 /// Fault rules get store-wide ids (`s<n>`), the same on every instance. What each instance keeps of its own: how
 /// often a rule fired there, so a counted rule (`"count": 3`) fires up to 3 times on each instance, not 3 times in
@@ -20,11 +21,14 @@ public final class PostgresSharedState: SharedStateStore {
     private let namespace: String
     private let session: PostgresSession
     private let logger: Logger
+    /// How this instance learns of changes and takes turns.
+    public let events: StoreEvents
 
     /// The state of `namespace` in the database at `url`; nothing is opened until first use.
-    public init(url: PostgresStoreURL, namespace: String, logger: Logger = Logger(label: "mockapns.store")) {
+    public init(url: PostgresStoreURL, namespace: String, events: StoreEvents = .notify, logger: Logger = Logger(label: "mockapns.store")) {
         self.url = url
         self.namespace = namespace
+        self.events = events
         self.logger = logger
         session = PostgresSession(url: url, logger: logger)
     }
@@ -95,10 +99,20 @@ public final class PostgresSharedState: SharedStateStore {
             }
         }
         let faultRows = faults.map { $0.jsonValue().jsonText() }
+        let events = self.events
         try await session.run { connection in
             _ = try await connection.query("BEGIN", logger: logger).collect()
             do {
-                _ = try await connection.query("SELECT pg_advisory_xact_lock(\(StoreSchema.migrationLockKey))", logger: logger).collect()
+                // Seeders take turns: an advisory lock, or the row lock of an upsert (any engine has those).
+                switch events {
+                case .notify:
+                    _ = try await connection.query("SELECT pg_advisory_xact_lock(\(StoreSchema.migrationLockKey))", logger: logger).collect()
+                case .poll:
+                    _ = try await connection.query("""
+                        INSERT INTO mockapns_leases (name, holder, expires_at) VALUES ('seed', 'seeding', now())
+                        ON CONFLICT (name) DO UPDATE SET expires_at = EXCLUDED.expires_at
+                        """, logger: logger).collect()
+                }
                 let noDevices = try await connection.query(
                     "SELECT NOT EXISTS (SELECT 1 FROM mockapns_devices WHERE namespace = \(namespace))", logger: logger)
                     .collect().first?.decode(Bool.self) ?? false
@@ -127,12 +141,33 @@ public final class PostgresSharedState: SharedStateStore {
                             logger: logger).collect()
                     }
                 }
-                _ = try await connection.query("SELECT pg_notify(\(StoreSchema.sharedStateChannel), \(namespace))", logger: logger).collect()
+                try await Self.announce(namespace, events: events, on: connection, logger: logger)
                 _ = try await connection.query("COMMIT", logger: logger).collect()
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: logger).collect()
                 throw error
             }
+        }
+    }
+
+    /// Tells the other instances the namespace changed, inside the change's transaction: a row in the outbox (older
+    /// rows of the namespace beyond the newest 100 go), and a notification under ``StoreEvents/notify``.
+    private static func announce(_ namespace: String, events: StoreEvents, on connection: PostgresConnection, logger: Logger) async throws {
+        let id = try await connection.query("INSERT INTO mockapns_store_events (namespace) VALUES (\(namespace)) RETURNING id",
+                                            logger: logger).collect().first?.decode(Int64.self) ?? 0
+        _ = try await connection.query("DELETE FROM mockapns_store_events WHERE namespace = \(namespace) AND id < \(id - 100)",
+                                       logger: logger).collect()
+        if events == .notify {
+            _ = try await connection.query("SELECT pg_notify(\(StoreSchema.sharedStateChannel), \(namespace))", logger: logger).collect()
+        }
+    }
+
+    /// The namespace's newest outbox id (0 when it has none): what a polling instance compares.
+    private func newestEvent() async throws -> Int64 {
+        let namespace = self.namespace, logger = self.logger
+        return try await session.run { connection in
+            try await connection.query("SELECT coalesce(max(id), 0) FROM mockapns_store_events WHERE namespace = \(namespace)",
+                                       logger: logger).collect().first?.decode(Int64.self) ?? 0
         }
     }
 
@@ -227,16 +262,16 @@ public final class PostgresSharedState: SharedStateStore {
         }
     }
 
-    /// Runs `change` and tells every instance of the namespace (NOTIFY), in one transaction.
+    /// Runs `change` and tells every instance of the namespace (``announce(_:events:on:logger:)``), in one transaction.
     private func changing<Result: Sendable>(_ change: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result)
         async throws -> Result
     {
-        let namespace = self.namespace, logger = self.logger
+        let namespace = self.namespace, logger = self.logger, events = self.events
         return try await session.run { connection in
             _ = try await connection.query("BEGIN", logger: logger).collect()
             do {
                 let result = try await change(connection, logger)
-                _ = try await connection.query("SELECT pg_notify(\(StoreSchema.sharedStateChannel), \(namespace))", logger: logger).collect()
+                try await Self.announce(namespace, events: events, on: connection, logger: logger)
                 _ = try await connection.query("COMMIT", logger: logger).collect()
                 return result
             } catch {
@@ -247,35 +282,19 @@ public final class PostgresSharedState: SharedStateStore {
     }
 
     /// Keeps `devices`, `faults` and `deviceChanges` equal to the namespace's shared state until cancelled: reloads on
-    /// every notification (on a connection of its own, reopened when it breaks) and every `resync` regardless.
+    /// every notification (on a connection of its own, reopened when it breaks) or outbox change (polled), and every
+    /// `resync` regardless.
     public func follow(into devices: DeviceRegistry, faults: FaultPlan, deviceChanges: DeviceChangeLog? = nil,
                        resync: Duration = .seconds(5)) -> Task<Void, Never> {
-        let namespace = self.namespace, logger = self.logger, url = self.url
         let wake = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let listener = Task {
-            while !Task.isCancelled {
-                do {
-                    let connection = try await PostgresConnection.connect(configuration: try PostgresSession.configuration(for: url), id: 1, logger: logger)
-                    defer { Task { try? await connection.close() } }
-                    wake.continuation.yield()   // (re)connected: a notification may have been missed meanwhile
-                    try await connection.listen(on: StoreSchema.sharedStateChannel) { notifications in
-                        for try await notification in notifications where notification.payload == namespace {
-                            wake.continuation.yield()
-                        }
-                    }
-                } catch {
-                    if Task.isCancelled { break }
-                    logger.warning("listening for shared state changes failed; retrying", metadata: ["error": "\(String(reflecting: error))"])
-                }
-                try? await Task.sleep(for: .seconds(1))
-            }
-        }
+        let listener = events == .notify ? listen(waking: wake.continuation) : poll(waking: wake.continuation)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: resync)
                 wake.continuation.yield()
             }
         }
+        let logger = self.logger
         return Task {
             await withTaskCancellationHandler {
                 for await _ in wake.stream {
@@ -292,6 +311,54 @@ public final class PostgresSharedState: SharedStateStore {
                 listener.cancel()
                 ticker.cancel()
                 wake.continuation.finish()
+            }
+        }
+    }
+
+    /// ``StoreEvents/poll``: reads the outbox's newest id every ``StoreEvents/pollInterval`` and wakes the reloader when
+    /// it moved (and once at the start).
+    private func poll(waking wake: AsyncStream<Void>.Continuation) -> Task<Void, Never> {
+        let logger = self.logger
+        return Task {
+            var seen: Int64?
+            var failing = false
+            while !Task.isCancelled {
+                do {
+                    let newest = try await newestEvent()
+                    if newest != seen {
+                        seen = newest
+                        wake.yield()
+                    }
+                    failing = false
+                } catch {
+                    if !failing { logger.warning("polling for shared state changes failed; retrying", metadata: ["error": "\(String(reflecting: error))"]) }
+                    failing = true
+                }
+                try? await Task.sleep(for: StoreEvents.pollInterval)
+            }
+        }
+    }
+
+    /// ``StoreEvents/notify``: `LISTEN`s on a connection of its own (reopened when it breaks) and wakes the reloader on
+    /// each notification for the namespace, and on each (re)connection, since one may have been missed meanwhile.
+    private func listen(waking wake: AsyncStream<Void>.Continuation) -> Task<Void, Never> {
+        let namespace = self.namespace, logger = self.logger, url = self.url
+        return Task {
+            while !Task.isCancelled {
+                do {
+                    let connection = try await PostgresConnection.connect(configuration: try PostgresSession.configuration(for: url), id: 1, logger: logger)
+                    defer { Task { try? await connection.close() } }
+                    wake.yield()   // (re)connected: a notification may have been missed meanwhile
+                    try await connection.listen(on: StoreSchema.sharedStateChannel) { notifications in
+                        for try await notification in notifications where notification.payload == namespace {
+                            wake.yield()
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { break }
+                    logger.warning("listening for shared state changes failed; retrying", metadata: ["error": "\(String(reflecting: error))"])
+                }
+                try? await Task.sleep(for: .seconds(1))
             }
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import APNsModel
 import Logging
 import MockAPNs
@@ -11,7 +12,13 @@ import Synchronization
 /// that answered it, the namespace (`--store-namespace`: mocks in different namespaces share the database without
 /// seeing each other's records), the instance's own `seq`, the columns searches filter on (indexed), and the
 /// record's JSON line as the recorder writes it to a `--record` file. Batches arrive from the recorder's store
-/// writer (a background thread) and go in as one `COPY … FROM STDIN`: one statement and one commit per batch.
+/// writer (a task of its own, off the loops) and go in as one `COPY … FROM STDIN` with the batch's search block, in one
+/// transaction committed without waiting for the disk unless the mock answers only once records are written
+/// (``synchronousCommit``, `--record-sync`).
+///
+/// The table is partitioned by the time each record was received (one partition per day unless the store was made
+/// with another span): partitions are created ahead of the records that need them, and retention by age drops whole
+/// partitions.
 public final class PostgresRecordStore: RecordStore {
     /// The URL it connects to (its password is never printed: ``label`` is the redacted form).
     public let url: PostgresStoreURL
@@ -23,7 +30,9 @@ public final class PostgresRecordStore: RecordStore {
     private let session: PostgresSession
     /// A connection of its own for pruning: its transaction must not take in the writer's inserts.
     private let pruneSession: PostgresSession
-    private let logger: Logger
+    let logger: Logger
+    /// This store's name in leases.
+    private let leaseHolder = StoreLease.makeHolder()
     /// Whether a reader already checked the schema version (once per store, not per query).
     private let schemaChecked = Atomic<Bool>(false)
     /// The newest record (`seq`, received time) of the last batch whose `append` failed: its COPY may have committed
@@ -31,10 +40,25 @@ public final class PostgresRecordStore: RecordStore {
     let uncertainBatch = Mutex<(seq: UInt64, receivedAtMillis: Int64)?>(nil)
     /// The last batch's COPY buffer, cleared and filled again by the next batch (its pages stay mapped).
     private let spareRows = Mutex<ByteBuffer?>(nil)
+    /// How instances take turns on this store (migrations, pruning).
+    public let events: StoreEvents
+    /// Whether a batch's commit waits for the disk: true when answers wait for records (`--record-sync`). A batch
+    /// of a mock that answers first is committed with `synchronous_commit = off`: a database crash may then lose its
+    /// last few hundred milliseconds of records, which the recording contract already allows for a mock that answers
+    /// before writing.
+    public let synchronousCommit: Bool
+    /// The span of the store's partitions (read at first write) and the partitions known to exist, by start.
+    let partitions = Mutex(PartitionSpans())
+    /// The partition span to use if this store is the one that partitions the table (nil: one day).
+    private let requestedPartitionSpan: Int64?
 
     /// A store on `url` for `instance` in `namespace`; nothing is opened until ``open()`` or the first use.
-    public init(url: PostgresStoreURL, instance: String, namespace: String = "", logger: Logger = Logger(label: "mockapns.store")) {
+    public init(url: PostgresStoreURL, instance: String, namespace: String = "", events: StoreEvents = .notify,
+                synchronousCommit: Bool = true, partitionSpanMillis: Int64? = nil, logger: Logger = Logger(label: "mockapns.store")) {
         self.url = url
+        self.events = events
+        self.synchronousCommit = synchronousCommit
+        requestedPartitionSpan = partitionSpanMillis
         instanceName = Mutex(instance)
         self.namespace = namespace
         self.logger = logger
@@ -51,9 +75,13 @@ public final class PostgresRecordStore: RecordStore {
     /// - Throws: ``PostgresStoreError``.
     @discardableResult
     public func open() async throws(PostgresStoreError) -> (from: Int, to: Int) {
-        let migrator = StoreMigrator(label: label, logger: logger)
+        var configured = StoreMigrator(label: label, logger: logger)
+        configured.events = events
+        configured.partitionSpanMillis = requestedPartitionSpan
+        let migrator = configured
         do {
             let outcome = try await session.run { connection in try await migrator.migrate(connection) }
+            try await ensurePartitions(around: [Int64(Date().timeIntervalSince1970 * 1000)])
             return (outcome.from, outcome.to)
         } catch {
             throw PostgresStoreError.describing(error, store: label)
@@ -98,28 +126,44 @@ public final class PostgresRecordStore: RecordStore {
     /// `prune`, by one instance at a time: in a transaction holding the prune lock, or not at all (nil) when another
     /// instance holds it. The background retention of `serve --retain-count/--retain-age` calls this.
     public func pruneExclusively(_ retention: RecordRetention) async throws -> Int? {
-        let logger = self.logger
+        let logger = self.logger, events = self.events, lease = pruneLease
         return try await pruneSession.run { connection in
-            _ = try await connection.query("BEGIN", logger: logger).collect()
-            do {
-                let locked = try await connection.query(
-                    "SELECT pg_try_advisory_xact_lock(\(StoreSchema.pruneLockKey))", logger: logger).collect()
-                guard try locked.first?.decode(Bool.self) == true else {
-                    _ = try await connection.query("ROLLBACK", logger: logger).collect()
-                    return nil
+            switch events {
+            case .notify:
+                _ = try await connection.query("BEGIN", logger: logger).collect()
+                do {
+                    let locked = try await connection.query(
+                        "SELECT pg_try_advisory_xact_lock(\(StoreSchema.pruneLockKey))", logger: logger).collect()
+                    guard try locked.first?.decode(Bool.self) == true else {
+                        _ = try await connection.query("ROLLBACK", logger: logger).collect()
+                        return nil
+                    }
+                    let pruned = try await self.prune(retention, on: connection)
+                    _ = try await connection.query("COMMIT", logger: logger).collect()
+                    return pruned
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+                    throw error
                 }
-                var pruned = 0
-                for query in self.pruneQueries(retention) {
-                    pruned += Int(try await connection.query(query, logger: logger).collect().first?.decode(Int64.self) ?? 0)
+            case .poll:
+                guard try await lease.tryAcquire(connection, logger: logger) else { return nil }
+                do {
+                    _ = try await connection.query("BEGIN", logger: logger).collect()
+                    let pruned = try await self.prune(retention, on: connection)
+                    _ = try await connection.query("COMMIT", logger: logger).collect()
+                    try await lease.release(connection, logger: logger)
+                    return pruned
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+                    try? await lease.release(connection, logger: logger)
+                    throw error
                 }
-                _ = try await connection.query("COMMIT", logger: logger).collect()
-                return pruned
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
-                throw error
             }
         }
     }
+
+    /// The `prune` lease of ``StoreEvents/poll``: a round lasts well under its five minutes.
+    private var pruneLease: StoreLease { StoreLease(name: "prune", holder: leaseHolder, duration: .seconds(300)) }
 
     /// Writes `batch` with one COPY. A batch retried after a failure (the writer's held records, the failed batch
     /// first) is checked first: what of it the store already holds (the failure came after the commit) is not
@@ -135,20 +179,59 @@ public final class PostgresRecordStore: RecordStore {
             uncertainBatch.withLock { $0 = nil }
             return
         }
-        let rows = Self.copyRows(batch, namespace: namespace, instance: instance, reusing: spareRows.withLock { $0.take() })
-        let logger = self.logger
+        let (rows, words) = Self.copyRows(batch, namespace: namespace, instance: instance, reusing: spareRows.withLock { $0.take() })
         defer { spareRows.withLock { $0 = rows } }
         do {
-            try await session.run { connection in
-                try await connection.copyFrom(table: "mockapns_records", columns: Self.copyColumns, logger: logger) { writer in
-                    try await writer.write(rows)
-                }
+            try await ensurePartitions(around: batch.map(\.receivedAtMillis))
+            do {
+                try await write(rows, words: words)
+            } catch let error as PSQLError where Self.sqlState(of: error) == "23514" {
+                // No partition for a row: retention dropped one this store thought was there. Learn again, once.
+                partitions.withLock { $0.forgetKnown() }
+                try await ensurePartitions(around: batch.map(\.receivedAtMillis))
+                try await write(rows, words: words)
             }
             uncertainBatch.withLock { $0 = nil }
         } catch {
             uncertainBatch.withLock { $0 = (last.seq, last.receivedAtMillis) }
             throw error
         }
+    }
+
+    /// One transaction: the rows by COPY, then the batch's search block over the ids they took (from the sequence's
+    /// next value before the COPY to its value after; other instances' ids in between only widen the range).
+    private func write(_ rows: ByteBuffer, words: String) async throws {
+        let logger = self.logger, namespace = self.namespace, synchronous = synchronousCommit
+        try await session.run { connection in
+            _ = try await connection.query("BEGIN", logger: logger).collect()
+            do {
+                if !synchronous { _ = try await connection.query("SET LOCAL synchronous_commit = off", logger: logger).collect() }
+                // The lowest id the COPY can take, read without taking one (the sequence caches one value at a time,
+                // so every id handed out after this read is above it).
+                let first = try await connection.query(
+                    "SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM mockapns_records_id_seq", logger: logger)
+                    .collect().first?.decode(Int64.self) ?? 1
+                try await connection.copyFrom(table: "mockapns_records", columns: Self.copyColumns, logger: logger) { writer in
+                    try await writer.write(rows)
+                }
+                if !words.isEmpty {
+                    _ = try await connection.query("""
+                        INSERT INTO mockapns_search_blocks (namespace, first_id, last_id, words)
+                        VALUES (\(namespace), \(first), currval('mockapns_records_id_seq'), \(words))
+                        """, logger: logger).collect()
+                }
+                _ = try await connection.query("COMMIT", logger: logger).collect()
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+                throw error
+            }
+        }
+    }
+
+    /// The SQLSTATE of a server error (nil for any other failure).
+    static func sqlState(of error: any Error) -> String? {
+        guard let error = error as? PSQLError, error.code == .server else { return nil }
+        return error.serverInfo?[.sqlState]
     }
 
     /// Whether this instance's record numbered `seq`, received at `receivedAtMillis`, is stored (the time tells it
@@ -166,10 +249,14 @@ public final class PostgresRecordStore: RecordStore {
     private static let copyColumns = ["namespace", "instance", "seq", "received_ms", "token", "topic", "push_type",
                                       "status", "reason", "apns_id", "connection_churn", "line", "search_text"]
 
-    /// `batch` as COPY text rows: one encoder and one buffer for the whole batch (`spare`'s storage when given).
-    /// Lint findings are filled in here, off the loops, through the encoder's memo of payloads already linted.
-    static func copyRows(_ batch: [RecordedRequest], namespace: String, instance: String, reusing spare: ByteBuffer? = nil) -> ByteBuffer {
+    /// `batch` as COPY text rows: one encoder and one buffer for the whole batch (`spare`'s storage when given),
+    /// and the distinct words of its search texts (its search block). Lint findings are filled in here, off the
+    /// loops, through the encoder's memo of payloads already linted.
+    static func copyRows(_ batch: [RecordedRequest], namespace: String, instance: String, reusing spare: ByteBuffer? = nil)
+        -> (rows: ByteBuffer, words: String)
+    {
         var rows = spare.map { CopyTextRows(reusing: $0, capacity: batch.count * 1_600) } ?? CopyTextRows(capacity: batch.count * 1_600)
+        var words = SearchBlockWords()
         var encoder = RecordLineEncoder()
         for record in batch {
             rows.field(namespace)
@@ -184,10 +271,12 @@ public final class PostgresRecordStore: RecordStore {
             rows.field(record.response.apnsID.map(Self.lowercasedHex))
             rows.field(record.lint.contains { $0.id == "new-connection-per-push" })
             encoder.withLine(for: record, linted: true) { line in rows.field(utf8: UnsafeBufferPointer(rebasing: line.dropLast())) }
-            rows.field(SearchQuery.searchText(of: record))
+            let searchText = SearchQuery.searchText(of: record)
+            rows.field(searchText)
+            words.add(searchText)
             rows.endRow()
         }
-        return rows.buffer
+        return (rows.buffer, words.text)
     }
 
     /// `text` lowercased; a token or apns-id already in lowercase ASCII (the usual case) is returned as it is,
@@ -289,20 +378,9 @@ public final class PostgresRecordStore: RecordStore {
         let query = StoreQueryBuilder(namespace: namespace)
         try await count(PostgresQuery(unsafeSQL: "WITH gone AS (DELETE FROM mockapns_records WHERE \(query.conditions) "
                                       + "RETURNING 1) SELECT count(*) FROM gone", binds: query.binds))
+        try await count(PostgresQuery(unsafeSQL: "WITH gone AS (DELETE FROM mockapns_search_blocks WHERE \(query.conditions) "
+                                      + "RETURNING 1) SELECT count(*) FROM gone", binds: query.binds))
     }
-
-    @discardableResult
-    public func prune(_ retention: RecordRetention) async throws -> Int {
-        var pruned = 0
-        for query in pruneQueries(retention) { pruned += try await count(query) }
-        return pruned
-    }
-
-    /// The tail of a prune statement after its `gone` (the deleted ids): raises the namespace's prune mark to the
-    /// highest id deleted (`$1` is the namespace) and answers how many rows went.
-    private static let markPruned = ", marked AS (INSERT INTO mockapns_prune_marks (namespace, pruned_through) "
-        + "SELECT $1, max(id) FROM gone HAVING count(*) > 0 ON CONFLICT (namespace) DO UPDATE SET pruned_through = "
-        + "greatest(mockapns_prune_marks.pruned_through, excluded.pruned_through)) SELECT count(*) FROM gone"
 
     /// The highest record id retention has deleted in the namespace (0 when it never pruned).
     public func prunedThrough() async throws -> UInt64 {
@@ -310,26 +388,6 @@ public final class PostgresRecordStore: RecordStore {
         let query = StoreQueryBuilder(namespace: namespace)
         let sql = "SELECT coalesce(max(pruned_through), 0) FROM mockapns_prune_marks WHERE \(query.conditions)"
         return UInt64(bitPattern: try await rows(PostgresQuery(unsafeSQL: sql, binds: query.binds)).first?.decode(Int64.self) ?? 0)
-    }
-
-    /// The `DELETE`s `retention` asks for in this namespace, each answering how many rows it removed.
-    private func pruneQueries(_ retention: RecordRetention) -> [PostgresQuery] {
-        var queries: [PostgresQuery] = []
-        if let keep = retention.keepNewest {
-            var query = StoreQueryBuilder(namespace: namespace)
-            let offset = query.bind(Int64(keep))
-            let sql = "WITH gone AS (DELETE FROM mockapns_records WHERE \(query.conditions) AND id <= (SELECT id FROM "
-                + "mockapns_records WHERE \(query.conditions) ORDER BY id DESC OFFSET \(offset) LIMIT 1) RETURNING id)"
-                + Self.markPruned
-            queries.append(PostgresQuery(unsafeSQL: sql, binds: query.binds))
-        }
-        if let cutoff = retention.receivedBeforeMillis {
-            var query = StoreQueryBuilder(namespace: namespace)
-            query.add("received_ms < ", cutoff)
-            let sql = "WITH gone AS (DELETE FROM mockapns_records WHERE \(query.conditions) RETURNING id)" + Self.markPruned
-            queries.append(PostgresQuery(unsafeSQL: sql, binds: query.binds))
-        }
-        return queries
     }
 
     public func describe(_ error: any Error) -> String {
@@ -352,13 +410,17 @@ public final class PostgresRecordStore: RecordStore {
 
     // MARK: - Helpers
 
+    func run<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await session.run(body)
+    }
+
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let logger = self.logger
         return try await session.run { connection in try await connection.query(query, logger: logger).collect() }
     }
 
     @discardableResult
-    private func count(_ query: PostgresQuery) async throws -> Int {
+    func count(_ query: PostgresQuery) async throws -> Int {
         Int(try await rows(query).first?.decode(Int64.self) ?? 0)
     }
 

@@ -37,6 +37,28 @@ extension StoreQueryBuilder {
         }
     }
 
+    /// The pieces (``SearchBlockWords/pieces(of:)``) of the terms ``narrow(by:)`` narrows through the search text:
+    /// a record matching the query has every one of them inside one of its words, so its batch's block holds them all.
+    static func blockPieces(of query: SearchQuery) -> [String] {
+        var pieces: [String] = []
+        for term in query.terms where !term.negated {
+            let value = term.value.lowercased()
+            switch term.field {
+            case .title, .body: break
+            case .text where value.contains(where: { !$0.isHexDigit }): break
+            default: continue
+            }
+            for piece in SearchBlockWords.pieces(of: value) where !pieces.contains(String(piece)) { pieces.append(String(piece)) }
+        }
+        return pieces
+    }
+
+    /// Adds `id` within any of `ranges` (at least one).
+    mutating func add(ranges: [ClosedRange<Int64>]) {
+        let alternatives = ranges.map { range in "id BETWEEN \(bind(range.lowerBound)) AND \(bind(range.upperBound))" }
+        parts.append("(" + alternatives.joined(separator: " OR ") + ")")
+    }
+
     /// Whether the conditions of ``narrow(by:)`` select exactly the matches of `query` (every term positive and
     /// answered by a column, not by the shared search text), so a page needs no rows beyond its own.
     static func isExact(_ query: SearchQuery) -> Bool {

@@ -4,7 +4,7 @@ import PostgresNIO
 /// The `WHERE` clause of a records query and its bound values: the namespace always, then one condition per set field
 /// of a ``RecordFilter`` (each on an indexed column). Values are always bound (`$n`), never spliced into the SQL.
 struct StoreQueryBuilder {
-    private var parts: [String]
+    var parts: [String]
     /// The values, `$1` first.
     private(set) var binds = PostgresBindings()
 
@@ -29,13 +29,20 @@ struct StoreQueryBuilder {
         parts.append(prefix + placeholder)
     }
 
+    /// Adds `column = value` answered by the index on `lower(column)`.
+    private mutating func addFolded(_ column: String, _ value: String) {
+        let placeholder = bind(value)
+        parts.append("lower(\(column)) = lower(\(placeholder)) AND \(column) = \(placeholder)")
+    }
+
     /// Adds the conditions of `filter` (all but `limit`, which the caller applies).
     mutating func add(filter: RecordFilter) {
         if let token = filter.token { add("token = ", token.lowercased()) }
-        if let topic = filter.topic { add("topic = ", topic) }
+        // Topic and reason through their case-folded indexes, the exact value rechecked on the rows found.
+        if let topic = filter.topic { addFolded("topic", topic) }
         if let pushType = filter.pushType { add("push_type = ", pushType) }
         if let status = filter.status { add("status = ", Int32(clamping: status)) }
-        if let reason = filter.reason { add("reason = ", reason) }
+        if let reason = filter.reason { addFolded("reason", reason) }
         if let since = filter.since { add("id > ", Int64(clamping: since)) }
     }
 }

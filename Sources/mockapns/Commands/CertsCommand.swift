@@ -1,3 +1,4 @@
+import APNsModel
 import APNsCrypto
 import ArgumentParser
 import Foundation
@@ -59,14 +60,13 @@ struct CertsCommand: ParsableCommand {
         }
         let serve = folder.map { "mockapns serve --cert \($0)/server.pem --key \($0)/server-key.pem" }
         if json {
-            var object: [String: Any] = ["files": written]
-            if let trusted { object[install ? "installed" : "removed"] = trusted }
-            if install, let folder, let serve {
-                object["directory"] = folder
-                object["serve"] = serve
-            }
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            // Keys in alphabetical order: directory, files, installed or removed, serve.
+            var members: [JSONValue.JSONMember] = []
+            if install, let folder { members.append(.init("directory", .string(folder))) }
+            members.append(.init("files", .array(written.map { .string($0) })))
+            if let trusted { members.append(.init(install ? "installed" : "removed", .string(trusted))) }
+            if install, let serve { members.append(.init("serve", .string(serve))) }
+            print(JSONValue.object(members).jsonText())
         } else {
             for file in written { print("wrote \(file)") }
             if let trusted {

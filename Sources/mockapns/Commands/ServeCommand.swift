@@ -4,6 +4,7 @@ import Foundation
 import HTTP2
 import Logging
 import MockAPNs
+import MockAPNsHTTP2
 import MockAPNsPostgres
 
 /// `mockapns serve`: runs the mock until SIGINT/SIGTERM, which flush the recording and exit 0 (3 when a record could
@@ -156,10 +157,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--relay-match and --relay-rejected go with --relay URL")
         }
         // Before anything listens: a wrong URL, password or schema stops the mock with one line.
-        let store = try await storeOptions.open(environment: env)
+        let store = try await storeOptions.open(environment: env, synchronousCommit: configuration.recordSync)
         configuration.recordStore = store
         // Device states and fault rules are shared through the same database and namespace.
-        let sharedState = store.map { PostgresSharedState(url: $0.url, namespace: $0.namespace) }
+        let sharedState = store.map { PostgresSharedState(url: $0.url, namespace: $0.namespace, events: $0.events) }
         configuration.sharedState = sharedState
 
         let server: MockAPNsServer
@@ -204,7 +205,8 @@ struct ServeCommand: AsyncParsableCommand {
                 await store?.close()
                 throw ExitCode(1)
             }
-            sharedFollower = sharedState.follow(into: server.devices, faults: server.faults, deviceChanges: server.deviceChanges)
+            sharedFollower = sharedState.follow(into: server.devices, faults: server.faults, deviceChanges: server.deviceChanges,
+                                                resync: try storeOptions.resync(environment: env))
         }
         // Before the ready file: every push a script sends once it sees the file is posted.
         let webhooks = RunningWebhooks(targets: webhookTargets, statistics: server.configuration.webhooks,
@@ -224,7 +226,8 @@ struct ServeCommand: AsyncParsableCommand {
         // Started before the ready file is written, so every request a script sends is logged.
         let requestLog = quiet || env.bool("QUIET") ? nil : RequestLog.start(recorder: server.recorder, logger: logger)
         // The control plane reads the store over a connection of its own, so searches never queue behind the writer.
-        let storeReader = store.map { PostgresRecordStore(url: $0.url, instance: $0.instance, namespace: $0.namespace, logger: StoreLogger.make()) }
+        let storeReader = store.map { PostgresRecordStore(url: $0.url, instance: $0.instance, namespace: $0.namespace, events: $0.events,
+                                                          logger: StoreLogger.make()) }
         let plane: RunningControlPlane
         do {
             plane = try await control.start(server: server, sharedRecords: storeReader)

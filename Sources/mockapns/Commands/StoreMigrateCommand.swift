@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 
-/// `mockapns store migrate`: brings the store's schema to this build's version (under the same advisory lock
-/// `serve --store` takes, so it is safe beside running instances).
+/// `mockapns store migrate`: brings the store's schema to this build's version (taking turns as `serve --store` does,
+/// by advisory lock or by lease with `--store-events poll`, so it is safe beside running instances).
 struct StoreMigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
@@ -11,9 +11,11 @@ struct StoreMigrateCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var url: StoreURLOption
+    @OptionGroup var layout: StoreLayoutOptions
 
     func run() async throws {
-        let store = try url.resolve()
+        let env = EnvironmentOptions()
+        let store = try url.resolve(events: layout.events(environment: env), partitionSpanMillis: layout.partitionSpanMillis(environment: env))
         do {
             let versions = try await store.open()
             await store.close()

@@ -20,6 +20,20 @@ struct StoreServeOptions: ParsableArguments {
         "Keep this mock's records apart from other namespaces in the same database (default none).", valueName: "name"))
     var storeNamespace: String?
 
+    @OptionGroup var layout: StoreLayoutOptions
+
+    @Option(name: .customLong("store-resync"), help: ArgumentHelp(
+        "With --store, seconds between full re-reads of the shared device states and fault rules, besides the ones "
+            + "each change triggers (default 5).", valueName: "seconds"))
+    var storeResync: Int?
+
+    /// How often the shared state is read again regardless of changes; a usage error below 1 second.
+    func resync(environment env: EnvironmentOptions) throws -> Duration {
+        let seconds = try storeResync ?? env.int("STORE_RESYNC") ?? 5
+        guard seconds >= 1 else { throw ValidationError("--store-resync must be at least 1 second (got \(seconds))") }
+        return .seconds(seconds)
+    }
+
     @Option(name: .customLong("retain-count"), help: ArgumentHelp(
         "With --store, keep at most this many records in this namespace, pruning the oldest in the background.", valueName: "n"))
     var retainCount: Int?
@@ -65,15 +79,20 @@ struct StoreServeOptions: ParsableArguments {
 
     /// The store these options name, connected and migrated; nil without `--store`. Prints one line on stderr and
     /// exits 2 for a malformed URL, 1 when the database cannot be reached, refuses the login or is newer.
-    func open(environment env: EnvironmentOptions) async throws -> PostgresRecordStore? {
+    ///
+    /// `synchronousCommit`: whether each batch's commit waits for the disk (`--record-sync`).
+    func open(environment env: EnvironmentOptions, synchronousCommit: Bool) async throws -> PostgresRecordStore? {
         try checkRetention(environment: env, hasStore: store != nil || env["STORE"] != nil)
         guard let text = store ?? env["STORE"] else {
-            if instanceName != nil || storeNamespace != nil {
-                FileHandle.standardError.write(Data("mockapns: --instance-name and --store-namespace go with --store URL\n".utf8))
+            if instanceName != nil || storeNamespace != nil || layout.storeEvents != nil || layout.partitionSpan != nil {
+                FileHandle.standardError.write(Data(
+                    "mockapns: --instance-name, --store-namespace, --store-events and --store-partition-span go with --store URL\n".utf8))
                 throw ExitCode(2)
             }
             return nil
         }
+        let events = try layout.events(environment: env)
+        let span = try layout.partitionSpanMillis(environment: env)
         let url: PostgresStoreURL
         do {
             url = try PostgresStoreURL(parsing: text)
@@ -82,7 +101,8 @@ struct StoreServeOptions: ParsableArguments {
             throw ExitCode(2)
         }
         let opened = PostgresRecordStore(url: url, instance: instanceName ?? env["INSTANCE_NAME"] ?? "starting",
-                                         namespace: storeNamespace ?? env["STORE_NAMESPACE"] ?? "", logger: StoreLogger.make())
+                                         namespace: storeNamespace ?? env["STORE_NAMESPACE"] ?? "", events: events,
+                                         synchronousCommit: synchronousCommit, partitionSpanMillis: span, logger: StoreLogger.make())
         do {
             let versions = try await opened.open()
             let migrated = versions.from == versions.to ? "" : " (migrated from version \(versions.from))"

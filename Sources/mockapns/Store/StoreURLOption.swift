@@ -9,13 +9,14 @@ struct StoreURLOption: ParsableArguments {
     var store: String?
 
     /// The store the option names (not yet connected).
-    func resolve() throws -> PostgresRecordStore {
+    func resolve(events: StoreEvents = .notify, partitionSpanMillis: Int64? = nil) throws -> PostgresRecordStore {
         guard let text = store ?? EnvironmentOptions()["STORE"] else {
             FileHandle.standardError.write(Data("mockapns: give the store with --store postgres://user@host:port/db (or MOCKAPNS_STORE)\n".utf8))
             throw ExitCode(2)
         }
         do {
-            return PostgresRecordStore(url: try PostgresStoreURL(parsing: text), instance: "operator", logger: StoreLogger.make())
+            return PostgresRecordStore(url: try PostgresStoreURL(parsing: text), instance: "operator", events: events,
+                                       partitionSpanMillis: partitionSpanMillis, logger: StoreLogger.make())
         } catch {
             FileHandle.standardError.write(Data("mockapns: \(error)\n".utf8))
             throw ExitCode(2)

@@ -1,3 +1,4 @@
+import APNsModel
 import Foundation
 
 /// What `mockapns wait` checks: whether a ready file is there and complete, and whether a process still runs.
@@ -7,9 +8,9 @@ enum ReadyFileProbe {
     /// (it may not have started) names another process, so it is not taken for the new server's.
     static func readyContents(at path: String, pid: Int32? = nil) -> Data? {
         guard let data = FileManager.default.contents(atPath: path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              object["apns_url"] is String else { return nil }
-        if let pid, (object["pid"] as? NSNumber)?.int32Value != pid { return nil }
+              let object = try? JSONValue.parse(Array(data)),
+              object["apns_url"]?.stringValue != nil else { return nil }
+        if let pid, object["pid"]?.integerValue != Int64(pid) { return nil }
         return data
     }
 

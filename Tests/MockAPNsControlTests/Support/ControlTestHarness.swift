@@ -1,5 +1,6 @@
 import MockAPNs
 import MockAPNsControl
+import MockAPNsHTTP2
 import XCTest
 import TestSupport
 

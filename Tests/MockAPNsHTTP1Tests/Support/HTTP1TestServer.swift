@@ -1,4 +1,5 @@
 import MockAPNs
+import MockAPNsHTTP2
 
 /// The mock the HTTP/1.1 endpoint's tests put it in front of: h2c on a free port, any token signature trusted.
 enum HTTP1TestServer {

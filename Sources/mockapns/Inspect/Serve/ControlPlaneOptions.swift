@@ -3,6 +3,7 @@ import Logging
 import MockAPNs
 import MockAPNsControl
 import MockAPNsHTTP1
+import MockAPNsHTTP2
 
 /// The control-plane flags of `mockapns serve` (`@OptionGroup var control: ControlPlaneOptions`), each
 /// with its `MOCKAPNS_<NAME>` fallback:

@@ -3,6 +3,7 @@ import APNsModel
 import Foundation
 import MockAPNs
 import MockAPNsControl
+import MockAPNsHTTP2
 
 /// The dashboard's "send a test push" form, wired to the client library: each push goes to the mock's own
 /// HTTP/2 listener, signed with the bundled test key (TESTTEAM01/TESTKEY001) and trusting the bundled CA, so it

@@ -1,3 +1,4 @@
+import APNsModel
 import ArgumentParser
 import Foundation
 import MockAPNsPostgres
@@ -65,8 +66,8 @@ struct SourceOptions: ParsableArguments {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadable(path: path, reason: "no such file, or not readable (is `mockapns serve --ready-file \(path)` running?)")
         }
-        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        guard let text = object?["control_url"] as? String, let url = URL(string: text) else {
+        let object = try? JSONValue.parse(Array(data))
+        guard let text = object?["control_url"]?.stringValue, let url = URL(string: text) else {
             throw .unreadable(path: path, reason: "it has no \"control_url\" string (was the control plane disabled?)")
         }
         return url

@@ -1,5 +1,6 @@
 import APNsCrypto
 import Foundation
+import MockAPNs
 
 /// The TLS identity the mock presents: its certificate and key as PEM, and the CA a sender must trust for it.
 ///

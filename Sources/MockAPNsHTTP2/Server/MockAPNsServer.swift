@@ -2,6 +2,7 @@ import APNsCrypto
 import APNsModel
 import Foundation
 import HTTP2
+import MockAPNs
 
 /// The mock APNs server: the HTTP/2 transport, the pipeline, and the state a test or the control plane
 /// reads and steers (recorder, device registry, fault plan, channels).

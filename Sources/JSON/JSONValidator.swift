@@ -4,9 +4,9 @@
 /// body is kept as bytes (parsed only when someone reads it, ``PayloadSource``). This is the parser's grammar as
 /// plain loops over the bytes that answer yes or no. `JSONValidatorTests` holds it to `parse`'s verdict on the
 /// parser's corpus and on generated and mutated texts, and the JSON fuzz target on whatever libFuzzer finds.
-enum JSONValidator {
+package enum JSONValidator {
     /// Whether `bytes` are exactly one JSON object (with surrounding whitespace) that `parse` accepts.
-    static func isObject(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isObject(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var cursor = Cursor(bytes: bytes)
         cursor.skipWhitespace()
         guard cursor.peek == UInt8(ascii: "{"), cursor.value(depth: 0) else { return false }
@@ -15,7 +15,7 @@ enum JSONValidator {
     }
 
     /// Whether `bytes` are one JSON text (any value) that `parse` accepts.
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var cursor = Cursor(bytes: bytes)
         cursor.skipWhitespace()
         guard cursor.value(depth: 0) else { return false }
@@ -128,7 +128,7 @@ enum JSONValidator {
 
         /// Advances over string bytes that need no attention (ASCII from 0x20 up except `"` and `\\`), eight at a
         /// time, stopping on the first byte that does (or where fewer than eight bytes remain).
-        /// Non-ASCII bytes are marked by their own high bit, the rest by `ASCIIByte.jsonStringSpecialMarks`, whose
+        /// Non-ASCII bytes are marked by their own high bit, the rest by `JSONBytes.stringSpecialMarks`, whose
         /// lowest mark is exact, so the lowest mark of the union is the first byte needing attention.
         @inline(__always)
         mutating func skipPlainBytes() {
@@ -137,7 +137,7 @@ enum JSONValidator {
             let count = bytes.count
             while count - index >= 8 {
                 let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let marks = (word & 0x8080_8080_8080_8080) | ASCIIByte.jsonStringSpecialMarks(word)
+                let marks = (word & 0x8080_8080_8080_8080) | JSONBytes.stringSpecialMarks(word)
                 if marks != 0 {
                     index += marks.trailingZeroBitCount &>> 3
                     return
@@ -224,24 +224,24 @@ enum JSONValidator {
             let start = index
             var simple = true
             if peek == UInt8(ascii: "-") { index += 1 }
-            guard ASCIIByte.isDecimalDigit(peek) else { return false }
+            guard JSONBytes.isDecimalDigit(peek) else { return false }
             if peek == UInt8(ascii: "0") {
                 index += 1
-                if ASCIIByte.isDecimalDigit(peek) { return false }
+                if JSONBytes.isDecimalDigit(peek) { return false }
             } else {
                 skipDigits()
             }
             if peek == UInt8(ascii: ".") {
                 simple = false
                 index += 1
-                guard ASCIIByte.isDecimalDigit(peek) else { return false }
+                guard JSONBytes.isDecimalDigit(peek) else { return false }
                 skipDigits()
             }
             if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
                 simple = false
                 index += 1
                 if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
-                guard ASCIIByte.isDecimalDigit(peek) else { return false }
+                guard JSONBytes.isDecimalDigit(peek) else { return false }
                 skipDigits()
             }
             // Up to 18 digits always fits Int64; longer integers and anything else go the parser's way.
@@ -250,7 +250,7 @@ enum JSONValidator {
         }
 
         mutating func skipDigits() {
-            while index < bytes.count, ASCIIByte.isDecimalDigit(bytes[index]) { index += 1 }
+            while index < bytes.count, JSONBytes.isDecimalDigit(bytes[index]) { index += 1 }
         }
     }
 }

@@ -1,5 +1,5 @@
 /// The package's one base64 encoder (RFC 4648): the standard alphabet with padding for the `payload_base64` of a
-/// record whose body is not JSON, and the URL alphabet without padding for JWT segments.
+/// record whose body is not JSON, and the URL alphabet without padding for JWT segments (base64url-encoded JSON).
 package enum Base64 {
     /// The 64 characters a 6-bit group is written as.
     package enum Alphabet: Sendable {

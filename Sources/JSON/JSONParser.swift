@@ -188,7 +188,7 @@ struct JSONParser {
         let raw = UnsafeRawPointer(base)
         while index + 8 <= bytes.count {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            if word & 0x8080_8080_8080_8080 != 0 || ASCIIByte.jsonStringSpecialMarks(word) != 0 { return }
+            if word & 0x8080_8080_8080_8080 != 0 || JSONBytes.stringSpecialMarks(word) != 0 { return }
             index += 8
         }
     }
@@ -301,24 +301,24 @@ struct JSONParser {
         let start = index
         var isInteger = true
         if peek() == UInt8(ascii: "-") { index += 1 }
-        guard let first = peek(), ASCIIByte.isDecimalDigit(first) else { throw fail("expected a digit", at: index) }
+        guard let first = peek(), JSONBytes.isDecimalDigit(first) else { throw fail("expected a digit", at: index) }
         if first == UInt8(ascii: "0") {
             index += 1
-            if let next = peek(), ASCIIByte.isDecimalDigit(next) { throw fail("a number cannot have a leading zero", at: start) }
+            if let next = peek(), JSONBytes.isDecimalDigit(next) { throw fail("a number cannot have a leading zero", at: start) }
         } else {
             skipDigits()
         }
         if peek() == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            guard let digit = peek(), ASCIIByte.isDecimalDigit(digit) else { throw fail("expected a digit after '.'") }
+            guard let digit = peek(), JSONBytes.isDecimalDigit(digit) else { throw fail("expected a digit after '.'") }
             skipDigits()
         }
         if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
             isInteger = false
             index += 1
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
-            guard let digit = peek(), ASCIIByte.isDecimalDigit(digit) else { throw fail("expected a digit in the exponent") }
+            guard let digit = peek(), JSONBytes.isDecimalDigit(digit) else { throw fail("expected a digit in the exponent") }
             skipDigits()
         }
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
@@ -348,7 +348,7 @@ struct JSONParser {
     }
 
     private mutating func skipDigits() {
-        while index < bytes.count, ASCIIByte.isDecimalDigit(bytes[index]) { index += 1 }
+        while index < bytes.count, JSONBytes.isDecimalDigit(bytes[index]) { index += 1 }
     }
 
     // MARK: Helpers

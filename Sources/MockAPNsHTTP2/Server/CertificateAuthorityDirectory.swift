@@ -1,5 +1,6 @@
 import APNsCrypto
 import Foundation
+import MockAPNs
 
 /// A folder holding a CA made for this mock (`serve --ca-dir DIR`): `ca.pem` and `ca-key.pem`, made on first use and
 /// kept, so certificates issued at each start stay trusted by senders that took `ca.pem` once.

@@ -92,7 +92,7 @@ public enum JSONEscaping {
     /// Whether any byte of `word` is below 0x20, `"` or `\\`.
     @inline(__always)
     private static func wordNeedsEscape(_ word: UInt64) -> Bool {
-        ASCIIByte.jsonStringSpecialMarks(word) != 0
+        JSONBytes.stringSpecialMarks(word) != 0
     }
 
     /// Writes the escape sequence for one byte that JSON does not allow raw in a string; returns its length.

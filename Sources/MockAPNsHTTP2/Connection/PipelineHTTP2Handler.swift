@@ -1,6 +1,7 @@
 import APNsModel
 import HTTP2
 import Logging
+import MockAPNs
 
 /// Adapts the transport's requests to the pipeline and carries out its decision on the stream:
 /// respond (now or after a delay), stall, reset, GOAWAY, or drop the connection.
