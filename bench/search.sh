@@ -39,14 +39,16 @@ sql "UPDATE mockapns_records SET topic = 'com.example.other',
         line = replace(line, '\"com.example.app\"', '\"com.example.other\"'),
         search_text = replace(search_text, 'com.example.app', 'com.example.other') WHERE id % 10 = 3" > /dev/null
 # The blocks hold each batch's words as the writer wrote them: rebuilt from the changed rows, as migration 6 builds
-# them for a store written before it (2 000 ids a block).
+# them for a store written before it (2 000 ids a block). A mockapns before schema 6 (MOCKAPNS=…) has none.
+if [ "$(sql "SELECT to_regclass('mockapns_search_blocks') IS NOT NULL")" = t ]; then
 sql "DELETE FROM mockapns_search_blocks" > /dev/null
 sql "INSERT INTO mockapns_search_blocks (namespace, first_id, last_id, words)
      SELECT namespace, min(id), max(id), coalesce(string_agg(DISTINCT word, E'\n'), '') FROM (
          SELECT namespace, id, regexp_split_to_table(coalesce(search_text, ''), '[\x01-\x2F\x3A-\x40\x5B-\x60\x7B-\x7F]+') AS word
          FROM mockapns_records) words WHERE word <> '' GROUP BY namespace, id / 2000" > /dev/null
-sql "VACUUM ANALYZE mockapns_records" > /dev/null
 sql "VACUUM ANALYZE mockapns_search_blocks" > /dev/null
+fi
+sql "VACUUM ANALYZE mockapns_records" > /dev/null
 rows=$(sql 'SELECT count(*) FROM mockapns_records')
 # The table's, or every partition's (their parent holds nothing itself), with indexes.
 size=$(sql "SELECT pg_size_pretty(sum(pg_total_relation_size(oid))) FROM pg_class WHERE relkind = 'r' AND relname LIKE 'mockapns_records%'")
