@@ -10,7 +10,7 @@ import Synchronized
 /// to the writers in `seq` order. One lock, because a record's number, its place in the ring, the waiters' counts and
 /// its place in the file's queue must change together.
 ///
-/// Followers (the live stream, `mockapns tail`, the dashboard) read the ring by position (`follow(after:limit:)`),
+/// Followers (the live stream, `mockapns tail`, the dashboard) read the ring by position (`read(after:limit:)`),
 /// so storing a record costs the loop thread the same whether nobody or many follow: it only wakes followers that
 /// are waiting for news, once per batch they read, not once per record.
 ///
