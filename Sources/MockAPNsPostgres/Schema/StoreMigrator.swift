@@ -81,16 +81,11 @@ struct StoreMigrator {
             try await connection.query("SELECT set_config(\(StoreSchema.partitionSpanSetting), \(String(span)), false)", logger: logger)
         }
         for step in StoreSchema.migrations where step.version > found && step.version <= target {
-            try await connection.query("BEGIN", logger: logger)
-            do {
+            try await connection.transaction(logger: logger) {
                 for statement in step.statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
                 try await connection.query(PostgresQuery(
                     unsafeSQL: "INSERT INTO \(StoreSchema.versionTable) (version) VALUES ($1)",
                     binds: Self.binds(Int32(step.version))), logger: logger)
-                try await connection.query("COMMIT", logger: logger)
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
             }
         }
         return Outcome(from: found, to: max(found, target))

@@ -101,8 +101,7 @@ public final class PostgresSharedState: SharedStateStore {
         let faultRows = faults.map { $0.jsonValue().jsonText() }
         let events = self.events
         try await session.run { connection in
-            _ = try await connection.query("BEGIN", logger: logger).collect()
-            do {
+            try await connection.transaction(logger: logger) {
                 // Seeders take turns: an advisory lock, or the row lock of an upsert (any engine has those).
                 switch events {
                 case .notify:
@@ -142,10 +141,6 @@ public final class PostgresSharedState: SharedStateStore {
                     }
                 }
                 try await Self.announce(namespace, events: events, on: connection, logger: logger)
-                _ = try await connection.query("COMMIT", logger: logger).collect()
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
-                throw error
             }
         }
     }
@@ -268,15 +263,10 @@ public final class PostgresSharedState: SharedStateStore {
     {
         let namespace = self.namespace, logger = self.logger, events = self.events
         return try await session.run { connection in
-            _ = try await connection.query("BEGIN", logger: logger).collect()
-            do {
+            try await connection.transaction(logger: logger) {
                 let result = try await change(connection, logger)
                 try await Self.announce(namespace, events: events, on: connection, logger: logger)
-                _ = try await connection.query("COMMIT", logger: logger).collect()
                 return result
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
-                throw error
             }
         }
     }

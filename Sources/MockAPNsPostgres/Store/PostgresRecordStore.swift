@@ -130,31 +130,19 @@ public final class PostgresRecordStore: RecordStore {
         return try await pruneSession.run { connection in
             switch events {
             case .notify:
-                _ = try await connection.query("BEGIN", logger: logger).collect()
-                do {
+                return try await connection.transaction(logger: logger) {
                     let locked = try await connection.query(
                         "SELECT pg_try_advisory_xact_lock(\(StoreSchema.pruneLockKey))", logger: logger).collect()
-                    guard try locked.first?.decode(Bool.self) == true else {
-                        _ = try await connection.query("ROLLBACK", logger: logger).collect()
-                        return nil
-                    }
-                    let pruned = try await self.prune(retention, on: connection)
-                    _ = try await connection.query("COMMIT", logger: logger).collect()
-                    return pruned
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger).collect()
-                    throw error
+                    guard try locked.first?.decode(Bool.self) == true else { return nil }
+                    return try await self.prune(retention, on: connection)
                 }
             case .poll:
                 guard try await lease.tryAcquire(connection, logger: logger) else { return nil }
                 do {
-                    _ = try await connection.query("BEGIN", logger: logger).collect()
-                    let pruned = try await self.prune(retention, on: connection)
-                    _ = try await connection.query("COMMIT", logger: logger).collect()
+                    let pruned = try await connection.transaction(logger: logger) { try await self.prune(retention, on: connection) }
                     try await lease.release(connection, logger: logger)
                     return pruned
                 } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger).collect()
                     try? await lease.release(connection, logger: logger)
                     throw error
                 }
@@ -203,8 +191,7 @@ public final class PostgresRecordStore: RecordStore {
     private func write(_ rows: ByteBuffer, words: String) async throws {
         let logger = self.logger, namespace = self.namespace, synchronous = synchronousCommit
         try await session.run { connection in
-            _ = try await connection.query("BEGIN", logger: logger).collect()
-            do {
+            try await connection.transaction(logger: logger) {
                 if !synchronous { _ = try await connection.query("SET LOCAL synchronous_commit = off", logger: logger).collect() }
                 // The lowest id the COPY can take, read without taking one (the sequence caches one value at a time,
                 // so every id handed out after this read is above it).
@@ -220,10 +207,6 @@ public final class PostgresRecordStore: RecordStore {
                         VALUES (\(namespace), \(first), currval('mockapns_records_id_seq'), \(words))
                         """, logger: logger).collect()
                 }
-                _ = try await connection.query("COMMIT", logger: logger).collect()
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
-                throw error
             }
         }
     }
