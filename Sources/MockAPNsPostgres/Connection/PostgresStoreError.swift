@@ -41,7 +41,7 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
         guard let error = error as? PSQLError else { return .unavailable("PostgreSQL at \(store): \(error)") }
         switch error.code {
         case .server:
-            let state = error.serverInfo?[.sqlState] ?? "?"
+            let state = error.sqlState ?? "?"
             let message = error.serverInfo?[.message] ?? "an error"
             switch state {
             case "28P01", "28000":

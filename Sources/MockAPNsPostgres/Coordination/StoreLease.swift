@@ -30,7 +30,7 @@ struct StoreLease: Sendable {
                     expires_at timestamptz NOT NULL
                 )
                 """, logger: logger)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" || error.serverInfo?[.sqlState] == "42P07" {
+        } catch let error as PSQLError where error.sqlState == "23505" || error.sqlState == "42P07" {
             // created by another instance between our check and our insert
         }
     }

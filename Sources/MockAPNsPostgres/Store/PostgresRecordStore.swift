@@ -173,7 +173,7 @@ public final class PostgresRecordStore: RecordStore {
             try await ensurePartitions(around: batch.map(\.receivedAtMillis))
             do {
                 try await write(rows, words: words)
-            } catch let error as PSQLError where Self.sqlState(of: error) == "23514" {
+            } catch let error as PSQLError where error.sqlState == "23514" {
                 // No partition for a row: retention dropped one this store thought was there. Learn again, once.
                 partitions.withLock { $0.forgetKnown() }
                 try await ensurePartitions(around: batch.map(\.receivedAtMillis))
@@ -209,12 +209,6 @@ public final class PostgresRecordStore: RecordStore {
                 }
             }
         }
-    }
-
-    /// The SQLSTATE of a server error (nil for any other failure).
-    static func sqlState(of error: any Error) -> String? {
-        guard let error = error as? PSQLError, error.code == .server else { return nil }
-        return error.serverInfo?[.sqlState]
     }
 
     /// Whether this instance's record numbered `seq`, received at `receivedAtMillis`, is stored (the time tells it
