@@ -1,13 +1,16 @@
 import APNsModel
 
 extension Pipeline {
-    /// The response to `request`, after recording it. `deviceToken` is the token in its path; `authentication` is
-    /// how the record shows the request's credential (`authentication(_:)`).
-    func respond(_ outcome: Outcome, request recorded: APNsRequest, deviceToken: String?,
+    /// The last stage: the wire response to `request` and its record, both made from `outcome`; then the record goes
+    /// to the recorder, or the push to the relay. `deviceToken` is the token in its path; `authentication` is how the
+    /// record shows the request's credential (`authentication(_:)`).
+    ///
+    /// `.later` when the answer waits for the record's write (`--record-sync`, `completion` then gets it) or for the
+    /// upstream (`--relay`); `completion` is nil when nothing may wait.
+    func respond(_ outcome: PipelineDecision, request recorded: APNsRequest, deviceToken: String?,
                  connection: PipelineConnection, authentication: RecordedRequest.Authentication,
                  streamLimit: UInt32?, churnTeam: String?,
-                 afterRecording: (@Sendable (PipelineResponse) -> Void)?,
-                 relayAnswer: (@Sendable (PipelineResponse) -> Void)? = nil) -> PipelineResponse {
+                 completion: (@Sendable (PipelineResponse) -> Void)?) -> PipelineAnswer {
         var headers: [HeaderField] = []
         headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
         // Broadcast and channel-management answers carry `apns-request-id`, never `apns-id`, whether the request
@@ -55,11 +58,11 @@ extension Pipeline {
                                                 disposition: outcome.disposition, delay: outcome.delay,
                                                 streamLimit: streamLimit)
         var whenWritten: WriteCompletion?
-        if let afterRecording {
-            whenWritten = { written in afterRecording(written ? pipelineResponse : pipelineResponse.unrecorded()) }
+        if let completion, recorder.writesBeforeAnswering {
+            whenWritten = { written in completion(written ? pipelineResponse : pipelineResponse.unrecorded()) }
         }
         var relaySkipped = relay == nil ? nil : relaySkipReason(outcome)
-        if let relay, relaySkipped == nil, let relayAnswer, let deviceToken {
+        if let relay, relaySkipped == nil, let completion, let deviceToken {
             let record = self.record(
                 of: recorded, on: connection, deviceToken: deviceToken,
                 payloadSource: outcome.payload ?? .body(recorded.body),
@@ -67,10 +70,8 @@ extension Pipeline {
             relaySkipped = relayMatchSkipReason(record)
             if relaySkipped == nil {
                 relayThenAnswer(record, through: relay, deviceToken: deviceToken, mockAnswer: pipelineResponse,
-                                receivedAtNanos: connection.receivedAtNanos, churnTeam: churnTeam, answer: relayAnswer)
-                var placeholder = pipelineResponse
-                placeholder.deferred = true
-                return placeholder
+                                receivedAtNanos: connection.receivedAtNanos, churnTeam: churnTeam, answer: completion)
+                return .later
             }
         }
         func record() -> RecordedRequest {
@@ -93,7 +94,7 @@ extension Pipeline {
         } else {
             recorder.store(record(), whenWritten: whenWritten)
         }
-        return pipelineResponse
+        return whenWritten == nil ? .now(pipelineResponse) : .later
     }
 
     // The response's header fields by name, made once: `HeaderField(name:value:)` checks that a name is lowercase

@@ -4,7 +4,7 @@ extension Pipeline {
     /// Why `outcome` is not sent upstream, or nil when it is: only device pushes the mock itself accepted (or, with
     /// `relaysRejected`, rejected) and answers at once are relayed, so a broken sender does not hammer the upstream
     /// with what the mock refuses.
-    func relaySkipReason(_ outcome: Outcome) -> String? {
+    func relaySkipReason(_ outcome: PipelineDecision) -> String? {
         guard case .device? = outcome.route else { return "not relayed: only device pushes (/3/device/…) are relayed" }
         if outcome.status != 200, !configuration.relaysRejected {
             return "not relayed: the mock rejected it (\(outcome.status) \(outcome.reasonText ?? "no reason"))"

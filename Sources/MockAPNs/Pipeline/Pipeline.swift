@@ -10,9 +10,9 @@ import Synchronized
 /// on its ``PipelineAnswer``, so both answer, relay and record alike. `process` runs on the caller's thread and never
 /// blocks on I/O; delays are returned, not slept.
 ///
-/// This file holds connection tracking and the entry points; the fault plan and the device registry are applied in
-/// `Pipeline+Decision`, channel management in `Pipeline+Channels`, the response and its record built in
-/// `Pipeline+Recording` (which `Pipeline+Refused` shares).
+/// This file holds connection tracking, the entry point and the connection's stages; the fault plan, the device
+/// registry and the ``ChannelManagementHandler`` decide in `Pipeline+Decision`, into a ``PipelineDecision``; the
+/// response and its record are made in `Pipeline+Recording` (which `Pipeline+Refused` shares).
 public final class Pipeline: Sendable {
     /// Configuration in force.
     public let configuration: PipelineConfiguration
@@ -24,6 +24,8 @@ public final class Pipeline: Sendable {
     public let faults: FaultPlan
     /// Broadcast channels.
     public let channels: ChannelStore
+    /// Answers the channel-management API and checks a broadcast's channel, from `channels`.
+    let channelManagement: ChannelManagementHandler
     private let tokens: ProviderTokenAuthenticator
     private let certificates: CertificateAuthenticator
     /// Every open connection's state, for transports that do not keep the handle (HTTP/1.1) and for counting.
@@ -50,6 +52,7 @@ public final class Pipeline: Sendable {
         self.devices = devices
         self.faults = faults
         self.channels = channels
+        channelManagement = ChannelManagementHandler(channels: channels)
         self.logger = logger
         churn = ConnectionChurnMonitor(limit: configuration.newConnectionsPerSecondLimit, logger: logger)
     }
@@ -108,101 +111,123 @@ public final class Pipeline: Sendable {
     /// fault. Then it is `.later`, and the completion `later` gives is called once with the response, from the writer's
     /// thread or a task; the transport hops back to its own loop from there. `later` is evaluated only then, so a
     /// request answered now allocates no completion.
+    ///
+    /// The stages, each run once per request: ``admit(_:on:)`` (credential, connection rules, the model's
+    /// `RequestDecider`, under the connection's lock), ``decide(_:request:canDefer:claims:)`` (faults, then devices or
+    /// channels), then the connection learns the answer (``settle(_:status:)``) and ``respond`` makes the wire
+    /// response and the record.
     public func process(_ request: APNsRequest, on connection: PipelineConnection,
                         later: @autoclosure () -> @Sendable (PipelineResponse) -> Void) -> PipelineAnswer {
-        guard answersLater else { return .now(process(request, on: connection, afterRecording: nil, relayAnswer: nil)) }
-        let completion = later()
-        let sync = recorder.writesBeforeAnswering
-        let response = process(request, on: connection, afterRecording: sync ? completion : nil, relayAnswer: completion)
-        return sync || response.deferred ? .later : .now(response)
+        let completion = answersLater ? later() : nil
+        return answer(request, on: connection, admission: admit(request, on: connection), claims: nil,
+                      completion: completion)
     }
 
     /// Whether an answer may come after `process` returns (`--record-sync`, `--relay`, counted faults shared
     /// through `--store`); otherwise every answer is `.now`.
     var answersLater: Bool { recorder.writesBeforeAnswering || relay != nil || faults.claimsCountsElsewhere }
 
-    private func process(_ request: APNsRequest, on connection: PipelineConnection,
-                         afterRecording: (@Sendable (PipelineResponse) -> Void)?,
-                         relayAnswer: (@Sendable (PipelineResponse) -> Void)?,
-                         claims: [String: Bool]? = nil) -> PipelineResponse {
+    /// What the connection stage made of a request: the model's verdict and what the record says of the
+    /// connection.
+    struct Admission: Sendable {
+        var verdict: Verdict
+        /// How the record shows the request's credential.
+        var authentication: RecordedRequest.Authentication
+        /// The team whose connection churn flagged this connection (its records carry the finding).
+        var churnTeam: String?
+        /// The connection's state, when it must still learn this request's answer (a token connection before its
+        /// first success: the stream limit follows the answer).
+        var unsettled: PipelineConnectionHandle?
+    }
+
+    /// Stage one, under the connection's lock: the credential (cached per connection), connection churn, and the
+    /// model's verdict with the connection's token state. Requests of one connection are admitted one at a time,
+    /// each seeing the state the previous one left.
+    private func admit(_ request: APNsRequest, on connection: PipelineConnection) -> Admission {
         let now = configuration.clock.nowSeconds()
         let slot = connection.handle ?? connections.withLock { $0[connection.id] } ?? adoptConnection(connection, now: now)
-        // Requests of one connection are decided one at a time, each seeing the state the previous one left.
         return slot.state.withLock { state in
-            process(request, on: connection, state: &state, now: now, afterRecording: afterRecording,
-                    relayAnswer: relayAnswer, claims: claims)
+            let context: DecisionContext
+            let authentication: RecordedRequest.Authentication
+            if let certificate = state.certificate {
+                let credential = ProviderCredential.certificate(certificate)   // APNs ignores `authorization` on certificate connections
+                authentication = state.certificateAuthentication(credential)
+                context = decisionContext(credential: credential, now: now)
+            } else {
+                let memo = state.credential(authorization: request.value(lowercaseName: "authorization"), tokens: tokens)
+                authentication = memo.authentication
+                if !state.churnCounted, case .token(let facts) = memo.credential, let key = facts.key {
+                    state.churnCounted = true
+                    state.churnCountedTeam = key.teamID
+                    if churn.connectionAuthenticated(team: key.teamID, nowMillis: Timestamp.nowMillis(), transport: state.transport) {
+                        state.churnTeam = key.teamID
+                    }
+                }
+                context = decisionContext(credential: memo.credential, now: now)
+            }
+            let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState)
+            let unsettled = state.certificate == nil && !state.succeeded
+            return Admission(verdict: verdict, authentication: authentication, churnTeam: state.churnTeam,
+                             unsettled: unsettled ? slot : nil)
         }
     }
 
-    /// Asks the shared store for the firings `pending` needs (off the event loop), then decides `request` again with
-    /// the store's answer and hands the response on as `process(_:on:answer:)` would have.
-    private func claimThenAnswer(_ pending: [(id: String, rule: FaultRule)], request: APNsRequest, connection: PipelineConnection,
-                                 afterRecording: (@Sendable (PipelineResponse) -> Void)?,
-                                 answer: @escaping @Sendable (PipelineResponse) -> Void) {
+    /// The stages after admission. `claims` is the shared store's answer for counted faults when the push comes
+    /// back from ``claimThenAnswer``; `completion` is the transport's, when the answer may come later.
+    private func answer(_ request: APNsRequest, on connection: PipelineConnection, admission: Admission,
+                        claims: [String: Bool]?, completion: (@Sendable (PipelineResponse) -> Void)?) -> PipelineAnswer {
+        var decision: PipelineDecision
+        switch admission.verdict {
+        case .rejected(let reason):
+            decision = PipelineDecision(rejected: reason)
+        case .accepted(let push):
+            switch decide(push, request: request, canDefer: completion != nil, claims: claims) {
+            case .decided(let decided):
+                decision = decided
+            case .claimFirst(let pending):
+                // `canDefer` was true, so there is a completion.
+                claimThenAnswer(pending, request: request, connection: connection, admission: admission,
+                                completion: completion!)
+                return .later
+            }
+        }
+        if decision.status < 300, recorder.cannotRecord {
+            decision.refuseUnrecordable()
+        }
+        let streamLimit = admission.unsettled.flatMap { settle($0, status: decision.status) }
+        let deviceToken = Self.deviceToken(in: request.path, routed: decision.route)
+        return respond(decision, request: request, deviceToken: deviceToken, connection: connection,
+                       authentication: admission.authentication, streamLimit: streamLimit,
+                       churnTeam: admission.churnTeam, completion: completion)
+    }
+
+    /// Asks the shared store for the firings `pending` needs (off the event loop), then decides the push again from
+    /// the fault stage with the store's answer (its admission stands) and hands `completion` the response.
+    private func claimThenAnswer(_ pending: [(id: String, rule: FaultRule)], request: APNsRequest,
+                                 connection: PipelineConnection, admission: Admission,
+                                 completion: @escaping @Sendable (PipelineResponse) -> Void) {
         Task {
             let (claims, failure) = await faults.claim(pending)
             if let failure { logger.warning("a counted fault did not fire", metadata: ["why": "\(failure)"]) }
-            let response = process(request, on: connection, afterRecording: afterRecording, relayAnswer: answer, claims: claims)
-            if afterRecording == nil, !response.deferred { answer(response) }
+            let answer = answer(request, on: connection, admission: admission, claims: claims, completion: completion)
+            if case .now(let response) = answer { completion(response) }
         }
     }
 
-    /// `process` with the connection's state in hand.
-    private func process(_ request: APNsRequest, on connection: PipelineConnection, state: inout PipelineConnectionState,
-                         now: Int64, afterRecording: (@Sendable (PipelineResponse) -> Void)?,
-                         relayAnswer: (@Sendable (PipelineResponse) -> Void)?, claims: [String: Bool]?) -> PipelineResponse {
-        let context: DecisionContext
-        let authentication: RecordedRequest.Authentication
-        if let certificate = state.certificate {
-            let credential = ProviderCredential.certificate(certificate)   // APNs ignores `authorization` on certificate connections
-            authentication = state.certificateAuthentication(credential)
-            context = decisionContext(credential: credential, now: now)
-        } else {
-            let memo = state.credential(authorization: request.value(lowercaseName: "authorization"), tokens: tokens)
-            authentication = memo.authentication
-            if !state.churnCounted, case .token(let facts) = memo.credential, let key = facts.key {
-                state.churnCounted = true
-                state.churnCountedTeam = key.teamID
-                if churn.connectionAuthenticated(team: key.teamID, nowMillis: Timestamp.nowMillis(), transport: state.transport) {
-                    state.churnTeam = key.teamID
-                }
-            }
-            context = decisionContext(credential: memo.credential, now: now)
-        }
-        let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState)
-
-        var outcome = Outcome()
-        // Handed over (`consume`), not copied: a verdict is a value of many reference-counted fields.
-        switch consume verdict {
-        case .rejected(let reason):
-            outcome.reject(reason)
-        case .accepted(let push):
-            apply(push, request: request, outcome: &outcome, canDefer: relayAnswer != nil, claims: claims)
-        }
-        if !outcome.pendingClaims.isEmpty, let relayAnswer {
-            claimThenAnswer(outcome.pendingClaims, request: request, connection: connection, afterRecording: afterRecording,
-                            answer: relayAnswer)
-            return PipelineResponse.placeholder
-        }
-        if outcome.status < 300, recorder.cannotRecord {
-            outcome.refuseUnrecordable()
-        }
-
-        var streamLimit: UInt32?
-        if state.certificate == nil, !state.succeeded {
-            if outcome.status < 300 {
+    /// The connection learns a token connection's answer before its first success (APNS-SPEC §7): a success lifts
+    /// a one-stream limit, a rejection imposes it. The stream limit to announce, if it changed.
+    private func settle(_ slot: PipelineConnectionHandle, status: Int) -> UInt32? {
+        slot.state.withLock { state in
+            guard !state.succeeded else { return nil }
+            if status < 300 {
                 state.tokenState.recordSuccess()
                 state.succeeded = true
-                if state.limitedToOne { streamLimit = configuration.maxConcurrentStreams }
-            } else if !state.limitedToOne {
-                state.limitedToOne = true
-                streamLimit = 1
+                return state.limitedToOne ? configuration.maxConcurrentStreams : nil
             }
+            guard !state.limitedToOne else { return nil }
+            state.limitedToOne = true
+            return 1
         }
-        let deviceToken = Self.deviceToken(in: request.path, routed: outcome.route)
-        return respond(outcome, request: request, deviceToken: deviceToken,
-                       connection: connection, authentication: authentication, streamLimit: streamLimit,
-                       churnTeam: state.churnTeam, afterRecording: afterRecording, relayAnswer: relayAnswer)
     }
 
     /// What `RequestDecider` needs to know besides the request.

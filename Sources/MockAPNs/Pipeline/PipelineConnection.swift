@@ -1,0 +1,29 @@
+import APNsModel
+
+/// Where a request came from, as the pipeline needs to know it (transport-independent).
+public struct PipelineConnection: Sendable {
+    /// The connection's id; state such as token binding is kept per id.
+    public var id: UInt64
+    /// The peer's address, `host:port`.
+    public var remote: String
+    /// The HTTP/2 stream (0 on HTTP/1.1).
+    public var streamID: Int32
+    /// Monotonic nanoseconds when the request arrived, for the recorded duration.
+    public var receivedAtNanos: UInt64
+    /// The client certificate the TLS peer presented, if any (certificate auth).
+    public var certificateDER: [UInt8]?
+    /// The state `Pipeline.connectionOpened` returned for this connection, when the transport kept it; nil makes
+    /// the pipeline look the connection up by `id` (and start tracking it on its first request).
+    public var handle: PipelineConnectionHandle?
+
+    /// Describes a request's connection.
+    public init(id: UInt64, remote: String, streamID: Int32, receivedAtNanos: UInt64 = Timestamp.monotonicNanos(),
+                certificateDER: [UInt8]? = nil, handle: PipelineConnectionHandle? = nil) {
+        self.id = id
+        self.remote = remote
+        self.streamID = streamID
+        self.receivedAtNanos = receivedAtNanos
+        self.certificateDER = certificateDER
+        self.handle = handle
+    }
+}
