@@ -23,7 +23,7 @@ public final class Pipeline: Sendable {
     /// Scripted faults.
     public let faults: FaultPlan
     /// Broadcast channels.
-    public let channels: ChannelStore
+    public let channels: ChannelRegistry
     /// Answers the channel-management API and checks a broadcast's channel, from `channels`.
     let channelManagement: ChannelManagementHandler
     private let tokens: ProviderTokenAuthenticator
@@ -42,7 +42,7 @@ public final class Pipeline: Sendable {
     /// Assembles a pipeline from its parts.
     public init(configuration: PipelineConfiguration, tokens: ProviderTokenAuthenticator,
                 certificates: CertificateAuthenticator, recorder: Recorder, devices: DeviceRegistry = DeviceRegistry(),
-                faults: FaultPlan = FaultPlan(), channels: ChannelStore = ChannelStore(),
+                faults: FaultPlan = FaultPlan(), channels: ChannelRegistry = ChannelRegistry(),
                 relay: (any PushRelay)? = nil, logger: Logger = Logger(label: "mockapns")) {
         self.configuration = configuration
         self.relay = relay
@@ -113,24 +113,36 @@ public final class Pipeline: Sendable {
     /// request answered now allocates no completion.
     ///
     /// The stages, each run once per request: ``admit(_:on:)`` (credential, connection rules, the model's
-    /// `RequestDecider`, under the connection's lock), ``decide(_:request:canDefer:claims:)`` (faults, then devices or
-    /// channels), then the connection learns the answer (``settle(_:status:)``) and ``respond`` makes the wire
-    /// response and the record.
+    /// `RequestDecider`, under the connection's lock), ``decide(_:request:into:canDefer:claims:)`` (faults, then
+    /// devices or channels), then ``finish`` (the connection learns the answer; the wire response and the record).
     public func process(_ request: APNsRequest, on connection: PipelineConnection,
                         later: @autoclosure () -> @Sendable (PipelineResponse) -> Void) -> PipelineAnswer {
         let completion = answersLater ? later() : nil
-        return answer(request, on: connection, admission: admit(request, on: connection), claims: nil,
-                      completion: completion)
+        let (verdict, admission) = admit(request, on: connection)
+        var decision = PipelineDecision()
+        // Handed over (`consume`), not copied: a verdict is a value of many reference-counted fields.
+        switch consume verdict {
+        case .rejected(let reason):
+            decision.reject(reason)
+        case .accepted(let push):
+            decision.accept(push)
+            if let pending = decide(push, request: request, into: &decision, canDefer: completion != nil, claims: nil) {
+                // `canDefer` was true, so there is a completion.
+                claimThenAnswer(pending, push: push, request: request, connection: connection, admission: admission,
+                                completion: completion!)
+                return .later
+            }
+        }
+        return finish(decision, request: request, on: connection, admission: admission, completion: completion)
     }
 
     /// Whether an answer may come after `process` returns (`--record-sync`, `--relay`, counted faults shared
     /// through `--store`); otherwise every answer is `.now`.
     var answersLater: Bool { recorder.writesBeforeAnswering || relay != nil || faults.claimsCountsElsewhere }
 
-    /// What the connection stage made of a request: the model's verdict and what the record says of the
-    /// connection.
+    /// What the connection stage made of a request besides the model's verdict: what the record says of the
+    /// connection, and whether the connection must still learn the answer.
     struct Admission: Sendable {
-        var verdict: Verdict
         /// How the record shows the request's credential.
         var authentication: RecordedRequest.Authentication
         /// The team whose connection churn flagged this connection (its records carry the finding).
@@ -143,7 +155,7 @@ public final class Pipeline: Sendable {
     /// Stage one, under the connection's lock: the credential (cached per connection), connection churn, and the
     /// model's verdict with the connection's token state. Requests of one connection are admitted one at a time,
     /// each seeing the state the previous one left.
-    private func admit(_ request: APNsRequest, on connection: PipelineConnection) -> Admission {
+    private func admit(_ request: APNsRequest, on connection: PipelineConnection) -> (Verdict, Admission) {
         let now = configuration.clock.nowSeconds()
         let slot = connection.handle ?? connections.withLock { $0[connection.id] } ?? adoptConnection(connection, now: now)
         return slot.state.withLock { state in
@@ -167,30 +179,15 @@ public final class Pipeline: Sendable {
             }
             let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState)
             let unsettled = state.certificate == nil && !state.succeeded
-            return Admission(verdict: verdict, authentication: authentication, churnTeam: state.churnTeam,
-                             unsettled: unsettled ? slot : nil)
+            return (verdict, Admission(authentication: authentication, churnTeam: state.churnTeam,
+                                       unsettled: unsettled ? slot : nil))
         }
     }
 
-    /// The stages after admission. `claims` is the shared store's answer for counted faults when the push comes
-    /// back from ``claimThenAnswer``; `completion` is the transport's, when the answer may come later.
-    private func answer(_ request: APNsRequest, on connection: PipelineConnection, admission: Admission,
-                        claims: [String: Bool]?, completion: (@Sendable (PipelineResponse) -> Void)?) -> PipelineAnswer {
-        var decision: PipelineDecision
-        switch admission.verdict {
-        case .rejected(let reason):
-            decision = PipelineDecision(rejected: reason)
-        case .accepted(let push):
-            switch decide(push, request: request, canDefer: completion != nil, claims: claims) {
-            case .decided(let decided):
-                decision = decided
-            case .claimFirst(let pending):
-                // `canDefer` was true, so there is a completion.
-                claimThenAnswer(pending, request: request, connection: connection, admission: admission,
-                                completion: completion!)
-                return .later
-            }
-        }
+    /// The stages after the decision: a success the record file cannot keep becomes a 500, the connection learns
+    /// the answer, then the response and the record. `completion` is the transport's, when the answer may come later.
+    private func finish(_ decision: consuming PipelineDecision, request: APNsRequest, on connection: PipelineConnection,
+                        admission: Admission, completion: (@Sendable (PipelineResponse) -> Void)?) -> PipelineAnswer {
         if decision.status < 300, recorder.cannotRecord {
             decision.refuseUnrecordable()
         }
@@ -201,15 +198,19 @@ public final class Pipeline: Sendable {
                        churnTeam: admission.churnTeam, completion: completion)
     }
 
-    /// Asks the shared store for the firings `pending` needs (off the event loop), then decides the push again from
-    /// the fault stage with the store's answer (its admission stands) and hands `completion` the response.
-    private func claimThenAnswer(_ pending: [(id: String, rule: FaultRule)], request: APNsRequest,
+    /// Asks the shared store for the firings `pending` needs (off the event loop), then decides `push` again from the
+    /// fault stage with the store's answer (its admission stands) and hands `completion` the response.
+    private func claimThenAnswer(_ pending: [(id: String, rule: FaultRule)], push: AcceptedPush, request: APNsRequest,
                                  connection: PipelineConnection, admission: Admission,
                                  completion: @escaping @Sendable (PipelineResponse) -> Void) {
         Task {
             let (claims, failure) = await faults.claim(pending)
             if let failure { logger.warning("a counted fault did not fire", metadata: ["why": "\(failure)"]) }
-            let answer = answer(request, on: connection, admission: admission, claims: claims, completion: completion)
+            var decision = PipelineDecision()
+            decision.accept(push)
+            // With the store's answer in `claims`, no rule is left pending.
+            _ = decide(push, request: request, into: &decision, canDefer: true, claims: claims)
+            let answer = finish(decision, request: request, on: connection, admission: admission, completion: completion)
             if case .now(let response) = answer { completion(response) }
         }
     }

@@ -23,6 +23,9 @@ struct PipelineDecision {
     /// Whether the request was a broadcast or channel-management request (its answer carries `apns-request-id`).
     var isBroadcast = false
 
+    /// An answer not decided yet: a 200 with nothing to say, until ``reject(_:timestamp:)`` or ``accept(_:)``.
+    init() {}
+
     /// A request the model refused.
     init(rejected reason: APNsReason) {
         reject(reason)
@@ -30,6 +33,11 @@ struct PipelineDecision {
 
     /// A request the model accepted, before faults, devices and channels.
     init(accepted push: AcceptedPush) {
+        accept(push)
+    }
+
+    /// Takes what the decision keeps of a push the model accepted (the later stages decide from here).
+    mutating func accept(_ push: AcceptedPush) {
         route = push.route
         payload = push.payloadSource   // a device push's body text, not parsed here
         apnsID = push.apnsID
