@@ -262,7 +262,7 @@ final class PostgresRecordStoreTests: PostgresTestCase {
         XCTAssertTrue(recorder.writesBeforeAnswering)
         _ = try cluster.psql("ALTER TABLE mockapns_records RENAME TO mockapns_records_away", database: database)
         let answered = Answers()
-        recorder.store(StoreRecords.push(token: "aa01")) { written in answered.add(written) }
+        recorder.appendNumbered(StoreRecords.push(token: "aa01")) { written in answered.add(written) }
         XCTAssertTrue(Poll.blockingUntil { recorder.storeIsUnwritable })
         XCTAssertEqual(answered.all, [], "no answer while the record is not committed")
         _ = try cluster.psql("ALTER TABLE mockapns_records_away RENAME TO mockapns_records", database: database)

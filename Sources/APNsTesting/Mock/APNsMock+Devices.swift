@@ -8,32 +8,32 @@ extension APNsMock {
     /// (now when nil).
     public func unregister(token: String, since: Date? = nil) {
         let millis = since.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
-        store(token, .unregistered(timestamp: millis))
+        setState(token, .unregistered(timestamp: millis))
     }
 
     /// `token` answers `410 ExpiredToken`.
     public func expire(token: String) {
-        store(token, .expired)
+        setState(token, .expired)
     }
 
     /// `token` accepts only `topics`; any other topic gets `400 DeviceTokenNotForTopic`.
     public func restrict(token: String, toTopics topics: [String]) {
-        store(token, .topics(topics))
+        setState(token, .topics(topics))
     }
 
     /// `token` belongs to the other environment: `400 BadDeviceToken`.
     public func moveToOtherEnvironment(token: String) {
-        store(token, .otherEnvironment)
+        setState(token, .otherEnvironment)
     }
 
     /// After `max` pushes within `window`, `token` answers `429 TooManyRequests`.
     public func rateLimit(token: String, max: Int, per window: Duration = .seconds(60)) {
-        store(token, .rateLimited(max: max, windowSeconds: Swift.max(1, Int(window.components.seconds))))
+        setState(token, .rateLimited(max: max, windowSeconds: Swift.max(1, Int(window.components.seconds))))
     }
 
     /// Sets any device state for `token`.
     public func setDevice(_ token: String, _ state: DeviceState) {
-        store(token, state)
+        setState(token, state)
     }
 
     /// Makes `token` a live device again.
@@ -44,9 +44,10 @@ extension APNsMock {
     /// Every token with a state, keyed by lowercase token.
     public var devices: [String: DeviceState] { server.devices.all() }
 
-    /// Stores `state` for `token`. The registry's bounds (100,000 devices, 100 topics, rate limits up to 10,000
-    /// pushes a day) are far past what a test sets up; crossing them is a mistake in the test, reported as one.
-    private func store(_ token: String, _ state: DeviceState) {
+    /// Sets `token`'s state in the device registry. The registry's bounds (100,000 devices, 100 topics, rate limits
+    /// up to 10,000 pushes a day) are far past what a test sets up; crossing them is a mistake in the test, reported
+    /// as one.
+    private func setState(_ token: String, _ state: DeviceState) {
         do {
             try server.devices.set(token, state)
         } catch {

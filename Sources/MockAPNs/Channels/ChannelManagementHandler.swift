@@ -2,13 +2,13 @@ import APNsModel
 
 /// The broadcast side of the decision path: the channel-management API (`/1/apps/<bundle>/channels` create, read,
 /// delete; `/1/apps/<bundle>/all-channels`) and the channel check of a broadcast push (`/4/broadcasts/apps/<bundle>`),
-/// answered from the ``ChannelStore``.
+/// answered from the ``ChannelRegistry``.
 ///
 /// Runs only for requests the model accepted and no fault answered; what it returns is folded into the pipeline's
 /// decision like a device's registered answer.
 struct ChannelManagementHandler: Sendable {
     /// The channels every broadcast and management request reads and changes.
-    let channels: ChannelStore
+    let channels: ChannelRegistry
 
     /// What a channel request is answered: a refusal, or a status with the header and body it carries.
     struct Answer {

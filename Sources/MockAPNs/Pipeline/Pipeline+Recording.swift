@@ -90,9 +90,9 @@ extension Pipeline {
             var flagged = record()
             // Set here, the payload's own findings are not added later: compute them now (flagged connections only).
             flagged.lint = flagged.lintFindings() + [churn.finding(team: churnTeam)]
-            recorder.store(flagged, whenWritten: whenWritten)
+            recorder.appendNumbered(flagged, whenWritten: whenWritten)
         } else {
-            recorder.store(record(), whenWritten: whenWritten)
+            recorder.appendNumbered(record(), whenWritten: whenWritten)
         }
         return whenWritten == nil ? .now(pipelineResponse) : .later
     }

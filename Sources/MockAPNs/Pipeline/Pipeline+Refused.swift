@@ -14,6 +14,6 @@ extension Pipeline {
             of: request, on: connection, deviceToken: Self.deviceToken(in: request.path),
             payloadSource: .body(request.body), auth: auth, response: response, faults: [],
             durationMicros: elapsed)
-        recorder.store(record)
+        recorder.appendNumbered(record)
     }
 }

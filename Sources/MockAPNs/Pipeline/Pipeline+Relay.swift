@@ -45,9 +45,9 @@ extension Pipeline {
             }
             let response = Self.relayedResponse(verdict, mockAnswer: mockAnswer)
             if recorder.writesBeforeAnswering {
-                recorder.store(relayed, whenWritten: { written in answer(written ? response : response.unrecorded()) })
+                recorder.appendNumbered(relayed, whenWritten: { written in answer(written ? response : response.unrecorded()) })
             } else {
-                recorder.store(relayed, whenWritten: nil)
+                recorder.appendNumbered(relayed, whenWritten: nil)
                 answer(response)
             }
         }

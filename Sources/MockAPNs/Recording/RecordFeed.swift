@@ -46,7 +46,7 @@ struct RecordFeed {
 
     /// Counts `added` (just put in `ring`) and `evicted` (just pushed out) against every waiter; returns the waiters
     /// now satisfied, with their records, and takes them off the list.
-    mutating func recordAdded(_ added: StoredRecord, evicted: StoredRecord?, in ring: RecordRing) -> [WokenWaiter] {
+    mutating func recordAdded(_ added: NumberedRecord, evicted: NumberedRecord?, in ring: RecordRing) -> [WokenWaiter] {
         guard !waiters.isEmpty else { return [] }
         var woken: [WokenWaiter] = []
         let record = added.record, dropped = evicted?.record
@@ -64,7 +64,7 @@ struct RecordFeed {
     }
 
     /// The record whose shared line to drop now that record `lastSeq` is stored: the one just past the window.
-    static func lineLeavingWindow(in ring: RecordRing) -> StoredRecord? {
+    static func lineLeavingWindow(in ring: RecordRing) -> NumberedRecord? {
         ring.record(seq: ring.lastSeq &- sharedLineWindow)
     }
 

@@ -4,7 +4,7 @@
 /// A value with no lock of its own: the ``Recorder`` keeps it under its one lock, beside the ``RecordFeed``, so that
 /// a record's number, its place in the ring and the waiters' counts change together.
 struct RecordRing {
-    private var slots: [StoredRecord?]
+    private var slots: [NumberedRecord?]
     /// Index of the oldest record.
     private var head = 0
     /// How many slots hold records.
@@ -24,11 +24,11 @@ struct RecordRing {
     var oldestSeq: UInt64 { lastSeq - UInt64(count) + 1 }
 
     /// The oldest record in memory.
-    var oldest: StoredRecord? { count > 0 ? slots[head] : nil }
+    var oldest: NumberedRecord? { count > 0 ? slots[head] : nil }
 
     /// Numbers `record` (the next `seq`) and puts it in the ring; returns the record it pushed out, for the caller to
     /// release after its lock.
-    mutating func append(_ record: StoredRecord) -> StoredRecord? {
+    mutating func append(_ record: NumberedRecord) -> NumberedRecord? {
         lastSeq += 1
         record.number(lastSeq)
         let capacity = slots.count
@@ -44,7 +44,7 @@ struct RecordRing {
     }
 
     /// Takes the oldest record out of the ring (retention letting it go); nil when the ring is empty.
-    mutating func removeOldest() -> StoredRecord? {
+    mutating func removeOldest() -> NumberedRecord? {
         guard count > 0 else { return nil }
         let oldest = slots[head]
         slots[head] = nil
@@ -61,8 +61,8 @@ struct RecordRing {
         clearedThrough = lastSeq
     }
 
-    /// The stored record numbered `seq`, if the ring still holds it.
-    func record(seq: UInt64) -> StoredRecord? {
+    /// The numbered record `seq`, if the ring still holds it.
+    func record(seq: UInt64) -> NumberedRecord? {
         guard count > 0, seq >= 1, seq <= lastSeq else { return nil }
         let oldest = oldestSeq
         guard seq >= oldest else { return nil }
@@ -80,9 +80,9 @@ struct RecordRing {
         return stored(from: max(seq + 1, oldestSeq), limit: limit).map(\.record)
     }
 
-    /// Up to `limit` stored records after `cursor` (past what `clear()` forgot), and the range after `cursor` that the
+    /// Up to `limit` numbered records after `cursor` (past what `clear()` forgot), and the range after `cursor` that the
     /// ring no longer holds: what a follower at `cursor` reads next.
-    func read(after cursor: UInt64, limit: Int) -> (skipped: ClosedRange<UInt64>?, records: [StoredRecord], last: UInt64) {
+    func read(after cursor: UInt64, limit: Int) -> (skipped: ClosedRange<UInt64>?, records: [NumberedRecord], last: UInt64) {
         let cursor = max(cursor, clearedThrough)
         // A cursor from the wire (`since`) may be any number: nothing lies after one at or past the last record,
         // and below it `cursor + 1` cannot overflow.
@@ -95,8 +95,8 @@ struct RecordRing {
         return (skipped, stored(from: first, limit: limit), lastSeq)
     }
 
-    /// Up to `limit` stored records from the one numbered `first` (which the ring holds) on.
-    private func stored(from first: UInt64, limit: Int) -> [StoredRecord] {
+    /// Up to `limit` numbered records from the one numbered `first` (which the ring holds) on.
+    private func stored(from first: UInt64, limit: Int) -> [NumberedRecord] {
         let taken = Int(min(UInt64(limit), lastSeq - first + 1))
         let start = Int(first - oldestSeq)
         return (0..<taken).compactMap { slots[(head + start + $0) % slots.count] }

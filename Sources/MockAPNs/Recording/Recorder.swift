@@ -48,7 +48,7 @@ public final class Recorder: Sendable {
     /// Makes a recorder keeping at most `memoryLimit` records in memory and, when `filePath` is set,
     /// appending every record to that JSON Lines file. An existing file is continued: a torn last line is cut off
     /// and numbering goes on after its highest `seq` (both said on stderr). `synchronousFile` (`--record-sync`)
-    /// makes `store(_:whenWritten:)` hold each answer until its record's line is written.
+    /// makes `appendNumbered(_:whenWritten:)` hold each answer until its record's line is written.
     ///
     /// `store`, when set, receives every record too, in batches from its own task (`--store`); with
     /// `synchronousStore` an answer also waits until its record's batch is committed there.
@@ -139,19 +139,19 @@ public final class Recorder: Sendable {
     /// Returns the record as stored.
     @discardableResult
     public func append(_ record: RecordedRequest) -> RecordedRequest {
-        store(record).record
+        appendNumbered(record).record
     }
 
-    /// `append`, returning the shared stored record rather than a copy of it (the pipeline's path).
+    /// `append`, returning the shared numbered record rather than a copy of it (the pipeline's path).
     @discardableResult
-    func store(_ record: consuming RecordedRequest) -> StoredRecord {
-        store(consume record, whenWritten: nil)
+    func appendNumbered(_ record: consuming RecordedRequest) -> NumberedRecord {
+        appendNumbered(consume record, whenWritten: nil)
     }
 
-    /// `store`, with an action run once the record is written by every synchronous writer (true) or known lost
+    /// `appendNumbered`, with an action run once the record is written by every synchronous writer (true) or known lost
     /// (false), from the writer's task; at once (true) when no writer is synchronous.
     @discardableResult
-    func store(_ record: consuming RecordedRequest, whenWritten: WriteCompletion?) -> StoredRecord {
+    func appendNumbered(_ record: consuming RecordedRequest, whenWritten: WriteCompletion?) -> NumberedRecord {
         // Only numbering and hand-offs under the lock, which every loop shares: the record is boxed before it,
         // and the one it pushes out of the ring (whose fields may be freed with it) is released after it.
         let status = record.response.status
@@ -160,10 +160,10 @@ public final class Recorder: Sendable {
         let duration = record.durationMicros
         // The pipeline sets `lint` before storing only for flagged connections, so this is a cheap check.
         let churn = !record.lint.isEmpty && record.lint.contains { $0.id == ConnectionChurnMonitor.findingID }
-        let shared = StoredRecord(consume record)   // moved, not copied: the record is a value of many reference-counted fields
+        let shared = NumberedRecord(consume record)   // moved, not copied: the record is a value of many reference-counted fields
         var woken: [RecordFeed.WokenWaiter] = []
-        var evicted: StoredRecord?
-        var leavingWindow: StoredRecord?
+        var evicted: NumberedRecord?
+        var leavingWindow: NumberedRecord?
         defer {
             // Released here, outside the lock: the record pushed out of the ring, and the shared line of the one
             // that just left the followers' window (only once some follower has encoded lines).
@@ -223,8 +223,8 @@ public final class Recorder: Sendable {
         state.withLock { $0.ring.record(seq: seq)?.record }?.withLint()
     }
 
-    /// The stored record numbered `seq`, while the ring holds it.
-    func storedRecord(seq: UInt64) -> StoredRecord? {
+    /// The numbered record `seq`, while the ring holds it.
+    func numberedRecord(seq: UInt64) -> NumberedRecord? {
         state.withLock { $0.ring.record(seq: seq) }
     }
 
@@ -254,7 +254,7 @@ public final class Recorder: Sendable {
     /// time), as if pushed out of the ring: a record file keeps them. Returns how many were forgotten.
     @discardableResult
     public func pruneMemory(_ retention: RecordRetention) -> Int {
-        var released: [StoredRecord] = []
+        var released: [NumberedRecord] = []
         defer { withExtendedLifetime(released) {} }   // freed after the lock
         return state.withLock { state in
             while let oldest = state.ring.oldest {
@@ -303,7 +303,7 @@ public final class Recorder: Sendable {
     /// Up to `limit` records after `cursor` from memory, and the range of records after `cursor` that memory no
     /// longer holds (pushed out of the ring while the follower was behind; records forgotten by `clear()` are not
     /// counted as skipped). Returns at once, possibly with nothing.
-    func read(after cursor: UInt64, limit: Int) -> (skipped: ClosedRange<UInt64>?, records: [StoredRecord], last: UInt64) {
+    func read(after cursor: UInt64, limit: Int) -> (skipped: ClosedRange<UInt64>?, records: [NumberedRecord], last: UInt64) {
         state.withLock { $0.ring.read(after: cursor, limit: limit) }
     }
 

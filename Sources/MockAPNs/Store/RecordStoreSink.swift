@@ -43,7 +43,7 @@ final class RecordStoreSink: BatchSink, @unchecked Sendable {
     var heldCount: Int { held.count }
     var pausesAfterFailure: Bool { true }
 
-    func hold(_ batch: [StoredRecord]) -> Bool {
+    func hold(_ batch: [NumberedRecord]) -> Bool {
         guard held.count < heldLimit else { return false }
         held.reserveCapacity(held.count + batch.count)
         for stored in batch { held.append(stored.record) }   // the store fills in lint, off the loops

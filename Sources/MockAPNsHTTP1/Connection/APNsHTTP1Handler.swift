@@ -22,7 +22,8 @@ final class APNsHTTP1Handler: ChannelInboundHandler, RemovableChannelHandler {
         var maxHeaderListSize: Int
     }
 
-    private let pipeline: Pipeline
+    /// The mock's decision path (named apart from NIO's `context.pipeline`, the channel's handler chain).
+    private let apnsPipeline: Pipeline
     private let connectionID: UInt64
     private let limits: Limits
     private var handle: PipelineConnectionHandle?
@@ -31,7 +32,7 @@ final class APNsHTTP1Handler: ChannelInboundHandler, RemovableChannelHandler {
     private var request = HTTP1RequestAssembly()
 
     init(pipeline: Pipeline, connectionID: UInt64, limits: Limits) {
-        self.pipeline = pipeline
+        self.apnsPipeline = pipeline
         self.connectionID = connectionID
         self.limits = limits
     }
@@ -39,14 +40,14 @@ final class APNsHTTP1Handler: ChannelInboundHandler, RemovableChannelHandler {
     func channelActive(context: ChannelHandlerContext) {
         isActive = true
         remote = Self.describe(context.remoteAddress)
-        handle = pipeline.connectionOpened(id: connectionID, certificateDER: nil, transport: .http1)
+        handle = apnsPipeline.connectionOpened(id: connectionID, certificateDER: nil, transport: .http1)
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         if isActive {
             isActive = false
-            pipeline.connectionClosed(id: connectionID)
+            apnsPipeline.connectionClosed(id: connectionID)
         }
         context.fireChannelInactive()
     }
@@ -75,7 +76,7 @@ final class APNsHTTP1Handler: ChannelInboundHandler, RemovableChannelHandler {
         let connection = PipelineConnection(
             id: connectionID, remote: remote, streamID: 0, receivedAtNanos: request.receivedAtNanos, handle: handle)
         if request.headerListTooLarge {
-            pipeline.recordRefused(apnsRequest, on: connection, status: 431)
+            apnsPipeline.recordRefused(apnsRequest, on: connection, status: 431)
             write(status: 431, headers: [], body: [], version: version, keepAlive: keepAlive, context: context)
             return
         }
@@ -85,7 +86,7 @@ final class APNsHTTP1Handler: ChannelInboundHandler, RemovableChannelHandler {
                   body: Array(#"{"reason":"Forbidden"}"#.utf8), version: version, keepAlive: keepAlive, context: context)
             return
         }
-        let answer = pipeline.process(apnsRequest, on: connection,
+        let answer = apnsPipeline.process(apnsRequest, on: connection,
                                       later: completion(version: version, keepAlive: keepAlive, context: context))
         if case .now(let response) = answer {
             carryOut(response, version: version, keepAlive: keepAlive, context: context)

@@ -5,7 +5,7 @@ import XCTest
 /// The channel-management API and a broadcast's channel check, answered from a channel store without a pipeline.
 final class ChannelManagementHandlerTests: XCTestCase {
     private let app = "com.example.app"
-    private let store = ChannelStore()
+    private let store = ChannelRegistry()
     private var handler: ChannelManagementHandler { ChannelManagementHandler(channels: store) }
 
     private func request(_ method: String, channel: String? = nil, body: String = "") -> APNsRequest {

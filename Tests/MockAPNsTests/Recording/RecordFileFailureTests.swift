@@ -110,7 +110,7 @@ final class RecordFileFailureTests: XCTestCase {
         XCTAssertTrue(recorder.writesBeforeAnswering)
         let answered = Locked<[Bool]>([])
         let path = self.path!
-        recorder.store(RecorderTests.sample()) { written in
+        recorder.appendNumbered(RecorderTests.sample()) { written in
             let onDisk = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             answered.withLock { $0.append(written && onDisk.hasSuffix("\n") && !onDisk.isEmpty) }
         }

@@ -58,7 +58,7 @@ final class RecordStoreSinkTests: XCTestCase {
         defer { recorder.shutdown() }
         XCTAssertTrue(recorder.writesBeforeAnswering)
         let answered = Locked<[Bool]>([])
-        recorder.store(RecordedRequest.sample(), whenWritten: { written in answered.withLock { $0.append(written) } })
+        recorder.appendNumbered(RecordedRequest.sample(), whenWritten: { written in answered.withLock { $0.append(written) } })
         let status = try XCTUnwrap(recorder.storeStatus)
         XCTAssertTrue(Poll.blockingUntil { status.isUnwritable }, "a refused batch marks the store unwritable")
         XCTAssertTrue(recorder.cannotRecord)
@@ -86,7 +86,7 @@ final class RecordStoreSinkTests: XCTestCase {
         let recorder = try Recorder(memoryLimit: 10, store: store, synchronousStore: true)
         let answered = Locked<[Bool]>([])
         for _ in 0..<3 {
-            recorder.store(RecordedRequest.sample(), whenWritten: { written in answered.withLock { $0.append(written) } })
+            recorder.appendNumbered(RecordedRequest.sample(), whenWritten: { written in answered.withLock { $0.append(written) } })
         }
         let status = try XCTUnwrap(recorder.storeStatus)
         XCTAssertTrue(Poll.blockingUntil { status.isUnwritable })

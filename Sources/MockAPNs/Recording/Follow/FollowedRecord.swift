@@ -2,16 +2,16 @@
 /// encoded once and shared by every follower of the same record.
 public struct FollowedRecord: Sendable {
     private enum Source: Sendable {
-        /// From the memory ring: the line is encoded on first use and kept with the stored record while `keep`
+        /// From the memory ring: the line is encoded on first use and kept with the numbered record while `keep`
         /// (the record is within the recorder's shared-line window).
-        case stored(StoredRecord, keep: Bool)
+        case stored(NumberedRecord, keep: Bool)
         /// Read back from the record file: the line as the file holds it.
         case file(RecordedRequest, line: [UInt8])
     }
 
     private let source: Source
 
-    init(_ stored: StoredRecord, keepLine: Bool) {
+    init(_ stored: NumberedRecord, keepLine: Bool) {
         source = .stored(stored, keep: keepLine)
     }
 

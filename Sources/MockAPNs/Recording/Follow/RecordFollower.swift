@@ -105,7 +105,7 @@ public struct RecordFollower {
     /// newest record when they were read) keep their line for the other followers; older ones are encoded for this
     /// follower alone, so a follower far behind does not pin lines in memory. (A record that leaves the window
     /// between this read and its encoding keeps its line until the ring lets it go: bounded, and rare.)
-    private func followed(_ records: [StoredRecord], last: UInt64) -> [FollowedRecord] {
+    private func followed(_ records: [NumberedRecord], last: UInt64) -> [FollowedRecord] {
         recorder.lineSharing.turnOn()
         let windowStart = last > RecordFeed.sharedLineWindow ? last - RecordFeed.sharedLineWindow : 0
         return records.map { FollowedRecord($0, keepLine: $0.seq > windowStart) }

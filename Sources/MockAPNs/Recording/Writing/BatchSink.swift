@@ -18,7 +18,7 @@ protocol BatchSink: AnyObject, Sendable {
 
     /// Takes `batch` (in `seq` order, after every record held so far) to write; returns false when the sink already
     /// holds as much as it may while it cannot write, and the batch is lost.
-    func hold(_ batch: [StoredRecord]) -> Bool
+    func hold(_ batch: [NumberedRecord]) -> Bool
     /// Tries once to write what the sink holds (or, for a sink that writes in chunks, its next chunk).
     func writeHeld() async -> BatchWriteResult
     /// Forgets everything held (the writer is stopping and the last attempt failed); returns the `seq` ranges dropped.

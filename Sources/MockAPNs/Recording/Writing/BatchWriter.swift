@@ -18,7 +18,7 @@ import Foundation
 /// than waiting for it on a thread.
 final class BatchWriter<Sink: BatchSink>: Sendable {
     private struct State {
-        var pending: [StoredRecord] = []
+        var pending: [NumberedRecord] = []
         /// `--record-sync`: actions to run once the record numbered `seq` is written, in `seq` order.
         var completions: [(seq: UInt64, action: WriteCompletion)] = []
         var enqueued: UInt64 = 0
@@ -38,7 +38,7 @@ final class BatchWriter<Sink: BatchSink>: Sendable {
         var hasWork: Bool { !pending.isEmpty || closing || reopensRequested != reopensDone }
 
         /// Queues `record`; returns how many records wait now.
-        mutating func add(_ record: StoredRecord, completion: WriteCompletion?) -> Int {
+        mutating func add(_ record: NumberedRecord, completion: WriteCompletion?) -> Int {
             pending.append(record)
             enqueued += 1
             if let completion { completions.append((record.seq, completion)) }
@@ -48,7 +48,7 @@ final class BatchWriter<Sink: BatchSink>: Sendable {
 
     /// What the consumer took from the queue in one round.
     private struct Round {
-        var batch: [StoredRecord]
+        var batch: [NumberedRecord]
         var closing: Bool
         var reopens: UInt64
         var warnFull: Bool
@@ -95,7 +95,7 @@ final class BatchWriter<Sink: BatchSink>: Sendable {
     /// Queues a record (`completion`, if given, runs once it is written or lost); returns at once. Returns true when
     /// the queue has reached its limit: the caller should `waitForRoom()` once it has let go of its own locks. The
     /// caller enqueues in `seq` order.
-    func enqueue(_ record: StoredRecord, completion: WriteCompletion? = nil) -> Bool {
+    func enqueue(_ record: NumberedRecord, completion: WriteCompletion? = nil) -> Bool {
         condition.lock()
         let count = state.add(record, completion: completion)   // one access to `state`: each is checked at run time
         condition.unlock()

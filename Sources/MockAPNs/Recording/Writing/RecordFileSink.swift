@@ -52,7 +52,7 @@ final class RecordFileSink: BatchSink, @unchecked Sendable {
     var heldCount: Int { held.count }
     var pausesAfterFailure: Bool { false }
 
-    func hold(_ batch: [StoredRecord]) -> Bool {
+    func hold(_ batch: [NumberedRecord]) -> Bool {
         defer { encodedThrough.store(batch[batch.count - 1].seq, ordering: .releasing) }
         if held.count > 0 && encoder.bytes.count >= heldBytesLimit { return false }
         encode(batch)
@@ -62,14 +62,14 @@ final class RecordFileSink: BatchSink, @unchecked Sendable {
 
     /// Appends each record's line to `encoder`; while followers read records, also offers each line to its record
     /// (an exact-size copy) unless the record is already past the followers' shared-line window.
-    private func encode(_ batch: [StoredRecord]) {
+    private func encode(_ batch: [NumberedRecord]) {
         // One access to the property for the whole batch: a class's stored property passed inout is checked for
         // exclusivity at run time, a cost worth paying once per batch, not once per record.
         Self.encode(batch, into: &encoder, sharingLines: lineSharing?.isOn == true)
     }
 
     /// `encode(_:)` on an encoder the caller holds.
-    private static func encode(_ batch: [StoredRecord], into encoder: inout JSONLineEncoder, sharingLines: Bool) {
+    private static func encode(_ batch: [NumberedRecord], into encoder: inout JSONLineEncoder, sharingLines: Bool) {
         guard sharingLines, let newest = batch.last?.seq else {
             for stored in batch { stored.encode(into: &encoder) }
             return

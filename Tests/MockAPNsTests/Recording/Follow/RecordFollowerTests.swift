@@ -79,7 +79,7 @@ final class RecordFollowerTests: XCTestCase {
         _ = await readAll(&follower, through: 1)   // a follower has read: lines are shared from now on
         store(200, in: recorder)
         recorder.flush()
-        XCTAssertTrue((2...201).allSatisfy { recorder.storedRecord(seq: UInt64($0))?.keepsLine == true },
+        XCTAssertTrue((2...201).allSatisfy { recorder.numberedRecord(seq: UInt64($0))?.keepsLine == true },
                       "the writer offered every line it encoded")
         XCTAssertEqual(recorder.linesReadyThrough, 201)
         let batches = await readAll(&follower, through: 201)
@@ -163,7 +163,7 @@ final class RecordFollowerTests: XCTestCase {
                 }
             }
         }
-        let kept = (1...UInt64(total)).filter { recorder.storedRecord(seq: $0)?.keepsLine == true }
+        let kept = (1...UInt64(total)).filter { recorder.numberedRecord(seq: $0)?.keepsLine == true }
         XCTAssertLessThanOrEqual(kept.count, Int(RecordFeed.sharedLineWindow))
         XCTAssertEqual(kept.first, UInt64(total) - RecordFeed.sharedLineWindow + 1, "the newest records keep theirs")
         XCTAssertEqual(kept.last, UInt64(total))

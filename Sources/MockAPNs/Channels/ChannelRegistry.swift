@@ -3,7 +3,7 @@ import Foundation
 import Synchronized
 
 /// Broadcast channels for Live Activities, per bundle ID, as the channel-management API creates them.
-public final class ChannelStore: Sendable {
+public final class ChannelRegistry: Sendable {
     /// A channel's fixed configuration.
     public struct Channel: Sendable, Equatable {
         /// The channel ID handed to the app (base64).

@@ -7,7 +7,7 @@ extension SearchQuery {
     /// ``matches(_:)`` decides). The device token is left out: 64 random hex digits per record tripled the database's
     /// cost of indexing the text, and a token is found by `token:` (a prefix, indexed on its own).
     public static func searchText(of record: RecordedRequest) -> String {
-        // The fields `SearchableRecord` reads for these terms, without the rest of it (run once per stored record).
+        // The fields `SearchableRecord` reads for these terms, without the rest of it (run once per ring record).
         let alert = record.payload?["aps"]?["alert"]
         var text = ""
         for part in [record.header("apns-topic"), alert?.stringValue ?? alert?["title"]?.stringValue, alert?["body"]?.stringValue,

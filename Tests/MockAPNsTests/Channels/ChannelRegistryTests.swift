@@ -4,10 +4,10 @@ import XCTest
 
 /// Channel creation stops at APNs's per-app ceiling and at the mock's ceiling over all apps, with APNs's reason,
 /// and a delete makes room again.
-final class ChannelStoreTests: XCTestCase {
+final class ChannelRegistryTests: XCTestCase {
     private let body = Array(#"{"message-storage-policy":1,"push-type":"LiveActivity"}"#.utf8)
 
-    private func create(_ store: ChannelStore, _ app: String) -> APNsReason? {
+    private func create(_ store: ChannelRegistry, _ app: String) -> APNsReason? {
         switch store.create(bundleID: app, body: body) {
         case .success: nil
         case .failure(let reason): reason
@@ -15,7 +15,7 @@ final class ChannelStoreTests: XCTestCase {
     }
 
     func testPerAppAndTotalLimits() throws {
-        let store = ChannelStore(limitPerApp: 3, limitInTotal: 5)
+        let store = ChannelRegistry(limitPerApp: 3, limitInTotal: 5)
         for _ in 0..<3 { XCTAssertNil(create(store, "com.example.a")) }
         XCTAssertEqual(create(store, "com.example.a"), .cannotCreateChannelConfig, "fourth channel of one app")
         for _ in 0..<2 { XCTAssertNil(create(store, "com.example.b")) }
@@ -31,7 +31,7 @@ final class ChannelStoreTests: XCTestCase {
     }
 
     func testDefaultsAreAPNsCeilingAndTheMocksOwn() {
-        XCTAssertEqual(ChannelStore.limitPerApp, 10_000)
-        XCTAssertEqual(ChannelStore.limitInTotal, 100_000)
+        XCTAssertEqual(ChannelRegistry.limitPerApp, 10_000)
+        XCTAssertEqual(ChannelRegistry.limitInTotal, 100_000)
     }
 }
