@@ -235,6 +235,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // In-process tests of the command line: parsing, record files, checks, output formats, send and relay options.
+        .testTarget(
+            name: "MockAPNsCLITests",
+            dependencies: ["MockAPNsCLI", "MockAPNs", "APNsModel", "APNsClient", "TestSupport",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         // The `mockapns` executable: one file that runs MockAPNsCLI's root command. → MockAPNsCLI
         .executableTarget(name: "mockapns", dependencies: ["MockAPNsCLI"], swiftSettings: strict),
 
