@@ -224,7 +224,7 @@ let package = Package(
         // The `mockapns` command line: every subcommand, its options, record reading, output formats, send, relay,
         // store and webhook options; only the root command is public. → MockAPNs, MockAPNsHTTP2, MockAPNsControl,
         // MockAPNsHTTP1, MockAPNsPostgres, MockAPNsWebhooks, APNsModel, APNsCrypto, APNsClient, HTTP2, Synchronized,
-        // ArgumentParser, Logging
+        // ArgumentParser, Logging, AsyncHTTPClient (the HTTP client serve's webhooks share)
         .target(
             name: "MockAPNsCLI",
             dependencies: [
@@ -232,6 +232,7 @@ let package = Package(
                 "Synchronized",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict
         ),
