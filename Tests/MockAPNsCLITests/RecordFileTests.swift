@@ -33,6 +33,20 @@ final class RecordFileTests: XCTestCase {
         XCTAssertEqual(stoppedAt, text.utf8.count - 1, "the offset after the unterminated record")
     }
 
+    func testAHalfWrittenLastRecordIsLeftOutForwardsAndBackwards() throws {
+        let whole = recordingText([makeRecord(seq: 1), makeRecord(seq: 2)])
+        let torn = String(decoding: makeRecord(seq: 3).jsonLine().prefix(40), as: UTF8.self)
+        let path = try writeTestFile("rec.jsonl", whole + torn)
+        var seqs: [UInt64] = []
+        let stoppedAt = try RecordFile(path: path).forEachRecord { record in
+            seqs.append(record.seq)
+            return true
+        }
+        XCTAssertEqual(seqs, [1, 2])
+        XCTAssertEqual(stoppedAt, whole.utf8.count, "reading stops where the torn line starts")
+        XCTAssertEqual(try RecordFile(path: path).newest(5, matching: RecordFilter()).map(\.seq), [1, 2])
+    }
+
     func testForEachRecordStopsWhenTheBodySaysSoAndReturnsWhereItStopped() throws {
         let lines = [makeRecord(seq: 1), makeRecord(seq: 2), makeRecord(seq: 3)].map { String(decoding: $0.jsonLine(), as: UTF8.self) }
         let path = try writeTestFile("rec.jsonl", lines.joined())
