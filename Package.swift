@@ -37,9 +37,9 @@ let package = Package(
         // Imported by the control plane directly (it came with Hummingbird before; now declared).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         // --- end control plane ---
-        // --- shared store (MockAPNsPostgres, linked by the mockapns executable only) ---
+        // --- shared store (MockAPNsPostgres, linked by the command line, MockAPNsCLI, only) ---
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
-        // --- webhooks (MockAPNsWebhooks, linked by the mockapns executable only) ---
+        // --- webhooks (MockAPNsWebhooks, linked by the command line, MockAPNsCLI, only) ---
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
@@ -183,8 +183,8 @@ let package = Package(
         ),
         // --- end control plane ---
         // The shared record store on PostgreSQL (`serve --store postgres://…`): schema, migrations, batched writes,
-        // queries. The only module with SQL. → MockAPNs, APNsModel, PostgresNIO. Linked by `mockapns` only (never by
-        // APNsTesting, so a sender's test suite builds no database driver).
+        // queries. The only module with SQL. → MockAPNs, APNsModel, PostgresNIO. Linked by MockAPNsCLI (the `mockapns`
+        // command line) only, never by APNsTesting, so a sender's test suite builds no database driver.
         .target(
             name: "MockAPNsPostgres",
             dependencies: [
@@ -203,8 +203,8 @@ let package = Package(
                            .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strict
         ),
-        // Webhooks (`serve --webhook URL`): recorded pushes POSTed to receivers through AsyncHTTPClient, linked by the
-        // `mockapns` executable only (the test kit builds no HTTP client).
+        // Webhooks (`serve --webhook URL`): recorded pushes POSTed to receivers through AsyncHTTPClient, linked by
+        // MockAPNsCLI (the `mockapns` command line) only (the test kit builds no HTTP client).
         .target(
             name: "MockAPNsWebhooks",
             dependencies: [
@@ -221,17 +221,30 @@ let package = Package(
             dependencies: ["MockAPNsWebhooks", "MockAPNs", "APNsModel", "APNsCrypto", "TestSupport"],
             swiftSettings: strict
         ),
-        // The `mockapns` command line.
-        .executableTarget(
-            name: "mockapns",
+        // The `mockapns` command line: every subcommand, its options, record reading, output formats, send, relay,
+        // store and webhook options; only the root command is public. → MockAPNs, MockAPNsHTTP2, MockAPNsControl,
+        // MockAPNsHTTP1, MockAPNsPostgres, MockAPNsWebhooks, APNsModel, APNsCrypto, APNsClient, HTTP2, Synchronized,
+        // ArgumentParser, Logging, AsyncHTTPClient (the HTTP client serve's webhooks share)
+        .target(
+            name: "MockAPNsCLI",
             dependencies: [
                 "MockAPNs", "MockAPNsHTTP2", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "MockAPNsWebhooks", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2",
                 "Synchronized",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict
         ),
+        // In-process tests of the command line: parsing, record files, checks, output formats, send and relay options.
+        .testTarget(
+            name: "MockAPNsCLITests",
+            dependencies: ["MockAPNsCLI", "MockAPNs", "APNsModel", "APNsClient", "TestSupport",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
+        // The `mockapns` executable: one file that runs MockAPNsCLI's root command. → MockAPNsCLI
+        .executableTarget(name: "mockapns", dependencies: ["MockAPNsCLI"], swiftSettings: strict),
 
         // A trivial-handler HTTP/2 server for `make bench-transport` (measures HTTP2 alone).
         .executableTarget(name: "HTTP2BenchServer", dependencies: ["HTTP2"], path: "bench/HTTP2BenchServer", swiftSettings: strict),

@@ -6,9 +6,11 @@ import MockAPNs
 ///
 /// Exit status across every subcommand: 0 ok, 1 a check failed (lint error, unmet `expect`, server
 /// could not start), 2 a usage error (bad flags or values, unreadable input).
-@main
-struct MockAPNsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+///
+/// The one public entry of the module: the `mockapns` executable calls `main()`; everything else stays internal
+/// (tests reach it with `@testable import MockAPNsCLI`).
+public struct MockAPNsCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "mockapns",
         abstract: "A local mock of Apple Push Notification service, and tools to inspect what it received.",
         version: MockAPNsVersion.current,
@@ -24,8 +26,10 @@ struct MockAPNsCommand: AsyncParsableCommand {
         ] + InspectCommands.all
     )
 
+    public init() {}
+
     /// Runs the chosen subcommand, mapping argument-parser's usage errors (EX_USAGE, 64) to exit status 2.
-    static func main() async {
+    public static func main() async {
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         if CommandLine.arguments.count > 1, let message = SubcommandSuggestion.message(for: CommandLine.arguments[1], names: names) {
             FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
