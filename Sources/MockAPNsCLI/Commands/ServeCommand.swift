@@ -68,83 +68,10 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         ReopenSignal.ignoreUntilHandled()
         let env = EnvironmentOptions()
-        // The loops read MOCKAPNS_IO_DRIVER themselves (IODriver.configured); a name they would pass over is a usage error.
-        if let name = env["IO_DRIVER"], IODriver(rawValue: name)?.isAvailable != true {
-            let names = IODriver.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: " or ")
-            throw ValidationError("MOCKAPNS_IO_DRIVER must be \(names) on this system, got \"\(name)\"")
-        }
-        var configuration = MockServerConfiguration()
-        configuration.host = host ?? env["HOST"] ?? configuration.host
-        configuration.port = try port ?? env.int("PORT") ?? configuration.port
-        let useH2C = h2c || env.bool("H2C")
-        if useH2C && (tls || env.bool("TLS")) { throw ValidationError("--tls and --h2c are exclusive: pick one") }
-        configuration.tls = !useH2C
-        configuration.certificatePath = cert ?? env["CERT"]
-        configuration.privateKeyPath = key ?? env["KEY"]
-        configuration.clientCAPath = ca ?? env["CA"]
-        // The image sets MOCKAPNS_TLS_NAMES for everyone: the variable gives way to --h2c and to a certificate of the
-        // user's own; only the flags contradict them.
-        let ownCertificate = configuration.certificatePath != nil || configuration.privateKeyPath != nil
-        if useH2C || ownCertificate, !tlsNames.isEmpty || caDir != nil {
-            throw ValidationError(useH2C ? "--tls-name and --ca-dir issue a TLS certificate, and --h2c serves no TLS: drop one"
-                                         : "--cert/--key give a certificate of your own, and --tls-name/--ca-dir issue one: pick one way")
-        }
-        if !useH2C, !ownCertificate {
-            let namesFromEnvironment = env["TLS_NAMES"].map { $0.split(separator: ",").map(String.init) } ?? []
-            configuration.tlsNames = (tlsNames + namesFromEnvironment)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty }
-                .map { $0 == "@hostname" ? ProcessInfo.processInfo.hostName : $0 }
-            configuration.certificateAuthorityDirectory = caDir ?? env["CA_DIR"]
-            if let bad = configuration.tlsNames.first(where: { !ServerIdentity.isHostName($0) }) {
-                throw ValidationError("--tls-name \"\(bad)\" is not a host name or an IP address (letters, digits, '-' and '.', or an IP literal)")
-            }
-        }
-        configuration.keyFiles = keyFiles + (env["KEY_FILE"].map { $0.split(separator: ",").map(String.init) } ?? [])
-        configuration.trustAnySignature = trustAnySignature || env.bool("TRUST_ANY_SIGNATURE")
-        if let name = environment ?? env["ENVIRONMENT"] {
-            guard let value = APNsEnvironment(rawValue: name) else {
-                throw ValidationError("--environment must be development or production, got \"\(name)\"")
-            }
-            configuration.pipeline.environment = value
-        }
-        if let spelling = environmentKeyReason ?? env["ENVIRONMENT_KEY_REASON"] {
-            guard let reason = APNsReason(rawValue: spelling),
-                  reason == .badEnvironmentKeyIdInToken || reason == .badEnvironmentKeyInToken else {
-                throw ValidationError("--environment-key-reason must be BadEnvironmentKeyIdInToken or BadEnvironmentKeyInToken")
-            }
-            configuration.pipeline.environmentKeyReason = reason
-        }
-        if let streams = try maxConcurrentStreams ?? env.int("MAX_CONCURRENT_STREAMS") {
-            guard streams >= 1 else { throw ValidationError("--max-concurrent-streams must be at least 1") }
-            configuration.pipeline.maxConcurrentStreams = UInt32(clamping: streams)
-        }
-        if let connections = try maxConnections ?? env.int("MAX_CONNECTIONS") {
-            guard connections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
-            configuration.maxConnections = connections
-        }
-        if let seconds = try idleTimeout ?? env.int("IDLE_TIMEOUT") {
-            guard seconds >= 0 else { throw ValidationError("--idle-timeout must be 0 (never) or a number of seconds") }
-            configuration.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
-        }
-        configuration.devicesPath = devices ?? env["DEVICES"]
-        configuration.faultsPath = faults ?? env["FAULTS"]
-        configuration.recordPath = record ?? env["RECORD"]
-        configuration.recordSync = recordSync || env.bool("RECORD_SYNC")
-        let storeGiven = storeOptions.store != nil || env["STORE"] != nil
-        if configuration.recordSync && configuration.recordPath == nil && !storeGiven {
-            throw ValidationError("--record-sync needs --record FILE or --store URL")
-        }
-        if let limit = try memoryLimit ?? env.int("MEMORY_LIMIT") { configuration.memoryLimit = limit }
-        configuration.loopCount = try loops ?? env.int("LOOPS")
-        let level = logLevel ?? env["LOG_LEVEL"] ?? "info"
-        let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
-        guard levels.contains(level) else { throw ValidationError("--log-level must be one of \(levels.joined(separator: ", "))") }
+        var configuration = try serverConfiguration(environment: env)
+        let logger = configuration.logger
         let readyPath = readyFile ?? env["READY_FILE"]
         if let readyPath { ReadyFile.remove(at: readyPath) }   // a stale one would hand a script old URLs
-        var logger = Logger(label: "mockapns") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = Logger.Level(rawValue: level) ?? .info
-        configuration.logger = logger
         // No connection yet: the relay's pool dials on the first relayed push.
         let relay = try relayOptions.makeRelay(environment: env)
         configuration.relay = relay
@@ -293,4 +220,87 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if lostAny { throw ExitCode(3) }
     }
+
+    /// The server's configuration from the flags and `MOCKAPNS_*` variables (a flag wins over its variable), with
+    /// every check that needs nothing started: contradicting flags, names, ranges and levels are usage errors here,
+    /// before anything listens. Relay, webhooks and the store are set up by `run()`.
+    func serverConfiguration(environment env: EnvironmentOptions) throws -> MockServerConfiguration {
+        // The loops read MOCKAPNS_IO_DRIVER themselves (IODriver.configured); a name they would pass over is a usage error.
+        if let name = env["IO_DRIVER"], IODriver(rawValue: name)?.isAvailable != true {
+            let names = IODriver.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: " or ")
+            throw ValidationError("MOCKAPNS_IO_DRIVER must be \(names) on this system, got \"\(name)\"")
+        }
+        var configuration = MockServerConfiguration()
+        configuration.host = host ?? env["HOST"] ?? configuration.host
+        configuration.port = try port ?? env.int("PORT") ?? configuration.port
+        let useH2C = h2c || env.bool("H2C")
+        if useH2C && (tls || env.bool("TLS")) { throw ValidationError("--tls and --h2c are exclusive: pick one") }
+        configuration.tls = !useH2C
+        configuration.certificatePath = cert ?? env["CERT"]
+        configuration.privateKeyPath = key ?? env["KEY"]
+        configuration.clientCAPath = ca ?? env["CA"]
+        // The image sets MOCKAPNS_TLS_NAMES for everyone: the variable gives way to --h2c and to a certificate of the
+        // user's own; only the flags contradict them.
+        let ownCertificate = configuration.certificatePath != nil || configuration.privateKeyPath != nil
+        if useH2C || ownCertificate, !tlsNames.isEmpty || caDir != nil {
+            throw ValidationError(useH2C ? "--tls-name and --ca-dir issue a TLS certificate, and --h2c serves no TLS: drop one"
+                                         : "--cert/--key give a certificate of your own, and --tls-name/--ca-dir issue one: pick one way")
+        }
+        if !useH2C, !ownCertificate {
+            let namesFromEnvironment = env["TLS_NAMES"].map { $0.split(separator: ",").map(String.init) } ?? []
+            configuration.tlsNames = (tlsNames + namesFromEnvironment)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+                .map { $0 == "@hostname" ? ProcessInfo.processInfo.hostName : $0 }
+            configuration.certificateAuthorityDirectory = caDir ?? env["CA_DIR"]
+            if let bad = configuration.tlsNames.first(where: { !ServerIdentity.isHostName($0) }) {
+                throw ValidationError("--tls-name \"\(bad)\" is not a host name or an IP address (letters, digits, '-' and '.', or an IP literal)")
+            }
+        }
+        configuration.keyFiles = keyFiles + (env["KEY_FILE"].map { $0.split(separator: ",").map(String.init) } ?? [])
+        configuration.trustAnySignature = trustAnySignature || env.bool("TRUST_ANY_SIGNATURE")
+        if let name = environment ?? env["ENVIRONMENT"] {
+            guard let value = APNsEnvironment(rawValue: name) else {
+                throw ValidationError("--environment must be development or production, got \"\(name)\"")
+            }
+            configuration.pipeline.environment = value
+        }
+        if let spelling = environmentKeyReason ?? env["ENVIRONMENT_KEY_REASON"] {
+            guard let reason = APNsReason(rawValue: spelling),
+                  reason == .badEnvironmentKeyIdInToken || reason == .badEnvironmentKeyInToken else {
+                throw ValidationError("--environment-key-reason must be BadEnvironmentKeyIdInToken or BadEnvironmentKeyInToken")
+            }
+            configuration.pipeline.environmentKeyReason = reason
+        }
+        if let streams = try maxConcurrentStreams ?? env.int("MAX_CONCURRENT_STREAMS") {
+            guard streams >= 1 else { throw ValidationError("--max-concurrent-streams must be at least 1") }
+            configuration.pipeline.maxConcurrentStreams = UInt32(clamping: streams)
+        }
+        if let connections = try maxConnections ?? env.int("MAX_CONNECTIONS") {
+            guard connections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+            configuration.maxConnections = connections
+        }
+        if let seconds = try idleTimeout ?? env.int("IDLE_TIMEOUT") {
+            guard seconds >= 0 else { throw ValidationError("--idle-timeout must be 0 (never) or a number of seconds") }
+            configuration.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
+        }
+        configuration.devicesPath = devices ?? env["DEVICES"]
+        configuration.faultsPath = faults ?? env["FAULTS"]
+        configuration.recordPath = record ?? env["RECORD"]
+        configuration.recordSync = recordSync || env.bool("RECORD_SYNC")
+        let storeGiven = storeOptions.store != nil || env["STORE"] != nil
+        if configuration.recordSync && configuration.recordPath == nil && !storeGiven {
+            throw ValidationError("--record-sync needs --record FILE or --store URL")
+        }
+        if let limit = try memoryLimit ?? env.int("MEMORY_LIMIT") { configuration.memoryLimit = limit }
+        configuration.loopCount = try loops ?? env.int("LOOPS")
+        let level = logLevel ?? env["LOG_LEVEL"] ?? "info"
+        let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+        guard levels.contains(level) else { throw ValidationError("--log-level must be one of \(levels.joined(separator: ", "))") }
+        var logger = Logger(label: "mockapns") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = Logger.Level(rawValue: level) ?? .info
+        configuration.logger = logger
+        return configuration
+    }
+
 }

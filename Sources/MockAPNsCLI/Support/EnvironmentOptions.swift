@@ -3,7 +3,12 @@ import Foundation
 
 /// Reads `MOCKAPNS_<NAME>` environment variables, the fallback for every `serve` option.
 struct EnvironmentOptions {
-    private let values = ProcessInfo.processInfo.environment
+    private let values: [String: String]
+
+    /// The variables of `values`: the process's own unless a test gives others.
+    init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
+        self.values = values
+    }
 
     /// The value of `MOCKAPNS_<name>`, if set and not empty.
     subscript(name: String) -> String? {

@@ -1,0 +1,96 @@
+import ArgumentParser
+import MockAPNs
+import XCTest
+@testable import MockAPNsCLI
+
+/// `serve`'s configuration from its flags and `MOCKAPNS_*` variables, built in process without starting anything:
+/// what the flags become, and the usage error (exit 2) a contradiction or a value out of range gets.
+final class ServeConfigurationTests: XCTestCase {
+    /// The configuration `arguments` (after `serve`) and `variables` give.
+    private func configuration(_ arguments: [String], _ variables: [String: String] = [:],
+                               file: StaticString = #filePath, line: UInt = #line) throws -> MockServerConfiguration {
+        let command = try XCTUnwrap(try MockAPNsCommand.parseAsRoot(["serve"] + arguments) as? ServeCommand,
+                                    file: file, line: line)
+        return try command.serverConfiguration(environment: EnvironmentOptions(variables))
+    }
+
+    /// The message `arguments` and `variables` are refused with; fails unless it is a usage error.
+    private func refusal(_ arguments: [String], _ variables: [String: String] = [:],
+                         file: StaticString = #filePath, line: UInt = #line) -> String? {
+        do {
+            _ = try configuration(arguments, variables, file: file, line: line)
+            XCTFail("\(arguments) \(variables) was accepted", file: file, line: line)
+            return nil
+        } catch {
+            XCTAssertEqual(MockAPNsCommand.exitCode(for: error), .validationFailure, file: file, line: line)
+            return MockAPNsCommand.message(for: error)
+        }
+    }
+
+    func testDefaultsServeTLSOnLoopbackInDevelopment() throws {
+        let served = try configuration([])
+        XCTAssertEqual(served.host, "127.0.0.1")
+        XCTAssertTrue(served.tls)
+        XCTAssertEqual(served.pipeline.environment, .development)
+        XCTAssertEqual(served.logger.logLevel, .info)
+        XCTAssertNil(served.recordPath)
+        XCTAssertFalse(served.recordSync)
+    }
+
+    func testAFlagWinsOverItsVariable() throws {
+        let served = try configuration(["--port", "2197", "--environment", "production", "--log-level", "debug"],
+                                       ["MOCKAPNS_PORT": "9999", "MOCKAPNS_ENVIRONMENT": "development",
+                                        "MOCKAPNS_LOG_LEVEL": "error", "MOCKAPNS_HOST": "0.0.0.0"])
+        XCTAssertEqual(served.port, 2197)
+        XCTAssertEqual(served.pipeline.environment, .production)
+        XCTAssertEqual(served.logger.logLevel, .debug)
+        XCTAssertEqual(served.host, "0.0.0.0", "a variable counts where no flag is given")
+    }
+
+    func testTLSAndH2CAreExclusiveAndH2CDropsTheImagesTLSNames() throws {
+        XCTAssertEqual(refusal(["--tls", "--h2c"]), "--tls and --h2c are exclusive: pick one")
+        XCTAssertEqual(refusal(["--h2c"], ["MOCKAPNS_TLS": "1"]), "--tls and --h2c are exclusive: pick one")
+        let h2c = try configuration(["--h2c"], ["MOCKAPNS_TLS_NAMES": "apns,mock.local"])
+        XCTAssertFalse(h2c.tls)
+        XCTAssertEqual(h2c.tlsNames, [], "the image's names give way to --h2c")
+        XCTAssertEqual(refusal(["--h2c", "--tls-name", "apns"]),
+                       "--tls-name and --ca-dir issue a TLS certificate, and --h2c serves no TLS: drop one")
+        XCTAssertEqual(refusal(["--cert", "c.pem", "--key", "k.pem", "--tls-name", "apns"]),
+                       "--cert/--key give a certificate of your own, and --tls-name/--ca-dir issue one: pick one way")
+    }
+
+    func testTLSNamesComeFromFlagsAndTheVariableAndAreChecked() throws {
+        let served = try configuration(["--tls-name", "apns"], ["MOCKAPNS_TLS_NAMES": " mock.local , ,10.0.0.7"])
+        XCTAssertEqual(served.tlsNames, ["apns", "mock.local", "10.0.0.7"])
+        XCTAssertEqual(refusal(["--tls-name", "bad name"]),
+                       "--tls-name \"bad name\" is not a host name or an IP address (letters, digits, '-' and '.', or an IP literal)")
+    }
+
+    func testValuesOutOfRangeAreUsageErrors() {
+        XCTAssertEqual(refusal(["--environment", "staging"]), "--environment must be development or production, got \"staging\"")
+        XCTAssertEqual(refusal(["--environment-key-reason", "BadDeviceToken"]),
+                       "--environment-key-reason must be BadEnvironmentKeyIdInToken or BadEnvironmentKeyInToken")
+        XCTAssertEqual(refusal(["--max-concurrent-streams", "0"]), "--max-concurrent-streams must be at least 1")
+        XCTAssertEqual(refusal(["--max-connections", "0"]), "--max-connections must be at least 1")
+        XCTAssertEqual(refusal(["--idle-timeout=-1"]), "--idle-timeout must be 0 (never) or a number of seconds")
+        XCTAssertEqual(refusal(["--log-level", "loud"]),
+                       "--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        XCTAssertEqual(refusal([], ["MOCKAPNS_PORT": "http"]), "MOCKAPNS_PORT must be a whole number, got \"http\"")
+        XCTAssertEqual(refusal([], ["MOCKAPNS_IO_DRIVER": "kqueue-please"]).map { $0.hasPrefix("MOCKAPNS_IO_DRIVER must be ") },
+                       true)
+    }
+
+    func testRecordSyncNeedsSomewhereToWrite() throws {
+        XCTAssertEqual(refusal(["--record-sync"]), "--record-sync needs --record FILE or --store URL")
+        let file = try configuration(["--record-sync", "--record", "rec.jsonl"])
+        XCTAssertTrue(file.recordSync)
+        XCTAssertEqual(file.recordPath, "rec.jsonl")
+        XCTAssertTrue(try configuration(["--record-sync"], ["MOCKAPNS_STORE": "postgres://localhost/mock"]).recordSync)
+    }
+
+    func testAnIdleTimeoutOfZeroMeansNever() throws {
+        XCTAssertNil(try configuration(["--idle-timeout", "0"]).idleTimeout)
+        XCTAssertEqual(try configuration(["--idle-timeout", "30"]).idleTimeout, .seconds(30))
+        XCTAssertEqual(try configuration(["--max-concurrent-streams", "5000000000"]).pipeline.maxConcurrentStreams, UInt32.max)
+    }
+}
