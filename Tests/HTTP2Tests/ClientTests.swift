@@ -20,6 +20,18 @@ final class ClientTests: ClientServerTestCase {
         await connection.close()
     }
 
+    func testAHostNameThatDoesNotResolveIsSaidSoNotCalledAListeningAddress() async throws {
+        do {
+            let connection = try await HTTP2ClientConnection.connect(host: "no-such-host.invalid", port: 2197, tls: nil, on: group)
+            await connection.close()
+            XCTFail("a .invalid name resolved")
+        } catch {
+            let message = error.description
+            XCTAssertTrue(message.hasPrefix("could not connect: the host no-such-host.invalid (port 2197) does not resolve ("), message)
+            XCTAssertTrue(message.hasSuffix("): check the host name in the URL, or use an IP address"), message)
+        }
+    }
+
     func testH2CPriorKnowledge() async throws {
         let (server, _) = try startServer(tls: false)
         let connection = try await connect(server, host: "127.0.0.1", tls: nil)

@@ -17,7 +17,9 @@ enum Socket {
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let rc = getaddrinfo(bareHost, String(port), &hints, &result)
         guard rc == 0, let first = result else {
-            throw .invalidAddress(host: host, port: port, reason: String(cString: gai_strerror(rc)))
+            let reason = String(cString: gai_strerror(rc))
+            throw passive ? .invalidAddress(host: host, port: port, reason: reason)
+                          : .unresolvableHost(host: host, port: port, reason: reason)
         }
         defer { freeaddrinfo(first) }
         var addresses: [sockaddr_storage] = []

@@ -8,8 +8,10 @@ import Darwin
 public enum HTTP2Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// The address is already bound by another socket (EADDRINUSE).
     case addressInUse(host: String, port: Int)
-    /// The host could not be resolved to a local address.
+    /// The host could not be resolved to a local address to listen on.
     case invalidAddress(host: String, port: Int, reason: String)
+    /// The host a client connects to could not be resolved (a name that does not exist, no DNS).
+    case unresolvableHost(host: String, port: Int, reason: String)
     /// Binding or listening failed for another reason (permission, address not available…).
     case bindFailed(host: String, port: Int, reason: String)
     /// A system call failed.
@@ -29,6 +31,8 @@ public enum HTTP2Error: Error, Sendable, Equatable, CustomStringConvertible {
             return "port \(port) on \(host) is already in use: stop the other process or pick another port (0 = any free port)"
         case let .invalidAddress(host, port, reason):
             return "cannot use \(host):\(port) as a listening address (\(reason)): use an IP address such as 127.0.0.1, ::1, 0.0.0.0 or a resolvable host name"
+        case let .unresolvableHost(host, port, reason):
+            return "the host \(host) (port \(port)) does not resolve (\(reason)): check the host name in the URL, or use an IP address"
         case let .bindFailed(host, port, reason):
             return "cannot listen on \(host):\(port): \(reason)"
         case let .system(operation, code):
