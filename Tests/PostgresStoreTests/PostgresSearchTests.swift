@@ -71,19 +71,16 @@ final class PostgresSearchTests: PostgresTestCase {
         let cluster = try XCTUnwrap(Self.cluster)
         let database = try cluster.createDatabase("search")
         let url = try PostgresStoreURL(parsing: cluster.url(database: database))
-        let postgres = PostgresRecordStore(url: url, instance: "a:1")
+        // Two blocks a step, so a word search pages through blocks too.
+        let postgres = PostgresRecordStore(url: url, instance: "a:1", searchBlocksPerStep: 2)
         try await postgres.open()
         let other = PostgresRecordStore(url: url, instance: "b:1")
         let records = Self.records()
-        // Batches of 7 from two instances, so a word search crosses many blocks, over 10 days of partitions; two blocks
-        // a step, so it pages through blocks too.
+        // Batches of 7 from two instances, so a word search crosses many blocks, over 10 days of partitions.
         for (index, start) in stride(from: 0, to: records.count, by: 7).enumerated() {
             try await (index % 2 == 0 ? postgres : other).append(Array(records[start..<min(start + 7, records.count)]))
         }
         await other.close()
-        let step = PostgresRecordStore.searchBlocksPerStep
-        PostgresRecordStore.searchBlocksPerStep = 2
-        defer { PostgresRecordStore.searchBlocksPerStep = step }
         XCTAssertGreaterThanOrEqual(Int(try cluster.psql("SELECT count(*) FROM pg_inherits WHERE inhparent = 'mockapns_records'::regclass",
                                                          database: database)) ?? 0, 10, "one partition per day and one ahead")
         let memory = MemoryRecordStore(recorder: try Recorder(memoryLimit: 1_000))

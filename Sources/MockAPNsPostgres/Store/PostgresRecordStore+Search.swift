@@ -7,9 +7,6 @@ extension PostgresRecordStore {
     /// promptly on a table of millions.
     static let searchScanLimit = 10_000
 
-    /// How many search blocks one step of a word search reads (newest first); a test lowers it to page through blocks.
-    nonisolated(unsafe) static var searchBlocksPerStep = 64
-
     /// Newest first: the indexes narrow (``StoreQueryBuilder/narrow(by:)``), then ``SearchQuery/matches(_:)``
     /// decides on each row read, so the store answers every query exactly as the memory ring does.
     ///
@@ -62,7 +59,7 @@ extension PostgresRecordStore {
     /// The newest search blocks of the namespace whose words hold every one of `pieces`, starting below `cursor`:
     /// their id ranges (merged) and the floor above which they cover every match (nil when every such block was read).
     private func searchBlocks(holding pieces: [String], below cursor: UInt64?) async throws -> SearchBlockWindow {
-        var count = Self.searchBlocksPerStep
+        var count = searchBlocksPerStep
         while true {
             var query = StoreQueryBuilder(namespace: namespace)
             for piece in pieces { query.add("words LIKE ", StoreQueryBuilder.likePattern(piece)) }

@@ -51,11 +51,25 @@ public final class PostgresRecordStore: RecordStore {
     let partitions = Mutex(PartitionSpans())
     /// The partition span to use if this store is the one that partitions the table (nil: one day).
     private let requestedPartitionSpan: Int64?
+    /// How many search blocks one step of a word search reads (newest first); a test lowers it to page through
+    /// blocks.
+    let searchBlocksPerStep: Int
 
     /// A store on `url` for `instance` in `namespace`; nothing is opened until ``open()`` or the first use.
-    public init(url: PostgresStoreURL, instance: String, namespace: String = "", events: StoreEvents = .notify,
-                synchronousCommit: Bool = true, partitionSpanMillis: Int64? = nil, logger: Logger = Logger(label: "mockapns.store")) {
+    public convenience init(url: PostgresStoreURL, instance: String, namespace: String = "", events: StoreEvents = .notify,
+                            synchronousCommit: Bool = true, partitionSpanMillis: Int64? = nil,
+                            logger: Logger = Logger(label: "mockapns.store")) {
+        self.init(url: url, instance: instance, namespace: namespace, events: events, synchronousCommit: synchronousCommit,
+                  partitionSpanMillis: partitionSpanMillis, searchBlocksPerStep: 64, logger: logger)
+    }
+
+    /// `init(url:instance:namespace:events:synchronousCommit:partitionSpanMillis:logger:)` reading
+    /// `searchBlocksPerStep` blocks a step of a word search.
+    init(url: PostgresStoreURL, instance: String, namespace: String = "", events: StoreEvents = .notify,
+         synchronousCommit: Bool = true, partitionSpanMillis: Int64? = nil, searchBlocksPerStep: Int,
+         logger: Logger = Logger(label: "mockapns.store")) {
         self.url = url
+        self.searchBlocksPerStep = max(1, searchBlocksPerStep)
         self.events = events
         self.synchronousCommit = synchronousCommit
         requestedPartitionSpan = partitionSpanMillis
