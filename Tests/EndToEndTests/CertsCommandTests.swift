@@ -96,22 +96,10 @@ final class CertsCommandTests: XCTestCase {
                                                                          folder + "/server.pem"])
         XCTAssertNotEqual(foreign.status, 0, "the bundled CA must not vouch for the new server certificate")
 
-        let server = Process()
-        server.executableURL = try InspectCLI.binary
-        server.arguments = ["serve", "--port", "0", "--no-control", "--cert", folder + "/server.pem", "--key", folder + "/server-key.pem",
-                            "--ready-file", root + "/ready.json"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
-        var url: String?
-        for _ in 0..<300 where url == nil {
-            if let data = FileManager.default.contents(atPath: root + "/ready.json") {
-                url = (try? JSONValue.parse(Array(data)))?["apns_url"]?.stringValue
-            }
-            if url == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        let apnsURL = try XCTUnwrap(url, "serve never wrote its ready file")
+        let server = try await ServedMock.start(["--port", "0", "--no-control", "--cert", folder + "/server.pem",
+                                                 "--key", folder + "/server-key.pem"], readyFile: root + "/ready.json")
+        defer { server.terminate() }
+        let apnsURL = server.apnsURL
         let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(Self.repo)/certs/AuthKey_TESTKEY001.p8"])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         func curl(caFile: String) throws -> PeerProcess.Output {

@@ -7,18 +7,6 @@ import XCTest
 
 /// Runs the built `mockapns` binary for the inspection-command tests.
 enum InspectCLI {
-    /// The ready file `serve --ready-file path` writes, parsed, once it appears (up to 15 s); nil if it never does,
-    /// so the caller's XCTUnwrap names what was missing.
-    static func readyFile(at path: String) async throws -> JSONValue? {
-        for _ in 0..<300 {
-            if let data = FileManager.default.contents(atPath: path), let json = try? JSONValue.parse(Array(data)) {
-                return json
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return nil
-    }
-
     /// What one run produced.
     struct Result {
         /// Exit status.

@@ -12,10 +12,10 @@ final class SendCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let ready = directory.appendingPathComponent("ready.json").path
         let record = directory.appendingPathComponent("record.jsonl").path
-        let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--ready-file", ready, "--record", record])
+        let serve = try await ServedMock.start(["--port", "0", "--no-control", "--record", record], readyFile: ready)
         defer { serve.stop() }
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let url = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url in the ready file")
+        let readyJSON = serve.ready
+        let url = try XCTUnwrap(readyJSON["apns_url"]?.stringValue, "no apns_url in the ready file")
 
         let payload = directory.appendingPathComponent("push.json").path
         try Data(#"{"aps":{"alert":{"title":"Hi","body":"There"}}}"#.utf8).write(to: URL(fileURLWithPath: payload))
@@ -71,14 +71,14 @@ final class SendCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var urls: [String] = []
-        var servers: [(InspectFollowProcess, String)] = []
+        var servers: [(ServedMock, String)] = []
         for name in ["a", "b"] {
             let ready = directory.appendingPathComponent("\(name).json").path
             let record = directory.appendingPathComponent("\(name).jsonl").path
-            let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--ready-file", ready, "--record", record])
+            let serve = try await ServedMock.start(["--port", "0", "--no-control", "--record", record], readyFile: ready)
             servers.append((serve, record))
-            let readyJSON = try await InspectCLI.readyFile(at: ready)
-            urls.append(try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url in \(name)'s ready file"))
+            let readyJSON = serve.ready
+            urls.append(try XCTUnwrap(readyJSON["apns_url"]?.stringValue, "no apns_url in \(name)'s ready file"))
         }
         defer { for (serve, _) in servers { serve.stop() } }
         let payload = directory.appendingPathComponent("push.json").path
