@@ -11,9 +11,7 @@ final class ControlAPISchemathesisTests: XCTestCase {
         let python = RepoPaths.python
         let schemathesis = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: schemathesis), "schemathesis is missing: run `make deps`")
-        let directory = NSTemporaryDirectory() + "schemathesis-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try makeTestDirectory("schemathesis")
         let ready = directory + "/ready.json"
         let serve = try await ServedMock.start(["--port", "0", "--control-port", "0", "--quiet"], readyFile: ready)
         defer { serve.stop() }

@@ -41,9 +41,7 @@ final class DashboardBrowserTests: XCTestCase {
     }
 
     func testNoDashboardFlagLeavesTheRootA404() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-nodash-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-nodash"))
         let ready = directory.appendingPathComponent("ready.json").path
         let serve = try await ServedMock.start(["--h2c", "--port", "0", "--control-port", "0", "--no-dashboard"],
                                                readyFile: ready)
@@ -60,9 +58,7 @@ final class DashboardBrowserTests: XCTestCase {
     /// mock's verdict beside the upstream's, the disagreeing status marked.
     func testDashboardShowsTheMocksVerdictBesideTheUpstreams() async throws {
         let python = RepoPaths.python
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashrelay-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-dashrelay"))
         let devices = directory.appendingPathComponent("devices.json").path
         try Data(#"[{"token": "\#(String(repeating: "cd", count: 32))", "state": "unregistered", "timestamp": 1700000000000}]"#.utf8)
             .write(to: URL(fileURLWithPath: devices))
@@ -102,10 +98,11 @@ final class DashboardBrowserTests: XCTestCase {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("dashboard-browser-\(UUID().uuidString).log")
+        let folder = URL(fileURLWithPath: try TestDirectory.make("dashboard-browser"))
+        let output = folder.appendingPathComponent("output.log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
-        defer { try? FileManager.default.removeItem(at: output) }
+        defer { try? FileManager.default.removeItem(at: folder) }
         process.standardOutput = handle
         process.standardError = handle
         try process.run()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A long-running `mockapns` (e.g. `tail`) whose output a test reads while it runs. Its output goes to files, read
@@ -14,8 +15,7 @@ final class InspectFollowProcess: Sendable {
     /// process's environment; with a `shellPrefix`, the binary is started by `/bin/sh -c 'shellPrefix && exec …'` (for
     /// `ulimit` or `trap`), which keeps the process id.
     init(_ arguments: [String], environment: [String: String?] = [:], shellPrefix: String? = nil) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-follow-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = URL(fileURLWithPath: try TestDirectory.make("mockapns-follow"))
         out = folder.appendingPathComponent("stdout")
         err = folder.appendingPathComponent("stderr")
         guard FileManager.default.createFile(atPath: out.path, contents: nil),

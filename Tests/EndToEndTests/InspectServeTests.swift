@@ -11,8 +11,7 @@ import FoundationNetworking
 /// through the ready file — the CI workflow the README describes.
 final class InspectServeTests: XCTestCase {
     func testServeControlPlaneAndHTTP1EndpointWorkTogether() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-serve-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-serve"))
         let ready = directory.appendingPathComponent("ready.json").path
         let serve = try await ServedMock.start(["--h2c", "--port", "0", "--control-port", "0", "--http1-port", "0",
                                                 "--trust-any-signature"], readyFile: ready)

@@ -54,8 +54,7 @@ enum InspectCLI {
             for (name, value) in environment { merged[name] = value }
             process.environment = merged
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: try TestDirectory.make("mockapns-cli"))
         defer { try? FileManager.default.removeItem(at: folder) }
         let outURL = folder.appendingPathComponent("stdout")
         let errURL = folder.appendingPathComponent("stderr")
@@ -121,8 +120,7 @@ enum InspectRecording {
 
     /// Writes `records` to a new temporary `.jsonl` file and returns its path.
     static func write(_ records: [RecordedRequest] = standard) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-inspect-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try TestDirectory.make("mockapns-inspect"))
         let path = directory.appendingPathComponent("rec.jsonl").path
         let bytes = records.flatMap { $0.jsonLine() }
         try Data(bytes).write(to: URL(fileURLWithPath: path))

@@ -13,12 +13,7 @@ final class RecordFileContractTests: XCTestCase {
     private var dir: String!
 
     override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "record-contract-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: dir)
+        dir = try makeTestDirectory("record-contract")
     }
 
     private func jwt() async throws -> String {

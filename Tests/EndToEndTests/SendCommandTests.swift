@@ -7,9 +7,7 @@ final class SendCommandTests: XCTestCase {
     private let token = String(repeating: "ab", count: 32)
 
     func testSendToServeAcceptedRejectedAndUsage() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-send-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-send"))
         let ready = directory.appendingPathComponent("ready.json").path
         let record = directory.appendingPathComponent("record.jsonl").path
         let serve = try await ServedMock.start(["--port", "0", "--no-control", "--record", record], readyFile: ready)
@@ -67,9 +65,7 @@ final class SendCommandTests: XCTestCase {
     /// `--url` twice: the run is spread over both servers (an equal share of the workers each), every push is
     /// answered once, and the summary counts them all; a repeated URL is a usage error.
     func testSendSpreadsOverSeveralURLs() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-send-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-send"))
         var urls: [String] = []
         var servers: [(ServedMock, String)] = []
         for name in ["a", "b"] {

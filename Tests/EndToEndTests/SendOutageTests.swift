@@ -8,10 +8,9 @@ import XCTest
 final class SendOutageTests: XCTestCase {
     private let token = String(repeating: "ab", count: 32)
 
-    /// A scratch directory with a payload file; removed by the caller.
+    /// A scratch directory with a payload file, removed when the test ends.
     private func scratch() throws -> (directory: URL, payload: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-outage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-outage"))
         let payload = directory.appendingPathComponent("push.json").path
         try Data(#"{"aps":{"alert":"outage"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
         return (directory, payload)
@@ -34,7 +33,6 @@ final class SendOutageTests: XCTestCase {
 
     func testServerKilledMidRunGivesUpWithTheCounts() async throws {
         let (directory, payload) = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let record = directory.appendingPathComponent("record.jsonl").path
         let serverMock = try await ServedMock.start(["--port", "0", "--no-control", "--quiet"],
                                                     readyFile: record + ".ready.json", record: record)
@@ -68,7 +66,6 @@ final class SendOutageTests: XCTestCase {
 
     func testTextSummaryNamesWhatWasNotAttempted() async throws {
         let (directory, payload) = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         // Nothing listens: a port a server just left.
         let record = directory.appendingPathComponent("record.jsonl").path
         let serverMock = try await ServedMock.start(["--port", "0", "--no-control", "--quiet"],
@@ -91,7 +88,6 @@ final class SendOutageTests: XCTestCase {
 
     func testServerBackWithinTheWindowIsReconnectedAndEveryPushAccepted() async throws {
         let (directory, payload) = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         // Every answer takes 20 ms, so the run (5,000 pushes, 50 at a time: at least 2 s) spans the outage.
         let faults = directory.appendingPathComponent("faults.json").path
         try Data(#"{"rules": [{"name": "slow", "action": {"type": "delay", "ms": 20}}]}"#.utf8)

@@ -11,9 +11,7 @@ final class ServeCommandTests: XCTestCase {
     private static let repo = RepoPaths.root
 
     func testEnvironmentVariablesReadyFileRecordingAndSIGTERM() async throws {
-        let dir = NSTemporaryDirectory() + "serve-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try makeTestDirectory("serve")
         // Port, record file and ready file from the environment only.
         let served = try await ServedMock.start(["--no-control"], readyFile: dir + "/ready.json", readyFileFromEnvironment: true,
                                                 environment: ["MOCKAPNS_PORT": "0", "MOCKAPNS_RECORD": dir + "/rec.jsonl"])

@@ -25,9 +25,7 @@ final class ServeDescriptorLimitTests: XCTestCase {
     }
 
     func testOutOfDescriptorsLogsOnceKeepsHealthzAndRecovers() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-nofile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-nofile"))
         let ready = directory.appendingPathComponent("ready.json").path
         let serve = try await ServedMock.start(["--h2c", "--port", "0", "--control-port", "0", "--loops", "1"], readyFile: ready,
                                                shellPrefix: "ulimit -n 128")

@@ -6,8 +6,7 @@ import XCTest
 /// `mockapns serve --idle-timeout`: an idle connection gets APNs's GOAWAY `{"reason":"IdleTimeout"}`, then is closed.
 final class ServeIdleTimeoutTests: XCTestCase {
     func testIdleConnectionGetsGoAwayIdleTimeout() async throws {
-        let ready = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString).json").path
-        defer { try? FileManager.default.removeItem(atPath: ready) }
+        let ready = try makeTestDirectory("idle-timeout", file: "ready.json")
         let serve = try await ServedMock.start(["--h2c", "--port", "0", "--no-control", "--idle-timeout", "1"], readyFile: ready)
         defer { serve.stop() }
         let readyJSON = serve.ready

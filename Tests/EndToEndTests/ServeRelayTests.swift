@@ -18,9 +18,9 @@ final class ServeRelayTests: XCTestCase {
     /// The repository's bundled credentials.
     private let certs = URL(fileURLWithPath: RepoPaths.certs)
 
+    /// A scratch directory with a payload file, removed when the test ends.
     private func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-relay-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-relay"))
         try Data(#"{"aps":{"alert":"relayed"}}"#.utf8).write(to: directory.appendingPathComponent("push.json"))
         return directory
     }
@@ -59,7 +59,6 @@ final class ServeRelayTests: XCTestCase {
 
     func testSenderGetsTheUpstreamsAnswerAndTheRecordKeepsBothVerdicts() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
         let upstream = try await serveUpstream(in: directory, record: upstreamRecord)
         defer { upstream.stop() }
@@ -108,7 +107,6 @@ final class ServeRelayTests: XCTestCase {
     /// upstream's answer, and its record carries the relay verdict.
     func testPushesOverHTTP1AreRelayedLikeHTTP2() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
         let upstream = try await serveUpstream(in: directory, record: upstreamRecord)
         defer { upstream.stop() }
@@ -136,7 +134,6 @@ final class ServeRelayTests: XCTestCase {
 
     func testUnreachableUpstreamAnswers503WithTheCauseRecorded() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         // A port a server just left: nothing listens there.
         let goneRecord = directory.appendingPathComponent("gone.jsonl").path
         let gone = try await ServedMock.start(quietServe, readyFile: goneRecord + ".ready.json", record: goneRecord)
@@ -164,7 +161,6 @@ final class ServeRelayTests: XCTestCase {
     /// unless `--record-credentials`.
     func testTheSendersOwnTokenIsForwardedAndRecordedWithoutItsSignature() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
         let upstream = try await ServedMock.start(quietServe, readyFile: upstreamRecord + ".ready.json", record: upstreamRecord)
         defer { upstream.stop() }
@@ -210,7 +206,6 @@ final class ServeRelayTests: XCTestCase {
     /// record says why (nothing reaches the upstream); with it, the push goes up as the mock's certificate.
     func testCertificateSendersNeedTheRelaysOwnCertificate() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
         let upstream = try await ServedMock.start(quietServe, readyFile: upstreamRecord + ".ready.json", record: upstreamRecord)
         defer { upstream.stop() }
@@ -254,7 +249,6 @@ final class ServeRelayTests: XCTestCase {
     /// record keeps the cause.
     func testAStallingUpstreamAnswers503WithinTheTimeout() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let faults = directory.appendingPathComponent("faults.json").path
         try Data(#"{"rules": [{"name": "hang", "action": {"type": "stall"}}]}"#.utf8).write(to: URL(fileURLWithPath: faults))
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
@@ -276,7 +270,6 @@ final class ServeRelayTests: XCTestCase {
     /// record holds each push number once).
     func testTenThousandPushesMakeExactlyOneUpstreamRequestEach() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         try Data(#"{"aps":{"alert":"push {{n}}"}}"#.utf8).write(to: directory.appendingPathComponent("numbered.json"))
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
         let upstream = try await ServedMock.start(quietServe, readyFile: upstreamRecord + ".ready.json", record: upstreamRecord)
@@ -303,7 +296,6 @@ final class ServeRelayTests: XCTestCase {
     /// `--relay-rejected` relays a push the mock rejects, the sender gets the upstream's answer and the record both.
     func testRelayMatchAndRelayRejected() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
         let upstream = try await ServedMock.start(quietServe, readyFile: upstreamRecord + ".ready.json", record: upstreamRecord)
         defer { upstream.stop() }

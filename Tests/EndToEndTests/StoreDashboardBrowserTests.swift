@@ -11,9 +11,7 @@ final class StoreDashboardBrowserTests: PostgresTestCase {
     func testOneInstancesDashboardShowsAnotherInstancesPushesLive() async throws {
         let cluster = try XCTUnwrap(Self.cluster)
         let url = cluster.url(database: try cluster.createDatabase("dashboard"))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashstore-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try makeTestDirectory("mockapns-dashstore")
         let first = try await ServedMock.start(["--port", "0", "--quiet", "--no-control"],
                                                readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
         defer { first.process.stop() }
