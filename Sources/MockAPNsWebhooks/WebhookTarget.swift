@@ -1,3 +1,4 @@
+import APNsModel
 import Foundation
 import MockAPNs
 
@@ -31,7 +32,7 @@ public struct WebhookTarget: Sendable {
         }
         if let user = components.user {
             let pair = user.removingPercentEncoding.map { $0 + ":" + (components.password?.removingPercentEncoding ?? "") } ?? user
-            basicAuthorization = "Basic " + Data(pair.utf8).base64EncodedString()
+            basicAuthorization = "Basic " + Base64.encodedString(Array(pair.utf8), alphabet: .standard, padded: true)
             components.user = nil
             components.password = nil
         }

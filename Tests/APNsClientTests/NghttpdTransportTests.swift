@@ -7,11 +7,10 @@ import XCTest
 /// The client's pool and TLS against a server nobody here wrote: nghttpd (nghttp2's reference server).
 final class NghttpdTransportTests: XCTestCase {
     func testPoolOverTLSAgainstNghttpd() async throws {
-        let docroot = FileManager.default.temporaryDirectory.appendingPathComponent("nghttpd-\(UUID().uuidString)")
+        let docroot = URL(fileURLWithPath: try makeTestDirectory("nghttpd"))
         let served = docroot.appendingPathComponent("3/device")
         try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
         try Data("ok".utf8).write(to: served.appendingPathComponent("abcd"))
-        defer { try? FileManager.default.removeItem(at: docroot) }
 
         let port = try PeerProcess.freePort()
         let process = Process()

@@ -8,8 +8,7 @@ import XCTest
 /// into a folder of the test's own.
 final class CertsCommandTests: XCTestCase {
     func testWritesAFreshCredentialSetThatChains() async throws {
-        let dir = NSTemporaryDirectory() + "certs-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try makeTestDirectory("certs") + "/out"   // certs --out makes it
         let run = try await InspectCLI.run(["certs", "--out", dir, "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let listed = try run.json()["files"]?.arrayElements?.compactMap(\.stringValue) ?? []
@@ -34,12 +33,8 @@ final class CertsCommandTests: XCTestCase {
     }
 
     func testInstallAndUninstallIntoATrustStoreFolder() async throws {
-        let store = NSTemporaryDirectory() + "store-\(UUID().uuidString)"
-        let data = NSTemporaryDirectory() + "data-\(UUID().uuidString)"
-        defer {
-            try? FileManager.default.removeItem(atPath: store)
-            try? FileManager.default.removeItem(atPath: data)
-        }
+        let directory = try makeTestDirectory("certs-install")
+        let store = directory + "/store", data = directory + "/data"
         let install = try await InspectCLI.run(["certs", "--install", "--trust-store", store], environment: ["XDG_DATA_HOME": data])
         XCTAssertEqual(install.status, 0, install.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: store + "/mockapns-test-ca.crt"))
@@ -58,8 +53,7 @@ final class CertsCommandTests: XCTestCase {
     /// exactly that one, reuses it on the next run, and `serve --cert/--key` with its server certificate is
     /// trusted by a client that has only that CA.
     func testInstallMakesAndTrustsACAOfThisMachinesOwn() async throws {
-        let root = NSTemporaryDirectory() + "install-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let root = try makeTestDirectory("install")
         let store = root + "/store"
         let first = try await InspectCLI.run(["certs", "--install", "--trust-store", store, "--json"],
                                              environment: ["XDG_DATA_HOME": root + "/xdg", "HOME": root + "/home1"])
@@ -96,22 +90,10 @@ final class CertsCommandTests: XCTestCase {
                                                                          folder + "/server.pem"])
         XCTAssertNotEqual(foreign.status, 0, "the bundled CA must not vouch for the new server certificate")
 
-        let server = Process()
-        server.executableURL = try InspectCLI.binary
-        server.arguments = ["serve", "--port", "0", "--no-control", "--cert", folder + "/server.pem", "--key", folder + "/server-key.pem",
-                            "--ready-file", root + "/ready.json"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
-        var url: String?
-        for _ in 0..<300 where url == nil {
-            if let data = FileManager.default.contents(atPath: root + "/ready.json") {
-                url = (try? JSONValue.parse(Array(data)))?["apns_url"]?.stringValue
-            }
-            if url == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        let apnsURL = try XCTUnwrap(url, "serve never wrote its ready file")
+        let server = try await ServedMock.start(["--port", "0", "--no-control", "--cert", folder + "/server.pem",
+                                                 "--key", folder + "/server-key.pem"], readyFile: root + "/ready.json")
+        defer { server.terminate() }
+        let apnsURL = server.apnsURL
         let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(Self.repo)/certs/AuthKey_TESTKEY001.p8"])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         func curl(caFile: String) throws -> PeerProcess.Output {

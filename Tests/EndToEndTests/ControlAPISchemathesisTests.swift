@@ -11,14 +11,12 @@ final class ControlAPISchemathesisTests: XCTestCase {
         let python = RepoPaths.python
         let schemathesis = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: schemathesis), "schemathesis is missing: run `make deps`")
-        let directory = NSTemporaryDirectory() + "schemathesis-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try makeTestDirectory("schemathesis")
         let ready = directory + "/ready.json"
-        let serve = try InspectFollowProcess(["serve", "--port", "0", "--control-port", "0", "--quiet", "--ready-file", ready])
+        let serve = try await ServedMock.start(["--port", "0", "--control-port", "0", "--quiet"], readyFile: ready)
         defer { serve.stop() }
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue, "serve did not become ready")
+        let readyJSON = serve.ready
+        let control = try XCTUnwrap(readyJSON["control_url"]?.stringValue, "serve did not become ready")
         let result = try PeerProcess.run(schemathesis, [
             "run", control + "/api/v1/openapi.json", "--url", control, "--max-examples", "20", "--seed", "1",
             "--checks", "not_a_server_error,response_schema_conformance,content_type_conformance",

@@ -17,16 +17,16 @@ struct DashboardBrowserMock {
     /// A provider token signed with the bundled TESTKEY001.
     let jwt: String
 
-    /// Starts `serve --h2c --port 0 --control-port 0` with `extra` arguments in `directory` and waits for its ready file.
+    /// Starts `serve --h2c --port 0 --control-port 0` with `extra` arguments (``ServedMock``, its ready file in
+    /// `directory`) and mints the token.
     static func start(in directory: String, _ extra: [String]) async throws -> DashboardBrowserMock {
-        let readyPath = directory + "/ready.json"
-        let process = try InspectFollowProcess(["serve", "--h2c", "--port", "0", "--control-port", "0", "--ready-file", readyPath] + extra)
-        let ready = try await InspectCLI.readyFile(at: readyPath)
-        let apns = try XCTUnwrap(ready?["apns_url"]?.stringValue, "serve wrote no ready file")
-        let control = try XCTUnwrap(ready?["control_url"]?.stringValue)
+        let served = try await ServedMock.start(["--h2c", "--port", "0", "--control-port", "0"] + extra,
+                                                readyFile: directory + "/ready.json")
+        let control = try XCTUnwrap(served.controlURL)
         let keyPath = RepoPaths.root + "/certs/AuthKey_TESTKEY001.p8"
         let jwt = try await InspectCLI.run(["token", "--key-file", "TESTTEAM01:TESTKEY001:\(keyPath)"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        return DashboardBrowserMock(process: process, apnsURL: apns, controlURL: control, ready: ready, jwt: jwt)
+        return DashboardBrowserMock(process: served.process, apnsURL: served.apnsURL, controlURL: control, ready: served.ready,
+                                    jwt: jwt)
     }
 }

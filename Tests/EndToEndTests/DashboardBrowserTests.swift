@@ -41,15 +41,14 @@ final class DashboardBrowserTests: XCTestCase {
     }
 
     func testNoDashboardFlagLeavesTheRootA404() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-nodash-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-nodash"))
         let ready = directory.appendingPathComponent("ready.json").path
-        let serve = try InspectFollowProcess(["serve", "--h2c", "--port", "0", "--control-port", "0", "--no-dashboard", "--ready-file", ready])
+        let serve = try await ServedMock.start(["--h2c", "--port", "0", "--control-port", "0", "--no-dashboard"],
+                                               readyFile: ready)
         defer { serve.stop() }
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue, "serve wrote no ready file")
-        XCTAssertNil(readyJSON?["dashboard_url"]?.stringValue)
+        let readyJSON = serve.ready
+        let control = try XCTUnwrap(readyJSON["control_url"]?.stringValue, "serve wrote no ready file")
+        XCTAssertNil(readyJSON["dashboard_url"]?.stringValue)
         let (_, response) = try await URLSession.shared.data(from: URL(string: control + "/")!)
         XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 404)
     }
@@ -59,27 +58,26 @@ final class DashboardBrowserTests: XCTestCase {
     /// mock's verdict beside the upstream's, the disagreeing status marked.
     func testDashboardShowsTheMocksVerdictBesideTheUpstreams() async throws {
         let python = RepoPaths.python
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashrelay-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-dashrelay"))
         let devices = directory.appendingPathComponent("devices.json").path
         try Data(#"[{"token": "\#(String(repeating: "cd", count: 32))", "state": "unregistered", "timestamp": 1700000000000}]"#.utf8)
             .write(to: URL(fileURLWithPath: devices))
         let upstreamReady = directory.appendingPathComponent("upstream.json").path
-        let upstream = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--quiet", "--devices", devices,
-                                                 "--ready-file", upstreamReady])
+        let upstream = try await ServedMock.start(["--port", "0", "--no-control", "--quiet", "--devices", devices],
+                                                  readyFile: upstreamReady)
         defer { upstream.stop() }
-        let upstreamJSON = try await InspectCLI.readyFile(at: upstreamReady)
-        let upstreamURL = try XCTUnwrap(upstreamJSON?["apns_url"]?.stringValue)
+        let upstreamJSON = upstream.ready
+        let upstreamURL = try XCTUnwrap(upstreamJSON["apns_url"]?.stringValue)
         let ready = directory.appendingPathComponent("ready.json").path
         // A webhook nobody listens for: each record's detail says it failed.
-        let relay = try InspectFollowProcess(["serve", "--port", "0", "--control-port", "0", "--quiet", "--ready-file", ready,
-                                              "--relay", upstreamURL, "--relay-ca", RepoPaths.root + "/certs/ca.pem",
-                                              "--webhook", "http://127.0.0.1:9/hook", "--webhook-attempts", "1", "--webhook-timeout", "1"])
+        let relay = try await ServedMock.start(["--port", "0", "--control-port", "0", "--quiet",
+                                                "--relay", upstreamURL, "--relay-ca", RepoPaths.root + "/certs/ca.pem",
+                                                "--webhook", "http://127.0.0.1:9/hook", "--webhook-attempts", "1",
+                                                "--webhook-timeout", "1"], readyFile: ready)
         defer { relay.stop() }
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let apns = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue)
-        let control = try XCTUnwrap(readyJSON?["control_url"]?.stringValue)
+        let readyJSON = relay.ready
+        let apns = try XCTUnwrap(readyJSON["apns_url"]?.stringValue)
+        let control = try XCTUnwrap(readyJSON["control_url"]?.stringValue)
         let payload = directory.appendingPathComponent("push.json").path
         try Data(#"{"aps":{"alert":"relayed"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
         for token in [String(repeating: "ab", count: 32), String(repeating: "cd", count: 32)] {
@@ -100,10 +98,11 @@ final class DashboardBrowserTests: XCTestCase {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("dashboard-browser-\(UUID().uuidString).log")
+        let folder = URL(fileURLWithPath: try TestDirectory.make("dashboard-browser"))
+        let output = folder.appendingPathComponent("output.log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
-        defer { try? FileManager.default.removeItem(at: output) }
+        defer { try? FileManager.default.removeItem(at: folder) }
         process.standardOutput = handle
         process.standardError = handle
         try process.run()

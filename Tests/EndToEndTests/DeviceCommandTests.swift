@@ -12,11 +12,11 @@ final class DeviceCommandTests: XCTestCase {
     func testTheDeviceCommandShowsTheScreenFromAServerAndFromARecording() async throws {
         let directory = try makeTestDirectory("device-command")
         let ready = directory + "/ready.json", record = directory + "/rec.jsonl"
-        let serve = try InspectFollowProcess(["serve", "--port", "0", "--control-port", "0", "--quiet", "--ready-file", ready,
-                                              "--record", record])
+        let serve = try await ServedMock.start(["--port", "0", "--control-port", "0", "--quiet", "--record", record],
+                                               readyFile: ready)
         defer { serve.stop() }
-        let json = try await InspectCLI.readyFile(at: ready)
-        let apns = try XCTUnwrap(json?["apns_url"]?.stringValue), control = try XCTUnwrap(json?["control_url"]?.stringValue)
+        let json = serve.ready
+        let apns = try XCTUnwrap(json["apns_url"]?.stringValue), control = try XCTUnwrap(json["control_url"]?.stringValue)
         let offline = try CurlRequest.send("PUT", control + "/api/v1/devices/\(token)", body: #"{"online":false}"#)
         XCTAssertEqual(offline.status, 200, offline.body)
         for (index, collapse) in ["order", "order"].enumerated() {

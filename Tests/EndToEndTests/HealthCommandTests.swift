@@ -8,10 +8,9 @@ final class HealthCommandTests: XCTestCase {
     func testHealthIsTheControlPlanesAnswerNotTheReadyFilesPresence() async throws {
         let directory = try makeTestDirectory("health")
         let ready = directory + "/ready.json"
-        let serve = try InspectFollowProcess(["serve", "--port", "0", "--control-port", "0", "--control-token", "s3cret",
-                                              "--quiet", "--ready-file", ready])
+        let serve = try await ServedMock.start(["--port", "0", "--control-port", "0", "--control-token", "s3cret", "--quiet"],
+                                               readyFile: ready)
         defer { serve.stop() }
-        _ = try await InspectCLI.readyFile(at: ready)
         let healthy = try await InspectCLI.run(["health", "--ready-file", ready])
         XCTAssertEqual(healthy.status, 0, healthy.stderr)
         let fromEnvironment = try await InspectCLI.run(["health"], environment: ["MOCKAPNS_READY_FILE": ready])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A long-running `mockapns` (e.g. `tail`) whose output a test reads while it runs. Its output goes to files, read
@@ -10,17 +11,28 @@ final class InspectFollowProcess: Sendable {
     private let err: URL
     private let handles: [FileHandle]
 
-    /// Starts `mockapns arguments…`.
-    init(_ arguments: [String]) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-follow-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    /// Starts `mockapns arguments…`. `environment` entries are added to (or, with a nil value, removed from) the test
+    /// process's environment; with a `shellPrefix`, the binary is started by `/bin/sh -c 'shellPrefix && exec …'` (for
+    /// `ulimit` or `trap`), which keeps the process id.
+    init(_ arguments: [String], environment: [String: String?] = [:], shellPrefix: String? = nil) throws {
+        folder = URL(fileURLWithPath: try TestDirectory.make("mockapns-follow"))
         out = folder.appendingPathComponent("stdout")
         err = folder.appendingPathComponent("stderr")
         guard FileManager.default.createFile(atPath: out.path, contents: nil),
               FileManager.default.createFile(atPath: err.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         handles = [try FileHandle(forWritingTo: out), try FileHandle(forWritingTo: err)]
-        process.executableURL = try InspectCLI.binary
-        process.arguments = arguments
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value }
+            process.environment = merged
+        }
+        if let shellPrefix {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", shellPrefix + #" && exec "$0" "$@""#, try InspectCLI.binary.path] + arguments
+        } else {
+            process.executableURL = try InspectCLI.binary
+            process.arguments = arguments
+        }
         process.standardOutput = handles[0]
         process.standardError = handles[1]
         process.standardInput = FileHandle.nullDevice
@@ -36,8 +48,13 @@ final class InspectFollowProcess: Sendable {
     /// The process id (for `mockapns wait --pid`).
     var pid: Int32 { process.processIdentifier }
 
-    private var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
-    private var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
+    /// Whether it still runs.
+    var isRunning: Bool { process.isRunning }
+
+    /// What it wrote to standard output so far.
+    var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
+    /// What it wrote to standard error so far.
+    var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
 
     /// Waits until standard output has `count` lines satisfying `predicate`; returns the output.
     @discardableResult
@@ -81,6 +98,11 @@ final class InspectFollowProcess: Sendable {
     /// Kills it (SIGKILL) if it still runs: a crash, with no chance to flush or close anything.
     func kill() {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Terminates it (SIGTERM) if it still runs, as a service manager or `docker stop` would.
+    func terminate() {
+        if process.isRunning { process.terminate() }
     }
 
     /// Interrupts it (SIGINT) if it still runs, as a person's ^C would.

@@ -51,8 +51,8 @@ final class InspectLiveServerTests: XCTestCase {
     }
 
     func testReadyFileAndControlToken() async throws {
+        let readyFile = try makeTestDirectory("ready", file: "ready.json")
         try await withControlPlane(token: "t0ken") { _, url in
-            let readyFile = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString).json").path
             try Data(#"{"control_url":"\#(url)"}"#.utf8).write(to: URL(fileURLWithPath: readyFile))
             let refused = try await InspectCLI.run(["list", "--ready-file", readyFile])
             XCTAssertEqual(refused.status, 2)

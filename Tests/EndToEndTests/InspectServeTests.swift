@@ -11,18 +11,15 @@ import FoundationNetworking
 /// through the ready file — the CI workflow the README describes.
 final class InspectServeTests: XCTestCase {
     func testServeControlPlaneAndHTTP1EndpointWorkTogether() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-serve-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-serve"))
         let ready = directory.appendingPathComponent("ready.json").path
-        let serve = try InspectFollowProcess([
-            "serve", "--h2c", "--port", "0", "--control-port", "0", "--http1-port", "0",
-            "--trust-any-signature", "--ready-file", ready,
-        ])
+        let serve = try await ServedMock.start(["--h2c", "--port", "0", "--control-port", "0", "--http1-port", "0",
+                                                "--trust-any-signature"], readyFile: ready)
         defer { serve.stop() }
 
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let http1 = try XCTUnwrap(readyJSON?["http1_url"]?.stringValue, "no http1_url in the ready file")
-        XCTAssertNotNil(readyJSON?["control_url"]?.stringValue, "no control_url in the ready file")
+        let readyJSON = serve.ready
+        let http1 = try XCTUnwrap(readyJSON["http1_url"]?.stringValue, "no http1_url in the ready file")
+        XCTAssertNotNil(readyJSON["control_url"]?.stringValue, "no control_url in the ready file")
 
         // A push over plain HTTP/1.1, with a token minted by `mockapns token`.
         let keyPath = RepoPaths.cert("AuthKey_TESTKEY001.p8")

@@ -21,8 +21,7 @@ final class InspectStreamingMemoryTests: XCTestCase {
         let pieces = String(template.dropFirst(#"{"seq":1,"#.count)).components(separatedBy: apnsID)
             .map { $0.components(separatedBy: token) }
         XCTAssertEqual(pieces.count, 2, template)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-memory-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-memory"))
         let path = directory.appendingPathComponent("rec-\(count).jsonl").path
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))

@@ -6,6 +6,7 @@ import Darwin
 import APNsModel
 import Foundation
 import MockAPNs
+import TestSupport
 import XCTest
 
 /// Recordings made for the streaming tests, and the whole-file reading the inspection commands did before they
@@ -13,8 +14,7 @@ import XCTest
 enum StreamingRecording {
     /// Writes `lines` (each without its newline) joined by `\n`, plus `trailer` verbatim, to a new temporary file.
     static func write(lines: [[UInt8]], trailer: [UInt8] = [UInt8(ascii: "\n")], name: String = "rec.jsonl") throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-stream-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try TestDirectory.make("mockapns-stream"))
         let path = directory.appendingPathComponent(name).path
         var bytes: [UInt8] = []
         for (index, line) in lines.enumerated() {
@@ -103,8 +103,9 @@ extension StreamingRecording {
     /// Runs `mockapns arguments…` with standard output written to a file, and returns its exit status and output:
     /// large outputs arrive whole, however loaded the machine (no pipe drained against a deadline).
     static func output(of arguments: [String]) throws -> (status: Int32, stdout: String) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-out-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try TestDirectory.make("mockapns-out")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/stdout"
         let usage = try PeakMemory.run(arguments, stdoutPath: path)
         return (usage.status, String(decoding: try XCTUnwrap(FileManager.default.contents(atPath: path)), as: UTF8.self))
     }

@@ -7,18 +7,6 @@ import XCTest
 
 /// Runs the built `mockapns` binary for the inspection-command tests.
 enum InspectCLI {
-    /// The ready file `serve --ready-file path` writes, parsed, once it appears (up to 15 s); nil if it never does,
-    /// so the caller's XCTUnwrap names what was missing.
-    static func readyFile(at path: String) async throws -> JSONValue? {
-        for _ in 0..<300 {
-            if let data = FileManager.default.contents(atPath: path), let json = try? JSONValue.parse(Array(data)) {
-                return json
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return nil
-    }
-
     /// What one run produced.
     struct Result {
         /// Exit status.
@@ -66,8 +54,7 @@ enum InspectCLI {
             for (name, value) in environment { merged[name] = value }
             process.environment = merged
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: try TestDirectory.make("mockapns-cli"))
         defer { try? FileManager.default.removeItem(at: folder) }
         let outURL = folder.appendingPathComponent("stdout")
         let errURL = folder.appendingPathComponent("stderr")
@@ -133,8 +120,7 @@ enum InspectRecording {
 
     /// Writes `records` to a new temporary `.jsonl` file and returns its path.
     static func write(_ records: [RecordedRequest] = standard) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-inspect-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try TestDirectory.make("mockapns-inspect"))
         let path = directory.appendingPathComponent("rec.jsonl").path
         let bytes = records.flatMap { $0.jsonLine() }
         try Data(bytes).write(to: URL(fileURLWithPath: path))

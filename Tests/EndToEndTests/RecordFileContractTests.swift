@@ -13,57 +13,7 @@ final class RecordFileContractTests: XCTestCase {
     private var dir: String!
 
     override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "record-contract-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: dir)
-    }
-
-    /// A running `mockapns serve --h2c` and where to reach it.
-    private struct Serve {
-        let process: Process
-        let stderrPath: String
-        let apnsURL: String
-        let controlURL: String?
-
-        var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-    }
-
-    /// Starts `mockapns serve --h2c --port 0 extra…` (through `/bin/sh -c shellPrefix` when given) and waits for its
-    /// ready file.
-    private func serve(_ extra: [String], shellPrefix: String? = nil, name: String) async throws -> Serve {
-        let ready = dir + "/\(name).ready.json"
-        let stderrPath = dir + "/\(name).stderr"
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        let process = Process()
-        let binary = try InspectCLI.binary.path
-        let arguments = ["serve", "--h2c", "--port", "0", "--ready-file", ready] + extra
-        if let shellPrefix {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", shellPrefix + "; exec \"$0\" \"$@\"", binary] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-        }
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<400 {
-            if let data = FileManager.default.contents(atPath: ready), let json = try? JSONValue.parse(Array(data)),
-               let url = json["apns_url"]?.stringValue {
-                return Serve(process: process, stderrPath: stderrPath, apnsURL: url, controlURL: json["control_url"]?.stringValue)
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        process.terminate()
-        throw NotReady(stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
-    }
-
-    private struct NotReady: Error, CustomStringConvertible {
-        let stderr: String
-        var description: String { "mockapns serve never wrote its ready file: \(stderr)" }
+        dir = try makeTestDirectory("record-contract")
     }
 
     private func jwt() async throws -> String {
@@ -104,15 +54,18 @@ final class RecordFileContractTests: XCTestCase {
         return try data.split(separator: UInt8(ascii: "\n")).map { try RecordedRequest(jsonLine: Array($0)) }
     }
 
-    private func waitForExit(_ process: Process) async throws {
-        for _ in 0..<600 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        XCTAssertFalse(process.isRunning, "serve did not stop")
+    /// Waits up to 30 s for `served` to exit; its exit status (nil, failing the test, if it did not stop).
+    private func waitForExit(_ served: ServedMock) async throws -> Int32? {
+        let exit = try await served.process.waitForExit(timeout: .seconds(30))
+        XCTAssertNotNil(exit, "serve did not stop")
+        return exit?.status
     }
 
     func testKillNineThenRestartTrimsTheTornTailAndContinuesSeq() async throws {
         let file = dir + "/rec.jsonl"
         let token = try await jwt()
-        let first = try await serve(["--no-control", "--record", file], name: "first")
+        let first = try await ServedMock.start(["--h2c", "--port", "0", "--no-control", "--record", file],
+                                               readyFile: dir + "/first.ready.json")
         let firstRun = try await pushes(200, to: first.apnsURL, jwt: token)
         XCTAssertTrue(firstRun.contains("200 2xx"), firstRun)
         // kill -9 may lose what the writer has not flushed yet: kill once all 200 lines are in the file.
@@ -120,8 +73,8 @@ final class RecordFileContractTests: XCTestCase {
             ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").utf8.lazy.filter { $0 == UInt8(ascii: "\n") }.count >= 200
         }
         XCTAssertTrue(flushed, "the writer did not flush 200 lines")
-        kill(first.process.processIdentifier, SIGKILL)
-        try await waitForExit(first.process)
+        first.kill()
+        _ = try await waitForExit(first)
         let before = try records(file)
         XCTAssertEqual(before.map(\.seq), Array(1...200), "whole lines, in order")
         // What a crash in the middle of a write leaves: part of a line.
@@ -130,14 +83,15 @@ final class RecordFileContractTests: XCTestCase {
         handle.write(Data(#"{"seq":999999,"received_at":"2026-"#.utf8))
         try handle.close()
 
-        let second = try await serve(["--no-control", "--record", file], name: "second")
+        let second = try await ServedMock.start(["--h2c", "--port", "0", "--no-control", "--record", file],
+                                                readyFile: dir + "/second.ready.json")
         let secondRun = try await pushes(50, to: second.apnsURL, jwt: token)
         XCTAssertTrue(secondRun.contains("50 2xx"), secondRun)
-        second.process.terminate()
-        try await waitForExit(second.process)
-        XCTAssertEqual(second.process.terminationStatus, 0, second.stderr)
-        XCTAssertTrue(second.stderr.contains("ended in a torn line (34 bytes"), second.stderr)
-        XCTAssertTrue(second.stderr.contains("continuing \(file) after seq 200"), second.stderr)
+        second.terminate()
+        let status = try await waitForExit(second)
+        XCTAssertEqual(status, 0, second.process.stderr)
+        XCTAssertTrue(second.process.stderr.contains("ended in a torn line (34 bytes"), second.process.stderr)
+        XCTAssertTrue(second.process.stderr.contains("continuing \(file) after seq 200"), second.process.stderr)
         let after = try records(file)
         XCTAssertEqual(after.map(\.seq), Array(1...250), "every line whole, seq continued, in order, no duplicates")
     }
@@ -148,8 +102,9 @@ final class RecordFileContractTests: XCTestCase {
         let file = dir + "/limited.jsonl"
         let token = try await jwt()
         // 64 blocks of 512 bytes: a few dozen records; SIGXFSZ ignored so writes fail with EFBIG instead of killing.
-        let server = try await serve(["--record", file, "--control-port", "0"],
-                                     shellPrefix: "trap '' XFSZ; ulimit -f 64", name: "limited")
+        let server = try await ServedMock.start(["--h2c", "--port", "0", "--record", file, "--control-port", "0"],
+                                                readyFile: dir + "/limited.ready.json",
+                                                shellPrefix: "trap '' XFSZ; ulimit -f 64")
         let controlURL = try XCTUnwrap(server.controlURL)
         let sent = try await pushes(200, to: server.apnsURL, jwt: token)
         XCTAssertTrue(sent.contains("0 4xx"), sent)   // 200s until the writer finds the file full, 500s after
@@ -164,10 +119,10 @@ final class RecordFileContractTests: XCTestCase {
         let answer = try await push(to: server.apnsURL, jwt: token)
         XCTAssertEqual(answer, #"{"reason":"InternalServerError"} 500"#)
 
-        server.process.terminate()
-        try await waitForExit(server.process)
-        XCTAssertEqual(server.process.terminationStatus, 3, server.stderr)
-        let stderr = server.stderr
+        server.terminate()
+        let status = try await waitForExit(server)
+        XCTAssertEqual(status, 3, server.process.stderr)
+        let stderr = server.process.stderr
         XCTAssertTrue(stderr.contains("answering 500 InternalServerError instead of success"), stderr)
         XCTAssertTrue(stderr.contains("record(s) could not be written to \(file)"), stderr)
         let kept = try records(file)
@@ -217,19 +172,20 @@ final class RecordFileContractTests: XCTestCase {
     func testRenameRotationWithSIGHUPUnderLoadKeepsEveryRecord() async throws {
         let file = dir + "/rotated.jsonl"
         let token = try await jwt()
-        let server = try await serve(["--no-control", "--record", file], name: "rename")
-        let pid = server.process.processIdentifier
+        let server = try await ServedMock.start(["--h2c", "--port", "0", "--no-control", "--record", file],
+                                                readyFile: dir + "/rename.ready.json")
+        let pid = server.pid
         let summary = try await pushes(6_000, to: server.apnsURL, jwt: token, rotatingEvery: .milliseconds(150), times: 3) {
             number in
             guard rename(file, file + ".\(number)") == 0 else { throw CocoaError(.fileNoSuchFile) }
             kill(pid, number == 2 ? SIGUSR1 : SIGHUP)
         }
         XCTAssertTrue(summary.contains("6000 2xx"), summary)
-        XCTAssertTrue(server.process.isRunning, "SIGHUP and SIGUSR1 do not stop the server: \(server.stderr)")
-        server.process.terminate()
-        try await waitForExit(server.process)
-        XCTAssertEqual(server.process.terminationStatus, 0, server.stderr)
-        XCTAssertTrue(server.stderr.contains("reopened the record file \(file)"), server.stderr)
+        XCTAssertTrue(server.process.isRunning, "SIGHUP and SIGUSR1 do not stop the server: \(server.process.stderr)")
+        server.terminate()
+        let status = try await waitForExit(server)
+        XCTAssertEqual(status, 0, server.process.stderr)
+        XCTAssertTrue(server.process.stderr.contains("reopened the record file \(file)"), server.process.stderr)
         XCTAssertEqual(try seqs(file, rotated: 3), Array(1...6_000), "every answered push once, across the files")
     }
 
@@ -240,7 +196,8 @@ final class RecordFileContractTests: XCTestCase {
     func testCopyTruncateUnderLoadLeavesNoNULAndNoDuplicate() async throws {
         let file = dir + "/copied.jsonl"
         let token = try await jwt()
-        let server = try await serve(["--no-control", "--record", file], name: "copytruncate")
+        let server = try await ServedMock.start(["--h2c", "--port", "0", "--no-control", "--record", file],
+                                                readyFile: dir + "/copytruncate.ready.json")
         let summary = try await pushes(6_000, to: server.apnsURL, jwt: token, rotatingEvery: .milliseconds(150), times: 3) {
             number in
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
@@ -248,9 +205,9 @@ final class RecordFileContractTests: XCTestCase {
             guard truncate(file, 0) == 0 else { throw CocoaError(.fileWriteUnknown) }
         }
         XCTAssertTrue(summary.contains("6000 2xx"), summary)
-        server.process.terminate()
-        try await waitForExit(server.process)
-        XCTAssertEqual(server.process.terminationStatus, 0, server.stderr)
+        server.terminate()
+        let status = try await waitForExit(server)
+        XCTAssertEqual(status, 0, server.process.stderr)
         let all = try seqs(file, rotated: 3, copies: true)
         XCTAssertEqual(Set(all).count, all.count, "no record twice")
         let copyEnds = try (1...3).compactMap { try records(file + ".\($0)", copiedMidWrite: true).last?.seq }

@@ -7,15 +7,13 @@ final class SendCommandTests: XCTestCase {
     private let token = String(repeating: "ab", count: 32)
 
     func testSendToServeAcceptedRejectedAndUsage() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-send-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-send"))
         let ready = directory.appendingPathComponent("ready.json").path
         let record = directory.appendingPathComponent("record.jsonl").path
-        let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--ready-file", ready, "--record", record])
+        let serve = try await ServedMock.start(["--port", "0", "--no-control", "--record", record], readyFile: ready)
         defer { serve.stop() }
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let url = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url in the ready file")
+        let readyJSON = serve.ready
+        let url = try XCTUnwrap(readyJSON["apns_url"]?.stringValue, "no apns_url in the ready file")
 
         let payload = directory.appendingPathComponent("push.json").path
         try Data(#"{"aps":{"alert":{"title":"Hi","body":"There"}}}"#.utf8).write(to: URL(fileURLWithPath: payload))
@@ -67,18 +65,16 @@ final class SendCommandTests: XCTestCase {
     /// `--url` twice: the run is spread over both servers (an equal share of the workers each), every push is
     /// answered once, and the summary counts them all; a repeated URL is a usage error.
     func testSendSpreadsOverSeveralURLs() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-send-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-send"))
         var urls: [String] = []
-        var servers: [(InspectFollowProcess, String)] = []
+        var servers: [(ServedMock, String)] = []
         for name in ["a", "b"] {
             let ready = directory.appendingPathComponent("\(name).json").path
             let record = directory.appendingPathComponent("\(name).jsonl").path
-            let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--ready-file", ready, "--record", record])
+            let serve = try await ServedMock.start(["--port", "0", "--no-control", "--record", record], readyFile: ready)
             servers.append((serve, record))
-            let readyJSON = try await InspectCLI.readyFile(at: ready)
-            urls.append(try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url in \(name)'s ready file"))
+            let readyJSON = serve.ready
+            urls.append(try XCTUnwrap(readyJSON["apns_url"]?.stringValue, "no apns_url in \(name)'s ready file"))
         }
         defer { for (serve, _) in servers { serve.stop() } }
         let payload = directory.appendingPathComponent("push.json").path

@@ -8,25 +8,12 @@ import XCTest
 final class SendOutageTests: XCTestCase {
     private let token = String(repeating: "ab", count: 32)
 
-    /// A scratch directory with a payload file; removed by the caller.
+    /// A scratch directory with a payload file, removed when the test ends.
     private func scratch() throws -> (directory: URL, payload: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-outage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-outage"))
         let payload = directory.appendingPathComponent("push.json").path
         try Data(#"{"aps":{"alert":"outage"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
         return (directory, payload)
-    }
-
-    /// Starts `serve` on `port` (0 = any) recording to `record`; the process and its APNs URL.
-    private func serve(port: Int, in directory: URL, record: String, extra: [String] = []) async throws
-        -> (process: InspectFollowProcess, url: String)
-    {
-        let ready = directory.appendingPathComponent("ready-\(UUID().uuidString).json").path
-        let process = try InspectFollowProcess(["serve", "--port", String(port), "--no-control", "--quiet",
-                                                "--ready-file", ready, "--record", record] + extra)
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let url = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url in the ready file")
-        return (process, url)
     }
 
     /// Waits until `record` holds at least one line: the sender is past its first answers.
@@ -46,9 +33,10 @@ final class SendOutageTests: XCTestCase {
 
     func testServerKilledMidRunGivesUpWithTheCounts() async throws {
         let (directory, payload) = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let record = directory.appendingPathComponent("record.jsonl").path
-        let (server, url) = try await serve(port: 0, in: directory, record: record)
+        let serverMock = try await ServedMock.start(["--port", "0", "--no-control", "--quiet"],
+                                                    readyFile: record + ".ready.json", record: record)
+        let server = serverMock.process, url = serverMock.apnsURL
         defer { server.stop() }
         let count = 1_000_000
         let send = try InspectFollowProcess(["send", payload, "--token", token, "--topic", "com.example.app", "--url", url,
@@ -78,10 +66,11 @@ final class SendOutageTests: XCTestCase {
 
     func testTextSummaryNamesWhatWasNotAttempted() async throws {
         let (directory, payload) = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         // Nothing listens: a port a server just left.
         let record = directory.appendingPathComponent("record.jsonl").path
-        let (server, url) = try await serve(port: 0, in: directory, record: record)
+        let serverMock = try await ServedMock.start(["--port", "0", "--no-control", "--quiet"],
+                                                    readyFile: record + ".ready.json", record: record)
+        let server = serverMock.process, url = serverMock.apnsURL
         server.stop()
         _ = try await server.waitForExit(timeout: .seconds(30))
         let result = try await InspectCLI.run(["send", payload, "--token", token, "--topic", "com.example.app", "--url", url,
@@ -99,13 +88,14 @@ final class SendOutageTests: XCTestCase {
 
     func testServerBackWithinTheWindowIsReconnectedAndEveryPushAccepted() async throws {
         let (directory, payload) = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         // Every answer takes 20 ms, so the run (5,000 pushes, 50 at a time: at least 2 s) spans the outage.
         let faults = directory.appendingPathComponent("faults.json").path
         try Data(#"{"rules": [{"name": "slow", "action": {"type": "delay", "ms": 20}}]}"#.utf8)
             .write(to: URL(fileURLWithPath: faults))
         let first = directory.appendingPathComponent("first.jsonl").path
-        let (server, url) = try await serve(port: 0, in: directory, record: first, extra: ["--faults", faults])
+        let serverMock = try await ServedMock.start(["--port", "0", "--no-control", "--quiet", "--faults", faults],
+                                                    readyFile: first + ".ready.json", record: first)
+        let server = serverMock.process, url = serverMock.apnsURL
         defer { server.stop() }
         let port = try XCTUnwrap(URLComponents(string: url)?.port)
         let count = 5_000
@@ -115,7 +105,9 @@ final class SendOutageTests: XCTestCase {
         try await waitForFirstRecord(first)
         try await killHard(server)
         let second = directory.appendingPathComponent("second.jsonl").path
-        let (again, _) = try await serve(port: port, in: directory, record: second, extra: ["--faults", faults])
+        let againMock = try await ServedMock.start(["--port", String(port), "--no-control", "--quiet", "--faults", faults],
+                                                   readyFile: second + ".ready.json", record: second)
+        let again = againMock.process
         defer { again.stop() }
 
         let result = try await send.waitForExit(timeout: .seconds(300))

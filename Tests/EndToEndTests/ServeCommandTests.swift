@@ -11,30 +11,11 @@ final class ServeCommandTests: XCTestCase {
     private static let repo = RepoPaths.root
 
     func testEnvironmentVariablesReadyFileRecordingAndSIGTERM() async throws {
-        let dir = NSTemporaryDirectory() + "serve-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let process = Process()
-        process.executableURL = try InspectCLI.binary
-        process.arguments = ["serve", "--no-control"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["MOCKAPNS_PORT"] = "0"
-        environment["MOCKAPNS_RECORD"] = dir + "/rec.jsonl"
-        environment["MOCKAPNS_READY_FILE"] = dir + "/ready.json"
-        process.environment = environment
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-
-        var url: String?
-        for _ in 0..<300 where url == nil {
-            if let data = FileManager.default.contents(atPath: dir + "/ready.json") {
-                url = (try? JSONValue.parse(Array(data)))?["apns_url"]?.stringValue
-            }
-            if url == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        let apnsURL = try XCTUnwrap(url, "serve never wrote its ready file")
+        let dir = try makeTestDirectory("serve")
+        // Port, record file and ready file from the environment only.
+        let served = try await ServedMock.start(["--no-control"], readyFile: dir + "/ready.json", readyFileFromEnvironment: true,
+                                                environment: ["MOCKAPNS_PORT": "0", "MOCKAPNS_RECORD": dir + "/rec.jsonl"])
+        let apnsURL = served.apnsURL
         XCTAssertTrue(apnsURL.hasPrefix("https://127.0.0.1:"), apnsURL)
         XCTAssertFalse(apnsURL.hasSuffix(":2197"), "MOCKAPNS_PORT=0 picks a free port")
 
@@ -47,10 +28,10 @@ final class ServeCommandTests: XCTestCase {
         ])
         XCTAssertEqual(curl.stdout, "200", curl.stderr)
 
-        process.terminate()   // SIGTERM
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        served.terminate()   // SIGTERM
+        let exit = try await served.waitForExit(timeout: .seconds(30))
+        XCTAssertEqual(exit?.status, 0)
+        let stderr = exit?.stderr ?? ""
         XCTAssertTrue(stderr.contains("mockapns: listening on \(apnsURL)"), stderr)
         let lines = try String(contentsOfFile: dir + "/rec.jsonl", encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.count, 1, "the record was flushed before exit")

@@ -25,31 +25,13 @@ final class ServeDescriptorLimitTests: XCTestCase {
     }
 
     func testOutOfDescriptorsLogsOnceKeepsHealthzAndRecovers() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-nofile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-nofile"))
         let ready = directory.appendingPathComponent("ready.json").path
-        let log = directory.appendingPathComponent("serve.log")
-        XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil))
-        let logHandle = try FileHandle(forWritingTo: log)
-        let serve = Process()
-        serve.executableURL = URL(fileURLWithPath: "/bin/bash")
-        serve.arguments = [
-            "-c", #"ulimit -n 128 && exec "$0" "$@""#, try InspectCLI.binary.path,
-            "serve", "--h2c", "--port", "0", "--control-port", "0", "--loops", "1", "--ready-file", ready,
-        ]
-        serve.standardOutput = logHandle
-        serve.standardError = logHandle
-        try serve.run()
-        defer {
-            if serve.isRunning { serve.interrupt() }
-            serve.waitUntilExit()
-            try? logHandle.close()
-        }
-
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let apnsURL = try XCTUnwrap(URL(string: try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url")))
-        let controlURL = try XCTUnwrap(readyJSON?["control_url"]?.stringValue, "no control_url")
+        let serve = try await ServedMock.start(["--h2c", "--port", "0", "--control-port", "0", "--loops", "1"], readyFile: ready,
+                                               shellPrefix: "ulimit -n 128")
+        defer { serve.stop() }
+        let apnsURL = try XCTUnwrap(URL(string: serve.apnsURL))
+        let controlURL = try XCTUnwrap(serve.controlURL, "no control_url")
         let port = try XCTUnwrap(apnsURL.port)
 
         // More connections than the limit allows: the first ones are served, the rest closed at once.
@@ -67,7 +49,7 @@ final class ServeDescriptorLimitTests: XCTestCase {
         XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200, String(decoding: body, as: UTF8.self))
 
         // One warning for all those connections (rate-limited to one a minute).
-        let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
+        let text = serve.process.stdout + serve.process.stderr
         XCTAssertEqual(text.components(separatedBy: "out of file descriptors").count - 1, 1, text)
 
         // Once some clients leave, a new one gets in.

@@ -6,12 +6,11 @@ import XCTest
 /// `mockapns serve --idle-timeout`: an idle connection gets APNs's GOAWAY `{"reason":"IdleTimeout"}`, then is closed.
 final class ServeIdleTimeoutTests: XCTestCase {
     func testIdleConnectionGetsGoAwayIdleTimeout() async throws {
-        let ready = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString).json").path
-        defer { try? FileManager.default.removeItem(atPath: ready) }
-        let serve = try InspectFollowProcess(["serve", "--h2c", "--port", "0", "--no-control", "--idle-timeout", "1", "--ready-file", ready])
+        let ready = try makeTestDirectory("idle-timeout", file: "ready.json")
+        let serve = try await ServedMock.start(["--h2c", "--port", "0", "--no-control", "--idle-timeout", "1"], readyFile: ready)
         defer { serve.stop() }
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let port = try XCTUnwrap(URL(string: try XCTUnwrap(readyJSON?["apns_url"]?.stringValue))?.port)
+        let readyJSON = serve.ready
+        let port = try XCTUnwrap(URL(string: try XCTUnwrap(readyJSON["apns_url"]?.stringValue))?.port)
 
         let connection = try XCTUnwrap(LoopbackConnection(port: port, receiveTimeout: 20), "cannot connect to port \(port)")
         connection.send(LoopbackConnection.http2Preface)

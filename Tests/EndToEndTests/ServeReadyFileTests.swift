@@ -10,6 +10,9 @@ import FoundationNetworking
 /// The README's CI recipe with two mocks on one machine: `--port 0` takes no fixed port, the ready file is
 /// replaced (never stale), complete when it appears and gone after exit, `mockapns wait` finishes or fails
 /// within its timeout, and a listener that cannot start names the flag to change.
+///
+/// The first two tests start `serve` by hand, not through ``ServedMock``: what they check is the ready file itself and
+/// `mockapns wait` waiting for it, which the shared helper would have done for them.
 final class ServeReadyFileTests: XCTestCase {
     private var directory = ""
 
@@ -106,10 +109,9 @@ final class ServeReadyFileTests: XCTestCase {
     func testOneLogLinePerRequestAtInfoAndNoneWithQuiet() async throws {
         for quiet in [false, true] {
             let path = directory + "/ready-\(quiet).json"
-            let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--ready-file", path] + (quiet ? ["--quiet"] : []))
+            let serve = try await ServedMock.start(["--port", "0", "--no-control"] + (quiet ? ["--quiet"] : []), readyFile: path)
             defer { serve.stop() }
-            let ready = try await waitReady(path, pid: serve.pid)
-            let url = try XCTUnwrap(ready["apns_url"]?.stringValue)
+            let url = serve.apnsURL
             let payload = directory + "/push.json"
             try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
             let token = String(repeating: "ab", count: 32)
@@ -133,10 +135,9 @@ final class ServeReadyFileTests: XCTestCase {
 
     func testRequestLogAccountsForEveryRequestWithinItsRate() async throws {
         let path = directory + "/ready-burst.json"
-        let serve = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--ready-file", path])
+        let serve = try await ServedMock.start(["--port", "0", "--no-control"], readyFile: path)
         defer { serve.stop() }
-        let ready = try await waitReady(path, pid: serve.pid)
-        let url = try XCTUnwrap(ready["apns_url"]?.stringValue)
+        let url = serve.apnsURL
         let payload = directory + "/burst.json"
         try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
         let count = 600

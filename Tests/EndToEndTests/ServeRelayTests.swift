@@ -18,31 +18,22 @@ final class ServeRelayTests: XCTestCase {
     /// The repository's bundled credentials.
     private let certs = URL(fileURLWithPath: RepoPaths.certs)
 
+    /// A scratch directory with a payload file, removed when the test ends.
     private func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-relay-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-relay"))
         try Data(#"{"aps":{"alert":"relayed"}}"#.utf8).write(to: directory.appendingPathComponent("push.json"))
         return directory
     }
 
-    /// Starts `serve` recording to `record`; the process, its APNs URL and (with `--http1-port`) its HTTP/1.1 URL.
-    private func serve(in directory: URL, record: String, extra: [String])
-        async throws -> (process: InspectFollowProcess, url: String, http1: String?) {
-        let ready = directory.appendingPathComponent("ready-\(UUID().uuidString).json").path
-        let process = try InspectFollowProcess(["serve", "--port", "0", "--no-control", "--quiet", "--ready-file", ready,
-                                                "--record", record] + extra)
-        let readyJSON = try await InspectCLI.readyFile(at: ready)
-        let url = try XCTUnwrap(readyJSON?["apns_url"]?.stringValue, "no apns_url in the ready file")
-        return (process, url, readyJSON?["http1_url"]?.stringValue)
-    }
+    /// `serve` on a free port without a control plane, quietly (the record file and the ready file are added).
+    private let quietServe = ["--port", "0", "--no-control", "--quiet"]
 
     /// Starts the upstream (mock B) recording to `record`, with `gone` unregistered in its own registry.
-    private func serveUpstream(in directory: URL, record: String) async throws -> (process: InspectFollowProcess, url: String) {
+    private func serveUpstream(in directory: URL, record: String) async throws -> ServedMock {
         let devices = directory.appendingPathComponent("devices.json").path
         try Data(#"[{"token": "\#(gone)", "state": "unregistered", "timestamp": 1700000000000}]"#.utf8)
             .write(to: URL(fileURLWithPath: devices))
-        let (process, url, _) = try await serve(in: directory, record: record, extra: ["--devices", devices])
-        return (process, url)
+        return try await ServedMock.start(quietServe + ["--devices", devices], readyFile: record + ".ready.json", record: record)
     }
 
     /// The relay flags pointing at `upstream` with the bundled test key and CA.
@@ -59,32 +50,31 @@ final class ServeRelayTests: XCTestCase {
     }
 
     /// Stops `process` (SIGINT: the record file is flushed) and reads `record`'s lines.
-    private func stopAndRead(_ process: InspectFollowProcess, _ record: String) async throws -> [RecordedRequest] {
-        process.stop()
-        _ = try await process.waitForExit(timeout: .seconds(30))
+    private func stopAndRead(_ served: ServedMock, _ record: String) async throws -> [RecordedRequest] {
+        served.stop()
+        _ = try await served.process.waitForExit(timeout: .seconds(30))
         let text = try String(contentsOfFile: record, encoding: .utf8)
         return try text.split(separator: "\n").map { try RecordedRequest(jsonLine: Array($0.utf8)) }
     }
 
     func testSenderGetsTheUpstreamsAnswerAndTheRecordKeepsBothVerdicts() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL) = try await serveUpstream(in: directory, record: upstreamRecord)
+        let upstream = try await serveUpstream(in: directory, record: upstreamRecord)
         defer { upstream.stop() }
         let relayDevices = directory.appendingPathComponent("relay-devices.json").path
         try Data(#"[{"token": "\#(refusedByMock)", "state": "unregistered", "timestamp": 1600000000000}]"#.utf8)
             .write(to: URL(fileURLWithPath: relayDevices))
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL, _) = try await serve(in: directory, record: relayRecord,
-                                                extra: relayFlags(upstreamURL) + ["--devices", relayDevices])
+        let relay = try await ServedMock.start(quietServe + relayFlags(upstream.apnsURL) + ["--devices", relayDevices],
+                                               readyFile: relayRecord + ".ready.json", record: relayRecord)
         defer { relay.stop() }
 
-        let accepted = try await send(good, to: relayURL, in: directory)
+        let accepted = try await send(good, to: relay.apnsURL, in: directory)
         XCTAssertEqual(accepted["accepted"]?.integerValue, 1, accepted.jsonText())
-        let unregistered = try await send(gone, to: relayURL, in: directory)
+        let unregistered = try await send(gone, to: relay.apnsURL, in: directory)
         XCTAssertEqual(unregistered["rejected"]?["410 Unregistered"]?.integerValue, 1, "the sender gets B's 410: \(unregistered.jsonText())")
-        let refused = try await send(refusedByMock, to: relayURL, in: directory)
+        let refused = try await send(refusedByMock, to: relay.apnsURL, in: directory)
         XCTAssertEqual(refused["rejected"]?["410 Unregistered"]?.integerValue, 1, "A's own rejection: \(refused.jsonText())")
 
         let relayed = try await stopAndRead(relay, relayRecord)
@@ -117,17 +107,16 @@ final class ServeRelayTests: XCTestCase {
     /// upstream's answer, and its record carries the relay verdict.
     func testPushesOverHTTP1AreRelayedLikeHTTP2() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL) = try await serveUpstream(in: directory, record: upstreamRecord)
+        let upstream = try await serveUpstream(in: directory, record: upstreamRecord)
         defer { upstream.stop() }
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL, http1) = try await serve(in: directory, record: relayRecord,
-                                                       extra: relayFlags(upstreamURL) + ["--http1-port", "0"])
+        let relay = try await ServedMock.start(quietServe + relayFlags(upstream.apnsURL) + ["--http1-port", "0"],
+                                               readyFile: relayRecord + ".ready.json", record: relayRecord)
         defer { relay.stop() }
-        let http1URL = try XCTUnwrap(http1, "no http1_url in the ready file")
+        let http1URL = try XCTUnwrap(relay.http1URL, "no http1_url in the ready file")
 
-        let overHTTP2 = try await send(good, to: relayURL, in: directory)
+        let overHTTP2 = try await send(good, to: relay.apnsURL, in: directory)
         XCTAssertEqual(overHTTP2["accepted"]?.integerValue, 1, overHTTP2.jsonText())
         let headers = ["authorization: bearer " + (try TestServer.jwt()), "apns-topic: com.example.app", "apns-push-type: alert"]
         let overHTTP1 = try CurlRequest.send("POST", http1URL + "/3/device/" + gone, headers: headers,
@@ -145,17 +134,17 @@ final class ServeRelayTests: XCTestCase {
 
     func testUnreachableUpstreamAnswers503WithTheCauseRecorded() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         // A port a server just left: nothing listens there.
         let goneRecord = directory.appendingPathComponent("gone.jsonl").path
-        let (gone, goneURL, _) = try await serve(in: directory, record: goneRecord, extra: [])
+        let gone = try await ServedMock.start(quietServe, readyFile: goneRecord + ".ready.json", record: goneRecord)
         gone.stop()
-        _ = try await gone.waitForExit(timeout: .seconds(30))
+        _ = try await gone.process.waitForExit(timeout: .seconds(30))
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL, _) = try await serve(in: directory, record: relayRecord, extra: relayFlags(goneURL, timeout: "2"))
+        let relay = try await ServedMock.start(quietServe + relayFlags(gone.apnsURL, timeout: "2"),
+                                               readyFile: relayRecord + ".ready.json", record: relayRecord)
         defer { relay.stop() }
 
-        let summary = try await send(good, to: relayURL, in: directory)
+        let summary = try await send(good, to: relay.apnsURL, in: directory)
         XCTAssertEqual(summary["rejected"]?["503 ServiceUnavailable"]?.integerValue, 1, summary.jsonText())
         let records = try await stopAndRead(relay, relayRecord)
         XCTAssertFalse(records.isEmpty)
@@ -172,23 +161,23 @@ final class ServeRelayTests: XCTestCase {
     /// unless `--record-credentials`.
     func testTheSendersOwnTokenIsForwardedAndRecordedWithoutItsSignature() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: [])
+        let upstream = try await ServedMock.start(quietServe, readyFile: upstreamRecord + ".ready.json", record: upstreamRecord)
         defer { upstream.stop() }
         let ca = certs.appendingPathComponent("ca.pem").path
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL, _) = try await serve(in: directory, record: relayRecord, extra: ["--relay", upstreamURL, "--relay-ca", ca])
+        let relay = try await ServedMock.start(quietServe + ["--relay", upstream.apnsURL, "--relay-ca", ca],
+                                               readyFile: relayRecord + ".ready.json", record: relayRecord)
         defer { relay.stop() }
         let keepingRecord = directory.appendingPathComponent("keeping.jsonl").path
-        let (keeping, keepingURL, _) = try await serve(in: directory, record: keepingRecord,
-                                                    extra: ["--relay", upstreamURL, "--relay-ca", ca, "--record-credentials"])
+        let keeping = try await ServedMock.start(quietServe + ["--relay", upstream.apnsURL, "--relay-ca", ca, "--record-credentials"],
+                                                 readyFile: keepingRecord + ".ready.json", record: keepingRecord)
         defer { keeping.stop() }
 
         let otherKey = "OTHERTEAM1:OTHERKEY01:" + certs.appendingPathComponent("AuthKey_OTHERKEY01.p8").path
         // Two runs of the sender through one relay (two tokens minted seconds apart): APNs refuses a token change on
         // one connection within 20 minutes (429 TooManyProviderTokenUpdates), so each token gets its own connection.
-        for url in [relayURL, relayURL, keepingURL] {
+        for url in [relay.apnsURL, relay.apnsURL, keeping.apnsURL] {
             let result = try await InspectCLI.run(["send", directory.appendingPathComponent("push.json").path, "--token", good,
                                                    "--topic", "com.example.app", "--url", url, "--key-file", otherKey, "--json"],
                                                   timeout: .seconds(120))
@@ -217,13 +206,13 @@ final class ServeRelayTests: XCTestCase {
     /// record says why (nothing reaches the upstream); with it, the push goes up as the mock's certificate.
     func testCertificateSendersNeedTheRelaysOwnCertificate() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: [])
+        let upstream = try await ServedMock.start(quietServe, readyFile: upstreamRecord + ".ready.json", record: upstreamRecord)
         defer { upstream.stop() }
         let ca = certs.appendingPathComponent("ca.pem").path
         let bareRecord = directory.appendingPathComponent("bare.jsonl").path
-        let (bare, bareURL, _) = try await serve(in: directory, record: bareRecord, extra: ["--relay", upstreamURL, "--relay-ca", ca])
+        let bare = try await ServedMock.start(quietServe + ["--relay", upstream.apnsURL, "--relay-ca", ca],
+                                              readyFile: bareRecord + ".ready.json", record: bareRecord)
         defer { bare.stop() }
 
         func sendAsCertificate(to url: String) async throws -> JSONValue {
@@ -234,7 +223,7 @@ final class ServeRelayTests: XCTestCase {
                                                   timeout: .seconds(120))
             return try result.json()
         }
-        let refused = try await sendAsCertificate(to: bareURL)
+        let refused = try await sendAsCertificate(to: bare.apnsURL)
         XCTAssertEqual(refused["rejected"]?["403 MissingProviderToken"]?.integerValue, 1, refused.jsonText())
         let bareRecords = try await stopAndRead(bare, bareRecord)
         XCTAssertEqual(bareRecords.first?.auth.kind, "certificate")
@@ -242,11 +231,12 @@ final class ServeRelayTests: XCTestCase {
 
         // Started after the first relay has stopped (a process started after another may hold its output pipes).
         let certRecord = directory.appendingPathComponent("cert.jsonl").path
-        let (withCert, withCertURL, _) = try await serve(in: directory, record: certRecord, extra: [
-            "--relay", upstreamURL, "--relay-ca", ca, "--relay-cert", certs.appendingPathComponent("client-dev-only.pem").path,
-            "--relay-cert-key", certs.appendingPathComponent("client-dev-only-key.pem").path])
+        let withCert = try await ServedMock.start(quietServe + [
+            "--relay", upstream.apnsURL, "--relay-ca", ca, "--relay-cert", certs.appendingPathComponent("client-dev-only.pem").path,
+            "--relay-cert-key", certs.appendingPathComponent("client-dev-only-key.pem").path],
+            readyFile: certRecord + ".ready.json", record: certRecord)
         defer { withCert.stop() }
-        let relayed = try await sendAsCertificate(to: withCertURL)
+        let relayed = try await sendAsCertificate(to: withCert.apnsURL)
         XCTAssertEqual(relayed["accepted"]?.integerValue, 1, relayed.jsonText())
         _ = try await stopAndRead(withCert, certRecord)
         let upstreamRecords = try await stopAndRead(upstream, upstreamRecord)
@@ -259,16 +249,17 @@ final class ServeRelayTests: XCTestCase {
     /// record keeps the cause.
     func testAStallingUpstreamAnswers503WithinTheTimeout() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let faults = directory.appendingPathComponent("faults.json").path
         try Data(#"{"rules": [{"name": "hang", "action": {"type": "stall"}}]}"#.utf8).write(to: URL(fileURLWithPath: faults))
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: ["--faults", faults])
+        let upstream = try await ServedMock.start(quietServe + ["--faults", faults],
+                                                  readyFile: upstreamRecord + ".ready.json", record: upstreamRecord)
         defer { upstream.stop() }
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL, _) = try await serve(in: directory, record: relayRecord, extra: relayFlags(upstreamURL, timeout: "1"))
+        let relay = try await ServedMock.start(quietServe + relayFlags(upstream.apnsURL, timeout: "1"),
+                                               readyFile: relayRecord + ".ready.json", record: relayRecord)
         defer { relay.stop() }
-        let summary = try await send(good, to: relayURL, in: directory)
+        let summary = try await send(good, to: relay.apnsURL, in: directory)
         XCTAssertEqual(summary["rejected"]?["503 ServiceUnavailable"]?.integerValue, 1, summary.jsonText())
         let records = try await stopAndRead(relay, relayRecord)
         XCTAssertEqual(records.first?.relay?.status, 503)
@@ -279,17 +270,17 @@ final class ServeRelayTests: XCTestCase {
     /// record holds each push number once).
     func testTenThousandPushesMakeExactlyOneUpstreamRequestEach() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         try Data(#"{"aps":{"alert":"push {{n}}"}}"#.utf8).write(to: directory.appendingPathComponent("numbered.json"))
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: [])
+        let upstream = try await ServedMock.start(quietServe, readyFile: upstreamRecord + ".ready.json", record: upstreamRecord)
         defer { upstream.stop() }
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL, _) = try await serve(in: directory, record: relayRecord, extra: relayFlags(upstreamURL))
+        let relay = try await ServedMock.start(quietServe + relayFlags(upstream.apnsURL),
+                                               readyFile: relayRecord + ".ready.json", record: relayRecord)
         defer { relay.stop() }
         let count = 10_000
         let result = try await InspectCLI.run(["send", directory.appendingPathComponent("numbered.json").path, "--token", good,
-                                               "--topic", "com.example.app", "--url", relayURL, "--count", String(count),
+                                               "--topic", "com.example.app", "--url", relay.apnsURL, "--count", String(count),
                                                "--concurrency", "100", "--payload-template", "--json"], timeout: .seconds(600))
         XCTAssertEqual(try result.json()["accepted"]?.integerValue, Int64(count), result.stdout + result.stderr)
         let relayed = try await stopAndRead(relay, relayRecord)
@@ -305,23 +296,23 @@ final class ServeRelayTests: XCTestCase {
     /// `--relay-rejected` relays a push the mock rejects, the sender gets the upstream's answer and the record both.
     func testRelayMatchAndRelayRejected() async throws {
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let upstreamRecord = directory.appendingPathComponent("upstream.jsonl").path
-        let (upstream, upstreamURL, _) = try await serve(in: directory, record: upstreamRecord, extra: [])
+        let upstream = try await ServedMock.start(quietServe, readyFile: upstreamRecord + ".ready.json", record: upstreamRecord)
         defer { upstream.stop() }
         let relayDevices = directory.appendingPathComponent("relay-devices.json").path
         try Data(#"[{"token": "\#(refusedByMock)", "state": "unregistered", "timestamp": 1600000000000}]"#.utf8)
             .write(to: URL(fileURLWithPath: relayDevices))
         let relayRecord = directory.appendingPathComponent("relay.jsonl").path
-        let (relay, relayURL, _) = try await serve(in: directory, record: relayRecord, extra: relayFlags(upstreamURL) + [
-            "--devices", relayDevices, "--relay-match=-token:\(gone.prefix(8))", "--relay-rejected"])
+        let relay = try await ServedMock.start(quietServe + relayFlags(upstream.apnsURL) + [
+            "--devices", relayDevices, "--relay-match=-token:\(gone.prefix(8))", "--relay-rejected"],
+            readyFile: relayRecord + ".ready.json", record: relayRecord)
         defer { relay.stop() }
 
-        let matching = try await send(good, to: relayURL, in: directory)
+        let matching = try await send(good, to: relay.apnsURL, in: directory)
         XCTAssertEqual(matching["accepted"]?.integerValue, 1, matching.jsonText())
-        let notMatching = try await send(gone, to: relayURL, in: directory)
+        let notMatching = try await send(gone, to: relay.apnsURL, in: directory)
         XCTAssertEqual(notMatching["accepted"]?.integerValue, 1, "the mock's own 200: \(notMatching.jsonText())")
-        let rejectedByMock = try await send(refusedByMock, to: relayURL, in: directory)
+        let rejectedByMock = try await send(refusedByMock, to: relay.apnsURL, in: directory)
         XCTAssertEqual(rejectedByMock["accepted"]?.integerValue, 1, "the upstream's 200 for a push the mock rejects: \(rejectedByMock.jsonText())")
 
         let relayed = try await stopAndRead(relay, relayRecord)

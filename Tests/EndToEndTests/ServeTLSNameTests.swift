@@ -14,14 +14,6 @@ final class ServeTLSNameTests: XCTestCase {
         directory = try makeTestDirectory("serve-tls-name")
     }
 
-    /// Starts `serve --port 0` with `extra`; the process and its ready file.
-    private func serve(_ extra: [String]) async throws -> (process: InspectFollowProcess, ready: JSONValue) {
-        let path = directory + "/ready-\(UUID().uuidString).json"
-        let process = try InspectFollowProcess(["serve", "--port", "0", "--quiet", "--ready-file", path] + extra)
-        let ready = try await InspectCLI.readyFile(at: path)
-        return (process, try XCTUnwrap(ready, "serve \(extra.joined(separator: " ")) did not become ready"))
-    }
-
     /// A push by curl to `https://name:port` (the name resolved to 127.0.0.1) verifying the server with `ca`: curl's
     /// exit status (60: the certificate does not verify) and the HTTP status it saw.
     private func push(as name: String, to ready: JSONValue, trusting ca: String) throws -> (exit: Int32, status: String) {
@@ -38,14 +30,17 @@ final class ServeTLSNameTests: XCTestCase {
     }
 
     func testATLSNameGetsACertificateSendersVerifyUnderThatName() async throws {
-        let (plain, plainReady) = try await serve([])
+        let plain = try await ServedMock.start(["--port", "0", "--quiet"], readyFile: directory + "/plain.json")
+        let plainReady = plain.ready
         defer { plain.stop() }
         let bundledCA = URL(fileURLWithPath: RepoPaths.certs + "/ca.pem").standardizedFileURL.path
         XCTAssertEqual(plainReady["ca_file"]?.stringValue, bundledCA)
         XCTAssertEqual(try push(as: "mockapns", to: plainReady, trusting: bundledCA).exit, 60,
                        "the bundled certificate names only localhost and the loopback addresses")
 
-        let (named, ready) = try await serve(["--tls-name", "mockapns", "--tls-name", "Push.Internal"])
+        let named = try await ServedMock.start(["--port", "0", "--quiet", "--tls-name", "mockapns", "--tls-name", "Push.Internal"],
+                                               readyFile: directory + "/named.json")
+        let ready = named.ready
         defer { named.stop() }
         let ca = try XCTUnwrap(ready["ca_file"]?.stringValue)
         XCTAssertEqual(ca, bundledCA, "issued by the bundled test CA, which senders already trust")
@@ -59,7 +54,9 @@ final class ServeTLSNameTests: XCTestCase {
 
     func testACADirectoryMakesItsOwnCAOnceAndKeepsIt() async throws {
         let folder = directory + "/ca"
-        let (first, ready) = try await serve(["--ca-dir", folder, "--tls-name", "mockapns"])
+        let first = try await ServedMock.start(["--port", "0", "--quiet", "--ca-dir", folder, "--tls-name", "mockapns"],
+                                               readyFile: directory + "/first.json")
+        let ready = first.ready
         let ca = try XCTUnwrap(ready["ca_file"]?.stringValue)
         XCTAssertEqual(ca, folder + "/ca.pem")
         let keyMode = try FileManager.default.attributesOfItem(atPath: folder + "/ca-key.pem")[.posixPermissions] as? Int
@@ -69,16 +66,20 @@ final class ServeTLSNameTests: XCTestCase {
                        "the bundled CA did not sign it")
         let pem = try String(contentsOfFile: ca, encoding: .utf8)
         first.stop()
-        _ = try await first.waitForExit(timeout: .seconds(30))
+        _ = try await first.process.waitForExit(timeout: .seconds(30))
 
-        let (second, again) = try await serve(["--ca-dir", folder, "--tls-name", "mockapns"])
+        let second = try await ServedMock.start(["--port", "0", "--quiet", "--ca-dir", folder, "--tls-name", "mockapns"],
+                                                readyFile: directory + "/second.json")
+        let again = second.ready
         defer { second.stop() }
         XCTAssertEqual(try String(contentsOfFile: ca, encoding: .utf8), pem, "a second start keeps the CA senders trust")
         XCTAssertEqual(try push(as: "mockapns", to: again, trusting: ca).status, "200", "the new certificate is signed by the kept CA")
     }
 
     func testTheControlPlaneServesTheCAAndHealthWithoutTheToken() async throws {
-        let (process, ready) = try await serve(["--tls-name", "mockapns", "--control-port", "0", "--control-token", "s3cret"])
+        let process = try await ServedMock.start(["--port", "0", "--quiet", "--tls-name", "mockapns", "--control-port", "0",
+                                                  "--control-token", "s3cret"], readyFile: directory + "/process.json")
+        let ready = process.ready
         defer { process.stop() }
         let control = try XCTUnwrap(ready["control_url"]?.stringValue)
         let ca = try CurlRequest.send("GET", control + "/api/v1/ca.pem")

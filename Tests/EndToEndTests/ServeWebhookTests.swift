@@ -27,14 +27,6 @@ final class ServeWebhookTests: XCTestCase {
         XCTAssertTrue(peer.currentStdout.contains("listening"), "the receiver did not start")
     }
 
-    private func serve(_ extra: [String]) async throws -> (InspectFollowProcess, apns: String, control: String) {
-        let ready = directory + "/ready-\(UUID().uuidString).json"
-        let process = try InspectFollowProcess(["serve", "--port", "0", "--control-port", "0", "--quiet", "--ready-file", ready] + extra)
-        let json = try await InspectCLI.readyFile(at: ready)
-        let apns = try XCTUnwrap(json?["apns_url"]?.stringValue, "serve did not become ready")
-        return (process, apns, try XCTUnwrap(json?["control_url"]?.stringValue))
-    }
-
     private func send(_ count: Int, topic: String, to url: String) async throws -> JSONValue {
         let result = try await InspectCLI.run(["send", directory + "/push.json", "--token", String(repeating: "ab", count: 32),
                                                "--topic", topic, "--url", url, "--count", String(count), "--concurrency", "10",
@@ -53,9 +45,11 @@ final class ServeWebhookTests: XCTestCase {
     func testMatchingPushesArePostedSignedInOrderAndCounted() async throws {
         let port = try PeerProcess.freePort(), log = directory + "/hook.jsonl"
         try receiver(port: port, log: log, ["--secret", "s3cret"])
-        let (serve, apns, control) = try await serve(["--webhook", "http://127.0.0.1:\(port)/hook", "--webhook-secret", "s3cret",
-                                                       "--webhook-match", "topic:com.example.app"])
+        let serve = try await ServedMock.start(["--port", "0", "--control-port", "0", "--quiet",
+                                                "--webhook", "http://127.0.0.1:\(port)/hook", "--webhook-secret", "s3cret",
+                                                "--webhook-match", "topic:com.example.app"], readyFile: directory + "/ready.json")
         defer { serve.stop() }
+        let apns = serve.apnsURL, control = try XCTUnwrap(serve.controlURL)
         let app = try await send(60, topic: "com.example.app", to: apns)
         XCTAssertEqual(app["accepted"]?.integerValue, 60, app.jsonText())
         let other = try await send(20, topic: "com.example.other", to: apns)
@@ -91,9 +85,11 @@ final class ServeWebhookTests: XCTestCase {
     func testAReceiverThatNeverAnswersCostsTheSendersNothing() async throws {
         let port = try PeerProcess.freePort(), log = directory + "/hook.jsonl"
         try receiver(port: port, log: log, ["--hang"])
-        let (serve, apns, control) = try await serve(["--webhook", "http://127.0.0.1:\(port)/hook", "--webhook-timeout", "0.5",
-                                                       "--webhook-queue", "10", "--webhook-attempts", "1"])
+        let serve = try await ServedMock.start(["--port", "0", "--control-port", "0", "--quiet",
+                                                "--webhook", "http://127.0.0.1:\(port)/hook", "--webhook-timeout", "0.5",
+                                                "--webhook-queue", "10", "--webhook-attempts", "1"], readyFile: directory + "/ready.json")
         defer { serve.stop() }
+        let apns = serve.apnsURL, control = try XCTUnwrap(serve.controlURL)
         let sent = try await send(500, topic: "com.example.app", to: apns)
         XCTAssertEqual(sent["accepted"]?.integerValue, 500, "every push answered 200 while the webhook hangs: \(sent.jsonText())")
         let counted = try await Poll.until {

@@ -14,18 +14,16 @@ final class StoreCommandTests: PostgresTestCase {
         directory = try makeTestDirectory("store-cli")
     }
 
-    /// Starts `serve --store url` with `extra` arguments and returns it with its APNs URL.
-    private func serve(_ url: String, name: String, _ extra: [String] = []) async throws -> (InspectFollowProcess, String) {
-        let instance = try await StoreInstance.start(url, name: name, in: directory, extra)
-        return (instance.process, instance.apnsURL)
-    }
-
     func testTwoInstancesShareOneStoreAndReadersSeeBothInstancesPushes() async throws {
         let cluster = try XCTUnwrap(Self.cluster)
         let url = cluster.url(database: try cluster.createDatabase("shared"))
-        let (first, firstURL) = try await serve(url, name: "A")
+        let first = try await ServedMock.start(["--port", "0", "--quiet", "--no-control"],
+                                               readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
+        let firstURL = first.apnsURL
         defer { first.stop() }
-        let (second, secondURL) = try await serve(url, name: "B", ["--record-sync"])
+        let second = try await ServedMock.start(["--port", "0", "--quiet", "--no-control", "--record-sync"],
+                                                readyFile: directory + "/B.json", store: .init(url: url, instance: "B"))
+        let secondURL = second.apnsURL
         defer { second.stop() }
 
         let payload = directory + "/push.json"
@@ -74,7 +72,9 @@ final class StoreCommandTests: PostgresTestCase {
         let cluster = try XCTUnwrap(Self.cluster)
         let database = try cluster.createDatabase("refusing")
         let url = cluster.url(database: database)
-        let (process, apns) = try await serve(url, name: "A")
+        let process = try await ServedMock.start(["--port", "0", "--quiet", "--no-control"],
+                                                 readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
+        let apns = process.apnsURL
         defer { process.stop() }
         let payload = directory + "/push.json"
         try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: payload))
@@ -131,7 +131,9 @@ final class StoreCommandTests: PostgresTestCase {
     private func retainCountPrunes(database name: String, mode: [String]) async throws {
         let cluster = try XCTUnwrap(Self.cluster)
         let url = cluster.url(database: try cluster.createDatabase(name))
-        let (process, apns) = try await serve(url, name: "A", ["--retain-count", "2", "--retain-interval", "1"] + mode)
+        let process = try await ServedMock.start(["--port", "0", "--quiet", "--no-control", "--retain-count", "2", "--retain-interval", "1"] + mode,
+                                                 readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
+        let apns = process.apnsURL
         defer { process.stop() }
         let payload = directory + "/push.json"
         try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: payload))

@@ -14,13 +14,6 @@ final class StoreControlPlaneTests: PostgresTestCase {
         directory = try makeTestDirectory("store-control")
     }
 
-    /// Starts `serve --store url` (with its control plane on a free port unless `control` is false); returns the
-    /// process, its APNs URL and its control URL.
-    private func serve(_ url: String, name: String, control: Bool) async throws -> (InspectFollowProcess, String, String?) {
-        let instance = try await StoreInstance.start(url, name: name, in: directory, control: control)
-        return (instance.process, instance.apnsURL, instance.controlURL)
-    }
-
     private func get(_ url: String) throws -> JSONValue {
         let answer = try CurlRequest.send("GET", url)
         XCTAssertEqual(answer.status, 200, answer.body)
@@ -30,9 +23,14 @@ final class StoreControlPlaneTests: PostgresTestCase {
     func testAnInstancesControlAPIReadsEveryInstancesRecordsFromTheStore() async throws {
         let cluster = try XCTUnwrap(Self.cluster)
         let url = cluster.url(database: try cluster.createDatabase("controlplane"))
-        let (first, firstURL, _) = try await serve(url, name: "A", control: false)
+        let first = try await ServedMock.start(["--port", "0", "--quiet", "--no-control"],
+                                               readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
+        let firstURL = first.apnsURL
         defer { first.stop() }
-        let (second, secondURL, controlURL) = try await serve(url, name: "B", control: true)
+        let second = try await ServedMock.start(["--port", "0", "--quiet", "--control-port", "0"],
+                                                readyFile: directory + "/B.json", store: .init(url: url, instance: "B"))
+        let secondURL = second.apnsURL
+        let controlURL = second.controlURL
         defer { second.stop() }
         let control = try XCTUnwrap(controlURL, "B has no control plane")
 

@@ -11,12 +11,12 @@ final class StoreDashboardBrowserTests: PostgresTestCase {
     func testOneInstancesDashboardShowsAnotherInstancesPushesLive() async throws {
         let cluster = try XCTUnwrap(Self.cluster)
         let url = cluster.url(database: try cluster.createDatabase("dashboard"))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mockapns-dashstore-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try await StoreInstance.start(url, name: "A", in: directory)
+        let directory = try makeTestDirectory("mockapns-dashstore")
+        let first = try await ServedMock.start(["--port", "0", "--quiet", "--no-control"],
+                                               readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
         defer { first.process.stop() }
-        let second = try await StoreInstance.start(url, name: "B", in: directory, control: true)
+        let second = try await ServedMock.start(["--port", "0", "--quiet", "--control-port", "0"],
+                                                readyFile: directory + "/B.json", store: .init(url: url, instance: "B"))
         defer { second.process.stop() }
         let apnsA = first.apnsURL
         let controlB = try XCTUnwrap(second.controlURL, "B has no control plane")

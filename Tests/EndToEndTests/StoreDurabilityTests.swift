@@ -15,11 +15,6 @@ final class StoreDurabilityTests: PostgresTestCase {
         try Data(#"{"aps":{"alert":"push {{n}}"}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/push.json"))
     }
 
-    private func serve(_ url: String, name: String, _ extra: [String] = []) async throws -> (InspectFollowProcess, String) {
-        let instance = try await StoreInstance.start(url, name: name, in: directory, extra)
-        return (instance.process, instance.apnsURL)
-    }
-
     /// `--record-sync` answers only after the record's batch committed, so killing the instance mid-run (no flush,
     /// no close) leaves every push the sender saw accepted in the store; each push is numbered in its body, so a
     /// record is matched to the push it came from.
@@ -27,7 +22,9 @@ final class StoreDurabilityTests: PostgresTestCase {
         let cluster = try XCTUnwrap(Self.cluster)
         let database = try cluster.createDatabase("killed")
         let url = cluster.url(database: database)
-        let (serve, apns) = try await serve(url, name: "A", ["--record-sync"])
+        let serve = try await ServedMock.start(["--port", "0", "--quiet", "--no-control", "--record-sync"],
+                                               readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
+        let apns = serve.apnsURL
         defer { serve.kill() }
         let send = try InspectFollowProcess(["send", directory + "/push.json", "--token", String(repeating: "ab", count: 32),
                                              "--topic", "com.example.app", "--url", apns, "--count", "100000",
@@ -62,7 +59,9 @@ final class StoreDurabilityTests: PostgresTestCase {
         let cluster = try XCTUnwrap(Self.cluster)
         let database = try cluster.createDatabase("restarted")
         let url = cluster.url(database: database)
-        let (serve, apns) = try await serve(url, name: "A")
+        let serve = try await ServedMock.start(["--port", "0", "--quiet", "--no-control"],
+                                               readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
+        let apns = serve.apnsURL
         defer { serve.stop() }
         let payload = directory + "/push.json"
         var attempts = 0

@@ -24,11 +24,6 @@ final class StoreSharedStateTests: PostgresTestCase {
     private var mode: [String] = []
     private static let pollMode = ["--store-events", "poll", "--store-resync", "3600"]
 
-    private func serve(_ url: String, name: String) async throws -> (InspectFollowProcess, apns: String, control: String) {
-        let instance = try await StoreInstance.start(url, name: name, in: directory, control: true, mode)
-        return (instance.process, instance.apnsURL, try XCTUnwrap(instance.controlURL))
-    }
-
     private func curl(_ method: String, _ url: String, _ body: String? = nil) throws -> (status: Int, body: String) {
         var arguments = ["-sS", "-o", "-", "-w", "\n%{http_code}", "-X", method, url]
         if let body { arguments += ["-H", "content-type: application/json", "--data-binary", body] }
@@ -70,9 +65,15 @@ final class StoreSharedStateTests: PostgresTestCase {
         let cluster = try XCTUnwrap(Self.cluster)
         let database = try cluster.createDatabase(name)
         let url = cluster.url(database: database)
-        let (first, firstAPNs, firstControl) = try await serve(url, name: "A")
+        let first = try await ServedMock.start(["--port", "0", "--quiet", "--control-port", "0"] + mode,
+                                               readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
+        let firstAPNs = first.apnsURL
+        let firstControl = try XCTUnwrap(first.controlURL)
         defer { first.stop() }
-        let (second, secondAPNs, secondControl) = try await serve(url, name: "B")
+        let second = try await ServedMock.start(["--port", "0", "--quiet", "--control-port", "0"] + mode,
+                                                readyFile: directory + "/B.json", store: .init(url: url, instance: "B"))
+        let secondAPNs = second.apnsURL
+        let secondControl = try XCTUnwrap(second.controlURL)
         defer { second.stop() }
 
         // A device state set through A answers on B.
@@ -98,7 +99,9 @@ final class StoreSharedStateTests: PostgresTestCase {
         XCTAssertEqual(clearedOnA, "200")
 
         // An instance started later takes the shared state at once.
-        let (third, _, thirdControl) = try await serve(url, name: "C")
+        let third = try await ServedMock.start(["--port", "0", "--quiet", "--control-port", "0"] + mode,
+                                               readyFile: directory + "/C.json", store: .init(url: url, instance: "C"))
+        let thirdControl = try XCTUnwrap(third.controlURL)
         defer { third.stop() }
         let devices = try curl("GET", thirdControl + "/api/v1/devices")
         XCTAssertTrue(devices.body.contains(tokenX), "C did not load the shared device states: \(devices.body)")
@@ -138,9 +141,14 @@ final class StoreSharedStateTests: PostgresTestCase {
         let cluster = try XCTUnwrap(Self.cluster)
         let database = try cluster.createDatabase(name)
         let url = cluster.url(database: database)
-        let (first, _, firstControl) = try await serve(url, name: "A")
+        let first = try await ServedMock.start(["--port", "0", "--quiet", "--control-port", "0"] + mode,
+                                               readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
+        let firstControl = try XCTUnwrap(first.controlURL)
         defer { first.stop() }
-        let (second, secondAPNs, secondControl) = try await serve(url, name: "B")
+        let second = try await ServedMock.start(["--port", "0", "--quiet", "--control-port", "0"] + mode,
+                                                readyFile: directory + "/B.json", store: .init(url: url, instance: "B"))
+        let secondAPNs = second.apnsURL
+        let secondControl = try XCTUnwrap(second.controlURL)
         defer { second.stop() }
         let offline = try curl("PUT", firstControl + "/api/v1/devices/\(tokenZ)", #"{"online":false}"#)
         XCTAssertEqual(offline.status, 200, offline.body)
@@ -174,9 +182,11 @@ final class StoreSharedStateTests: PostgresTestCase {
         let cluster = try XCTUnwrap(Self.cluster)
         let database = try cluster.createDatabase("countedfaulthttp1")
         let url = cluster.url(database: database)
-        let first = try await StoreInstance.start(url, name: "A", in: directory, control: true, ["--http1-port", "0"])
+        let first = try await ServedMock.start(["--port", "0", "--quiet", "--control-port", "0", "--http1-port", "0"],
+                                               readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
         defer { first.process.stop() }
-        let second = try await StoreInstance.start(url, name: "B", in: directory, control: true, ["--http1-port", "0"])
+        let second = try await ServedMock.start(["--port", "0", "--quiet", "--control-port", "0", "--http1-port", "0"],
+                                                readyFile: directory + "/B.json", store: .init(url: url, instance: "B"))
         defer { second.process.stop() }
         let endpoints = [try XCTUnwrap(first.http1URL), try XCTUnwrap(second.http1URL)]
         let token = String(repeating: "e5", count: 32)
@@ -215,9 +225,15 @@ final class StoreSharedStateTests: PostgresTestCase {
         let cluster = try XCTUnwrap(Self.cluster)
         let database = try cluster.createDatabase(name)
         let url = cluster.url(database: database)
-        let (first, firstAPNs, firstControl) = try await serve(url, name: "A")
+        let first = try await ServedMock.start(["--port", "0", "--quiet", "--control-port", "0"] + mode,
+                                               readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
+        let firstAPNs = first.apnsURL
+        let firstControl = try XCTUnwrap(first.controlURL)
         defer { first.stop() }
-        let (second, secondAPNs, secondControl) = try await serve(url, name: "B")
+        let second = try await ServedMock.start(["--port", "0", "--quiet", "--control-port", "0"] + mode,
+                                                readyFile: directory + "/B.json", store: .init(url: url, instance: "B"))
+        let secondAPNs = second.apnsURL
+        let secondControl = try XCTUnwrap(second.controlURL)
         defer { second.stop() }
         let token = String(repeating: "d4", count: 32)
 

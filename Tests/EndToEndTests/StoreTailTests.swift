@@ -15,11 +15,6 @@ final class StoreTailTests: PostgresTestCase {
         try Data(#"{"aps":{"alert":"push {{n}}"}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/push.json"))
     }
 
-    private func serve(_ url: String, name: String, _ extra: [String] = []) async throws -> (InspectFollowProcess, String) {
-        let instance = try await StoreInstance.start(url, name: name, in: directory, extra)
-        return (instance.process, instance.apnsURL)
-    }
-
     private func send(_ count: Int, to url: String, token: String) async throws {
         let sent = try await InspectCLI.run(["send", directory + "/push.json", "--token", token, "--topic", "com.example.app",
                                              "--url", url, "--count", String(count), "--payload-template", "--json"])
@@ -29,8 +24,12 @@ final class StoreTailTests: PostgresTestCase {
     func testTailFollowsEveryInstancesRecordsOnce() async throws {
         let cluster = try XCTUnwrap(Self.cluster)
         let url = cluster.url(database: try cluster.createDatabase("tail"))
-        let (first, firstURL) = try await serve(url, name: "A")
-        let (second, secondURL) = try await serve(url, name: "B")
+        let first = try await ServedMock.start(["--port", "0", "--quiet", "--no-control"],
+                                               readyFile: directory + "/A.json", store: .init(url: url, instance: "A"))
+        let firstURL = first.apnsURL
+        let second = try await ServedMock.start(["--port", "0", "--quiet", "--no-control"],
+                                                readyFile: directory + "/B.json", store: .init(url: url, instance: "B"))
+        let secondURL = second.apnsURL
         let tokenA = String(repeating: "a1", count: 32), tokenB = String(repeating: "b2", count: 32)
         try await send(3, to: firstURL, token: tokenA)   // before tail starts: printed only with --since
         // Stored (the writer commits every 100 ms) before tail starts, so they are "before" for it.
@@ -68,7 +67,9 @@ final class StoreTailTests: PostgresTestCase {
         let cluster = try XCTUnwrap(Self.cluster)
         let database = try cluster.createDatabase("tailpruned")
         let url = cluster.url(database: database)
-        let (serve, apns) = try await self.serve(url, name: "pruning", ["--retain-count", "5", "--retain-interval", "1"])
+        let serve = try await ServedMock.start(["--port", "0", "--quiet", "--no-control", "--retain-count", "5", "--retain-interval", "1"],
+                                               readyFile: directory + "/pruning.json", store: .init(url: url, instance: "pruning"))
+        let apns = serve.apnsURL
         try await send(30, to: apns, token: String(repeating: "c3", count: 32))
         var left = ""
         for _ in 0..<100 where left != "5/25" {

@@ -285,9 +285,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testAgainstNghttpd() async throws {
-        let htdocs = FileManager.default.temporaryDirectory.appendingPathComponent("http2-htdocs-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: htdocs, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: htdocs) }
+        let htdocs = try makeTestDirectory("http2-htdocs")
         try "hello from nghttpd\n".write(toFile: htdocs + "/hello.txt", atomically: true, encoding: .utf8)
         let port = try PeerProcess.freePort()
         let nghttpd = try PeerProcess.start(

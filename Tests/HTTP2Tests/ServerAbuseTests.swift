@@ -97,9 +97,8 @@ final class ServerAbuseTests: ServerTestCase {
 
     func testBodyPastTheCapIsFlaggedAndTruncated() throws {
         let (server, handler) = try startServer { $0.maxBodyBytes = 1024 }
-        let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent("http2-body-\(UUID().uuidString)").path
+        let bodyFile = try makeTestDirectory("http2-body", file: "body")
         try String(repeating: "b", count: 200_000).write(toFile: bodyFile, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: bodyFile) }
         let result = try curl(server, path: "/overflow", extra: ["--data-binary", "@" + bodyFile])
         XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 413"), result.stdout + result.stderr)
         let request = try XCTUnwrap(handler.requests.first)

@@ -60,8 +60,7 @@ final class DashboardRoutesTests: XCTestCase {
     }
 
     func testOneRecordPastTheMemoryRingIsFoundInTheRecordFile() async throws {
-        let path = NSTemporaryDirectory() + "dashboard-seq-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTestDirectory("dashboard-seq", file: "rec.jsonl")
         var configuration = MockServerConfiguration()
         configuration.port = 0
         configuration.tls = false

@@ -13,8 +13,7 @@ public enum CurlRequest {
     /// Sends `method url` with `headers` (`"Name: value"`) and an optional body; throws (failing the test) if curl
     /// fails.
     public static func send(_ method: String, _ url: String, headers: [String] = [], body: String? = nil) throws -> Answer {
-        let folder = NSTemporaryDirectory() + "curl-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try TestDirectory.make("curl")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var arguments = ["-sS", "--http1.1", "--max-time", "20", "-X", method, "-o", folder + "/body", "-D", folder + "/head",
                          "-w", "%{http_code}"]

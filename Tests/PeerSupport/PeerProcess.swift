@@ -28,9 +28,9 @@ public enum PeerProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try resolve(executable))
         process.arguments = arguments
-        let directory = FileManager.default.temporaryDirectory
-        let out = directory.appendingPathComponent("peer-\(UUID().uuidString).out")
-        let err = directory.appendingPathComponent("peer-\(UUID().uuidString).err")
+        let directory = URL(fileURLWithPath: try TestDirectory.make("peer"))
+        let out = directory.appendingPathComponent("stdout")
+        let err = directory.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let outHandle = try FileHandle(forWritingTo: out)

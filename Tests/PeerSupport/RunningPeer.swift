@@ -36,8 +36,7 @@ public final class RunningPeer {
         for handle in handles { try? handle.close() }
         let stdout = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(at: out)
-        try? FileManager.default.removeItem(at: err)
+        try? FileManager.default.removeItem(at: out.deletingLastPathComponent())   // the folder of both
         return PeerProcess.Output(status: process.terminationStatus, stdout: stdout, stderr: stderr, timedOut: timedOut)
     }
 

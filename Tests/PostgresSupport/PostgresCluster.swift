@@ -31,9 +31,8 @@ public final class PostgresCluster: Sendable {
         func run(_ tool: String, _ arguments: [String]) throws -> PeerProcess.Output {
             try Self.run(tool, arguments, binaries: binaries, asPostgres: asPostgres)
         }
-        directory = NSTemporaryDirectory() + "mockapns-pg-\(UUID().uuidString.prefix(8))"
+        directory = try TestDirectory.make("mockapns-pg", short: true)   // it holds the server's Unix socket
         password = "pw-\(UUID().uuidString.prefix(12))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data(password.utf8).write(to: URL(fileURLWithPath: directory + "/pwfile"))
         if asPostgres { try Self.check(PeerProcess.run("/bin/chown", ["-R", "postgres:", directory]), "chown") }
         try Self.check(run("initdb", ["-D", directory + "/data", "-U", user, "--pwfile=\(directory)/pwfile", "--auth-host=scram-sha-256",

@@ -58,7 +58,7 @@ public struct JWT: Sendable, Equatable {
 
         let header = try decodeObject(utf8[..<firstDot], .header)
         let claims = try decodeObject(utf8[claimsStart..<secondDot], .claims)
-        guard let signature = Base64URL.decode(utf8[signatureStart...]) else {
+        guard let signature = Base64.decode(utf8[signatureStart...], alphabet: .url, padding: .optional) else {
             throw .invalidBase64URL(.signature)
         }
 
@@ -80,7 +80,7 @@ public struct JWT: Sendable, Equatable {
         _ segment: Substring.UTF8View, _ which: JWTParseError.Segment
     ) throws(JWTParseError) -> (object: JSONValue, text: String) {
         guard !segment.isEmpty else { throw .emptySegment(which) }
-        guard let bytes = Base64URL.decode(segment) else { throw .invalidBase64URL(which) }
+        guard let bytes = Base64.decode(segment, alphabet: .url, padding: .optional) else { throw .invalidBase64URL(which) }
         // The project's own parser: integers stay integers, fractions stay fractions and booleans stay booleans, so a
         // claim's type is read from the JSON, not guessed from a number object.
         guard let object = try? JSONValue.parse(bytes), object.objectMembers != nil else {

@@ -53,7 +53,8 @@ public final class ChannelRegistry: Sendable {
         }
         var random = [UInt8](repeating: 0, count: 16)
         for i in random.indices { random[i] = UInt8.random(in: 0...255) }
-        let channel = Channel(id: Data(random).base64EncodedString(), messageStoragePolicy: Int(policy))
+        let channel = Channel(id: Base64.encodedString(random, alphabet: .standard, padded: true),
+                              messageStoragePolicy: Int(policy))
         return state.withLock { state in
             guard state.byApp[bundleID, default: [:]].count < perApp, state.total < inTotal else {
                 return .failure(.cannotCreateChannelConfig)

@@ -68,8 +68,10 @@ extension RecordedRequest {
         if let payload {
             body = payloadText ?? Array(payload.jsonText().utf8)
         } else if let b64 = json["payload_base64"]?.stringValue {
-            guard let data = Data(base64Encoded: b64) else { throw DecodingError(description: "record field \"payload_base64\" is not base64") }
-            body = Array(data)
+            guard let bytes = Base64.decode(b64.utf8, alphabet: .standard, padding: .required) else {
+                throw DecodingError(description: "record field \"payload_base64\" is not base64")
+            }
+            body = bytes
         }
         let authJSON = try field("auth")
         let responseJSON = try field("response")

@@ -35,7 +35,7 @@ struct DeviceRoutes {
             }
             devices.removeAll()
             changes.removeAll()
-            return JSONResponse.make(.object([.init("removed", .integer(Int64(count)))]))
+            return try JSONResponse.make(encoding: ControlBody.RemovedCount(removed: count))
         }
         group.put(":token") { request, context in
             let token = try context.parameters.require("token")
@@ -64,15 +64,10 @@ struct DeviceRoutes {
             if let shared, !update.changes.isEmpty {
                 try await FaultRoutes.sharing(shared) { try await $0.addDeviceChanges(token, update.changes) }
             }
-            var members: [JSONValue.JSONMember] = [.init("token", .string(token))]
-            if let state = update.state { members.append(.init("device", state.jsonValue())) }
-            if !update.changes.isEmpty {
-                members.append(.init("changes", .array(update.changes.map(Self.json(change:)))))
-            }
-            if let tokens = update.pushToStartTokens {
-                members.append(.init("push_to_start_tokens", .array(tokens.map { .string($0.lowercased()) })))
-            }
-            return JSONResponse.make(.object(members))
+            return try JSONResponse.make(encoding: Updated(
+                token: token, device: update.state?.jsonValue(),
+                changes: update.changes.isEmpty ? nil : update.changes.map(Self.json(change:)),
+                pushToStartTokens: update.pushToStartTokens?.map { $0.lowercased() }))
         }
         group.delete(":token") { _, context in
             let token = try context.parameters.require("token")
@@ -86,8 +81,18 @@ struct DeviceRoutes {
                 throw ControlAPIError.notFound("Device \(token) has no configured state; GET /api/v1/devices lists the ones that do.")
             }
             devices.remove(token)
-            return JSONResponse.make(.object([.init("removed", .string(token))]))
+            return try JSONResponse.make(encoding: ControlBody.RemovedID(removed: token))
         }
+    }
+
+    /// The answer to a `PUT`: `{"token", "device"?, "changes"?, "push_to_start_tokens"?}`, each member there only when
+    /// the update set it (the state and the changes are open objects).
+    private struct Updated: Encodable {
+        let token: String
+        let device: JSONValue?
+        let changes: [JSONValue]?
+        let pushToStartTokens: [String]?
+        enum CodingKeys: String, CodingKey { case token, device, changes, pushToStartTokens = "push_to_start_tokens" }
     }
 
     /// What a device-update body looks like, for error messages.

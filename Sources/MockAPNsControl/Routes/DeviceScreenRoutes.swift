@@ -30,10 +30,8 @@ struct DeviceScreenRoutes {
             let token = try context.parameters.require("token")
             let until = try Self.instant(request, "until") ?? clock.nowMillis()
             let entries = try await timeline(token).entries(until: until)
-            return JSONResponse.make(.object([
-                .init("token", .string(token.lowercased())), .init("until", .integer(until)),
-                .init("entries", DeviceTimeline.json(entries)),
-            ]))
+            return try JSONResponse.make(encoding: Timeline(token: token.lowercased(), until: until,
+                                                            entries: DeviceTimeline.json(entries)))
         }
         group.post(":token/changes") { request, context in
             let token = try context.parameters.require("token")
@@ -55,9 +53,24 @@ struct DeviceScreenRoutes {
                 throw ControlAPIError(.conflict, "\(error)")
             }
             if let shared { try await FaultRoutes.sharing(shared) { try await $0.addDeviceChanges(token, [event]) } }
-            return JSONResponse.make(.object([.init("token", .string(token.lowercased())),
-                                              .init("change", DeviceRoutes.json(change: event))]), status: .created)
+            return try JSONResponse.make(encoding: ChangeMade(token: token.lowercased(), change: DeviceRoutes.json(change: event)),
+                                         status: .created)
         }
+    }
+
+    /// `{"token", "until", "entries": […]}` (the entries an open tree, ``DeviceTimeline/json(_:)``).
+    private struct Timeline: Encodable {
+        let token: String
+        let until: Int64
+        let entries: JSONValue
+        enum CodingKeys: String, CodingKey { case token, until, entries }
+    }
+
+    /// `{"token", "change": {…}}`: the change a `POST …/changes` added (an open object, ``DeviceRoutes/json(change:)``).
+    private struct ChangeMade: Encodable {
+        let token: String
+        let change: JSONValue
+        enum CodingKeys: String, CodingKey { case token, change }
     }
 
     /// `token`'s timeline from its changes and the newest ``recordLimit`` records of its token and of each related

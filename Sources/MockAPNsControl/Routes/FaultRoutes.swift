@@ -11,7 +11,7 @@ struct FaultRoutes {
     func register(on router: Router<ControlRequestContext>) {
         let group = router.group("api/v1/faults")
         group.get { _, _ in
-            JSONResponse.make(.object([.init("faults", .array(faults.entries.map(Self.json)))]))
+            try JSONResponse.make(encoding: FaultList(faults: faults.entries.map(Self.json)))
         }
         group.post { request, _ in
             let json = try await JSONResponse.body(of: request, what: Self.example)
@@ -28,19 +28,19 @@ struct FaultRoutes {
             if let shared {
                 let id = try await Self.sharing(shared) { try await $0.addFault(rule) }
                 faults.replaceRules(faults.entries.map { ($0.id, $0.rule) } + [(id, rule)])
-                return JSONResponse.make(.object([.init("id", .string(id))]), status: .created)
+                return try JSONResponse.make(encoding: ControlBody.Created(id: id), status: .created)
             }
             guard let id = faults.addIfRoom(rule) else {
                 throw ControlAPIError(.conflict, "The fault plan is full: it holds at most \(FaultPlan.limitRules) rules. "
                     + "Remove some first (DELETE /api/v1/faults/{id}, or DELETE /api/v1/faults for all).")
             }
-            return JSONResponse.make(.object([.init("id", .string(id))]), status: .created)
+            return try JSONResponse.make(encoding: ControlBody.Created(id: id), status: .created)
         }
         group.delete { _, _ in
             var count = faults.entries.count
             if let shared { count = try await Self.sharing(shared) { try await $0.removeAllFaults() } }
             faults.removeAll()
-            return JSONResponse.make(.object([.init("removed", .integer(Int64(count)))]))
+            return try JSONResponse.make(encoding: ControlBody.RemovedCount(removed: count))
         }
         group.delete(":id") { _, context in
             let id = try context.parameters.require("id")
@@ -49,7 +49,7 @@ struct FaultRoutes {
             guard faults.remove(id: id) || sharedHadIt else {
                 throw ControlAPIError.notFound("No fault rule has id '\(id)'; GET /api/v1/faults lists them.")
             }
-            return JSONResponse.make(.object([.init("removed", .string(id))]))
+            return try JSONResponse.make(encoding: ControlBody.RemovedID(removed: id))
         }
     }
 
@@ -67,6 +67,12 @@ struct FaultRoutes {
 
     /// What a rule body looks like, for error messages.
     static let example = #"a fault rule such as {"name":"flaky","match":{"topic":"com.example.app"},"count":1,"action":{"type":"status","status":500,"reason":"InternalServerError"}}"#
+
+    /// `{"faults": […]}`: the plan's entries, each an open object (``json(_:)``).
+    private struct FaultList: Encodable {
+        let faults: [JSONValue]
+        enum CodingKeys: String, CodingKey { case faults }
+    }
 
     /// `{"id", "fired", "name", "match", …}`: the entry's id and counter, then the rule's own fields.
     static func json(_ entry: FaultPlan.Entry) -> JSONValue {

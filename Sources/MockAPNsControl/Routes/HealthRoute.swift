@@ -8,7 +8,13 @@ struct HealthRoute {
 
     func register(on router: Router<ControlRequestContext>) {
         router.get("healthz") { _, _ in
-            JSONResponse.make(.object([.init("status", .string("ok"))]))
+            try JSONResponse.make(encoding: Status(status: "ok"))
         }
+    }
+
+    /// `{"status": "ok"}`.
+    private struct Status: Encodable {
+        let status: String
+        enum CodingKeys: String, CodingKey { case status }
     }
 }

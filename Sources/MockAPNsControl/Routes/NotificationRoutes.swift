@@ -14,21 +14,22 @@ struct NotificationRoutes {
         api.get("notifications") { request, _ in
             let filter = try RecordFilterQuery.filter(from: request)
             let records = try await reader.records(matching: filter)
-            return JSONResponse.make(.object([.init("notifications", .array(records.map { $0.jsonValue() }))]))
+            return try JSONResponse.make(encoding: NotificationList(notifications: records.map { $0.jsonValue() }))
         }
         api.get("notifications/:id") { _, context in
             let id = try context.parameters.require("id")
             let record = try await record(named: id)
             var json = record.jsonValue()
             if !webhooks.isEmpty, case .object(var members) = json {
-                members.append(.init("webhooks", .array(webhooks.map { Self.delivery($0, seq: record.seq) })))
+                let deliveries = webhooks.map { Self.delivery($0, seq: record.seq) }
+                members.append(.init("webhooks", try JSONValueEncoder().encode(deliveries)))
                 json = .object(members)
             }
             return JSONResponse.make(json)
         }
         api.delete("notifications") { _, _ in
             let count = try await reader.clear()
-            return JSONResponse.make(.object([.init("cleared", .integer(Int64(count)))]))
+            return try JSONResponse.make(encoding: Cleared(cleared: count))
         }
         api.get("stream") { request, _ in
             try await stream(request)
@@ -80,24 +81,41 @@ struct NotificationRoutes {
         Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
     }
 
-    /// `{"webhook", "url", "state", "attempts"?, "error"?}`: what webhook `hook` did with the record numbered `seq`
-    /// (`queued`, `sending`, `delivered`, `failed`, `dropped`, `not matched`, or `unknown` once it is too old to be kept).
-    static func delivery(_ hook: WebhookStatistics, seq: UInt64) -> JSONValue {
-        var members: [JSONValue.JSONMember] = [.init("webhook", .integer(Int64(hook.index))), .init("url", .string(hook.target))]
-        switch hook.state(seq: seq) {
-        case .sending(let attempt)?:
-            members += [.init("state", .string("sending")), .init("attempts", .integer(Int64(attempt)))]
-        case .delivered(let attempts)?:
-            members += [.init("state", .string("delivered")), .init("attempts", .integer(Int64(attempts)))]
-        case .failed(let why)?:
-            members += [.init("state", .string("failed")), .init("error", .string(why))]
-        case .dropped?:
-            members.append(.init("state", .string("dropped")))
-        case .notMatched?:
-            members.append(.init("state", .string("not matched")))
-        case nil:
-            members.append(.init("state", .string(hook.isWaiting(seq: seq) ? "queued" : "unknown")))
+    /// `{"notifications": […]}`: records, each an open object (``RecordedRequest/jsonValue()``).
+    private struct NotificationList: Encodable {
+        let notifications: [JSONValue]
+        enum CodingKeys: String, CodingKey { case notifications }
+    }
+
+    /// `{"cleared": n}`.
+    private struct Cleared: Encodable {
+        let cleared: Int
+        enum CodingKeys: String, CodingKey { case cleared }
+    }
+
+    /// `{"webhook", "url", "state", "attempts"?, "error"?}`: what one webhook did with one record.
+    struct WebhookDelivery: Encodable {
+        let webhook: Int
+        let url: String
+        let state: String
+        var attempts: Int?
+        var error: String?
+        enum CodingKeys: String, CodingKey { case webhook, url, state, attempts, error }
+    }
+
+    /// What webhook `hook` did with the record numbered `seq` (`queued`, `sending`, `delivered`, `failed`, `dropped`,
+    /// `not matched`, or `unknown` once it is too old to be kept).
+    static func delivery(_ hook: WebhookStatistics, seq: UInt64) -> WebhookDelivery {
+        func answer(_ state: String, attempts: Int? = nil, error: String? = nil) -> WebhookDelivery {
+            WebhookDelivery(webhook: hook.index, url: hook.target, state: state, attempts: attempts, error: error)
         }
-        return .object(members)
+        switch hook.state(seq: seq) {
+        case .sending(let attempt)?: return answer("sending", attempts: attempt)
+        case .delivered(let attempts)?: return answer("delivered", attempts: attempts)
+        case .failed(let why)?: return answer("failed", error: why)
+        case .dropped?: return answer("dropped")
+        case .notMatched?: return answer("not matched")
+        case nil: return answer(hook.isWaiting(seq: seq) ? "queued" : "unknown")
+        }
     }
 }

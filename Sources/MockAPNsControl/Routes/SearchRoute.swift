@@ -28,12 +28,27 @@ struct SearchRoute {
             let limit = try Self.number(parameters["limit"], name: "limit", range: 1...UInt64(Self.maximumLimit))
             // `lastSeq` is read before the search runs: a live stream opened with `since=last_seq` then misses nothing.
             let (page, lastSeq) = try await reader.search(query, before: before, limit: limit.map { Int($0) } ?? Self.defaultLimit)
-            return JSONResponse.make(.object([
-                .init("notifications", .array(page.records.map { $0.jsonValue() })),
-                .init("next_before", page.nextBefore.map { .integer(Int64($0)) } ?? .null),
-                .init("read_file", .bool(page.readFile)),
-                .init("last_seq", .integer(Int64(lastSeq))),
-            ]))
+            return try JSONResponse.make(encoding: Page(notifications: page.records.map { $0.jsonValue() },
+                                                        nextBefore: page.nextBefore, readFile: page.readFile, lastSeq: lastSeq))
+        }
+    }
+
+    /// `{"notifications": […], "next_before": n or null, "read_file", "last_seq"}` (records are open objects).
+    private struct Page: Encodable {
+        let notifications: [JSONValue]
+        let nextBefore: UInt64?
+        let readFile: Bool
+        let lastSeq: UInt64
+        enum CodingKeys: String, CodingKey {
+            case notifications, nextBefore = "next_before", readFile = "read_file", lastSeq = "last_seq"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(notifications, forKey: .notifications)
+            try container.encode(nextBefore, forKey: .nextBefore)   // nil: null, not absent
+            try container.encode(readFile, forKey: .readFile)
+            try container.encode(lastSeq, forKey: .lastSeq)
         }
     }
 

@@ -14,24 +14,40 @@ struct StatsRoute {
         router.get("api/v1/stats") { _, _ in
             var stats = try await reader.statistics().jsonValue()
             if let relay, case .object(var members) = stats {
-                members.append(.init("relay", .object([
-                    .init("relayed", .integer(Int64(relay.relayed))), .init("disagreements", .integer(Int64(relay.disagreements))),
-                    .init("upstream_errors", .integer(Int64(relay.upstreamErrors))),
-                ])))
+                let counts = RelayCounts(relayed: relay.relayed, disagreements: relay.disagreements,
+                                         upstreamErrors: relay.upstreamErrors)
+                members.append(.init("relay", try JSONValueEncoder().encode(counts)))
                 stats = .object(members)
             }
             if !webhooks.isEmpty, case .object(var members) = stats {
-                members.append(.init("webhooks", .array(webhooks.map { hook in
-                    .object([
-                        .init("webhook", .integer(Int64(hook.index))), .init("url", .string(hook.target)),
-                        .init("delivered", .integer(Int64(hook.delivered))), .init("retried", .integer(Int64(hook.retried))),
-                        .init("failed", .integer(Int64(hook.failed))), .init("dropped", .integer(Int64(hook.dropped))),
-                    ])
-                })))
+                let counts = webhooks.map { hook in
+                    WebhookCounts(webhook: hook.index, url: hook.target, delivered: hook.delivered, retried: hook.retried,
+                                  failed: hook.failed, dropped: hook.dropped)
+                }
+                members.append(.init("webhooks", try JSONValueEncoder().encode(counts)))
                 stats = .object(members)
             }
             return JSONResponse.make(stats)
         }
+    }
+
+    /// `"relay": {"relayed", "disagreements", "upstream_errors"}`.
+    private struct RelayCounts: Encodable {
+        let relayed: Int
+        let disagreements: Int
+        let upstreamErrors: Int
+        enum CodingKeys: String, CodingKey { case relayed, disagreements, upstreamErrors = "upstream_errors" }
+    }
+
+    /// One of `"webhooks": [{"webhook", "url", "delivered", "retried", "failed", "dropped"}]`.
+    private struct WebhookCounts: Encodable {
+        let webhook: Int
+        let url: String
+        let delivered: Int
+        let retried: Int
+        let failed: Int
+        let dropped: Int
+        enum CodingKeys: String, CodingKey { case webhook, url, delivered, retried, failed, dropped }
     }
 }
 

@@ -23,11 +23,7 @@ struct TestPushRoute {
             } catch {
                 throw ControlAPIError(.badGateway, "The test push could not be sent to the mock: \(error)")
             }
-            return JSONResponse.make(.object([
-                .init("status", .integer(Int64(result.status))),
-                .init("reason", result.reason.map(JSONValue.string) ?? .null),
-                .init("apns_id", result.apnsID.map(JSONValue.string) ?? .null),
-            ]))
+            return try JSONResponse.make(encoding: Answer(status: result.status, reason: result.reason, apnsID: result.apnsID))
         }
         api.post("lint") { request, _ in
             var request = request
@@ -38,10 +34,38 @@ struct TestPushRoute {
                 if let value = query[Substring(key)], !value.isEmpty { headers.append(HeaderField(name: name, value: String(value))) }
             }
             let findings = PayloadLinter.lint(request: APNsRequest(method: "POST", path: "/3/device/x", headers: headers, body: bytes))
-            return JSONResponse.make(.object([.init("lint", .array(findings.map {
-                .object([.init("id", .string($0.id)), .init("severity", .string($0.severity.rawValue)),
-                         .init("path", .string($0.path)), .init("message", .string($0.message))])
-            }))]))
+            return try JSONResponse.make(encoding: LintAnswer(lint: findings.map {
+                LintAnswer.Finding(id: $0.id, severity: $0.severity.rawValue, path: $0.path, message: $0.message)
+            }))
         }
+    }
+
+    /// `{"status", "reason", "apns_id"}`, `null` where APNs gave none.
+    private struct Answer: Encodable {
+        let status: Int
+        let reason: String?
+        let apnsID: String?
+        enum CodingKeys: String, CodingKey { case status, reason, apnsID = "apns_id" }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(status, forKey: .status)
+            try container.encode(reason, forKey: .reason)   // nil: null, not absent
+            try container.encode(apnsID, forKey: .apnsID)
+        }
+    }
+
+    /// `{"lint": [{"id", "severity", "path", "message"}]}`.
+    private struct LintAnswer: Encodable {
+        struct Finding: Encodable {
+            let id: String
+            let severity: String
+            let path: String
+            let message: String
+            enum CodingKeys: String, CodingKey { case id, severity, path, message }
+        }
+
+        let lint: [Finding]
+        enum CodingKeys: String, CodingKey { case lint }
     }
 }

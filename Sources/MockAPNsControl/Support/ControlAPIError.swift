@@ -22,9 +22,15 @@ public struct ControlAPIError: HTTPResponseError, CustomStringConvertible {
     /// 404 Not Found.
     static func notFound(_ message: String) -> ControlAPIError { .init(.notFound, message) }
 
+    /// `{"error": message}`.
+    private struct Body: Encodable {
+        let error: String
+        enum CodingKeys: String, CodingKey { case error }
+    }
+
     /// The JSON body `{"error": message}` with this error's status.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = JSONResponse.make(.object([.init("error", .string(message))]), status: status)
+        var response = try JSONResponse.make(encoding: Body(error: message), status: status)
         if status == .unauthorized {
             response.headers[.wwwAuthenticate] = "Bearer realm=\"mockapns\""
         }

@@ -1,8 +1,14 @@
 import APNsModel
 import Hummingbird
 
-/// Builds JSON responses from ``JSONValue`` (which keeps key order) and bridges `Codable` values.
+/// Builds JSON responses from ``JSONValue`` (which keeps key order) and from `Encodable` bodies.
 enum JSONResponse {
+    /// A response whose body is `value` encoded by ``JSONValueEncoder`` (members in its `CodingKeys` order, so the
+    /// bytes are those of the same tree built by hand), as compact JSON plus a newline.
+    static func make(encoding value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        make(try JSONValueEncoder().encode(value), status: status)
+    }
+
     /// A response whose body is `value` as compact JSON plus a newline.
     static func make(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
         let text = value.jsonText() + "\n"

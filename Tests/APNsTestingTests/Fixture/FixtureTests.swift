@@ -145,9 +145,7 @@ final class FixtureTests: XCTestCase {
     }
 
     func testDevicesAndFaultsFilesAreLoaded() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apnstesting-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = URL(fileURLWithPath: try makeTestDirectory("apnstesting"))
         let devices = folder.appendingPathComponent("devices.json").path
         let faults = folder.appendingPathComponent("faults.json").path
         try #"[{"token":"\#(Tokens.second)","state":"unregistered"}]"#.write(toFile: devices, atomically: true, encoding: .utf8)

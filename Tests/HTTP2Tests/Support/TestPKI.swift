@@ -22,8 +22,7 @@ struct TestPKI: Sendable {
     }()
 
     private static func generate() throws -> TestPKI {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("http2-pki-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TestDirectory.make("http2-pki")
         let openssl = try PeerProcess.resolve("openssl")
         func run(_ arguments: [String]) throws {
             let result = try PeerProcess.run(openssl, arguments, timeout: 60)

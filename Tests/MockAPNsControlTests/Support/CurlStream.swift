@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Runs `curl -sN URL` and reads its output lines as they arrive (for server-sent events). Output goes to a file,
@@ -11,8 +12,7 @@ final class CurlStream: Sendable {
 
     /// Starts curl on `url` with extra `arguments`.
     init(url: String, arguments: [String] = []) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("curl-stream-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = URL(fileURLWithPath: try TestDirectory.make("curl-stream"))
         out = folder.appendingPathComponent("stdout")
         guard FileManager.default.createFile(atPath: out.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         handle = try FileHandle(forWritingTo: out)

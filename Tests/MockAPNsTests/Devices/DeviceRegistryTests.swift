@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import TestSupport
 import XCTest
 @testable import MockAPNs
 
@@ -35,8 +36,7 @@ final class DeviceRegistryTests: XCTestCase {
     }
 
     func testLoadsADevicesFileAndRejectsBadOnes() throws {
-        let path = NSTemporaryDirectory() + "devices-\(UUID().uuidString).json"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTestDirectory("devices", file: "devices.json")
         try Data(#"{"devices":[{"token":"abcd","state":"expired"},{"token":"ef01","state":"rateLimited","max":1,"window_seconds":60}]}"#.utf8)
             .write(to: URL(fileURLWithPath: path))
         let registry = DeviceRegistry()
@@ -97,8 +97,7 @@ final class DeviceRegistryTests: XCTestCase {
     }
 
     func testADevicesFilePastTheBoundsIsAConfigurationError() throws {
-        let path = NSTemporaryDirectory() + "devices-\(UUID().uuidString).json"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTestDirectory("devices", file: "devices.json")
         try Data(#"[{"token":"aa","state":"rateLimited","max":1,"window_seconds":9223372036854775807}]"#.utf8)
             .write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try DeviceRegistry().load(contentsOf: path)) { error in

@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronized
+import TestSupport
 import XCTest
 @testable import MockAPNs
 
@@ -15,12 +16,7 @@ final class RecordFileAppenderTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("appender-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = URL(fileURLWithPath: try makeTestDirectory("appender"))
     }
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }

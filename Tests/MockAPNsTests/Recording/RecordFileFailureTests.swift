@@ -15,12 +15,8 @@ import XCTest
 final class RecordFileFailureTests: XCTestCase {
     private var path: String!
 
-    override func setUp() {
-        path = NSTemporaryDirectory() + "failing-\(UUID().uuidString).jsonl"
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: path)
+    override func setUpWithError() throws {
+        path = try makeTestDirectory("failing", file: "failing.jsonl")
     }
 
     private func seqs() throws -> [UInt64] {

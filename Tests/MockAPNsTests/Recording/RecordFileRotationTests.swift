@@ -6,6 +6,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronized
+import TestSupport
 import XCTest
 @testable import MockAPNs
 
@@ -16,12 +17,7 @@ final class RecordFileRotationTests: XCTestCase {
     private var directory: String!
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "rotation-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
+        directory = try makeTestDirectory("rotation")
     }
 
     /// The `seq`s in `path`, checking that each line is a whole record and that the file has no NUL byte.

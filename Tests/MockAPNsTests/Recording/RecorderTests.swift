@@ -94,8 +94,7 @@ final class RecorderTests: XCTestCase {
     }
 
     func testFileGetsEveryRecordAndFlushes() throws {
-        let path = NSTemporaryDirectory() + "recorder-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTestDirectory("recorder", file: "recorder.jsonl")
         let recorder = try Recorder(memoryLimit: 5, filePath: path)
         let threads = 4, perThread = 2_500
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
@@ -111,8 +110,7 @@ final class RecorderTests: XCTestCase {
     /// A disk slower than the traffic holds the recording threads back once the file's queue is full, instead of
     /// the queue growing without bound; when the disk catches up, every record reaches the file, in order.
     func testSlowFileHoldsAppendsBackAtItsQueueLimitAndLosesNothing() throws {
-        let path = NSTemporaryDirectory() + "slow-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTestDirectory("slow", file: "slow.jsonl")
         let disk = DispatchSemaphore(value: 0)
         let limit = 100, total = 1_000
         let recorder = try Recorder(memoryLimit: 10, filePath: path, fileQueueLimit: limit, beforeFileBatch: { disk.wait() })
@@ -140,8 +138,7 @@ final class RecorderTests: XCTestCase {
     }
 
     func testFileRecordsCarryLintFindings() throws {
-        let path = NSTemporaryDirectory() + "lint-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTestDirectory("lint", file: "lint.jsonl")
         let recorder = try Recorder(memoryLimit: 5, filePath: path)
         var record = Self.sample(payload: .object([.init("aps", .object([.init("content-available", .integer(1)),
                                                                            .init("alert", .string("hi"))]))]))

@@ -8,8 +8,7 @@ import XCTest
 /// recorded with what was read of them, in memory and in the `--record` file, like every other answer.
 final class RefusedRequestRecordingTests: XCTestCase {
     func testHeaderListTooLargeIsAnswered431AndRecordedWithWhatWasRead() async throws {
-        let path = NSTemporaryDirectory() + "refused-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTestDirectory("refused", file: "refused.jsonl")
         let server = try TestServer.start { $0.recordPath = path }
         let jwt = try TestServer.jwt()
         // An 8 KB token: the authorization field alone is past the 8 000-byte limit; the fields before it fit.

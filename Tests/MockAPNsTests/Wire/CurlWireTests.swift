@@ -8,9 +8,7 @@ import XCTest
 final class CurlWireTests: XCTestCase {
     func curl(_ server: TestServer, path: String, headers: [String], body: String?, extra: [String] = []) throws
         -> (status: Int, body: String, headers: String) {
-        let dir = NSTemporaryDirectory() + "curl-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try makeTestDirectory("curl")
         var args = ["-sS", "--http2", "--cacert", RepoPaths.cert("ca.pem"), "-o", dir + "/body", "-D", dir + "/headers",
                     "-w", "%{http_code}", "-X", "POST"]
         for h in headers { args += ["-H", h] }

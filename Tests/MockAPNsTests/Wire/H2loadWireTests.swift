@@ -7,9 +7,7 @@ import XCTest
 /// JSON line per request in the record file.
 final class H2loadWireTests: XCTestCase {
     func testTwoHundredThousandRequestsAllRecorded() async throws {
-        let dir = NSTemporaryDirectory() + "h2load-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try makeTestDirectory("h2load")
         let recordPath = dir + "/rec.jsonl"
         let payloadPath = dir + "/payload.json"
         try Data(#"{"aps":{"alert":{"title":"Order shipped","body":"Your parcel is on its way"},"badge":1,"sound":"default"},"orderId":"42"}"#.utf8)

@@ -1,6 +1,7 @@
 import APNsModel
 import Foundation
 import Synchronized
+import TestSupport
 import XCTest
 @testable import MockAPNs
 
@@ -51,8 +52,7 @@ final class RecordFollowerTests: XCTestCase {
     /// With a record file, the records the ring no longer holds are read back from it: no gap at all, and their
     /// lines are the file's own.
     func testAFollowerBehindTheRingCatchesUpFromTheFile() async throws {
-        let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTestDirectory("follow", file: "follow.jsonl")
         let recorder = try Recorder(memoryLimit: 100, filePath: path)
         defer { recorder.shutdown() }
         var follower = RecordFollower(recorder: recorder, after: 0, batchLimit: 128)
@@ -70,8 +70,7 @@ final class RecordFollowerTests: XCTestCase {
     /// offers each line to its record, a follower at the head reads only what the writer has encoded, and the line it
     /// gets is the file's own.
     func testFollowersTakeTheFileWritersLines() async throws {
-        let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTestDirectory("follow", file: "follow.jsonl")
         let recorder = try Recorder(memoryLimit: 1_000, filePath: path)
         defer { recorder.shutdown() }
         var follower = RecordFollower(recorder: recorder, after: 0)

@@ -1,4 +1,5 @@
 import APNsModel
+import TestSupport
 import XCTest
 @testable import MockAPNs
 
@@ -77,8 +78,7 @@ final class SearchQueryMatchTests: XCTestCase {
     }
 
     func testSearchPagesThroughTheRingThenTheFile() throws {
-        let path = NSTemporaryDirectory() + "search-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTestDirectory("search", file: "search.jsonl")
         let recorder = try Recorder(memoryLimit: 3, filePath: path)
         for index in 1...10 { recorder.append(Self.record(status: index % 2 == 0 ? 200 : 400, reason: index % 2 == 0 ? nil : "BadDeviceToken")) }
         let query = try SearchQuery(parsing: "status:200")
@@ -110,8 +110,7 @@ final class SearchQueryMatchTests: XCTestCase {
     }
 
     func testFindRecordLooksInMemoryThenInTheFile() throws {
-        let path = NSTemporaryDirectory() + "find-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTestDirectory("find", file: "find.jsonl")
         let recorder = try Recorder(memoryLimit: 3, filePath: path)
         for index in 1...10 { recorder.append(Self.record(token: String(format: "%04x", index))) }
         XCTAssertNil(recorder.record(seq: 4), "seq 4 is past the memory ring")
@@ -127,8 +126,7 @@ final class SearchQueryMatchTests: XCTestCase {
 
         // A file reused by a second run: numbering goes on after the first run's (the recording contract), so every
         // number names one record of the file, the first run's included.
-        let reused = NSTemporaryDirectory() + "find-reused-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: reused) }
+        let reused = try makeTestDirectory("find-reused", file: "find-reused.jsonl")
         for run in ["1111", "2222"] {
             let recorder = try Recorder(memoryLimit: 1, filePath: reused)
             for _ in 1...3 { recorder.append(Self.record(token: run)) }
@@ -142,8 +140,7 @@ final class SearchQueryMatchTests: XCTestCase {
 
         // A file whose numbering starts again (written before numbers continued across runs, or two files
         // concatenated): the records after the last restart are the ones a number names.
-        let legacy = NSTemporaryDirectory() + "find-legacy-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: legacy) }
+        let legacy = try makeTestDirectory("find-legacy", file: "find-legacy.jsonl")
         let lines = (1...3).map { Self.line(seq: UInt64($0), token: "1111") } + (1...2).map { Self.line(seq: UInt64($0), token: "2222") }
         try Data(lines.joined().utf8).write(to: URL(fileURLWithPath: legacy))
         let afterLegacy = try Recorder(memoryLimit: 1, filePath: legacy)
@@ -160,8 +157,7 @@ final class SearchQueryMatchTests: XCTestCase {
     }
 
     func testPagingThroughManyBlocksOfTheFileMatchesEveryRecordOnceInOrder() throws {
-        let path = NSTemporaryDirectory() + "search-blocks-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTestDirectory("search-blocks", file: "search-blocks.jsonl")
         // A first run's records (token 0000, status 410): the second run numbers on after them, and its searches
         // reach them too, past its own records.
         let earlier = try Recorder(memoryLimit: 5, filePath: path)
