@@ -199,8 +199,8 @@ final class BatchWriter<Sink: BatchSink>: Sendable {
         return round
     }
 
-    /// Counts `taken` records settled and returns the completions now due (every one at the end); wakes blocked
-    /// callers.
+    /// Counts `taken` records settled and returns the completions now due (every one at the end, when `done`); wakes
+    /// blocked callers.
     private func settle(_ taken: Int, writtenThrough: UInt64, lost: [ClosedRange<UInt64>], closing: Bool,
                         reopenedThrough: UInt64) -> (due: [(seq: UInt64, action: WriteCompletion)], done: Bool, oldestWaiting: UInt64) {
         condition.lock()
@@ -216,9 +216,9 @@ final class BatchWriter<Sink: BatchSink>: Sendable {
         state.reopensDone = max(state.reopensDone, reopenedThrough)
         let done = closing && state.pending.isEmpty
         if done {
+            // `finished` is set once these have run (``finish()``): `close()` returns after every answer went out.
             due += state.completions
             state.completions = []
-            state.finished = true
         }
         let oldestWaiting = state.completions.first?.seq ?? .max
         condition.unlock()
@@ -276,11 +276,22 @@ final class BatchWriter<Sink: BatchSink>: Sendable {
                                  reopenedThrough: reopenedThrough)
             for (seq, action) in settled.due { action(!lostSeqs.contains { $0.contains(seq) } && seq <= writtenSeq) }
             lostSeqs.removeAll { $0.upperBound < settled.oldestWaiting }
-            if settled.done { break }
+            if settled.done {
+                finish()
+                break
+            }
             if sink.pausesAfterFailure && status.isUnwritable && !round.closing {
                 try? await Task.sleep(for: .milliseconds(100))   // the retry interval
             }
         }
+    }
+
+    /// Marks the writer finished, after the last round's completions ran, and wakes `close()`.
+    private func finish() {
+        condition.lock()
+        state.finished = true
+        condition.unlock()
+        condition.broadcast()
     }
 
     /// One line on stderr, from the consuming task.
