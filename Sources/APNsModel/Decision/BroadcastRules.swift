@@ -8,7 +8,7 @@
 /// `BadRequestPayload`). Same shape as device pushes: who/where first, then headers, then the body.
 ///
 /// Channel existence (`ChannelNotRegistered`) and the "non-zero expiration on a no-storage channel is
-/// `BadExpirationDate`" rule need the channel store, which the server owns; it applies them after an
+/// `BadExpirationDate`" rule need the channel registry, which the server owns; it applies them after an
 /// `.accepted` verdict.
 public enum BroadcastRules {
     /// Applies the broadcast-send rules.

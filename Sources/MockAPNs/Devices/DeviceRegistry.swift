@@ -25,7 +25,7 @@ public final class DeviceRegistry: Sendable {
     /// pushes to an empty registry (the usual case) do not take the lock at all.
     private let isEmpty = Atomic<Bool>(true)
 
-    /// The most devices the registry holds (mock-wide, like the channel store's ceiling).
+    /// The most devices the registry holds (mock-wide, like the channel registry's ceiling).
     public static let limitDevices = DeviceRegistryLimits.standard.devices
     /// The longest token the registry keeps, in hex characters: far past the longest seen (160, simulators).
     public static let maximumTokenLength = 512

@@ -4,7 +4,7 @@ import Foundation
 import Synchronized
 
 /// The mock's decision path, independent of any transport: authenticate → connection rules → validate
-/// (all in `RequestDecider`) → fault plan → device registry or channel store → response → record.
+/// (all in `RequestDecider`) → fault plan → device registry or channel registry → response → record.
 ///
 /// HTTP/2 (`MockAPNsServer`) and the HTTP/1.1 endpoint both call its one entry, `process(_:on:later:)`, and branch
 /// on its ``PipelineAnswer``, so both answer, relay and record alike. `process` runs on the caller's thread and never

@@ -1,7 +1,7 @@
 import APNsModel
 
 /// The pipeline's decision about one request: what the model's ``Verdict`` became once the fault plan, the device
-/// registry and the channel store had their say. The wire response (``PipelineResponse``) and the record
+/// registry and the channel registry had their say. The wire response (``PipelineResponse``) and the record
 /// (`RecordedRequest.Response`) are both made from it, and from nothing else the decision path knows.
 ///
 /// Each stage is a pure step on this value: the stage reads the shared state it needs (rules fired, a device's
@@ -19,33 +19,18 @@ struct PipelineDecision {
     var route: Route?
     /// The accepted push's payload, as the push holds it (nil: no push was accepted).
     var payload: PayloadSource?
-    var apnsID: String?
-    /// Whether the request was a broadcast or channel-management request (its answer carries `apns-request-id`).
-    var isBroadcast = false
 
     /// An answer not decided yet: a 200 with nothing to say, until ``reject(_:timestamp:)`` or ``accept(_:)``.
     init() {}
-
-    /// A request the model refused.
-    init(rejected reason: APNsReason) {
-        reject(reason)
-    }
-
-    /// A request the model accepted, before faults, devices and channels.
-    init(accepted push: AcceptedPush) {
-        accept(push)
-    }
 
     /// Takes what the decision keeps of a push the model accepted (the later stages decide from here).
     mutating func accept(_ push: AcceptedPush) {
         route = push.route
         payload = push.payloadSource   // a device push's body text, not parsed here
-        apnsID = push.apnsID
-        if case .device = push.route {} else { isBroadcast = true }
     }
 
     /// Whether the request is still answered as the model decided it: no fault answered or broke it. Only then do
-    /// the device registry and the channel store decide.
+    /// the device registry and the channel registry decide.
     var stillDecided: Bool { reasonText == nil && disposition == .respond }
 
     mutating func reject(_ reason: APNsReason, timestamp: Int64? = nil) {

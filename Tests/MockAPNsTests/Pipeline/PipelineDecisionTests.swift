@@ -6,8 +6,10 @@ import XCTest
 final class PipelineDecisionTests: XCTestCase {
     /// A device push the model accepted, before any later stage.
     private func accepted() -> PipelineDecision {
-        PipelineDecision(accepted: AcceptedPush(route: .device(token: "ab"), deviceToken: "ab", topic: "com.example.app",
-                                                pushType: .alert, payload: .object([])))
+        var decision = PipelineDecision()
+        decision.accept(AcceptedPush(route: .device(token: "ab"), deviceToken: "ab", topic: "com.example.app",
+                                     pushType: .alert, payload: .object([])))
+        return decision
     }
 
     func testDelaysAddUpAndTheFirstStatusWins() {
