@@ -30,9 +30,9 @@ define apt_install
 	fi
 endef
 
-.PHONY: all deps build release run test test-unit test-examples certs bench bench-transport bench-server bench-client clean
+.PHONY: all deps build build-tests release run test test-unit test-unit-only test-integration test-integration-only certs bench bench-transport bench-server bench-client clean
 .PHONY: screenshots
-.PHONY: deps-run test-docs dist test-dist test-portable-driver
+.PHONY: deps-run test-docs test-docs-only test-docs-package dist test-dist test-portable-driver test-portable-driver-only
 .PHONY: bench-http1 bench-deps bench-memory bench-scale bench-search bench-store-events
 
 all: build
@@ -67,40 +67,71 @@ run: deps-run
 	$(SWIFT) build -c release --product mockapns
 	.build/release/mockapns serve $(RUN_ARGS)
 
-## test: the whole suite — unit, conformance, transport and end-to-end tests against real peers.
-test: deps
-	$(SWIFT) build --build-tests
-	set -o pipefail; MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build 2>&1 | tee .build/test-main.log
-	set -o pipefail; $(MAKE) --no-print-directory test-portable-driver 2>&1 | tee .build/test-portable.log
-	set -o pipefail; $(MAKE) --no-print-directory test-examples 2>&1 | tee .build/test-examples.log
-	set -o pipefail; $(MAKE) --no-print-directory test-docs 2>&1 | tee .build/test-docs.log
+## --- Tests: one build, three tiers (CONTRIBUTING.md, "Which tier a test belongs in") ---
+## test: the package built once (the example sender and the documentation's Swift blocks are targets of it), then
+## the unit tier, the integration tier, the documentation and the kits. The soak tier is `make soak`.
+test: build-tests
+	set -o pipefail; $(MAKE) --no-print-directory test-unit-only 2>&1 | tee .build/test-unit.log
+	set -o pipefail; $(MAKE) --no-print-directory test-integration-only 2>&1 | tee .build/test-integration.log
+	set -o pipefail; $(MAKE) --no-print-directory test-docs-only 2>&1 | tee .build/test-docs.log
 	set -o pipefail; $(MAKE) --no-print-directory test-kits 2>&1 | tee .build/test-kits.log
-	@bash scripts/test-summary.sh .build/test-main.log .build/test-portable.log .build/test-examples.log .build/test-docs.log \
+	@bash scripts/test-summary.sh .build/xunit-unit.xml .build/xunit-unit-swift-testing.xml .build/xunit-integration.xml \
+		.build/xunit-integration-swift-testing.xml .build/test-serial.log .build/xunit-portable.xml .build/test-docs.log \
 		.build/test-kits.log
 
-## test-portable-driver: the transport, mock, client and test-kit suites, and the serve/send end-to-end tests, a second
-## time on the portable poll(2) driver — the one macOS builds — forced on Linux (MOCKAPNS_IO_DRIVER=poll; the mockapns
-## processes the tests start inherit it). Needs `swift build --build-tests` first (`make test` does it).
-PORTABLE_SUITES := HTTP2Tests|MockAPNsTests|APNsClientTests|APNsTestingTests|EndToEndTests\.(Serve|Send)
-test-portable-driver: deps
-	MOCKAPNS_IO_DRIVER=poll MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build --filter '$(PORTABLE_SUITES)'
+## build-tests: the debug build of every target, tests included (warnings are errors): the one compile `make test` makes.
+build-tests: deps
+	$(SWIFT) build --build-tests
 
-## test-examples: the example sender's suite (Examples/OrderNotifier), built against this checkout.
-test-examples: deps
-	cd Examples/OrderNotifier && $(SWIFT) test
+# How the tiers run XCTest: in parallel worker processes (--parallel), results as xunit XML (test-summary.sh counts
+# them). The tests wait on peers and processes more than on the CPU, so more workers than cores pay.
+SWIFT_TEST = MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build
+PARALLEL   = --parallel --num-workers $(or $(TEST_WORKERS),4)
 
-## test-docs: every code block of README.md, CONTRIBUTING.md, docs/*.md and Examples/*/README.md still works (scripts/doc-snippets.py):
-## Swift blocks compiled and their tests run in a scratch package on this checkout, shell blocks run against
-## a mock on free ports, transcripts compared with what the command prints now, Python/Go/Node blocks run as
-## tests with the kits (kits/): pytest in the kit's venv, go test, node --test.
-DOCS_PACKAGE := .build/doc-snippets
-# (the venv's path spelled out: KIT_PY_VENV is defined further down, after this line is read)
-test-docs: deps kits/python/.venv/.installed
-	$(SWIFT) build --product mockapns
-	python3 scripts/doc-snippets.py swift --package $(DOCS_PACKAGE) --checkout .
-	cd $(DOCS_PACKAGE) && $(SWIFT) test
+## test-unit: the in-memory tier (model, pipeline, embedded HTTP/2, CLI in process, routes without a socket): the
+## developer loop, under 3 minutes after a build.
+# The mock's suites that put a server on a socket (TestServer) or start a peer; the rest of MockAPNsTests is in memory.
+MOCK_SOCKET_SUITES := WireConformanceTests|H2loadWireTests|KalykeWireTests|BadInputTests|ConnectionRuleTests|CurlWireTests|PyapnsClientWireTests|AioapnsWireTests|PipelineTests|RefusedRequestRecordingTests|RecordFileFailureTests
+UNIT_SUITES := APNsModelTests|APNsCryptoTests|MockAPNsCLITests|FuzzRegressionTests|MockAPNsTests\.(?!($(MOCK_SOCKET_SUITES))/)|HTTP2Tests\.(EmbeddedConnectionTests|EmbeddedTLSTests|HeaderBlockBuilderTests|StreamLimitGateTests)/
+test-unit: build-tests test-unit-only
+test-unit-only:
+	$(SWIFT_TEST) $(PARALLEL) --filter '$(UNIT_SUITES)' --xunit-output .build/xunit-unit.xml
+
+## test-integration: real peers, processes, sockets, PostgreSQL, browsers and the wire corpus over sockets; the suites
+## that count descriptors or memory run alone (SERIAL_SUITES: one process, so its log is what is counted; --xunit-output
+## is written only with --parallel); then the transport again on the portable poll(2) driver.
+SERIAL_SUITES := ServeDescriptorLimitTests|InspectStreamingMemoryTests|ServerAttackTests|ServerAbuseTests
+test-integration: build-tests test-integration-only
+test-integration-only:
+	$(SWIFT_TEST) $(PARALLEL) --skip '$(UNIT_SUITES)' --skip '$(SERIAL_SUITES)' --xunit-output .build/xunit-integration.xml
+	set -o pipefail; $(SWIFT_TEST) --filter '$(SERIAL_SUITES)' 2>&1 | tee .build/test-serial.log
+	$(MAKE) --no-print-directory test-portable-driver-only
+
+## test-portable-driver: the transport suites and one end-to-end suite a second time on the portable poll(2) driver —
+## the one macOS builds — forced on Linux (MOCKAPNS_IO_DRIVER=poll; the mockapns processes the tests start inherit
+## it). The layers above the transport never see the driver, so they run once.
+PORTABLE_SUITES := HTTP2Tests|MockAPNsTests\.H2loadWireTests|EndToEndTests\.ServeCommandTests
+test-portable-driver: build-tests test-portable-driver-only
+test-portable-driver-only:
+	MOCKAPNS_IO_DRIVER=poll $(SWIFT_TEST) $(PARALLEL) --filter '$(PORTABLE_SUITES)' --xunit-output .build/xunit-portable.xml
+
+## test-docs: every code block of README.md, CONTRIBUTING.md, docs/*.md and Examples/*/README.md still works
+## (scripts/doc-snippets.py): Swift blocks are Tests/DocSnippetTests, compiled and run with the rest (this checks the
+## files match the documents), shell blocks run against a mock on free ports, transcripts compared with what the
+## command prints now, Python/Go/Node blocks run as tests with the kits (kits/).
+test-docs: build-tests test-docs-only
+test-docs-only: kits/python/.venv/.installed
+	python3 scripts/doc-snippets.py swift --check
 	python3 scripts/doc-snippets.py shell --mockapns .build/debug/mockapns
 	python3 scripts/doc-snippets.py kits --mockapns .build/debug/mockapns --python $(KIT_PY_VENV)/bin/python
+
+## test-docs-package: the documentation's Swift blocks as a standalone package built on this checkout, as a user's
+## package would be (a cold build of its own: the release workflow runs it, with the example's own package).
+DOCS_PACKAGE := .build/doc-snippets
+test-docs-package: deps-run
+	python3 scripts/doc-snippets.py swift --package $(DOCS_PACKAGE) --checkout .
+	cd $(DOCS_PACKAGE) && $(SWIFT) test
+	cd Examples/OrderNotifier && $(SWIFT) test
 
 ## dist: dist/mockapns-<version>-linux-<arch>.tar.gz: the mockapns binary with the Swift runtime linked in
 ## (--static-swift-stdlib) and the test certificates beside it; it needs only glibc, libnghttp2 and libssl.
@@ -196,8 +227,11 @@ fuzz: deps
 fuzz-seeds: deps
 	$(PYTHON) Fuzz/make-seeds.py
 
-## soak: 1 000 000 pushes over TLS from h2load and `mockapns send` with faults on; checks records, RSS, descriptors.
-soak: deps
+## soak: the load tests at full size (200 000 h2load requests, 100 000 client pushes: MOCKAPNS_SOAK=1), then
+## 1 000 000 pushes over TLS from h2load and `mockapns send` with faults on, checking records, RSS and descriptors.
+## Not part of `make test`; the nightly workflow runs it.
+soak: build-tests
+	MOCKAPNS_SOAK=1 $(SWIFT_TEST) --filter 'H2loadWireTests|ClientLoadTests'
 	bash scripts/soak.sh
 
 ## test-sanitizers: server suites under AddressSanitizer (+LeakSanitizer) and ThreadSanitizer (see CONTRIBUTING.md "Sanitizers").

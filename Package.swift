@@ -287,5 +287,28 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarness"], swiftSettings: strict),
+
+        // The example sender and its suites (Examples/OrderNotifier), built with everything else so `make test` compiles
+        // the package once; Examples/OrderNotifier/Package.swift builds the same files as a package of their own (the
+        // release workflow checks that a user's standalone package builds).
+        .target(
+            name: "OrderNotifier",
+            dependencies: ["APNsClient", "APNsModel"],
+            path: "Examples/OrderNotifier/Sources/OrderNotifier",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "OrderNotifierTests",
+            dependencies: ["OrderNotifier", "APNsClient", "APNsTesting"],
+            path: "Examples/OrderNotifier/Tests/OrderNotifierTests",
+            swiftSettings: strict
+        ),
+        // Every Swift block of the documentation, as written by `scripts/doc-snippets.py swift --write` (committed;
+        // `make test-docs` fails when a document and these files differ).
+        .testTarget(
+            name: "DocSnippetTests",
+            dependencies: ["OrderNotifier", "APNsTesting"],   // what the README's Package.swift fragment names
+            swiftSettings: strict
+        ),
     ]
 )

@@ -6,8 +6,10 @@ file in docs/ is checked without being listed here (UNCHECKED_DOCUMENTS names th
 Each fenced block is one of these kinds, named by an HTML comment on the line before it
 (`<!-- snippet: KIND -->`, invisible on GitHub); a block without one gets the default for its language:
 
-  swift   file (default)      a whole test file: compiled, and its tests run, in a scratch package
-          package             a Package.swift fragment: the scratch package's manifest is built from it
+  swift   file (default)      a whole test file: compiled, and its tests run, as Tests/DocSnippetTests (a test
+                              target of the root package, written by `swift --write`, compared by `swift --check`)
+          package             a Package.swift fragment: DocSnippetTests must depend on what it names, and the
+                              standalone package (`swift --package`) gets its manifest from it
           xctest-members      members of an XCTestCase that has the fixture of Examples/OrderNotifier
                               (mock, client, store, notifier, order, phone, oldTablet, token)
           xctest-statements   statements in a method of that XCTestCase (compiled, not run)
@@ -33,7 +35,10 @@ the repository's root, whichever document holds it; a kit block runs in a folder
 with MOCKAPNS_BIN naming the binary given, and line numbers in its output are its document's.
 
 Usage:
-  doc-snippets.py swift --package DIR --checkout PATH   write the scratch package to DIR
+  doc-snippets.py swift --write                         write Tests/DocSnippetTests from the documents
+  doc-snippets.py swift --check                         fail unless Tests/DocSnippetTests matches the documents
+  doc-snippets.py swift --package DIR --checkout PATH   the same blocks as a standalone package in DIR (the release
+                                                        workflow builds it, as a user's package would be)
   doc-snippets.py shell --mockapns PATH                 run the shell blocks and transcripts
   doc-snippets.py kits --mockapns PATH [--python PATH]  run the python, go and js blocks with the test kits
                                                         (--python: the kit venv's python, by default
@@ -199,15 +204,13 @@ def split_package_fragment(text):
     sys.exit("the Package.swift fragment has no .testTarget")
 
 
-def write_swift_package(directory, checkout):
+def swift_manifest_parts():
+    """The documents' Package.swift fragments, checked to describe one shape → (first block, dependency lines,
+    target lines, test target name)."""
     swift = [block for block in blocks() if block.language == "swift" and block.kind != "skip"]
     manifests = [block for block in swift if block.kind == "package"]
     if not manifests:
         sys.exit("no Package.swift fragment (snippet: package) found")
-    shutil.rmtree(os.path.join(directory, "Tests"), ignore_errors=True)
-    os.makedirs(directory, exist_ok=True)
-
-    # Every fragment must describe the same shape; the first becomes the manifest, with the checkout's path.
     target_name = None
     dependency_lines, target_lines = [], []
     for block in manifests:
@@ -217,44 +220,108 @@ def write_swift_package(directory, checkout):
             sys.exit(f"{block.name}: no .testTarget(name: …)")
         if target_name is None:
             target_name = name.group(1)
-            dependency_lines = [re.sub(r'\.package\((?:url|path):\s*"[^"]*"(?:,\s*(?:from|branch):\s*"[^"]*")?\)',
-                                       f'.package(name: "MockAPNs", path: {json.dumps(checkout)})', line, count=1)
-                                for line in dependencies]
-            target_lines = targets
+            dependency_lines, target_lines = dependencies, targets
         elif name.group(1) != target_name:
             sys.exit(f"{block.name}: test target {name.group(1)} differs from {target_name} in {manifests[0].name}")
-    example = json.dumps(os.path.join(checkout, "Examples/OrderNotifier"))
-    manifest = MANIFEST.format(source=manifests[0].name, dependencies="\n".join("    " + l for l in dependency_lines),
-                               example=example, targets="\n".join("    " + l for l in target_lines))
-    # The fragment names the sender "OrderNotifier" as a target; here it is the example package's product.
-    manifest = manifest.replace('        "OrderNotifier",', '        .product(name: "OrderNotifier", package: "OrderNotifier"),')
-    with open(os.path.join(directory, "Package.swift"), "w", encoding="utf-8") as handle:
-        handle.write(manifest)
+    return manifests[0], dependency_lines, target_lines, target_name
 
-    tests = os.path.join(directory, "Tests", target_name)
-    os.makedirs(tests)
-    with open(os.path.join(tests, "DocSnippetXCTestContext.swift"), "w", encoding="utf-8") as handle:
-        handle.write(XCTEST_CONTEXT)
-    count = 0
+
+def swift_test_files():
+    """Every Swift block but the manifest fragments, as the files of one test target: {file name: text}."""
+    swift = [block for block in blocks() if block.language == "swift" and block.kind not in ("skip", "package")]
+    files = {"DocSnippetXCTestContext.swift": XCTEST_CONTEXT}
     for block in swift:
-        if block.kind == "package":
-            continue
         header = f"// {block.name} (generated by scripts/doc-snippets.py; edit the document, not this file)\n"
         if block.kind == "file":
-            # File-scope names are module-wide: each whole-file snippet gets its own namespace by renaming nothing;
-            # clashes between snippets show up as compile errors naming the document and line.
+            # File-scope names are module-wide: clashes between snippets show up as compile errors naming the
+            # document and line.
             body = block.text
         elif block.kind == "xctest-members":
             body = f"import APNsTesting\nimport XCTest\n\nextension DocSnippetXCTestContext {{\n{block.text}\n}}"
         else:
             body = ("import APNsTesting\nimport XCTest\n\nextension DocSnippetXCTestContext {\n"
                     f"    func snippet_{block.identifier}() async throws {{\n{block.text}\n    }}\n}}")
-        with open(os.path.join(tests, f"{block.identifier}.swift"), "w", encoding="utf-8") as handle:
-            handle.write(header + body + "\n")
-        count += 1
-    written = [block for block in swift if block.kind != "package"]
-    print(f"doc-snippets: {count} Swift snippet(s) ({count_by_kind(written)}) and the manifest from "
-          f"{manifests[0].name} written to {directory}")
+        files[f"{block.identifier}.swift"] = header + body + "\n"
+    return files, swift
+
+
+def fragment_dependencies(target_lines):
+    """The names a fragment's test target depends on: "OrderNotifier", and each .product(name: …)."""
+    text = "\n".join(target_lines)
+    plain = re.findall(r'^\s*"([^"]+)",', text, re.M)
+    products = re.findall(r'\.product\(name:\s*"([^"]+)"', text)
+    return sorted(set(plain + products))
+
+
+def root_target_dependencies(name):
+    """The dependencies of the root Package.swift's test target `name`, as written there."""
+    with open(os.path.join(ROOT, "Package.swift"), encoding="utf-8") as handle:
+        manifest = handle.read()
+    found = re.search(r'\.testTarget\(\s*name:\s*"' + re.escape(name) + r'",\s*dependencies:\s*\[([^\]]*)\]', manifest)
+    if not found:
+        sys.exit(f"Package.swift has no test target {name}: the documentation's Swift blocks are compiled there")
+    return sorted(re.findall(r'"([^"]+)"', found.group(1)))
+
+
+SNIPPET_TARGET = "DocSnippetTests"
+
+
+def write_swift_target(check):
+    """Writes (or, with `check`, compares) Tests/DocSnippetTests: the documents' Swift blocks as a test target of the
+    root package, so `make test` compiles them with everything else. The target's dependencies must be the ones the
+    documents' Package.swift fragment names, so a snippet cannot lean on a module a user would not have."""
+    manifest, _, target_lines, _ = swift_manifest_parts()
+    wanted, named = root_target_dependencies(SNIPPET_TARGET), fragment_dependencies(target_lines)
+    if wanted != named:
+        sys.exit(f"{manifest.name}: the fragment's test target depends on {named}, Package.swift's {SNIPPET_TARGET} on "
+                 f"{wanted}: make them the same")
+    files, blocks_written = swift_test_files()
+    directory = os.path.join(ROOT, "Tests", SNIPPET_TARGET)
+    present = {}
+    if os.path.isdir(directory):
+        for name in os.listdir(directory):
+            with open(os.path.join(directory, name), encoding="utf-8") as handle:
+                present[name] = handle.read()
+    if check:
+        stale = sorted(name for name in set(files) | set(present) if files.get(name) != present.get(name))
+        if stale:
+            sys.exit(f"doc-snippets: Tests/{SNIPPET_TARGET} differs from the documents ({', '.join(stale)}): run "
+                     f"`python3 scripts/doc-snippets.py swift --write` and commit the result")
+        print(f"doc-snippets: Tests/{SNIPPET_TARGET} matches the documents' {len(files) - 1} Swift block(s) "
+              f"({count_by_kind(blocks_written)})")
+        return
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory)
+    for name, text in files.items():
+        with open(os.path.join(directory, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    print(f"doc-snippets: {len(files) - 1} Swift snippet(s) ({count_by_kind(blocks_written)}) written to Tests/{SNIPPET_TARGET}")
+
+
+def write_swift_package(directory, checkout):
+    """The documents' Swift blocks as a package of their own, its manifest built from the fragment: what a user's
+    package looks like (the release workflow builds it; `make test` compiles the same files in the root package)."""
+    manifest_block, dependencies, target_lines, target_name = swift_manifest_parts()
+    shutil.rmtree(os.path.join(directory, "Tests"), ignore_errors=True)
+    os.makedirs(directory, exist_ok=True)
+    dependency_lines = [re.sub(r'\.package\((?:url|path):\s*"[^"]*"(?:,\s*(?:from|branch):\s*"[^"]*")?\)',
+                               f'.package(name: "MockAPNs", path: {json.dumps(checkout)})', line, count=1)
+                        for line in dependencies]
+    example = json.dumps(os.path.join(checkout, "Examples/OrderNotifier"))
+    manifest = MANIFEST.format(source=manifest_block.name, dependencies="\n".join("    " + l for l in dependency_lines),
+                               example=example, targets="\n".join("    " + l for l in target_lines))
+    # The fragment names the sender "OrderNotifier" as a target; here it is the example package's product.
+    manifest = manifest.replace('        "OrderNotifier",', '        .product(name: "OrderNotifier", package: "OrderNotifier"),')
+    with open(os.path.join(directory, "Package.swift"), "w", encoding="utf-8") as handle:
+        handle.write(manifest)
+    tests = os.path.join(directory, "Tests", target_name)
+    os.makedirs(tests)
+    files, blocks_written = swift_test_files()
+    for name, text in files.items():
+        with open(os.path.join(tests, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    print(f"doc-snippets: {len(files) - 1} Swift snippet(s) ({count_by_kind(blocks_written)}) and the manifest from "
+          f"{manifest_block.name} written to {directory}")
 
 
 # ---------------------------------------------------------------- shell
@@ -498,6 +565,9 @@ def main():
             if os.path.exists(os.path.join(ROOT, document)):
                 print(f"{document:45} not checked: {reason}")
         print(f"{len(found)} block(s) in {len(documents())} document(s): {count_by_kind(found)}")
+        return 0
+    if arguments[0] == "swift" and arguments[1:] in (["--write"], ["--check"]):
+        write_swift_target(check=arguments[1] == "--check")
         return 0
     if arguments[0] == "swift" and len(arguments) == 5 and arguments[1] == "--package" and arguments[3] == "--checkout":
         write_swift_package(os.path.abspath(arguments[2]), os.path.abspath(arguments[4]))

@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
 # Prints one closing line for a `make test` run: "tests: N passed, M failed", summed over the results in the given
-# logs: XCTest and Swift Testing (`swift test`), pytest, `go test -v` and `node --test` (TAP). Exits non-zero when a
-# log shows no test at all.
+# files: xunit XML (`swift test --parallel --xunit-output`, one <testcase> per test, failed when it holds a <failure>
+# or <error>), and logs of XCTest and Swift Testing (`swift test`), pytest, `go test -v`, `node --test` (TAP) and the
+# JUnit console launcher. Exits non-zero when a file shows no test at all.
 set -euo pipefail
 passed=0; failed=0
 for log in "$@"; do
+    if [[ "$log" == *.xml ]]; then
+        read -r xp xf < <(python3 -c '
+import sys, xml.etree.ElementTree as tree
+cases = tree.parse(sys.argv[1]).getroot().iter("testcase")
+results = [any(child.tag in ("failure", "error") for child in case) for case in cases]
+print(results.count(False), results.count(True))' "$log")
+        # A tier's Swift Testing file may hold none: only its XCTest file must.
+        if [ $((xp + xf)) -eq 0 ] && [[ "$log" != *-swift-testing.xml ]]; then echo "test-summary: no test ran in $log" >&2; exit 1; fi
+        passed=$((passed + xp)); failed=$((failed + xf))
+        continue
+    fi
     # XCTest: the largest "Executed N tests, with M failures" line is the whole bundle's.
     read -r n m < <(grep -Eo 'Executed [0-9]+ tests?, with [0-9]+ failures?' "$log" \
         | awk '{ if ($2 + 0 > best) { best = $2 + 0; fail = $5 + 0 } } END { print best + 0, fail + 0 }')
@@ -18,8 +30,11 @@ for log in "$@"; do
     gp=$(grep -cE '^ *--- PASS: ' "$log" || true); gf=$(grep -cE '^ *--- FAIL: ' "$log" || true)
     # node --test with the TAP reporter: "# pass N" and "# fail M" at the end of each run.
     read -r np nf < <(awk '/^# pass [0-9]+$/ { p += $3 } /^# fail [0-9]+$/ { f += $3 } END { print p + 0, f + 0 }' "$log")
-    total=$((n + tn + pp + pf + gp + gf + np + nf))
+    # JUnit console launcher (the Java kit): "[ N tests successful ]" and "[ M tests failed ]".
+    jp=$(grep -Eo '\[ +[0-9]+ tests successful +\]' "$log" | awk '{ s += $2 } END { print s + 0 }')
+    jf=$(grep -Eo '\[ +[0-9]+ tests failed +\]' "$log" | awk '{ s += $2 } END { print s + 0 }')
+    total=$((n + tn + pp + pf + gp + gf + np + nf + jp + jf))
     if [ "$total" -eq 0 ]; then echo "test-summary: no test ran in $log" >&2; exit 1; fi
-    passed=$((passed + n - m + tn - ti + pp + gp + np)); failed=$((failed + m + ti + pf + gf + nf))
+    passed=$((passed + n - m + tn - ti + pp + gp + np + jp)); failed=$((failed + m + ti + pf + gf + nf + jf))
 done
 echo "tests: $passed passed, $failed failed"
