@@ -1,6 +1,6 @@
 import APNsModel
 
-/// One builder per push type, each applying APNS-SPEC §2.2-2.3: topic suffix, allowed priorities, expiration.
+/// One builder per push type, each applying apns-rules §2.2-2.3: topic suffix, allowed priorities, expiration.
 extension APNsNotification {
     /// An alert (`alert`, topic = bundle ID) with any payload; priority 10 (now) or 5 (power-aware).
     public static func alert(bundleID: String, payload: JSONValue, priority: Priority = .immediate,

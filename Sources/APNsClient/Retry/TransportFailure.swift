@@ -5,7 +5,7 @@ import HTTP2
 struct TransportFailure {
     /// The error to report if no retry helps.
     var error: APNsClientError
-    /// Whether another attempt may succeed (APNS-SPEC §3.4 and §7: GOAWAY / lost connections are retried).
+    /// Whether another attempt may succeed (apns-rules §3.4 and §7: GOAWAY / lost connections are retried).
     var retry: Bool
     /// Whether the connection is unusable and its pool slot should reconnect.
     var discardConnection: Bool

@@ -1,4 +1,4 @@
-/// The app's own data in a payload, wherever the sender put it (DELIVERY.md rule 4, APNS-SPEC §9).
+/// The app's own data in a payload, wherever the sender put it (DELIVERY.md rule 4, apns-rules §9).
 ///
 /// | Layout | Detected by | Custom data |
 /// |---|---|---|

@@ -1,7 +1,7 @@
 /// DELIVERY.md rule 10: pushes that go to their own system handler and are never presented as ordinary
 /// alerts (except a Live Activity's `alert`).
 enum SystemRouteDelivery {
-    /// The keys a Live Activity push needs in `aps`, by event (APNS-SPEC §4.8).
+    /// The keys a Live Activity push needs in `aps`, by event (apns-rules §4.8).
     static let liveActivityRequiredKeys: [String: [String]] = [
         "update": ["timestamp", "content-state"],
         "end": ["timestamp", "content-state"],

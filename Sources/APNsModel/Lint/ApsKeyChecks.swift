@@ -3,7 +3,7 @@ enum ApsKeyChecks {
     /// The JSON type each Apple-defined `aps` key takes (`alert` and `sound` are checked elsewhere).
     enum Kind { case string, number, integer, object, bool, any }
 
-    /// Apple's `aps` keys (APNS-SPEC §4.3, plus legacy `url-args`) and their types.
+    /// Apple's `aps` keys (apns-rules §4.3, plus legacy `url-args`) and their types.
     static let knownKeys: [(String, Kind)] = [
         ("alert", .any), ("badge", .any), ("sound", .any), ("thread-id", .string), ("category", .string),
         ("content-available", .any), ("mutable-content", .any), ("target-content-id", .string),

@@ -1,4 +1,4 @@
-/// Checks for silent (background) pushes: DELIVERY.md rule 1, APNS-SPEC §4.7.
+/// Checks for silent (background) pushes: DELIVERY.md rule 1, apns-rules §4.7.
 enum BackgroundChecks {
     static func run(_ context: inout LintContext) {
         guard let aps = context.aps else { return }

@@ -1,4 +1,4 @@
-/// Checks for Live Activity pushes (APNS-SPEC §4.8).
+/// Checks for Live Activity pushes (apns-rules §4.8).
 enum LiveActivityChecks {
     static func run(_ context: inout LintContext) {
         guard context.isLiveActivity, let aps = context.aps else { return }

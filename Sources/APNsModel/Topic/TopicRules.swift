@@ -136,7 +136,7 @@ public enum TopicRules {
             guard let uid = certificate.subjectUID, uid.hasPrefix(mdmTopicPrefix), topic == uid else { return .topicDisallowed }
             return nil
         default:
-            // APNS-SPEC §2.2, §6: a certificate sends only to the topics it lists (or its UID when it lists none),
+            // apns-rules §2.2, §6: a certificate sends only to the topics it lists (or its UID when it lists none),
             // for every push type, fileprovider, widgets, controls and liveactivity included. Apple's push-type
             // table says each type's certificate must list the suffixed topic; no type is implied by the app's.
             if certificate.coveredTopics.contains(topic) { return nil }

@@ -48,7 +48,7 @@ public final class ChannelRegistry: Sendable {
             return .failure(.badRequestParams)
         }
         if let pushType = json["push-type"] {
-            // Apple's page spells it "LiveActivity" here; accept any casing (lenient, APNS-SPEC §10.3).
+            // Apple's page spells it "LiveActivity" here; accept any casing (lenient, apns-rules §10.3).
             guard pushType.stringValue?.lowercased() == "liveactivity" else { return .failure(.invalidPushType) }
         }
         var random = [UInt8](repeating: 0, count: 16)

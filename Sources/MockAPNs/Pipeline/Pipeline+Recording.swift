@@ -14,7 +14,7 @@ extension Pipeline {
         var headers: [HeaderField] = []
         headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
         // Broadcast and channel-management answers carry `apns-request-id`, never `apns-id`, whether the request
-        // was accepted or refused, also before its route was resolved (APNS-SPEC §1.2, §3.5): decided by path (every
+        // was accepted or refused, also before its route was resolved (apns-rules §1.2, §3.5): decided by path (every
         // broadcast route is on one of these paths).
         let idField = Self.isBroadcastAPI(path: recorded.path) ? Self.requestIDField : Self.apnsIDField
         // Echoed as sent (clients match on it), else generated; the record keeps a generated ID as its bits.

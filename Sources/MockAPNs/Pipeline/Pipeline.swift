@@ -215,7 +215,7 @@ public final class Pipeline: Sendable {
         }
     }
 
-    /// The connection learns a token connection's answer before its first success (APNS-SPEC §7): a success lifts
+    /// The connection learns a token connection's answer before its first success (apns-rules §7): a success lifts
     /// a one-stream limit, a rejection imposes it. The stream limit to announce, if it changed.
     private func settle(_ slot: PipelineConnectionHandle, status: Int) -> UInt32? {
         slot.state.withLock { state in

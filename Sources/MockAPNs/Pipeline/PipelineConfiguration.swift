@@ -6,7 +6,7 @@ public struct PipelineConfiguration: Sendable {
     public var environment: APNsEnvironment = .development
     /// MAX_CONCURRENT_STREAMS once a connection is authenticated (APNs has been seen at 1000).
     public var maxConcurrentStreams: UInt32 = 1000
-    /// Which spelling of the environment-key reason to send (APNS-SPEC §10.1: both are seen).
+    /// Which spelling of the environment-key reason to send (apns-rules §10.1: both are seen).
     public var environmentKeyReason: APNsReason = .badEnvironmentKeyIdInToken
 
     /// New token connections per second per team above which each one is flagged as connection churn

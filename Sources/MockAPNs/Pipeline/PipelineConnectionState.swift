@@ -7,7 +7,7 @@ import Darwin
 
 /// What the pipeline remembers about one connection.
 ///
-/// Stream limit (APNS-SPEC §7): Apple documents one stream until a valid token succeeds; APNs has been seen
+/// Stream limit (apns-rules §7): Apple documents one stream until a valid token succeeds; APNs has been seen
 /// to open connections at 1000 and to drop to 1 after a rejected push, back up after a success. We do exactly
 /// that, the lenient reading: a token connection starts at the full limit (so a sender's first flight, sent
 /// before it could read any SETTINGS, is never refused), is held to one stream as soon as a request on it is

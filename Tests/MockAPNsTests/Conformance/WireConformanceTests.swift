@@ -80,7 +80,7 @@ final class WireConformanceTests: XCTestCase {
         }
         let path = c.request["path"]?.stringValue ?? ""
         if path.hasPrefix("/4/broadcasts") || path.hasPrefix("/1/apps") {
-            // APNS-SPEC §1.2, §3.5: every answer on these APIs, success or error, names itself with apns-request-id.
+            // apns-rules §1.2, §3.5: every answer on these APIs, success or error, names itself with apns-request-id.
             let names = last.headers.compactMap(\.first)
             guard names.contains("apns-request-id"), !names.contains("apns-id") else {
                 return "a broadcast/channel answer must carry apns-request-id and no apns-id; headers: \(names)"

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Tests for scripts/check-rule-refs.py: each test lays out a small git checkout (a rules page and a few citing files)
+in a temporary folder, runs the checker on it and reads its exit status and output. Standard library only:
+`python3 scripts/test-check-rule-refs.py` (add `-v` for each test's name)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CHECKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check-rule-refs.py")
+
+RULES_PAGE = """# Rules
+
+- [§1 One](#s1), [§2.1](#s2-1), [a case](../Fixtures/case.json)
+
+<a id="s1"></a>
+## §1 One
+
+<a id="s2"></a>
+## §2 Two
+
+<a id="s2-1"></a>
+### §2.1 Two, first
+
+<a id="s2-2"></a>
+### §2.2 Two, second
+
+```json
+{"not": "a heading", "see": "](#nowhere)"}
+```
+"""
+
+
+class CheckRuleRefsTests(unittest.TestCase):
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="check-rule-refs-")
+        self.addCleanup(shutil.rmtree, self.root)
+        self.git("init", "-q")
+        self.write("docs/apns-rules.md", RULES_PAGE)
+        self.write("Fixtures/case.json", '{"spec": "apns-rules §2.1"}\n')
+
+    def git(self, *arguments):
+        subprocess.run(["git", "-C", self.root, *arguments], check=True, capture_output=True)
+
+    def write(self, name, text, track=True):
+        path = os.path.join(self.root, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        if track:
+            self.git("add", name)
+
+    def check(self):
+        """The checker's exit status and its output lines."""
+        result = subprocess.run([sys.executable, CHECKER, "--root", self.root], capture_output=True, text=True,
+                                timeout=60)
+        return result.returncode, (result.stdout + result.stderr).strip().split("\n")
+
+    def assertFails(self, *expected):
+        status, lines = self.check()
+        self.assertEqual(status, 1, lines)
+        problems = lines[:-1]
+        self.assertEqual(len(problems), len(expected), lines)
+        for line, text in zip(problems, expected):
+            self.assertIn(text, line)
+        return problems
+
+    def test_existing_sections_pass(self):
+        self.write("Sources/A.swift", "/// Rule (apns-rules §2.2, §1 and §2.1; RFC 7519 §9).\n"
+                                      "/// Builders for apns-rules §2.1-2.2.\n")
+        status, lines = self.check()
+        self.assertEqual(status, 0, lines)
+        self.assertIn("6 citation(s) in 2 file(s)", lines[-1])
+
+    def test_dangling_section_is_listed_with_file_and_line(self):
+        self.write("Sources/A.swift", "import X\n// apns-rules §3.1: gone\n")
+        self.assertFails("Sources/A.swift:2: apns-rules §3.1 does not exist")
+
+    def test_every_section_of_a_chain_and_a_range_is_checked(self):
+        self.write("Sources/A.swift", "// apns-rules §2.1, §7\n// apns-rules §2.1-2.9\n// apns-rules §1 and §4.4\n")
+        self.assertFails("Sources/A.swift:1: apns-rules §7 ", "Sources/A.swift:2: apns-rules §2.9 ",
+                         "Sources/A.swift:3: apns-rules §4.4 ")
+
+    def test_another_documents_section_after_a_semicolon_is_not_a_citation(self):
+        self.write("Fixtures/b.json", '{"spec": "apns-rules §1; RFC 7519 §42"}\n')
+        status, lines = self.check()
+        self.assertEqual(status, 0, lines)
+
+    def test_the_retired_document_name_fails(self):
+        self.write("Tests/T.swift", "// see " + "APNS" + "-SPEC §2.1\n")
+        self.assertFails("Tests/T.swift:1: cites the retired rules document")
+
+    def test_markdown_links_must_reach_the_page_and_an_anchor_it_has(self):
+        self.write("CONTRIBUTING.md", "Limit ([apns-rules §2.1](docs/apns-rules.md#s2-1)).\n"
+                                      "Gone ([apns-rules §2.2](docs/apns-rules.md#s9)).\n"
+                                      "Wrong ([apns-rules §1](docs/apns-rules.md#s2)).\n"
+                                      "Path ([apns-rules §1](apns-rules.md#s1)).\n")
+        self.assertFails("CONTRIBUTING.md:2: link to docs/apns-rules.md#s9",
+                         "CONTRIBUTING.md:3: link text says §1 but points at #s2",
+                         "CONTRIBUTING.md:4: link apns-rules.md does not lead to docs/apns-rules.md")
+
+    def test_a_link_from_a_nested_folder_resolves_relative_to_it(self):
+        self.write("Fixtures/README.md", "See [the rules](../docs/apns-rules.md#s2).\n")
+        status, lines = self.check()
+        self.assertEqual(status, 0, lines)
+
+    def test_removing_a_section_from_the_page_fails_its_citations(self):
+        self.write("Sources/A.swift", "// apns-rules §2.2\n")
+        self.write("docs/apns-rules.md", RULES_PAGE.replace('<a id="s2-2"></a>\n### §2.2 Two, second\n', ""))
+        self.assertFails("Sources/A.swift:1: apns-rules §2.2 does not exist")
+
+    def test_the_pages_anchors_must_match_its_headings(self):
+        self.write("docs/apns-rules.md", RULES_PAGE.replace('<a id="s2-2"></a>', '<a id="s2-3"></a>'))
+        self.assertFails("docs/apns-rules.md:14: anchor s2-3 is above the heading of §2.2",
+                         "docs/apns-rules.md:15: §2.2 has no anchor")
+
+    def test_the_pages_own_links_must_resolve(self):
+        self.write("docs/apns-rules.md", RULES_PAGE + "\nSee [§5](#s5) and [case 9](../Fixtures/009.json).\n")
+        self.assertFails("link to #s5, which the page does not have", "link to ../Fixtures/009.json, which does not")
+
+    def test_untracked_files_are_not_read(self):
+        self.write("Sources/Scratch.swift", "// apns-rules §8\n", track=False)
+        status, lines = self.check()
+        self.assertEqual(status, 0, lines)
+
+    def test_the_checker_and_its_tests_are_not_read(self):
+        self.write("scripts/test-check-rule-refs.py", "PLANTED = 'apns-rules §9'\n")
+        status, lines = self.check()
+        self.assertEqual(status, 0, lines)
+        self.write("scripts/other.py", "PLANTED = 'apns-rules §9'\n")
+        self.assertFails("scripts/other.py:1: apns-rules §9 does not exist")
+
+    def test_a_checkout_without_the_page_is_refused_with_the_reason(self):
+        os.remove(os.path.join(self.root, "docs/apns-rules.md"))
+        status, lines = self.check()
+        self.assertEqual(status, 1, lines)
+        self.assertIn("cannot read docs/apns-rules.md", lines[-1])
+
+
+if __name__ == "__main__":
+    unittest.main()
