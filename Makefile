@@ -115,12 +115,15 @@ test-portable-driver: build-tests test-portable-driver-only
 test-portable-driver-only:
 	MOCKAPNS_IO_DRIVER=poll $(SWIFT_TEST) $(PARALLEL) --filter '$(PORTABLE_SUITES)' --xunit-output .build/xunit-portable.xml
 
-## test-docs: every code block of README.md, CONTRIBUTING.md, docs/*.md and Examples/*/README.md still works
+## test-docs: every "apns-rules §N" citation names a section of docs/apns-rules.md (scripts/check-rule-refs.py, and
+## its own tests), and every code block of README.md, CONTRIBUTING.md, docs/*.md and Examples/*/README.md still works
 ## (scripts/doc-snippets.py): Swift blocks are Tests/DocSnippetTests, compiled and run with the rest (this checks the
 ## files match the documents), shell blocks run against a mock on free ports, transcripts compared with what the
 ## command prints now, Python/Go/Node blocks run as tests with the kits (kits/).
 test-docs: build-tests test-docs-only
 test-docs-only: kits/python/.venv/.installed
+	python3 scripts/check-rule-refs.py
+	$(KIT_PY_VENV)/bin/python -m pytest -q -p no:cacheprovider scripts/test-check-rule-refs.py
 	python3 scripts/doc-snippets.py swift --check
 	python3 scripts/doc-snippets.py shell --mockapns .build/debug/mockapns
 	python3 scripts/doc-snippets.py kits --mockapns .build/debug/mockapns --python $(KIT_PY_VENV)/bin/python

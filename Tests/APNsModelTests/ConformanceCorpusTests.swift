@@ -72,9 +72,10 @@ final class ConformanceCorpusTests: XCTestCase {
         var problem: String?
         for (index, entry) in c.history.enumerated() {
             let historyRequest = try c.makeRequest(entry.request ?? ConformanceCase.defaultHistoryRequest, auth: entry.auth)
-            let context = DecisionContext(environment: c.environment,
+            let context = DecisionContext(environment: c.decidingEnvironment,
                                           credential: try ConformanceCase.credential(entry.auth, now: now),
-                                          now: now + entry.atOffset, environmentKeyReason: c.environmentKeyReason)
+                                          now: now + entry.atOffset, environmentKeyReason: c.environmentKeyReason,
+                                          endpoint: c.endpoint)
             let verdict = RequestDecider.decide(historyRequest, context: context, connection: &connection)
             if let expected = entry.expectStatus,
                ConformanceCase.wireStatus(verdict, request: historyRequest) != expected || verdict.reason?.rawValue != entry.expectReason {
@@ -82,8 +83,8 @@ final class ConformanceCorpusTests: XCTestCase {
             }
             if case .accepted = verdict { connection.recordSuccess() }
         }
-        let context = DecisionContext(environment: c.environment, credential: try ConformanceCase.credential(c.auth, now: now),
-                                      now: now, environmentKeyReason: c.environmentKeyReason)
+        let context = DecisionContext(environment: c.decidingEnvironment, credential: try ConformanceCase.credential(c.auth, now: now),
+                                      now: now, environmentKeyReason: c.environmentKeyReason, endpoint: c.endpoint)
         return (RequestDecider.decide(request, context: context, connection: &connection), problem)
     }
 }

@@ -37,6 +37,38 @@ final class ServeConfigurationTests: XCTestCase {
         XCTAssertFalse(served.recordSync)
     }
 
+    func testAppleHostsTakeApplesPortsAndACAOfTheUsersOwn() throws {
+        let served = try configuration(["--apple-hosts"], ["XDG_DATA_HOME": "/srv/data", "HOME": "/home/ann"])
+        XCTAssertEqual(served.appleHosts, AppleHostsConfiguration())
+        XCTAssertEqual(served.appleHosts?.httpsPort, 443)
+        XCTAssertEqual(served.appleHosts?.channelManagementSandboxPort, 2195)
+        XCTAssertEqual(served.appleHosts?.channelManagementProductionPort, 2196)
+        XCTAssertEqual(served.port, 2197)
+        XCTAssertEqual(served.certificateAuthorityDirectory, "/srv/data/mockapns/apple-hosts-ca",
+                       "a CA apart from the one `certs --install` puts in the system store")
+        let home = try configuration([], ["MOCKAPNS_APPLE_HOSTS": "1", "HOME": "/home/ann", "MOCKAPNS_APPLE_HTTPS_PORT": "0"])
+        XCTAssertEqual(home.appleHosts?.httpsPort, 0)
+        XCTAssertEqual(home.certificateAuthorityDirectory, "/home/ann/.local/share/mockapns/apple-hosts-ca")
+        let given = try configuration(["--apple-hosts", "--ca-dir", "/tmp/ca", "--manage-sandbox-port", "0",
+                                       "--manage-production-port", "12196"])
+        XCTAssertEqual(given.certificateAuthorityDirectory, "/tmp/ca")
+        XCTAssertEqual(given.appleHosts?.channelManagementSandboxPort, 0)
+        XCTAssertEqual(given.appleHosts?.channelManagementProductionPort, 12196)
+        XCTAssertNil(try configuration([]).appleHosts)
+    }
+
+    func testAppleHostsRefuseWhatCannotServeApplesNames() {
+        XCTAssertEqual(refusal(["--apple-hosts", "--h2c"]),
+                       "--apple-hosts serves TLS under Apple's names, and --h2c serves no TLS: drop one")
+        XCTAssertEqual(refusal(["--apple-hosts", "--cert", "a.pem", "--key", "b.pem"]),
+                       "--apple-hosts issues the certificate for Apple's names, and --cert/--key give one of your own: drop one")
+        XCTAssertEqual(refusal(["--apple-hosts"], [:]),
+                       "--apple-hosts needs a CA of this machine's own and neither XDG_DATA_HOME nor HOME is set: give --ca-dir DIR")
+        XCTAssertEqual(refusal(["--apple-https-port", "8443"]), "--apple-https-port goes with --apple-hosts")
+        XCTAssertEqual(refusal(["--apple-hosts", "--ca-dir", "/tmp/ca", "--manage-production-port", "70000"]),
+                       "--manage-production-port must be a port from 0 to 65535, got 70000")
+    }
+
     func testAFlagWinsOverItsVariable() throws {
         let served = try configuration(["--port", "2197", "--environment", "production", "--log-level", "debug"],
                                        ["MOCKAPNS_PORT": "9999", "MOCKAPNS_ENVIRONMENT": "development",

@@ -1,27 +1,26 @@
-"""Sends notifications to a running MockAPNs with aioapns, a real client nobody here wrote.
+"""Sends notifications with aioapns, a real client nobody here wrote, called as its own users call it: nothing is
+patched. aioapns has Apple's host names built in (api.development.push.apple.com for the sandbox,
+api.push.apple.com for production, port 443); the test runs this script where those names resolve to the mock
+and SSL_CERT_FILE names the mock's CA (AppleHostsTestServer.runRouted).
 
 aioapns connects without ALPN, matches responses by apns-id and fails on a DATA frame after a 200,
 so a clean run says the mock's wire behaviour matches what it expects from APNs.
 
-Usage: aioapns_send.py --port P --ca CA --key P8 --key-id K --team-id T --topic TOPIC
-                       --token HEX [--count N] [--concurrency C]
+Usage: aioapns_send.py --key P8 --key-id K --team-id T --topic TOPIC --token HEX [--production]
+                       [--count N] [--concurrency C]
 Prints one JSON object: {"sent": N, "results": {"200": n, "410 Unregistered": n, ...}, "samples": [...]}.
 """
 import argparse
 import asyncio
 import json
-import ssl
 import sys
 import uuid
 
 from aioapns import APNs, NotificationRequest, PushType
-from aioapns import connection as aioapns_connection
 
 
 async def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--ca", required=True)
     parser.add_argument("--key", required=True)
     parser.add_argument("--key-id", required=True)
     parser.add_argument("--team-id", required=True)
@@ -29,16 +28,13 @@ async def main() -> int:
     parser.add_argument("--token", required=True)
     parser.add_argument("--count", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=100)
+    parser.add_argument("--production", action="store_true")
     args = parser.parse_args()
 
-    # Point aioapns's sandbox endpoint at the mock (the host name matches the test certificate's SAN).
-    aioapns_connection.APNsDevelopmentClientProtocol.APNS_SERVER = "localhost"
-    aioapns_connection.APNsDevelopmentClientProtocol.APNS_PORT = args.port
-    context = ssl.create_default_context(cafile=args.ca)
     with open(args.key) as f:
         key = f.read()
     client = APNs(key=key, key_id=args.key_id, team_id=args.team_id, topic=args.topic,
-                  use_sandbox=True, ssl_context=context, max_connections=4)
+                  use_sandbox=not args.production, max_connections=4)
 
     results: dict[str, int] = {}
     samples: list[dict] = []

@@ -41,7 +41,7 @@ def main() -> int:
             context.set_alpn_protocols(["h2"])
         if spec.get("cert"):
             context.load_cert_chain(spec["cert"], spec.get("key"))
-        sock = context.wrap_socket(sock, server_hostname="localhost")
+        sock = context.wrap_socket(sock, server_hostname=spec.get("authority", "localhost"))
     config = h2.config.H2Configuration(client_side=True, validate_outbound_headers=False,
                                        normalize_outbound_headers=False, validate_inbound_headers=False,
                                        header_encoding=None)
@@ -92,7 +92,7 @@ def main() -> int:
     def send(request):
         sid = conn.get_next_available_stream_id()
         headers = [(b":method", request.get("method", "POST").encode()), (b":scheme", b"https"),
-                   (b":authority", b"localhost"), (b":path", request["path"].encode())]
+                   (b":authority", spec.get("authority", "localhost").encode()), (b":path", request["path"].encode())]
         headers += [(n.encode(), header_bytes(v)) for n, v in request.get("headers", [])]
         body = base64.b64decode(request["body_b64"]) if "body_b64" in request else b""
         if "body_repeat" in request:

@@ -1,20 +1,20 @@
-"""Sends notifications to a running MockAPNs with kalyke-apns, a real client nobody here wrote.
+"""Sends notifications with kalyke-apns, a real client nobody here wrote.
 
 kalyke runs on httpx2 (a separate HTTP/2 stack from httpx's), opens a new client - a new TLS connection - and
 mints a new provider token for every push, and writes `iat` as a numeric string.
 
-Usage: kalyke_send.py --port P --ca CA --key P8 --key-id K --team-id T --topic TOPIC
-                      --token HEX [--count N] [--concurrency C]
+kalyke has Apple's host names built in and no host or trust option; it is called here as its own users call it,
+nothing patched, where those names resolve to the mock and SSL_CERT_FILE names the mock's CA
+(AppleHostsTestServer.runRouted).
+
+Usage: kalyke_send.py --key P8 --key-id K --team-id T --topic TOPIC --token HEX [--production]
+                      [--count N] [--concurrency C]
 Prints one JSON object: {"sent": N, "results": {"200": n, "410 Unregistered": n, ...}, "samples": [...]}.
 """
 import argparse
 import asyncio
 import json
-import ssl
 import sys
-from dataclasses import dataclass
-
-from httpx2 import AsyncClient
 
 from kalyke import ApnsClient, ApnsConfig, Payload, PayloadAlert
 from kalyke import exceptions
@@ -22,28 +22,15 @@ from kalyke import exceptions
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    for name in ("--ca", "--key", "--key-id", "--team-id", "--topic", "--token"):
+    for name in ("--key", "--key-id", "--team-id", "--topic", "--token"):
         parser.add_argument(name, required=True)
-    parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--count", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=50)
+    parser.add_argument("--production", action="store_true")
     args = parser.parse_args()
-    context = ssl.create_default_context(cafile=args.ca)
 
-    # kalyke has no endpoint or trust option: a subclass points it at the mock and trusts the test CA,
-    # keeping its own headers, token and request code.
-    @dataclass(frozen=True)
-    class MockClient(ApnsClient):
-        @property
-        def _base_url(self) -> str:
-            return f"https://localhost:{args.port}"
-
-        def _init_client(self, apns_config: ApnsConfig) -> AsyncClient:
-            client = super()._init_client(apns_config)
-            headers = dict(client.headers)
-            return AsyncClient(headers=headers, http2=True, verify=context)
-
-    client = MockClient(use_sandbox=True, team_id=args.team_id, auth_key_id=args.key_id, auth_key_filepath=args.key)
+    client = ApnsClient(use_sandbox=not args.production, team_id=args.team_id, auth_key_id=args.key_id,
+                        auth_key_filepath=args.key)
     results: dict[str, int] = {}
     samples: list[dict] = []
 

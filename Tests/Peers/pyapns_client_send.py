@@ -1,12 +1,15 @@
-"""Sends notifications to a running MockAPNs with pyapns_client, a real client nobody here wrote.
+"""Sends notifications with pyapns_client, a real client nobody here wrote.
 
 pyapns_client runs on httpx (HTTP/2 through httpcore and h2, ALPN h2) and signs its provider token with
 `"iat": time.time()`, a JSON number with a fraction, as many Python senders do. Its client is built for one
 thread (it keeps no idle connection, so one thread's request closes the connection under another's), so each
 worker thread gets its own client: `--concurrency` clients send at once.
 
-Usage: pyapns_client_send.py --port P --ca CA --key P8 --key-id K --team-id T --topic TOPIC
-                             --token HEX [--count N] [--concurrency C]
+It is called as its own users call it, nothing patched: its Apple host names resolve to the mock and
+SSL_CERT_FILE names the mock's CA (AppleHostsTestServer.runRouted).
+
+Usage: pyapns_client_send.py --key P8 --key-id K --team-id T --topic TOPIC --token HEX [--production]
+                             [--count N] [--concurrency C]
 Prints one JSON object: {"sent": N, "iat": <the iat claim sent>, "results": {"200": n, "410 Unregistered": n, ...},
 "samples": [...]}.
 """
@@ -28,15 +31,13 @@ def claims_of(token: str) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    for name in ("--ca", "--key", "--key-id", "--team-id", "--topic", "--token"):
+    for name in ("--key", "--key-id", "--team-id", "--topic", "--token"):
         parser.add_argument(name, required=True)
-    parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--count", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=50)
+    parser.add_argument("--production", action="store_true")
     args = parser.parse_args()
-
-    # Point the library's development endpoint at the mock (the host name matches the test certificate's SAN).
-    APNSClient.BASE_URLS[APNSClient.MODE_DEV] = f"https://localhost:{args.port}"
+    mode = APNSClient.MODE_PROD if args.production else APNSClient.MODE_DEV
     results: dict[str, int] = {}
     samples: list[dict] = []
     lock = threading.Lock()
@@ -45,7 +46,8 @@ def main() -> int:
 
     def client() -> APNSClient:
         if not hasattr(local, "client"):
-            local.client = APNSClient(mode=APNSClient.MODE_DEV, root_cert_path=args.ca, auth_key_path=args.key,
+            # root_cert_path=None: the system's trust (httpx reads SSL_CERT_FILE), as a user who pins nothing has it.
+            local.client = APNSClient(mode=mode, root_cert_path=None, auth_key_path=args.key,
                                       auth_key_id=args.key_id, team_id=args.team_id)
             with lock:
                 clients.append(local.client)

@@ -31,6 +31,22 @@ public struct ConformanceCase: Sendable {
     public var expectedStatus: Int
     public var expectedReason: String?
     public var hasChannelSetup: Bool
+    /// The Apple host name the request is sent to (`apple_host`), on the port Apple serves its API on, with the mock
+    /// serving Apple's names (`--apple-hosts`); nil = the mock's own address.
+    public var appleHost: String?
+
+    /// Which APIs the case's port serves: Apple's split for an Apple host, all of them on the mock's own port.
+    public var endpoint: APNsEndpoint {
+        guard let appleHost else { return .all }
+        return AppleHost.channelManagement.contains { $0.name == appleHost } ? .channelManagement : .push
+    }
+
+    /// The environment the request is decided in: the one its Apple host implies, else the mock's configured one.
+    public var decidingEnvironment: APNsEnvironment {
+        guard let appleHost else { return environment }
+        return AppleHost.pushEnvironment(authority: appleHost)
+            ?? AppleHost.channelManagement.first { $0.name == appleHost }?.environment ?? environment
+    }
 
     /// The `Fixtures` folder, found from this source file.
     public static let fixtures = URL(fileURLWithPath: RepoPaths.fixtures)
@@ -78,6 +94,10 @@ public struct ConformanceCase: Sendable {
         expectedStatus = Int(status)
         expectedReason = json.value(at: ["expect", "reason"])?.stringValue
         hasChannelSetup = json.value(at: ["setup", "channel"]) != nil
+        appleHost = json["apple_host"]?.stringValue
+        if let appleHost, !AppleHost.names.contains(appleHost) {
+            throw LoadError(description: "apple_host \(appleHost) is not one of Apple's names (\(AppleHost.names.joined(separator: ", ")))")
+        }
         guard json.value(at: ["expect", "connection_survives"])?.boolValue != nil else {
             throw LoadError(description: "no expect.connection_survives")
         }

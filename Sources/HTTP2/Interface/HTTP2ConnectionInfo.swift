@@ -10,13 +10,17 @@ public struct HTTP2ConnectionInfo: Sendable {
     public var alpn: String?
     /// Whether the connection uses TLS (false for h2c prior knowledge).
     public var isTLS: Bool
+    /// Which of the server's ports it came in on: 0 for `HTTP2ServerConfiguration.port`, then 1, 2… for
+    /// `extraPorts` in order.
+    public var listener: Int
 
     /// Creates connection info (the server builds these; public for handler tests).
-    public init(id: UInt64, remoteAddress: String, peerCertificateDER: [UInt8]?, alpn: String?, isTLS: Bool) {
+    public init(id: UInt64, remoteAddress: String, peerCertificateDER: [UInt8]?, alpn: String?, isTLS: Bool, listener: Int = 0) {
         self.id = id
         self.remoteAddress = remoteAddress
         self.peerCertificateDER = peerCertificateDER
         self.alpn = alpn
         self.isTLS = isTLS
+        self.listener = listener
     }
 }

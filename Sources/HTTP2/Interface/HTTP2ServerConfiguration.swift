@@ -6,6 +6,10 @@ public struct HTTP2ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// Port to bind; 0 picks any free port (read it back from `HTTP2Server.localPort`).
     public var port: Int = 0
+    /// More ports to listen on at `host`, served by the same loops with the same settings; 0 picks a free one (read
+    /// them back from `HTTP2Server.localPorts`). A connection's ``HTTP2ConnectionInfo/listener`` says which port it
+    /// came in on: 0 for `port`, then 1, 2… for these in order.
+    public var extraPorts: [Int] = []
     /// TLS settings; nil serves h2c with prior knowledge on plain TCP.
     public var tls: TLSConfiguration?
     /// SETTINGS_MAX_CONCURRENT_STREAMS for connections (unless `initialMaxConcurrentStreams` says otherwise).

@@ -13,6 +13,8 @@ final class Acceptor: Selectable, @unchecked Sendable {
     private let group: EventLoopGroup
     private let context: ServerContext
     private let loopStates: [ServerLoopState]
+    /// Which of the server's ports this is (``HTTP2ConnectionInfo/listener``).
+    private let listener: Int
     private var closed = false
     /// Descriptor numbers from here up are kept free: a socket accepted at or above it is closed at once, so the
     /// rest of the process (control plane, recording file, outgoing connections) still gets descriptors when
@@ -23,8 +25,10 @@ final class Acceptor: Selectable, @unchecked Sendable {
     /// connection accepted and closed (so it neither waits in the backlog nor wakes the loop again), and reopened.
     private var spareFD: Int32
 
-    init(fd: Int32, loop: EventLoop, group: EventLoopGroup, context: ServerContext, loopStates: [ServerLoopState]) {
+    init(fd: Int32, loop: EventLoop, group: EventLoopGroup, context: ServerContext, loopStates: [ServerLoopState],
+         listener: Int = 0) {
         self.fd = fd
+        self.listener = listener
         self.loop = loop
         self.group = group
         self.context = context
@@ -76,11 +80,14 @@ final class Acceptor: Selectable, @unchecked Sendable {
             let state = loopStates[target.index]
             let context = self.context
             let address = Socket.describe(peer)
+            let listener = self.listener
             if target === loop {
-                ServerConnection(driver: SocketDriver(fd: socket, loop: target), peer: address, loop: target, context: context, loopState: state).start()
+                ServerConnection(driver: SocketDriver(fd: socket, loop: target), peer: address, loop: target, context: context,
+                                 loopState: state, listener: listener).start()
             } else {
                 target.execute {
-                    ServerConnection(driver: SocketDriver(fd: socket, loop: target), peer: address, loop: target, context: context, loopState: state).start()
+                    ServerConnection(driver: SocketDriver(fd: socket, loop: target), peer: address, loop: target, context: context,
+                                     loopState: state, listener: listener).start()
                 }
             }
         }

@@ -17,7 +17,7 @@ import Synchronized
 public final class HTTP2Server: Sendable {
     private enum State {
         case idle
-        case running(group: EventLoopGroup, acceptor: Acceptor, loopStates: [ServerLoopState], port: Int)
+        case running(group: EventLoopGroup, acceptors: [Acceptor], loopStates: [ServerLoopState], ports: [Int])
         case stopped
     }
 
@@ -37,42 +37,53 @@ public final class HTTP2Server: Sendable {
     public func start() throws(HTTP2Error) {
         try state.withLock { (state) throws(HTTP2Error) in
             guard case .idle = state else { throw .alreadyStarted }
-            let listener = try Socket.listen(host: configuration.host, port: configuration.port)
-            let port = Socket.localPort(fd: listener)
+            // Every port is bound before any loop starts, so a port in use leaves nothing running.
+            var listeners: [Int32] = []
             let group: EventLoopGroup
             do throws(HTTP2Error) {
+                for port in [configuration.port] + configuration.extraPorts {
+                    listeners.append(try Socket.listen(host: configuration.host, port: port))
+                }
                 group = try EventLoopGroup(threads: configuration.loopCount, driver: configuration.ioDriver)
             } catch {
-                Socket.close(listener)
+                for listener in listeners { Socket.close(listener) }
                 throw error
             }
+            let ports = listeners.map { Socket.localPort(fd: $0) }
             let loopStates = group.loops.map { ServerLoopState(loop: $0) }
             let sweepInterval = ServerLoopState.sweepInterval(for: configuration)
             for loopState in loopStates {
                 loopState.loop.execute { loopState.startTimeoutSweep(interval: sweepInterval) }
             }
-            let acceptor = Acceptor(fd: listener, loop: group.loops[0], group: group, context: context, loopStates: loopStates)
+            let acceptors = listeners.enumerated().map { index, listener in
+                Acceptor(fd: listener, loop: group.loops[0], group: group, context: context, loopStates: loopStates, listener: index)
+            }
             group.loops[0].execute {
-                do {
-                    try acceptor.loop.register(fd: acceptor.fd, events: IOEvents.input, handler: acceptor)
-                } catch {
-                    acceptor.close()
+                for acceptor in acceptors {
+                    do {
+                        try acceptor.loop.register(fd: acceptor.fd, events: IOEvents.input, handler: acceptor)
+                    } catch {
+                        acceptor.close()
+                    }
                 }
             }
-            state = .running(group: group, acceptor: acceptor, loopStates: loopStates, port: port)
+            state = .running(group: group, acceptors: acceptors, loopStates: loopStates, ports: ports)
             // debug: a program embedding the server prints its own start-up line (mockapns serve does).
             configuration.logger.debug(
                 "HTTP/2 server listening",
-                metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(configuration.tls != nil)",
+                metadata: ["host": "\(configuration.host)", "ports": "\(ports)", "tls": "\(configuration.tls != nil)",
                            "loops": "\(group.loops.count)"])
         }
     }
 
     /// The bound port (useful with port 0); 0 before `start()`.
-    public var localPort: Int {
+    public var localPort: Int { localPorts.first ?? 0 }
+
+    /// Every bound port, `port` first, then `extraPorts` in order; empty before `start()`.
+    public var localPorts: [Int] {
         state.withLock { state in
-            if case let .running(_, _, _, port) = state { return port }
-            return 0
+            if case let .running(_, _, _, ports) = state { return ports }
+            return []
         }
     }
 
@@ -94,17 +105,17 @@ public final class HTTP2Server: Sendable {
     /// Graceful shutdown: stop accepting, GOAWAY(NO_ERROR) to every connection, let in-flight streams
     /// finish for up to `gracePeriod`, then close what is left and stop the loops.
     public func shutdown(gracePeriod: Duration) async {
-        let running: (EventLoopGroup, Acceptor, [ServerLoopState])? = state.withLock { state in
-            guard case let .running(group, acceptor, loopStates, _) = state else {
+        let running: (EventLoopGroup, [Acceptor], [ServerLoopState])? = state.withLock { state in
+            guard case let .running(group, acceptors, loopStates, _) = state else {
                 state = .stopped
                 return nil
             }
             state = .stopped
-            return (group, acceptor, loopStates)
+            return (group, acceptors, loopStates)
         }
-        guard let (group, acceptor, loopStates) = running else { return }
+        guard let (group, acceptors, loopStates) = running else { return }
         context.shuttingDown.store(true, ordering: .relaxed)
-        acceptor.loop.execute { acceptor.close() }
+        for acceptor in acceptors { acceptor.loop.execute { acceptor.close() } }
         for loopState in loopStates {
             loopState.loop.execute {
                 for connection in Array(loopState.connections.values) { connection.beginGracefulShutdown() }

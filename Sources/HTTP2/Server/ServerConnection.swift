@@ -44,7 +44,8 @@ final class ServerConnection: ConnectionCore, @unchecked Sendable {
     private let maxBodyBytes: Int
     private let maxHeaderListSize: Int
 
-    init(driver: any ConnectionDriver, peer: String, loop: EventLoop, context: ServerContext, loopState: ServerLoopState) {
+    init(driver: any ConnectionDriver, peer: String, loop: EventLoop, context: ServerContext, loopState: ServerLoopState,
+         listener: Int = 0) {
         id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.context = context
         self.loopState = loopState
@@ -52,7 +53,8 @@ final class ServerConnection: ConnectionCore, @unchecked Sendable {
         maxBodyBytes = context.configuration.maxBodyBytes
         maxHeaderListSize = Int(context.configuration.maxHeaderListSize)
         acceptedAt = loop.currentTime()
-        info = HTTP2ConnectionInfo(id: id, remoteAddress: peer, peerCertificateDER: nil, alpn: nil, isTLS: context.tls != nil)
+        info = HTTP2ConnectionInfo(id: id, remoteAddress: peer, peerCertificateDER: nil, alpn: nil, isTLS: context.tls != nil,
+                                   listener: listener)
         super.init(loop: loop, driver: driver, phase: context.tls != nil ? .handshaking : .active,
                    highWaterMark: context.configuration.outputHighWaterMark)
     }

@@ -28,7 +28,8 @@ extension Pipeline {
             headers.append(Self.field(idField, value: generated.text))
         }
         var uniqueID = RecordedRequest.Response.IDSource.text(nil)
-        if outcome.status == 200, configuration.environment == .development || outcome.route.map(Self.isBroadcastSend) == true {
+        let environment = connection.environment ?? configuration.environment
+        if outcome.status == 200, environment == .development || outcome.route.map(Self.isBroadcastSend) == true {
             let generated = APNsIDGenerator.nextID()
             uniqueID = .generated(generated)
             headers.append(Self.field(Self.uniqueIDField, value: generated.text))
@@ -126,7 +127,7 @@ extension Pipeline {
             streamID: connection.streamID, remote: connection.remote, method: request.method, path: request.path,
             deviceToken: deviceToken, headers: request.headers, body: request.body, payloadSource: payloadSource,
             payloadBytes: request.body.count, auth: auth, response: response, faults: faults, lint: [],
-            durationMicros: durationMicros)
+            durationMicros: durationMicros, environment: connection.environment)
     }
 
     /// Whether `path` is on the broadcast push (`/4/broadcasts/…`) or channel-management (`/1/apps/…`) API, whose

@@ -61,10 +61,11 @@ public final class Pipeline: Sendable {
     /// A transport that keeps the returned handle and passes it in `PipelineConnection.handle` spares each request
     /// a lookup in the table every connection shares.
     /// `transport` says how connection churn reads the connection (see ``PipelineTransport``).
+    /// `role` is what the port it came in on stands for (Apple's ports under `--apple-hosts`).
     @discardableResult
-    public func connectionOpened(id: UInt64, certificateDER: [UInt8]?,
-                                 transport: PipelineTransport = .http2) -> PipelineConnectionHandle {
-        let slot = makeSlot(certificateDER: certificateDER, now: Timestamp.nowSeconds())
+    public func connectionOpened(id: UInt64, certificateDER: [UInt8]?, transport: PipelineTransport = .http2,
+                                 role: ListenerRole = .mock) -> PipelineConnectionHandle {
+        let slot = makeSlot(certificateDER: certificateDER, now: Timestamp.nowSeconds(), role: role)
         if transport == .http1 { slot.state.withLock { $0.transport = .http1 } }
         connections.withLock { $0[id] = slot }
         return slot
@@ -81,12 +82,12 @@ public final class Pipeline: Sendable {
     }
 
     /// A new connection's state; a client certificate is read once, here, outside the table's lock.
-    private func makeSlot(certificateDER: [UInt8]?, now: Int64) -> PipelineConnectionHandle {
+    private func makeSlot(certificateDER: [UInt8]?, now: Int64, role: ListenerRole = .mock) -> PipelineConnectionHandle {
         var state = PipelineConnectionState()
         if let der = certificateDER {
             state.certificate = certificates.facts(certificateDER: der, now: now)
         }
-        return PipelineConnectionHandle(state)
+        return PipelineConnectionHandle(state, role: role)
     }
 
     /// Forgets a closed connection's state.
@@ -164,7 +165,7 @@ public final class Pipeline: Sendable {
             if let certificate = state.certificate {
                 let credential = ProviderCredential.certificate(certificate)   // APNs ignores `authorization` on certificate connections
                 authentication = state.certificateAuthentication(credential)
-                context = decisionContext(credential: credential, now: now)
+                context = decisionContext(credential: credential, now: now, connection: connection)
             } else {
                 let memo = state.credential(authorization: request.value(lowercaseName: "authorization"), tokens: tokens)
                 authentication = memo.authentication
@@ -175,7 +176,7 @@ public final class Pipeline: Sendable {
                         state.churnTeam = key.teamID
                     }
                 }
-                context = decisionContext(credential: memo.credential, now: now)
+                context = decisionContext(credential: memo.credential, now: now, connection: connection)
             }
             let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState)
             let unsettled = state.certificate == nil && !state.succeeded
@@ -231,10 +232,11 @@ public final class Pipeline: Sendable {
         }
     }
 
-    /// What `RequestDecider` needs to know besides the request.
+    /// What `RequestDecider` needs to know besides the request: the environment is the one the request's host
+    /// implies, when it does (`--apple-hosts`).
     @inline(__always)
-    private func decisionContext(credential: ProviderCredential, now: Int64) -> DecisionContext {
-        DecisionContext(environment: configuration.environment, credential: credential, now: now,
-                        environmentKeyReason: configuration.environmentKeyReason)
+    private func decisionContext(credential: ProviderCredential, now: Int64, connection: PipelineConnection) -> DecisionContext {
+        DecisionContext(environment: connection.environment ?? configuration.environment, credential: credential, now: now,
+                        environmentKeyReason: configuration.environmentKeyReason, endpoint: connection.endpoint)
     }
 }

@@ -15,10 +15,19 @@ public struct PipelineConnection: Sendable {
     /// The state `Pipeline.connectionOpened` returned for this connection, when the transport kept it; nil makes
     /// the pipeline look the connection up by `id` (and start tracking it on its first request).
     public var handle: PipelineConnectionHandle?
+    /// Which APIs the port it came in on serves: all of them on the mock's own port, Apple's split under
+    /// `--apple-hosts` (``APNsEndpoint``).
+    public var endpoint: APNsEndpoint
+    /// The environment the request's host implies under `--apple-hosts` (`api.push.apple.com` is production): it
+    /// decides and is recorded in place of the configured one. Nil elsewhere.
+    public var environment: APNsEnvironment?
 
     /// Describes a request's connection.
     public init(id: UInt64, remote: String, streamID: Int32, receivedAtNanos: UInt64 = Timestamp.monotonicNanos(),
-                certificateDER: [UInt8]? = nil, handle: PipelineConnectionHandle? = nil) {
+                certificateDER: [UInt8]? = nil, handle: PipelineConnectionHandle? = nil, endpoint: APNsEndpoint = .all,
+                environment: APNsEnvironment? = nil) {
+        self.endpoint = endpoint
+        self.environment = environment
         self.id = id
         self.remote = remote
         self.streamID = streamID

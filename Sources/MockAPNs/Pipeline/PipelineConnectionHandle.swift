@@ -5,8 +5,11 @@ import Synchronized
 /// requests of one connection are decided one at a time, each seeing the state the previous one left.
 public final class PipelineConnectionHandle: Sendable {
     let state: Locked<PipelineConnectionState>
+    /// What the port the connection came in on stands for (``ListenerRole``).
+    public let role: ListenerRole
 
-    init(_ state: PipelineConnectionState) {
+    init(_ state: PipelineConnectionState, role: ListenerRole = .mock) {
         self.state = Locked(state)
+        self.role = role
     }
 }

@@ -89,6 +89,10 @@ struct JSONLineEncoder {
             raw(",\"skipped\":"); optional(relay.skipped)
             raw("}")
         }
+        if let environment = record.environment {
+            // Only under `--apple-hosts`: lines without it read as before.
+            raw(",\"environment\":"); string(environment.rawValue)
+        }
         if let instance = record.instance {
             // Only on records read back from a shared store: lines without it read as before.
             raw(",\"instance\":"); string(instance)

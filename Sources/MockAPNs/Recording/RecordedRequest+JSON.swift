@@ -114,6 +114,12 @@ extension RecordedRequest {
             durationMicros: (try? int(json["duration_us"], "duration_us")) ?? 0
         )
         instance = json["instance"]?.stringValue
+        if let name = json["environment"] {
+            guard let value = name.stringValue.flatMap(APNsEnvironment.init(rawValue:)) else {
+                throw DecodingError(description: "record field \"environment\" must be \"development\" or \"production\"")
+            }
+            environment = value
+        }
         if let relayJSON = json["relay"], case .object = relayJSON {
             relay = RelayVerdict(
                 status: Int(try int(relayJSON["status"], "relay.status")), reason: relayJSON["reason"]?.stringValue,

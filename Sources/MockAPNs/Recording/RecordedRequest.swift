@@ -59,6 +59,10 @@ public struct RecordedRequest: Sendable, Equatable {
     /// The mock instance that answered, as a shared store reports it (`--instance-name`); nil for a record read from
     /// one mock's own memory or file, which only that mock answered.
     public var instance: String? = nil
+    /// The environment the request's host name implied, when the mock served Apple's names (`serve --apple-hosts`:
+    /// `api.push.apple.com` is production, the sandbox names development); nil on the mock's own address, where
+    /// the configured environment applies to every request.
+    public var environment: APNsEnvironment? = nil
     /// The JSON line this record was read from and its parsed tree, when it was read from one (a record file, a
     /// store): ``jsonValue()`` serves that tree while the record still encodes to that line, instead of encoding
     /// and parsing it again.
@@ -83,7 +87,7 @@ public struct RecordedRequest: Sendable, Equatable {
         seq: UInt64, receivedAtMillis: Int64, connectionID: UInt64, streamID: Int32, remote: String,
         method: String, path: String, deviceToken: String?, headers: [HeaderField], body: [UInt8],
         payloadSource: PayloadSource, payloadBytes: Int, auth: Authentication, response: Response,
-        faults: [String], lint: [LintFinding], durationMicros: Int64
+        faults: [String], lint: [LintFinding], durationMicros: Int64, environment: APNsEnvironment? = nil
     ) {
         // The one initializer that sets every field, each once; the public one passes `.value(payload)` in rather
         // than writing `payloadSource` afterwards, which copied the record (the server builds one per request).
@@ -104,6 +108,7 @@ public struct RecordedRequest: Sendable, Equatable {
         self.faults = faults
         self.lint = lint
         self.durationMicros = durationMicros
+        self.environment = environment
     }
 
     /// Records are equal when every field is, `payload` compared as JSON whichever way each record holds it.
@@ -114,6 +119,7 @@ public struct RecordedRequest: Sendable, Equatable {
             && lhs.body == rhs.body && lhs.payloadBytes == rhs.payloadBytes && lhs.auth == rhs.auth
             && lhs.response == rhs.response && lhs.faults == rhs.faults && lhs.lint == rhs.lint
             && lhs.durationMicros == rhs.durationMicros && lhs.relay == rhs.relay && lhs.instance == rhs.instance
+            && lhs.environment == rhs.environment
             && (lhs.payloadSource == rhs.payloadSource || lhs.payload == rhs.payload)
     }
 

@@ -23,6 +23,10 @@ public struct MockServerConfiguration: Sendable {
     /// A folder holding a CA of this mock's own, made there on first use (`--ca-dir`), that signs the server
     /// certificate issued at start instead of the bundled test CA.
     public var certificateAuthorityDirectory: String?
+    /// Serve Apple's own host names (`--apple-hosts`): the certificate names them (``AppleHost/names``) and is signed by
+    /// `certificateAuthorityDirectory`'s CA (never the bundled one, whose key is public), `port` serves pushes as
+    /// Apple's 2197, and these ports the rest. Nil = the mock's own address only.
+    public var appleHosts: AppleHostsConfiguration?
     /// Extra trusted keys, each `TEAMID:KEYID:PATH[:development|production|both]`.
     public var keyFiles: [String] = []
     /// Trust the bundled test keys (`certs/keys.json`).

@@ -37,6 +37,15 @@ struct ServeCommand: AsyncParsableCommand {
         "Sign the server certificate with a CA of this mock's own, made in DIR on first use and kept (ca.pem, ca-key.pem), instead of the bundled test CA.",
         valueName: "dir"))
     var caDir: String?
+    @Flag(name: .customLong("apple-hosts"), help: ArgumentHelp(
+        "Serve Apple's own host names (api.push.apple.com, api.sandbox…, api.development…, api-manage-broadcast…) so an unmodified sender reaches the mock once its process trusts the CA and routes the names here (docs/unmodified-senders.md): pushes on --port and --apple-https-port, channel management on --manage-sandbox-port and --manage-production-port, the environment from the host name. Signed by --ca-dir's CA, else one made once in $XDG_DATA_HOME/mockapns/apple-hosts-ca; never the bundled CA. MOCKAPNS_APPLE_HOSTS=1."))
+    var appleHosts = false
+    @Option(name: .customLong("apple-https-port"), help: "With --apple-hosts: Apple's HTTPS port for pushes (default 443; 0 picks a free port).")
+    var appleHTTPSPort: Int?
+    @Option(name: .customLong("manage-sandbox-port"), help: "With --apple-hosts: sandbox channel management, api-manage-broadcast.sandbox.push.apple.com (default 2195; 0 picks a free port).")
+    var manageSandboxPort: Int?
+    @Option(name: .customLong("manage-production-port"), help: "With --apple-hosts: production channel management, api-manage-broadcast.push.apple.com (default 2196; 0 picks a free port).")
+    var manageProductionPort: Int?
     @Option(name: .customLong("key-file"), help: "Trust a signing key: TEAMID:KEYID:PATH[:development|production|both][:topic,topic…] (topics: a topic-specific key). Repeatable.")
     var keyFiles: [String] = []
     @Flag(help: "Check JWT shape, claims and time, but not signatures.") var trustAnySignature = false
@@ -97,11 +106,24 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as HTTP2Error {
             switch error {
             case .addressInUse(let host, let port):
+                let flag = configuration.appleHosts.flatMap { apple in
+                    [(apple.httpsPort, "--apple-https-port"), (apple.channelManagementSandboxPort, "--manage-sandbox-port"),
+                     (apple.channelManagementProductionPort, "--manage-production-port")].first { $0.0 == port && port != 0 }?.1
+                } ?? "--port"
                 let failure = ListenerStartFailure(listener: "the APNs endpoint", reason: "\(host):\(port) is already in use",
-                                                   remedy: "--port (0 picks a free port) or stop the other process")
+                                                   remedy: "\(flag) (0 picks a free port) or stop the other process")
+                FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
+            case .bindFailed(_, let port, _) where port > 0 && port < 1024:
+                // A port below 1024 needs the right to bind it: Apple's 443 under --apple-hosts, most often.
+                let failure = ListenerStartFailure(
+                    listener: "the APNs endpoint", reason: "\(error)",
+                    remedy: "the port (--apple-https-port or --port; 0 picks a free one, then route \(port) to it), or give this "
+                        + "binary the right to bind low ports: run as root, or `sudo setcap cap_net_bind_service=+ep \(CommandLine.arguments[0])`")
                 FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
             case .bindFailed, .invalidAddress:
-                let failure = ListenerStartFailure(listener: "the APNs endpoint", reason: "\(error)", remedy: "--host or --port")
+                let failure = ListenerStartFailure(listener: "the APNs endpoint", reason: "\(error)",
+                                                   remedy: configuration.appleHosts == nil ? "--host or --port"
+                                                       : "--host, --port, --apple-https-port, --manage-sandbox-port or --manage-production-port")
                 FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
             default:
                 FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
@@ -147,8 +169,14 @@ struct ServeCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data(
             "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
         if !configuration.tlsNames.isEmpty || configuration.certificateAuthorityDirectory != nil, let ca = server.certificateAuthorityPath {
-            let names = (configuration.tlsNames + ServerIdentity.loopbackNames).joined(separator: ", ")
+            let apple = configuration.appleHosts == nil ? [] : AppleHost.names
+            let names = (apple + configuration.tlsNames + ServerIdentity.loopbackNames).joined(separator: ", ")
             FileHandle.standardError.write(Data("mockapns: TLS certificate issued for \(names); senders trust \(ca)\n".utf8))
+        }
+        if configuration.appleHosts != nil {
+            let ports = server.applePorts.sorted { $0.key < $1.key }.map { "Apple's \($0.key) on \($0.value)" }.joined(separator: ", ")
+            FileHandle.standardError.write(Data(
+                "mockapns: serving Apple's host names: \(ports) (pushes on 443/2197, channel management on 2195/2196)\n".utf8))
         }
         // Started before the ready file is written, so every request a script sends is logged.
         let requestLog = quiet || env.bool("QUIET") ? nil : RequestLog.start(recorder: server.recorder, logger: logger)
@@ -173,7 +201,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let readyPath {
             let ready = ReadyFile(apnsURL: server.url, controlURL: plane.controlURL, http1URL: plane.http1URL,
                                   dashboardURL: plane.dashboardURL, caFile: server.certificateAuthorityPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                                  pid: getpid(), version: MockAPNsVersion.current)
+                                  pid: getpid(), version: MockAPNsVersion.current,
+                                  applePorts: configuration.appleHosts == nil ? nil
+                                      : Dictionary(uniqueKeysWithValues: server.applePorts.map { ("\($0.key)", $0.value) }))
             do {
                 try ready.write(to: readyPath)
             } catch {
@@ -257,6 +287,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("--tls-name \"\(bad)\" is not a host name or an IP address (letters, digits, '-' and '.', or an IP literal)")
             }
         }
+        try applyAppleHosts(to: &configuration, environment: env, useH2C: useH2C, ownCertificate: ownCertificate)
         configuration.keyFiles = keyFiles + (env["KEY_FILE"].map { $0.split(separator: ",").map(String.init) } ?? [])
         configuration.trustAnySignature = trustAnySignature || env.bool("TRUST_ANY_SIGNATURE")
         if let name = environment ?? env["ENVIRONMENT"] {
@@ -301,6 +332,42 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: level) ?? .info
         configuration.logger = logger
         return configuration
+    }
+
+    /// `--apple-hosts` and its ports: Apple's names need TLS and a CA of this machine's own (`--ca-dir`, else the user's
+    /// data folder), never the bundled one; the port options go with the flag.
+    private func applyAppleHosts(to configuration: inout MockServerConfiguration, environment env: EnvironmentOptions,
+                                 useH2C: Bool, ownCertificate: Bool) throws {
+        let ports = [("--apple-https-port", appleHTTPSPort, "APPLE_HTTPS_PORT"),
+                     ("--manage-sandbox-port", manageSandboxPort, "MANAGE_SANDBOX_PORT"),
+                     ("--manage-production-port", manageProductionPort, "MANAGE_PRODUCTION_PORT")]
+        guard appleHosts || env.bool("APPLE_HOSTS") else {
+            if let given = ports.first(where: { $0.1 != nil }) { throw ValidationError("\(given.0) goes with --apple-hosts") }
+            return
+        }
+        if useH2C { throw ValidationError("--apple-hosts serves TLS under Apple's names, and --h2c serves no TLS: drop one") }
+        if ownCertificate {
+            throw ValidationError("--apple-hosts issues the certificate for Apple's names, and --cert/--key give one of your own: drop one")
+        }
+        var apple = AppleHostsConfiguration()
+        var values: [Int] = []
+        for (flag, value, variable) in ports {
+            let port = try value ?? env.int(variable)
+            if let port, !(0...65_535).contains(port) { throw ValidationError("\(flag) must be a port from 0 to 65535, got \(port)") }
+            values.append(port ?? -1)
+        }
+        if values[0] >= 0 { apple.httpsPort = values[0] }
+        if values[1] >= 0 { apple.channelManagementSandboxPort = values[1] }
+        if values[2] >= 0 { apple.channelManagementProductionPort = values[2] }
+        configuration.appleHosts = apple
+        if configuration.certificateAuthorityDirectory == nil {
+            guard let data = UserDataDirectory.path(environment: env.variables) else {
+                throw ValidationError("--apple-hosts needs a CA of this machine's own and neither XDG_DATA_HOME nor HOME is set: give --ca-dir DIR")
+            }
+            // Apart from the CA `mockapns certs --install` puts in the system store: trust in Apple's names stays per
+            // process (docs/unmodified-senders.md).
+            configuration.certificateAuthorityDirectory = data + "/apple-hosts-ca"
+        }
     }
 
 }

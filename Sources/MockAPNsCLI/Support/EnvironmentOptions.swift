@@ -3,16 +3,17 @@ import Foundation
 
 /// Reads `MOCKAPNS_<NAME>` environment variables, the fallback for every `serve` option.
 struct EnvironmentOptions {
-    private let values: [String: String]
+    /// Every variable, not only `MOCKAPNS_*` ones (HOME and XDG_DATA_HOME say where per-user files go).
+    let variables: [String: String]
 
     /// The variables of `values`: the process's own unless a test gives others.
     init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
-        self.values = values
+        variables = values
     }
 
     /// The value of `MOCKAPNS_<name>`, if set and not empty.
     subscript(name: String) -> String? {
-        guard let value = values["MOCKAPNS_" + name], !value.isEmpty else { return nil }
+        guard let value = variables["MOCKAPNS_" + name], !value.isEmpty else { return nil }
         return value
     }
 

@@ -21,6 +21,9 @@ struct ReadyFile: Encodable, Equatable {
     var pid: Int32
     /// `mockapns --version`.
     var version: String
+    /// Under `--apple-hosts`: Apple's port ("443", "2197", "2195", "2196") → the port the mock listens on, for a
+    /// sender's routing of Apple's names.
+    var applePorts: [String: Int]? = nil
 
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()

@@ -8,9 +8,13 @@ import MockAPNs
 struct PipelineHTTP2Handler: HTTP2RequestHandler {
     let pipeline: Pipeline
     let logger: Logger
+    /// What each of the transport's ports stands for, by ``HTTP2ConnectionInfo/listener``: the mock's own port alone,
+    /// or Apple's ports as well under `--apple-hosts`.
+    var roles: [ListenerRole] = [.mock]
 
     func makeConnectionContext(for info: HTTP2ConnectionInfo) -> (any AnyObject & Sendable)? {
-        pipeline.connectionOpened(id: info.id, certificateDER: info.peerCertificateDER)
+        pipeline.connectionOpened(id: info.id, certificateDER: info.peerCertificateDER,
+                                  role: roles.indices.contains(info.listener) ? roles[info.listener] : .mock)
     }
 
     func connectionClosed(_ info: HTTP2ConnectionInfo) {
@@ -33,9 +37,11 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
             method: request.method, path: request.path,
             headers: request.headers,
             body: request.body)
+        let role = handle?.role ?? .mock
         let connection = PipelineConnection(
             id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,
-            receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER, handle: handle)
+            receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER, handle: handle,
+            endpoint: role.endpoint, environment: Self.environment(of: request, on: role))
         let logger = logger
         // A `.later` answer arrives from the file writer's thread or a task; the responder hands it to the
         // connection's loop (`loop.execute`), so the loop never waits for the disk, the upstream or the store.
@@ -45,6 +51,13 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         if case .now(let response) = answer {
             Self.finish(response, request: request, responder: responder, logger: logger)
         }
+    }
+
+    /// The environment `request` has on a port of `role`: on Apple's push ports, the one its host name implies, read
+    /// from `:authority`, else from a `host` header (aioapns sends its host that way); nil = the configured one.
+    private static func environment(of request: HTTP2Request, on role: ListenerRole) -> APNsEnvironment? {
+        guard role.readsHostName else { return role.environment }
+        return role.environment(authority: request.authority ?? request.header("host"))
     }
 
     /// Logs a refusal, applies a stream limit, and carries the response out (now, or after a `delay` fault).

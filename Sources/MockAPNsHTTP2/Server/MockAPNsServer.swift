@@ -78,6 +78,11 @@ public final class MockAPNsServer: Sendable {
         transportConfiguration.timeoutGoAwayDebugData = Pipeline.reasonBody(APNsReason.idleTimeout.rawValue, timestamp: nil)
         transportConfiguration.logger = configuration.logger
         if let loops = configuration.loopCount { transportConfiguration.loopCount = loops }
+        var roles: [ListenerRole] = [.mock]
+        if let apple = configuration.appleHosts {
+            transportConfiguration.extraPorts = apple.extraListeners.map(\.port)
+            roles = [.applePush] + apple.extraListeners.map(\.role)
+        }
         var authorityPath: String?
         if configuration.tls {
             let identity = try ServerIdentity.resolve(configuration, credentials: credentials)
@@ -92,7 +97,7 @@ public final class MockAPNsServer: Sendable {
                 requestClientCertificate: true)
         }
         certificateAuthorityPath = authorityPath
-        handler = PipelineHTTP2Handler(pipeline: pipeline, logger: configuration.logger)
+        handler = PipelineHTTP2Handler(pipeline: pipeline, logger: configuration.logger, roles: roles)
         transport = try HTTP2Server(configuration: transportConfiguration, handler: handler)
     }
 
@@ -110,6 +115,18 @@ public final class MockAPNsServer: Sendable {
 
     /// The port actually bound (useful with port 0).
     public var port: Int { transport.localPort }
+
+    /// Under `--apple-hosts`, Apple's port → the port the mock really listens on (443, 2197, 2195, 2196), for a
+    /// sender's routing to map; empty otherwise.
+    public var applePorts: [Int: Int] {
+        guard let apple = configuration.appleHosts else { return [:] }
+        let bound = transport.localPorts
+        var ports = [2197: port]
+        for (index, listener) in apple.extraListeners.enumerated() where index + 1 < bound.count {
+            ports[listener.applePort] = bound[index + 1]
+        }
+        return ports
+    }
 
     /// The URL senders use, e.g. `https://127.0.0.1:2197`.
     public var url: String {

@@ -1,4 +1,5 @@
 import APNsCrypto
+import APNsModel
 import Foundation
 import MockAPNs
 
@@ -26,6 +27,7 @@ public struct ServerIdentity: Sendable {
     static func resolve(_ configuration: MockServerConfiguration,
                         credentials: BundledCredentials?) throws(ConfigurationError) -> ServerIdentity {
         let issues = !configuration.tlsNames.isEmpty || configuration.certificateAuthorityDirectory != nil
+            || configuration.appleHosts != nil
         guard issues else {
             guard let certificate = configuration.certificatePath ?? credentials?.serverCertificatePath,
                   let key = configuration.privateKeyPath ?? credentials?.serverKeyPath else {
@@ -43,6 +45,11 @@ public struct ServerIdentity: Sendable {
         }
         let authority: IssuedCertificate
         let authorityPath: String
+        if configuration.appleHosts != nil, configuration.certificateAuthorityDirectory == nil {
+            // Anyone with the repository has the bundled CA's key: a certificate for Apple's names signed by it would
+            // let them impersonate APNs to every machine that trusts it.
+            throw .invalidCertificate("--apple-hosts never uses the bundled test CA (its private key is public): give --ca-dir DIR, a folder for a CA of this machine's own")
+        }
         if let directory = configuration.certificateAuthorityDirectory {
             authority = try CertificateAuthorityDirectory(path: directory).loadOrCreate()
             authorityPath = CertificateAuthorityDirectory(path: directory).certificatePath
@@ -52,7 +59,8 @@ public struct ServerIdentity: Sendable {
             authorityPath = credentials.caPath
         }
         var names: [String] = []
-        for name in configuration.tlsNames + Self.loopbackNames where !names.contains(name.lowercased()) {
+        let appleNames = configuration.appleHosts == nil ? [] : AppleHost.names
+        for name in appleNames + configuration.tlsNames + Self.loopbackNames where !names.contains(name.lowercased()) {
             names.append(name.lowercased())
         }
         let now = Int64(Date().timeIntervalSince1970)

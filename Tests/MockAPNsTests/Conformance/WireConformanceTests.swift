@@ -15,6 +15,8 @@ final class WireConformanceTests: XCTestCase {
     private struct ServerKey: Hashable {
         var environment: APNsEnvironment
         var environmentKeyReason: APNsReason
+        /// Serving Apple's names (`--apple-hosts`) for cases that name an `apple_host`.
+        var appleHosts: Bool
     }
 
     func testEveryCaseOverTheWire() async throws {
@@ -23,13 +25,24 @@ final class WireConformanceTests: XCTestCase {
         var servers: [ServerKey: TestServer] = [:]
         var failures: [String] = []
         var ran = 0
+        // Apple's names are signed by a CA of the test's own: the mock never signs them with the bundled one.
+        let authority = try makeTestDirectory("apple-hosts-ca")
         for url in files {
             let c = try ConformanceCase(url: url)
-            let key = ServerKey(environment: c.environment, environmentKeyReason: c.environmentKeyReason)
+            let key = ServerKey(environment: c.environment, environmentKeyReason: c.environmentKeyReason,
+                                appleHosts: c.appleHost != nil)
             if servers[key] == nil {
                 servers[key] = try TestServer.start {
                     $0.pipeline.environment = key.environment
                     $0.pipeline.environmentKeyReason = key.environmentKeyReason
+                    if key.appleHosts {
+                        var apple = AppleHostsConfiguration()
+                        apple.httpsPort = 0
+                        apple.channelManagementSandboxPort = 0
+                        apple.channelManagementProductionPort = 0
+                        $0.appleHosts = apple
+                        $0.certificateAuthorityDirectory = authority
+                    }
                 }
             }
             let server = servers[key]!
@@ -55,17 +68,25 @@ final class WireConformanceTests: XCTestCase {
                                             auth: entry.auth, now: now, certificate: &certificate, tokens: &tokens))
         }
         requests.append(try wireRequest(c, request: c.request, auth: c.auth, now: now, certificate: &certificate, tokens: &tokens))
+        // An Apple host is reached on the port Apple serves its API on (2197's stand-in for the push hosts), by name.
+        var port = server.port
+        if let host = c.appleHost, let apple = AppleHost.channelManagement.first(where: { $0.name == host }) {
+            guard let bound = server.server.applePorts[apple.port] else { return "no listener for Apple's \(apple.port)" }
+            port = bound
+        }
+        let ca = c.appleHost == nil ? nil : server.server.certificateAuthorityPath
         let outcome: H2Requests.Outcome
         if c.history.contains(where: { $0.atOffset != 0 }) {
             // Request i happens at history[i].atOffset seconds before the final one (which is at 0).
             let offsets = c.history.map(\.atOffset) + [0]
             let clock = server.server.pipeline.configuration.clock
-            outcome = try H2Requests.runStepped(port: server.port, certificate: certificate, requests) { index in
+            outcome = try H2Requests.runStepped(port: port, certificate: certificate, authority: c.appleHost, ca: ca,
+                                                requests) { index in
                 clock.set(offsetSeconds: offsets[index])
             }
             clock.set(offsetSeconds: 0)
         } else {
-            outcome = try H2Requests.run(port: server.port, certificate: certificate, requests)
+            outcome = try H2Requests.run(port: port, certificate: certificate, authority: c.appleHost, ca: ca, requests)
         }
         for (index, entry) in c.history.enumerated() {
             if let status = entry.expectStatus, outcome.responses[index].status != status {

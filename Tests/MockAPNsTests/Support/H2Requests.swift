@@ -31,10 +31,13 @@ struct H2Requests {
         var goAway: [String: Any]?
     }
 
+    /// `authority` is the host name sent as SNI and `:authority` (default localhost); `ca` the CA to verify with
+    /// (default the bundled one).
     static func run(port: Int, tls: Bool = true, alpn: Bool = false, certificate: String? = nil,
-                    parallel: Bool = false, burst: Bool = false, _ requests: [Request]) throws -> Outcome {
+                    parallel: Bool = false, burst: Bool = false, authority: String? = nil, ca: String? = nil,
+                    _ requests: [Request]) throws -> Outcome {
         var input = try spec(port: port, tls: tls, alpn: alpn, certificate: certificate, parallel: parallel || burst,
-                             step: false, requests)
+                             step: false, authority: authority, ca: ca, requests)
         if burst {
             // Every request in one write: the server reads the whole flight before it answers any of it.
             var object = try JSONSerialization.jsonObject(with: input) as? [String: Any] ?? [:]
@@ -48,8 +51,8 @@ struct H2Requests {
 
     /// Like `run`, on one connection, calling `beforeEach(i)` before request `i` goes out (e.g. to move the
     /// server's clock).
-    static func runStepped(port: Int, certificate: String? = nil, _ requests: [Request],
-                           beforeEach: (Int) -> Void) throws -> Outcome {
+    static func runStepped(port: Int, certificate: String? = nil, authority: String? = nil, ca: String? = nil,
+                           _ requests: [Request], beforeEach: (Int) -> Void) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: RepoPaths.python)
         process.arguments = [RepoPaths.peers + "/h2_requests.py"]
@@ -59,7 +62,8 @@ struct H2Requests {
         process.standardError = errors
         try process.run()
         input.fileHandleForWriting.write(try spec(port: port, tls: true, alpn: false, certificate: certificate,
-                                                  parallel: false, step: true, requests) + Data("\n".utf8))
+                                                  parallel: false, step: true, authority: authority, ca: ca, requests)
+                                         + Data("\n".utf8))
         var buffer = Data()
         var result: String?
         while result == nil {
@@ -87,9 +91,10 @@ struct H2Requests {
     }
 
     private static func spec(port: Int, tls: Bool, alpn: Bool, certificate: String?, parallel: Bool, step: Bool,
-                             _ requests: [Request]) throws -> Data {
-        var spec: [String: Any] = ["port": port, "tls": tls, "alpn": alpn, "ca": RepoPaths.cert("ca.pem"),
+                             authority: String? = nil, ca: String? = nil, _ requests: [Request]) throws -> Data {
+        var spec: [String: Any] = ["port": port, "tls": tls, "alpn": alpn, "ca": ca ?? RepoPaths.cert("ca.pem"),
                                    "parallel": parallel, "step": step]
+        if let authority { spec["authority"] = authority }
         if let certificate {
             spec["cert"] = RepoPaths.cert("\(certificate).pem")
             spec["key"] = RepoPaths.cert("\(certificate)-key.pem")

@@ -1,0 +1,134 @@
+import APNsModel
+import Foundation
+import MockAPNs
+import MockAPNsHTTP2
+import PeerSupport
+import TestSupport
+import XCTest
+
+/// `serve --apple-hosts` between real processes: curl reaches Apple's own names (resolved to loopback, as a hosts file
+/// or an in-process resolver would) on Apple's four ports, verifying the certificate with the CA the ready file and
+/// the control plane name; the host decides the environment, and each port serves only its API.
+final class ServeAppleHostsTests: XCTestCase {
+    private var directory = ""
+
+    override func setUp() async throws {
+        directory = try makeTestDirectory("serve-apple-hosts")
+    }
+
+    private static let freePorts = ["--port", "0", "--apple-https-port", "0", "--manage-sandbox-port", "0",
+                                    "--manage-production-port", "0"]
+
+    /// curl to `https://host:port/path` (the name resolved to 127.0.0.1) trusting `ca`: its exit status, the HTTP
+    /// status and the response headers.
+    private func request(_ host: String, port: Int, path: String, method: String = "POST", body: String?,
+                         trusting ca: String) throws -> (exit: Int32, status: String, headers: String) {
+        let headerFile = directory + "/headers-\(UUID().uuidString)"
+        var arguments = ["-sS", "--http2", "--max-time", "20", "--resolve", "\(host):\(port):127.0.0.1", "--cacert", ca,
+                         "-o", "/dev/null", "-D", headerFile, "-w", "%{http_code}", "-X", method,
+                         "-H", "authorization: bearer " + (try TestServer.jwt()), "-H", "apns-topic: com.example.app",
+                         "-H", "apns-push-type: alert"]
+        if let body { arguments += ["--data-binary", body] }
+        let run = try PeerProcess.run("/usr/bin/curl", arguments + ["https://\(host):\(port)\(path)"], timeout: 30)
+        let headers = (try? String(contentsOfFile: headerFile, encoding: .utf8)) ?? ""
+        return (run.status, run.stdout, headers.lowercased())
+    }
+
+    func testApplesNamesAreServedOnApplesPortsEachHostItsEnvironment() async throws {
+        let folder = directory + "/ca"
+        let record = directory + "/records.jsonl"
+        let served = try await ServedMock.start(["--apple-hosts", "--ca-dir", folder, "--control-port", "0", "--quiet"]
+                                                    + Self.freePorts, readyFile: directory + "/ready.json", record: record)
+        defer { served.stop() }
+        let ready = served.ready
+        let ca = try XCTUnwrap(ready["ca_file"]?.stringValue)
+        XCTAssertEqual(ca, folder + "/ca.pem")
+        let keyMode = try FileManager.default.attributesOfItem(atPath: folder + "/ca-key.pem")[.posixPermissions] as? Int
+        XCTAssertEqual(keyMode, 0o600, "the CA key is its owner's only")
+        var ports: [Int: Int] = [:]
+        for apple in [443, 2197, 2195, 2196] {
+            ports[apple] = try XCTUnwrap(ready.value(at: ["apple_ports", "\(apple)"])?.integerValue).map(Int.init)
+        }
+        XCTAssertEqual(ports[2197], Int(served.apnsURL.split(separator: ":").last ?? ""), "2197 is the APNs URL's port")
+        XCTAssertEqual(Set(ports.values).count, 4, "four listeners")
+        let device = "/3/device/\(TestServer.token64)"
+        let alert = #"{"aps":{"alert":"hi"}}"#
+
+        let production = try request("api.push.apple.com", port: ports[443]!, path: device, body: alert, trusting: ca)
+        XCTAssertEqual(production.exit, 0)
+        XCTAssertEqual(production.status, "200")
+        XCTAssertFalse(production.headers.contains("apns-unique-id"), "production answers carry no apns-unique-id")
+        let sandbox = try request("api.sandbox.push.apple.com", port: ports[2197]!, path: device, body: alert, trusting: ca)
+        XCTAssertEqual(sandbox.status, "200")
+        XCTAssertTrue(sandbox.headers.contains("apns-unique-id"), "development answers do")
+        let legacy = try request("api.development.push.apple.com", port: ports[443]!, path: device, body: alert, trusting: ca)
+        XCTAssertEqual(legacy.status, "200")
+        XCTAssertEqual(try request("api.push.apple.com", port: ports[443]!, path: device, body: alert,
+                                   trusting: RepoPaths.cert("ca.pem")).exit, 60, "the bundled CA signs no Apple name")
+
+        let channels = "/1/apps/com.example.app/channels"
+        let create = #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#
+        XCTAssertEqual(try request("api-manage-broadcast.sandbox.push.apple.com", port: ports[2195]!, path: channels,
+                                   body: create, trusting: ca).status, "201")
+        XCTAssertEqual(try request("api-manage-broadcast.push.apple.com", port: ports[2196]!, path: channels,
+                                   body: create, trusting: ca).status, "201")
+        XCTAssertEqual(try request("api.push.apple.com", port: ports[443]!, path: channels, body: create, trusting: ca).status,
+                       "404", "channel management is not served on the push ports")
+        XCTAssertEqual(try request("api-manage-broadcast.push.apple.com", port: ports[2196]!, path: device, body: alert,
+                                   trusting: ca).status, "404", "pushes are not served on the channel-management ports")
+
+        let controlURL = try XCTUnwrap(served.controlURL)
+        let servedCA = try PeerProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10", controlURL + "/api/v1/ca.pem"], timeout: 20)
+        XCTAssertEqual(servedCA.stdout, try String(contentsOfFile: ca, encoding: .utf8), "the control plane serves the same CA")
+
+        served.stop()
+        _ = try await served.process.waitForExit(timeout: .seconds(30))
+        let records = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+            .map { try RecordedRequest(jsonLine: Array($0.utf8)) }
+        XCTAssertEqual(records.map(\.environment), [.production, .development, .development, .development, .production,
+                                                    .production, .production],
+                       "each record has the environment its host (or channel-management port) implied")
+        XCTAssertEqual(records.map(\.response.status), [200, 200, 200, 201, 201, 404, 404])
+    }
+
+    func testAPortInUseNamesTheFlagThatMovesIt() async throws {
+        let first = try await ServedMock.start(["--quiet", "--no-control", "--port", "0"], readyFile: directory + "/first.json")
+        defer { first.stop() }
+        let taken = try XCTUnwrap(first.apnsURL.split(separator: ":").last.map(String.init))
+        let run = try await InspectCLI.run(["serve", "--apple-hosts", "--ca-dir", directory + "/ca", "--no-control", "--port", "0",
+                                            "--apple-https-port", "0", "--manage-sandbox-port", taken,
+                                            "--manage-production-port", "0"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("127.0.0.1:\(taken) is already in use — change --manage-sandbox-port (0 picks a free port)"),
+                      run.stderr)
+    }
+
+    /// Port 443 for a user without the right to bind it: the error says the ways out. Run as `nobody` when the suite
+    /// runs as root (CI does), as the user itself otherwise.
+    func testPort443WithoutTheRightToBindItSaysWhatToDo() throws {
+        let folder = directory + "/ca-nobody"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o777])
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory)
+        let serve = [try InspectCLI.binary.path, "serve", "--apple-hosts", "--ca-dir", folder, "--no-control", "--port", "0",
+                     "--apple-https-port", "443", "--manage-sandbox-port", "0", "--manage-production-port", "0"]
+        let run = getuid() == 0
+            ? try PeerProcess.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups"] + serve, timeout: 30)
+            : try PeerProcess.run(serve[0], Array(serve.dropFirst()), timeout: 30)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("cannot start the APNs endpoint"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("--apple-https-port or --port; 0 picks a free one, then route 443 to it"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("setcap cap_net_bind_service=+ep"), run.stderr)
+    }
+
+    /// A program embedding the mock cannot get Apple's names signed by the bundled CA either.
+    func testTheBundledCANeverSignsApplesNames() throws {
+        var configuration = MockServerConfiguration()
+        configuration.port = 0
+        configuration.credentialsDirectory = RepoPaths.certs
+        configuration.appleHosts = AppleHostsConfiguration()
+        XCTAssertThrowsError(try MockAPNsServer(configuration: configuration)) { error in
+            XCTAssertEqual("\(error)", "invalid certificate: --apple-hosts never uses the bundled test CA (its private key is public): give --ca-dir DIR, a folder for a CA of this machine's own")
+        }
+    }
+}
