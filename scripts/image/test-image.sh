@@ -14,6 +14,8 @@
 #   - SIGTERM (podman stop) exits 0 with every record in /data/records.jsonl;
 #   - after a restart the CA is the same (kept in the volume), a push verified with the CA fetched before is accepted,
 #     and the recording holds the earlier records and the new one.
+#   - with MOCKAPNS_APPLE_HOSTS=1 the unprivileged user binds Apple's 443, 2195 and 2196, and a second container reaches
+#     https://api.push.apple.com by a network alias, verifying the CA the control plane serves;
 #   - the README's image quick start, run as written (ports 2197 and 2198, a container named mockapns), accepts its
 #     push and lists it.
 # Host ports are picked by the engine except for the README's quick start. It prints the time from `run` to the first
@@ -187,6 +189,41 @@ STATUS=$(curl -sS -o /dev/null -w '%{http_code}' -H "authorization: bearer $MADE
 STATUS=$(curl -sS -o /dev/null -w '%{http_code}' -H "authorization: bearer $CONTROL_TOKEN" "http://127.0.0.1:$CONTROL_PORT/api/v1/stats")
 [ "$STATUS" = 401 ] || fail "GET /api/v1/stats with another token: expected 401, got $STATUS"
 ok "no MOCKAPNS_CONTROL_TOKEN: a token is made and printed at start, and only it opens the control plane"
+
+# --- MOCKAPNS_APPLE_HOSTS=1: Apple's own names on Apple's ports, bound by the unprivileged user through the binary's
+#     file capability (podman leaves net.ipv4.ip_unprivileged_port_start at 1024), reached by name from a second
+#     container (network aliases, port 443 as an unmodified sender dials it) and from the host (published ports)
+engine rm -f -v "$MOCK" >/dev/null 2>&1
+engine run -d --name "$MOCK" --network "$NET" --network-alias api.push.apple.com \
+    --network-alias api-manage-broadcast.sandbox.push.apple.com -p 127.0.0.1::443 -p 127.0.0.1::2195 \
+    -p 127.0.0.1::2197 -p 127.0.0.1::2198 -e MOCKAPNS_APPLE_HOSTS=1 -e MOCKAPNS_CONTROL_TOKEN="$CONTROL_TOKEN" \
+    -v "$VOLUME:/data" "$IMAGE" >/dev/null
+wait_up
+UNPRIVILEGED_START=$(engine exec "$MOCK" cat /proc/sys/net/ipv4/ip_unprivileged_port_start)
+read -r _ RUID _ <<<"$(engine exec "$MOCK" grep '^Uid:' /proc/1/status)"
+[ "$RUID" != 0 ] || fail "with MOCKAPNS_APPLE_HOSTS=1 serve runs as root"
+curl -fsS -o "$WORK/apple-ca.pem" "http://127.0.0.1:$CONTROL_PORT/api/v1/ca.pem" || fail "GET /api/v1/ca.pem"
+chmod 644 "$WORK/apple-ca.pem"
+READY=$(engine exec "$MOCK" cat /tmp/mockapns-ready.json)
+[[ "$READY" == *'"apple_ports":{"2195":2195,"2196":2196,"2197":2197,"443":443}'* ]] || fail "the ready file's apple_ports: $READY"
+engine run --rm --network "$NET" -v "$WORK:/work:ro" "$IMAGE" send /work/push.json --url "https://api.push.apple.com" \
+    --ca /work/apple-ca.pem --key-file TESTTEAM01:TESTKEY001:/opt/mockapns/certs/AuthKey_TESTKEY001.p8 \
+    --topic com.example.app --token "$DEVICE" --give-up-after 5 >"$WORK/apple.out" 2>&1 \
+    || { cat "$WORK/apple.out" >&2; fail "send to https://api.push.apple.com (443) from a second container"; }
+HTTPS_PORT=$(host_port 443)
+STATUS=$(curl -sS --http2 --cacert "$WORK/apple-ca.pem" --resolve "api-manage-broadcast.sandbox.push.apple.com:$(host_port 2195):127.0.0.1" \
+    -o /dev/null -w '%{http_code}' -H "authorization: bearer $JWT" \
+    --data '{"message-storage-policy":0,"push-type":"LiveActivity"}' \
+    "https://api-manage-broadcast.sandbox.push.apple.com:$(host_port 2195)/1/apps/com.example.app/channels" 2>&1 || true)
+[ "$STATUS" = 201 ] || fail "channel creation on Apple's 2195 from the host: expected 201, got $STATUS"
+STATUS=$(curl -sS --http2 --cacert "$WORK/apple-ca.pem" --resolve "api.push.apple.com:$HTTPS_PORT:127.0.0.1" \
+    -o /dev/null -w '%{http_code}' "https://api.push.apple.com:$HTTPS_PORT/3/device/$DEVICE" \
+    -H "authorization: bearer $JWT" -H "apns-topic: com.example.app" --data-binary @"$WORK/push.json" 2>&1 || true)
+[ "$STATUS" = 200 ] || fail "push to api.push.apple.com through the published 443: expected 200, got $STATUS"
+ENVIRONMENTS=$(engine exec "$MOCK" mockapns list --json 2>/dev/null | tr -d ' \n' | grep -o '"environment":"[a-z]*"' | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+[ "$ENVIRONMENTS" = ' 1 "environment":"development"; 2 "environment":"production";' ] \
+    || fail "records' environments: expected one development (2195) and two production (api.push.apple.com), got '$ENVIRONMENTS'"
+ok "MOCKAPNS_APPLE_HOSTS=1: uid $RUID binds 443, 2195, 2196 (ip_unprivileged_port_start $UNPRIVILEGED_START); https://api.push.apple.com from a second container and the host, channels on 2195"
 
 # --- the README's quick start, as written (the block after the marker naming make test-image)
 engine rm -f -v "$MOCK" >/dev/null 2>&1
