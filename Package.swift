@@ -224,7 +224,8 @@ let package = Package(
         // The `mockapns` command line: every subcommand, its options, record reading, output formats, send, relay,
         // store and webhook options; only the root command is public. → MockAPNs, MockAPNsHTTP2, MockAPNsControl,
         // MockAPNsHTTP1, MockAPNsPostgres, MockAPNsWebhooks, APNsModel, APNsCrypto, APNsClient, HTTP2, Synchronized,
-        // ArgumentParser, Logging, AsyncHTTPClient (the HTTP client serve's webhooks share)
+        // ArgumentParser, Logging, AsyncHTTPClient (the one outbound HTTP client: the control plane's readers, webhooks,
+        // relay), NIOCore, NIOPosix
         .target(
             name: "MockAPNsCLI",
             dependencies: [
@@ -233,6 +234,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

@@ -2,7 +2,8 @@
 # make test-dist: the `make dist` archive works on a machine without Swift. Unpacks it into a temporary folder
 # and, with a minimal environment (PATH = the archive and /usr/bin:/bin only, LD_LIBRARY_PATH empty, no
 # MOCKAPNS_* variables), checks that:
-#   - ldd lists no Swift runtime library (libswift*, Foundation, dispatch, BlocksRuntime, ICU);
+#   - ldd lists no Swift runtime library (libswift*, Foundation, dispatch, BlocksRuntime, ICU) and no libcurl (the
+#     binary's outbound HTTP is AsyncHTTPClient's, not URLSession's);
 #   - `mockapns --version` matches the archive's name;
 #   - `serve` uses the certs/ beside the binary: they are replaced by a fresh set (`mockapns certs --out`), so a
 #     server or sender that read any other copy (the build checkout's) would fail the TLS handshake;
@@ -26,6 +27,9 @@ DIR="$WORK/$NAME"
 LIBS=$(ldd "$DIR/mockapns")
 if grep -Ei 'libswift|Foundation|libdispatch|BlocksRuntime|libicu' <<<"$LIBS"; then
     fail "the binary links a Swift runtime library (above)"
+fi
+if grep -i 'libcurl' <<<"$LIBS"; then
+    fail "the binary links libcurl (above): URLSession came back; outbound HTTP goes through AsyncHTTPClient"
 fi
 echo "test-dist: ldd: $(awk '{print $1}' <<<"$LIBS" | tr '\n' ' ')"
 

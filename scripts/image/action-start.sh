@@ -61,7 +61,7 @@ tar -xzf "$TARBALL" -C "$INSTALL" --strip-components=1 || die "$URL is not a gzi
 BIN="$INSTALL/mockapns"
 [ -x "$BIN" ] || die "$URL holds no mockapns binary at its top folder"
 if MISSING=$(ldd "$BIN" 2>/dev/null | grep 'not found'); then
-    die "mockapns needs libraries this runner lacks: $(awk '{print $1}' <<<"$MISSING" | tr '\n' ' ')(sudo apt-get install libnghttp2-14 libssl3 libcurl4)"
+    die "mockapns needs libraries this runner lacks: $(awk '{print $1}' <<<"$MISSING" | tr '\n' ' ')(sudo apt-get install libnghttp2-14 libssl3)"
 fi
 
 READY="$ROOT/ready.json"

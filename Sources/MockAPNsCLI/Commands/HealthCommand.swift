@@ -2,10 +2,6 @@ import APNsModel
 import ArgumentParser
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// `mockapns health`: asks a running mock's control plane whether it serves (`GET /healthz`, which needs no token),
 /// for a container's HEALTHCHECK or a script. Unlike `wait`, which only sees that the ready file exists, this gets
 /// an answer from the running process, so a stopped or hung server is reported unhealthy.
@@ -52,16 +48,14 @@ struct HealthCommand: AsyncParsableCommand {
         guard let url = URL(string: control.hasSuffix("/") ? control + "healthz" : control + "/healthz"), url.scheme != nil else {
             throw ValidationError("'\(control)' is not a URL such as http://127.0.0.1:2198")
         }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = timeout
+        let answer: (status: Int, body: [UInt8])
         do {
-            let (data, response) = try await URLSession.shared.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            guard status == 200, (try? JSONValue.parse(Array(data)))?["status"]?.stringValue == "ok" else {
-                Self.unhealthy("\(url.absoluteString) answered \(status): \(String(decoding: data.prefix(200), as: UTF8.self))")
-            }
+            answer = try await ControlHTTP.get(url.absoluteString, token: nil, timeout: timeout)
         } catch {
-            Self.unhealthy("\(url.absoluteString) did not answer within \(timeout) s: \(error.localizedDescription)")
+            Self.unhealthy("\(url.absoluteString) did not answer: \(error.description)")
+        }
+        guard answer.status == 200, (try? JSONValue.parse(answer.body))?["status"]?.stringValue == "ok" else {
+            Self.unhealthy("\(url.absoluteString) answered \(answer.status): \(String(decoding: answer.body.prefix(200), as: UTF8.self))")
         }
     }
 

@@ -2,10 +2,6 @@ import APNsModel
 import Foundation
 import MockAPNs
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Talks to a running mock's control plane (`/api/v1/…`).
 struct ControlClient: Sendable {
     /// E.g. `http://127.0.0.1:2198`.
@@ -79,9 +75,8 @@ struct ControlClient: Sendable {
         var filter = filter
         filter.limit = nil
         if includeExisting, filter.since == nil { filter.since = 0 }
-        let request = makeRequest("api/v1/stream", query: filter.queryItems)
         let url = baseURL
-        let events = EventStreamReader.events(for: request)
+        let events = EventStreamReader.events(url: address("api/v1/stream", query: filter.queryItems), token: token)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -117,28 +112,23 @@ struct ControlClient: Sendable {
         try record(from: try parse(Array(data.utf8), url: url), url: url)
     }
 
-    /// A GET request for `path` under the base URL.
-    func makeRequest(_ path: String, query: [(String, String)]) -> URLRequest {
+    /// The URL of `path` under the base URL, with `query` percent-encoded.
+    func address(_ path: String, query: [(String, String)]) -> String {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         if !query.isEmpty { components?.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
-        var request = URLRequest(url: components?.url ?? baseURL)
-        request.timeoutInterval = 10
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "authorization") }
-        return request
+        return (components?.url ?? baseURL).absoluteString
     }
 
     /// GETs `path` and parses the JSON answer; non-2xx answers become ``InspectError``s.
     private func get(_ path: String, query: [(String, String)]) async throws(InspectError) -> JSONValue {
-        let request = makeRequest(path, query: query)
-        let data: Data
-        let response: URLResponse
+        let status: Int
+        let data: [UInt8]
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            (status, data) = try await ControlHTTP.get(address(path, query: query), token: token, timeout: 10)
         } catch {
-            throw .unreachable(url: baseURL.absoluteString, reason: error.localizedDescription)
+            throw .unreachable(url: baseURL.absoluteString, reason: error.description)
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let body = try? JSONValue.parse(Array(data))
+        let body = try? JSONValue.parse(data)
         guard (200..<300).contains(status) else {
             let message = body?["error"]?.stringValue ?? String(decoding: data, as: UTF8.self)
             if status == 404 && path.hasPrefix("api/v1/notifications/") { throw .notFound(message) }

@@ -1,9 +1,5 @@
+import AsyncHTTPClient
 import Foundation
-import Synchronized
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One server-sent event: its `event:` name (nil for the default, a record) and its `data` (lines joined by
 /// newlines).
@@ -12,7 +8,7 @@ struct ServerSentEvent: Sendable, Equatable {
     var data: String
 }
 
-/// Reads a server-sent event stream and yields each event.
+/// Reads a server-sent event stream (`GET /api/v1/stream`) and yields each event.
 enum EventStreamReader {
     /// Why the stream could not be read.
     enum Failure: Error {
@@ -22,94 +18,73 @@ enum EventStreamReader {
         case status(Int, String)
     }
 
-    /// Every event `request` delivers, until the server ends the stream.
-    static func events(for request: URLRequest) -> AsyncThrowingStream<ServerSentEvent, any Error> {
-        var request = request
-        request.timeoutInterval = 365 * 24 * 3600
-        request.setValue("text/event-stream", forHTTPHeaderField: "accept")
-        let (stream, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream()
-        let delegate = Delegate(continuation: continuation)
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        let session = URLSession(configuration: .default, delegate: delegate, delegateQueue: queue)
-        let task = session.dataTask(with: request)
-        continuation.onTermination = { _ in
-            task.cancel()
-            session.invalidateAndCancel()
-        }
-        task.resume()
-        return stream
-    }
-
-    /// Collects bytes into events. Its mutable state sits behind a `Locked`.
-    private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
-        private struct State {
-            var buffer: [UInt8] = []
-            var data: [String] = []
-            var name: String?
-            var status = 0
-            var errorBody: [UInt8] = []
-        }
-
-        private let continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation
-        private let state = Locked(State())
-
-        init(continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation) {
-            self.continuation = continuation
-        }
-
-        func urlSession(
-            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-        ) {
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            state.withLock { $0.status = status }
-            completionHandler(.allow)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let events = state.withLock { state -> [ServerSentEvent] in
-                if state.status != 0 && !(200..<300).contains(state.status) {
-                    state.errorBody.append(contentsOf: data)
-                    return []
-                }
-                state.buffer.append(contentsOf: data)
-                var events: [ServerSentEvent] = []
-                while let newline = state.buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    var line = Array(state.buffer[..<newline])
-                    state.buffer.removeFirst(newline + 1)
-                    if line.last == UInt8(ascii: "\r") { line.removeLast() }
-                    let text = String(decoding: line, as: UTF8.self)
-                    if text.isEmpty {
-                        if !state.data.isEmpty {
-                            events.append(ServerSentEvent(name: state.name, data: state.data.joined(separator: "\n")))
-                        }
-                        state.data = []
-                        state.name = nil
-                    } else if text.hasPrefix("data:") {
-                        var value = text.dropFirst(5)
-                        if value.first == " " { value = value.dropFirst() }
-                        state.data.append(String(value))
-                    } else if text.hasPrefix("event:") {
-                        let value = text.dropFirst(6)
-                        state.name = String(value.first == " " ? value.dropFirst() : value)
+    /// Every event `url` delivers, until the server ends the stream or the consumer stops reading. The answer's head
+    /// must come within `timeout` seconds; the stream itself may stay quiet for as long as the mock has nothing new.
+    static func events(url: String, token: String?, timeout: Double = 10) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let response: HTTPClientResponse
+                    do throws(ControlHTTP.Unreachable) {
+                        response = try await ControlHTTP.open(url, token: token, timeout: timeout)
+                    } catch {
+                        throw Failure.transport(error.description)
                     }
+                    guard (200..<300).contains(response.status.code) else {
+                        var body = (try? await response.body.collect(upTo: 64 * 1024)) ?? .init()
+                        throw Failure.status(Int(response.status.code), body.readString(length: body.readableBytes) ?? "")
+                    }
+                    var parser = ServerSentEventParser()
+                    do {
+                        for try await buffer in response.body {
+                            for event in parser.take(buffer.readableBytesView) { continuation.yield(event) }
+                        }
+                    } catch is CancellationError {
+                        throw CancellationError()
+                    } catch {
+                        throw Failure.transport(ControlHTTP.describe(error, timeout: timeout))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
                 }
-                return events
             }
-            for event in events { continuation.yield(event) }
+            continuation.onTermination = { _ in task.cancel() }
         }
+    }
+}
 
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            let (status, body) = state.withLock { ($0.status, $0.errorBody) }
-            if let error {
-                continuation.finish(throwing: Failure.transport(error.localizedDescription))
-            } else if status != 0 && !(200..<300).contains(status) {
-                continuation.finish(throwing: Failure.status(status, String(decoding: body, as: UTF8.self)))
-            } else {
-                continuation.finish()
+/// Turns the bytes of a server-sent event stream, in pieces as they arrive, into events: `data:` lines (joined by
+/// newlines) and an optional `event:` name, ended by an empty line; CRLF or LF line ends.
+struct ServerSentEventParser {
+    private var buffer: [UInt8] = []
+    private var data: [String] = []
+    private var name: String?
+
+    /// The events `bytes` completes.
+    mutating func take(_ bytes: some Collection<UInt8>) -> [ServerSentEvent] {
+        buffer.append(contentsOf: bytes)
+        var events: [ServerSentEvent] = []
+        var start = 0
+        while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            var end = newline
+            if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            let text = String(decoding: buffer[start..<end], as: UTF8.self)
+            start = newline + 1
+            if text.isEmpty {
+                if !data.isEmpty { events.append(ServerSentEvent(name: name, data: data.joined(separator: "\n"))) }
+                data = []
+                name = nil
+            } else if text.hasPrefix("data:") {
+                var value = text.dropFirst(5)
+                if value.first == " " { value = value.dropFirst() }
+                data.append(String(value))
+            } else if text.hasPrefix("event:") {
+                let value = text.dropFirst(6)
+                name = String(value.first == " " ? value.dropFirst() : value)
             }
-            session.finishTasksAndInvalidate()
         }
+        buffer.removeFirst(start)
+        return events
     }
 }
