@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "APNsModel", targets: ["APNsModel"]),
+        .library(name: "DeviceSimulation", targets: ["DeviceSimulation"]),
         .library(name: "APNsCrypto", targets: ["APNsCrypto"]),
         .library(name: "HTTP2", targets: ["HTTP2"]),
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
@@ -57,32 +58,35 @@ let package = Package(
         // Linux epoll, eventfd and socket shims (macros and packed structs); libc only, so no pkg-config.
         .systemLibrary(name: "CSystemShims"),
 
-        // `Locked`, the pthread-mutex (TSan-visible) lock every module shares, so code that is not transport need not
-        // import the transport for it. No dependencies.
-        .target(name: "Synchronized", swiftSettings: strict),
+        // What every module may share and none owns: `Locked`, the one lock (a pthread mutex, visible to ThreadSanitizer),
+        // `ExponentialBackoff`, `SplitMix64` and `DecimalDigits`. No dependencies.
+        .target(name: "Support", swiftSettings: strict),
         // What APNs is: pure Swift, no C, no networking.
         // The one HTTP header field type, shared by the transport and the model (pure Swift, no dependency).
         .target(name: "HTTPFields", swiftSettings: strict),
         // JSON as APNs payloads and recordings need it: a parser that keeps key order, integers and fractions apart, a
         // yes/no validator, an encoder and string escaping; and the base64 records and JWTs carry (pure Swift).
         .target(name: "JSON", swiftSettings: strict),
-        .target(name: "APNsModel", dependencies: ["HTTPFields", "JSON"], swiftSettings: strict),
+        .target(name: "APNsModel", dependencies: ["HTTPFields", "JSON", "Support"], swiftSettings: strict),
+        // What an iPhone does with an accepted push, on top of the rules: the delivery simulator, the virtual devices
+        // (screen, timeline, store-and-forward) and the payload linter (pure Swift). → APNsModel, JSON
+        .target(name: "DeviceSimulation", dependencies: ["APNsModel", "JSON"], swiftSettings: strict),
         // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL, JSON
         .target(name: "APNsCrypto", dependencies: ["COpenSSL", "JSON"], swiftSettings: strict),
         // HTTP/2 over nghttp2 + OpenSSL: one connection core, driven by a socket on epoll or poll(2) loops or in
-        // memory; knows nothing of APNs. → HTTPFields, CNghttp2, COpenSSL, CSystemShims, Synchronized
+        // memory; knows nothing of APNs. → HTTPFields, CNghttp2, COpenSSL, CSystemShims, Support
         .target(
             name: "HTTP2",
-            dependencies: ["HTTPFields", "CNghttp2", "COpenSSL", "CSystemShims", "Synchronized",
+            dependencies: ["HTTPFields", "CNghttp2", "COpenSSL", "CSystemShims", "Support",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The mock, whatever carries its requests: pipeline, auth, devices, faults, recorder, store interfaces. No
-        // transport, no C of its own. → APNsCrypto, APNsModel, Synchronized
+        // transport, no C of its own. → APNsCrypto, APNsModel, DeviceSimulation, Support
         .target(
             name: "MockAPNs",
             dependencies: [
-                "APNsCrypto", "APNsModel", "Synchronized",
+                "APNsCrypto", "APNsModel", "DeviceSimulation", "Support",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -98,11 +102,11 @@ let package = Package(
             swiftSettings: strict
         ),
         // The plain HTTP/1.1 APNs endpoint on SwiftNIO's HTTP/1.1 pipeline (no router), through the one Pipeline; light
-        // enough for the test kit. → MockAPNs, APNsModel, Synchronized, NIOCore, NIOPosix, NIOHTTP1
+        // enough for the test kit. → MockAPNs, APNsModel, Support, NIOCore, NIOPosix, NIOHTTP1
         .target(
             name: "MockAPNsHTTP1",
             dependencies: [
-                "MockAPNs", "APNsModel", "Synchronized",
+                "MockAPNs", "APNsModel", "Support",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -116,11 +120,11 @@ let package = Package(
             swiftSettings: strict
         ),
         // The sender library: pooled HTTP/2 connections, provider tokens, typed notifications, retries.
-        // → HTTP2, APNsCrypto, APNsModel, Synchronized (never MockAPNs)
+        // → HTTP2, APNsCrypto, APNsModel, Support (never MockAPNs)
         .target(
             name: "APNsClient",
             dependencies: [
-                "HTTP2", "APNsCrypto", "APNsModel", "Synchronized",
+                "HTTP2", "APNsCrypto", "APNsModel", "Support",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -134,7 +138,7 @@ let package = Package(
         // → MockAPNs, MockAPNsHTTP1, APNsModel, APNsClient (never the control plane or Hummingbird)
         .target(
             name: "APNsTesting",
-            dependencies: ["MockAPNs", "MockAPNsHTTP2", "MockAPNsHTTP1", "APNsModel", "APNsClient", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["DeviceSimulation", "MockAPNs", "MockAPNsHTTP2", "MockAPNsHTTP1", "APNsModel", "APNsClient", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -150,11 +154,11 @@ let package = Package(
             swiftSettings: strict
         ),
         // --- control plane (MockAPNsControl) ---
-        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics. → MockAPNs, APNsModel, Synchronized
+        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics. → MockAPNs, APNsModel, Support
         .target(
             name: "MockAPNsControl",
             dependencies: [
-                "MockAPNs", "MockAPNsHTTP2", "APNsModel", "Synchronized",
+                "MockAPNs", "MockAPNsHTTP2", "APNsModel", "DeviceSimulation", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -188,7 +192,7 @@ let package = Package(
         .target(
             name: "MockAPNsPostgres",
             dependencies: [
-                "MockAPNs", "APNsModel",
+                "MockAPNs", "APNsModel", "Support",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -208,7 +212,7 @@ let package = Package(
         .target(
             name: "MockAPNsWebhooks",
             dependencies: [
-                "MockAPNs", "APNsModel", "APNsCrypto", "Synchronized",
+                "MockAPNs", "APNsModel", "APNsCrypto", "Support",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -223,14 +227,15 @@ let package = Package(
         ),
         // The `mockapns` command line: every subcommand, its options, record reading, output formats, send, relay,
         // store and webhook options; only the root command is public. → MockAPNs, MockAPNsHTTP2, MockAPNsControl,
-        // MockAPNsHTTP1, MockAPNsPostgres, MockAPNsWebhooks, APNsModel, APNsCrypto, APNsClient, HTTP2, Synchronized,
+        // MockAPNsHTTP1, MockAPNsPostgres, MockAPNsWebhooks, APNsModel, APNsCrypto, APNsClient, HTTP2, Support,
         // ArgumentParser, Logging, AsyncHTTPClient (the one outbound HTTP client: the control plane's readers, webhooks,
         // relay), NIOCore, NIOPosix
         .target(
             name: "MockAPNsCLI",
             dependencies: [
-                "MockAPNs", "MockAPNsHTTP2", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "MockAPNsWebhooks", "APNsModel", "APNsCrypto", "APNsClient", "HTTP2",
-                "Synchronized",
+                "MockAPNs", "MockAPNsHTTP2", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "MockAPNsWebhooks", "APNsModel",
+                "DeviceSimulation", "APNsCrypto", "APNsClient", "HTTP2",
+                "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -268,24 +273,27 @@ let package = Package(
         // and (re-exported) PeerSupport.
         .target(
             name: "TestSupport",
-            dependencies: ["APNsModel", "APNsCrypto", "MockAPNs", "MockAPNsHTTP2", "PeerSupport"],
+            dependencies: ["DeviceSimulation", "APNsModel", "APNsCrypto", "MockAPNs", "MockAPNsHTTP2", "PeerSupport"],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
 
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "Support"], swiftSettings: strict),
         .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "JSON", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "DeviceSimulationTests", dependencies: ["DeviceSimulation", "APNsModel", "JSON", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "PeerSupport"], swiftSettings: strict),
         .testTarget(
             name: "MockAPNsTests",
-            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "Synchronized", "TestSupport"],
+            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "Support", "TestSupport"],
             swiftSettings: strict
         ),
 
         // Fuzzing (Fuzz/README.md): each target's logic, and the replay of saved inputs through it in `make test`.
         .target(
             name: "FuzzHarness",
-            dependencies: ["APNsModel", "APNsCrypto", "HTTP2", "MockAPNs", "MockAPNsHTTP2", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["DeviceSimulation", "APNsModel", "APNsCrypto", "HTTP2", "MockAPNs", "MockAPNsHTTP2", .product(name: "Logging", package: "swift-log")],
             path: "Fuzz/Harness",
             swiftSettings: strict
         ),

@@ -1,4 +1,5 @@
 @testable import APNsModel
+@testable import DeviceSimulation
 import XCTest
 
 /// `HeaderIndex` must answer exactly what the `String` rules answer: `HeaderRules.firstDuplicate(in:) != nil` and

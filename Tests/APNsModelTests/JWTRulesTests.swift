@@ -1,4 +1,5 @@
 import APNsModel
+import TestSupport
 import XCTest
 
 final class JWTRulesTests: XCTestCase {

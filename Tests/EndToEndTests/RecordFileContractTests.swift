@@ -2,7 +2,7 @@ import APNsModel
 import Foundation
 import MockAPNs
 import PeerSupport
-import Synchronized
+import Support
 import XCTest
 
 /// The recording contract with a real `mockapns serve`: `kill -9` then a restart on the same `--record` file

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 import Foundation
 
 /// One `Fixtures/devices` file: device settings, steps (pushes as requests, in the shape of `Fixtures/conformance`,

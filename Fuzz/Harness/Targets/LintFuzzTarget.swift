@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 /// The payload linter on each request of a `RequestScript` (body, push type, priority, topic).
 ///

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 /// The delivery simulator: a device profile from the first two bytes, then each request of a `RequestScript`
 /// whose body is JSON, simulated on that device.

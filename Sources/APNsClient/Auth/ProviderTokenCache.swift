@@ -1,6 +1,6 @@
 import APNsCrypto
 import Foundation
-import Synchronized
+import Support
 
 /// Mints provider tokens (ES256 JWTs) and reuses each for `refreshInterval` (50 minutes): APNs rejects a token
 /// older than an hour, and answers `429 TooManyProviderTokenUpdates` when a connection sees a new token less than

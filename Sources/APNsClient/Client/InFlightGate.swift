@@ -1,4 +1,4 @@
-import Synchronized
+import Support
 
 /// Counts sends in progress so `shutdown()` can refuse new ones and wait for the rest to finish.
 final class InFlightGate: Sendable {

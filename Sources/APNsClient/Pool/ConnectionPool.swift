@@ -1,5 +1,5 @@
 import HTTP2
-import Synchronized
+import Support
 
 /// A fixed number of HTTP/2 connections to one APNs endpoint. Requests are spread round-robin over the open
 /// connections; each connection honours the server's MAX_CONCURRENT_STREAMS (the HTTP2 client queues sends beyond

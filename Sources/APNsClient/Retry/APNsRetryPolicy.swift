@@ -1,3 +1,4 @@
+import Support
 import APNsModel
 
 /// How often and how patiently a push is retried when APNs says "later" (429, 500, 503) or the

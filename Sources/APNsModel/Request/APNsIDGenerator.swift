@@ -1,3 +1,4 @@
+import Support
 import Synchronization
 
 /// Makes `apns-id` / `apns-unique-id` values: lowercase canonical UUIDs (version 4 layout), unique for

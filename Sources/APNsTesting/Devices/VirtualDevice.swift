@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 /// What one virtual device shows at an instant, and what happened to each of its pushes up to then
 /// (``APNsMock/device(_:at:)``): the question a sender's author asks after a sequence of pushes — did the user see

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 /// Device profiles and simulations in the words failure messages use.
 enum DeliveryWords {

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 /// What a test expects an iPhone to do with a push, checked with the delivery simulator (DELIVERY.md).
 public enum DeviceOutcome: Sendable, Hashable, CustomStringConvertible {

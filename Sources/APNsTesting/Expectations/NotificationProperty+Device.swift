@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 /// On-device outcomes, from the delivery simulator: what an iPhone would show and run.
 extension NotificationProperty {

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 import MockAPNs
 
 /// One request the mock answered, accepted or rejected, read the way a sender's test thinks about it:

@@ -1,5 +1,5 @@
 import Synchronization
-import Synchronized
+import Support
 
 /// One HTTP/2 connection to a server, multiplexing requests over streams. Honours the server's
 /// SETTINGS_MAX_CONCURRENT_STREAMS (further sends wait for a free slot), retries streams the server

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronization
-import Synchronized
+import Support
 
 /// One loop thread. Owns the sockets registered on it; everything a connection does runs here.
 ///

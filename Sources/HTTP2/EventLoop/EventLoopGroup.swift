@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronization
-import Synchronized
+import Support
 
 /// A fixed set of `EventLoop`s, one thread each (default: one per core). Connections are spread
 /// across the loops round-robin. Call `shutdown()` (or let the owning server do it) to stop the threads.

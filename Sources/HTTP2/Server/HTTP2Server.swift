@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronization
-import Synchronized
+import Support
 
 /// An HTTP/2 server (TLS with or without ALPN, or h2c prior knowledge) on its own event loops (epoll, or `poll(2)`).
 ///

@@ -1,6 +1,6 @@
 import APNsCrypto
 import APNsModel
-import Synchronized
+import Support
 
 /// Turns an `authorization` header into what the model's JWT rules need, verifying each distinct token
 /// string once: the signature check (the only costly step) is cached by token string.

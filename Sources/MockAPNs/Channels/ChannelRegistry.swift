@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import Synchronized
+import Support
 
 /// Broadcast channels for Live Activities, per bundle ID, as the channel-management API creates them.
 public final class ChannelRegistry: Sendable {

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 extension DeviceChangeLog {
     /// The timeline of `token`: its changes recorded here and the pushes among `records` (any order) to the device's

@@ -1,5 +1,6 @@
 import APNsModel
-import Synchronized
+import DeviceSimulation
+import Support
 
 /// What happened to each virtual device besides its pushes, in the order it was told: online and offline, app state,
 /// settings, taps, Live Activity tokens (``DeviceChange``), each at an instant.

@@ -1,7 +1,7 @@
 import APNsModel
 import Foundation
 import Synchronization
-import Synchronized
+import Support
 
 /// The devices the mock pretends to know. Every well-formed token is a live device unless set here.
 public final class DeviceRegistry: Sendable {

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 /// What one `--devices` entry or `PUT /api/v1/devices/{token}` body says about a device: how APNs answers for it
 /// (``DeviceState``: `state` and its fields, as before), and how the virtual device changes at an instant (`online`,

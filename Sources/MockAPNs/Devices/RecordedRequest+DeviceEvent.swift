@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 extension RecordedRequest {
     /// The status the sender was answered with: the upstream's when the push was relayed and it answered, else the

@@ -1,7 +1,7 @@
 import APNsModel
 import Foundation
 import Synchronization
-import Synchronized
+import Support
 
 /// The scripted faults in force, with a seeded random generator so probabilistic plans replay exactly.
 public final class FaultPlan: Sendable {

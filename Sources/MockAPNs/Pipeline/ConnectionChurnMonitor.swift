@@ -1,6 +1,7 @@
 import APNsModel
+import DeviceSimulation
 import Logging
-import Synchronized
+import Support
 
 /// Notices senders that open a new TLS connection (and mint a new provider token) for every push.
 ///

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 extension Pipeline {
     /// Why `outcome` is not sent upstream, or nil when it is: only device pushes the mock itself accepted (or, with

@@ -1,7 +1,7 @@
 import APNsModel
 import Logging
 import Foundation
-import Synchronized
+import Support
 
 /// The mock's decision path, independent of any transport: authenticate → connection rules → validate
 /// (all in `RequestDecider`) → fault plan → device registry or channel registry → response → record.

@@ -1,4 +1,4 @@
-import Synchronized
+import Support
 
 /// One connection's state behind its own lock. A transport keeps it (`Pipeline.connectionOpened` returns it) and
 /// hands it back with each request, so deciding a request never waits on a table that every loop shares; the

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

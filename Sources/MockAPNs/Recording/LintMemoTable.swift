@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 /// Lint findings by payload content, in a fixed table of `slots` entries indexed by a cheap hash of the body: a
 /// payload's findings replace whatever its slot held before. Not locked: `LintMemo` guards one for every reader of

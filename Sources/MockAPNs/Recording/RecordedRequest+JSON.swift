@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 import Foundation
 
 /// The JSON form of a record: one line of a `--record` file, one item of the control API.

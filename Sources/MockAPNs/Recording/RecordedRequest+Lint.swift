@@ -1,5 +1,6 @@
 import APNsModel
-import Synchronized
+import DeviceSimulation
+import Support
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

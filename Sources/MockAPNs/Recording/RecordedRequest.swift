@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 /// One request as the mock saw it and answered it: accepted or rejected, with everything a test or a
 /// person needs to tell what the sender did. Immutable once recorded.

@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import Synchronized
+import Support
 
 /// Keeps every request the mock answered: the newest in memory for queries, waiters and followers, and
 /// (optionally) all of them in a JSON Lines file and a ``RecordStore``, each written by a ``BatchWriter``.

@@ -1,4 +1,4 @@
-import Synchronized
+import Support
 
 /// One `--record-sync` answer waiting on two writers (the record file and the record store): runs the answer's
 /// action once both settled, with `true` only when both wrote the record.

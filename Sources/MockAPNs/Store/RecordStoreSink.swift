@@ -1,4 +1,4 @@
-import Synchronized
+import Support
 
 /// A ``RecordStore`` as a ``BatchSink`` (`--store`): hands held records to the store's `append` in chunks of at most
 /// `batchLimit` records, one call (one database round trip, one commit) each, awaited on the writer's consuming task.

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 
 /// Where device states and fault rules live when several mocks share them (`serve --store`): a change made through
 /// any instance's control API is written here and reaches every instance's local copy (``DeviceRegistry``,

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 import ArgumentParser
 import MockAPNs
 

@@ -1,5 +1,5 @@
 import APNsClient
-import Synchronized
+import Support
 
 /// `mockapns send --give-up-after SECONDS`: watches the client's outage and, once the endpoint has been
 /// unreachable that long, stops the run. A lost run then ends in seconds with its counts, instead of failing the

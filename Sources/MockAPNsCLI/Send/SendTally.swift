@@ -1,5 +1,5 @@
 import APNsClient
-import Synchronized
+import Support
 
 /// Counts outcomes of `mockapns send` from many tasks: accepted, rejected by reason, failed by error.
 final class SendTally: Sendable {

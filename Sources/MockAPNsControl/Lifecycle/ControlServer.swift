@@ -1,3 +1,4 @@
+import DeviceSimulation
 import Foundation
 import Hummingbird
 import Logging

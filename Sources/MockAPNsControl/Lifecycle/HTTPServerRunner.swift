@@ -6,7 +6,7 @@ import Darwin
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import Synchronized
+import Support
 
 /// Runs one Hummingbird application in the background: start returns the bound port, stop shuts it
 /// down gracefully (and cancels what is still open after a short grace period).

@@ -1,6 +1,6 @@
 import MockAPNs
 import Prometheus
-import Synchronized
+import Support
 
 /// Prometheus series for `serve --relay`: pushes relayed, disagreements between the mock's verdict and the
 /// upstream's, and upstream errors (no answer: the sender got 503). Read at scrape time from the pipeline's

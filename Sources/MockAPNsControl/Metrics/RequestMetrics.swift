@@ -1,6 +1,6 @@
 import MockAPNs
 import Prometheus
-import Synchronized
+import Support
 
 /// Prometheus series for the mock's traffic: requests by status, by reason and by push type, a latency histogram,
 /// open connections (the pipeline's count), and the `--record` file's health (whether it is unwritable, how often

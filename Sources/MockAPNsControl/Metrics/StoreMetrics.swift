@@ -1,6 +1,6 @@
 import MockAPNs
 import Prometheus
-import Synchronized
+import Support
 
 /// Prometheus series for the record store (`serve --store`): whether it refuses records, records waiting for it
 /// (queued for the writer thread, held after a failed batch), batches and records committed, commit latency and

@@ -1,6 +1,6 @@
 import MockAPNs
 import Prometheus
-import Synchronized
+import Support
 
 /// Prometheus series for `serve --webhook`: per webhook (label `webhook`, its position among the flags), records
 /// delivered, attempts retried, records failed and records dropped from a full queue. Read at scrape time from

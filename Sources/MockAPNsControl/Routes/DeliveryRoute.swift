@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 import Foundation
 import Hummingbird
 import MockAPNs

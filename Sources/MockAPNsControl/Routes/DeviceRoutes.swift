@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 import Hummingbird
 import MockAPNs
 

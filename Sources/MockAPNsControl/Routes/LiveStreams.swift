@@ -1,7 +1,7 @@
 import APNsModel
 import Hummingbird
 import MockAPNs
-import Synchronized
+import Support
 
 /// The `/api/v1/stream` feeds: each reads the recorder by position (`RecordFollower`) on its own task and writes
 /// server-sent events, so the server's loop threads do no work per record for any number of feeds, each record's

@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Synchronization
-import Synchronized
+import Support
 
 /// The plain HTTP/1.1 APNs endpoint: SwiftNIO's HTTP/1.1 server pipeline (keep-alive, pipelined requests answered
 /// in order) in front of the mock's ``Pipeline``, with no router and no TLS.

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 import APNsTesting
 import Foundation
 import MockAPNs

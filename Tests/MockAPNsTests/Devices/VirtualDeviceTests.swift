@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 import MockAPNs
 import TestSupport
 import XCTest

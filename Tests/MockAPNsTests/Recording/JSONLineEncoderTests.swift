@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 import XCTest
 @testable import MockAPNs
 

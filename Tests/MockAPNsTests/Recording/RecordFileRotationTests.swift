@@ -5,7 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronized
+import Support
 import TestSupport
 import XCTest
 @testable import MockAPNs

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 import Foundation
 import TestSupport
 import XCTest

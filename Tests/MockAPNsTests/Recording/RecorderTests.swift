@@ -1,6 +1,7 @@
 import APNsModel
+import DeviceSimulation
 import Foundation
-import Synchronized
+import Support
 import TestSupport
 import XCTest
 @testable import MockAPNs

@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import Synchronized
+import Support
 import TestSupport
 import XCTest
 @testable import MockAPNs

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronized
+import Support
 
 /// A sparse index of the record file: the byte offset and `seq` of every ``stride``-th record in it,
 /// extended from where it stopped each time it is used, so a search page reads the few blocks holding the records

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronized
+import Support
 
 /// What `mockapns tail` says about records it never printed: one stderr line per gap the server reported, and a
 /// summary when the command ends (stream closed or Ctrl-C), so nobody reads a tail believing it saw everything.
