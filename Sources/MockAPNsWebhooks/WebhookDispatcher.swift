@@ -1,10 +1,10 @@
+import Support
 import AsyncHTTPClient
 import Foundation
 import Logging
 import MockAPNs
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// Posts the records matching one ``WebhookTarget`` to it, in record order, at least once, from a task of its own.
 ///
@@ -22,7 +22,7 @@ public final class WebhookDispatcher: Sendable {
     private let client: HTTPClient
     private let logger: Logger
     private let backoff: WebhookBackoff
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     /// A dispatcher for `target`, counting into `statistics`, posting through `client`; nothing runs until
     /// ``start()``.

@@ -1,5 +1,5 @@
+import Support
 import APNsModel
-import Synchronization
 
 /// A numbered record, shared by the memory ring and the writers' queues: handing it on costs one reference
 /// count, where copying a `RecordedRequest` retains and later releases each of its fields.
@@ -17,7 +17,7 @@ final class NumberedRecord: @unchecked Sendable {
     /// The record's JSON line, encoded by the first follower that needed it and shared with the others, while the
     /// record is among the newest ``RecordFeed/sharedLineWindow`` (older lines are dropped, so followers cost at most
     /// that many lines of memory, not one per record in the ring).
-    private let sharedLine = Mutex<[UInt8]?>(nil)
+    private let sharedLine = Locked<[UInt8]?>(nil)
 
     init(_ record: consuming RecordedRequest) {
         base = record

@@ -1,4 +1,4 @@
-import Synchronization
+import Support
 
 /// What one webhook (`serve --webhook URL`) did with the records it was given: delivered, attempts retried, records
 /// given up on (failed), and records dropped unsent because its queue was full. Kept here, beside the recorder, so
@@ -9,8 +9,8 @@ public final class WebhookStatistics: Sendable {
     public let index: Int
     /// The receiver's URL as shown (user and password removed).
     public let target: String
-    private let counts = Mutex<(delivered: Int, retried: Int, failed: Int, dropped: Int)>((0, 0, 0, 0))
-    private let log = Mutex(DeliveryLog())
+    private let counts = Locked<(delivered: Int, retried: Int, failed: Int, dropped: Int)>((0, 0, 0, 0))
+    private let log = Locked(DeliveryLog())
 
     /// What happened to one record, for the dashboard's detail view.
     public enum DeliveryState: Sendable, Equatable {

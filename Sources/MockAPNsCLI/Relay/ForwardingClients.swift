@@ -1,6 +1,6 @@
+import Support
 import APNsClient
 import HTTP2
-import Synchronization
 
 /// The upstream clients of a relay that forwards its senders' own tokens: one client (one long-lived connection)
 /// per provider token, the most recently used `limit` of them kept, all on one shared event loop.
@@ -19,7 +19,7 @@ final class ForwardingClients: Sendable {
     private let limit: Int
     /// The event loops every client's connection runs on (shared: no thread per token), shut down last.
     private let group: EventLoopGroup
-    private let state = Mutex<(entries: [String: Entry], uses: UInt64)>(([:], 0))
+    private let state = Locked<(entries: [String: Entry], uses: UInt64)>(([:], 0))
 
     /// Clients made by `make` (each with its own connection, on `group`'s loops), at most `limit` kept.
     init(limit: Int, group: EventLoopGroup, make: @escaping @Sendable () throws -> APNsClient) {

@@ -1,3 +1,4 @@
+import Support
 import Foundation
 import APNsModel
 import Logging
@@ -24,7 +25,7 @@ public final class PostgresRecordStore: RecordStore {
     public let url: PostgresStoreURL
     /// This mock's name in the records it writes (`--instance-name`, default host:port).
     public var instance: String { instanceName.withLock { $0 } }
-    private let instanceName: Mutex<String>
+    private let instanceName: Locked<String>
     /// The namespace it reads and writes (`--store-namespace`, default empty).
     public let namespace: String
     private let session: PostgresSession
@@ -37,9 +38,9 @@ public final class PostgresRecordStore: RecordStore {
     private let schemaChecked = Atomic<Bool>(false)
     /// The newest record (`seq`, received time) of the last batch whose `append` failed: its COPY may have committed
     /// with only the answer lost (the connection dropped at the wrong moment), and the writer retries it.
-    let uncertainBatch = Mutex<(seq: UInt64, receivedAtMillis: Int64)?>(nil)
+    let uncertainBatch = Locked<(seq: UInt64, receivedAtMillis: Int64)?>(nil)
     /// The last batch's COPY buffer, cleared and filled again by the next batch (its pages stay mapped).
-    private let spareRows = Mutex<ByteBuffer?>(nil)
+    private let spareRows = Locked<ByteBuffer?>(nil)
     /// How instances take turns on this store (migrations, pruning).
     public let events: StoreEvents
     /// Whether a batch's commit waits for the disk: true when answers wait for records (`--record-sync`). A batch
@@ -48,7 +49,7 @@ public final class PostgresRecordStore: RecordStore {
     /// before writing.
     public let synchronousCommit: Bool
     /// The span of the store's partitions (read at first write) and the partitions known to exist, by start.
-    let partitions = Mutex(PartitionSpans())
+    let partitions = Locked(PartitionSpans())
     /// The partition span to use if this store is the one that partitions the table (nil: one day).
     private let requestedPartitionSpan: Int64?
     /// How many search blocks one step of a word search reads (newest first); a test lowers it to page through
@@ -73,7 +74,7 @@ public final class PostgresRecordStore: RecordStore {
         self.events = events
         self.synchronousCommit = synchronousCommit
         requestedPartitionSpan = partitionSpanMillis
-        instanceName = Mutex(instance)
+        instanceName = Locked(instance)
         self.namespace = namespace
         self.logger = logger
         session = PostgresSession(url: url, logger: logger)

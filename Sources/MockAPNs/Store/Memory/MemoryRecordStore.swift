@@ -1,4 +1,4 @@
-import Synchronization
+import Support
 
 /// Today's embedded store behind the ``RecordStore`` interface: a ``Recorder``'s memory ring, and its JSON Lines
 /// file for records older than the ring (`--record`). What every mock without `--store` keeps; the control plane and
@@ -54,7 +54,7 @@ public struct MemoryRecordStore: RecordStore {
     /// plane's own live feed, ``RecordFollower``, is the fast path; this one serves code written against any store).
     public func follow(matching filter: RecordFilter, after id: UInt64) -> AsyncThrowingStream<RecordStoreBatch, any Error> {
         let recorder = self.recorder
-        let cursor = Mutex(id)
+        let cursor = Locked(id)
         var unpaged = filter
         unpaged.limit = nil
         let query = unpaged
