@@ -1,5 +1,4 @@
 import APNsModel
-import Foundation
 
 /// Reads one JSON object of the device model's input (settings, a change) strictly: every key must be known, every
 /// value of the right kind, and each problem is a ``DeviceModelError`` naming the key. Also converts the delivery
@@ -54,20 +53,30 @@ struct DeviceJSONReader {
     /// Decodes a delivery-model type from its JSON form.
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, key: String) throws(DeviceModelError) -> T {
         do {
-            return try JSONDecoder().decode(type, from: Data(value.jsonText().utf8))
+            return try JSONValueDecoder().decode(type, from: value)
         } catch {
             throw .badValue(key: key, expected: "a \(type) as the simulate API takes it (\(error))")
         }
     }
 
-    /// Encodes a delivery-model type to its JSON form, keys sorted.
+    /// Encodes a delivery-model type to its JSON form, keys sorted at every level (the order the device API has
+    /// always answered in).
     ///
     /// The types passed here (`DeviceProfile`, `Simulation`, `TapSimulation`) hold strings, integers, booleans and
-    /// enums only, which `JSONEncoder` always encodes; `null` would stand for an encoding failure that cannot occur.
+    /// enums only, which `JSONValueEncoder` always encodes; `null` would stand for an encoding failure that cannot occur.
     static func encode(_ value: some Encodable) -> JSONValue {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value), let parsed = try? JSONValue.parse(data) else { return .null }
-        return parsed
+        guard let tree = try? JSONValueEncoder().encode(value) else { return .null }
+        return sortingKeys(tree)
+    }
+
+    private static func sortingKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(members.sorted { $0.key < $1.key }.map { .init($0.key, sortingKeys($0.value)) })
+        case .array(let elements):
+            return .array(elements.map(sortingKeys))
+        default:
+            return value
+        }
     }
 }

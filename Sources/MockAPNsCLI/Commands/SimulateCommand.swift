@@ -165,9 +165,7 @@ enum SimulationReport {
 
     /// An encodable value as a `JSONValue`, keys in ``keyOrder`` so the output is stable and reads top-down.
     static func value(of encodable: some Encodable) throws -> JSONValue {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return ordered(try JSONValue.parse(Array(encoder.encode(encodable))))
+        ordered(try JSONValueEncoder().encode(encodable))
     }
 
     private static func ordered(_ value: JSONValue) -> JSONValue {

@@ -1,9 +1,11 @@
+import APNsModel
 import Foundation
 
 /// The file `serve --ready-file` writes once every listener is up, so scripts can wait for it (`mockapns wait`)
 /// and read the URLs. Removed when `serve` starts and when it exits, so a reader never finds a stale one.
 ///
-/// Keys are the properties in snake case (`apnsURL` → `apns_url`): a new field is one new property.
+/// Keys are the properties in snake case (`apnsURL` → `apns_url`, ``CodingKeys``): a new field is one new property
+/// and its key.
 /// Optional fields are left out when nil (a listener that is off).
 struct ReadyFile: Encodable, Equatable {
     /// The HTTP/2 APNs endpoint, e.g. `https://127.0.0.1:40123`.
@@ -25,17 +27,16 @@ struct ReadyFile: Encodable, Equatable {
     /// sender's routing of Apple's names.
     var applePorts: [String: Int]? = nil
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        return encoder
-    }()
+    /// The keys as written: snake case, in the order `sortedKeys` gives them.
+    enum CodingKeys: String, CodingKey {
+        case apnsURL = "apns_url", controlURL = "control_url", http1URL = "http1_url", dashboardURL = "dashboard_url"
+        case caFile = "ca_file", pid, version, applePorts = "apple_ports"
+    }
 
     /// Writes atomically (a temporary file in the same folder, then rename), so a reader sees no file or the
     /// whole file, never half of one.
     func write(to path: String) throws {
-        try Self.encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try Data(JSONValueEncoder().encode(self).jsonText(sortedKeys: true).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     /// Removes the file at `path` if there is one; says why on stderr when it cannot.

@@ -27,13 +27,11 @@ struct DeliveryRoute {
                 throw ControlAPIError.badRequest("Record \(seq) has a body that is not JSON: no device would show it.")
             }
             let simulation = DeliverySimulator.simulate(input, on: profile)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let body = DeliveryAnswer(seq: seq, profile: profile, simulation: simulation)
             return Response(
                 status: .ok,
                 headers: [.contentType: "application/json; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(body)))
+                body: ResponseBody(byteBuffer: ByteBuffer(string: try JSONValueEncoder().encode(body).jsonText(sortedKeys: true)))
             )
         }
     }
