@@ -75,7 +75,7 @@ final class ConformanceCorpusTests: XCTestCase {
             let context = DecisionContext(environment: c.decidingEnvironment,
                                           credential: try ConformanceCase.credential(entry.auth, now: now),
                                           now: now + entry.atOffset, environmentKeyReason: c.environmentKeyReason,
-                                          endpoint: c.endpoint)
+                                          servedAPIs: c.servedAPIs)
             let verdict = RequestDecider.decide(historyRequest, context: context, connection: &connection)
             if let expected = entry.expectStatus,
                ConformanceCase.wireStatus(verdict, request: historyRequest) != expected || verdict.reason?.rawValue != entry.expectReason {
@@ -84,7 +84,7 @@ final class ConformanceCorpusTests: XCTestCase {
             if case .accepted = verdict { connection.recordSuccess() }
         }
         let context = DecisionContext(environment: c.decidingEnvironment, credential: try ConformanceCase.credential(c.auth, now: now),
-                                      now: now, environmentKeyReason: c.environmentKeyReason, endpoint: c.endpoint)
+                                      now: now, environmentKeyReason: c.environmentKeyReason, servedAPIs: c.servedAPIs)
         return (RequestDecider.decide(request, context: context, connection: &connection), problem)
     }
 }

@@ -36,7 +36,7 @@ public struct ConformanceCase: Sendable {
     public var appleHost: String?
 
     /// Which APIs the case's port serves: Apple's split for an Apple host, all of them on the mock's own port.
-    public var endpoint: APNsEndpoint {
+    public var servedAPIs: ServedAPIs {
         guard let appleHost else { return .all }
         return AppleHost.channelManagement.contains { $0.name == appleHost } ? .channelManagement : .push
     }

@@ -15,14 +15,14 @@ public struct DecisionContext: Sendable, Hashable {
     /// broadcast API (pushy's and APNSwift's mock servers do not check JSON at all, so there is no library
     /// precedent). Configurable in case real APNs is observed to answer otherwise.
     public var malformedPayloadReason: APNsReason
-    /// Which APIs the port the request came in on serves (``APNsEndpoint``): all of them on the mock's own port.
-    public var endpoint: APNsEndpoint
+    /// Which APIs the port the request came in on serves (``ServedAPIs``): all of them on the mock's own port.
+    public var servedAPIs: ServedAPIs
 
     /// Makes a decision context.
     public init(environment: APNsEnvironment, credential: ProviderCredential, now: Int64,
                 environmentKeyReason: APNsReason = .badEnvironmentKeyIdInToken,
-                malformedPayloadReason: APNsReason = .badRequestPayload, endpoint: APNsEndpoint = .all) {
-        self.endpoint = endpoint
+                malformedPayloadReason: APNsReason = .badRequestPayload, servedAPIs: ServedAPIs = .all) {
+        self.servedAPIs = servedAPIs
         self.environment = environment
         self.credential = credential
         self.now = now

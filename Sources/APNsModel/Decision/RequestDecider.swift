@@ -3,7 +3,7 @@
 /// Order, and why (the first failing rule answers; APNs returns one reason per request):
 /// 1. **Route** (`BadPath`, `MethodNotAllowed`, `MissingDeviceToken`): nothing else means anything until the
 ///    endpoint is known, and the endpoint decides which rules follow. A route the port does not serve (channel
-///    management on a push host, a push on a channel-management host: ``APNsEndpoint``) is `BadPath` too.
+///    management on a push host, a push on a channel-management host: ``ServedAPIs``) is `BadPath` too.
 /// 2. **Duplicate headers** (`DuplicateHeaders`): a request with two `authorization` or two `apns-topic`
 ///    headers is ambiguous, so it is refused before any header is read.
 /// 3. **Credential**: no credential → `MissingProviderToken`; unparseable bearer token →
@@ -30,7 +30,7 @@ public enum RequestDecider {
         case .success(let resolved): route = resolved
         case .failure(let reason): return .rejected(reason)
         }
-        guard context.endpoint.serves(route) else { return .rejected(.badPath) }
+        guard context.servedAPIs.serves(route) else { return .rejected(.badPath) }
         let headers = HeaderIndex(request.headers)
         if headers.hasDuplicate { return .rejected(.duplicateHeaders) }
         if let reason = authenticate(context, connection: &connection) { return .rejected(reason) }

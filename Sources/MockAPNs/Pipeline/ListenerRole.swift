@@ -4,7 +4,7 @@ import APNsModel
 /// Apple's ports under `--apple-hosts`, where the port decides the API and the host name the environment.
 public struct ListenerRole: Sendable, Hashable {
     /// Which APIs the port serves.
-    public var endpoint: APNsEndpoint
+    public var servedAPIs: ServedAPIs
     /// The environment of every request on the port (channel management: 2195 is the sandbox, 2196 production);
     /// nil leaves it to the request's host name (``readsHostName``) or the configuration.
     public var environment: APNsEnvironment?
@@ -12,13 +12,13 @@ public struct ListenerRole: Sendable, Hashable {
     public var readsHostName: Bool
 
     /// The mock's own address: every API, the configured environment.
-    public static let mock = ListenerRole(endpoint: .all, environment: nil, readsHostName: false)
+    public static let mock = ListenerRole(servedAPIs: .all, environment: nil, readsHostName: false)
     /// Apple's push ports: device and broadcast pushes, the environment from the host name.
-    public static let applePush = ListenerRole(endpoint: .push, environment: nil, readsHostName: true)
+    public static let applePush = ListenerRole(servedAPIs: .push, environment: nil, readsHostName: true)
 
     /// Apple's channel-management port of `environment`.
     public static func appleChannelManagement(_ environment: APNsEnvironment) -> ListenerRole {
-        ListenerRole(endpoint: .channelManagement, environment: environment, readsHostName: false)
+        ListenerRole(servedAPIs: .channelManagement, environment: environment, readsHostName: false)
     }
 
     /// The environment a request whose host name is `authority` (`:authority`, or a `host` header) has here;

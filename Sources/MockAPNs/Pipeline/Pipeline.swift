@@ -237,6 +237,6 @@ public final class Pipeline: Sendable {
     @inline(__always)
     private func decisionContext(credential: ProviderCredential, now: Int64, connection: PipelineConnection) -> DecisionContext {
         DecisionContext(environment: connection.environment ?? configuration.environment, credential: credential, now: now,
-                        environmentKeyReason: configuration.environmentKeyReason, endpoint: connection.endpoint)
+                        environmentKeyReason: configuration.environmentKeyReason, servedAPIs: connection.servedAPIs)
     }
 }

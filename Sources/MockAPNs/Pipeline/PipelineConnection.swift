@@ -16,17 +16,17 @@ public struct PipelineConnection: Sendable {
     /// the pipeline look the connection up by `id` (and start tracking it on its first request).
     public var handle: PipelineConnectionHandle?
     /// Which APIs the port it came in on serves: all of them on the mock's own port, Apple's split under
-    /// `--apple-hosts` (``APNsEndpoint``).
-    public var endpoint: APNsEndpoint
+    /// `--apple-hosts` (``ServedAPIs``).
+    public var servedAPIs: ServedAPIs
     /// The environment the request's host implies under `--apple-hosts` (`api.push.apple.com` is production): it
     /// decides and is recorded in place of the configured one. Nil elsewhere.
     public var environment: APNsEnvironment?
 
     /// Describes a request's connection.
     public init(id: UInt64, remote: String, streamID: Int32, receivedAtNanos: UInt64 = Timestamp.monotonicNanos(),
-                certificateDER: [UInt8]? = nil, handle: PipelineConnectionHandle? = nil, endpoint: APNsEndpoint = .all,
+                certificateDER: [UInt8]? = nil, handle: PipelineConnectionHandle? = nil, servedAPIs: ServedAPIs = .all,
                 environment: APNsEnvironment? = nil) {
-        self.endpoint = endpoint
+        self.servedAPIs = servedAPIs
         self.environment = environment
         self.id = id
         self.remote = remote

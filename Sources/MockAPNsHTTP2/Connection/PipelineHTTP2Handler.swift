@@ -41,7 +41,7 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
         let connection = PipelineConnection(
             id: request.connectionID, remote: request.remoteAddress, streamID: request.streamID,
             receivedAtNanos: request.receivedAt, certificateDER: request.peerCertificateDER, handle: handle,
-            endpoint: role.endpoint, environment: Self.environment(of: request, on: role))
+            servedAPIs: role.servedAPIs, environment: Self.environment(of: request, on: role))
         let logger = logger
         // A `.later` answer arrives from the file writer's thread or a task; the responder hands it to the
         // connection's loop (`loop.execute`), so the loop never waits for the disk, the upstream or the store.

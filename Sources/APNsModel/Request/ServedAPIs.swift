@@ -1,7 +1,7 @@
 /// Which of APNs's APIs a listener serves. The mock's own port serves all of them; under Apple's host names
 /// (`serve --apple-hosts`) each port serves what Apple's does: pushes (device and broadcast) on 443 and 2197,
 /// channel management on 2195 and 2196 only (apns-rules §1.1, §1.2).
-public enum APNsEndpoint: Sendable, Hashable {
+public enum ServedAPIs: Sendable, Hashable {
     /// Every API on one port: the mock's own address.
     case all
     /// `/3/device/…` and `/4/broadcasts/…`: `api.push.apple.com` and the sandbox names.
