@@ -123,7 +123,8 @@ class ControlAPI:
         (either may be left out; neither: any notification). Raises AssertionError listing every notification the
         screen does show and the device's state (offline, stored pushes, badge)."""
         screen = self.device(token, at=at)
-        wanted = {name: value for name, value in (("title", title), ("body", body)) if value is not None}
+        wanted: Dict[str, Optional[str]] = {name: value for name, value in (("title", title), ("body", body))
+                                            if value is not None}
         for shown in screen.notifications:
             if all(getattr(shown, name) == value for name, value in wanted.items()):
                 return shown

@@ -14,7 +14,7 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ._control import MockAPNsError
 
@@ -87,7 +87,7 @@ class ProcessBackend:
         self.process: Optional[subprocess.Popen] = None
         self.log_path = workdir / "serve.log"
 
-    def start(self) -> Dict[str, str]:
+    def start(self) -> Dict[str, Any]:
         """Starts the server and returns its ready file (apns_url, control_url, http1_url, ca_file, pid, version)."""
         ready_path = self.workdir / "ready.json"
         command = [self.binary, "serve", "--port", "0", "--control-port", "0", "--http1-port", "0",
@@ -112,14 +112,14 @@ class ProcessBackend:
         deadline = time.monotonic() + self.startup_timeout
         while True:
             if self.process.poll() is not None:
-                log = self._log()
+                output = self._log()
                 hint = ""
-                if self.apple_hosts and _UNKNOWN_APPLE_OPTION.search(log):
+                if self.apple_hosts and _UNKNOWN_APPLE_OPTION.search(output):
                     hint = ("\nThis mockapns does not know --apple-hosts (apple_hosts=True, which intercept() and the "
                             "apns_mock fixture use): point MOCKAPNS_BIN at a newer build, or turn it off "
                             "(MockAPNs(apple_hosts=False); for the fixture, the ini option mockapns_apple_hosts = false).")
                 raise MockAPNsError("`%s` exited with %s before it was ready. Its output:\n%s%s"
-                                    % (" ".join(command), self._exit_text(), _tail(log), hint))
+                                    % (" ".join(command), self._exit_text(), _tail(output), hint))
             try:
                 ready = json.loads(ready_path.read_text())
                 if ready.get("apns_url") and ready.get("control_url"):
@@ -200,7 +200,7 @@ class ContainerBackend:
                                 % (self.engine, " ".join(args), result.returncode, result.stderr.strip()))
         return result.stdout.strip()
 
-    def start(self) -> Dict[str, str]:
+    def start(self) -> Dict[str, Any]:
         inspect = subprocess.run([self.engine, "image", "inspect", self.image], capture_output=True, text=True)
         if inspect.returncode != 0:
             raise MockAPNsError("%s cannot find the image %r (%s). Build or pull it first (and start the engine's "
@@ -235,20 +235,24 @@ class ContainerBackend:
                 raise MockAPNsError("The %s container did not answer on %s and %s within %g s.%s Its output:\n%s"
                                     % (self.image, where, control_url, self.startup_timeout, hint, _tail(logs)))
             time.sleep(0.2)
-        ready = {"apns_url": "https://127.0.0.1:%d" % apns_port, "control_url": control_url, "ca_file": str(ca_path)}
+        ready: Dict[str, Any] = {"apns_url": "https://127.0.0.1:%d" % apns_port, "control_url": control_url, "ca_file": str(ca_path)}
         if self.apple_hosts:
             ready["apple_ports"] = {"2197": apns_port,
                                     **{str(port): self._published(port) for port in APPLE_CONTAINER_PORTS}}
         return ready
 
+    def exec(self, *command: str) -> str:
+        """The output of `command` run in the container."""
+        return self._run("exec", self.container_id or "", *command)
+
     def _logs(self) -> str:
         """The container's output (its stdout and stderr together)."""
-        result = subprocess.run([self.engine, "logs", self.container_id], stdout=subprocess.PIPE,
+        result = subprocess.run([self.engine, "logs", self.container_id or ""], stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
         return result.stdout
 
     def _published(self, port: int) -> int:
-        answer = self._run("port", self.container_id, "%d/tcp" % port)
+        answer = self._run("port", self.container_id or "", "%d/tcp" % port)
         return int(answer.splitlines()[0].rsplit(":", 1)[1])
 
     def _serves(self, control_url: str, listeners: Sequence[Tuple[int, str]], ca_path: Path) -> bool:

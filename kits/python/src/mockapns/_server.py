@@ -84,8 +84,8 @@ class MockAPNs(ControlAPI):
         try:
             if self._container:
                 backend: Any = ContainerBackend(self._container["image"], self._container["engine"],
-                                                self._control_token, self._workdir, self._startup_timeout,
-                                                apple_hosts=self._apple_hosts)
+                                                self._control_token or "", self._workdir,
+                                                self._startup_timeout, apple_hosts=self._apple_hosts)
             else:
                 backend = ProcessBackend(self._binary, self._args, self._control_token, self._workdir,
                                          self._startup_timeout, apple_hosts=self._apple_hosts)
@@ -187,9 +187,15 @@ class MockAPNs(ControlAPI):
 
     def token(self) -> str:
         """A provider token (ES256 JWT) signed with the test key, for `authorization: bearer …`; the same one is
-        returned for 20 minutes, as APNs wants. Minted by the mockapns binary (the standard library has no ECDSA)."""
+        returned for 20 minutes, as APNs wants. Minted by the mockapns binary (the standard library has no ECDSA):
+        the container's own for a container (its bundled TESTKEY001), so no local binary is needed."""
         now = self._clock()
         if self._token is None or now - self._token_minted >= self.TOKEN_REUSE_SECONDS:
+            if isinstance(self._backend, ContainerBackend):
+                self._started_key()
+                minted = json.loads(self._backend.exec("mockapns", "token", "--json"))
+                self._token, self._token_minted = minted["token"], now
+                return self._token
             binary = self._backend.binary if isinstance(self._backend, ProcessBackend) else find_binary()
             key = "%s:%s:%s" % (self.team_id, self.key_id, self.key_file)
             result = subprocess.run([binary, "token", "--key-file", key, "--json"], capture_output=True, text=True)
