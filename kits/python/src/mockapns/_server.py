@@ -66,9 +66,9 @@ class MockAPNs(ControlAPI):
                   startup_timeout: float = 60.0, apple_hosts: bool = False) -> "MockAPNs":
         """A MockAPNs that runs `image` with docker or podman (`engine`, else $MOCKAPNS_CONTAINER_ENGINE, else
         whichever is on PATH) instead of a local binary. The control plane gets a random token unless
-        `control_token` is given; `http1_url` is None. `key_file` and `token()` use the test keys of the wheel (or
-        $MOCKAPNS_CERTS_DIR), which the image trusts too. `apple_hosts=True` sets MOCKAPNS_APPLE_HOSTS=1 and
-        publishes Apple's ports 443, 2195 and 2196 as well, for `intercept()`."""
+        `control_token` is given; `http1_url` is None. `key_file` is the test key of the wheel (or
+        $MOCKAPNS_CERTS_DIR), which the image trusts too; `token()` is minted in the container. `apple_hosts=True`
+        sets MOCKAPNS_APPLE_HOSTS=1 and publishes Apple's ports 443, 2195 and 2196 as well, for `intercept()`."""
         mock = cls(control_token=control_token or secrets.token_hex(16), startup_timeout=startup_timeout,
                    apple_hosts=apple_hosts)
         mock._container = {"image": image, "engine": engine}
