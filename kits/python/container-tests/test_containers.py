@@ -67,6 +67,8 @@ def test_the_testcontainers_module_refuses_intercept_without_apple_hosts(docker_
     assert gone(container_id)
     with pytest.raises(MockAPNsError, match=r"needs a started container"):
         apns.intercept()
+    with pytest.raises(MockAPNsError, match=r"not started: use `with MockAPNsContainer\(\) as apns:`"):
+        apns.notifications()
 
 
 def test_mockapns_container_with_apple_hosts_intercepts_through_the_published_ports(image, monkeypatch):

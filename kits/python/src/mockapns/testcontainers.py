@@ -161,7 +161,7 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
                             self._check_interceptable)
 
     def _check_interceptable(self) -> None:
-        if self._container is None:
+        if self._container is None or self._workdir is None:
             raise MockAPNsError("intercept() needs a started container: `with MockAPNsContainer().with_apple_hosts() "
                                 "as apns:` (or start() it) before `with apns.intercept():`.")
         if not self.apple_hosts:
@@ -176,7 +176,7 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
     # Internals
 
     def _client(self) -> ControlClient:
-        if self._container is None:
+        if self._container is None or self._workdir is None:
             raise MockAPNsError("This MockAPNsContainer is not started: use `with MockAPNsContainer() as apns:` or "
                                 "call start().")
         return ControlClient(self.control_url, self.control_token)
