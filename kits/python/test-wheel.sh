@@ -15,6 +15,8 @@ trap 'rm -rf "$WORK"' EXIT
 "$PYTHON" -m venv "$WORK/venv"
 "$WORK/venv/bin/pip" install -q --disable-pip-version-check "$WHEEL" pytest
 BIN=$("$WORK/venv/bin/python" -c 'import mockapns._backends as b; print(b.BUNDLED_DIR / "mockapns")')
+# PEP 561: without py.typed in the installed package, type checkers ignore the kit's annotations.
+[ -f "$(dirname "$BIN")/../py.typed" ] || { echo "test-wheel: the wheel has no mockapns/py.typed" >&2; exit 1; }
 
 # Every library the bundled binary loads is found; the ones manylinux does not promise come from the wheel.
 LIBS=$(ldd "$BIN")

@@ -120,3 +120,38 @@ def test_container_names_an_image_the_engine_does_not_have(tmp_path, monkeypatch
         "%s cannot find the image 'example/no-such-image:1' (Error: No such image: example/no-such-image:1). Build or "
         "pull it first (and start the engine's daemon if it is down), or use MockAPNs() to run the mockapns binary."
         % engine)
+
+
+def test_a_binary_without_apple_hosts_says_to_use_a_newer_one_or_turn_them_off(tmp_path, monkeypatch):
+    # What swift-argument-parser prints for an option the binary does not have.
+    monkeypatch.setenv("MOCKAPNS_BIN", script(tmp_path, "echo \"Error: Unknown option '--apple-hosts'\" >&2; "
+                                                        "echo 'Usage: mockapns serve [<options>]' >&2; exit 64"))
+    with pytest.raises(MockAPNsError) as failure:
+        MockAPNs(apple_hosts=True).start()
+    message = str(failure.value)
+    assert "exited with code 64 before it was ready" in message
+    assert message.endswith("This mockapns does not know --apple-hosts (apple_hosts=True, which intercept() and the "
+                            "apns_mock fixture use): point MOCKAPNS_BIN at a newer build, or turn it off "
+                            "(MockAPNs(apple_hosts=False); for the fixture, the ini option mockapns_apple_hosts = "
+                            "false).")
+
+
+def test_args_given_as_one_string_are_refused():
+    with pytest.raises(TypeError, match=r"MockAPNs\(args=…\) is a list of `mockapns serve` arguments"):
+        MockAPNs(args="--log-level debug")
+
+
+def test_container_with_apple_hosts_publishes_apples_ports_and_asks_for_them(tmp_path, monkeypatch):
+    # An engine that has the image and logs what it is asked to run, then fails the run.
+    calls = tmp_path / "calls"
+    engine = script(tmp_path, 'echo "$@" >> "%s"; [ "$1" = image ] && exit 0; echo "no runtime here" >&2; exit 125'
+                    % calls)
+    with pytest.raises(MockAPNsError, match=r"`.* run -d .*` failed \(exit 125\): no runtime here"):
+        MockAPNs.container(image="mockapns:test", engine=engine, apple_hosts=True).start()
+    run = calls.read_text().splitlines()[1].split()
+    assert run[:2] == ["run", "-d"] and run[-1] == "mockapns:test"
+    published = [run[i + 1] for i, arg in enumerate(run) if arg == "-p"]
+    assert published == ["127.0.0.1::2197", "127.0.0.1::2198", "127.0.0.1::443", "127.0.0.1::2195", "127.0.0.1::2196"]
+    variables = [run[i + 1] for i, arg in enumerate(run) if arg == "-e"]
+    assert variables == ["MOCKAPNS_CONTROL_TOKEN", "MOCKAPNS_APPLE_HOSTS=1", "MOCKAPNS_APPLE_HTTPS_PORT=443",
+                         "MOCKAPNS_MANAGE_SANDBOX_PORT=2195", "MOCKAPNS_MANAGE_PRODUCTION_PORT=2196"]

@@ -1,6 +1,8 @@
 """The pytest plugin, run on test files of its own through pytester: the apns_mock fixture is found through the
 pytest11 entry point (no conftest), shared by the session, cleared before each test, restarted when it died."""
 
+import json
+
 import pytest
 
 # What the inner test files send with: the standard library only, over the mock's HTTP/1.1 endpoint.
@@ -117,3 +119,76 @@ def test_writes_its_pid(apns_mock):
     with pytest.raises(ProcessLookupError):
         import os
         os.kill(pid, 0)
+
+
+def test_serve_arguments_come_from_the_ini_option_and_the_command_line_together(inner, pytester):
+    records = pytester.path / "records.jsonl"
+    pytester.makeini("[pytest]\nmockapns_args = --record '%s'\n" % records)
+    result = inner('''
+def test_keeps_one_record_in_memory(apns_mock):
+    assert push(apns_mock, TOKEN, title="First") == 200
+    assert push(apns_mock, TOKEN, title="Second") == 200
+    assert [n.alert_title for n in apns_mock.notifications()] == ["Second"]
+''', "--mockapns-arg=--memory-limit", "--mockapns-arg=1")
+    result.assert_outcomes(passed=1)
+    # The session's mock is stopped (its recording flushed) when the inner session ends.
+    titles = [json.loads(line)["payload"]["aps"]["alert"]["title"] for line in records.read_text().splitlines()]
+    assert titles == ["First", "Second"]
+
+
+def test_serve_arguments_the_binary_refuses_are_named_in_the_error(inner):
+    result = inner('''
+def test_needs_the_mock(apns_mock):
+    pass
+''', "--mockapns-arg=--log-level=chatty")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*apns_mock: the mock APNs server could not start (with the arguments of "
+                                 "mockapns_args / --mockapns-arg: --log-level=chatty). *exited with code 2*"])
+
+
+def test_the_session_mock_serves_apples_names_so_intercept_just_works(inner):
+    result = inner('''
+import ssl, socket
+
+def test_reaches_the_mock_as_api_push_apple_com(apns_mock):
+    assert apns_mock.apple_hosts and set(apns_mock.apple_ports) == {443, 2197, 2195, 2196}
+    with apns_mock.intercept():
+        with socket.create_connection(("api.push.apple.com", 443), timeout=10) as raw:
+            with ssl.create_default_context().wrap_socket(raw, server_hostname="api.push.apple.com") as tls:
+                assert tls.getpeername()[1] == apns_mock.apple_ports[443]
+''')
+    result.assert_outcomes(passed=1)
+
+
+def test_the_ini_option_turns_apples_names_off(inner, pytester):
+    pytester.makeini("[pytest]\nmockapns_apple_hosts = false\n")
+    result = inner('''
+import json
+
+import pytest
+from mockapns import MockAPNsError
+
+def test_has_no_apple_names(apns_mock):
+    assert not apns_mock.apple_hosts and apns_mock.apple_ports == {}
+    with pytest.raises(MockAPNsError, match="the apns_mock fixture does unless the ini option mockapns_apple_hosts "
+                                            "is false"):
+        apns_mock.intercept()
+    assert push(apns_mock, TOKEN) == 200
+''')
+    result.assert_outcomes(passed=1)
+
+
+def test_an_intercept_block_left_open_fails_its_test_and_is_ended(inner):
+    result = inner('''
+import socket
+
+def test_enters_and_never_leaves(apns_mock):
+    apns_mock.intercept().__enter__()
+
+def test_next_resolves_as_before(apns_mock):
+    assert socket.getaddrinfo.__module__ == "socket"
+    assert push(apns_mock, TOKEN) == 200
+''')
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(["*apns_mock: this test left apns_mock.intercept() in force (entered, never left); "
+                                 "it is ended now. Use `with apns_mock.intercept():`."])

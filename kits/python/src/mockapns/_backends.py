@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -13,7 +14,7 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ._control import MockAPNsError
 
@@ -58,6 +59,15 @@ def find_certs(candidates: Sequence[Optional[str]]) -> Path:
         "folder or the one beside the mockapns binary." % (", ".join(tried) or "any known folder"))
 
 
+#: swift-argument-parser's answer to an option the binary does not have, for one of those apple_hosts passes.
+_UNKNOWN_APPLE_OPTION = re.compile(r"unknown option '--(apple-hosts|apple-https-port|manage-(sandbox|production)-port)'",
+                                   re.IGNORECASE)
+
+
+#: Apple's ports besides 2197 that a container with apple_hosts publishes: 443 (pushes) and 2195/2196 (channels).
+APPLE_CONTAINER_PORTS = (443, 2195, 2196)
+
+
 def _tail(text: str, lines: int = 20) -> str:
     kept = text.strip().splitlines()[-lines:]
     return "\n".join("    " + line for line in kept) if kept else "    (no output)"
@@ -67,20 +77,27 @@ class ProcessBackend:
     """`mockapns serve` on free loopback ports, as a child process; its output goes to a log file in `workdir`."""
 
     def __init__(self, binary: Optional[str], args: Sequence[str], control_token: Optional[str], workdir: Path,
-                 startup_timeout: float):
+                 startup_timeout: float, apple_hosts: bool = False):
         self.binary = find_binary(binary)
         self.args = list(args)
+        self.apple_hosts = apple_hosts
         self.control_token = control_token
         self.workdir = workdir
         self.startup_timeout = startup_timeout
         self.process: Optional[subprocess.Popen] = None
         self.log_path = workdir / "serve.log"
 
-    def start(self) -> Dict[str, str]:
+    def start(self) -> Dict[str, Any]:
         """Starts the server and returns its ready file (apns_url, control_url, http1_url, ca_file, pid, version)."""
         ready_path = self.workdir / "ready.json"
         command = [self.binary, "serve", "--port", "0", "--control-port", "0", "--http1-port", "0",
-                   "--ready-file", str(ready_path), "--quiet", *self.args]
+                   "--ready-file", str(ready_path), "--quiet"]
+        if self.apple_hosts:
+            # A CA of this mock's own, in its temporary folder: its key dies with the mock, so the trust intercept()
+            # adds to a client's TLS context vouches for nothing else.
+            command += ["--apple-hosts", "--ca-dir", str(self.workdir / "ca"), "--apple-https-port", "0",
+                        "--manage-sandbox-port", "0", "--manage-production-port", "0"]
+        command += self.args
         env = dict(os.environ)
         env.pop("MOCKAPNS_CONTROL_TOKEN", None)      # one set for another mock would lock the kit out
         if self.control_token:
@@ -95,8 +112,14 @@ class ProcessBackend:
         deadline = time.monotonic() + self.startup_timeout
         while True:
             if self.process.poll() is not None:
-                raise MockAPNsError("`%s` exited with %s before it was ready. Its output:\n%s"
-                                    % (" ".join(command), self._exit_text(), _tail(self._log())))
+                output = self._log()
+                hint = ""
+                if self.apple_hosts and _UNKNOWN_APPLE_OPTION.search(output):
+                    hint = ("\nThis mockapns does not know --apple-hosts (apple_hosts=True, which intercept() and the "
+                            "apns_mock fixture use): point MOCKAPNS_BIN at a newer build, or turn it off "
+                            "(MockAPNs(apple_hosts=False); for the fixture, the ini option mockapns_apple_hosts = false).")
+                raise MockAPNsError("`%s` exited with %s before it was ready. Its output:\n%s%s"
+                                    % (" ".join(command), self._exit_text(), _tail(output), hint))
             try:
                 ready = json.loads(ready_path.read_text())
                 if ready.get("apns_url") and ready.get("control_url"):
@@ -150,10 +173,13 @@ class ProcessBackend:
 
 class ContainerBackend:
     """The mockapns image under docker or podman: ports 2197 (APNs, TLS) and 2198 (control, needing
-    MOCKAPNS_CONTROL_TOKEN) published on free loopback ports; the CA in use read from GET /api/v1/ca.pem."""
+    MOCKAPNS_CONTROL_TOKEN) published on free loopback ports; the CA in use read from GET /api/v1/ca.pem. With
+    `apple_hosts`, MOCKAPNS_APPLE_HOSTS=1 and Apple's ports 443, 2195 and 2196 published too."""
 
-    def __init__(self, image: str, engine: Optional[str], control_token: str, workdir: Path, startup_timeout: float):
+    def __init__(self, image: str, engine: Optional[str], control_token: str, workdir: Path, startup_timeout: float,
+                 apple_hosts: bool = False):
         self.image = image
+        self.apple_hosts = apple_hosts
         wanted = engine or os.environ.get("MOCKAPNS_CONTAINER_ENGINE")
         found = shutil.which(wanted) if wanted else shutil.which("docker") or shutil.which("podman")
         if not found:
@@ -174,55 +200,76 @@ class ContainerBackend:
                                 % (self.engine, " ".join(args), result.returncode, result.stderr.strip()))
         return result.stdout.strip()
 
-    def start(self) -> Dict[str, str]:
+    def start(self) -> Dict[str, Any]:
         inspect = subprocess.run([self.engine, "image", "inspect", self.image], capture_output=True, text=True)
         if inspect.returncode != 0:
             raise MockAPNsError("%s cannot find the image %r (%s). Build or pull it first (and start the engine's "
                                 "daemon if it is down), or use MockAPNs() to run the mockapns binary."
                                 % (self.engine, self.image, (inspect.stderr.strip().splitlines() or ["no output"])[-1]))
         env = dict(os.environ, MOCKAPNS_CONTROL_TOKEN=self.control_token)
-        self.container_id = self._run("run", "-d", "-e", "MOCKAPNS_CONTROL_TOKEN", "-p", "127.0.0.1::2197",
-                                      "-p", "127.0.0.1::2198", self.image, env=env)
+        options = ["-e", "MOCKAPNS_CONTROL_TOKEN", "-p", "127.0.0.1::2197", "-p", "127.0.0.1::2198"]
+        if self.apple_hosts:
+            # Apple's ports inside the container, whatever the image's defaults, so the published ones are known.
+            options += ["-e", "MOCKAPNS_APPLE_HOSTS=1", "-e", "MOCKAPNS_APPLE_HTTPS_PORT=443",
+                        "-e", "MOCKAPNS_MANAGE_SANDBOX_PORT=2195", "-e", "MOCKAPNS_MANAGE_PRODUCTION_PORT=2196",
+                        *[arg for port in APPLE_CONTAINER_PORTS for arg in ("-p", "127.0.0.1::%d" % port)]]
+        self.container_id = self._run("run", "-d", *options, self.image, env=env)
         apns_port, control_port = self._published(2197), self._published(2198)
         control_url = "http://127.0.0.1:%d" % control_port
+        # Each TLS listener to check, with the name to ask for: with apple_hosts, Apple's push host on 443 too.
+        listeners = [(apns_port, "127.0.0.1")]
+        if self.apple_hosts:
+            listeners.append((self._published(443), "api.push.apple.com"))
         deadline = time.monotonic() + self.startup_timeout
         ca_path = self.workdir / "ca.pem"
-        while not self._serves(control_url, apns_port, ca_path):
+        while not self._serves(control_url, listeners, ca_path):
             why = self.death()
             if why:
                 raise MockAPNsError(why)
             if time.monotonic() > deadline:
                 logs = self._logs()
                 self.stop()
-                raise MockAPNsError("The %s container did not answer on 127.0.0.1:%d (APNs) and %s within %g s. "
-                                    "Its output:\n%s" % (self.image, apns_port, control_url, self.startup_timeout,
-                                                         _tail(logs)))
+                where = " and ".join("127.0.0.1:%d (TLS as %s)" % listener for listener in listeners)
+                hint = (" An image whose mockapns predates --apple-hosts ignores MOCKAPNS_APPLE_HOSTS and never serves "
+                        "Apple's names: rebuild it, or drop apple_hosts=True." if self.apple_hosts else "")
+                raise MockAPNsError("The %s container did not answer on %s and %s within %g s.%s Its output:\n%s"
+                                    % (self.image, where, control_url, self.startup_timeout, hint, _tail(logs)))
             time.sleep(0.2)
-        return {"apns_url": "https://127.0.0.1:%d" % apns_port, "control_url": control_url, "ca_file": str(ca_path)}
+        ready: Dict[str, Any] = {"apns_url": "https://127.0.0.1:%d" % apns_port, "control_url": control_url, "ca_file": str(ca_path)}
+        if self.apple_hosts:
+            ready["apple_ports"] = {"2197": apns_port,
+                                    **{str(port): self._published(port) for port in APPLE_CONTAINER_PORTS}}
+        return ready
+
+    def exec(self, *command: str) -> str:
+        """The output of `command` run in the container."""
+        return self._run("exec", self.container_id or "", *command)
 
     def _logs(self) -> str:
         """The container's output (its stdout and stderr together)."""
-        result = subprocess.run([self.engine, "logs", self.container_id], stdout=subprocess.PIPE,
+        result = subprocess.run([self.engine, "logs", self.container_id or ""], stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
         return result.stdout
 
     def _published(self, port: int) -> int:
-        answer = self._run("port", self.container_id, "%d/tcp" % port)
+        answer = self._run("port", self.container_id or "", "%d/tcp" % port)
         return int(answer.splitlines()[0].rsplit(":", 1)[1])
 
-    def _serves(self, control_url: str, apns_port: int, ca_path: Path) -> bool:
-        """Whether the CA can be read from the control plane and a TLS handshake with it succeeds on the APNs port
-        (the engine's port forwarder accepts connections before the server listens, so a bare connect proves
-        nothing)."""
+    def _serves(self, control_url: str, listeners: Sequence[Tuple[int, str]], ca_path: Path) -> bool:
+        """Whether the CA can be read from the control plane and a TLS handshake with it succeeds on each listener
+        (port, name) (the engine's port forwarder accepts connections before the server listens, so a bare connect
+        proves nothing)."""
         request = urllib.request.Request(control_url + "/api/v1/ca.pem",
                                          headers={"authorization": "Bearer " + self.control_token})
         try:
             with urllib.request.urlopen(request, timeout=2) as response:
                 ca_path.write_bytes(response.read())
             context = ssl.create_default_context(cafile=str(ca_path))
-            with socket.create_connection(("127.0.0.1", apns_port), timeout=2) as raw:
-                with context.wrap_socket(raw, server_hostname="127.0.0.1"):
-                    return True
+            for port, name in listeners:
+                with socket.create_connection(("127.0.0.1", port), timeout=2) as raw:
+                    with context.wrap_socket(raw, server_hostname=name):
+                        pass
+            return True
         except (OSError, ssl.SSLError, http.client.HTTPException):
             return False
 

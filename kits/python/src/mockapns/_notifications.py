@@ -63,6 +63,13 @@ class Notification:
         return self.record["response"].get("apns_id")
 
     @property
+    def environment(self) -> Optional[str]:
+        """`development` or `production`: the APNs environment the request's host implied (api.push.apple.com is
+        production, api.sandbox… and api.development… development; channel management by its port); None when it was
+        sent to the mock by another name (its url)."""
+        return self.record.get("environment")
+
+    @property
     def payload(self) -> Any:
         """The body as parsed JSON; None when it was not JSON."""
         return self.record.get("payload")

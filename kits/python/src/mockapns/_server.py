@@ -11,15 +11,15 @@ import time
 import urllib.parse
 import weakref
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence
 
+from ._api import ControlAPI
 from ._backends import BUNDLED_DIR, ContainerBackend, ProcessBackend, find_binary, find_certs
 from ._control import ControlClient, MockAPNsError
-from ._devices import DeviceScreen, Instant, ShownNotification, TimelineEntry, millis, shown_failure
-from ._notifications import PROPERTY_FILTERS, Notification, check_filters, failure_message, matches
+from ._intercept import Interception, apple_routes
 
 
-class MockAPNs:
+class MockAPNs(ControlAPI):
     """A mock APNs server for tests: `mockapns serve` on free loopback ports, stopped when the `with` block ends.
 
     ```python
@@ -30,7 +30,9 @@ class MockAPNs:
     ```
 
     The binary is `binary`, else $MOCKAPNS_BIN, else the one bundled in the wheel, else `mockapns` on PATH; `args`
-    are more `mockapns serve` options. `MockAPNs.container(image=…)` runs the image with docker or podman instead.
+    are more `mockapns serve` options. `apple_hosts=True` serves Apple's own host names too (`mockapns serve
+    --apple-hosts`, with a CA of its own), which `intercept()` needs. `MockAPNs.container(image=…)` runs the image
+    with docker or podman instead.
     """
 
     #: How long a provider token from `token()` is reused: APNs refuses tokens refreshed more often than every
@@ -38,9 +40,13 @@ class MockAPNs:
     TOKEN_REUSE_SECONDS = 20 * 60
 
     def __init__(self, binary: Optional[str] = None, *, args: Sequence[str] = (), control_token: Optional[str] = None,
-                 startup_timeout: float = 30.0):
+                 startup_timeout: float = 30.0, apple_hosts: bool = False):
+        if isinstance(args, (str, bytes)):
+            raise TypeError("MockAPNs(args=…) is a list of `mockapns serve` arguments, e.g. [\"--log-level\", "
+                            "\"debug\"], not the string %r" % (args,))
         self._binary = binary
         self._args = list(args)
+        self._apple_hosts = apple_hosts
         self._control_token = control_token
         self._startup_timeout = startup_timeout
         self._container: Optional[Dict[str, Any]] = None
@@ -57,12 +63,14 @@ class MockAPNs:
 
     @classmethod
     def container(cls, image: str = "mockapns", *, engine: Optional[str] = None, control_token: Optional[str] = None,
-                  startup_timeout: float = 60.0) -> "MockAPNs":
+                  startup_timeout: float = 60.0, apple_hosts: bool = False) -> "MockAPNs":
         """A MockAPNs that runs `image` with docker or podman (`engine`, else $MOCKAPNS_CONTAINER_ENGINE, else
         whichever is on PATH) instead of a local binary. The control plane gets a random token unless
-        `control_token` is given; `http1_url` is None. `key_file` and `token()` use the test keys of the wheel (or
-        $MOCKAPNS_CERTS_DIR), which the image trusts too."""
-        mock = cls(control_token=control_token or secrets.token_hex(16), startup_timeout=startup_timeout)
+        `control_token` is given; `http1_url` is None. `key_file` is the test key of the wheel (or
+        $MOCKAPNS_CERTS_DIR), which the image trusts too; `token()` is minted in the container. `apple_hosts=True`
+        sets MOCKAPNS_APPLE_HOSTS=1 and publishes Apple's ports 443, 2195 and 2196 as well, for `intercept()`."""
+        mock = cls(control_token=control_token or secrets.token_hex(16), startup_timeout=startup_timeout,
+                   apple_hosts=apple_hosts)
         mock._container = {"image": image, "engine": engine}
         return mock
 
@@ -76,10 +84,11 @@ class MockAPNs:
         try:
             if self._container:
                 backend: Any = ContainerBackend(self._container["image"], self._container["engine"],
-                                                self._control_token, self._workdir, self._startup_timeout)
+                                                self._control_token or "", self._workdir,
+                                                self._startup_timeout, apple_hosts=self._apple_hosts)
             else:
                 backend = ProcessBackend(self._binary, self._args, self._control_token, self._workdir,
-                                         self._startup_timeout)
+                                         self._startup_timeout, apple_hosts=self._apple_hosts)
             self._backend = backend
             self._finalizer = weakref.finalize(self, _cleanup, backend, self._workdir)
             self._ready = backend.start()
@@ -178,9 +187,15 @@ class MockAPNs:
 
     def token(self) -> str:
         """A provider token (ES256 JWT) signed with the test key, for `authorization: bearer …`; the same one is
-        returned for 20 minutes, as APNs wants. Minted by the mockapns binary (the standard library has no ECDSA)."""
+        returned for 20 minutes, as APNs wants. Minted by the mockapns binary (the standard library has no ECDSA):
+        the container's own for a container (its bundled TESTKEY001), so no local binary is needed."""
         now = self._clock()
         if self._token is None or now - self._token_minted >= self.TOKEN_REUSE_SECONDS:
+            if isinstance(self._backend, ContainerBackend):
+                self._started_key()
+                minted = json.loads(self._backend.exec("mockapns", "token", "--json"))
+                self._token, self._token_minted = minted["token"], now
+                return self._token
             binary = self._backend.binary if isinstance(self._backend, ProcessBackend) else find_binary()
             key = "%s:%s:%s" % (self.team_id, self.key_id, self.key_file)
             result = subprocess.run([binary, "token", "--key-file", key, "--json"], capture_output=True, text=True)
@@ -190,140 +205,51 @@ class MockAPNs:
             self._token, self._token_minted = json.loads(result.stdout)["token"], now
         return self._token
 
-    # What the mock received
+    # Apple's host names
 
-    def notifications(self, **filters: Any) -> List[Notification]:
-        """The recorded pushes, oldest first, narrowed by the control API's filters: `token` (case-insensitive),
-        `topic`, `push_type`, `status`, `reason`, `since` (records numbered above it), `limit` (the newest n)."""
-        query = check_filters(filters)
-        answer = self._client().request("GET", "/api/v1/notifications", query=query)
-        return [Notification(record) for record in answer["notifications"]]
+    @property
+    def apple_hosts(self) -> bool:
+        """Whether this mock serves Apple's host names (started with `apple_hosts=True`)."""
+        return self._apple_hosts
 
-    def expect(self, count: Optional[int] = None, **filters: Any) -> List[Notification]:
-        """Returns the recorded pushes matching `filters` (`token`, `topic`, `push_type`, `status`, `reason`;
-        `since` narrows what is looked at). Raises AssertionError unless there are `count` of them (at least one
-        when `count` is None; `count=0`: none), listing what was received, closest match first."""
-        wanted = check_filters(filters, PROPERTY_FILTERS + ("since",))
-        since = wanted.pop("since", None)
-        received = self.notifications(since=since)
-        message = failure_message(count, wanted, received)
-        if message:
-            raise AssertionError(message)
-        return [n for n in received if matches(n, wanted)]
+    @property
+    def apple_ports(self) -> Dict[int, int]:
+        """Apple's ports (443, 2197: pushes; 2195: sandbox channel management; 2196: production) → the local port
+        that serves each; empty unless started with `apple_hosts=True`."""
+        ports = self._started().get("apple_ports") or {}
+        return {int(apple): int(local) for apple, local in ports.items()}
 
-    def wait_for(self, count: int = 1, timeout: float = 10.0, **filters: Any) -> List[Notification]:
-        """Waits until at least `count` recorded pushes match `filters` (as in `expect`) and returns them. After
-        `timeout` seconds, raises AssertionError listing what did arrive, closest match first."""
-        wanted = check_filters(filters, PROPERTY_FILTERS + ("since",))
-        since = wanted.pop("since", None)
-        deadline = time.monotonic() + timeout
-        while True:
-            received = self.notifications(since=since)
-            matching = [n for n in received if matches(n, wanted)]
-            if len(matching) >= count:
-                return matching
-            if time.monotonic() >= deadline:
-                message = failure_message(count, wanted, received, at_least=True) or ""
-                if not received:
-                    message += " Is the sender pointed at url (or http1_url) and trusting ca_file?"
-                raise AssertionError("Waited %g s. %s" % (timeout, message))
-            time.sleep(0.05)
+    def intercept(self) -> Interception:
+        """A `with` block inside which this process reaches Apple's APNs hosts (api.push.apple.com,
+        api.sandbox.push.apple.com, api.development.push.apple.com on 443 and 2197; the channel-management hosts
+        api-manage-broadcast.sandbox.push.apple.com:2195 and api-manage-broadcast.push.apple.com:2196) at this mock,
+        and TLS to those names trusts its CA, so a sender runs as in production, unchanged. No root, nothing outside
+        this process; other names are untouched, and everything is as before once the block ends. Process-wide:
+        one `intercept()` block at a time."""
+        self._check_interceptable()
+        host = urllib.parse.urlsplit(self.url).hostname or "127.0.0.1"
+        return Interception(self, host, apple_routes(host, self.apple_ports), self.ca_file,
+                            self._check_interceptable)
 
-    # What the mock does
-
-    def set_device(self, token: str, state: Optional[str] = None, *, online: Optional[bool] = None,
-                   offline_until: Optional[Instant] = None, app_state: Optional[str] = None,
-                   settings: Optional[Dict[str, Any]] = None, push_to_start_tokens: Optional[Sequence[str]] = None,
-                   at: Optional[Instant] = None, **fields: Any) -> Dict[str, Any]:
-        """Tells the mock about device `token`; returns the control API's answer.
-
-        `state` is how APNs answers pushes to it: `unregistered` (410; `timestamp=` ms), `expired`, `topics`
-        (`topics=[…]`), `otherEnvironment` or `rateLimited` (`max=`, `window_seconds=`).
-
-        The rest change the virtual device at `at` (default: now on the mock's clock): `online=False` takes it
-        offline (APNs stores pushes), `online=True` brings it back; `offline_until=` takes it offline until then;
-        `app_state=` `foreground`, `background`, `notRunning` or `forceQuit`; `settings=` replaces its settings
-        (e.g. `{"background_budget_per_hour": 2, "profile": {"authorization": "denied"}}`);
-        `push_to_start_tokens=` the tokens its Live Activities are started through. Instants are milliseconds since
-        1970 or timezone-aware datetimes."""
-        if fields and state is None:
-            raise TypeError("set_device: %s belong%s to a state; pass state= too (e.g. set_device(token, \"topics\", "
-                            "topics=[…]))" % (", ".join(sorted(fields)), "s" if len(fields) == 1 else ""))
-        body: Dict[str, Any] = {} if state is None else {"state": state, **fields}
-        for key, value in (("online", online), ("app_state", app_state), ("settings", settings)):
-            if value is not None:
-                body[key] = value
-        if push_to_start_tokens is not None:
-            body["push_to_start_tokens"] = list(push_to_start_tokens)
-        if offline_until is not None:
-            body["offline_until"] = millis(offline_until, "offline_until")
-        if not body:
-            raise TypeError("set_device needs a state and/or a change: online=, offline_until=, app_state=, "
-                            "settings= or push_to_start_tokens=")
-        if at is not None:
-            body["at"] = millis(at, "at")
-        return self._client().request("PUT", self._device_path(token), body=body)
-
-    def change_device(self, token: str, change: str, *, at: Optional[Instant] = None,
-                      **fields: Any) -> Dict[str, Any]:
-        """Records one change of the virtual device at `at` (default: now on the mock's clock), e.g.
-        `change_device(token, "tap", apns_id=…)` (the user taps that notification; `action=` an action button),
-        `"offline"`, `"online"`, `"app_state"` (`state=`), `"live_activity_token"` (`started_by=`, `token=`).
-        Returns the change as the mock recorded it."""
-        body: Dict[str, Any] = {"change": change, **fields}
-        if at is not None:
-            body["at"] = millis(at, "at")
-        return self._client().request("POST", self._device_path(token) + "/changes", body=body)["change"]
-
-    def device(self, token: str, at: Optional[Instant] = None) -> DeviceScreen:
-        """What device `token` shows at `at` (default: now on the mock's clock), computed from its changes and the
-        pushes the mock accepted for it: Notification Center (newest first), badge, what APNs stores while it is
-        offline, Live Activities, sounds (`raw` has everything)."""
-        query = None if at is None else {"at": millis(at, "at")}
-        return DeviceScreen.from_json(self._client().request("GET", self._device_path(token) + "/screen", query=query))
-
-    def timeline(self, token: str, until: Optional[Instant] = None) -> List[TimelineEntry]:
-        """What happened to each push of device `token` up to `until` (default: now), oldest first: one entry per
-        outcome (stored, replaced, delivered, dropped, throttled, tapped), with the rule and why."""
-        query = None if until is None else {"until": millis(until, "until")}
-        answer = self._client().request("GET", self._device_path(token) + "/timeline", query=query)
-        return [TimelineEntry.from_json(entry) for entry in answer["entries"]]
-
-    def expect_shown(self, token: str, title: Optional[str] = None, body: Optional[str] = None, *,
-                     at: Optional[Instant] = None) -> ShownNotification:
-        """Returns the newest notification device `token` shows (at `at`, default now) with this `title` and `body`
-        (either may be left out; neither: any notification). Raises AssertionError listing every notification the
-        screen does show and the device's state (offline, stored pushes, badge)."""
-        screen = self.device(token, at=at)
-        wanted = {name: value for name, value in (("title", title), ("body", body)) if value is not None}
-        for shown in screen.notifications:
-            if all(getattr(shown, name) == value for name, value in wanted.items()):
-                return shown
-        raise AssertionError(shown_failure(screen, wanted))
-
-    def add_fault(self, status: Optional[int] = None, reason: Optional[str] = None, count: Optional[int] = None,
-                  match: Optional[Dict[str, str]] = None, *, action: Optional[Dict[str, Any]] = None,
-                  name: Optional[str] = None, probability: Optional[float] = None) -> str:
-        """Adds a fault rule and returns its id: the next `count` pushes (every one when None) matching `match`
-        (`token`, `topic`, `push_type`, `path` prefix) are answered `status` with `reason` (APNs's reason for that
-        status when None). `action` instead gives any other action, e.g. `{"type": "delay", "ms": 500}`,
-        `{"type": "stall"}`, `{"type": "drop"}`, `{"type": "goaway", "reason": "Shutdown"}`."""
-        if (status is None) == (action is None):
-            raise TypeError("add_fault needs either status= (with reason=) or action=, not both or neither")
-        rule: Dict[str, Any] = {"match": dict(match or {}), "action": action or {"type": "status", "status": status}}
-        if reason is not None:
-            rule["action"]["reason"] = reason
-        for key, value in (("count", count), ("name", name), ("probability", probability)):
-            if value is not None:
-                rule[key] = value
-        return self._client().request("POST", "/api/v1/faults", body=rule)["id"]
-
-    def clear(self) -> None:
-        """Forgets the recorded pushes, device states, virtual-device changes and fault rules: the mock behaves as if
-        just started (record numbering goes on)."""
-        client = self._client()
-        for path in ("/api/v1/notifications", "/api/v1/devices", "/api/v1/faults"):
-            client.request("DELETE", path)
+    def _check_interceptable(self) -> None:
+        if self._backend is None:
+            raise MockAPNsError("intercept() needs a running mock: use `with MockAPNs(apple_hosts=True) as mock:` "
+                                "(or start() it) before `with mock.intercept():`.")
+        why = self._backend.death()
+        if why is not None:
+            raise MockAPNsError("intercept() needs a running mock. " + why)
+        if not self._apple_hosts:
+            raise MockAPNsError("intercept() needs a mock that serves Apple's host names: make it with "
+                                "MockAPNs(apple_hosts=True) (or MockAPNs.container(…, apple_hosts=True)); the "
+                                "apns_mock fixture does unless the ini option mockapns_apple_hosts is false.")
+        missing = [port for port in (443, 2197, 2195, 2196) if port not in self.apple_ports]
+        if missing:
+            raise MockAPNsError("intercept(): the mock's ready file names no listener for Apple's port%s %s "
+                                "(apple_ports: %r); this mockapns (%s) does not serve Apple's host names as the kit "
+                                "expects: use a newer binary." % ("s" if len(missing) > 1 else "",
+                                                                  ", ".join(map(str, missing)),
+                                                                  self._ready.get("apple_ports"),
+                                                                  self._ready.get("version", "unknown version")))
 
     # Internals
 
@@ -340,10 +266,6 @@ class MockAPNs:
         self._started()
         assert self._certs is not None
         return self._certs
-
-    @staticmethod
-    def _device_path(token: str) -> str:
-        return "/api/v1/devices/" + urllib.parse.quote(token, safe="")
 
     def _client(self) -> ControlClient:
         self._started()

@@ -1,0 +1,159 @@
+"""What a test asks of a running mock through its control API: recorded pushes and expectations, device states,
+virtual devices over time and fault rules. Shared by `MockAPNs` and the Testcontainers module's `MockAPNsContainer`."""
+
+from __future__ import annotations
+
+import time
+import urllib.parse
+from typing import Any, Dict, List, Optional, Sequence
+
+from ._control import ControlClient
+from ._devices import DeviceScreen, Instant, ShownNotification, TimelineEntry, millis, shown_failure
+from ._notifications import PROPERTY_FILTERS, Notification, check_filters, failure_message, matches
+
+
+class ControlAPI:
+    """The control-API methods of a mock; a subclass gives `_client()`, a ControlClient of the running mock."""
+
+    def _client(self) -> ControlClient:
+        raise NotImplementedError
+
+    # What the mock received
+
+    def notifications(self, **filters: Any) -> List[Notification]:
+        """The recorded pushes, oldest first, narrowed by the control API's filters: `token` (case-insensitive),
+        `topic`, `push_type`, `status`, `reason`, `since` (records numbered above it), `limit` (the newest n)."""
+        query = check_filters(filters)
+        answer = self._client().request("GET", "/api/v1/notifications", query=query)
+        return [Notification(record) for record in answer["notifications"]]
+
+    def expect(self, count: Optional[int] = None, **filters: Any) -> List[Notification]:
+        """Returns the recorded pushes matching `filters` (`token`, `topic`, `push_type`, `status`, `reason`;
+        `since` narrows what is looked at). Raises AssertionError unless there are `count` of them (at least one
+        when `count` is None; `count=0`: none), listing what was received, closest match first."""
+        wanted = check_filters(filters, PROPERTY_FILTERS + ("since",))
+        since = wanted.pop("since", None)
+        received = self.notifications(since=since)
+        message = failure_message(count, wanted, received)
+        if message:
+            raise AssertionError(message)
+        return [n for n in received if matches(n, wanted)]
+
+    def wait_for(self, count: int = 1, timeout: float = 10.0, **filters: Any) -> List[Notification]:
+        """Waits until at least `count` recorded pushes match `filters` (as in `expect`) and returns them. After
+        `timeout` seconds, raises AssertionError listing what did arrive, closest match first."""
+        wanted = check_filters(filters, PROPERTY_FILTERS + ("since",))
+        since = wanted.pop("since", None)
+        deadline = time.monotonic() + timeout
+        while True:
+            received = self.notifications(since=since)
+            matching = [n for n in received if matches(n, wanted)]
+            if len(matching) >= count:
+                return matching
+            if time.monotonic() >= deadline:
+                message = failure_message(count, wanted, received, at_least=True) or ""
+                if not received:
+                    message += " Is the sender pointed at url (or http1_url) and trusting ca_file?"
+                raise AssertionError("Waited %g s. %s" % (timeout, message))
+            time.sleep(0.05)
+
+    # What the mock does
+
+    def set_device(self, token: str, state: Optional[str] = None, *, online: Optional[bool] = None,
+                   offline_until: Optional[Instant] = None, app_state: Optional[str] = None,
+                   settings: Optional[Dict[str, Any]] = None, push_to_start_tokens: Optional[Sequence[str]] = None,
+                   at: Optional[Instant] = None, **fields: Any) -> Dict[str, Any]:
+        """Tells the mock about device `token`; returns the control API's answer.
+
+        `state` is how APNs answers pushes to it: `unregistered` (410; `timestamp=` ms), `expired`, `topics`
+        (`topics=[…]`), `otherEnvironment` or `rateLimited` (`max=`, `window_seconds=`).
+
+        The rest change the virtual device at `at` (default: now on the mock's clock): `online=False` takes it
+        offline (APNs stores pushes), `online=True` brings it back; `offline_until=` takes it offline until then;
+        `app_state=` `foreground`, `background`, `notRunning` or `forceQuit`; `settings=` replaces its settings
+        (e.g. `{"background_budget_per_hour": 2, "profile": {"authorization": "denied"}}`);
+        `push_to_start_tokens=` the tokens its Live Activities are started through. Instants are milliseconds since
+        1970 or timezone-aware datetimes."""
+        if fields and state is None:
+            raise TypeError("set_device: %s belong%s to a state; pass state= too (e.g. set_device(token, \"topics\", "
+                            "topics=[…]))" % (", ".join(sorted(fields)), "s" if len(fields) == 1 else ""))
+        body: Dict[str, Any] = {} if state is None else {"state": state, **fields}
+        for key, value in (("online", online), ("app_state", app_state), ("settings", settings)):
+            if value is not None:
+                body[key] = value
+        if push_to_start_tokens is not None:
+            body["push_to_start_tokens"] = list(push_to_start_tokens)
+        if offline_until is not None:
+            body["offline_until"] = millis(offline_until, "offline_until")
+        if not body:
+            raise TypeError("set_device needs a state and/or a change: online=, offline_until=, app_state=, "
+                            "settings= or push_to_start_tokens=")
+        if at is not None:
+            body["at"] = millis(at, "at")
+        return self._client().request("PUT", self._device_path(token), body=body)
+
+    def change_device(self, token: str, change: str, *, at: Optional[Instant] = None,
+                      **fields: Any) -> Dict[str, Any]:
+        """Records one change of the virtual device at `at` (default: now on the mock's clock), e.g.
+        `change_device(token, "tap", apns_id=…)` (the user taps that notification; `action=` an action button),
+        `"offline"`, `"online"`, `"app_state"` (`state=`), `"live_activity_token"` (`started_by=`, `token=`).
+        Returns the change as the mock recorded it."""
+        body: Dict[str, Any] = {"change": change, **fields}
+        if at is not None:
+            body["at"] = millis(at, "at")
+        return self._client().request("POST", self._device_path(token) + "/changes", body=body)["change"]
+
+    def device(self, token: str, at: Optional[Instant] = None) -> DeviceScreen:
+        """What device `token` shows at `at` (default: now on the mock's clock), computed from its changes and the
+        pushes the mock accepted for it: Notification Center (newest first), badge, what APNs stores while it is
+        offline, Live Activities, sounds (`raw` has everything)."""
+        query = None if at is None else {"at": millis(at, "at")}
+        return DeviceScreen.from_json(self._client().request("GET", self._device_path(token) + "/screen", query=query))
+
+    def timeline(self, token: str, until: Optional[Instant] = None) -> List[TimelineEntry]:
+        """What happened to each push of device `token` up to `until` (default: now), oldest first: one entry per
+        outcome (stored, replaced, delivered, dropped, throttled, tapped), with the rule and why."""
+        query = None if until is None else {"until": millis(until, "until")}
+        answer = self._client().request("GET", self._device_path(token) + "/timeline", query=query)
+        return [TimelineEntry.from_json(entry) for entry in answer["entries"]]
+
+    def expect_shown(self, token: str, title: Optional[str] = None, body: Optional[str] = None, *,
+                     at: Optional[Instant] = None) -> ShownNotification:
+        """Returns the newest notification device `token` shows (at `at`, default now) with this `title` and `body`
+        (either may be left out; neither: any notification). Raises AssertionError listing every notification the
+        screen does show and the device's state (offline, stored pushes, badge)."""
+        screen = self.device(token, at=at)
+        wanted: Dict[str, Optional[str]] = {name: value for name, value in (("title", title), ("body", body))
+                                            if value is not None}
+        for shown in screen.notifications:
+            if all(getattr(shown, name) == value for name, value in wanted.items()):
+                return shown
+        raise AssertionError(shown_failure(screen, wanted))
+
+    def add_fault(self, status: Optional[int] = None, reason: Optional[str] = None, count: Optional[int] = None,
+                  match: Optional[Dict[str, str]] = None, *, action: Optional[Dict[str, Any]] = None,
+                  name: Optional[str] = None, probability: Optional[float] = None) -> str:
+        """Adds a fault rule and returns its id: the next `count` pushes (every one when None) matching `match`
+        (`token`, `topic`, `push_type`, `path` prefix) are answered `status` with `reason` (APNs's reason for that
+        status when None). `action` instead gives any other action, e.g. `{"type": "delay", "ms": 500}`,
+        `{"type": "stall"}`, `{"type": "drop"}`, `{"type": "goaway", "reason": "Shutdown"}`."""
+        if (status is None) == (action is None):
+            raise TypeError("add_fault needs either status= (with reason=) or action=, not both or neither")
+        rule: Dict[str, Any] = {"match": dict(match or {}), "action": action or {"type": "status", "status": status}}
+        if reason is not None:
+            rule["action"]["reason"] = reason
+        for key, value in (("count", count), ("name", name), ("probability", probability)):
+            if value is not None:
+                rule[key] = value
+        return self._client().request("POST", "/api/v1/faults", body=rule)["id"]
+
+    def clear(self) -> None:
+        """Forgets the recorded pushes, device states, virtual-device changes and fault rules: the mock behaves as if
+        just started (record numbering goes on)."""
+        client = self._client()
+        for path in ("/api/v1/notifications", "/api/v1/devices", "/api/v1/faults"):
+            client.request("DELETE", path)
+
+    @staticmethod
+    def _device_path(token: str) -> str:
+        return "/api/v1/devices/" + urllib.parse.quote(token, safe="")
