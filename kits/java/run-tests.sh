@@ -8,8 +8,8 @@
 #
 # Container mode runs the same suite against the image with docker or podman (MOCKAPNS_CONTAINER_ENGINE picks one),
 # plus the tests of container errors (tag "container"); MOCKAPNS_BIN is ignored there. Podman reads the repository's
-# scripts/image/containers.conf unless CONTAINERS_CONF says otherwise. Extra arguments go to the console launcher
-# (e.g. --select-class dev.mockapns.JsonTest). Exits non-zero when a test fails.
+# scripts/image/containers.conf unless CONTAINERS_CONF says otherwise. Arguments select tests instead of the whole
+# suite (console launcher selectors, e.g. --select-class dev.mockapns.JsonTest). Exits non-zero when a test fails.
 set -euo pipefail
 
 KIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -66,12 +66,14 @@ javac --release 11 -Xlint:all -Xlint:-try -Werror -encoding UTF-8 -cp "$TARGET/c
 built=$(date +%s.%N)
 
 echo "run-tests.sh: $MODE mode${MOCKAPNS_IMAGE:+ (image $MOCKAPNS_IMAGE)}${MOCKAPNS_BIN:+ (binary $MOCKAPNS_BIN)}"
+SELECT=(--scan-class-path "$TARGET/test-classes")
+[ $# -eq 0 ] || SELECT=("$@")
 status=0
 java -Dmockapns.test.timings="$TARGET/startup-times.txt" -Dmockapns.test.repo="$REPO_ROOT" \
     -Dmockapns.test.classpath="$TARGET/classes:$TARGET/test-classes" \
     -jar "$STANDALONE" --disable-banner --disable-ansi-colors --details=tree --details-theme=ascii \
-    --class-path "$TARGET/classes:$TARGET/test-classes" --scan-class-path "$TARGET/test-classes" \
-    --reports-dir "$TARGET/test-reports" "${TAGS[@]}" "$@" || status=$?
+    --class-path "$TARGET/classes:$TARGET/test-classes" --reports-dir "$TARGET/test-reports" "${TAGS[@]}" \
+    "${SELECT[@]}" || status=$?
 finished=$(date +%s.%N)
 
 if [ -s "$TARGET/startup-times.txt" ]; then
