@@ -10,10 +10,12 @@ public final class LeakyMain {
     private LeakyMain() {}
 
     public static void main(String[] args) throws InterruptedException {
+        long began = System.nanoTime();
         MockAPNs mock = MockAPNs.start();
+        long startup = System.nanoTime() - began;
         System.out.println("process=" + mock.process().map(p -> String.valueOf(p.pid())).orElse("")
                 + " container=" + mock.containerName().orElse("")
-                + " engine=" + mock.engine().map(Path::toString).orElse(""));
+                + " engine=" + mock.engine().map(Path::toString).orElse("") + " startup=" + startup);
         System.out.flush();
         if (args.length > 0 && args[0].equals("exit")) System.exit(0);
         Thread.sleep(Long.MAX_VALUE);

@@ -38,6 +38,7 @@ class ShutdownHookTest {
             String pid = fields[0].substring("process=".length());
             String container = fields[1].substring("container=".length());
             String engine = fields[2].substring("engine=".length());
+            TestSupport.recordStartup(Long.parseLong(fields[3].substring("startup=".length())));
 
             if (how.equals("wait")) child.destroy(); // SIGTERM, as a build tool stops a forked test JVM
             assertTrue(child.waitFor(120, TimeUnit.SECONDS), "the child JVM exited");
