@@ -3,6 +3,7 @@ package dev.mockapns;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +45,7 @@ final class ContainerBackend implements Backend {
     private final String controlToken;
     private final String name;
     private volatile boolean created;
+    private final HttpClient probe = ControlClient.newHttpClient();
 
     ContainerBackend(Path engine, String image, List<String> args, Map<String, String> env,
                      Map<String, String> extraEnv, Path explicitCerts, Path workdir, Duration startupTimeout) {
@@ -240,7 +242,7 @@ final class ContainerBackend implements Backend {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2))
                 .header("authorization", "Bearer " + controlToken).build();
         try {
-            return ControlClient.HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            return probe.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MockAPNsException("Interrupted while waiting for the " + image + " container", e);

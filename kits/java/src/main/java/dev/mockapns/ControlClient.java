@@ -17,11 +17,18 @@ import java.util.function.Supplier;
  * so, with its last output).
  */
 final class ControlClient {
-    /** One client for every mock: each HttpClient keeps a selector thread until it is collected. */
-    static final HttpClient HTTP = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .build();
+    /**
+     * A client of the mock's own: a pool shared by every mock could hand a new mock a kept-alive connection to a
+     * closed one that had the same port.
+     */
+    static HttpClient newHttpClient() {
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+    }
+
+    private final HttpClient http = newHttpClient();
 
     private final String baseUrl;
     private final String token;
@@ -47,7 +54,7 @@ final class ControlClient {
         if (token != null) request.header("authorization", "Bearer " + token);
         HttpResponse<byte[]> response;
         try {
-            response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {
             // A server that is going down may refuse the connection just before it is seen to have exited.
             String why = death.get();
