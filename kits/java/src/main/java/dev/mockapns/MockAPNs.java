@@ -1,0 +1,552 @@
+package dev.mockapns;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * A mock APNs server for one test (or one test class): {@code mockapns serve} on free loopback ports, or the
+ * mockapns container image under docker or podman, and its control API.
+ *
+ * <pre>{@code
+ * try (MockAPNs mock = MockAPNs.start()) {
+ *     HttpClient client = HttpClient.newBuilder().sslContext(mock.sslContext()).build();
+ *     // ... point the sender at mock.url(), authorize with "bearer " + mock.token(), send ...
+ *     mock.expect(new Filter().topic("com.example.app").status(200).count(1));
+ * }
+ * }</pre>
+ *
+ * <p>What runs: the builder's {@link Builder#image(String)} or {@link Builder#binary(String)}, else the image in
+ * {@code MOCKAPNS_IMAGE}, else the binary in {@code MOCKAPNS_BIN}, else {@code mockapns} on PATH. A mock is closed by
+ * {@link #close()}, and at the latest when the JVM exits (a container is always removed).
+ */
+public final class MockAPNs implements AutoCloseable {
+    private static final Set<MockAPNs> OPEN = ConcurrentHashMap.newKeySet();
+
+    static {
+        // A test run that ends without close() (a crash, System.exit, a forgotten try) must not leave a server or
+        // a container running.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            for (MockAPNs mock : OPEN) {
+                try {
+                    mock.close();
+                } catch (RuntimeException e) {
+                    System.err.println("MockAPNs: " + e.getMessage());
+                }
+            }
+        }, "MockAPNs shutdown"));
+    }
+
+    private final Backend backend;
+    private final Path workdir;
+    private final String description;
+    private final String url;
+    private final String controlUrl;
+    private final Path caFile;
+    private final String caPem;
+    private final SSLContext sslContext;
+    private final Path keyFile;
+    private final String keyId;
+    private final String teamId;
+    private final ProviderToken tokens;
+    private final ControlClient control;
+    private volatile boolean closed;
+
+    private MockAPNs(Backend backend, Path workdir, String description, Clock clock, Duration controlTimeout) {
+        this.backend = backend;
+        this.workdir = workdir;
+        this.description = description;
+        Backend.Ready ready = backend.start();
+        this.url = ready.apnsUrl;
+        this.controlUrl = ready.controlUrl;
+        this.caFile = ready.caFile;
+        try {
+            this.caPem = Files.readString(ready.caFile, StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new MockAPNsException("Cannot read the mock's CA " + ready.caFile + ": " + e.getMessage() + ".", e);
+        }
+        this.sslContext = trusting(caPem);
+        Map<String, Object> key = signingKey(ready.certsDir);
+        this.keyId = (String) key.get("key_id");
+        this.teamId = (String) key.get("team_id");
+        this.keyFile = ready.certsDir.resolve((String) key.get("file"));
+        this.tokens = new ProviderToken(teamId, keyId, ProviderToken.readP8(keyFile), clock);
+        this.control = new ControlClient(controlUrl, backend.controlToken(), backend::death, controlTimeout);
+    }
+
+    /** Starts a mock as {@link #builder()} configures it by default (see the class comment for what runs). */
+    public static MockAPNs start() {
+        return builder().start();
+    }
+
+    /** A builder, to choose the binary, its arguments, an image or an engine before {@link Builder#start()}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** How to start a mock. Every setting is optional. */
+    public static final class Builder {
+        private String binary;
+        private final List<String> args = new ArrayList<>();
+        private String image;
+        private String engine;
+        private Path certsDir;
+        private Duration startupTimeout;
+        private Duration controlTimeout = Duration.ofSeconds(10);
+        private final Map<String, String> extraEnv = new LinkedHashMap<>();
+        private Map<String, String> environment = System.getenv();
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {}
+
+        /** Runs this mockapns binary (instead of $MOCKAPNS_BIN or the one on PATH). */
+        public Builder binary(String path) {
+            this.binary = path;
+            return this;
+        }
+
+        /** Runs this mockapns binary (instead of $MOCKAPNS_BIN or the one on PATH). */
+        public Builder binary(Path path) {
+            return binary(path.toString());
+        }
+
+        /** More {@code mockapns serve} options, e.g. {@code "--environment", "production"} (added to earlier ones). */
+        public Builder args(String... args) {
+            return args(List.of(args));
+        }
+
+        /** More {@code mockapns serve} options (added to earlier ones). */
+        public Builder args(Collection<String> args) {
+            this.args.addAll(args);
+            return this;
+        }
+
+        /** Runs this container image (e.g. {@code mockapns:latest}) with docker or podman instead of a binary. */
+        public Builder image(String image) {
+            this.image = image;
+            return this;
+        }
+
+        /**
+         * The container engine: {@code docker}, {@code podman} or a path to one (default: $MOCKAPNS_CONTAINER_ENGINE,
+         * else whichever of the two is on PATH).
+         */
+        public Builder engine(String engine) {
+            this.engine = engine;
+            return this;
+        }
+
+        /** The folder of the test keys (keys.json, AuthKey_*.p8); default $MOCKAPNS_CERTS_DIR, else where the
+         * binary finds them (certs/ beside or above it), else the image's own. */
+        public Builder certsDir(Path certsDir) {
+            this.certsDir = certsDir;
+            return this;
+        }
+
+        /** How long to wait for the mock to serve (default 30 s for a binary, 90 s for a container). */
+        public Builder startupTimeout(Duration timeout) {
+            this.startupTimeout = timeout;
+            return this;
+        }
+
+        /** How long one control API request may take (default 10 s). */
+        public Builder controlTimeout(Duration timeout) {
+            this.controlTimeout = timeout;
+            return this;
+        }
+
+        /** An environment variable for the server, e.g. {@code env("MOCKAPNS_H2C", "1")}. */
+        public Builder env(String name, String value) {
+            this.extraEnv.put(name, value);
+            return this;
+        }
+
+        /** The variables the kit reads (PATH, MOCKAPNS_*) and passes on, instead of the JVM's; for the kit's tests. */
+        Builder environment(Map<String, String> environment) {
+            this.environment = Map.copyOf(environment);
+            return this;
+        }
+
+        /** The clock provider tokens are issued and reused by; for the kit's tests. */
+        Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** Starts the mock and waits until it serves; a MockAPNsException says why it could not, and what to do. */
+        public MockAPNs start() {
+            if (binary != null && image != null) {
+                throw new IllegalStateException("MockAPNs.builder(): give binary(...) or image(...), not both");
+            }
+            String imageToRun = image;
+            if (imageToRun == null && binary == null) {
+                String fromEnv = environment.get("MOCKAPNS_IMAGE");
+                if (fromEnv != null && !fromEnv.isBlank()) imageToRun = fromEnv.trim();
+            }
+            Path binaryToRun = null;
+            Path engineToUse = null;
+            if (imageToRun != null) {
+                engineToUse = ContainerBackend.findEngine(engine, environment);
+                if (engineToUse == null) {
+                    throw new MockAPNsException("MockAPNs needs docker or podman to run the image " + imageToRun
+                            + (image == null ? " (MOCKAPNS_IMAGE)" : "") + ", and neither is on PATH. Install one, "
+                            + "or run the mockapns binary instead: " + (image == null ? "unset MOCKAPNS_IMAGE and " : "")
+                            + "set MOCKAPNS_BIN to it or put it on PATH.");
+                }
+            } else {
+                binaryToRun = ProcessBackend.find(binary, environment);
+                if (binaryToRun == null) throw new MockAPNsException(nothingToRun(environment));
+            }
+
+            Path workdir;
+            try {
+                workdir = Files.createTempDirectory("mockapns-");
+            } catch (IOException e) {
+                throw new MockAPNsException("Cannot make a temporary folder for the mock: " + e.getMessage(), e);
+            }
+            Backend backend;
+            String description;
+            if (imageToRun != null) {
+                ContainerBackend container = new ContainerBackend(engineToUse, imageToRun, List.copyOf(args),
+                        environment, Map.copyOf(extraEnv), certsDir, workdir,
+                        startupTimeout != null ? startupTimeout : Duration.ofSeconds(90));
+                backend = container;
+                description = "container " + container.containerName().orElseThrow() + " (" + imageToRun + ", "
+                        + engineToUse.getFileName() + ")";
+            } else {
+                backend = new ProcessBackend(binaryToRun, List.copyOf(args), environment, Map.copyOf(extraEnv),
+                        certsDir, workdir, startupTimeout != null ? startupTimeout : Duration.ofSeconds(30));
+                description = binaryToRun.toString();
+            }
+            try {
+                MockAPNs mock = new MockAPNs(backend, workdir, description, clock, controlTimeout);
+                OPEN.add(mock);
+                return mock;
+            } catch (RuntimeException e) {
+                try {
+                    backend.stop();
+                } catch (RuntimeException second) {
+                    e.addSuppressed(second);
+                }
+                Exec.deleteTree(workdir);
+                throw e;
+            }
+        }
+
+        /** The error for no binary and no image: both ways to get one, and whether an engine is already here. */
+        private static String nothingToRun(Map<String, String> env) {
+            Path engine;
+            try {
+                engine = ContainerBackend.findEngine(null, env);
+            } catch (MockAPNsException e) {
+                engine = null;
+            }
+            return "No mockapns to run: MOCKAPNS_BIN is not set, there is no mockapns on PATH, and MOCKAPNS_IMAGE is "
+                    + "not set. Either build the binary (`swift build --product mockapns`, or unpack the `make dist` "
+                    + "tarball) and set MOCKAPNS_BIN to it or put it on PATH; or run the container image: set "
+                    + "MOCKAPNS_IMAGE=mockapns:latest (built by `make image`)"
+                    + (engine != null ? " — " + engine.getFileName() + " is installed (" + engine + ")."
+                            : " and install docker or podman (neither is on PATH).");
+        }
+    }
+
+    // Where to connect
+
+    /** Where HTTP/2 senders connect, e.g. {@code https://127.0.0.1:40123} (TLS; trust {@link #sslContext()}). */
+    public String url() {
+        return url;
+    }
+
+    /** The host of {@link #url()} ({@code 127.0.0.1}), for clients configured by host and port. */
+    public String host() {
+        return URI.create(url).getHost();
+    }
+
+    /** The port of {@link #url()}. */
+    public int port() {
+        return URI.create(url).getPort();
+    }
+
+    /** The control API and dashboard, e.g. {@code http://127.0.0.1:40124}. */
+    public String controlUrl() {
+        return controlUrl;
+    }
+
+    /** A TLS context that trusts the mock's CA and nothing else: {@code HttpClient.newBuilder().sslContext(...)}. */
+    public SSLContext sslContext() {
+        return sslContext;
+    }
+
+    /** The CA certificate (PEM) that signed the mock's TLS certificate. */
+    public String caPem() {
+        return caPem;
+    }
+
+    /** The CA certificate as a PEM file, for clients that take a file (Pushy's setTrustedServerCertificateChain). */
+    public Path caFile() {
+        return caFile;
+    }
+
+    /** The test signing key (.p8) the mock trusts, for clients that sign their own provider tokens. */
+    public Path keyFile() {
+        return keyFile;
+    }
+
+    /** The key id ({@code kid}) of {@link #keyFile()}: {@code TESTKEY001}. */
+    public String keyId() {
+        return keyId;
+    }
+
+    /** The team id ({@code iss}) of {@link #keyFile()}: {@code TESTTEAM01}. */
+    public String teamId() {
+        return teamId;
+    }
+
+    /**
+     * A provider token (ES256 JWT) signed with {@link #keyFile()}, for {@code authorization: bearer <token>}; the
+     * same one for 20 minutes, as APNs wants.
+     */
+    public String token() {
+        return tokens.get();
+    }
+
+    // What the mock received
+
+    /** Every recorded push, accepted or rejected, oldest first. */
+    public List<Notification> notifications() {
+        return notifications(new Filter());
+    }
+
+    /** The recorded pushes that match {@code filter} (its count aside), oldest first; the mock decides what matches. */
+    public List<Notification> notifications(Filter filter) {
+        return fetch(filter.query());
+    }
+
+    private List<Notification> fetch(String query) {
+        Object list = control().object("GET", "/api/v1/notifications" + query, null).get("notifications");
+        if (!(list instanceof List)) {
+            throw new MockAPNsException("GET /api/v1/notifications answered without a \"notifications\" list");
+        }
+        List<Notification> notifications = new ArrayList<>();
+        for (Object record : (List<?>) list) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> fields = (Map<String, Object>) record;
+            notifications.add(new Notification(fields));
+        }
+        return notifications;
+    }
+
+    /**
+     * Returns the recorded pushes matching {@code filter} when there are {@link Filter#count(int)} of them (at
+     * least one when the count is unset); otherwise throws an AssertionError saying what was expected and listing
+     * what was received, closest match first, each mismatch spelled out. A push is recorded before it is answered,
+     * so once the sender has its answer, expect sees it.
+     */
+    public List<Notification> expect(Filter filter) {
+        List<Notification> matching = notifications(filter);
+        if (Expectations.satisfied(filter.count(), matching.size())) return matching;
+        throw new AssertionError(Expectations.failureMessage(filter, matching, this::fetch, false));
+    }
+
+    /**
+     * Waits until at least {@link Filter#count(int)} recorded pushes (one when unset) match {@code filter}, and
+     * returns them; after {@code timeout}, throws an AssertionError as {@link #expect(Filter)} does. For senders
+     * that send in the background.
+     */
+    public List<Notification> waitFor(Filter filter, Duration timeout) {
+        int wanted = filter.count() == null ? 1 : filter.count();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<Notification> matching = notifications(filter);
+            if (matching.size() >= wanted) return matching;
+            if (System.nanoTime() >= deadline) {
+                throw new AssertionError("Waited " + timeout.toMillis() + " ms. "
+                        + Expectations.failureMessage(filter, matching, this::fetch, true));
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new MockAPNsException("Interrupted while waiting for pushes", e);
+            }
+        }
+    }
+
+    // What the mock does
+
+    /** Makes {@code token} answer as {@code state} says from now on; returns the control API's answer. */
+    public Map<String, Object> setDevice(String token, DeviceState state) {
+        return control().object("PUT", devicePath(token), state.body());
+    }
+
+    /**
+     * Makes {@code token} answer as the named state says: {@code unregistered} (410), {@code expired} (410
+     * ExpiredToken) or {@code otherEnvironment} (400 BadDeviceToken).
+     */
+    public Map<String, Object> setDevice(String token, String state) {
+        return setDevice(token, DeviceState.named(state));
+    }
+
+    /** Forgets what the mock was told about {@code token} (its state and changes): it is a live device again. */
+    public void forgetDevice(String token) {
+        control().request("DELETE", devicePath(token), null);
+    }
+
+    /** What device {@code token} shows now, computed by the mock from its changes and the pushes it accepted. */
+    public DeviceScreen device(String token) {
+        return new DeviceScreen(control().object("GET", devicePath(token) + "/screen", null));
+    }
+
+    /** Adds a rule to the fault plan and returns its id. */
+    public String addFault(Fault fault) {
+        Object id = control().object("POST", "/api/v1/faults", fault.body()).get("id");
+        return String.valueOf(id);
+    }
+
+    /** Removes one fault rule by the id {@link #addFault(Fault)} returned. */
+    public void removeFault(String id) {
+        control().request("DELETE", "/api/v1/faults/" + URLEncoder.encode(id, StandardCharsets.UTF_8), null);
+    }
+
+    /**
+     * Forgets the recorded pushes, device states and changes, and fault rules: the mock behaves as if just started
+     * (record numbering goes on).
+     */
+    public void clear() {
+        ControlClient client = control();
+        for (String path : List.of("/api/v1/notifications", "/api/v1/devices", "/api/v1/faults")) {
+            client.request("DELETE", path, null);
+        }
+    }
+
+    // Lifecycle
+
+    /** Whether the mock was started and has neither been closed nor died. */
+    public boolean isRunning() {
+        return stoppedReason() == null;
+    }
+
+    /** Null while the mock runs; otherwise why not (closed, or how it ended with its last output). */
+    public String stoppedReason() {
+        if (closed) return "This MockAPNs was closed; start a new one with MockAPNs.start().";
+        return backend.death();
+    }
+
+    /** The server process, in process mode (empty for a container). */
+    public Optional<ProcessHandle> process() {
+        return backend.process();
+    }
+
+    /** The container's name, in container mode (empty for a process). */
+    public Optional<String> containerName() {
+        return backend.containerName();
+    }
+
+    /**
+     * Stops the mock (SIGTERM to the server, which flushes and exits; a container is removed) and deletes its
+     * temporary files. Safe to call more than once.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) return;
+            closed = true;
+        }
+        OPEN.remove(this);
+        try {
+            backend.stop();
+        } finally {
+            Exec.deleteTree(workdir);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MockAPNs(" + description + (closed ? ", closed" : ", " + url) + ")";
+    }
+
+    private ControlClient control() {
+        if (closed) throw new MockAPNsException("This MockAPNs was closed; start a new one with MockAPNs.start().");
+        return control;
+    }
+
+    private static String devicePath(String token) {
+        return "/api/v1/devices/" + URLEncoder.encode(token, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** A TLS context whose only trusted roots are the certificates in {@code pem}. */
+    static SSLContext trusting(String pem) {
+        try {
+            KeyStore roots = KeyStore.getInstance(KeyStore.getDefaultType());
+            roots.load(null, null);
+            int n = 0;
+            for (Certificate certificate : CertificateFactory.getInstance("X.509")
+                    .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)))) {
+                roots.setCertificateEntry("mockapns-ca-" + n++, certificate);
+            }
+            if (n == 0) throw new MockAPNsException("The mock's CA holds no certificate: " + pem);
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(roots);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new MockAPNsException("Cannot read the mock's CA certificate: " + e.getMessage(), e);
+        }
+    }
+
+    /** The key token() signs with: TESTKEY001, else the first valid in both environments for every topic. */
+    private static Map<String, Object> signingKey(Path certsDir) {
+        Path list = certsDir.resolve("keys.json");
+        Object keys;
+        try {
+            keys = Json.parse(Files.readAllBytes(list));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new MockAPNsException("Cannot read the test key list " + list + ": " + e.getMessage() + ".", e);
+        }
+        if (!(keys instanceof List)) throw new MockAPNsException(list + " is not a JSON list of keys.");
+        Map<?, ?> chosen = null;
+        for (Object key : (List<?>) keys) {
+            if (key instanceof Map && "TESTKEY001".equals(((Map<?, ?>) key).get("key_id"))) chosen = (Map<?, ?>) key;
+        }
+        for (Object key : (List<?>) keys) {
+            if (chosen == null && key instanceof Map && "both".equals(((Map<?, ?>) key).get("environment"))
+                    && ((Map<?, ?>) key).get("topics") == null) {
+                chosen = (Map<?, ?>) key;
+            }
+        }
+        if (chosen == null || !(chosen.get("key_id") instanceof String) || !(chosen.get("team_id") instanceof String)
+                || !(chosen.get("file") instanceof String)) {
+            throw new MockAPNsException(list + " names no signing key valid in both environments for every topic "
+                    + "(with key_id, team_id and file); regenerate it with certs/generate.sh.");
+        }
+        Map<String, Object> key = new LinkedHashMap<>();
+        chosen.forEach((name, value) -> key.put(String.valueOf(name), value));
+        return key;
+    }
+
+    /** The container engine, in container mode. */
+    Optional<Path> engine() {
+        return backend instanceof ContainerBackend ? Optional.of(((ContainerBackend) backend).engine()) : Optional.empty();
+    }
+}

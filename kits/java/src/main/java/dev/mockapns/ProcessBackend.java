@@ -1,0 +1,235 @@
+package dev.mockapns;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code mockapns serve} on free loopback ports as a child process. It writes a ready file once every listener is
+ * up; its output goes to a log file in the mock's temporary folder, which errors quote.
+ */
+final class ProcessBackend implements Backend {
+    /** How many lines of the server's output an error quotes. */
+    static final int TAIL_LINES = 20;
+
+    private final Path binary;
+    private final List<String> args;
+    private final Map<String, String> env;
+    private final Map<String, String> extraEnv;
+    private final Path explicitCerts;
+    private final Path workdir;
+    private final Duration startupTimeout;
+    private final Path log;
+    private Process process;
+    private List<String> command;
+
+    ProcessBackend(Path binary, List<String> args, Map<String, String> env, Map<String, String> extraEnv,
+                   Path explicitCerts, Path workdir, Duration startupTimeout) {
+        this.binary = binary;
+        this.args = args;
+        this.env = env;
+        this.extraEnv = extraEnv;
+        this.explicitCerts = explicitCerts;
+        this.workdir = workdir;
+        this.startupTimeout = startupTimeout;
+        this.log = workdir.resolve("serve.log");
+    }
+
+    /** The binary to run: {@code explicit} (the builder's), else $MOCKAPNS_BIN, else mockapns on PATH; null if none. */
+    static Path find(String explicit, Map<String, String> env) {
+        if (explicit != null) return checkedBinary(explicit, "The binary given to MockAPNs.builder().binary()");
+        String fromEnv = env.get("MOCKAPNS_BIN");
+        if (fromEnv != null && !fromEnv.isBlank()) return checkedBinary(fromEnv, "MOCKAPNS_BIN");
+        return Exec.onPath("mockapns", env.get("PATH")).map(Path::toAbsolutePath).orElse(null);
+    }
+
+    private static Path checkedBinary(String file, String source) {
+        Path path = Path.of(file).toAbsolutePath();
+        if (!Files.exists(path)) {
+            throw new MockAPNsException(source + " is " + file + ", but there is no file there. Build mockapns "
+                    + "(`swift build --product mockapns`, or the `make dist` tarball) and point it at the binary.");
+        }
+        if (!Files.isRegularFile(path) || !Files.isExecutable(path)) {
+            throw new MockAPNsException(source + " is " + file + ", which is not an executable file"
+                    + (Files.isRegularFile(path) ? " (run `chmod +x " + file + "`)" : "") + "; point it at the mockapns binary.");
+        }
+        return path;
+    }
+
+    /**
+     * Where the test keys may be, in the order the binary itself looks: the builder's folder or $MOCKAPNS_CERTS_DIR,
+     * then certs/ beside the (symlink-resolved) binary and in each of the five folders above it.
+     */
+    static List<Path> certsCandidates(Path explicit, Path binary, Map<String, String> env) {
+        Set<Path> candidates = new LinkedHashSet<>();
+        if (explicit != null) candidates.add(explicit);
+        String fromEnv = env.get("MOCKAPNS_CERTS_DIR");
+        if (explicit == null && fromEnv != null && !fromEnv.isBlank()) candidates.add(Path.of(fromEnv));
+        if (binary != null) {
+            Path resolved = binary;
+            try {
+                resolved = binary.toRealPath();
+            } catch (IOException ignored) {
+                // the unresolved path still names a folder worth looking in
+            }
+            Path dir = resolved.getParent();
+            for (int i = 0; i < 6 && dir != null; i++, dir = dir.getParent()) candidates.add(dir.resolve("certs"));
+        }
+        return new ArrayList<>(candidates);
+    }
+
+    /** The first candidate holding keys.json, or null. */
+    static Path firstWithKeys(List<Path> candidates) {
+        for (Path dir : candidates) {
+            if (Files.isRegularFile(dir.resolve("keys.json"))) return dir.toAbsolutePath();
+        }
+        return null;
+    }
+
+    @Override
+    public Ready start() {
+        Path readyFile = workdir.resolve("ready.json");
+        command = new ArrayList<>(List.of(binary.toString(), "serve", "--port", "0", "--control-port", "0",
+                "--ready-file", readyFile.toString(), "--quiet"));
+        command.addAll(args);
+        List<Path> candidates = certsCandidates(explicitCerts, binary, env);
+        Path certs = firstWithKeys(candidates);
+
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectInput(ProcessBuilder.Redirect.from(Exec.devNull()))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        // The server gets the test's environment without MOCKAPNS_* settings (a MOCKAPNS_CONTROL_TOKEN or
+        // MOCKAPNS_H2C meant for another mock would change this one), plus the credentials the kit found and the
+        // variables given to the builder.
+        Map<String, String> childEnv = new LinkedHashMap<>();
+        env.forEach((name, value) -> {
+            if (!name.startsWith("MOCKAPNS_")) childEnv.put(name, value);
+        });
+        if (certs != null) childEnv.put("MOCKAPNS_CERTS_DIR", certs.toString());
+        childEnv.putAll(extraEnv);
+        builder.environment().clear();
+        builder.environment().putAll(childEnv);
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new MockAPNsException("Cannot run " + binary + ": " + e.getMessage()
+                    + ". Point MOCKAPNS_BIN at a mockapns built for this machine.", e);
+        }
+
+        long deadline = System.nanoTime() + startupTimeout.toNanos();
+        Map<String, Object> ready = null;
+        while (ready == null) {
+            if (!process.isAlive()) {
+                throw new MockAPNsException("`" + String.join(" ", command) + "` " + exitText()
+                        + " before it was ready. Its output:\n" + Exec.tail(Exec.readQuietly(log), TAIL_LINES));
+            }
+            ready = readReady(readyFile);
+            if (ready != null) break;
+            if (System.nanoTime() > deadline) {
+                stop();
+                throw new MockAPNsException("`" + String.join(" ", command) + "` did not write its ready file within "
+                        + startupTimeout.toSeconds() + " s, so it was stopped. Its output:\n"
+                        + Exec.tail(Exec.readQuietly(log), TAIL_LINES)
+                        + "\nGive it longer with MockAPNs.builder().startupTimeout(...) on a slow machine.");
+            }
+            sleep(20);
+        }
+        Object controlUrl = ready.get("control_url");
+        if (!(controlUrl instanceof String)) {
+            stop();
+            throw new MockAPNsException("The mock started without a control plane (is --no-control in args?); the kit "
+                    + "needs it to read what was sent. Ready file: " + Json.write(ready));
+        }
+        Path caFile = ready.get("ca_file") instanceof String ? Path.of((String) ready.get("ca_file")) : null;
+        if (certs == null && caFile != null && Files.isRegularFile(caFile.resolveSibling("keys.json"))) {
+            certs = caFile.getParent().toAbsolutePath();
+        }
+        if (certs == null) {
+            stop();
+            List<String> searched = new ArrayList<>();
+            for (Path candidate : candidates) searched.add(candidate.toString());
+            if (caFile != null) searched.add(caFile.getParent().toString());
+            throw new MockAPNsException("Cannot find the test signing keys (a certs/ folder with keys.json); looked in "
+                    + String.join(", ", searched) + ". Set MOCKAPNS_CERTS_DIR to the MockAPNs repository's certs/ "
+                    + "folder (or the one beside the binary in the `make dist` tarball).");
+        }
+        if (caFile == null) caFile = certs.resolve("ca.pem");
+        return new Ready((String) ready.get("apns_url"), (String) controlUrl, caFile, certs);
+    }
+
+    /** The ready file's object once it names the APNs URL; null before the server wrote it (atomically, by rename). */
+    private static Map<String, Object> readReady(Path file) {
+        if (!Files.isRegularFile(file)) return null;
+        try {
+            Map<String, Object> ready = Json.parseObject(Exec.readQuietly(file), "the ready file");
+            return ready.get("apns_url") instanceof String ? ready : null;
+        } catch (IllegalArgumentException notYet) {
+            return null;
+        }
+    }
+
+    @Override
+    public String controlToken() {
+        return null;
+    }
+
+    @Override
+    public String death() {
+        if (process == null || process.isAlive()) return null;
+        return "The mockapns server (pid " + process.pid() + ") is no longer running: it " + exitText()
+                + ". Its last output:\n" + Exec.tail(Exec.readQuietly(log), TAIL_LINES)
+                + "\nStart a new MockAPNs (the JUnit extension starts one for the next test).";
+    }
+
+    private String exitText() {
+        int code = process.exitValue();
+        // Java reports a child killed by signal N as exit code 128 + N, as a shell does, so such a code is
+        // ambiguous: both readings are given.
+        if (code > 128 && code < 160) return "exited with code " + code + " (or was killed by signal " + (code - 128) + ")";
+        return "exited with code " + code;
+    }
+
+    @Override
+    public void stop() {
+        if (process == null || !process.isAlive()) return;
+        process.destroy(); // SIGTERM: the server flushes its recording and exits
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public Optional<ProcessHandle> process() {
+        return process == null ? Optional.empty() : Optional.of(process.toHandle());
+    }
+
+    @Override
+    public Optional<String> containerName() {
+        return Optional.empty();
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MockAPNsException("Interrupted while waiting for the mock to start", e);
+        }
+    }
+}
