@@ -31,8 +31,8 @@ print(results.count(False), results.count(True))' "$log")
     # node --test with the TAP reporter: "# pass N" and "# fail M" at the end of each run.
     read -r np nf < <(awk '/^# pass [0-9]+$/ { p += $3 } /^# fail [0-9]+$/ { f += $3 } END { print p + 0, f + 0 }' "$log")
     # JUnit console launcher (the Java kit): "[ N tests successful ]" and "[ M tests failed ]".
-    jp=$(grep -Eo '\[ +[0-9]+ tests successful +\]' "$log" | awk '{ s += $2 } END { print s + 0 }')
-    jf=$(grep -Eo '\[ +[0-9]+ tests failed +\]' "$log" | awk '{ s += $2 } END { print s + 0 }')
+    jp=$({ grep -Eo '\[ +[0-9]+ tests successful +\]' "$log" || true; } | awk '{ s += $2 } END { print s + 0 }')
+    jf=$({ grep -Eo '\[ +[0-9]+ tests failed +\]' "$log" || true; } | awk '{ s += $2 } END { print s + 0 }')
     total=$((n + tn + pp + pf + gp + gf + np + nf + jp + jf))
     if [ "$total" -eq 0 ]; then echo "test-summary: no test ran in $log" >&2; exit 1; fi
     passed=$((passed + n - m + tn - ti + pp + gp + np + jp)); failed=$((failed + m + ti + pf + gf + nf + jf))
