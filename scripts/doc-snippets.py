@@ -26,6 +26,8 @@ Each fenced block is one of these kinds, named by an HTML comment on the line be
                               (replaced by kits/go); or, marked `go-test IMPORT…`, a test function: the runner
                               adds `package snippet_test` and imports the paths the mark lists
   js      node-test           an ES module run by `node --test`, with the package `mockapns` (kits/node) installed
+  yaml    yaml-parse          must parse as YAML (a Kubernetes manifest, where no cluster runs)
+          github-workflow     a GitHub Actions workflow: checked by actionlint
   any     skip REASON         not checked (say why)
 
 A block in a language with no runner here (yaml, …) is skipped without a mark, and so is an unmarked python, go or
@@ -43,6 +45,8 @@ Usage:
   doc-snippets.py kits --mockapns PATH [--python PATH]  run the python, go and js blocks with the test kits
                                                         (--python: the kit venv's python, by default
                                                         kits/python/.venv/bin/python)
+  doc-snippets.py yaml --python PATH --actionlint PATH  parse the yaml blocks (PATH's PyYAML) and check the
+                                                        workflow blocks with actionlint
   doc-snippets.py list                                  print every block and its kind, then the count per kind
 """
 import collections
@@ -69,7 +73,8 @@ DEFAULT_KIND = {"swift": "file", "json": "json", "sh": "run", "": "transcript"}
 # The kinds a block of each language may be marked with (besides skip); a language missing here has no runner.
 LANGUAGE_KINDS = {"swift": {"file", "package", "xctest-members", "xctest-statements"}, "json": {"json"},
                   "sh": {"run", "run-with-mock"}, "": {"transcript"},
-                  "python": {"pytest"}, "go": {"go-test"}, "js": {"node-test"}}
+                  "python": {"pytest"}, "go": {"go-test"}, "js": {"node-test"},
+                  "yaml": {"yaml-parse", "github-workflow"}}
 KINDS = set().union(*LANGUAGE_KINDS.values()) | {"skip"}
 
 
@@ -493,6 +498,35 @@ def run_kits(mockapns, python):
     return 1 if failures else 0
 
 
+def run_yaml(python, actionlint):
+    """yaml-parse blocks through `python`'s PyYAML, github-workflow blocks through actionlint (as a file named like a
+    workflow, so it reads it as one)."""
+    python, actionlint = os.path.abspath(python), os.path.abspath(actionlint)
+    selected = [block for block in blocks() if block.kind in ("yaml-parse", "github-workflow")]
+    failures = []
+    for block in selected:
+        work = tempfile.mkdtemp(prefix="doc-snippet-yaml-")
+        try:
+            if block.kind == "yaml-parse":
+                path = os.path.join(work, "block.yaml")
+                command = [python, "-c", "import sys, yaml; list(yaml.safe_load_all(open(sys.argv[1])))", path]
+            else:
+                os.makedirs(os.path.join(work, ".github", "workflows"))
+                path = os.path.join(work, ".github", "workflows", "block.yml")
+                command = [actionlint, "-color=false", path]
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(block.text)
+            status, out, err = run_process(command, work, dict(os.environ), 60)
+            if status != 0:
+                failures.append(f"{block.name} ({block.kind}): exit {status}\n{out}{err}")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    for failure in failures:
+        print("FAIL " + failure, file=sys.stderr)
+    print(f"doc-snippets: {len(selected)} YAML block(s) checked ({count_by_kind(selected)}), {len(failures)} failed")
+    return 1 if failures else 0
+
+
 def go_test_source(block):
     """The _test.go file for a go-test block: the block itself, or the test functions it holds after the package
     clause and the imports its mark lists. A //line directive makes the compiler and `go test` name the
@@ -572,6 +606,8 @@ def main():
     if arguments[0] == "swift" and len(arguments) == 5 and arguments[1] == "--package" and arguments[3] == "--checkout":
         write_swift_package(os.path.abspath(arguments[2]), os.path.abspath(arguments[4]))
         return 0
+    if arguments[0] == "yaml" and len(arguments) == 5 and arguments[1] == "--python" and arguments[3] == "--actionlint":
+        return run_yaml(arguments[2], arguments[4])
     if arguments[0] == "shell" and len(arguments) == 3 and arguments[1] == "--mockapns":
         return run_shell(arguments[2])
     if arguments[0] == "kits" and len(arguments) in (3, 5) and arguments[1] == "--mockapns":

@@ -5,7 +5,8 @@
 #   - both mocks' control planes count every push (they read the shared PostgreSQL store), the published one through
 #     its host port with the control token;
 #   - each mock's own /data/records.jsonl holds part of them (the sender used both) and together all of them, once
-#     `podman-compose stop` (SIGTERM) has flushed them.
+#     `podman-compose stop` (SIGTERM) has flushed them;
+#   - docs/unmodified-senders.md's compose file, as written, gets a push to https://api.push.apple.com accepted.
 # The postgres service takes docker.io/library/postgres:16-bookworm when it can be pulled; where no registry answers,
 # a stand-in built from Debian's postgresql-15 on the local base (scripts/image/postgres/). SKIP_BUILD=1 takes the
 # mockapns:<version> image already built.
@@ -116,5 +117,22 @@ B=$(engine run --rm -v "${PROJECT}_data-b:/data" --entrypoint cat "$MOCKAPNS_IMA
 { [ "$A" -gt 0 ] && [ "$B" -gt 0 ]; } || fail "records per mock: a $A, b $B: the sender should have used both"
 [ $((A + B)) = "$PUSH_COUNT" ] || fail "records per mock: a $A + b $B != $PUSH_COUNT"
 ok "each mock's /data/records.jsonl holds its share (a $A, b $B) after SIGTERM"
+
+# --- docs/unmodified-senders.md's compose file, as written: Apple's names as network aliases of the mock, the sender
+#     naming only https://api.push.apple.com and trusting the CA through a shared volume
+APPLE_FILE="$WORK/apple-hosts.yaml"
+awk '/<!-- snippet: skip run by make test-compose/ { marked = 1; next } marked && /^```/ { if (inside) exit; inside = 1; next } inside' \
+    "$REPO_ROOT/docs/unmodified-senders.md" | sed "s|image: mockapns:latest|image: $MOCKAPNS_IMAGE|" > "$APPLE_FILE"
+[ -s "$APPLE_FILE" ] || fail "docs/unmodified-senders.md has no block marked 'snippet: skip run by make test-compose'"
+APPLE=("$VENV/bin/podman-compose" -p "$PROJECT-apple" -f "$APPLE_FILE")
+apple_cleanup() { "${APPLE[@]}" down -v -t 0 >/dev/null 2>&1 || true; cleanup; }
+trap apple_cleanup EXIT
+"${APPLE[@]}" up -d mockapns >"$WORK/apple-up.log" 2>&1 || { cat "$WORK/apple-up.log" >&2; fail "podman-compose up (the Apple-hosts file)"; }
+"${APPLE[@]}" run --rm sender >"$WORK/apple-sender.log" 2>&1 \
+    || { cat "$WORK/apple-sender.log" >&2; "${APPLE[@]}" logs mockapns >&2 2>&1 | tail -20 >&2; fail "the sender to https://api.push.apple.com"; }
+RECORD=$(engine exec "${PROJECT}-apple_mockapns_1" cat /data/records.jsonl)
+[[ "$RECORD" == *'"status":200'* && "$RECORD" == *'"environment":"production"'* ]] \
+    || fail "the mock's record of the push to api.push.apple.com: $RECORD"
+ok "docs/unmodified-senders.md's compose file: mockapns send to https://api.push.apple.com (443, a network alias) accepted and recorded as production"
 
 echo "test-compose: $PASSED passed, 0 failed (podman-compose $COMPOSE_VERSION, postgres $POSTGRES_IMAGE)"
