@@ -158,7 +158,7 @@ let package = Package(
         .target(
             name: "MockAPNsControl",
             dependencies: [
-                "MockAPNs", "MockAPNsHTTP2", "APNsModel", "DeviceSimulation", "Support",
+                "MockAPNs", "MockAPNsHTTP2", "APNsModel", "APNsCrypto", "DeviceSimulation", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),

@@ -16,12 +16,23 @@
 #include <openssl/rand.h>
 #include <openssl/hmac.h>
 #include <openssl/conf.h>
+#include <openssl/pkcs12.h>
 
 /// EVP_EC_gen("P-256"): a fresh P-256 key pair (the macro expands to a variadic call).
 static inline EVP_PKEY *copenssl_EVP_EC_gen_P256(void) { return EVP_EC_gen("P-256"); }
 
 /// BIO_get_mem_data: pointer to and length of a memory BIO's contents.
 static inline long copenssl_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
+
+/// The PKCS#12 bag and PKCS#7 stacks (macros over OPENSSL_sk_*), for JavaTrustStore.
+static inline STACK_OF(PKCS12_SAFEBAG) *copenssl_sk_PKCS12_SAFEBAG_new_null(void) { return sk_PKCS12_SAFEBAG_new_null(); }
+static inline int copenssl_sk_PKCS12_SAFEBAG_push(STACK_OF(PKCS12_SAFEBAG) *bags, PKCS12_SAFEBAG *bag) {
+    return sk_PKCS12_SAFEBAG_push(bags, bag);
+}
+static inline void copenssl_sk_PKCS12_SAFEBAG_pop_free(STACK_OF(PKCS12_SAFEBAG) *bags) {
+    sk_PKCS12_SAFEBAG_pop_free(bags, PKCS12_SAFEBAG_free);
+}
+static inline void copenssl_sk_PKCS7_pop_free(STACK_OF(PKCS7) *safes) { sk_PKCS7_pop_free(safes, PKCS7_free); }
 
 /// OPENSSL_free: releases memory OpenSSL allocated for the caller (e.g. ASN1_STRING_to_UTF8).
 static inline void copenssl_OPENSSL_free(void *ptr) { OPENSSL_free(ptr); }

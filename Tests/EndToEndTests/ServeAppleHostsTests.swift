@@ -91,6 +91,42 @@ final class ServeAppleHostsTests: XCTestCase {
         XCTAssertEqual(records.map(\.response.status), [200, 200, 200, 201, 201, 404, 404])
     }
 
+    /// The JVM takes `/api/v1/ca.p12` as it is: keytool lists a trusted-certificate entry, and the JDK's own HttpClient,
+    /// given nothing but the trust store's system properties, verifies the mock's certificate over HTTP/2.
+    func testTheCAAsAPKCS12TrustStoreIsTrustedByTheJDK() async throws {
+        let served = try await ServedMock.start(["--apple-hosts", "--ca-dir", directory + "/ca", "--control-port", "0", "--quiet"]
+                                                    + Self.freePorts, readyFile: directory + "/ready.json")
+        defer { served.stop() }
+        let store = directory + "/ca.p12"
+        let fetched = try PeerProcess.run("/usr/bin/curl", ["-fsS", "--max-time", "10", "-o", store,
+                                                            try XCTUnwrap(served.controlURL) + "/api/v1/ca.p12"], timeout: 20)
+        XCTAssertEqual(fetched.status, 0, fetched.stderr)
+        let listed = try PeerProcess.run("/usr/bin/keytool", ["-list", "-v", "-keystore", store, "-storetype", "PKCS12",
+                                                               "-storepass", "changeit"], timeout: 60)
+        XCTAssertEqual(listed.status, 0, listed.stdout + listed.stderr)
+        XCTAssertTrue(listed.stdout.contains("Alias name: mockapns-ca"), listed.stdout)
+        XCTAssertTrue(listed.stdout.contains("Entry type: trustedCertEntry"), listed.stdout)
+        let source = directory + "/TrustCheck.java"
+        try """
+            import java.net.URI;
+            import java.net.http.*;
+            public class TrustCheck {
+                public static void main(String[] args) throws Exception {
+                    var client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+                    var request = HttpRequest.newBuilder(URI.create(args[0])).header("authorization", "bearer " + args[1])
+                        .header("apns-topic", "com.example.app").POST(HttpRequest.BodyPublishers.ofString("{\\"aps\\":{\\"alert\\":\\"hi\\"}}")).build();
+                    var response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                    System.out.println(response.version() + " " + response.statusCode());
+                }
+            }
+            """.write(toFile: source, atomically: true, encoding: .utf8)
+        let url = "https://localhost:\(try XCTUnwrap(served.ready.value(at: ["apple_ports", "443"])?.integerValue))/3/device/\(TestServer.token64)"
+        let java = try PeerProcess.run("/usr/bin/java", ["-Djavax.net.ssl.trustStore=" + store, "-Djavax.net.ssl.trustStorePassword=changeit",
+                                                          source, url, try TestServer.jwt()], timeout: 120)
+        XCTAssertEqual(java.status, 0, java.stderr)
+        XCTAssertEqual(java.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "HTTP_2 200", java.stderr)
+    }
+
     func testAPortInUseNamesTheFlagThatMovesIt() async throws {
         let first = try await ServedMock.start(["--quiet", "--no-control", "--port", "0"], readyFile: directory + "/first.json")
         defer { first.stop() }

@@ -101,7 +101,7 @@ public final class ControlServer: Sendable {
             // The health check and the CA hold nothing secret, and a container's health probe or a sender in another
             // container needs them before it has the token.
             router.add(middleware: BearerTokenMiddleware(token: token, isPublic: { request in
-                request.uri.path == HealthRoute.path || request.uri.path == CertificateAuthorityRoute.path
+                request.uri.path == HealthRoute.path || CertificateAuthorityRoute.paths.contains(request.uri.path)
                     || (dashboard && DashboardRoutes.isStaticAsset(request))
             }))
         }
