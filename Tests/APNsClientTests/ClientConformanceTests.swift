@@ -24,7 +24,10 @@ final class ClientConformanceTests: XCTestCase {
             let c = try ConformanceCase(url: url)
             guard let authentication = try Self.authentication(c.auth), let path = c.request["path"]?.stringValue,
                   c.request["method"]?.stringValue == "POST", path.hasPrefix("/3/device/"),
-                  c.history.allSatisfy({ $0.atOffset == 0 && $0.auth == c.auth })
+                  c.history.allSatisfy({ $0.atOffset == 0 && $0.auth == c.auth }),
+                  // A case sent to one of Apple's names needs the name to resolve to the mock: WireConformanceTests
+                  // sends those (the client here reaches the mock by its own address).
+                  c.appleHost == nil
             else { continue }
             let key = ServerKey(environment: c.environment, environmentKeyReason: c.environmentKeyReason)
             if servers[key] == nil {

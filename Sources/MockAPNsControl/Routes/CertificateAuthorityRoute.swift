@@ -22,15 +22,17 @@ struct CertificateAuthorityRoute {
     }
 
     func register(on router: Router<ControlRequestContext>) {
-        for (path, body, type) in [("api/v1/ca.pem", pem, "application/x-pem-file"), ("api/v1/ca.p12", pkcs12, "application/x-pkcs12")] {
-            router.get(RouterPath(path)) { _, _ -> Response in
-                guard let body else {
-                    throw ControlAPIError.notFound(
-                        "This mock serves a certificate of your own (--cert) or no TLS (--h2c), so it has no CA to hand out: "
-                            + "take the CA that signed your --cert file.")
-                }
-                return Response(status: .ok, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
-            }
+        let (pem, pkcs12) = (pem, pkcs12)
+        router.get("api/v1/ca.pem") { _, _ -> Response in try Self.answer(pem, type: "application/x-pem-file") }
+        router.get("api/v1/ca.p12") { _, _ -> Response in try Self.answer(pkcs12, type: "application/x-pkcs12") }
+    }
+
+    private static func answer(_ body: [UInt8]?, type: String) throws -> Response {
+        guard let body else {
+            throw ControlAPIError.notFound(
+                "This mock serves a certificate of your own (--cert) or no TLS (--h2c), so it has no CA to hand out: "
+                    + "take the CA that signed your --cert file.")
         }
+        return Response(status: .ok, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
