@@ -35,7 +35,9 @@ final class ServeReadyFileTests: XCTestCase {
         let version = try await InspectCLI.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         for ready in [firstReady, secondReady] {
             guard case .object(let members) = ready else { return XCTFail("not an object: \(ready)") }
-            XCTAssertEqual(Set(members.map(\.key)), ["apns_url", "ca_file", "control_url", "dashboard_url", "pid", "version"])
+            XCTAssertEqual(Set(members.map(\.key)), ["apns_url", "ca_file", "certs_dir", "control_url", "dashboard_url", "pid", "version"])
+            XCTAssertEqual(ready["certs_dir"]?.stringValue, URL(fileURLWithPath: RepoPaths.certs).standardizedFileURL.path,
+                           "the test keys it trusts")
             XCTAssertEqual(ready["version"]?.stringValue, version)
             XCTAssertNotEqual(ready["apns_url"]?.stringValue, "https://127.0.0.1:9", "the stale ready file was read")
             XCTAssertNotEqual(ready["pid"]?.integerValue, 1)

@@ -201,6 +201,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let readyPath {
             let ready = ReadyFile(apnsURL: server.url, controlURL: plane.controlURL, http1URL: plane.http1URL,
                                   dashboardURL: plane.dashboardURL, caFile: server.certificateAuthorityPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+                                  certsDir: server.credentials.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path },
                                   pid: getpid(), version: MockAPNsVersion.current,
                                   applePorts: configuration.appleHosts == nil ? nil
                                       : Dictionary(uniqueKeysWithValues: server.applePorts.map { ("\($0.key)", $0.value) }))

@@ -19,6 +19,9 @@ struct ReadyFile: Encodable, Equatable {
     /// The CA certificate (PEM file) senders verify the APNs endpoint with, when the mock knows it (not with `--cert`
     /// or `--h2c`); the control plane serves the same at `/api/v1/ca.pem`.
     var caFile: String?
+    /// The folder of the test credentials the mock trusts (`keys.json` and its `.p8` keys), when it uses them: where a
+    /// kit finds the key to sign its provider tokens with, whichever CA signs the server certificate.
+    var certsDir: String? = nil
     /// The serving process, for `kill`.
     var pid: Int32
     /// `mockapns --version`.
@@ -30,7 +33,7 @@ struct ReadyFile: Encodable, Equatable {
     /// The keys as written: snake case, in the order `sortedKeys` gives them.
     enum CodingKeys: String, CodingKey {
         case apnsURL = "apns_url", controlURL = "control_url", http1URL = "http1_url", dashboardURL = "dashboard_url"
-        case caFile = "ca_file", pid, version, applePorts = "apple_ports"
+        case caFile = "ca_file", certsDir = "certs_dir", pid, version, applePorts = "apple_ports"
     }
 
     /// Writes atomically (a temporary file in the same folder, then rename), so a reader sees no file or the

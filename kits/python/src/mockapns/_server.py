@@ -92,8 +92,10 @@ class MockAPNs(ControlAPI):
             self._backend = backend
             self._finalizer = weakref.finalize(self, _cleanup, backend, self._workdir)
             self._ready = backend.start()
-            # The test keys: beside the CA in use, else beside the binary, else the wheel's.
-            candidates = [str(Path(self._ready["ca_file"]).parent) if self._ready.get("ca_file") else None,
+            # The test keys: the folder the mock says it trusts them from, beside the CA in use, beside the binary, or the
+            # wheel's.
+            candidates = [self._ready.get("certs_dir"),
+                          str(Path(self._ready["ca_file"]).parent) if self._ready.get("ca_file") else None,
                           str(Path(backend.binary).parent / "certs") if isinstance(backend, ProcessBackend) else None,
                           str(BUNDLED_DIR / "certs")]
             self._certs = find_certs(candidates)
