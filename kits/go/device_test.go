@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"mockapnstest"
+	mockapnstest "github.com/mockapns/mockapns/kits/go"
 )
 
 // outcomes lists what happened to one push, in timeline order.

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"mockapnstest"
+	mockapnstest "github.com/mockapns/mockapns/kits/go"
 )
 
 const (
