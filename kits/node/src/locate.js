@@ -1,6 +1,7 @@
 // Finding the mockapns binary and its bundled test credentials (certs/).
 import fs from 'node:fs';
 import path from 'node:path';
+import { enginesOnPath } from './container.js';
 import { MockAPNsError } from './errors.js';
 
 /**
@@ -27,8 +28,10 @@ export function findBinary(explicit, env = process.env) {
     if (!executableProblem(file)) return path.resolve(file);
   }
   throw new MockAPNsError('No mockapns binary: options.bin and MOCKAPNS_BIN are not set and no "mockapns" is on PATH ' +
-    `(${dirs.length} folder${dirs.length === 1 ? '' : 's'} searched). Build it (swift build --product mockapns), then pass { bin } to ` +
-    'startMockAPNs, set MOCKAPNS_BIN to its path, or put it on PATH.');
+    `(${dirs.length} folder${dirs.length === 1 ? '' : 's'} searched). Either build it (swift build --product mockapns), ` +
+    'then pass { bin } to startMockAPNs, set MOCKAPNS_BIN to its path, or put it on PATH; or run the mock from its ' +
+    'image: pass { image } or set MOCKAPNS_IMAGE=mockapns:latest (`make image` builds it; podman or docker runs it; ' +
+    `${enginesOnPath(env)}).`);
 }
 
 /** Why `file` cannot be run, or null when it can. */

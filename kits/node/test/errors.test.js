@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { MockAPNsError, startMockAPNs } from 'mockapns';
+import { kitContainers, onlyIn, suiteMode } from './support.js';
 
 /** Runs `body` with process.env changed by `changes` (undefined removes a variable), then puts it back. */
 async function withEnvironment(changes, body) {
@@ -35,16 +36,36 @@ describe('finding the binary', () => {
     });
   });
 
-  it('says where it looked when neither MOCKAPNS_BIN nor PATH has one', async () => {
+  it('says where it looked when neither MOCKAPNS_BIN nor PATH has one, and that the image is the other way', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'mockapns-empty-'));
     try {
-      await withEnvironment({ MOCKAPNS_BIN: undefined, PATH: empty }, () => assert.rejects(startMockAPNs(), {
+      await withEnvironment({ MOCKAPNS_BIN: undefined, MOCKAPNS_IMAGE: undefined, PATH: empty }, () => assert.rejects(startMockAPNs(), {
         name: 'MockAPNsError',
-        message: /^No mockapns binary: options\.bin and MOCKAPNS_BIN are not set and no "mockapns" is on PATH \(1 folder searched\)\. .*set MOCKAPNS_BIN/,
+        message: /^No mockapns binary: options\.bin and MOCKAPNS_BIN are not set and no "mockapns" is on PATH \(1 folder searched\)\. .*set MOCKAPNS_BIN.*set MOCKAPNS_IMAGE=mockapns:latest .*neither podman nor docker is on PATH\)\.$/,
       }));
     } finally {
       fs.rmSync(empty, { recursive: true });
     }
+  });
+
+  it('with an image and no engine, says both ways out', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'mockapns-empty-'));
+    try {
+      await withEnvironment({ MOCKAPNS_IMAGE: 'mockapns:latest', MOCKAPNS_CONTAINER_ENGINE: undefined, PATH: empty },
+        () => assert.rejects(startMockAPNs(), {
+          name: 'MockAPNsError',
+          message: 'The mock should run from the image mockapns:latest (options.image or MOCKAPNS_IMAGE), but neither podman ' +
+            'nor docker is on PATH. Either install one (or set MOCKAPNS_CONTAINER_ENGINE to its path), or run the mockapns ' +
+            'binary instead: unset MOCKAPNS_IMAGE and set MOCKAPNS_BIN to it (or put it on PATH).',
+        }));
+    } finally {
+      fs.rmSync(empty, { recursive: true });
+    }
+  });
+
+  it('refuses a binary and an image at once', async () => {
+    await assert.rejects(startMockAPNs({ bin: '/usr/bin/true', image: 'mockapns:latest' }),
+      { name: 'MockAPNsError', message: /was given both bin and image: pass one/ });
   });
 
   it('refuses a certsDir without keys.json', async () => {
@@ -54,7 +75,7 @@ describe('finding the binary', () => {
 });
 
 describe('a server that stops', () => {
-  it('that exits before it is ready rejects with its stderr', async () => {
+  it('that exits before it is ready rejects with its stderr', onlyIn('binary', 'test/container.test.js has the container\'s version'), async () => {
     await assert.rejects(startMockAPNs({ args: ['--environment', 'staging'] }), (error) => {
       assert.ok(error instanceof MockAPNsError);
       assert.match(error.message, /^mockapns serve \(.*\) exited with code \d+ before it was ready\. Its stderr:\n/);
@@ -64,7 +85,7 @@ describe('a server that stops', () => {
     });
   });
 
-  it('that dies makes the next call say so, with how it ended', async () => {
+  it('that dies makes the next call say so, with how it ended', onlyIn('binary', 'test/container.test.js has the container\'s version'), async () => {
     const mock = await startMockAPNs();
     try {
       assert.deepEqual(await mock.notifications(), []);
@@ -88,5 +109,25 @@ describe('a server that stops', () => {
     assert.deepEqual(await mock.stop(), { code: 0, signal: null });
     assert.deepEqual(await mock.stop(), { code: 0, signal: null });
     await assert.rejects(mock.clear(), { name: 'MockAPNsError', message: /this mock was stopped; start a new one/ });
+  });
+
+  it('stops when disposed: `await using mock = await startMockAPNs()`', async () => {
+    const mock = await startMockAPNs();
+    await mock[Symbol.asyncDispose]();
+    await assert.rejects(mock.clear(), { name: 'MockAPNsError', message: /this mock was stopped/ });
+    if (suiteMode === 'container') assert.ok(!kitContainers().includes(mock.container), `${mock.container} is still there`);
+    else assert.notEqual(mock.child.exitCode, null, 'the server still runs');
+  });
+
+  const AsyncFunction = (async () => {}).constructor;
+  let usingSyntax = null;
+  try {
+    usingSyntax = new AsyncFunction('start', 'await using mock = await start(); return mock;');
+  } catch {
+    // this Node parses no `await using`
+  }
+  it('stops at the end of an `await using` block', usingSyntax ? {} : { skip: `Node ${process.version} cannot parse \`await using\` (Node 24 can); the test above calls the same Symbol.asyncDispose` }, async () => {
+    const mock = await usingSyntax(() => startMockAPNs());
+    await assert.rejects(mock.clear(), { name: 'MockAPNsError', message: /this mock was stopped/ });
   });
 });
