@@ -26,9 +26,10 @@ const (
 	// imageCertsDir holds the test credentials the image's mockapns trusts: certs/ beside the binary
 	// (Containerfile unpacks the release tarball into /opt/mockapns).
 	imageCertsDir = "/opt/mockapns/certs"
-	// containerLabel marks every container the kit starts: `podman rm -f $(podman ps -aq --filter label=io.mockapns.kit)`
-	// removes any a killed test process left.
+	// containerLabel marks every container the kit starts, and ownerLabel the test process that started it:
+	// `podman rm -f $(podman ps -aq --filter label=io.mockapns.kit)` removes any a killed test process left.
 	containerLabel = "io.mockapns.kit"
+	ownerLabel     = "io.mockapns.pid"
 	// engineTimeout bounds one engine command, so an engine that hangs fails the test instead.
 	engineTimeout = 2 * time.Minute
 )
@@ -96,6 +97,7 @@ func startContainer(t testing.TB, c *config, controlToken string) (*containerSer
 	// --pull=never: a missing image is an error at once, not a download attempt; no --rm, so a container that dies
 	// keeps its output for the error, and stop removes it.
 	args := []string{"run", "-d", "--pull=never", "--name", s.name, "--label", containerLabel + "=go",
+		"--label", ownerLabel + "=" + strconv.Itoa(os.Getpid()),
 		"-e", "MOCKAPNS_CONTROL_TOKEN", "-e", "MOCKAPNS_HTTP1_HOST=0.0.0.0",
 		"-e", "MOCKAPNS_HTTP1_PORT=" + strconv.Itoa(http1ContainerPort)}
 	if c.appleHosts {

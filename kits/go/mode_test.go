@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -43,10 +44,11 @@ func engine(t *testing.T) string {
 	return ""
 }
 
-// kitContainers lists the names of the containers the kit started that still exist, running or not.
+// kitContainers lists the names of the containers the kit started in this test process that still exist.
 func kitContainers(t *testing.T) []string {
 	t.Helper()
-	out, err := exec.Command(engine(t), "ps", "-a", "--filter", "label=io.mockapns.kit=go", "--format", "{{.Names}}").Output()
+	out, err := exec.Command(engine(t), "ps", "-a", "--filter", "label=io.mockapns.kit=go",
+		"--filter", "label=io.mockapns.pid="+strconv.Itoa(os.Getpid()), "--format", "{{.Names}}").Output()
 	if err != nil {
 		t.Fatalf("listing the kit's containers failed: %v", err)
 	}

@@ -14,9 +14,10 @@ const APPLE_PORTS = [443, 2195, 2196];
 /** The test credentials the image's mockapns trusts: certs/ beside the binary (the Containerfile unpacks the
  * release tarball into /opt/mockapns). */
 const IMAGE_CERTS_DIR = '/opt/mockapns/certs';
-/** Marks the kit's containers: `podman rm -f $(podman ps -aq --filter label=io.mockapns.kit)` removes any a killed
- * test process left. */
-export const CONTAINER_LABEL = 'io.mockapns.kit';
+/** Marks the kit's containers, and OWNER_LABEL the test process that started each: `podman rm -f $(podman ps -aq
+ * --filter label=io.mockapns.kit)` removes any a killed test process left. */
+const CONTAINER_LABEL = 'io.mockapns.kit';
+const OWNER_LABEL = 'io.mockapns.pid';
 /** Bounds one engine command, so an engine that hangs fails the test instead. */
 const ENGINE_TIMEOUT = 120000;
 /** Lines podman prints on every start and stop where there is no systemd or syslog; they say nothing of the mock. */
@@ -94,7 +95,7 @@ export class ContainerServer {
     // --pull=never: a missing image is an error at once, not a download; no --rm, so a container that dies keeps
     // its output for the error (stop() removes it).
     const run = ['run', '-d', '--pull=never', '--name', this.name, '--label', `${CONTAINER_LABEL}=node`,
-      '-e', 'MOCKAPNS_CONTROL_TOKEN'];
+      '--label', `${OWNER_LABEL}=${process.pid}`, '-e', 'MOCKAPNS_CONTROL_TOKEN'];
     if (http1) {
       run.push('-e', 'MOCKAPNS_HTTP1_HOST=0.0.0.0', '-e', `MOCKAPNS_HTTP1_PORT=${CONTAINER_PORTS.http1}`);
       ports.push(CONTAINER_PORTS.http1);

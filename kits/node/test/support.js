@@ -78,10 +78,12 @@ export function engine() {
   throw new Error('container mode needs podman or docker on PATH (or MOCKAPNS_CONTAINER_ENGINE)');
 }
 
-/** The names of the kit's containers that exist, running or not. */
+/** The names of the containers the kit started in this test process (node --test runs files in processes of their
+ * own, maybe at once) that still exist, running or not. */
 export function kitContainers() {
-  const out = execFileSync(engine(), ['ps', '-a', '--filter', 'label=io.mockapns.kit=node', '--format', '{{.Names}}'],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync(engine(), ['ps', '-a', '--filter', 'label=io.mockapns.kit=node',
+    '--filter', `label=io.mockapns.pid=${process.pid}`, '--format', '{{.Names}}'],
+  { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   return out.split(/\s+/).filter(Boolean).sort();
 }
 
