@@ -62,9 +62,17 @@ func TestASenderWithApplesURLReachesTheMockThroughItsTransport(t *testing.T) {
 			t.Errorf("%s answered %d %s; want 200", url, status, reason)
 		}
 	}
-	mock.Expect(t, mockapnstest.Filter{Token: phone, Topic: appTopic, Status: 200, Count: 1})
+	production := mock.Expect(t, mockapnstest.Filter{Token: phone, Topic: appTopic, Status: 200, Count: 1})
 	mock.Expect(t, mockapnstest.Filter{Token: "not-a-token", Status: 400, Reason: "BadDeviceToken", Count: 1})
-	mock.Expect(t, mockapnstest.Filter{Token: tablet, Status: 200, Count: 3})
+	others := mock.Expect(t, mockapnstest.Filter{Token: tablet, Status: 200, Count: 3})
+	// The environment is the one Apple's host name implies.
+	var environments []string
+	for _, n := range append(production, others...) {
+		environments = append(environments, n.Environment)
+	}
+	if got := strings.Join(environments, " "); got != "production production development development" {
+		t.Errorf("environments %s; want production for api.push.apple.com (443, 2197), development for the others", got)
+	}
 }
 
 func TestChannelManagementHostsReachTheirOwnListeners(t *testing.T) {
@@ -82,6 +90,14 @@ func TestChannelManagementHostsReachTheirOwnListeners(t *testing.T) {
 		if resp.StatusCode != 200 || resp.ProtoMajor != 2 {
 			t.Errorf("GET %s/…/all-channels answered %d over %s: %s; want 200 over HTTP/2", url, resp.StatusCode, resp.Proto, body)
 		}
+	}
+	// Each host reached its own listener: 2195 is sandbox (development), 2196 production.
+	var environments []string
+	for _, n := range mock.Notifications(mockapnstest.Filter{}) {
+		environments = append(environments, n.Environment)
+	}
+	if got := strings.Join(environments, " "); got != "development production" {
+		t.Errorf("channel management was recorded in %q; want development (2195), then production (2196)", got)
 	}
 }
 

@@ -75,8 +75,10 @@ describe("Apple's host names through intercept()", () => {
     for (const host of ['https://api.push.apple.com', 'https://api.push.apple.com:2197', 'https://api.development.push.apple.com']) {
       assert.equal((await new SandboxSender(mock.token, host).send(token, 'Again')).status, 200, host);
     }
-    const [first] = await mock.expect({ token, topic: 'com.example.app', status: 200, count: 4 });
-    assert.equal(first.payload.aps.alert.title, 'Shipped');
+    const pushes = await mock.expect({ token, topic: 'com.example.app', status: 200, count: 4 });
+    assert.equal(pushes[0].payload.aps.alert.title, 'Shipped');
+    // The environment is the one Apple's host name implies.
+    assert.deepEqual(pushes.map((push) => push.environment), ['development', 'production', 'production', 'development']);
     await mock.expect({ token: 'not-a-token', status: 400, reason: 'BadDeviceToken', count: 1 });
   });
 
@@ -85,6 +87,8 @@ describe("Apple's host names through intercept()", () => {
     for (const authority of ['https://api-manage-broadcast.sandbox.push.apple.com:2195', 'https://api-manage-broadcast.push.apple.com:2196']) {
       assert.equal(await get(authority, '/1/apps/com.example.app/all-channels', mock.token()), 200, authority);
     }
+    // Each host reached its own listener: 2195 is sandbox (development), 2196 production.
+    assert.deepEqual((await mock.notifications()).map((record) => record.environment), ['development', 'production']);
   });
 
   it('makes node:https trust the mock for Apple\'s names', async () => {
