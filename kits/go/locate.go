@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -39,7 +40,8 @@ func findBinary(explicit string) (string, error) {
 
 // certsCandidates lists where the bundled test credentials may be, in the order the binary itself looks
 // (Sources/MockAPNs/Server/BundledCredentials.swift): $MOCKAPNS_CERTS_DIR, then certs/ beside the
-// (symlink-resolved) binary and in each of the five folders above it.
+// (symlink-resolved) binary and in each of the five folders above it, then the certs/ of the checkout this kit's
+// source is in (kits/go/../../certs), as the binary falls back on the checkout it was built from.
 func certsCandidates(bin string) []string {
 	var candidates []string
 	if env := os.Getenv("MOCKAPNS_CERTS_DIR"); env != "" {
@@ -56,6 +58,9 @@ func certsCandidates(bin string) []string {
 			break
 		}
 		dir = parent
+	}
+	if _, source, _, ok := runtime.Caller(0); ok && filepath.IsAbs(source) {
+		candidates = append(candidates, filepath.Join(filepath.Dir(source), "..", "..", "certs"))
 	}
 	return candidates
 }

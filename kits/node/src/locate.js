@@ -1,6 +1,7 @@
 // Finding the mockapns binary and its bundled test credentials (certs/).
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { enginesOnPath } from './container.js';
 import { MockAPNsError } from './errors.js';
 
@@ -54,7 +55,9 @@ function executableProblem(file) {
 /**
  * The folder of the bundled test credentials (ca.pem, keys.json, AuthKey_*.p8), searched like the server's
  * BundledCredentials: `explicit` (options.certsDir, alone), else `$MOCKAPNS_CERTS_DIR`, then `certs/` beside the
- * binary and up to 4 folders above it (a `.build/<triple>/debug/mockapns` sits 4 levels below the package).
+ * binary and up to 4 folders above it (a `.build/<triple>/debug/mockapns` sits 4 levels below the package), then
+ * the `certs/` of the checkout this kit is in (kits/node/../../certs), as the binary falls back on the checkout it
+ * was built from.
  * @param {string} binary the binary's path (symbolic links are followed)
  * @param {string | undefined} explicit
  * @param {NodeJS.ProcessEnv} env
@@ -71,6 +74,7 @@ export function findCertsDir(binary, explicit, env = process.env) {
     searched.push(path.join(dir, 'certs'));
     dir = path.dirname(dir);
   }
+  searched.push(fileURLToPath(new URL('../../../certs', import.meta.url)));
   const found = searched.find(hasKeys);
   return { dir: found ? path.resolve(found) : null, searched: [...new Set(searched)] };
 }
