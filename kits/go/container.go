@@ -126,7 +126,8 @@ func startContainer(t testing.TB, c *config, controlToken string) (*containerSer
 		ready.ApplePorts = map[string]int{"443": published[443], "2197": published[apnsContainerPort],
 			"2195": published[2195], "2196": published[2196]}
 	}
-	if err := s.waitHealthy(ready.ControlURL); err != nil {
+	// The HTTP/1.1 endpoint starts after the control plane, so /healthz alone does not say it listens.
+	if err := s.waitReady(ready.ControlURL+"/healthz", ready.HTTP1URL+"/"); err != nil {
 		return s, ready, "", err
 	}
 
@@ -148,25 +149,34 @@ func startContainer(t testing.TB, c *config, controlToken string) (*containerSer
 	return s, ready, certsDir, nil
 }
 
-// waitHealthy polls the control plane's /healthz (no token needed) until it answers 200, the container stops, or
-// readyTimeout passes.
-func (s *containerServer) waitHealthy(controlURL string) error {
+// waitReady polls the control plane's /healthz (no token needed) until it answers 200, then each of others until it
+// answers anything over HTTP, while the container runs and readyTimeout has not passed.
+func (s *containerServer) waitReady(healthz string, others ...string) error {
 	deadline := time.Now().Add(readyTimeout)
-	for {
-		if _, err := get(controlURL + "/healthz"); err == nil {
-			return nil
+	pending := append([]string{healthz}, others...)
+	for len(pending) > 0 {
+		var err error
+		if pending[0] == healthz {
+			_, err = get(healthz)
+		} else {
+			err = answers(pending[0])
+		}
+		if err == nil {
+			pending = pending[1:]
+			continue
 		}
 		if err := s.ended(); err != nil {
 			return fmt.Errorf("%v. It stopped before it was ready: check the flags given with WithArgs", err)
 		}
 		if time.Now().After(deadline) {
-			err := s.failure(fmt.Sprintf("did not answer %s/healthz within %v, so it was removed", controlURL, readyTimeout),
+			err := s.failure(fmt.Sprintf("did not answer %s within %v, so it was removed", pending[0], readyTimeout),
 				"raise the engine's resources or look at the output above")
 			s.stop()
 			return err
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	return nil
 }
 
 // publishedPorts maps each container port to the host port the engine picked.
@@ -280,6 +290,17 @@ func firstLine(text string) string {
 		return text[:i]
 	}
 	return text
+}
+
+// answers is nil once GET url gets an HTTP answer, whatever its status: the listener behind the port is up (the
+// engine's port forwarding may accept a connection and close it while nothing listens in the container).
+func answers(url string) error {
+	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := client.Get(url)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
 }
 
 // get fetches url and returns the body of a 200 answer.

@@ -123,7 +123,8 @@ export class ContainerServer {
       apple_ports: appleHosts ? { 443: published[443], 2197: published[CONTAINER_PORTS.apns],
         2195: published[2195], 2196: published[2196] } : undefined,
     };
-    await this.waitHealthy(ready.control_url, timeout);
+    // The HTTP/1.1 endpoint starts after the control plane, so /healthz alone does not say it listens.
+    await this.waitReady(timeout, `${ready.control_url}/healthz`, ...(http1 ? [`${ready.http1_url}/`] : []));
     try {
       ready.ca = await get(`${ready.control_url}/api/v1/ca.pem`);
     } catch (error) {
@@ -145,13 +146,16 @@ export class ContainerServer {
     return dir;
   }
 
-  /** Polls /healthz (no token needed) until it answers, the container stops, or `timeout` ms pass. */
-  async waitHealthy(controlURL, timeout) {
+  /** Polls /healthz (no token needed) until it answers 200, then each of `others` until it answers anything over
+   * HTTP, while the container runs and `timeout` ms have not passed. */
+  async waitReady(timeout, healthz, ...others) {
     const deadline = Date.now() + timeout;
-    for (;;) {
+    const pending = [healthz, ...others];
+    while (pending.length) {
       try {
-        await get(`${controlURL}/healthz`);
-        return;
+        await get(pending[0], { anyStatus: pending[0] !== healthz });
+        pending.shift();
+        continue;
       } catch {
         // not listening yet
       }
@@ -161,7 +165,7 @@ export class ContainerServer {
         throw death;
       }
       if (Date.now() >= deadline) {
-        const error = await this.failure(`did not answer ${controlURL}/healthz within ${timeout} ms, so it was removed`,
+        const error = await this.failure(`did not answer ${pending[0]} within ${timeout} ms, so it was removed`,
           'raise options.startTimeout on a slow machine');
         await this.stop();
         throw error;
@@ -272,8 +276,9 @@ function clean(text) {
   return text.split('\n').filter((line) => !ENGINE_NOISE.some((noise) => noise.test(line))).join('\n').trim();
 }
 
-/** The body of a 200 answer to GET `url`. */
-function get(url) {
+/** The body of a 200 answer to GET `url` (of any answer with `anyStatus`: the listener behind the port is up, where
+ * the engine's port forwarding may accept a connection and close it while nothing listens in the container). */
+function get(url, { anyStatus = false } = {}) {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { agent: false, timeout: 2000 }, (response) => {
       const chunks = [];
@@ -281,7 +286,7 @@ function get(url) {
       response.on('error', reject);
       response.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        if (response.statusCode === 200) resolve(text);
+        if (response.statusCode === 200 || anyStatus) resolve(text);
         else reject(new Error(`GET ${url} answered ${response.statusCode}: ${text.slice(0, 200)}`));
       });
     });
