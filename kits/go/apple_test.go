@@ -143,7 +143,7 @@ func TestApplesNamesAreNotRoutedOutsideTheKitsTransport(t *testing.T) {
 
 func TestTransportWithoutAppleHostsSaysHowToStartTheMock(t *testing.T) {
 	fake := &recordingTB{TB: t}
-	mock := mockapnstest.Start(fake)
+	mock := startThrough(t, fake)
 	fake.run(func() { mock.Transport() })
 	if got := fake.onlyFatal(t); !strings.Contains(got, "Start(t, mockapnstest.WithAppleHosts())") {
 		t.Errorf("message %q should say to start the mock WithAppleHosts", got)

@@ -93,13 +93,15 @@ func startContainer(t testing.TB, c *config, controlToken string) (*containerSer
 	s := &containerServer{tb: t, engine: engine, image: c.image, name: "mockapnstest-" + suffix}
 	t.Cleanup(s.stop)
 
-	ports := []int{apnsContainerPort, controlContainerPort, http1ContainerPort}
+	ports := []int{apnsContainerPort, controlContainerPort}
 	// --pull=never: a missing image is an error at once, not a download attempt; no --rm, so a container that dies
 	// keeps its output for the error, and stop removes it.
 	args := []string{"run", "-d", "--pull=never", "--name", s.name, "--label", containerLabel + "=go",
-		"--label", ownerLabel + "=" + strconv.Itoa(os.Getpid()),
-		"-e", "MOCKAPNS_CONTROL_TOKEN", "-e", "MOCKAPNS_HTTP1_HOST=0.0.0.0",
-		"-e", "MOCKAPNS_HTTP1_PORT=" + strconv.Itoa(http1ContainerPort)}
+		"--label", ownerLabel + "=" + strconv.Itoa(os.Getpid()), "-e", "MOCKAPNS_CONTROL_TOKEN"}
+	if c.http1 {
+		args = append(args, "-e", "MOCKAPNS_HTTP1_HOST=0.0.0.0", "-e", "MOCKAPNS_HTTP1_PORT="+strconv.Itoa(http1ContainerPort))
+		ports = append(ports, http1ContainerPort)
+	}
 	if c.appleHosts {
 		args = append(args, "-e", "MOCKAPNS_APPLE_HOSTS=1")
 		ports = append(ports, 443, 2195, 2196)
@@ -120,14 +122,18 @@ func startContainer(t testing.TB, c *config, controlToken string) (*containerSer
 		return s, readyFile{}, "", s.failure(err.Error(), "")
 	}
 	host := func(port int) string { return "127.0.0.1:" + strconv.Itoa(published[port]) }
-	ready := readyFile{APNsURL: "https://" + host(apnsContainerPort), ControlURL: "http://" + host(controlContainerPort),
-		HTTP1URL: "http://" + host(http1ContainerPort)}
+	ready := readyFile{APNsURL: "https://" + host(apnsContainerPort), ControlURL: "http://" + host(controlContainerPort)}
+	waits := []endpoint{{"the control plane's /healthz", ready.ControlURL + "/healthz", true}}
+	if c.http1 {
+		ready.HTTP1URL = "http://" + host(http1ContainerPort)
+		// It starts after the control plane, so /healthz alone does not say it listens.
+		waits = append(waits, endpoint{"the HTTP/1.1 endpoint", ready.HTTP1URL + "/", false})
+	}
 	if c.appleHosts {
 		ready.ApplePorts = map[string]int{"443": published[443], "2197": published[apnsContainerPort],
 			"2195": published[2195], "2196": published[2196]}
 	}
-	// The HTTP/1.1 endpoint starts after the control plane, so /healthz alone does not say it listens.
-	if err := s.waitReady(ready.ControlURL+"/healthz", ready.HTTP1URL+"/"); err != nil {
+	if err := s.waitReady(waits); err != nil {
 		return s, ready, "", err
 	}
 
@@ -149,28 +155,33 @@ func startContainer(t testing.TB, c *config, controlToken string) (*containerSer
 	return s, ready, certsDir, nil
 }
 
-// waitReady polls the control plane's /healthz (no token needed) until it answers 200, then each of others until it
-// answers anything over HTTP, while the container runs and readyTimeout has not passed.
-func (s *containerServer) waitReady(healthz string, others ...string) error {
+// endpoint is one URL the container must answer before it is ready: with 200 when ok200, else with any HTTP answer.
+type endpoint struct {
+	what, url string
+	ok200     bool
+}
+
+// waitReady polls each endpoint in turn until it answers, while the container runs and readyTimeout has not passed.
+func (s *containerServer) waitReady(endpoints []endpoint) error {
 	deadline := time.Now().Add(readyTimeout)
-	pending := append([]string{healthz}, others...)
-	for len(pending) > 0 {
+	for len(endpoints) > 0 {
+		next := endpoints[0]
 		var err error
-		if pending[0] == healthz {
-			_, err = get(healthz)
+		if next.ok200 {
+			_, err = get(next.url)
 		} else {
-			err = answers(pending[0])
+			err = answers(next.url)
 		}
 		if err == nil {
-			pending = pending[1:]
+			endpoints = endpoints[1:]
 			continue
 		}
 		if err := s.ended(); err != nil {
 			return fmt.Errorf("%v. It stopped before it was ready: check the flags given with WithArgs", err)
 		}
 		if time.Now().After(deadline) {
-			err := s.failure(fmt.Sprintf("did not answer %s within %v, so it was removed", pending[0], readyTimeout),
-				"raise the engine's resources or look at the output above")
+			err := s.failure(fmt.Sprintf("runs, but %s (%s) did not answer within %v (%v), so it was removed",
+				next.what, next.url, readyTimeout, err), "look at the container's output below")
 			s.stop()
 			return err
 		}

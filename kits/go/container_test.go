@@ -119,7 +119,7 @@ func TestAContainerThatDiesMidTestIsReportedAndRemoved(t *testing.T) {
 	onlyIn(t, "container", "the binary's version of this is a killed process")
 	leavesNoContainer(t, func(t *testing.T) {
 		fake := &recordingTB{TB: t}
-		mock := mockapnstest.Start(fake)
+		mock := startThrough(t, fake)
 		if out, err := exec.Command(engine(t), "kill", mock.Container).CombinedOutput(); err != nil {
 			t.Fatalf("killing %s: %v: %s", mock.Container, err, out)
 		}

@@ -152,7 +152,7 @@ func TestChangeDeviceKeepsTheStateAndFailsOnARefusalOrNothingToChange(t *testing
 	}
 
 	fake := &recordingTB{TB: t}
-	faked := mockapnstest.Start(fake) // its methods report through fake
+	faked := startThrough(t, fake) // its methods report through fake
 	for _, c := range []struct {
 		change func()
 		want   []string

@@ -39,7 +39,7 @@ var (
 type Mock struct {
 	// URL is the APNs endpoint, e.g. https://127.0.0.1:40123: POST /3/device/<token> there over HTTP/2.
 	URL string
-	// HTTP1URL is the plain HTTP/1.1 APNs endpoint (no TLS), e.g. http://127.0.0.1:40125.
+	// HTTP1URL is the plain HTTP/1.1 APNs endpoint (no TLS), e.g. http://127.0.0.1:40125, with WithHTTP1; else "".
 	HTTP1URL string
 	// ControlURL is the control plane, e.g. http://127.0.0.1:40124 (its OpenAPI document: GET /api/v1/openapi.json).
 	ControlURL string

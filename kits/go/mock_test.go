@@ -189,7 +189,7 @@ func TestAddFaultFailsTheNextPushWithTheStatusGiven(t *testing.T) {
 
 func TestAFaultTheBinaryRefusesFailsTheTestWithItsReason(t *testing.T) {
 	fake := &recordingTB{TB: t}
-	mock := mockapnstest.Start(fake) // its methods report through the test that started it
+	mock := startThrough(t, fake) // its methods report through the test that started it
 	fake.run(func() { mock.AddFault(mockapnstest.Fault{Action: mockapnstest.Respond(99, "TooLow")}) })
 	got := fake.onlyFatal(t)
 	if !strings.Contains(got, "POST /api/v1/faults with 400") || !strings.Contains(got, "100 to 599") {
@@ -358,7 +358,10 @@ func TestCredentialsAreFoundAboveTheBinaryAndHandedToIt(t *testing.T) {
 }
 
 func TestHTTP1URLTakesPlainHTTP1Pushes(t *testing.T) {
-	mock := mockapnstest.Start(t)
+	if mock := mockapnstest.Start(t); mock.HTTP1URL != "" {
+		t.Errorf("HTTP1URL is %q without WithHTTP1; want none", mock.HTTP1URL)
+	}
+	mock := mockapnstest.Start(t, mockapnstest.WithHTTP1())
 	if !strings.HasPrefix(mock.HTTP1URL, "http://127.0.0.1:") {
 		t.Fatalf("HTTP1URL is %q; want http://127.0.0.1:<port>", mock.HTTP1URL)
 	}

@@ -15,6 +15,7 @@ type config struct {
 	image      string
 	engine     string
 	appleHosts bool
+	http1      bool
 }
 
 // WithArgs adds `mockapns serve` flags, e.g. WithArgs("--environment", "production"); in container mode they follow
@@ -44,6 +45,11 @@ func WithContainerEngine(engine string) Option {
 // made for this mock, so a sender with Apple's URLs hard-coded reaches the mock through Transport or HTTPClient.
 func WithAppleHosts() Option {
 	return func(c *config) { c.appleHosts = true }
+}
+
+// WithHTTP1 also serves plain HTTP/1.1 APNs requests (no TLS) at Mock.HTTP1URL.
+func WithHTTP1() Option {
+	return func(c *config) { c.http1 = true }
 }
 
 // newConfig applies the options over the environment: MOCKAPNS_IMAGE selects container mode unless WithBinary says

@@ -33,7 +33,10 @@ func startProcess(t testing.TB, c *config) (*processServer, readyFile, string, e
 	dir := t.TempDir()
 	readyPath := filepath.Join(dir, "ready.json")
 	// --control-port 0 too, so a MOCKAPNS_CONTROL_PORT in the environment cannot make parallel mocks collide.
-	args := []string{"serve", "--port", "0", "--control-port", "0", "--http1-port", "0", "--ready-file", readyPath, "--quiet"}
+	args := []string{"serve", "--port", "0", "--control-port", "0", "--ready-file", readyPath, "--quiet"}
+	if c.http1 {
+		args = append(args, "--http1-port", "0")
+	}
 	if c.appleHosts {
 		// A private CA in a folder of this test's own: --apple-hosts refuses the bundled test CA, whose key is public.
 		args = append(args, "--apple-hosts", "--ca-dir", filepath.Join(dir, "ca"), "--apple-https-port", "0",

@@ -123,8 +123,10 @@ export class ContainerServer {
       apple_ports: appleHosts ? { 443: published[443], 2197: published[CONTAINER_PORTS.apns],
         2195: published[2195], 2196: published[2196] } : undefined,
     };
+    const waits = [{ what: "the control plane's /healthz", url: `${ready.control_url}/healthz`, anyStatus: false }];
     // The HTTP/1.1 endpoint starts after the control plane, so /healthz alone does not say it listens.
-    await this.waitReady(timeout, `${ready.control_url}/healthz`, ...(http1 ? [`${ready.http1_url}/`] : []));
+    if (http1) waits.push({ what: 'the HTTP/1.1 endpoint', url: `${ready.http1_url}/`, anyStatus: true });
+    await this.waitReady(timeout, waits);
     try {
       ready.ca = await get(`${ready.control_url}/api/v1/ca.pem`);
     } catch (error) {
@@ -146,18 +148,20 @@ export class ContainerServer {
     return dir;
   }
 
-  /** Polls /healthz (no token needed) until it answers 200, then each of `others` until it answers anything over
-   * HTTP, while the container runs and `timeout` ms have not passed. */
-  async waitReady(timeout, healthz, ...others) {
+  /** Polls each of `waits` in turn ({ what, url, anyStatus }: 200 wanted, or any HTTP answer) until it answers, while
+   * the container runs and `timeout` ms have not passed. */
+  async waitReady(timeout, waits) {
     const deadline = Date.now() + timeout;
-    const pending = [healthz, ...others];
+    const pending = [...waits];
     while (pending.length) {
+      const next = pending[0];
+      let failure;
       try {
-        await get(pending[0], { anyStatus: pending[0] !== healthz });
+        await get(next.url, { anyStatus: next.anyStatus });
         pending.shift();
         continue;
-      } catch {
-        // not listening yet
+      } catch (error) {
+        failure = error; // not listening yet
       }
       const death = await this.diagnose();
       if (death) {
@@ -165,8 +169,9 @@ export class ContainerServer {
         throw death;
       }
       if (Date.now() >= deadline) {
-        const error = await this.failure(`did not answer ${pending[0]} within ${timeout} ms, so it was removed`,
-          'raise options.startTimeout on a slow machine');
+        const error = await this.failure(`runs, but ${next.what} (${next.url}) did not answer within ${timeout} ms ` +
+          `(${failure.code ?? failure.message}), so it was removed`, 'look at the container\'s output below, or raise ' +
+          'options.startTimeout on a slow machine');
         await this.stop();
         throw error;
       }
