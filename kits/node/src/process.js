@@ -30,7 +30,12 @@ export class ServerProcess {
     // A forgotten stop() must not keep the test process alive: the exit hook stops the server then.
     this.child.unref();
     this.forget = onExit(() => {
-      if (!this.exit) this.child.kill('SIGTERM');
+      if (!this.exit) {
+        this.child.kill('SIGTERM');
+        // A SIGTERM that reaches serve right after its ready file, before its handler is in place, is lost: give it
+        // a second, then SIGKILL.
+        if (!goneWithin(this.pid, 1000)) this.child.kill('SIGKILL');
+      }
       fs.rmSync(this.dir, { recursive: true, force: true });
     });
   }
@@ -119,5 +124,22 @@ export class ServerProcess {
   stderrText() {
     const text = this.stderr().trim();
     return text ? ` Its stderr:\n${text}\n` : ' It wrote nothing to stderr.';
+  }
+}
+
+/** Whether process `pid` (a child of this process) exits within `ms`, waiting synchronously, as an exit hook must:
+ * gone, or on Linux a zombie (nobody reaps it while this process runs). Without /proc it cannot tell: false. */
+function goneWithin(pid, ms) {
+  if (!fs.existsSync('/proc/self')) return false;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      if (/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))) return true;
+    } catch {
+      return true;
+    }
+    if (Date.now() >= deadline) return false;
+    Atomics.wait(pause, 0, 0, 20);
   }
 }

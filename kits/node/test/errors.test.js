@@ -1,12 +1,13 @@
 // What the kit says when there is no binary, when the server will not start, dies, or was stopped.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { MockAPNsError, startMockAPNs } from 'mockapns';
-import { kitContainers, onlyIn, suiteMode } from './support.js';
+import { engine, kitContainers, onlyIn, suiteMode } from './support.js';
 
 /** Runs `body` with process.env changed by `changes` (undefined removes a variable), then puts it back. */
 async function withEnvironment(changes, body) {
@@ -109,6 +110,29 @@ describe('a server that stops', () => {
     assert.deepEqual(await mock.stop(), { code: 0, signal: null });
     assert.deepEqual(await mock.stop(), { code: 0, signal: null });
     await assert.rejects(mock.clear(), { name: 'MockAPNsError', message: /this mock was stopped; start a new one/ });
+  });
+
+  it('is stopped (its container removed) when the test process exits without stop()', async () => {
+    const script = "import { startMockAPNs } from 'mockapns'; const m = await startMockAPNs(); " +
+      'console.log(JSON.stringify({ pid: m.pid, container: m.container, owner: process.pid })); process.exit(0);';
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script],
+      { cwd: new URL('.', import.meta.url), encoding: 'utf8' });
+    const { pid, container, owner } = JSON.parse(out);
+    if (suiteMode === 'container') {
+      const left = execFileSync(engine(), ['ps', '-a', '-q', '--filter', `label=io.mockapns.pid=${owner}`], { encoding: 'utf8' });
+      assert.equal(left.trim(), '', `${container} outlived the process that started it`);
+    } else {
+      const deadline = Date.now() + 5000;
+      // Exited once it is gone, or on Linux a zombie (its new parent reaps it when it gets to it).
+      const alive = () => {
+        if (fs.existsSync('/proc/self')) {
+          try { return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')); } catch { return false; }
+        }
+        try { process.kill(pid, 0); return true; } catch { return false; }
+      };
+      while (alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(alive(), false, `the server (pid ${pid}) outlived the process that started it`);
+    }
   });
 
   it('stops when disposed: `await using mock = await startMockAPNs()`', async () => {
