@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks that every code block of the documentation still works, so a snippet that rots fails `make test` (run as
-`make test-docs`). The documents: README.md, CONTRIBUTING.md, docs/*.md and Examples/*/README.md; a new Markdown
+`make test-docs`). The documents: README.md, CONTRIBUTING.md, docs/*.md, Examples/*/README.md and the test kits'
+READMEs (kits/*/README.md); a new Markdown
 file in docs/ is checked without being listed here (UNCHECKED_DOCUMENTS names the exceptions, with their reasons).
 
 Each fenced block is one of these kinds, named by an HTML comment on the line before it
@@ -22,8 +23,9 @@ Each fenced block is one of these kinds, named by an HTML comment on the line be
   (none)  transcript          `$ mockapns …` then its output: the command is run and must print exactly that
   python  pytest              a pytest file, run by the Python kit's venv (kits/python/.venv), whose plugin gives
                               it the `apns_mock` fixture
-  go      go-test             a _test.go file, run by `go test` in a scratch module that requires mockapnstest
-                              (replaced by kits/go); or, marked `go-test IMPORT…`, a test function: the runner
+  go      go-test             a _test.go file, run by `go test` in a scratch module that requires the Go kit
+                              (github.com/mockapns/mockapns/kits/go, replaced by kits/go: there is no module
+                              proxy); or, marked `go-test IMPORT…`, a test function: the runner
                               adds `package snippet_test` and imports the paths the mark lists
   js      node-test           an ES module run by `node --test`, with the package `mockapns` (kits/node) installed
   yaml    yaml-parse          must parse as YAML (a Kubernetes manifest, where no cluster runs)
@@ -62,8 +64,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# In this order: the front page, the contributor guide, the reference pages, the examples.
-DOCUMENT_PATTERNS = ["README.md", "CONTRIBUTING.md", "docs/*.md", "Examples/*/README.md"]
+# In this order: the front page, the contributor guide, the reference pages, the examples, the test kits.
+DOCUMENT_PATTERNS = ["README.md", "CONTRIBUTING.md", "docs/*.md", "Examples/*/README.md", "kits/*/README.md"]
 # Documents left out whole, each with the reason (`list` prints them). Prefer marking a block `snippet: skip REASON`:
 # a document left out here would not have a runnable block checked either.
 UNCHECKED_DOCUMENTS: dict[str, str] = {}
@@ -469,9 +471,9 @@ module snippet
 
 go 1.19
 
-require mockapnstest v0.0.0
+require github.com/mockapns/mockapns/kits/go v0.0.0
 
-replace mockapnstest => {kit}
+replace github.com/mockapns/mockapns/kits/go => {kit}
 """
 
 
@@ -536,7 +538,7 @@ def go_test_source(block):
         raise ValueError("the block has its own package clause, so its mark must not list imports")
     if not whole_file and not block.argument:
         raise ValueError("the block has no package clause: list its imports in the mark "
-                         "(`<!-- snippet: go-test mockapnstest testing … -->`)")
+                         "(`<!-- snippet: go-test github.com/mockapns/mockapns/kits/go testing … -->`)")
     directive = f"//line {os.path.join(ROOT, block.document)}:{block.line + 1}\n"
     if whole_file:
         return directive + block.text + "\n"

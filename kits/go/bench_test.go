@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"mockapnstest"
+	mockapnstest "github.com/mockapns/mockapns/kits/go"
 )
 
 // stopNowTB runs a Start's cleanups when asked, so each benchmark iteration stops its mock before the next.

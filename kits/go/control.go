@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 )
@@ -174,17 +173,15 @@ func (m *Mock) call(method, path string, body, out interface{}) error {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if token := os.Getenv("MOCKAPNS_CONTROL_TOKEN"); token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+	if m.controlToken != "" {
+		req.Header.Set("Authorization", "Bearer "+m.controlToken)
 	}
 	resp, err := m.control.Do(req)
 	if err != nil {
-		select {
-		case <-m.exited:
-			return fmt.Errorf("%s %s failed: the mock exited (%v); its output:\n%s", method, path, m.cmd.ProcessState, m.output.String())
-		default:
-			return fmt.Errorf("%s %s failed: %v", method, path, err)
+		if ended := m.server.ended(); ended != nil {
+			return fmt.Errorf("%s %s failed: %v", method, path, ended)
 		}
+		return fmt.Errorf("%s %s failed: %v", method, path, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)

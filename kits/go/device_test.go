@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"mockapnstest"
+	mockapnstest "github.com/mockapns/mockapns/kits/go"
 )
 
 // outcomes lists what happened to one push, in timeline order.
@@ -152,7 +152,7 @@ func TestChangeDeviceKeepsTheStateAndFailsOnARefusalOrNothingToChange(t *testing
 	}
 
 	fake := &recordingTB{TB: t}
-	faked := mockapnstest.Start(fake) // its methods report through fake
+	faked := startThrough(t, fake) // its methods report through fake
 	for _, c := range []struct {
 		change func()
 		want   []string

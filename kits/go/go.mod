@@ -1,3 +1,3 @@
-module mockapnstest
+module github.com/mockapns/mockapns/kits/go
 
 go 1.19

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"mockapnstest"
+	mockapnstest "github.com/mockapns/mockapns/kits/go"
 )
 
 const (
@@ -124,6 +124,18 @@ func (r *recordingTB) run(f func()) {
 		f()
 	}()
 	<-done
+}
+
+// startThrough starts a mock that reports through fake, failing t (not ending its goroutine from inside fake) when
+// the start fails.
+func startThrough(t *testing.T, fake *recordingTB, options ...mockapnstest.Option) *mockapnstest.Mock {
+	t.Helper()
+	var mock *mockapnstest.Mock
+	fake.run(func() { mock = mockapnstest.Start(fake, options...) })
+	if mock == nil {
+		t.Fatalf("Start failed: %q", fake.fatals)
+	}
+	return mock
 }
 
 // onlyError returns the single Errorf message, failing the real test if there was not exactly one (or a Fatalf).

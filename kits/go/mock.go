@@ -1,32 +1,32 @@
-// Package mockapnstest starts the mockapns binary (a mock Apple Push Notification service) for one Go test and
-// asks its control API what it received, so a test can check a Go APNs sender end to end over real HTTP/2 + TLS:
+// Package mockapnstest starts a mock Apple Push Notification service (the mockapns binary, or its container image)
+// for one Go test and asks its control API what it received, so a test can check a Go APNs sender end to end over
+// real HTTP/2 + TLS:
 //
-//	mock := mockapnstest.Start(t)               // a free port, stopped by t.Cleanup
-//	client := mock.Client()                     // HTTP/2, trusting the mock's test CA
+//	mock := mockapnstest.Start(t)               // free ports, stopped by t.Cleanup
+//	client := mock.Client()                     // HTTP/2, trusting the mock's CA
 //	// … point the sender at mock.URL, authorize with "bearer "+mock.Token(), send …
 //	mock.Expect(t, mockapnstest.Filter{Topic: "com.example.app", Status: 200})
 //
-// The binary decides every answer; the kit only starts it, reads its ready file and calls its control API.
+// A sender with Apple's URLs hard-coded reaches the mock through mock.HTTPClient() of Start(t, WithAppleHosts()).
+// The mock decides every answer; the kit only starts it, reads where it listens and calls its control API.
 package mockapnstest
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/json"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
+	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
 
-// How long Start waits for the ready file and Stop for a SIGTERM'd server; variables so the kit's own tests
+// How long Start waits for the mock to be ready and Stop for a SIGTERM'd server; variables so the kit's own tests
 // can shorten them.
 var (
 	readyTimeout = 60 * time.Second
@@ -39,85 +39,103 @@ var (
 type Mock struct {
 	// URL is the APNs endpoint, e.g. https://127.0.0.1:40123: POST /3/device/<token> there over HTTP/2.
 	URL string
+	// HTTP1URL is the plain HTTP/1.1 APNs endpoint (no TLS), e.g. http://127.0.0.1:40125, with WithHTTP1; else "".
+	HTTP1URL string
 	// ControlURL is the control plane, e.g. http://127.0.0.1:40124 (its OpenAPI document: GET /api/v1/openapi.json).
 	ControlURL string
-	// CAFile is the PEM file of the test CA that signed the server's certificate.
+	// CAFile is the PEM file of the CA that signed the server's certificate.
 	CAFile string
 	// Key is the bundled test signing key the mock trusts.
 	Key SigningKey
+	// Image is the container image the mock runs from in container mode; "" when it runs a local binary.
+	Image string
+	// Container is the name of the mock's container in container mode (for `podman logs`); "" otherwise.
+	Container string
 
-	tb      testing.TB
-	caPEM   []byte
-	cmd     *exec.Cmd
-	exited  chan struct{}
-	output  *tailBuffer
-	control *http.Client
+	tb           testing.TB
+	caPEM        []byte
+	server       server
+	control      *http.Client
+	controlToken string
+	// applePorts maps Apple's ports (443, 2197, 2195, 2196) to where the mock listens for them; nil without
+	// WithAppleHosts.
+	applePorts map[int]int
 
 	mu          sync.Mutex
 	token       string
 	tokenMinted time.Time
 }
 
-// readyFile is what `mockapns serve --ready-file` writes once it listens.
-type readyFile struct {
-	APNsURL    string `json:"apns_url"`
-	ControlURL string `json:"control_url"`
-	CAFile     string `json:"ca_file"`
+// server is where the mock runs: a child process or a container.
+type server interface {
+	// ended is nil while the server runs, else an error saying how it ended, with the last lines it printed.
+	ended() error
+	// stop stops the server and removes what it left (the container); safe to call more than once.
+	stop()
 }
 
-// Start runs `mockapns serve` on a free port for this test and waits until it is ready; t.Cleanup stops it.
-// The binary is $MOCKAPNS_BIN, else mockapns on PATH; the test credentials are found the way the binary finds
-// them ($MOCKAPNS_CERTS_DIR, else certs/ beside or above the binary). Anything that prevents a start fails the
-// test with what went wrong and what to do.
-func Start(t testing.TB) *Mock {
+// readyFile is what `mockapns serve --ready-file` writes once it listens; container mode makes the same from the
+// ports the engine published.
+type readyFile struct {
+	APNsURL    string         `json:"apns_url"`
+	ControlURL string         `json:"control_url"`
+	HTTP1URL   string         `json:"http1_url"`
+	CAFile     string         `json:"ca_file"`
+	ApplePorts map[string]int `json:"apple_ports"`
+}
+
+// Start runs a mock for this test and waits until it is ready; t.Cleanup stops it (and removes its container).
+//
+// By default it runs `mockapns serve` on free ports: the binary is WithBinary's, else $MOCKAPNS_BIN, else mockapns
+// on PATH; the test credentials are found the way the binary finds them ($MOCKAPNS_CERTS_DIR, else certs/ beside or
+// above the binary). WithImage (or $MOCKAPNS_IMAGE) runs the image with podman or docker instead. Anything that
+// prevents a start fails the test with what went wrong and what to do.
+func Start(t testing.TB, options ...Option) *Mock {
 	t.Helper()
-	m, err := start(t)
+	m, err := start(t, options)
 	if err != nil {
 		t.Fatalf("mockapnstest: %v", err)
 	}
 	return m
 }
 
-func start(t testing.TB) (*Mock, error) {
-	bin, err := findBinary()
+func start(t testing.TB, options []Option) (*Mock, error) {
+	c, err := newConfig(options)
 	if err != nil {
 		return nil, err
 	}
-	candidates := certsCandidates(bin)
-	certsDir, searched := findCerts(candidates)
-
-	readyPath := filepath.Join(t.TempDir(), "ready.json")
-	m := &Mock{tb: t, exited: make(chan struct{}), output: &tailBuffer{limit: 16 << 10}}
-	// --control-port 0 too, so a MOCKAPNS_CONTROL_PORT in the environment cannot make parallel mocks collide.
-	m.cmd = exec.Command(bin, "serve", "--port", "0", "--control-port", "0", "--ready-file", readyPath, "--quiet")
-	m.cmd.Stdout, m.cmd.Stderr = m.output, m.output
-	m.cmd.Env = os.Environ()
-	if certsDir != "" {
-		m.cmd.Env = append(m.cmd.Env, "MOCKAPNS_CERTS_DIR="+certsDir)
+	m := &Mock{tb: t, Image: c.image}
+	var ready readyFile
+	var certsDir string
+	if c.image != "" {
+		m.controlToken, err = randomHex(16)
+		if err != nil {
+			return nil, err
+		}
+		var container *containerServer
+		container, ready, certsDir, err = startContainer(t, c, m.controlToken)
+		if container != nil {
+			m.server, m.Container = container, container.name
+		}
+	} else {
+		// The child gets this environment, so a MOCKAPNS_CONTROL_TOKEN set for it is the one to send.
+		m.controlToken = os.Getenv("MOCKAPNS_CONTROL_TOKEN")
+		var process *processServer
+		process, ready, certsDir, err = startProcess(t, c)
+		if process != nil {
+			m.server = process
+		}
 	}
-	if err := m.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("cannot run %s: %v", bin, err)
-	}
-	go func() { _ = m.cmd.Wait(); close(m.exited) }()
-	t.Cleanup(m.stop)
-
-	ready, err := m.waitReady(readyPath)
 	if err != nil {
 		return nil, err
 	}
-	m.URL, m.ControlURL = ready.APNsURL, ready.ControlURL
+	m.URL, m.HTTP1URL, m.ControlURL, m.CAFile = ready.APNsURL, ready.HTTP1URL, ready.ControlURL, ready.CAFile
 	m.control = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{}}
-
-	m.CAFile = ready.CAFile
-	if m.CAFile == "" && certsDir != "" {
-		m.CAFile = filepath.Join(certsDir, "ca.pem")
-	}
-	if certsDir == "" && ready.CAFile != "" {
-		certsDir, searched = findCerts(append(candidates, filepath.Dir(ready.CAFile)))
-	}
-	if certsDir == "" {
-		return nil, fmt.Errorf("cannot find the test credentials (certs/keys.json); looked in %s. "+
-			"Set MOCKAPNS_CERTS_DIR to the repository's certs/ folder", searched)
+	t.Cleanup(m.control.CloseIdleConnections)
+	if c.appleHosts {
+		if m.applePorts, err = applePorts(ready.ApplePorts); err != nil {
+			return nil, err
+		}
 	}
 	if m.caPEM, err = os.ReadFile(m.CAFile); err != nil {
 		return nil, fmt.Errorf("cannot read the mock's CA certificate: %v", err)
@@ -131,52 +149,26 @@ func start(t testing.TB) (*Mock, error) {
 	return m, nil
 }
 
-// waitReady polls for the ready file until it names both URLs, the server exits, or readyTimeout passes.
-func (m *Mock) waitReady(path string) (readyFile, error) {
-	deadline := time.Now().Add(readyTimeout)
-	for {
-		var ready readyFile
-		if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &ready) == nil && ready.APNsURL != "" {
-			if ready.ControlURL == "" {
-				return ready, fmt.Errorf("the mock started without a control plane (is MOCKAPNS_NO_CONTROL set?); the kit needs it")
-			}
-			return ready, nil
+// applePorts reads the ready file's "apple_ports" ({"443": N, "2197": N, "2195": N, "2196": N}).
+func applePorts(named map[string]int) (map[int]int, error) {
+	ports := map[int]int{}
+	for _, apple := range []int{443, 2197, 2195, 2196} {
+		port, ok := named[strconv.Itoa(apple)]
+		if !ok || port <= 0 {
+			return nil, fmt.Errorf("the mock was started with Apple's host names, but its ready file maps no port for "+
+				"Apple's %d (apple_ports: %v); this mockapns is too old for --apple-hosts: use a newer build", apple, named)
 		}
-		select {
-		case <-m.exited:
-			return ready, fmt.Errorf("`%s` exited (%v) before it was ready; its output:\n%s",
-				strings.Join(m.cmd.Args, " "), m.cmd.ProcessState, m.output.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			m.stop()
-			return ready, fmt.Errorf("`%s` did not write its ready file within %v, so it was stopped; its output:\n%s",
-				strings.Join(m.cmd.Args, " "), readyTimeout, m.output.String())
-		}
+		ports[apple] = port
 	}
+	return ports, nil
 }
 
-// stop sends SIGTERM and waits; a server that does not exit within stopTimeout is killed.
-func (m *Mock) stop() {
-	if m.control != nil {
-		m.control.CloseIdleConnections()
+func randomHex(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("cannot read random bytes: %v", err)
 	}
-	select {
-	case <-m.exited:
-		return
-	default:
-	}
-	_ = m.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-m.exited:
-		if !m.cmd.ProcessState.Success() {
-			m.tb.Logf("mockapnstest: the mock exited with %v on SIGTERM; its output:\n%s", m.cmd.ProcessState, m.output.String())
-		}
-	case <-time.After(stopTimeout):
-		_ = m.cmd.Process.Kill()
-		<-m.exited
-		m.tb.Logf("mockapnstest: the mock did not stop within %v of SIGTERM and was killed", stopTimeout)
-	}
+	return hex.EncodeToString(b), nil
 }
 
 // CertPool returns a new pool holding only the mock's test CA: the sender's one trusted root.

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math/big"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"mockapnstest"
+	mockapnstest "github.com/mockapns/mockapns/kits/go"
 )
 
 func TestAPushIsAcceptedAndFoundWithExpect(t *testing.T) {
@@ -188,7 +189,7 @@ func TestAddFaultFailsTheNextPushWithTheStatusGiven(t *testing.T) {
 
 func TestAFaultTheBinaryRefusesFailsTheTestWithItsReason(t *testing.T) {
 	fake := &recordingTB{TB: t}
-	mock := mockapnstest.Start(fake) // its methods report through the test that started it
+	mock := startThrough(t, fake) // its methods report through the test that started it
 	fake.run(func() { mock.AddFault(mockapnstest.Fault{Action: mockapnstest.Respond(99, "TooLow")}) })
 	got := fake.onlyFatal(t)
 	if !strings.Contains(got, "POST /api/v1/faults with 400") || !strings.Contains(got, "100 to 599") {
@@ -197,6 +198,7 @@ func TestAFaultTheBinaryRefusesFailsTheTestWithItsReason(t *testing.T) {
 }
 
 func TestStartWithoutABinaryFailsClearly(t *testing.T) {
+	t.Setenv("MOCKAPNS_IMAGE", "") // binary mode, whichever mode the suite runs in: no real mock is started
 	missing := filepath.Join(t.TempDir(), "mockapns")
 	t.Setenv("MOCKAPNS_BIN", missing)
 	fake := &recordingTB{TB: t}
@@ -212,10 +214,26 @@ func TestStartWithoutABinaryFailsClearly(t *testing.T) {
 	if got := fake.onlyFatal(t); !strings.Contains(got, "MOCKAPNS_BIN is not set and there is no mockapns on PATH") {
 		t.Errorf("message %q should say neither MOCKAPNS_BIN nor PATH has the binary", got)
 	}
+
+	fake = &recordingTB{TB: t}
+	fake.run(func() { mockapnstest.Start(fake, mockapnstest.WithBinary(missing)) })
+	if got := fake.onlyFatal(t); !strings.Contains(got, `WithBinary is "`+missing+`", but there is no file there`) {
+		t.Errorf("message %q should name WithBinary and its path", got)
+	}
+
+	fake = &recordingTB{TB: t}
+	fake.run(func() {
+		mockapnstest.Start(fake, mockapnstest.WithBinary(missing), mockapnstest.WithImage("mockapns:latest"))
+	})
+	if got := fake.onlyFatal(t); !strings.Contains(got, "WithBinary and WithImage were both given") {
+		t.Errorf("message %q should refuse both modes at once", got)
+	}
 }
 
-// fakeServer writes an executable shell script standing in for mockapns and points MOCKAPNS_BIN at it.
+// fakeServer writes an executable shell script standing in for mockapns and points MOCKAPNS_BIN at it (binary mode,
+// whichever mode the suite runs in: these tests are about starting a process, not about the real mock).
 func fakeServer(t *testing.T, script string) {
+	t.Setenv("MOCKAPNS_IMAGE", "")
 	path := filepath.Join(t.TempDir(), "mockapns")
 	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -307,6 +325,7 @@ func TestTLSConfigTrustsTheMockAndOffersHTTP2(t *testing.T) {
 }
 
 func TestCredentialsAreFoundAboveTheBinaryAndHandedToIt(t *testing.T) {
+	onlyIn(t, "binary", "a container's credentials come out of its image")
 	realBin := os.Getenv("MOCKAPNS_BIN")
 	if realBin == "" {
 		t.Fatal("set MOCKAPNS_BIN to the mockapns binary to run the kit's tests")
@@ -336,4 +355,27 @@ func TestCredentialsAreFoundAboveTheBinaryAndHandedToIt(t *testing.T) {
 	if a := send(t, mock, mock.Client(), phone, appTopic, "Found"); a.status != 200 {
 		t.Errorf("got %+v, want 200", a)
 	}
+}
+
+func TestHTTP1URLTakesPlainHTTP1Pushes(t *testing.T) {
+	if mock := mockapnstest.Start(t); mock.HTTP1URL != "" {
+		t.Errorf("HTTP1URL is %q without WithHTTP1; want none", mock.HTTP1URL)
+	}
+	mock := mockapnstest.Start(t, mockapnstest.WithHTTP1())
+	if !strings.HasPrefix(mock.HTTP1URL, "http://127.0.0.1:") {
+		t.Fatalf("HTTP1URL is %q; want http://127.0.0.1:<port>", mock.HTTP1URL)
+	}
+	req, _ := http.NewRequest(http.MethodPost, mock.HTTP1URL+"/3/device/"+phone, strings.NewReader(`{"aps":{"alert":"Hi"}}`))
+	req.Header = http.Header{"Authorization": {"bearer " + mock.Token()}, "Apns-Topic": {appTopic}}
+	client := &http.Client{Transport: &http.Transport{}, Timeout: 30 * time.Second}
+	defer client.CloseIdleConnections()
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.ProtoMajor != 1 {
+		t.Errorf("HTTP/1.1 push answered %d over %s; want 200 over HTTP/1.1", resp.StatusCode, resp.Proto)
+	}
+	mock.Expect(t, mockapnstest.Filter{Token: phone, Status: 200, Count: 1})
 }

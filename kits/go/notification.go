@@ -21,6 +21,9 @@ type Notification struct {
 	Payload    json.RawMessage // the body, when it is JSON
 	Headers    [][2]string     // request headers in wire order, lowercase names
 	Faults     []string        // names of the fault rules that fired for it
+	// Environment is the APNs environment the push was addressed to: development or production (with
+	// WithAppleHosts, the one its host name implies).
+	Environment string
 }
 
 // Header returns the first request header called name (lowercase), or "".
@@ -94,6 +97,7 @@ type record struct {
 	Headers     [][]string      `json:"headers"`
 	Payload     json.RawMessage `json:"payload"`
 	Faults      []string        `json:"faults"`
+	Environment string          `json:"environment"`
 	Response    struct {
 		Status int     `json:"status"`
 		Reason *string `json:"reason"`
@@ -102,7 +106,7 @@ type record struct {
 }
 
 func (r record) notification() Notification {
-	n := Notification{Seq: r.Seq, Status: r.Response.Status, Faults: r.Faults}
+	n := Notification{Seq: r.Seq, Status: r.Response.Status, Faults: r.Faults, Environment: r.Environment}
 	n.Token, n.Reason, n.APNsID = deref(r.DeviceToken), deref(r.Response.Reason), deref(r.Response.APNsID)
 	for _, pair := range r.Headers {
 		if len(pair) == 2 {

@@ -72,7 +72,7 @@ public final class APNsHTTP1Server: Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { [self] channel in
                 let id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
                 do {

@@ -1,97 +1,98 @@
-// MockAPNs test kit for Node: runs `mockapns serve` on free ports for a test and talks to its control API.
+// MockAPNs test kit for Node: runs a mock APNs (`mockapns serve`, or its container image) on free ports for a test
+// and talks to its control API.
 import { AssertionError } from 'node:assert';
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
+import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { ContainerServer, findEngine } from './container.js';
 import { deviceChange, deviceUpdate, instantQuery, shownFailure, shows } from './device.js';
 import { MockAPNsError } from './errors.js';
 import { failureMessage, queryFor, satisfied } from './expect.js';
+import { routeAppleHosts } from './intercept.js';
 import { findBinary, findCertsDir, hasKeys } from './locate.js';
+import { ServerProcess } from './process.js';
 import { loadSigningKey, tokenSource } from './token.js';
+import { sleep } from './util.js';
 
 export { MockAPNsError } from './errors.js';
 export { summary } from './expect.js';
+export { APPLE_HOSTS } from './intercept.js';
 
-/** How much of the server's stderr an error quotes. */
-const STDERR_KEPT = 8 * 1024;
-
-/** ServerProcesses not yet stopped: if the test process exits first, each gets SIGTERM and its folder is removed. */
-const running = new Set();
-let exitHookInstalled = false;
+/** `await using mock = await startMockAPNs()` calls this symbol; Node 18.18+ and 20 define it, and its registered
+ * form is what they define it as. */
+const asyncDispose = Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose');
+const dispose = Symbol.dispose ?? Symbol.for('nodejs.dispose');
 
 /**
  * @typedef {object} MockAPNsOptions
  * @property {string} [bin] the mockapns binary; default `$MOCKAPNS_BIN`, else `mockapns` on PATH
+ * @property {string} [image] run the mock from this container image (e.g. 'mockapns:latest', which `make image`
+ *   builds) with podman or docker instead of a binary; default `$MOCKAPNS_IMAGE` unless `bin` is given
+ * @property {string} [engine] the container engine (podman, docker or a path); default
+ *   `$MOCKAPNS_CONTAINER_ENGINE`, else podman, else docker on PATH
+ * @property {boolean} [appleHosts] also serve Apple's own host names (api.push.apple.com, …) under a private CA made
+ *   for this mock, so `mock.intercept()` can route a sender with Apple's URLs hard-coded to it
  * @property {string} [certsDir] the test credentials folder; default `$MOCKAPNS_CERTS_DIR`, else `certs/` beside or
- *   up to 4 folders above the binary, else the folder of the CA the server reports (`ca_file` in its ready file)
+ *   up to 4 folders above the binary, else the folder of the CA the server reports (`ca_file` in its ready file);
+ *   in container mode, default the credentials the image carries
  * @property {string} [keyId] which key of certs/keys.json token() signs with; default the first for both
  *   environments and all topics (TESTKEY001)
  * @property {boolean} [http1] also serve plain HTTP/1.1 APNs requests at `http1URL`
  * @property {string[]} [args] more `mockapns serve` flags, e.g. ['--environment', 'production']
  * @property {Record<string, string>} [env] more environment for the server (it gets the test's environment without
- *   its MOCKAPNS_* settings, so a stray MOCKAPNS_H2C or MOCKAPNS_CONTROL_TOKEN cannot change the server under test)
- * @property {number} [startTimeout] ms to wait for the server to be ready (default 20000)
+ *   its MOCKAPNS_* settings, so a stray MOCKAPNS_H2C or MOCKAPNS_CONTROL_TOKEN cannot change the server under test;
+ *   a container gets only these)
+ * @property {number} [startTimeout] ms to wait for the server to be ready (default 20000; 60000 for a container)
  * @property {number} [stopTimeout] ms stop() waits after SIGTERM before SIGKILL (default 5000)
  * @property {number} [requestTimeout] ms a control API request may take (default 10000)
  */
 
 /**
- * Starts `mockapns serve` on free ports (APNs and control plane) and waits until it is ready. Stop it with
- * `await mock.stop()` (an `after` hook), clear it between tests with `await mock.clear()`.
+ * Starts a mock APNs on free ports (APNs and control plane) and waits until it is ready: `mockapns serve`, or with
+ * `image` (or MOCKAPNS_IMAGE) the image under podman or docker. Stop it with `await mock.stop()` (an `after` hook)
+ * or `await using mock = await startMockAPNs()`, clear it between tests with `await mock.clear()`.
  *
- * Rejects with a MockAPNsError saying what to fix: no binary, no credentials, or a server that exited or did not
- * get ready in time (with its stderr).
+ * Rejects with a MockAPNsError saying what to fix: no binary or engine, no credentials, an image that is missing,
+ * or a server that exited or did not get ready in time (with its output).
  * @param {MockAPNsOptions} [options]
  */
 export async function startMockAPNs(options = {}) {
-  const bin = findBinary(options.bin);
-  const certs = findCertsDir(bin, options.certsDir);
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'mockapns-'));
-  const readyFile = path.join(dir, 'ready.json');
-  const args = ['serve', '--port', '0', '--control-port', '0', '--ready-file', readyFile, '--quiet',
-    ...(options.http1 ? ['--http1-port', '0'] : []), ...(options.args ?? [])];
-  const server = new ServerProcess(bin, args, childEnvironment(certs.dir, options.env), dir);
-  let ready, ca, signingKey, certsDir;
+  if (options.bin && options.image) {
+    throw new MockAPNsError('startMockAPNs() was given both bin and image: pass one (a local binary, or an image ' +
+      'run by podman or docker).');
+  }
+  const image = options.image ?? (options.bin ? undefined : process.env.MOCKAPNS_IMAGE || undefined);
+  const started = image ? await startContainer(image, options) : await startProcess(options);
+  const { server, ready, certsDir, ca, controlToken } = started;
+  let signingKey;
   try {
-    ready = await server.waitForReadyFile(readyFile, options.startTimeout ?? 20000);
-    // Without a certs/ folder of its own to go by, the kit takes the one the server found (its CA's folder).
-    certsDir = certs.dir ?? (ready.ca_file && hasKeys(path.dirname(ready.ca_file)) ? path.dirname(ready.ca_file) : null);
-    if (!certsDir) {
-      throw new MockAPNsError('Cannot find the mockapns test credentials (a certs/ folder with keys.json and ca.pem). ' +
-        `Looked in: ${certs.searched.join(', ')}${ready.ca_file ? `, ${path.dirname(ready.ca_file)}` : ''}. ` +
-        "Set options.certsDir or MOCKAPNS_CERTS_DIR to the repository's certs/ folder.");
-    }
     signingKey = loadSigningKey(certsDir, options.keyId);
-    const caFile = ready.ca_file ?? path.join(certsDir, 'ca.pem');
-    try {
-      ca = await fsp.readFile(caFile, 'utf8');
-    } catch (error) {
-      throw new MockAPNsError(`Cannot read the mock's CA ${caFile}: ${error.message}.`, { cause: error });
-    }
   } catch (error) {
     await server.stop(options.stopTimeout ?? 5000);
     throw error;
   }
   const controlURL = ready.control_url;
   const requestTimeout = options.requestTimeout ?? 10000;
+  const applePorts = ready.apple_ports ? Object.fromEntries(
+    Object.entries(ready.apple_ports).map(([apple, port]) => [Number(apple), port])) : undefined;
   let stopping = null;
+  let interception = null;
 
   /** Asks the control API; a server that is gone or stopped is reported as such. */
   async function ask(method, route, body) {
     if (stopping) throw new MockAPNsError(`${method} ${route}: this mock was stopped; start a new one with startMockAPNs().`);
-    server.throwIfExited();
+    server.assertRunning();
     if (!controlURL) throw new MockAPNsError(`${method} ${route}: the mock runs without a control plane; drop --no-control from options.args.`);
     try {
-      return await controlRequest(controlURL, method, route, body, requestTimeout);
+      return await controlRequest(controlURL, method, route, body, requestTimeout, controlToken);
     } catch (error) {
       if (error instanceof MockAPNsError) throw error;
-      await server.exitedWithin(1000);
-      server.throwIfExited();
-      throw new MockAPNsError(`${method} ${controlURL}${route} failed: ${error.message}. The mock (pid ${server.pid}) ` +
-        `is still running but its control API did not answer.${server.stderrText()}`, { cause: error });
+      const gone = await server.diagnose();
+      if (gone) throw gone;
+      throw new MockAPNsError(`${method} ${controlURL}${route} failed: ${error.message}. The mock (${server.describe()}) ` +
+        `is still running but its control API did not answer.${await server.outputText()}`, { cause: error });
     }
   }
 
@@ -105,16 +106,24 @@ export async function startMockAPNs(options = {}) {
     http1URL: ready.http1_url,
     /** The CA certificate (PEM text) that signed the mock's TLS certificate: `http2.connect(url, { ca })`. */
     ca,
-    /** The test credentials folder token()'s key came from (keys.json, AuthKey_*.p8, ca.pem). */
+    /** The test credentials folder token()'s key came from (keys.json, AuthKey_*.p8). */
     certsDir,
     /** The team ID (`iss`) of token()'s key. */
     teamId: signingKey.teamId,
     /** The key ID (`kid`) of token()'s key. */
     keyId: signingKey.keyId,
-    /** The server's process id. */
+    /** With `options.appleHosts`: Apple's ports (443, 2197, 2195, 2196) → where the mock listens for each; else
+     * undefined. */
+    applePorts,
+    /** The image the mock runs from in container mode, else undefined. */
+    image,
+    /** The container's name in container mode (for `podman logs`), else undefined. */
+    container: image ? server.name : undefined,
+    /** The server's process id in binary mode, else undefined. */
     pid: server.pid,
-    /** The server's ChildProcess, for anything the kit does not wrap. It is unref()'d so a forgotten stop() cannot
-     * keep the test process alive (the server is sent SIGTERM when it exits): ref() it before waiting on its events. */
+    /** The server's ChildProcess in binary mode (else undefined), for anything the kit does not wrap. It is unref()'d
+     * so a forgotten stop() cannot keep the test process alive (the server is sent SIGTERM when it exits): ref() it
+     * before waiting on its events. */
     child: server.child,
 
     /**
@@ -259,16 +268,107 @@ export async function startMockAPNs(options = {}) {
     },
 
     /**
+     * Routes Apple's APNs host names to this mock inside this process until restore(): node:http2's
+     * connect('https://api.push.apple.com') (or api.sandbox…, api.development…, on 443 or 2197) and node:https reach
+     * the mock and trust its CA; api-manage-broadcast.sandbox.push.apple.com:2195 and
+     * api-manage-broadcast.push.apple.com:2196 reach its channel management. Other hosts are untouched; other ports
+     * of Apple's names are refused. Needs `options.appleHosts`; one interception at a time.
+     * @returns {{ restore: () => void }} also disposable: `using _ = mock.intercept()`
+     */
+    intercept() {
+      if (stopping) throw new MockAPNsError('intercept(): this mock was stopped; start a new one with startMockAPNs({ appleHosts: true }).');
+      if (!applePorts) {
+        throw new MockAPNsError('intercept() routes Apple\'s host names to the mock, which serves them only when started ' +
+          'with startMockAPNs({ appleHosts: true }).');
+      }
+      const owner = `the mock at ${ready.apns_url}`;
+      const route = routeAppleHosts({ address: new URL(ready.apns_url).hostname, ports: applePorts, ca, owner });
+      interception = route;
+      return { restore: () => route.restore(), [dispose]: () => route.restore() };
+    },
+
+    /** Ends this mock's intercept(), if it is in force: Apple's host names resolve as they did before. */
+    restore() {
+      interception?.restore();
+      interception = null;
+    },
+
+    /**
      * Stops the server: SIGTERM (it flushes its records and exits), SIGKILL if it is still running after
-     * `options.stopTimeout`. Safe to call more than once.
+     * `options.stopTimeout`; a container is removed. Ends an intercept(). Safe to call more than once.
      * @returns {Promise<{ code: number | null, signal: string | null }>} how it exited
      */
     stop() {
-      stopping ??= server.stop(options.stopTimeout ?? 5000);
+      if (!stopping) {
+        mock.restore();
+        stopping = server.stop(options.stopTimeout ?? 5000);
+      }
       return stopping;
+    },
+
+    /** What `await using mock = await startMockAPNs()` calls at the end of the block: stop(). */
+    async [asyncDispose]() {
+      await mock.stop();
     },
   };
   return mock;
+}
+
+/** Binary mode: `mockapns serve` on free ports, its ready file, its CA and the test credentials. */
+async function startProcess(options) {
+  const bin = findBinary(options.bin);
+  const certs = findCertsDir(bin, options.certsDir);
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'mockapns-'));
+  const readyFile = path.join(dir, 'ready.json');
+  const args = ['serve', '--port', '0', '--control-port', '0', '--ready-file', readyFile, '--quiet',
+    ...(options.http1 ? ['--http1-port', '0'] : []),
+    // A private CA in this mock's own folder: --apple-hosts refuses the bundled test CA, whose key is public.
+    ...(options.appleHosts ? ['--apple-hosts', '--ca-dir', path.join(dir, 'ca'), '--apple-https-port', '0',
+      '--manage-sandbox-port', '0', '--manage-production-port', '0'] : []),
+    ...(options.args ?? [])];
+  const server = new ServerProcess(bin, args, childEnvironment(certs.dir, options.env), dir);
+  try {
+    const ready = await server.waitReady(readyFile, options.startTimeout ?? 20000);
+    // Without a certs/ folder of its own to go by, the kit takes the one the server found (its CA's folder).
+    const certsDir = certs.dir ?? (ready.ca_file && hasKeys(path.dirname(ready.ca_file)) ? path.dirname(ready.ca_file) : null);
+    if (!certsDir) {
+      throw new MockAPNsError('Cannot find the mockapns test credentials (a certs/ folder with keys.json and ca.pem). ' +
+        `Looked in: ${certs.searched.join(', ')}${ready.ca_file ? `, ${path.dirname(ready.ca_file)}` : ''}. ` +
+        "Set options.certsDir or MOCKAPNS_CERTS_DIR to the repository's certs/ folder.");
+    }
+    const caFile = ready.ca_file ?? path.join(certsDir, 'ca.pem');
+    let ca;
+    try {
+      ca = await fsp.readFile(caFile, 'utf8');
+    } catch (error) {
+      throw new MockAPNsError(`Cannot read the mock's CA ${caFile}: ${error.message}.`, { cause: error });
+    }
+    return { server, ready, certsDir, ca, controlToken: options.env?.MOCKAPNS_CONTROL_TOKEN };
+  } catch (error) {
+    await server.stop(options.stopTimeout ?? 5000);
+    throw error;
+  }
+}
+
+/** Container mode: the image with its ports published, a random control token, the CA it serves and the
+ * credentials it carries. */
+async function startContainer(image, options) {
+  const engine = findEngine(options.engine, image);
+  if (options.certsDir && !hasKeys(options.certsDir)) {
+    throw new MockAPNsError(`options.certsDir=${options.certsDir} holds no keys.json: point it at the repository's certs/ folder.`);
+  }
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'mockapns-'));
+  const server = new ContainerServer(engine, image, dir);
+  const controlToken = options.env?.MOCKAPNS_CONTROL_TOKEN ?? crypto.randomBytes(16).toString('hex');
+  try {
+    const ready = await server.start({ args: options.args ?? [], env: options.env ?? {}, http1: Boolean(options.http1),
+      appleHosts: Boolean(options.appleHosts), token: controlToken, timeout: options.startTimeout ?? 60000 });
+    const certsDir = options.certsDir ? path.resolve(options.certsDir) : await server.copyCredentials();
+    return { server, ready, certsDir, ca: ready.ca, controlToken };
+  } catch (error) {
+    await server.stop(options.stopTimeout ?? 5000);
+    throw error;
+  }
 }
 
 /** The control API route of one device. */
@@ -286,118 +386,13 @@ function childEnvironment(certsDir, extra = {}) {
   return { ...env, ...extra };
 }
 
-/** One `mockapns serve` process in its own temporary folder: its exit, its stderr (a file, which outlives the test
- * process, where a pipe would break the server's last write), and stopping it. */
-class ServerProcess {
-  constructor(bin, args, env, dir) {
-    this.bin = bin;
-    this.dir = dir;
-    this.stderrFile = path.join(dir, 'stderr.log');
-    this.exit = null;
-    const stderr = fs.openSync(this.stderrFile, 'w');
-    try {
-      this.child = spawn(bin, args, { stdio: ['ignore', 'ignore', stderr], env });
-    } finally {
-      fs.closeSync(stderr);
-    }
-    this.pid = this.child.pid;
-    this.exited = new Promise((resolve) => {
-      this.child.once('exit', (code, signal) => resolve(this.exit ??= { code, signal }));
-      this.child.once('error', (error) => resolve(this.exit ??= { code: null, signal: null, error }));
-    });
-    // A forgotten stop() must not keep the test process alive: the exit hook stops the server then.
-    this.child.unref();
-    running.add(this);
-    if (!exitHookInstalled) {
-      exitHookInstalled = true;
-      process.on('exit', () => {
-        for (const server of running) {
-          if (!server.exit) server.child.kill('SIGTERM');
-          fs.rmSync(server.dir, { recursive: true, force: true });
-        }
-      });
-    }
-  }
-
-  /** The ready file's JSON, once the server wrote it; rejects when the server exits first or `timeout` ms pass. */
-  async waitForReadyFile(file, timeout) {
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      if (this.exit) {
-        throw new MockAPNsError(`mockapns serve (${this.bin}) ${this.exitText()} before it was ready.` +
-          `${this.stderrText()} Check the flags in options.args and that the binary runs on its own.`,
-        { stderr: this.stderr(), cause: this.exit.error });
-      }
-      try {
-        return JSON.parse(await fsp.readFile(file, 'utf8'));
-      } catch (error) {
-        if (error.code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
-      }
-      if (Date.now() >= deadline) {
-        throw new MockAPNsError(`mockapns serve (pid ${this.pid}) did not write its ready file within ${timeout} ms.` +
-          `${this.stderrText()} Raise options.startTimeout on a slow machine.`, { stderr: this.stderr() });
-      }
-      await sleep(20);
-    }
-  }
-
-  /** Throws a MockAPNsError when the server has exited: how, and its stderr. */
-  throwIfExited() {
-    if (!this.exit) return;
-    throw new MockAPNsError(`The mock server (pid ${this.pid}) is no longer running: it ${this.exitText()}.` +
-      `${this.stderrText()} Start a new one with startMockAPNs().`, { stderr: this.stderr() });
-  }
-
-  /** Waits up to `ms` for the process to exit; resolves either way. */
-  exitedWithin(ms) {
-    return within(this.exited, ms);
-  }
-
-  /** SIGTERM, then SIGKILL after `timeout` ms; removes the folder; resolves with how it exited. */
-  async stop(timeout) {
-    if (!this.exit) {
-      this.child.kill('SIGTERM');
-      if (!(await this.exitedWithin(timeout))) {
-        this.child.kill('SIGKILL');
-        await this.exitedWithin(timeout);
-      }
-    }
-    await fsp.rm(this.dir, { recursive: true, force: true });
-    running.delete(this);
-    const exit = this.exit ?? { code: null, signal: 'SIGKILL' };
-    return { code: exit.code, signal: exit.signal };
-  }
-
-  exitText() {
-    const { code, signal, error } = this.exit;
-    if (error) return `could not be run (${error.message})`;
-    return signal ? `was killed by ${signal}` : `exited with code ${code}`;
-  }
-
-  /** The last STDERR_KEPT bytes the server wrote to stderr. */
-  stderr() {
-    try {
-      const text = fs.readFileSync(this.stderrFile);
-      return text.subarray(Math.max(0, text.length - STDERR_KEPT)).toString('utf8');
-    } catch {
-      return '';
-    }
-  }
-
-  stderrText() {
-    const text = this.stderr().trim();
-    return text ? ` Its stderr:\n${text}\n` : ' It wrote nothing to stderr.';
-  }
-}
-
 /** One control API request; resolves with the JSON answer, rejects with a MockAPNsError for an error status. */
-function controlRequest(base, method, route, body, timeout) {
+function controlRequest(base, method, route, body, timeout, token) {
   const data = body === undefined ? undefined : JSON.stringify(body);
+  const headers = data === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) };
+  if (token) headers.authorization = `Bearer ${token}`;
   return new Promise((resolve, reject) => {
-    const request = http.request(new URL(route, base), {
-      method, agent: false,
-      headers: data === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
-    }, (response) => {
+    const request = http.request(new URL(route, base), { method, agent: false, headers }, (response) => {
       const chunks = [];
       response.on('data', (chunk) => chunks.push(chunk));
       response.on('error', reject);
@@ -417,18 +412,4 @@ function controlRequest(base, method, route, body, timeout) {
     request.on('error', reject);
     request.end(data);
   });
-}
-
-/** `promise`'s value, or undefined once `ms` pass (the timer is cleared either way). */
-async function within(promise, ms) {
-  let timer;
-  try {
-    return await Promise.race([promise, new Promise((resolve) => { timer = setTimeout(resolve, ms); })]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

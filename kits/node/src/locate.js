@@ -1,6 +1,8 @@
 // Finding the mockapns binary and its bundled test credentials (certs/).
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { enginesOnPath } from './container.js';
 import { MockAPNsError } from './errors.js';
 
 /**
@@ -27,8 +29,10 @@ export function findBinary(explicit, env = process.env) {
     if (!executableProblem(file)) return path.resolve(file);
   }
   throw new MockAPNsError('No mockapns binary: options.bin and MOCKAPNS_BIN are not set and no "mockapns" is on PATH ' +
-    `(${dirs.length} folder${dirs.length === 1 ? '' : 's'} searched). Build it (swift build --product mockapns), then pass { bin } to ` +
-    'startMockAPNs, set MOCKAPNS_BIN to its path, or put it on PATH.');
+    `(${dirs.length} folder${dirs.length === 1 ? '' : 's'} searched). Either build it (swift build --product mockapns), ` +
+    'then pass { bin } to startMockAPNs, set MOCKAPNS_BIN to its path, or put it on PATH; or run the mock from its ' +
+    'image: pass { image } or set MOCKAPNS_IMAGE=mockapns:latest (`make image` builds it; podman or docker runs it; ' +
+    `${enginesOnPath(env)}).`);
 }
 
 /** Why `file` cannot be run, or null when it can. */
@@ -51,7 +55,9 @@ function executableProblem(file) {
 /**
  * The folder of the bundled test credentials (ca.pem, keys.json, AuthKey_*.p8), searched like the server's
  * BundledCredentials: `explicit` (options.certsDir, alone), else `$MOCKAPNS_CERTS_DIR`, then `certs/` beside the
- * binary and up to 4 folders above it (a `.build/<triple>/debug/mockapns` sits 4 levels below the package).
+ * binary and up to 4 folders above it (a `.build/<triple>/debug/mockapns` sits 4 levels below the package), then
+ * the `certs/` of the checkout this kit is in (kits/node/../../certs), as the binary falls back on the checkout it
+ * was built from.
  * @param {string} binary the binary's path (symbolic links are followed)
  * @param {string | undefined} explicit
  * @param {NodeJS.ProcessEnv} env
@@ -68,6 +74,7 @@ export function findCertsDir(binary, explicit, env = process.env) {
     searched.push(path.join(dir, 'certs'));
     dir = path.dirname(dir);
   }
+  searched.push(fileURLToPath(new URL('../../../certs', import.meta.url)));
   const found = searched.find(hasKeys);
   return { dir: found ? path.resolve(found) : null, searched: [...new Set(searched)] };
 }

@@ -1,5 +1,9 @@
-// The sender the tests use: node:http2, the transport @parse/node-apn uses.
+// The sender the tests use (node:http2, the transport @parse/node-apn uses), and the suite's two modes.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import http2 from 'node:http2';
+import path from 'node:path';
 
 /** A device token: 64 hex characters made from `n`. */
 export function deviceToken(n) {
@@ -39,4 +43,53 @@ export async function push(mock, { token, topic = 'com.example.app', title = 'He
   } finally {
     session.close();
   }
+}
+
+// The suite runs in one of two modes, as the kit does: against the mockapns binary (MOCKAPNS_BIN), or against its
+// image (MOCKAPNS_IMAGE, run by podman or docker). Every test that starts a real mock runs in both; the few about
+// one mode's machinery say which with onlyIn().
+
+/** 'container' when MOCKAPNS_IMAGE names an image, else 'binary'. */
+export const suiteMode = process.env.MOCKAPNS_IMAGE ? 'container' : 'binary';
+
+/**
+ * node:test options for a test about one mode: in the other, it is skipped saying so.
+ * @param {'binary' | 'container'} mode
+ * @param {string} why
+ */
+export function onlyIn(mode, why) {
+  return suiteMode === mode ? {} : { skip: `${mode} mode only (${why}); this run is in ${suiteMode} mode` };
+}
+
+/** The container engine the kit picks: MOCKAPNS_CONTAINER_ENGINE, else podman, else docker on PATH. */
+export function engine() {
+  for (const name of [process.env.MOCKAPNS_CONTAINER_ENGINE, 'podman', 'docker']) {
+    if (!name) continue;
+    for (const dir of name.includes('/') ? [''] : (process.env.PATH ?? '').split(path.delimiter)) {
+      const file = dir ? path.join(dir, name) : name;
+      try {
+        fs.accessSync(file, fs.constants.X_OK);
+        return file;
+      } catch {
+        // not here
+      }
+    }
+  }
+  throw new Error('container mode needs podman or docker on PATH (or MOCKAPNS_CONTAINER_ENGINE)');
+}
+
+/** The names of the containers the kit started in this test process (node --test runs files in processes of their
+ * own, maybe at once) that still exist, running or not. */
+export function kitContainers() {
+  const out = execFileSync(engine(), ['ps', '-a', '--filter', 'label=io.mockapns.kit=node',
+    '--filter', `label=io.mockapns.pid=${process.pid}`, '--format', '{{.Names}}'],
+  { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return out.split(/\s+/).filter(Boolean).sort();
+}
+
+/** Runs `body` and checks that it leaves no container of the kit behind. */
+export async function leavesNoContainer(body) {
+  const before = kitContainers();
+  await body();
+  assert.deepEqual(kitContainers(), before, 'the kit left a container behind');
 }

@@ -1,0 +1,127 @@
+package mockapnstest
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// processServer is `mockapns serve` as a child process of the test.
+type processServer struct {
+	tb     testing.TB
+	cmd    *exec.Cmd
+	exited chan struct{}
+	output *tailBuffer
+}
+
+// startProcess runs `mockapns serve` on free ports and waits for its ready file; it returns the server as soon as
+// it runs (so the caller can stop it whatever happens next) and the test credentials' folder.
+func startProcess(t testing.TB, c *config) (*processServer, readyFile, string, error) {
+	bin, err := findBinary(c.binary)
+	if err != nil {
+		return nil, readyFile{}, "", err
+	}
+	candidates := certsCandidates(bin)
+	certsDir, searched := findCerts(candidates)
+
+	dir := t.TempDir()
+	readyPath := filepath.Join(dir, "ready.json")
+	// --control-port 0 too, so a MOCKAPNS_CONTROL_PORT in the environment cannot make parallel mocks collide.
+	args := []string{"serve", "--port", "0", "--control-port", "0", "--ready-file", readyPath, "--quiet"}
+	if c.http1 {
+		args = append(args, "--http1-port", "0")
+	}
+	if c.appleHosts {
+		// A private CA in a folder of this test's own: --apple-hosts refuses the bundled test CA, whose key is public.
+		args = append(args, "--apple-hosts", "--ca-dir", filepath.Join(dir, "ca"), "--apple-https-port", "0",
+			"--manage-sandbox-port", "0", "--manage-production-port", "0")
+	}
+	p := &processServer{tb: t, exited: make(chan struct{}), output: &tailBuffer{limit: 16 << 10}}
+	p.cmd = exec.Command(bin, append(args, c.args...)...)
+	p.cmd.Stdout, p.cmd.Stderr = p.output, p.output
+	p.cmd.Env = os.Environ()
+	if certsDir != "" {
+		p.cmd.Env = append(p.cmd.Env, "MOCKAPNS_CERTS_DIR="+certsDir)
+	}
+	if err := p.cmd.Start(); err != nil {
+		return nil, readyFile{}, "", fmt.Errorf("cannot run %s: %v", bin, err)
+	}
+	go func() { _ = p.cmd.Wait(); close(p.exited) }()
+	t.Cleanup(p.stop)
+
+	ready, err := p.waitReady(readyPath)
+	if err != nil {
+		return p, ready, "", err
+	}
+	if ready.CAFile == "" && certsDir != "" {
+		ready.CAFile = filepath.Join(certsDir, "ca.pem")
+	}
+	if certsDir == "" && ready.CAFile != "" {
+		certsDir, searched = findCerts(append(candidates, filepath.Dir(ready.CAFile)))
+	}
+	if certsDir == "" {
+		return p, ready, "", fmt.Errorf("cannot find the test credentials (certs/keys.json); looked in %s. "+
+			"Set MOCKAPNS_CERTS_DIR to the repository's certs/ folder", searched)
+	}
+	return p, ready, certsDir, nil
+}
+
+// waitReady polls for the ready file until it names both URLs, the server exits, or readyTimeout passes.
+func (p *processServer) waitReady(path string) (readyFile, error) {
+	deadline := time.Now().Add(readyTimeout)
+	for {
+		var ready readyFile
+		if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &ready) == nil && ready.APNsURL != "" {
+			if ready.ControlURL == "" {
+				return ready, fmt.Errorf("the mock started without a control plane (is MOCKAPNS_NO_CONTROL set?); the kit needs it")
+			}
+			return ready, nil
+		}
+		select {
+		case <-p.exited:
+			return ready, fmt.Errorf("`%s` exited (%v) before it was ready; its output:\n%s",
+				strings.Join(p.cmd.Args, " "), p.cmd.ProcessState, p.output.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			p.stop()
+			return ready, fmt.Errorf("`%s` did not write its ready file within %v, so it was stopped; its output:\n%s",
+				strings.Join(p.cmd.Args, " "), readyTimeout, p.output.String())
+		}
+	}
+}
+
+func (p *processServer) ended() error {
+	select {
+	case <-p.exited:
+		return fmt.Errorf("the mock (pid %d) exited (%v); its output:\n%s", p.cmd.Process.Pid, p.cmd.ProcessState, p.output.String())
+	default:
+		return nil
+	}
+}
+
+// stop sends SIGTERM and waits; a server that does not exit within stopTimeout is killed.
+func (p *processServer) stop() {
+	select {
+	case <-p.exited:
+		return
+	default:
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.exited:
+		if !p.cmd.ProcessState.Success() {
+			p.tb.Logf("mockapnstest: the mock exited with %v on SIGTERM; its output:\n%s", p.cmd.ProcessState, p.output.String())
+		}
+	case <-time.After(stopTimeout):
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+		p.tb.Logf("mockapnstest: the mock did not stop within %v of SIGTERM and was killed", stopTimeout)
+	}
+}
