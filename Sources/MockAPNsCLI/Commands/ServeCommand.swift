@@ -76,6 +76,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         ReopenSignal.ignoreUntilHandled()
+        // Before anything listens: a SIGTERM sent as soon as the ready file appears is kept for the wait below.
+        let shutdown = ShutdownSignal.install()
         let env = EnvironmentOptions()
         var configuration = try serverConfiguration(environment: env)
         let logger = configuration.logger
@@ -222,7 +224,7 @@ struct ServeCommand: AsyncParsableCommand {
                 recorder.reopenFile()   // says on stderr what it did
             }
         }
-        await ShutdownSignal.wait()
+        await shutdown.wait()
         if let readyPath { ReadyFile.remove(at: readyPath) }   // the URLs are about to stop answering
         await plane.stop()
         await server.shutdown()
