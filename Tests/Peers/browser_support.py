@@ -2,8 +2,11 @@
 screenshot before they fail the script, and the page's console errors."""
 import os
 import sys
+import tempfile
+import time
 
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -16,7 +19,17 @@ def start_chromium(height=900, extra=(), browser_log=True):
         options.add_argument(arg)
     if browser_log:
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    # chromedriver now and then exits at start while other suites start theirs on the same two cores (the test tiers
+    # run side by side): try again, at most three times, and say what it printed when it never starts.
+    log = tempfile.NamedTemporaryFile(prefix="chromedriver-", suffix=".log", delete=False).name
+    for attempt in range(3):
+        try:
+            return webdriver.Chrome(service=Service("/usr/bin/chromedriver", log_output=log), options=options)
+        except WebDriverException as error:
+            if attempt == 2:
+                with open(log, errors="replace") as handle:
+                    raise WebDriverException(f"{error.msg}\nchromedriver's log:\n{handle.read()[-2000:]}") from error
+            time.sleep(1 + attempt)
 
 
 class Checks:

@@ -8,9 +8,11 @@ import json
 import os
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -47,14 +49,33 @@ def rows():
 
 
 def row_texts():
-    return [r.text for r in rows()]
+    # Read in one script call: the list re-renders as records and search results arrive, so element handles read one
+    # by one can go stale between two reads.
+    return driver.execute_script("return [...document.querySelectorAll('#rows tr')].map((r) => r.innerText)")
 
 
-def wait_rows(count):
+def click_row(index, shows):
+    """Clicks row `index` once it shows `shows`: the list may render the same answer again (a live update, the search
+    box's own input event), which replaces the element between finding and clicking it."""
+    for _ in range(20):
+        try:
+            row = rows()[index]
+            if shows in row.text:
+                row.click()
+                return
+        except (StaleElementReferenceException, IndexError):
+            pass
+        time.sleep(0.1)
+    check(False, f"row {index} never showed {shows!r} long enough to click: {row_texts()}")
+
+
+def wait_rows(count, first=None):
+    """Until the list has `count` rows (and, given `first`, its first row shows that text): a search answer replaces
+    the rows, so the count alone can still be the previous result's."""
     try:
-        wait.until(lambda d: len(rows()) == count)
+        wait.until(lambda d: len(texts := row_texts()) == count and (first is None or first in texts[0]))
     except Exception:
-        check(False, f"expected {count} rows, saw {len(rows())}: {row_texts()}")
+        check(False, f"expected {count} rows{'' if first is None else f', the first showing {first!r}'}, saw {row_texts()}")
 
 
 def dark(on):
@@ -94,23 +115,21 @@ try:
     # Search: applied by the server, held in the URL.
     box = driver.find_element(By.ID, "search")
     box.send_keys("-status:200", Keys.ENTER)
-    wait_rows(1)
-    check("Wrong device" in row_texts()[0], f"-status:200 gave {row_texts()}")
+    wait_rows(1, first="Wrong device")
     check("q=-status%3A200" in driver.current_url, f"query not in the URL: {driver.current_url}")
     box.clear()
     box.send_keys("type:background", Keys.ENTER)
-    wait_rows(1)
-    check("silent" in row_texts()[0], f"type:background gave {row_texts()}")
+    wait_rows(1, first="silent")
     box.clear()
     box.send_keys("bogus:1", Keys.ENTER)
     wait.until(lambda d: d.find_element(By.ID, "search-error").is_displayed())
     check("Unknown search field" in driver.find_element(By.ID, "search-error").text, "bad query error not shown")
     box.clear()
     box.send_keys("has:inAppSymbol", Keys.ENTER)
-    wait_rows(1)
+    wait_rows(1, first="Payment failed")
 
     # Detail of the in-app-routed push: the rendered in-app notification, then the app-state switch.
-    rows()[0].click()
+    click_row(0, "Payment failed")
     inapp = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=inapp]")))
     check(inapp.get_attribute("data-symbol") == "creditcard.trianglebadge.exclamationmark", "in-app symbol")
     check(inapp.get_attribute("data-color") == "#FF3B30" and inapp.get_attribute("data-size") == "compact", "in-app colour/size")
@@ -158,7 +177,7 @@ try:
     driver.get(control + "/#pushes")
     wait_rows(4)
     send({"aps": {"alert": {"title": "During the outage", "body": "x"}}})
-    wait_rows(5)
+    wait_rows(5, first="During the outage")
     chip = rows()[0].find_element(By.CSS_SELECTOR, ".chip").text
     check(chip.startswith("503") and "ServiceUnavailable" in chip, f"faulted push chip is {chip!r}")
 
@@ -172,8 +191,7 @@ try:
     form.find_element(By.CSS_SELECTOR, "button").click()
     wait.until(lambda d: d.find_element(By.ID, "send-result").text.startswith("200"))
     driver.get(control + "/#pushes")
-    wait_rows(6)
-    check("From the form" in row_texts()[0], f"test push not listed first: {row_texts()[:1]}")
+    wait_rows(6, first="From the form")
     driver.set_window_size(390, 844)
     driver.save_screenshot(os.path.join(shots, "list-phone.png"))
 
