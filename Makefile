@@ -125,7 +125,7 @@ test-portable-driver-only:
 test-docs: build-tests test-docs-only
 test-docs-only: kits/python/.venv/.installed lint-workflows
 	python3 scripts/check-rule-refs.py
-	$(KIT_PY_VENV)/bin/python -m pytest -q -p no:cacheprovider scripts/test-check-rule-refs.py
+	$(KIT_PY_VENV)/bin/python -m pytest -p no:cacheprovider scripts/test-check-rule-refs.py
 	python3 scripts/doc-snippets.py swift --check
 	python3 scripts/doc-snippets.py shell --mockapns .build/debug/mockapns
 	python3 scripts/doc-snippets.py yaml --python $(VENV)/bin/python --actionlint $(VENV)/bin/actionlint

@@ -33,8 +33,11 @@ print(results.count(False), results.count(True))' "$log")
     # JUnit console launcher (the Java kit): "[ N tests successful ]" and "[ M tests failed ]".
     jp=$({ grep -Eo '\[ +[0-9]+ tests successful +\]' "$log" || true; } | awk '{ s += $2 } END { print s + 0 }')
     jf=$({ grep -Eo '\[ +[0-9]+ tests failed +\]' "$log" || true; } | awk '{ s += $2 } END { print s + 0 }')
-    total=$((n + tn + pp + pf + gp + gf + np + nf + jp + jf))
+    # doc-snippets.py: "doc-snippets: N … block(s) checked (…), M failed", each block a test of the documentation.
+    read -r dp df < <({ grep -Eo '^doc-snippets: [0-9]+ .* block\(s\) checked .*, [0-9]+ failed$' "$log" || true; } \
+        | awk '{ n += $2; f += $(NF-1) } END { print n - f + 0, f + 0 }')
+    total=$((n + tn + pp + pf + gp + gf + np + nf + jp + jf + dp + df))
     if [ "$total" -eq 0 ]; then echo "test-summary: no test ran in $log" >&2; exit 1; fi
-    passed=$((passed + n - m + tn - ti + pp + gp + np + jp)); failed=$((failed + m + ti + pf + gf + nf + jf))
+    passed=$((passed + n - m + tn - ti + pp + gp + np + jp + dp)); failed=$((failed + m + ti + pf + gf + nf + jf + df))
 done
 echo "tests: $passed passed, $failed failed"
