@@ -12,33 +12,10 @@ ROOT=$(cd "$KIT/../.." && pwd)
 die() { echo "kits/go/run-tests.sh: $*" >&2; exit 1; }
 command -v go >/dev/null || die "no go on PATH: install Go 1.19 or later (Debian's golang-go)"
 
-case "${1:-}" in
-binary)
-    bin=${2:-${MOCKAPNS_BIN:-$ROOT/.build/debug/mockapns}}
-    [ -x "$bin" ] || die "no executable mockapns at $bin: build it (swift build --product mockapns) or pass its path"
-    export MOCKAPNS_BIN
-    MOCKAPNS_BIN=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-    export MOCKAPNS_CERTS_DIR=$ROOT/certs
-    unset MOCKAPNS_IMAGE
-    ;;
-container)
-    export MOCKAPNS_IMAGE=${2:-${MOCKAPNS_IMAGE:-mockapns:latest}}
-    # Podman here needs the project's settings (runc, cgroupfs); /etc is left alone.
-    export CONTAINERS_CONF=${CONTAINERS_CONF:-$ROOT/scripts/image/containers.conf}
-    engine=${MOCKAPNS_CONTAINER_ENGINE:-$(command -v podman || command -v docker || true)}
-    [ -n "$engine" ] || die "container mode needs podman or docker on PATH (or MOCKAPNS_CONTAINER_ENGINE)"
-    "$engine" image inspect "$MOCKAPNS_IMAGE" >/dev/null 2>&1 || die "$engine has no image $MOCKAPNS_IMAGE: make image builds mockapns:latest"
-    # The suite must need the image only: no binary, no credentials from the checkout.
-    unset MOCKAPNS_BIN MOCKAPNS_CERTS_DIR
-    path=
-    IFS=: read -ra dirs <<< "$PATH"
-    for dir in "${dirs[@]}"; do [ -x "$dir/mockapns" ] || path=${path:+$path:}$dir; done
-    export PATH=$path
-    ;;
-*)
-    die "usage: kits/go/run-tests.sh binary [MOCKAPNS] | container [IMAGE]"
-    ;;
-esac
+USAGE="kits/go/run-tests.sh binary [MOCKAPNS] | container [IMAGE]"
+# shellcheck source=../mode.sh
+source "$ROOT/kits/mode.sh"
+kit_mode "$@"
 
 cd "$KIT"
 # shellcheck disable=SC2086 # GO_TEST_FLAGS is a list of flags
