@@ -81,8 +81,9 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        // The mock, whatever carries its requests: pipeline, auth, devices, faults, recorder, store interfaces. No
-        // transport, no C of its own. → APNsCrypto, APNsModel, DeviceSimulation, Support
+        // The mock, whatever carries its requests: `Mock` (built from a `MockConfiguration`) owns the pipeline, auth,
+        // devices, faults, channels, recorder and store and relay interfaces. No transport, no C of its own.
+        // → APNsCrypto, APNsModel, DeviceSimulation, Support
         .target(
             name: "MockAPNs",
             dependencies: [
@@ -91,8 +92,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The mock's HTTP/2 endpoint: `MockAPNsServer` (the listener, its TLS identity) and the adapter from the HTTP2
-        // transport's requests to the one `Pipeline`, beside MockAPNsHTTP1. → MockAPNs, HTTP2, APNsCrypto, APNsModel
+        // The mock's HTTP/2 endpoint: `MockAPNsServer` serves a `Mock` (its listener settings, TLS identity and the
+        // adapter from the HTTP2 transport's requests to the mock's pipeline), beside MockAPNsHTTP1.
+        // → MockAPNs, HTTP2, APNsCrypto, APNsModel
         .target(
             name: "MockAPNsHTTP2",
             dependencies: [
@@ -116,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockAPNsHTTP1Tests",
-            dependencies: ["MockAPNsHTTP1", "MockAPNsHTTP2", "MockAPNs", "APNsModel", "TestSupport"],
+            dependencies: ["MockAPNsHTTP1", "MockAPNs", "APNsModel", "TestSupport"],
             swiftSettings: strict
         ),
         // The sender library: pooled HTTP/2 connections, provider tokens, typed notifications, retries.
@@ -134,8 +136,9 @@ let package = Package(
             dependencies: ["APNsClient", "MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "TestSupport"],
             swiftSettings: strict
         ),
-        // What a sender's XCTest / Swift Testing suite imports: the in-process mock fixture and assertions.
-        // → MockAPNs, MockAPNsHTTP1, APNsModel, APNsClient (never the control plane or Hummingbird)
+        // What a sender's XCTest / Swift Testing suite imports: the in-process mock fixture and assertions; re-exports
+        // the client, the model and MockAPNs' fault, device and record values only.
+        // → MockAPNs, MockAPNsHTTP2, MockAPNsHTTP1, DeviceSimulation, APNsModel, APNsClient (never the control plane)
         .target(
             name: "APNsTesting",
             dependencies: ["DeviceSimulation", "MockAPNs", "MockAPNsHTTP2", "MockAPNsHTTP1", "APNsModel", "APNsClient", .product(name: "Logging", package: "swift-log")],
@@ -154,11 +157,12 @@ let package = Package(
             swiftSettings: strict
         ),
         // --- control plane (MockAPNsControl) ---
-        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics. → MockAPNs, APNsModel, Support
+        // HTTP/1.1 JSON control API, live stream, Prometheus /metrics and the dashboard, over a `Mock` (no APNs
+        // transport). → MockAPNs, APNsModel, APNsCrypto, DeviceSimulation, Support, Hummingbird, Prometheus
         .target(
             name: "MockAPNsControl",
             dependencies: [
-                "MockAPNs", "MockAPNsHTTP2", "APNsModel", "APNsCrypto", "DeviceSimulation", "Support",
+                "MockAPNs", "APNsModel", "APNsCrypto", "DeviceSimulation", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -176,7 +180,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockAPNsControlTests",
-            dependencies: ["MockAPNsControl", "MockAPNs", "MockAPNsHTTP2", "APNsModel", "TestSupport"],
+            dependencies: ["MockAPNsControl", "MockAPNs", "APNsModel", "TestSupport"],
             swiftSettings: strict
         ),
         // Drives the built `mockapns` binary (Inspect*: list/show/tail/export/stats/expect/token on recordings).
@@ -247,7 +251,7 @@ let package = Package(
         // In-process tests of the command line: parsing, record files, checks, output formats, send and relay options.
         .testTarget(
             name: "MockAPNsCLITests",
-            dependencies: ["MockAPNsCLI", "MockAPNs", "APNsModel", "APNsClient", "TestSupport",
+            dependencies: ["MockAPNsCLI", "MockAPNs", "MockAPNsHTTP2", "APNsModel", "APNsClient", "TestSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),

@@ -11,7 +11,7 @@ final class ClientRetryTests: XCTestCase {
 
     func testServiceUnavailableTwiceThenSuccessKeepsTheApnsID() async throws {
         let server = try ClientTestServer.start()
-        server.server.faults.add(FaultRule(count: 2, action: .status(503, reason: "ServiceUnavailable")))
+        server.mock.faults.add(FaultRule(count: 2, action: .status(503, reason: "ServiceUnavailable")))
         let client = try APNsClient(configuration: try server.configuration())
         let response = try await client.send(push, deviceToken: token)
         XCTAssertEqual(response.attempts, 3)
@@ -25,7 +25,7 @@ final class ClientRetryTests: XCTestCase {
 
     func testTooManyRequestsIsRetriedUntilAttemptsRunOut() async throws {
         let server = try ClientTestServer.start()
-        server.server.faults.add(FaultRule(action: .status(429, reason: "TooManyRequests")))
+        server.mock.faults.add(FaultRule(action: .status(429, reason: "TooManyRequests")))
         let client = try APNsClient(configuration: try server.configuration(
             retryPolicy: APNsRetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))))
         do {
@@ -43,7 +43,7 @@ final class ClientRetryTests: XCTestCase {
 
     func testGoAwayReconnectsAndSucceeds() async throws {
         let server = try ClientTestServer.start()
-        server.server.faults.add(FaultRule(count: 1, action: .goAway(reason: "Shutdown", errorCode: 0)))
+        server.mock.faults.add(FaultRule(count: 1, action: .goAway(reason: "Shutdown", errorCode: 0)))
         let client = try APNsClient(configuration: try server.configuration())
         let response = try await client.send(push, deviceToken: token)
         XCTAssertEqual(response.attempts, 2)
@@ -59,7 +59,7 @@ final class ClientRetryTests: XCTestCase {
 
     func testDroppedConnectionIsRetriedOnANewOne() async throws {
         let server = try ClientTestServer.start()
-        server.server.faults.add(FaultRule(count: 1, action: .drop))
+        server.mock.faults.add(FaultRule(count: 1, action: .drop))
         let client = try APNsClient(configuration: try server.configuration())
         let response = try await client.send(push, deviceToken: token)
         XCTAssertEqual(response.attempts, 2)
@@ -69,7 +69,7 @@ final class ClientRetryTests: XCTestCase {
 
     func testUnregisteredIsNotRetried() async throws {
         let server = try ClientTestServer.start()
-        try server.server.devices.set(token, .unregistered(timestamp: 1_700_000_000_000))
+        try server.mock.devices.set(token, .unregistered(timestamp: 1_700_000_000_000))
         let client = try APNsClient(configuration: try server.configuration())
         do {
             _ = try await client.send(push, deviceToken: token)
@@ -112,7 +112,7 @@ final class ClientRetryTests: XCTestCase {
 
     func testStalledRequestTimesOut() async throws {
         let server = try ClientTestServer.start()
-        server.server.faults.add(FaultRule(count: 1, action: .stall))
+        server.mock.faults.add(FaultRule(count: 1, action: .stall))
         let client = try APNsClient(configuration: try server.configuration(requestTimeout: .milliseconds(300)))
         do {
             _ = try await client.send(push, deviceToken: token)
@@ -128,13 +128,13 @@ final class ClientRetryTests: XCTestCase {
 
     func testShutdownLetsInFlightFinishAndRefusesNewSends() async throws {
         let server = try ClientTestServer.start()
-        server.server.faults.add(FaultRule(count: 1, action: .delay(milliseconds: 300)))
+        server.mock.faults.add(FaultRule(count: 1, action: .delay(milliseconds: 300)))
         let client = try APNsClient(configuration: try server.configuration())
         let push = self.push
         let token = self.token
         let inFlight = Task { () throws(APNsClientError) -> APNsResponse in try await client.send(push, deviceToken: token) }
         // Wait until the server holds the request (its delay fault fired), then shut down.
-        let held = try await Poll.until(every: .milliseconds(5)) { server.server.faults.entries.first?.fired == 1 }
+        let held = try await Poll.until(every: .milliseconds(5)) { server.mock.faults.entries.first?.fired == 1 }
         XCTAssertTrue(held, "the delay fault never fired")
         await client.shutdown()
         let response = try await inFlight.value

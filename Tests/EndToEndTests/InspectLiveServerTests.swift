@@ -2,28 +2,25 @@ import APNsModel
 import Foundation
 import MockAPNs
 import MockAPNsControl
-import MockAPNsHTTP2
 import XCTest
 
 /// The inspection commands against a live control plane (`--server`, `--ready-file`, `tail` over SSE).
 final class InspectLiveServerTests: XCTestCase {
-    private func withControlPlane(token: String? = nil, _ body: (MockAPNsServer, String) async throws -> Void) async throws {
-        var configuration = MockServerConfiguration()
-        configuration.port = 0
-        configuration.tls = false
+    private func withControlPlane(token: String? = nil, _ body: (Mock, String) async throws -> Void) async throws {
+        var configuration = MockConfiguration()
         configuration.trustBundledKeys = false
-        let server = try MockAPNsServer(configuration: configuration)
-        for record in InspectRecording.standard { server.recorder.append(record) }
-        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0, controlToken: token))
+        let mock = try Mock(configuration: configuration)
+        for record in InspectRecording.standard { mock.recorder.append(record) }
+        let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0, controlToken: token))
         let port = try await control.start()
         do {
-            try await body(server, "http://127.0.0.1:\(port)")
+            try await body(mock, "http://127.0.0.1:\(port)")
         } catch {
             await control.stop()
             throw error
         }
         await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
     }
 
     func testListShowStatsAndExpectAgainstAServer() async throws {
@@ -64,49 +61,47 @@ final class InspectLiveServerTests: XCTestCase {
     }
 
     func testExpectWaitsForARecordThatArrivesLater() async throws {
-        try await withControlPlane { server, url in
+        try await withControlPlane { mock, url in
             let expect = try InspectFollowProcess(["expect", "--server", url, "--where", "aps.alert.title=Late", "--timeout", "20"])
             defer { expect.stop() }
             try await Task.sleep(for: .milliseconds(300))
-            server.recorder.append(InspectRecording.record(seq: 0, title: "Late"))
+            mock.recorder.append(InspectRecording.record(seq: 0, title: "Late"))
             let result = try await expect.waitForExit()
             XCTAssertEqual(result?.status, 0, result?.stdout ?? "still running")
         }
     }
 
     func testTailFollowsTheLiveStream() async throws {
-        try await withControlPlane { server, url in
+        try await withControlPlane { mock, url in
             let tail = try InspectFollowProcess(["tail", "--server", url, "--json", "--topic", "com.example.app"])
             defer { tail.stop() }
             // The stream has no backlog without --since: push until the subscription shows one.
             var output = try await tail.waitUntilFollowing(marker: "Live", attempts: 50) { attempt in
-                server.recorder.append(InspectRecording.record(seq: 0, title: "Live \(attempt)"))
+                mock.recorder.append(InspectRecording.record(seq: 0, title: "Live \(attempt)"))
             }
             let first = try JSONValue.parse(Array(try XCTUnwrap(output.split(separator: "\n").first).utf8))
             XCTAssertGreaterThan(first["seq"]?.integerValue ?? 0, 4)
-            server.recorder.append(InspectRecording.record(seq: 0, topic: "com.example.other", title: "Filtered"))
-            server.recorder.append(InspectRecording.record(seq: 0, title: "After"))
+            mock.recorder.append(InspectRecording.record(seq: 0, topic: "com.example.other", title: "Filtered"))
+            mock.recorder.append(InspectRecording.record(seq: 0, title: "After"))
             output = try await tail.waitForLines(1) { $0.contains("After") }
             XCTAssertFalse(output.contains("Filtered"), output)
         }
     }
 
     func testTailEndsCleanlyWhenTheServerStops() async throws {
-        var configuration = MockServerConfiguration()
-        configuration.port = 0
-        configuration.tls = false
+        var configuration = MockConfiguration()
         configuration.trustBundledKeys = false
-        let server = try MockAPNsServer(configuration: configuration)
-        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        let mock = try Mock(configuration: configuration)
+        let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0))
         let port = try await control.start()
         let tail = try InspectFollowProcess(["tail", "--server", "http://127.0.0.1:\(port)", "--json"])
         defer { tail.stop() }
         // Stopping before tail has subscribed would test a refused connection instead: probe until it prints one.
         try await tail.waitUntilFollowing(marker: "Probe") { attempt in
-            server.recorder.append(InspectRecording.record(seq: 0, title: "Probe \(attempt)"))
+            mock.recorder.append(InspectRecording.record(seq: 0, title: "Probe \(attempt)"))
         }
         await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
         let result = try await tail.waitForExit()
         XCTAssertEqual(result?.status, 0, result?.stderr ?? "tail still running")
     }

@@ -2,7 +2,6 @@ import APNsModel
 import Foundation
 import MockAPNs
 import MockAPNsControl
-import MockAPNsHTTP2
 import PeerSupport
 import XCTest
 
@@ -11,14 +10,12 @@ import XCTest
 /// it in its closing summary.
 final class InspectTailGapTests: XCTestCase {
     func testTailSaysWhichRecordsTheServerNoLongerHad() async throws {
-        var configuration = MockServerConfiguration()
-        configuration.port = 0
-        configuration.tls = false
+        var configuration = MockConfiguration()
         configuration.trustBundledKeys = false
         configuration.memoryLimit = 100
-        let server = try MockAPNsServer(configuration: configuration)
-        for _ in 0..<500 { server.recorder.append(InspectRecording.record(seq: 0, title: "Burst")) }
-        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        let mock = try Mock(configuration: configuration)
+        for _ in 0..<500 { mock.recorder.append(InspectRecording.record(seq: 0, title: "Burst")) }
+        let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0))
         let port = try await control.start()
         let url = "http://127.0.0.1:\(port)"
 
@@ -40,6 +37,6 @@ final class InspectTailGapTests: XCTestCase {
         XCTAssertTrue(stderr.contains("100 record(s) printed, 400 skipped in 1 gap(s)"), stderr)
 
         await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
     }
 }

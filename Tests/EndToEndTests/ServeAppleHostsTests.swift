@@ -159,11 +159,11 @@ final class ServeAppleHostsTests: XCTestCase {
 
     /// A program embedding the mock cannot get Apple's names signed by the bundled CA either.
     func testTheBundledCANeverSignsApplesNames() throws {
-        var configuration = MockServerConfiguration()
+        var configuration = TestMockConfiguration()
         configuration.port = 0
         configuration.credentialsDirectory = RepoPaths.certs
         configuration.appleHosts = AppleHostsConfiguration()
-        XCTAssertThrowsError(try MockAPNsServer(configuration: configuration)) { error in
+        XCTAssertThrowsError(try configuration.makeServer()) { error in
             XCTAssertEqual("\(error)", "invalid certificate: --apple-hosts never uses the bundled test CA (its private key is public): give --ca-dir DIR, a folder for a CA of this machine's own")
         }
     }

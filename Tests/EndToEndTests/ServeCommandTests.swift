@@ -3,6 +3,7 @@ import Foundation
 import MockAPNs
 import MockAPNsHTTP2
 import PeerSupport
+import TestSupport
 import XCTest
 
 /// `mockapns serve` as a CI job runs it: settings from MOCKAPNS_* variables, a ready file, a recording,
@@ -53,17 +54,16 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(noConnections.status, 2)
         XCTAssertTrue(noConnections.stderr.contains("--max-connections must be at least 1"), noConnections.stderr)
 
-        let blocker = try MockAPNsServer(configuration: {
-            var c = MockServerConfiguration()
-            c.port = 0
-            c.credentialsDirectory = Self.repo + "/certs"
-            return c
-        }())
+        var blocking = TestMockConfiguration()
+        blocking.port = 0
+        blocking.credentialsDirectory = Self.repo + "/certs"
+        let blocker = try blocking.makeServer()
         try blocker.start()
         let busy = try await InspectCLI.run(["serve", "--port", "\(blocker.port)", "--no-control"])
         XCTAssertEqual(busy.status, 1)
         XCTAssertTrue(busy.stderr.contains("cannot start"), busy.stderr)
         XCTAssertTrue(busy.stderr.contains("\(blocker.port)"), "the message names the port: \(busy.stderr)")
         await blocker.shutdown()
+        blocker.mock.shutdown()
     }
 }

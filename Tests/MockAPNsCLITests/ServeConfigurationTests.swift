@@ -1,5 +1,6 @@
 import ArgumentParser
 import MockAPNs
+import MockAPNsHTTP2
 import XCTest
 @testable import MockAPNsCLI
 
@@ -8,10 +9,10 @@ import XCTest
 final class ServeConfigurationTests: XCTestCase {
     /// The configuration `arguments` (after `serve`) and `variables` give.
     private func configuration(_ arguments: [String], _ variables: [String: String] = [:],
-                               file: StaticString = #filePath, line: UInt = #line) throws -> MockServerConfiguration {
+                               file: StaticString = #filePath, line: UInt = #line) throws -> ServeConfiguration {
         let command = try XCTUnwrap(try MockAPNsCommand.parseAsRoot(["serve"] + arguments) as? ServeCommand,
                                     file: file, line: line)
-        return try command.serverConfiguration(environment: EnvironmentOptions(variables))
+        return try command.serveConfiguration(environment: EnvironmentOptions(variables))
     }
 
     /// The message `arguments` and `variables` are refused with; fails unless it is a usage error.
@@ -29,32 +30,32 @@ final class ServeConfigurationTests: XCTestCase {
 
     func testDefaultsServeTLSOnLoopbackInDevelopment() throws {
         let served = try configuration([])
-        XCTAssertEqual(served.host, "127.0.0.1")
-        XCTAssertTrue(served.tls)
-        XCTAssertEqual(served.pipeline.environment, .development)
-        XCTAssertEqual(served.logger.logLevel, .info)
-        XCTAssertNil(served.recordPath)
-        XCTAssertFalse(served.recordSync)
+        XCTAssertEqual(served.server.host, "127.0.0.1")
+        XCTAssertTrue(served.server.tls)
+        XCTAssertEqual(served.mock.pipeline.environment, .development)
+        XCTAssertEqual(served.mock.logger.logLevel, .info)
+        XCTAssertNil(served.mock.recordPath)
+        XCTAssertFalse(served.mock.recordSync)
     }
 
     func testAppleHostsTakeApplesPortsAndACAOfTheUsersOwn() throws {
         let served = try configuration(["--apple-hosts"], ["XDG_DATA_HOME": "/srv/data", "HOME": "/home/ann"])
-        XCTAssertEqual(served.appleHosts, AppleHostsConfiguration())
-        XCTAssertEqual(served.appleHosts?.httpsPort, 443)
-        XCTAssertEqual(served.appleHosts?.channelManagementSandboxPort, 2195)
-        XCTAssertEqual(served.appleHosts?.channelManagementProductionPort, 2196)
-        XCTAssertEqual(served.port, 2197)
-        XCTAssertEqual(served.certificateAuthorityDirectory, "/srv/data/mockapns/apple-hosts-ca",
+        XCTAssertEqual(served.server.appleHosts, AppleHostsConfiguration())
+        XCTAssertEqual(served.server.appleHosts?.httpsPort, 443)
+        XCTAssertEqual(served.server.appleHosts?.channelManagementSandboxPort, 2195)
+        XCTAssertEqual(served.server.appleHosts?.channelManagementProductionPort, 2196)
+        XCTAssertEqual(served.server.port, 2197)
+        XCTAssertEqual(served.server.certificateAuthorityDirectory, "/srv/data/mockapns/apple-hosts-ca",
                        "a CA apart from the one `certs --install` puts in the system store")
         let home = try configuration([], ["MOCKAPNS_APPLE_HOSTS": "1", "HOME": "/home/ann", "MOCKAPNS_APPLE_HTTPS_PORT": "0"])
-        XCTAssertEqual(home.appleHosts?.httpsPort, 0)
-        XCTAssertEqual(home.certificateAuthorityDirectory, "/home/ann/.local/share/mockapns/apple-hosts-ca")
+        XCTAssertEqual(home.server.appleHosts?.httpsPort, 0)
+        XCTAssertEqual(home.server.certificateAuthorityDirectory, "/home/ann/.local/share/mockapns/apple-hosts-ca")
         let given = try configuration(["--apple-hosts", "--ca-dir", "/tmp/ca", "--manage-sandbox-port", "0",
                                        "--manage-production-port", "12196"])
-        XCTAssertEqual(given.certificateAuthorityDirectory, "/tmp/ca")
-        XCTAssertEqual(given.appleHosts?.channelManagementSandboxPort, 0)
-        XCTAssertEqual(given.appleHosts?.channelManagementProductionPort, 12196)
-        XCTAssertNil(try configuration([]).appleHosts)
+        XCTAssertEqual(given.server.certificateAuthorityDirectory, "/tmp/ca")
+        XCTAssertEqual(given.server.appleHosts?.channelManagementSandboxPort, 0)
+        XCTAssertEqual(given.server.appleHosts?.channelManagementProductionPort, 12196)
+        XCTAssertNil(try configuration([]).server.appleHosts)
     }
 
     func testAppleHostsRefuseWhatCannotServeApplesNames() {
@@ -73,18 +74,18 @@ final class ServeConfigurationTests: XCTestCase {
         let served = try configuration(["--port", "2197", "--environment", "production", "--log-level", "debug"],
                                        ["MOCKAPNS_PORT": "9999", "MOCKAPNS_ENVIRONMENT": "development",
                                         "MOCKAPNS_LOG_LEVEL": "error", "MOCKAPNS_HOST": "0.0.0.0"])
-        XCTAssertEqual(served.port, 2197)
-        XCTAssertEqual(served.pipeline.environment, .production)
-        XCTAssertEqual(served.logger.logLevel, .debug)
-        XCTAssertEqual(served.host, "0.0.0.0", "a variable counts where no flag is given")
+        XCTAssertEqual(served.server.port, 2197)
+        XCTAssertEqual(served.mock.pipeline.environment, .production)
+        XCTAssertEqual(served.mock.logger.logLevel, .debug)
+        XCTAssertEqual(served.server.host, "0.0.0.0", "a variable counts where no flag is given")
     }
 
     func testTLSAndH2CAreExclusiveAndH2CDropsTheImagesTLSNames() throws {
         XCTAssertEqual(refusal(["--tls", "--h2c"]), "--tls and --h2c are exclusive: pick one")
         XCTAssertEqual(refusal(["--h2c"], ["MOCKAPNS_TLS": "1"]), "--tls and --h2c are exclusive: pick one")
         let h2c = try configuration(["--h2c"], ["MOCKAPNS_TLS_NAMES": "apns,mock.local"])
-        XCTAssertFalse(h2c.tls)
-        XCTAssertEqual(h2c.tlsNames, [], "the image's names give way to --h2c")
+        XCTAssertFalse(h2c.server.tls)
+        XCTAssertEqual(h2c.server.tlsNames, [], "the image's names give way to --h2c")
         XCTAssertEqual(refusal(["--h2c", "--tls-name", "apns"]),
                        "--tls-name and --ca-dir issue a TLS certificate, and --h2c serves no TLS: drop one")
         XCTAssertEqual(refusal(["--cert", "c.pem", "--key", "k.pem", "--tls-name", "apns"]),
@@ -93,7 +94,7 @@ final class ServeConfigurationTests: XCTestCase {
 
     func testTLSNamesComeFromFlagsAndTheVariableAndAreChecked() throws {
         let served = try configuration(["--tls-name", "apns"], ["MOCKAPNS_TLS_NAMES": " mock.local , ,10.0.0.7"])
-        XCTAssertEqual(served.tlsNames, ["apns", "mock.local", "10.0.0.7"])
+        XCTAssertEqual(served.server.tlsNames, ["apns", "mock.local", "10.0.0.7"])
         XCTAssertEqual(refusal(["--tls-name", "bad name"]),
                        "--tls-name \"bad name\" is not a host name or an IP address (letters, digits, '-' and '.', or an IP literal)")
     }
@@ -115,14 +116,14 @@ final class ServeConfigurationTests: XCTestCase {
     func testRecordSyncNeedsSomewhereToWrite() throws {
         XCTAssertEqual(refusal(["--record-sync"]), "--record-sync needs --record FILE or --store URL")
         let file = try configuration(["--record-sync", "--record", "rec.jsonl"])
-        XCTAssertTrue(file.recordSync)
-        XCTAssertEqual(file.recordPath, "rec.jsonl")
-        XCTAssertTrue(try configuration(["--record-sync"], ["MOCKAPNS_STORE": "postgres://localhost/mock"]).recordSync)
+        XCTAssertTrue(file.mock.recordSync)
+        XCTAssertEqual(file.mock.recordPath, "rec.jsonl")
+        XCTAssertTrue(try configuration(["--record-sync"], ["MOCKAPNS_STORE": "postgres://localhost/mock"]).mock.recordSync)
     }
 
     func testAnIdleTimeoutOfZeroMeansNever() throws {
-        XCTAssertNil(try configuration(["--idle-timeout", "0"]).idleTimeout)
-        XCTAssertEqual(try configuration(["--idle-timeout", "30"]).idleTimeout, .seconds(30))
-        XCTAssertEqual(try configuration(["--max-concurrent-streams", "5000000000"]).pipeline.maxConcurrentStreams, UInt32.max)
+        XCTAssertNil(try configuration(["--idle-timeout", "0"]).server.idleTimeout)
+        XCTAssertEqual(try configuration(["--idle-timeout", "30"]).server.idleTimeout, .seconds(30))
+        XCTAssertEqual(try configuration(["--max-concurrent-streams", "5000000000"]).mock.pipeline.maxConcurrentStreams, UInt32.max)
     }
 }

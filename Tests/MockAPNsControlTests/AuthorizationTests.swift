@@ -31,8 +31,8 @@ final class AuthorizationTests: XCTestCase {
     }
 
     func testANonLoopbackAddressWithoutATokenIsRefused() async throws {
-        let server = try ControlTestHarness.makeServer()
-        let control = ControlServer(server: server, configuration: ControlConfiguration(host: "0.0.0.0", port: 0))
+        let mock = try ControlTestHarness.makeMock()
+        let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "0.0.0.0", port: 0))
         do {
             _ = try await control.start()
             XCTFail("started without a token on 0.0.0.0")
@@ -41,19 +41,19 @@ final class AuthorizationTests: XCTestCase {
             XCTAssertEqual(error, .tokenRequiredForNonLoopback(host: "0.0.0.0"))
             XCTAssertTrue(error.description.contains("--control-token"), error.description)
         }
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
     }
 
     func testANonLoopbackAddressWithATokenStartsAndEnforcesIt() async throws {
-        let server = try ControlTestHarness.makeServer()
-        let control = ControlServer(server: server, configuration: ControlConfiguration(host: "0.0.0.0", port: 0, controlToken: "wide-open"))
+        let mock = try ControlTestHarness.makeMock()
+        let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "0.0.0.0", port: 0, controlToken: "wide-open"))
         let port = try await control.start()
         let client = HTTPTestClient(base: "http://127.0.0.1:\(port)")
         let without = try await client.send("GET", "/api/v1/stats")
         let with = try await client.send("GET", "/api/v1/stats", headers: ["authorization": "Bearer wide-open"])
         let health = try await client.send("GET", "/healthz")
         await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
         XCTAssertEqual(without.status, 401)
         XCTAssertEqual(with.status, 200)
         XCTAssertEqual(health.status, 200, "a container's health probe has no token; /healthz holds nothing secret")

@@ -19,7 +19,7 @@ final class BrowserGuardTests: XCTestCase {
         let lookalike = try CurlRequest.send("GET", url + "/healthz", headers: ["Host: localhost.evil.example"])
         let numericLookalike = try CurlRequest.send("GET", url + "/healthz", headers: ["Host: 127.0.0.1.evil.example"])
         let writes = try CurlRequest.send("POST", url + "/api/v1/faults", headers: ["Host: evil.example"], body: rule)
-        let faults = harness.server.faults.entries.count
+        let faults = harness.mock.faults.entries.count
         await harness.stop()
         for answer in [rebinding, rebindingWithPort, lookalike, numericLookalike, writes] {
             XCTAssertEqual(answer.status, 403, answer.body)
@@ -57,7 +57,7 @@ final class BrowserGuardTests: XCTestCase {
                                               headers: ["Origin: http://127.0.0.1:\(harness.port)", "Origin: http://evil.example"],
                                               body: rule)
         let readBack = try CurlRequest.send("GET", url + "/api/v1/notifications", headers: ["Origin: http://evil.example"])
-        let faults = harness.server.faults.entries.count
+        let faults = harness.mock.faults.entries.count
         await harness.stop()
         for answer in answers + [twoOrigins, readBack] {
             XCTAssertEqual(answer.status, 403, answer.body)
@@ -110,7 +110,7 @@ final class BrowserGuardTests: XCTestCase {
         let ownOrigin = try CurlRequest.send("POST", url + "/api/v1/faults",
                                              headers: [auth, "Origin: http://127.0.0.1:\(harness.port)"], body: rule)
         let noToken = try CurlRequest.send("GET", url + "/api/v1/stats")
-        let faults = harness.server.faults.entries.count
+        let faults = harness.mock.faults.entries.count
         await harness.stop()
         XCTAssertEqual(namedHost.status, 200, namedHost.body)
         XCTAssertEqual(foreignOrigin.status, 403, foreignOrigin.body)

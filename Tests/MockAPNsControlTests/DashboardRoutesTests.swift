@@ -2,7 +2,6 @@ import APNsModel
 import Foundation
 import MockAPNs
 import MockAPNsControl
-import MockAPNsHTTP2
 import XCTest
 import TestSupport
 
@@ -33,7 +32,7 @@ final class DashboardRoutesTests: XCTestCase {
 
     func testWithATokenThePageLoadsWithoutItButEveryAPICallNeedsIt() async throws {
         let harness = try await ControlTestHarness.start(token: "s3cret")
-        harness.server.recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
+        harness.mock.recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
         let client = harness.client
         let page = try await client.send("GET", "/")
         let script = try await client.send("GET", "/dashboard/app.js")
@@ -61,22 +60,20 @@ final class DashboardRoutesTests: XCTestCase {
 
     func testOneRecordPastTheMemoryRingIsFoundInTheRecordFile() async throws {
         let path = try makeTestDirectory("dashboard-seq", file: "rec.jsonl")
-        var configuration = MockServerConfiguration()
-        configuration.port = 0
-        configuration.tls = false
+        var configuration = MockConfiguration()
         configuration.trustBundledKeys = false
         configuration.memoryLimit = 2
         configuration.recordPath = path
-        let server = try MockAPNsServer(configuration: configuration)
-        let control = ControlServer(server: server, configuration: ControlConfiguration(host: "127.0.0.1", port: 0))
+        let mock = try Mock(configuration: configuration)
+        let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "127.0.0.1", port: 0))
         let port = try await control.start()
-        for index in 1...5 { server.recorder.append(RecordFixtures.make(token: "aa1\(index)", topic: "com.example.app", pushType: "alert")) }
+        for index in 1...5 { mock.recorder.append(RecordFixtures.make(token: "aa1\(index)", topic: "com.example.app", pushType: "alert")) }
         let client = HTTPTestClient(base: "http://127.0.0.1:\(port)")
         let old = try await client.send("GET", "/api/v1/notifications/2")
         let delivery = try await client.send("GET", "/api/v1/notifications/2/delivery")
         let never = try await client.send("GET", "/api/v1/notifications/9")
         await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
         XCTAssertEqual(old.status, 200, old.text)
         XCTAssertEqual(try old.json()["seq"]?.integerValue, 2)
         XCTAssertEqual(try old.json()["device_token"]?.stringValue, "aa12")
@@ -85,18 +82,18 @@ final class DashboardRoutesTests: XCTestCase {
     }
 
     func testNoDashboardLeavesTheRootUnrouted() async throws {
-        let server = try ControlTestHarness.makeServer()
-        let control = ControlServer(server: server, configuration: ControlConfiguration(host: "127.0.0.1", port: 0).withDashboard(false))
+        let mock = try ControlTestHarness.makeMock()
+        let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "127.0.0.1", port: 0).withDashboard(false))
         let port = try await control.start()
         let answer = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/")
         await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
         XCTAssertEqual(answer.status, 404)
     }
 
     func testSearchAppliesTheGrammarNewestFirstAndRejectsBadQueries() async throws {
         let harness = try await ControlTestHarness.start()
-        let recorder = harness.server.recorder
+        let recorder = harness.mock.recorder
         recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
         recorder.append(RecordFixtures.make(token: "bb22", topic: "com.example.app", pushType: "background", status: 400, reason: "BadDeviceToken"))
         recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.other", pushType: "alert", status: 410, reason: "Unregistered"))
@@ -126,7 +123,7 @@ final class DashboardRoutesTests: XCTestCase {
 
     func testDeliveryAnswersTheSimulatorForEachAppState() async throws {
         let harness = try await ControlTestHarness.start()
-        harness.server.recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
+        harness.mock.recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
         let client = harness.client
         let foreground = try await client.send("GET", "/api/v1/notifications/1/delivery")
         XCTAssertEqual(foreground.status, 200)

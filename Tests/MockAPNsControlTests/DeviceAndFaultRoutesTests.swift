@@ -10,7 +10,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
         let client = harness.client
         let put = try await client.send("PUT", "/api/v1/devices/abcd1234", body: #"{"state":"unregistered","timestamp":1795442400000}"#)
         XCTAssertEqual(put.status, 200, put.text)
-        XCTAssertEqual(harness.server.devices.all()["abcd1234"], .unregistered(timestamp: 1_795_442_400_000))
+        XCTAssertEqual(harness.mock.devices.all()["abcd1234"], .unregistered(timestamp: 1_795_442_400_000))
 
         let list = try await client.send("GET", "/api/v1/devices")
         XCTAssertEqual(try list.json().value(at: ["devices", "abcd1234", "state"])?.stringValue, "unregistered")
@@ -19,7 +19,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
         let again = try await client.send("DELETE", "/api/v1/devices/abcd1234")
         await harness.stop()
         XCTAssertEqual(delete.status, 200)
-        XCTAssertNil(harness.server.devices.all()["abcd1234"])
+        XCTAssertNil(harness.mock.devices.all()["abcd1234"])
         XCTAssertEqual(again.status, 404)
         XCTAssertNotNil(try again.json()["error"]?.stringValue)
     }
@@ -31,7 +31,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
         XCTAssertEqual(put.status, 200, put.text)
         XCTAssertEqual(try put.json()["changes"]?.arrayElements?.count, 2)
         XCTAssertNil(try put.json()["device"], "no state was set")
-        XCTAssertTrue(harness.server.devices.all().isEmpty)
+        XCTAssertTrue(harness.mock.devices.all().isEmpty)
         let tap = try await client.send("POST", "/api/v1/devices/ab12/changes", body: #"{"change":"online","at":1800000060000}"#)
         XCTAssertEqual(tap.status, 201, tap.text)
 
@@ -58,7 +58,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
         let forget = try await client.send("DELETE", "/api/v1/devices/ab12")
         XCTAssertEqual(forget.status, 200, "a device with changes only can be forgotten")
         await harness.stop()
-        XCTAssertEqual(harness.server.deviceChanges.events(token: "ab12"), [])
+        XCTAssertEqual(harness.mock.deviceChanges.events(token: "ab12"), [])
     }
 
     func testDeleteForgetsEveryDevice() async throws {
@@ -68,7 +68,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
         let answer = try await harness.client.send("DELETE", "/api/v1/devices")
         await harness.stop()
         XCTAssertEqual(try answer.json()["removed"]?.integerValue, 2)
-        XCTAssertTrue(harness.server.devices.all().isEmpty)
+        XCTAssertTrue(harness.mock.devices.all().isEmpty)
     }
 
     func testBadDeviceRequestsAre400s() async throws {
@@ -83,7 +83,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
             XCTAssertEqual(answer.status, 400, answer.text)
             XCTAssertNotNil(try answer.json()["error"]?.stringValue, answer.text)
         }
-        XCTAssertTrue(harness.server.devices.all().isEmpty)
+        XCTAssertTrue(harness.mock.devices.all().isEmpty)
     }
 
     func testAddListAndRemoveFaultRules() async throws {
@@ -93,7 +93,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
         let added = try await client.send("POST", "/api/v1/faults", body: rule)
         XCTAssertEqual(added.status, 201, added.text)
         let id = try XCTUnwrap(try added.json()["id"]?.stringValue)
-        XCTAssertEqual(harness.server.faults.entries.map(\.id), [id])
+        XCTAssertEqual(harness.mock.faults.entries.map(\.id), [id])
 
         let list = try await client.send("GET", "/api/v1/faults")
         guard case .array(let rules)? = try list.json()["faults"] else { return XCTFail(list.text) }
@@ -111,7 +111,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
         let cleared = try await client.send("DELETE", "/api/v1/faults")
         await harness.stop()
         XCTAssertEqual(try cleared.json()["removed"]?.integerValue, 2)
-        XCTAssertTrue(harness.server.faults.entries.isEmpty)
+        XCTAssertTrue(harness.mock.faults.entries.isEmpty)
     }
 
     func testAnInvalidFaultRuleIsA400() async throws {
@@ -125,14 +125,14 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
     func testAFullRegistryAnswers409AndDeletingFreesRoom() async throws {
         let harness = try await ControlTestHarness.start()
         for index in 0..<DeviceRegistry.limitDevices {
-            try harness.server.devices.set(String(index, radix: 16).count % 2 == 0 ? String(index, radix: 16) : "0" + String(index, radix: 16), .expired)
+            try harness.mock.devices.set(String(index, radix: 16).count % 2 == 0 ? String(index, radix: 16) : "0" + String(index, radix: 16), .expired)
         }
         let client = harness.client
         let full = try await client.send("PUT", "/api/v1/devices/abcdef0123", body: #"{"state":"expired"}"#)
         let replace = try await client.send("PUT", "/api/v1/devices/00", body: #"{"state":"otherEnvironment"}"#)
         let delete = try await client.send("DELETE", "/api/v1/devices/01")
         let afterDelete = try await client.send("PUT", "/api/v1/devices/abcdef0123", body: #"{"state":"expired"}"#)
-        let count = harness.server.devices.all().count
+        let count = harness.mock.devices.all().count
         await harness.stop()
         XCTAssertEqual(full.status, 409, full.text)
         XCTAssertTrue(try full.json()["error"]?.stringValue?.contains("at most 100000 devices") == true, full.text)
@@ -161,9 +161,9 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
 
     func testAFullFaultPlanAnswers409() async throws {
         let harness = try await ControlTestHarness.start()
-        for _ in 0..<FaultPlan.limitRules { harness.server.faults.add(FaultRule(action: .stall)) }
+        for _ in 0..<FaultPlan.limitRules { harness.mock.faults.add(FaultRule(action: .stall)) }
         let full = try await harness.client.send("POST", "/api/v1/faults", body: #"{"action":{"type":"stall"}}"#)
-        let id = harness.server.faults.entries[0].id
+        let id = harness.mock.faults.entries[0].id
         let delete = try await harness.client.send("DELETE", "/api/v1/faults/\(id)")
         let afterDelete = try await harness.client.send("POST", "/api/v1/faults", body: #"{"action":{"type":"stall"}}"#)
         await harness.stop()
@@ -175,10 +175,10 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
 
     func testASharedTopicBudgetPastItsLimitAnswers409() async throws {
         let harness = try await ControlTestHarness.start()
-        let limits = harness.server.devices.limits
+        let limits = harness.mock.devices.limits
         let topics = (0..<DeviceState.maximumTopics).map { "com.example.app\($0)" }
         for index in 0..<(limits.topics / topics.count) {
-            try harness.server.devices.set(String(format: "%08x", index), .topics(topics))
+            try harness.mock.devices.set(String(format: "%08x", index), .topics(topics))
         }
         let client = harness.client
         let full = try await client.send("PUT", "/api/v1/devices/abcdef0123", body: #"{"state":"topics","topics":["com.example.app"]}"#)

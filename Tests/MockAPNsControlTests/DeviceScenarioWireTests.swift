@@ -14,9 +14,9 @@ final class DeviceScenarioWireTests: XCTestCase {
         let scenarios = try DeviceScenario.all()
         XCTAssertGreaterThanOrEqual(scenarios.count, 15)
         let mock = try TestServer.start()
-        let control = ControlServer(server: mock.server, configuration: ControlConfiguration(host: "127.0.0.1", port: 0))
+        let control = ControlServer(mock: mock.mock, configuration: ControlConfiguration(host: "127.0.0.1", port: 0))
         let client = HTTPTestClient(base: "http://127.0.0.1:\(try await control.start())")
-        let clock = mock.server.pipeline.configuration.clock
+        let clock = mock.mock.pipeline.configuration.clock
         var checked = 0
         do {
             for scenario in scenarios {

@@ -19,7 +19,7 @@ final class LifecycleTests: XCTestCase {
 
     func testABusyPortIsAClearError() async throws {
         let harness = try await ControlTestHarness.start()
-        let second = ControlServer(server: harness.server, configuration: ControlConfiguration(port: harness.port))
+        let second = ControlServer(mock: harness.mock, configuration: ControlConfiguration(port: harness.port))
         do {
             _ = try await second.start()
             XCTFail("bound a busy port")

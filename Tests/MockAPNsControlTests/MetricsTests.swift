@@ -1,6 +1,5 @@
 import MockAPNs
 import MockAPNsControl
-import MockAPNsHTTP2
 import XCTest
 import TestSupport
 
@@ -8,7 +7,7 @@ import TestSupport
 final class MetricsTests: XCTestCase {
     func testCountsByStatusReasonPushTypeAndLatency() async throws {
         let harness = try await ControlTestHarness.start()
-        let recorder = harness.server.recorder
+        let recorder = harness.mock.recorder
         recorder.append(RecordFixtures.make(pushType: "alert", durationMicros: 300))
         recorder.append(RecordFixtures.make(pushType: "background", status: 400, reason: "BadDeviceToken", durationMicros: 2_000))
 
@@ -33,7 +32,7 @@ final class MetricsTests: XCTestCase {
 
     func testCountersOnlyGrowAcrossAClearAndTheHistogramSumIsExact() async throws {
         let harness = try await ControlTestHarness.start()
-        let recorder = harness.server.recorder
+        let recorder = harness.mock.recorder
         recorder.append(RecordFixtures.make(pushType: "alert", durationMicros: 300))
         recorder.append(RecordFixtures.make(pushType: "alert", durationMicros: 400))
         let first = try await harness.client.send("GET", "/metrics").text
@@ -59,21 +58,19 @@ final class MetricsTests: XCTestCase {
     func testTheStoreSeriesCountBatchesAndShowItsHealth() async throws {
         // The store is the embedded memory store of a second recorder: a real `RecordStore`, no database needed.
         let sink = try Recorder(memoryLimit: 10)
-        var configuration = MockServerConfiguration()
-        configuration.port = 0
-        configuration.tls = false
+        var configuration = MockConfiguration()
         configuration.trustBundledKeys = false
         configuration.trustAnySignature = true
         configuration.recordStore = MemoryRecordStore(recorder: sink)
-        let server = try MockAPNsServer(configuration: configuration)
-        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        let mock = try Mock(configuration: configuration)
+        let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0))
         let port = try await control.start()
-        server.recorder.append(RecordFixtures.make())
-        server.recorder.append(RecordFixtures.make())
-        server.recorder.flush()
+        mock.recorder.append(RecordFixtures.make())
+        mock.recorder.append(RecordFixtures.make())
+        mock.recorder.flush()
         let text = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/metrics").text
         await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
         XCTAssertEqual(sink.lastSequence, 2, "both records reached the store")
         XCTAssertTrue(text.contains("mockapns_store_unwritable 0"), text)
         XCTAssertTrue(text.contains("mockapns_store_queued_records 0"), text)
@@ -88,8 +85,8 @@ final class MetricsTests: XCTestCase {
         let small = text.split(separator: "\n").first { $0.hasPrefix(#"mockapns_store_batch_size_records_bucket{le="10.0"}"#) }
         XCTAssertEqual(small.flatMap { Int($0.split(separator: " ")[1]) }, count, "batches of one or two records: \(text)")
         XCTAssertTrue(text.contains("mockapns_store_pruned_records_total 0"), text)
-        server.recorder.countStorePruned(5)
-        XCTAssertEqual(server.recorder.storeProgress?.pruned, 5)
+        mock.recorder.countStorePruned(5)
+        XCTAssertEqual(mock.recorder.storeProgress?.pruned, 5)
     }
 
     func testAMockWithoutAStoreShowsNoStoreSeries() async throws {
@@ -100,31 +97,31 @@ final class MetricsTests: XCTestCase {
     }
 
     func testRecordsFromBeforeTheControlPlaneStartedAreCounted() async throws {
-        let server = try ControlTestHarness.makeServer()
-        server.recorder.append(RecordFixtures.make())
-        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        let mock = try ControlTestHarness.makeMock()
+        mock.recorder.append(RecordFixtures.make())
+        let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0))
         let port = try await control.start()
         let text = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/metrics").text
         await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
         XCTAssertTrue(text.contains("mockapns_requests_total 1"), text)
     }
 
     func testRestartingTheControlPlaneDoesNotCountRecordsTwice() async throws {
-        let server = try ControlTestHarness.makeServer()
-        server.recorder.append(RecordFixtures.make())
-        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        let mock = try ControlTestHarness.makeMock()
+        mock.recorder.append(RecordFixtures.make())
+        let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0))
         _ = try await control.start()
         do {
             _ = try await control.start()
             XCTFail("started twice")
         } catch {}
         await control.stop()
-        server.recorder.append(RecordFixtures.make())
+        mock.recorder.append(RecordFixtures.make())
         let port = try await control.start()
         let text = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/metrics").text
         await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
         XCTAssertTrue(text.contains("mockapns_requests_total 2"), text)
     }
 }

@@ -8,7 +8,7 @@ import TestSupport
 final class NotificationRoutesTests: XCTestCase {
     private func harnessWithRecords() async throws -> ControlTestHarness {
         let harness = try await ControlTestHarness.start()
-        let recorder = harness.server.recorder
+        let recorder = harness.mock.recorder
         recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert", apnsID: "00000000-0000-4000-8000-000000000001"))
         recorder.append(RecordFixtures.make(token: "bb22", topic: "com.example.app", pushType: "background", status: 400, reason: "BadDeviceToken", apnsID: "00000000-0000-4000-8000-000000000002"))
         recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.other", pushType: "alert", status: 410, reason: "Unregistered", apnsID: "00000000-0000-4000-8000-000000000003"))

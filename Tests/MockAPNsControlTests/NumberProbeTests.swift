@@ -39,7 +39,7 @@ final class NumberProbeTests: XCTestCase {
         try assertRefused(stringTimestamp, "timestamp as a string")
         let nonStringTopic = try await client.send("PUT", "/api/v1/devices/aa", body: #"{"state":"topics","topics":["a",7]}"#)
         try assertRefused(nonStringTopic, "a topic that is a number")
-        let untouched = harness.server.devices.all().isEmpty
+        let untouched = harness.mock.devices.all().isEmpty
 
         let farFuture = try await client.send("PUT", "/api/v1/devices/aa", body: #"{"state":"unregistered","timestamp":9223372036854775807}"#)
         let longest = try await client.send("PUT", "/api/v1/devices/bb",
@@ -48,7 +48,7 @@ final class NumberProbeTests: XCTestCase {
         XCTAssertTrue(untouched, "a refused PUT changed the registry")
         XCTAssertEqual(farFuture.status, 200, farFuture.text)
         XCTAssertEqual(longest.status, 200, longest.text)
-        XCTAssertEqual(harness.server.devices.all()["bb"], .rateLimited(max: 10_000, windowSeconds: 86_400))
+        XCTAssertEqual(harness.mock.devices.all()["bb"], .rateLimited(max: 10_000, windowSeconds: 86_400))
     }
 
     func testFaultNumbersOutOfRangeAre400s() async throws {
@@ -69,12 +69,12 @@ final class NumberProbeTests: XCTestCase {
         for (what, body) in bodies.sorted(by: { $0.key < $1.key }) {
             try assertRefused(try await client.send("POST", "/api/v1/faults", body: body), what)
         }
-        let untouched = harness.server.faults.entries.isEmpty
+        let untouched = harness.mock.faults.entries.isEmpty
         let largestCode = try await client.send("POST", "/api/v1/faults", body: #"{"count":9223372036854775807,"action":{"type":"reset","error_code":4294967295}}"#)
         await harness.stop()
         XCTAssertTrue(untouched, "a refused POST changed the fault plan")
         XCTAssertEqual(largestCode.status, 201, largestCode.text)
-        XCTAssertEqual(harness.server.faults.entries.first?.rule.action, .reset(errorCode: .max))
+        XCTAssertEqual(harness.mock.faults.entries.first?.rule.action, .reset(errorCode: .max))
     }
 
     func testQueryNumbersOutOfRangeAre400sAndIDsAre404s() async throws {

@@ -51,7 +51,7 @@ final class OpenAPIDocumentTests: XCTestCase {
     func testTheDocumentDescribesEveryRouteAndEveryDocumentedRouteAnswers() async throws {
         let harness = try await ControlTestHarness.start()
         defer { Task { await harness.stop() } }
-        harness.server.recorder.append(RecordFixtures.make())
+        harness.mock.recorder.append(RecordFixtures.make())
         let answer = try await harness.client.send("GET", "/api/v1/openapi.json")
         XCTAssertEqual(answer.status, 200)
         let document = try JSONValue.parse(Array(answer.body))

@@ -11,8 +11,8 @@ final class StreamTests: XCTestCase {
         defer { curl.terminate() }
         _ = try await curl.waitForLine { $0.hasPrefix(": mockapns live stream") }
 
-        harness.server.recorder.append(RecordFixtures.make(pushType: "background"))
-        harness.server.recorder.append(RecordFixtures.make(pushType: "alert", title: "Live"))
+        harness.mock.recorder.append(RecordFixtures.make(pushType: "background"))
+        harness.mock.recorder.append(RecordFixtures.make(pushType: "alert", title: "Live"))
         let lines = try await curl.waitForLine { $0.hasPrefix("data: ") }
         let data = try XCTUnwrap(lines.first { $0.hasPrefix("data: ") })
         let record = try JSONValue.parse(Array(data.dropFirst(6).utf8))
@@ -23,8 +23,8 @@ final class StreamTests: XCTestCase {
 
     func testSinceReplaysEarlierRecordsFirst() async throws {
         let harness = try await ControlTestHarness.start()
-        harness.server.recorder.append(RecordFixtures.make(title: "one"))
-        harness.server.recorder.append(RecordFixtures.make(title: "two"))
+        harness.mock.recorder.append(RecordFixtures.make(title: "one"))
+        harness.mock.recorder.append(RecordFixtures.make(title: "two"))
         let curl = try CurlStream(url: "http://127.0.0.1:\(harness.port)/api/v1/stream?since=1")
         defer { curl.terminate() }
         let lines = try await curl.waitForLine { $0.hasPrefix("data: ") }
@@ -44,14 +44,14 @@ final class StreamTests: XCTestCase {
     }
 
     func testIdleStreamsGetKeepAliveComments() async throws {
-        let server = try ControlTestHarness.makeServer()
-        let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0, streamHeartbeat: .milliseconds(100)))
+        let mock = try ControlTestHarness.makeMock()
+        let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0, streamHeartbeat: .milliseconds(100)))
         let port = try await control.start()
         let curl = try CurlStream(url: "http://127.0.0.1:\(port)/api/v1/stream")
         defer { curl.terminate() }
         let lines = try await curl.waitForLine { $0 == ": keep-alive" }
         XCTAssertTrue(lines.contains(": keep-alive"))
         await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
     }
 }

@@ -2,7 +2,6 @@ import APNsModel
 import Foundation
 import MockAPNs
 import MockAPNsHTTP1
-import MockAPNsHTTP2
 import TestSupport
 import XCTest
 
@@ -12,18 +11,18 @@ final class HTTP1ConnectionTests: XCTestCase {
     private let device = String(repeating: "ab", count: 32)
 
     private func withEndpoint(churnLimit: Int? = nil,
-                              _ body: (MockAPNsServer, Int) async throws -> Void) async throws {
-        let server = try HTTP1TestServer.makeServer(churnLimit: churnLimit)
-        let endpoint = APNsHTTP1Server(pipeline: server.pipeline)
+                              _ body: (Mock, Int) async throws -> Void) async throws {
+        let mock = try HTTP1TestMock.make(churnLimit: churnLimit)
+        let endpoint = APNsHTTP1Server(mock: mock)
         let port = try await endpoint.start()
         do {
-            try await body(server, port)
+            try await body(mock, port)
         } catch {
             await endpoint.stop()
             throw error
         }
         await endpoint.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
     }
 
     private func push(_ id: String, body: String = #"{"aps":{"alert":"hi"}}"#, extra: [String] = []) throws -> String {
@@ -34,7 +33,7 @@ final class HTTP1ConnectionTests: XCTestCase {
     }
 
     func testPipelinedRequestsOnOneConnectionAreAnsweredInOrder() async throws {
-        try await withEndpoint { server, port in
+        try await withEndpoint { mock, port in
             let ids = (1...5).map { String(format: "5E8F1A2B-0000-4000-8000-%012d", $0) }
             let connection = try RawHTTP1Connection(port: port)
             try connection.send(try ids.map { try push($0) }.joined())
@@ -45,14 +44,14 @@ final class HTTP1ConnectionTests: XCTestCase {
                 answered.append(answer.headers["apns-id"] ?? "")
             }
             XCTAssertEqual(answered, ids)
-            let records = server.recorder.records()
+            let records = mock.recorder.records()
             XCTAssertEqual(Set(records.map(\.connectionID)).count, 1, "one keep-alive connection")
             XCTAssertEqual(records.map(\.response.status), [200, 200, 200, 200, 200])
         }
     }
 
     func testABodyOverTheLimitIsAnswered413AndTheConnectionStaysUsable() async throws {
-        try await withEndpoint { server, port in
+        try await withEndpoint { mock, port in
             let prefix = #"{"aps":{"alert":"x"},"pad":""#
             let padding = String(repeating: "a", count: 4097 - prefix.utf8.count - 2)
             let body = prefix + padding + #""}"#
@@ -67,17 +66,17 @@ final class HTTP1ConnectionTests: XCTestCase {
             XCTAssertEqual(try connection.readAnswer()?.status, 413)
             try connection.send(try push("5E8F1A2B-0000-4000-8000-000000000003"))
             XCTAssertEqual(try connection.readAnswer()?.status, 200)
-            XCTAssertEqual(server.recorder.records().map(\.response.status), [413, 413, 200])
+            XCTAssertEqual(mock.recorder.records().map(\.response.status), [413, 413, 200])
         }
     }
 
     func testAHeaderListOverTheLimitIsAnswered431AndRecorded() async throws {
-        try await withEndpoint { server, port in
+        try await withEndpoint { mock, port in
             let connection = try RawHTTP1Connection(port: port)
             try connection.send(try push("5E8F1A2B-0000-4000-8000-000000000001", extra: ["x-padding: " + String(repeating: "p", count: 9000)]))
             let answer = try XCTUnwrap(try connection.readAnswer())
             XCTAssertEqual(answer.status, 431)
-            let record = try XCTUnwrap(server.recorder.records().last)
+            let record = try XCTUnwrap(mock.recorder.records().last)
             XCTAssertEqual(record.response.status, 431)
             XCTAssertEqual(record.path, "/3/device/\(device)")
             XCTAssertEqual(record.streamID, 0)
@@ -85,7 +84,7 @@ final class HTTP1ConnectionTests: XCTestCase {
     }
 
     func testGarbageIsAnswered400AndTheEndpointKeepsServing() async throws {
-        try await withEndpoint { server, port in
+        try await withEndpoint { mock, port in
             let garbage = try RawHTTP1Connection(port: port)
             try garbage.send("\u{01}\u{02} NOT HTTP\r\n\r\n")
             XCTAssertEqual(try garbage.readAnswer()?.status, 400)
@@ -93,7 +92,7 @@ final class HTTP1ConnectionTests: XCTestCase {
             let next = try RawHTTP1Connection(port: port)
             try next.send(try push("5E8F1A2B-0000-4000-8000-000000000001"))
             XCTAssertEqual(try next.readAnswer()?.status, 200)
-            XCTAssertEqual(server.recorder.records().count, 1, "garbage is not a request and leaves no record")
+            XCTAssertEqual(mock.recorder.records().count, 1, "garbage is not a request and leaves no record")
         }
     }
 
@@ -109,7 +108,7 @@ final class HTTP1ConnectionTests: XCTestCase {
     }
 
     func testAKeepAlivePoolIsNotChurnButAConnectionPerPushIs() async throws {
-        try await withEndpoint(churnLimit: 3) { server, port in
+        try await withEndpoint(churnLimit: 3) { mock, port in
             // A pool of 12 keep-alive connections, all open at once, each carrying several pushes: how HTTP/1.1
             // senders (APNSwift among them) work, four times the limit.
             let pool = try (0..<12).map { _ in try RawHTTP1Connection(port: port) }
@@ -119,8 +118,8 @@ final class HTTP1ConnectionTests: XCTestCase {
                 }
                 for connection in pool { XCTAssertEqual(try connection.readAnswer()?.status, 200) }
             }
-            XCTAssertEqual(server.pipeline.churnFlaggedConnections, 0, "a keep-alive pool was flagged as churn")
-            XCTAssertFalse(server.recorder.records().contains { $0.lint.contains { $0.id == "new-connection-per-push" } })
+            XCTAssertEqual(mock.pipeline.churnFlaggedConnections, 0, "a keep-alive pool was flagged as churn")
+            XCTAssertFalse(mock.recorder.records().contains { $0.lint.contains { $0.id == "new-connection-per-push" } })
 
             // One push per connection, each closed and replaced: churn.
             for index in 0..<8 {
@@ -129,22 +128,22 @@ final class HTTP1ConnectionTests: XCTestCase {
                 XCTAssertEqual(try connection.readAnswer()?.status, 200)
                 XCTAssertTrue(try connection.isClosedByServer())
             }
-            XCTAssertGreaterThan(server.pipeline.churnFlaggedConnections, 0, "a connection per push was not flagged")
-            XCTAssertTrue(server.recorder.records().contains { $0.lint.contains { $0.id == "new-connection-per-push" } })
+            XCTAssertGreaterThan(mock.pipeline.churnFlaggedConnections, 0, "a connection per push was not flagged")
+            XCTAssertTrue(mock.recorder.records().contains { $0.lint.contains { $0.id == "new-connection-per-push" } })
         }
     }
 
     func testTheHTTP1APNsEndpointRefusesForeignOriginsWithoutRecordingThem() async throws {
-        let server = try HTTP1TestServer.makeServer()
-        let endpoint = APNsHTTP1Server(pipeline: server.pipeline)
+        let mock = try HTTP1TestMock.make()
+        let endpoint = APNsHTTP1Server(mock: mock)
         let port = try await endpoint.start()
         let url = "http://127.0.0.1:\(port)/3/device/\(String(repeating: "ab", count: 32))"
         let headers = ["apns-topic: com.example.app", "Content-Type: text/plain"]
         let foreign = try CurlRequest.send("POST", url, headers: headers + ["Origin: http://evil.example"], body: #"{"aps":{}}"#)
         let anyHost = try CurlRequest.send("POST", url, headers: headers + ["Host: mock.internal:\(port)"], body: #"{"aps":{}}"#)
-        let records = server.recorder.records()
+        let records = mock.recorder.records()
         await endpoint.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
         XCTAssertEqual(foreign.status, 403)
         XCTAssertEqual(foreign.body, #"{"reason":"Forbidden"}"#)
         XCTAssertEqual(anyHost.body, #"{"reason":"MissingProviderToken"}"#, "any Host reaches the pipeline")

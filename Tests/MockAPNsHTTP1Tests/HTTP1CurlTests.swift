@@ -1,7 +1,6 @@
 import Foundation
 import MockAPNs
 import MockAPNsHTTP1
-import MockAPNsHTTP2
 import TestSupport
 import XCTest
 
@@ -14,12 +13,10 @@ final class HTTP1CurlTests: XCTestCase {
     }
 
     func testCurlOverHTTP1GetsAPNsAnswers() async throws {
-        var configuration = MockServerConfiguration()
-        configuration.port = 0
-        configuration.tls = false
+        var configuration = MockConfiguration()
         configuration.trustAnySignature = true
-        let server = try MockAPNsServer(configuration: configuration)
-        let endpoint = APNsHTTP1Server(pipeline: server.pipeline)
+        let mock = try Mock(configuration: configuration)
+        let endpoint = APNsHTTP1Server(mock: mock)
         let port = try await endpoint.start()
         let jwt = try TokenFixture.bearer()
         let token = String(repeating: "ab", count: 32)
@@ -34,10 +31,10 @@ final class HTTP1CurlTests: XCTestCase {
         XCTAssertEqual(bad.body, #"{"reason":"BadDeviceToken"}"#)
         let unauthenticated = try curl(port, "/3/device/\(token)", headers: ["apns-topic: com.example.app"], body: "{}")
         XCTAssertEqual(unauthenticated.body, #"{"reason":"MissingProviderToken"}"#)
-        XCTAssertEqual(server.recorder.records().map(\.response.status), [200, 400, 403])
-        XCTAssertEqual(server.recorder.records().map(\.streamID), [0, 0, 0])
+        XCTAssertEqual(mock.recorder.records().map(\.response.status), [200, 400, 403])
+        XCTAssertEqual(mock.recorder.records().map(\.streamID), [0, 0, 0])
         await endpoint.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
     }
 }
 

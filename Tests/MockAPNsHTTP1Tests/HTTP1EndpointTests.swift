@@ -1,28 +1,27 @@
 import APNsModel
 import MockAPNs
 import MockAPNsHTTP1
-import MockAPNsHTTP2
 import XCTest
 import TestSupport
 
 /// The HTTP/1.1 APNs endpoint answers what the pipeline decides and records the same request.
 final class HTTP1EndpointTests: XCTestCase {
-    private func withEndpoint(_ configure: (inout MockServerConfiguration) -> Void = { _ in },
-                              _ body: (MockAPNsServer, HTTPTestClient) async throws -> Void) async throws {
-        let server = try HTTP1TestServer.makeServer(configure)
-        let endpoint = APNsHTTP1Server(pipeline: server.pipeline)
+    private func withEndpoint(_ configure: (inout MockConfiguration) -> Void = { _ in },
+                              _ body: (Mock, HTTPTestClient) async throws -> Void) async throws {
+        let mock = try HTTP1TestMock.make(configure)
+        let endpoint = APNsHTTP1Server(mock: mock)
         let port = try await endpoint.start()
         do {
-            try await body(server, HTTPTestClient(base: "http://127.0.0.1:\(port)"))
+            try await body(mock, HTTPTestClient(base: "http://127.0.0.1:\(port)"))
         } catch {
             await endpoint.stop()
             throw error
         }
         await endpoint.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
     }
 
-    /// An unsigned-looking but well-formed provider token (the test server trusts any signature).
+    /// An unsigned-looking but well-formed provider token (the test mock trusts any signature).
     private var bearer: String {
         func segment(_ json: String) -> String {
             Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
@@ -33,14 +32,14 @@ final class HTTP1EndpointTests: XCTestCase {
     }
 
     func testAPushGetsThePipelinesAnswerAndIsRecorded() async throws {
-        try await withEndpoint { server, client in
+        try await withEndpoint { mock, client in
             let token = String(repeating: "ab", count: 32)
             let answer = try await client.send(
                 "POST", "/3/device/\(token)", body: #"{"aps":{"alert":"hello"}}"#,
                 headers: ["apns-topic": "com.example.app", "apns-push-type": "alert", "authorization": bearer,
                           "apns-id": "5e8f1a2b-0000-4000-8000-00000000abcd"]
             )
-            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            let record = try XCTUnwrap(mock.recorder.records(matching: RecordFilter()).last)
             XCTAssertEqual(answer.status, record.response.status)
             XCTAssertEqual(answer.headers["apns-id"], record.response.apnsID)
             if let reason = record.response.reason {
@@ -77,9 +76,9 @@ final class HTTP1EndpointTests: XCTestCase {
     }
 
     func testAnyOtherPathGoesThroughThePipelineToo() async throws {
-        try await withEndpoint { server, client in
+        try await withEndpoint { mock, client in
             let answer = try await client.send("GET", "/not/apns")
-            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            let record = try XCTUnwrap(mock.recorder.records(matching: RecordFilter()).last)
             XCTAssertEqual(record.path, "/not/apns")
             XCTAssertEqual(record.method, "GET")
             XCTAssertNotEqual(answer.status, 200)
@@ -89,40 +88,40 @@ final class HTTP1EndpointTests: XCTestCase {
     }
 
     func testADropFaultClosesTheConnectionWithoutAnAnswer() async throws {
-        try await withEndpoint { server, client in
-            server.faults.add(try FaultRule(json: JSONValue.parse(Array(#"{"name":"gone","action":{"type":"drop"}}"#.utf8))))
+        try await withEndpoint { mock, client in
+            mock.faults.add(try FaultRule(json: JSONValue.parse(Array(#"{"name":"gone","action":{"type":"drop"}}"#.utf8))))
             do {
                 let answer = try await client.send("POST", "/3/device/\(String(repeating: "cd", count: 32))", body: "{}",
                                                    headers: ["apns-topic": "com.example.app", "authorization": bearer])
                 XCTFail("got an answer despite the drop fault: \(answer.status) \(answer.text)")
             } catch {}
-            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            let record = try XCTUnwrap(mock.recorder.records(matching: RecordFilter()).last)
             XCTAssertEqual(record.faults, ["gone"])
         }
     }
 
     func testAGoAwayFaultClosesTheConnectionWithoutAnAnswer() async throws {
-        try await withEndpoint { server, client in
+        try await withEndpoint { mock, client in
             let rule = #"{"name":"bye","action":{"type":"goaway","reason":"Shutdown","error_code":0}}"#
-            server.faults.add(try FaultRule(json: JSONValue.parse(Array(rule.utf8))))
+            mock.faults.add(try FaultRule(json: JSONValue.parse(Array(rule.utf8))))
             do {
                 let answer = try await client.send("POST", "/3/device/\(String(repeating: "cd", count: 32))", body: #"{"aps":{"alert":"x"}}"#,
                                                    headers: ["apns-topic": "com.example.app", "apns-push-type": "alert", "authorization": bearer])
                 XCTFail("got an answer despite the goaway fault: \(answer.status) \(answer.text)")
             } catch {}
-            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            let record = try XCTUnwrap(mock.recorder.records(matching: RecordFilter()).last)
             XCTAssertEqual(record.faults, ["bye"])
             XCTAssertEqual(record.response.status, 0)
         }
     }
 
     func testADelayFaultIsWaitedOutThenAnswered() async throws {
-        try await withEndpoint { server, client in
+        try await withEndpoint { mock, client in
             let rule = #"{"name":"slow","action":{"type":"delay","ms":200}}"#
-            server.faults.add(try FaultRule(json: JSONValue.parse(Array(rule.utf8))))
+            mock.faults.add(try FaultRule(json: JSONValue.parse(Array(rule.utf8))))
             let answer = try await client.send("POST", "/3/device/\(String(repeating: "cd", count: 32))", body: #"{"aps":{"alert":"x"}}"#,
                                                headers: ["apns-topic": "com.example.app", "apns-push-type": "alert", "authorization": bearer])
-            let record = try XCTUnwrap(server.recorder.records(matching: RecordFilter()).last)
+            let record = try XCTUnwrap(mock.recorder.records(matching: RecordFilter()).last)
             XCTAssertEqual(record.faults, ["slow"])
             XCTAssertEqual(answer.status, record.response.status)
         }

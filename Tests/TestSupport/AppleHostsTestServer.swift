@@ -25,7 +25,7 @@ public struct AppleHostsTestServer: Sendable {
     }
 
     /// Starts a mock on a fresh loopback address; `configure` adjusts the defaults.
-    public static func start(directory: String, _ configure: (inout MockServerConfiguration) -> Void = { _ in }) throws -> AppleHostsTestServer {
+    public static func start(directory: String, _ configure: (inout TestMockConfiguration) -> Void = { _ in }) throws -> AppleHostsTestServer {
         guard getuid() == 0 else {
             throw Unavailable(description: "routing Apple's names to the mock needs root (port 443 and `unshare -m` with a hosts file): run the suite as root, as make test and CI do")
         }
@@ -64,7 +64,9 @@ public struct AppleHostsTestServer: Sendable {
     public var port: Int { test.port }
     /// Every recorded request.
     public var recorder: Recorder { test.recorder }
-    /// The running mock.
+    /// The mock.
+    public var mock: Mock { test.mock }
+    /// Its running HTTP/2 listener.
     public var server: MockAPNsServer { test.server }
 
     /// Shuts the mock down.

@@ -12,25 +12,35 @@ public struct TestServer: Sendable {
     public static let token64 = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
 
     /// Starts a mock on a free port with the bundled credentials; `configure` adjusts the defaults.
-    public static func start(_ configure: (inout MockServerConfiguration) -> Void = { _ in }) throws -> TestServer {
-        var configuration = MockServerConfiguration()
+    public static func start(_ configure: (inout TestMockConfiguration) -> Void = { _ in }) throws -> TestServer {
+        var configuration = TestMockConfiguration()
         configuration.port = 0
         configuration.credentialsDirectory = RepoPaths.certs
         configure(&configuration)
-        let server = try MockAPNsServer(configuration: configuration)
-        try server.start()
+        let server = try configuration.makeServer()
+        do {
+            try server.start()
+        } catch {
+            server.mock.shutdown()
+            throw error
+        }
         return TestServer(server: server)
     }
 
     /// The bound port.
     public var port: Int { server.port }
+    /// The mock it serves.
+    public var mock: Mock { server.mock }
     /// Every recorded request.
-    public var recorder: Recorder { server.recorder }
+    public var recorder: Recorder { server.mock.recorder }
     /// `https://127.0.0.1:<port>`.
     public var url: String { "https://127.0.0.1:\(port)" }
 
     /// Shuts the mock down.
-    public func stop() async { await server.shutdown(gracePeriod: .milliseconds(200)) }
+    public func stop() async {
+        await server.shutdown(gracePeriod: .milliseconds(200))
+        server.mock.shutdown()
+    }
 
     /// A valid provider token from a bundled key, issued `offset` seconds from now.
     public static func jwt(keyID: String = "TESTKEY001", teamID: String = "TESTTEAM01", offset: Int64 = 0) throws -> String {

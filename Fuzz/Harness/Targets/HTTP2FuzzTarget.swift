@@ -11,17 +11,16 @@ import MockAPNsHTTP2
 public enum HTTP2FuzzTarget {
     /// The mock, built once (never started: no port is bound).
     static let server: MockAPNsServer = {
-        var configuration = MockServerConfiguration()
-        configuration.port = 0
-        configuration.tls = false
-        configuration.loopCount = 1
+        var configuration = MockConfiguration()
         configuration.memoryLimit = 256
         configuration.credentialsDirectory = FuzzCredentials.credentials.directory
-        var logger = Logger(label: "fuzz")
-        logger.logLevel = .critical
-        configuration.logger = logger
+        configuration.logger.logLevel = .critical
+        var listener = MockServerConfiguration()
+        listener.port = 0
+        listener.tls = false
+        listener.loopCount = 1
         do {
-            return try MockAPNsServer(configuration: configuration)
+            return try MockAPNsServer(mock: Mock(configuration: configuration), configuration: listener)
         } catch {
             fatalError("fuzz setup: \(error)")
         }

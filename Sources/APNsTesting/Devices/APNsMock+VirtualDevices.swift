@@ -8,12 +8,12 @@ import MockAPNs
 extension APNsMock {
     /// What `token`'s device shows at `at` (now on the mock's clock when nil), and its timeline up to then.
     public func device(_ token: String, at: Date? = nil) -> VirtualDevice {
-        let instant = at.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? server.pipeline.configuration.clock.nowMillis()
+        let instant = at.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? mock.pipeline.configuration.clock.nowMillis()
         var records: [RecordedRequest] = []
-        for each in [token] + server.deviceChanges.relatedTokens(device: token) {
-            records += server.recorder.records(matching: RecordFilter(token: each))
+        for each in [token] + mock.deviceChanges.relatedTokens(device: token) {
+            records += mock.recorder.records(matching: RecordFilter(token: each))
         }
-        let (screen, entries) = server.deviceChanges.timeline(token: token, records: records).replay(until: instant)
+        let (screen, entries) = mock.deviceChanges.timeline(token: token, records: records).replay(until: instant)
         return VirtualDevice(token: token.lowercased(), screen: screen, timeline: entries)
     }
 
@@ -30,9 +30,9 @@ extension APNsMock {
 
     /// Records any change of `token`'s device (a tap, new settings, a Live Activity token…) now on the mock's clock.
     public func change(_ token: String, _ change: DeviceChange) {
-        let event = DeviceEvent.change(change, at: server.pipeline.configuration.clock.nowMillis())
+        let event = DeviceEvent.change(change, at: mock.pipeline.configuration.clock.nowMillis())
         do {
-            try server.deviceChanges.append(event, token: token)
+            try mock.deviceChanges.append(event, token: token)
         } catch {
             // Only a test that changes more than DeviceChangeLog.maxDevices devices gets here: say so loudly.
             preconditionFailure("APNsMock.change: \(error)")

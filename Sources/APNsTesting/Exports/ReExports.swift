@@ -2,11 +2,15 @@
 // - APNsClient: the client and its notification builders (`APNsClient`, `AlertNotification`, …), which the
 //   README's test-kit snippets hand to the code under test;
 // - APNsModel: reasons (`.serviceUnavailable`), push types, device profiles and delivery outcomes;
-// - MockAPNs: fault rules and actions (`FaultRule`, `FaultAction`) and device states for `addFault` and
-//   `APNsMockOptions`; MockAPNsHTTP2: `MockAPNsServer` behind `APNsMock.server`.
+// - from MockAPNs, only the values a test writes or reads: fault rules and actions for `addFault`, device states
+//   for `setDevice`, and the records and filters behind `notifications` — never the pipeline, the recorder or the
+//   server, which stay behind `APNsMock`.
 // Re-exported rather than wrapped in typealiases so a file that also imports one of these modules sees
 // one declaration per name, never two that are ambiguous.
 @_exported import APNsClient
 @_exported import APNsModel
-@_exported import MockAPNs
-@_exported import MockAPNsHTTP2
+@_exported import enum MockAPNs.DeviceState
+@_exported import enum MockAPNs.FaultAction
+@_exported import struct MockAPNs.FaultRule
+@_exported import struct MockAPNs.RecordFilter
+@_exported import struct MockAPNs.RecordedRequest

@@ -38,18 +38,18 @@ extension APNsMock {
 
     /// Makes `token` a live device again.
     public func restore(token: String) {
-        server.devices.remove(token)
+        mock.devices.remove(token)
     }
 
     /// Every token with a state, keyed by lowercase token.
-    public var devices: [String: DeviceState] { server.devices.all() }
+    public var devices: [String: DeviceState] { mock.devices.all() }
 
     /// Sets `token`'s state in the device registry. The registry's bounds (100,000 devices, 100 topics, rate limits
     /// up to 10,000 pushes a day) are far past what a test sets up; crossing them is a mistake in the test, reported
     /// as one.
     private func setState(_ token: String, _ state: DeviceState) {
         do {
-            try server.devices.set(token, state)
+            try mock.devices.set(token, state)
         } catch {
             preconditionFailure("APNsMock: \(error)")
         }

@@ -45,22 +45,22 @@ extension APNsMock {
     /// Adds any fault rule; returns its id.
     @discardableResult
     public func addFault(_ rule: FaultRule) -> FaultID {
-        FaultID(rawValue: server.faults.add(rule))
+        FaultID(rawValue: mock.faults.add(rule))
     }
 
     /// Removes a fault; returns whether it was still in the plan.
     @discardableResult
     public func removeFault(_ id: FaultID) -> Bool {
-        server.faults.remove(id: id.rawValue)
+        mock.faults.remove(id: id.rawValue)
     }
 
     /// Removes every fault.
     public func removeAllFaults() {
-        server.faults.removeAll()
+        mock.faults.removeAll()
     }
 
     /// How many requests the fault has fired for (0 when it is not in the plan).
     public func timesFired(_ id: FaultID) -> Int {
-        server.faults.entries.first { $0.id == id.rawValue }?.fired ?? 0
+        mock.faults.entries.first { $0.id == id.rawValue }?.fired ?? 0
     }
 }

@@ -3,12 +3,12 @@ import MockAPNs
 extension APNsMock {
     /// Every request the mock answered, accepted and rejected, oldest first.
     public var notifications: [ReceivedNotification] {
-        server.recorder.records().map(ReceivedNotification.init(record:))
+        mock.recorder.records().map(ReceivedNotification.init(record:))
     }
 
     /// The requests that match `filter` (token, topic, push type, status, reason…), oldest first.
     public func notifications(matching filter: RecordFilter) -> [ReceivedNotification] {
-        server.recorder.records(matching: filter).map(ReceivedNotification.init(record:))
+        mock.recorder.records(matching: filter).map(ReceivedNotification.init(record:))
     }
 
     /// Waits until at least `count` requests matching `filter` have been answered and returns them, oldest
@@ -19,7 +19,7 @@ extension APNsMock {
         count: Int, matching filter: RecordFilter = RecordFilter(), timeout: Duration = .seconds(10)
     ) async throws(APNsMockError) -> [ReceivedNotification] {
         do {
-            return try await server.recorder.waitForRecords(count: count, matching: filter, timeout: timeout)
+            return try await mock.recorder.waitForRecords(count: count, matching: filter, timeout: timeout)
                 .map(ReceivedNotification.init(record:))
         } catch {
             throw .timedOut(expected: count, matched: notifications(matching: filter).count, timeout: timeout,
@@ -29,13 +29,13 @@ extension APNsMock {
 
     /// Forgets the recorded requests (numbering goes on).
     public func clearNotifications() {
-        server.recorder.clear()
+        mock.recorder.clear()
     }
 
     /// Forgets records, device states and faults: the mock behaves as if just started.
     public func reset() {
-        server.recorder.clear()
-        server.devices.removeAll()
-        server.faults.removeAll()
+        mock.recorder.clear()
+        mock.devices.removeAll()
+        mock.faults.removeAll()
     }
 }

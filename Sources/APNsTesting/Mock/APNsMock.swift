@@ -22,8 +22,11 @@ import Synchronization
 ///
 /// Named `APNsMock` (not `MockAPNs`) because `MockAPNs` is the server module it wraps.
 public final class APNsMock: Sendable {
-    /// The running server, for anything this type does not wrap.
-    public let server: MockAPNsServer
+    /// The mock behind it: recording, devices, faults (for this package's own tests; a sender's test uses the
+    /// methods of this type).
+    package let mock: Mock
+    /// Its HTTP/2 listener.
+    package let server: MockAPNsServer
     /// The bundled test CA (PEM) that signed the mock's certificate: the sender's only trusted root.
     public let caCertificatePEM: String
     /// The signing key the mock trusts, for provider-token authentication.
@@ -32,7 +35,8 @@ public final class APNsMock: Sendable {
     public let http1Server: APNsHTTP1Server?
     private let stopped = Atomic<Bool>(false)
 
-    private init(server: MockAPNsServer, caCertificatePEM: String, testKey: TestSigningKey, http1Server: APNsHTTP1Server?) {
+    private init(mock: Mock, server: MockAPNsServer, caCertificatePEM: String, testKey: TestSigningKey, http1Server: APNsHTTP1Server?) {
+        self.mock = mock
         self.server = server
         self.caCertificatePEM = caCertificatePEM
         self.testKey = testKey
@@ -53,27 +57,35 @@ public final class APNsMock: Sendable {
         }
         let caPEM = try APNsMockError.readText(credentials.caPath)
         let key = try TestSigningKey.bundled(in: credentials)
+        let mock: Mock
+        do {
+            mock = try Mock(configuration: options.mockConfiguration(credentialsDirectory: credentials.directory))
+        } catch {
+            throw .cannotStart("\(error)")
+        }
         let server: MockAPNsServer
         do {
-            server = try MockAPNsServer(configuration: options.serverConfiguration(credentialsDirectory: credentials.directory))
+            server = try MockAPNsServer(mock: mock, configuration: options.serverConfiguration)
             try server.start()
         } catch {
+            mock.shutdown()
             throw .cannotStart("\(error)")
         }
         var http1Server: APNsHTTP1Server?
         if options.http1 {
             var logger = Logger(label: "mockapns.http1")
             logger.logLevel = options.logLevel
-            let http1 = APNsHTTP1Server(pipeline: server.pipeline, configuration: options.http1Configuration, logger: logger)
+            let http1 = APNsHTTP1Server(mock: mock, configuration: options.http1Configuration, logger: logger)
             do {
                 try await http1.start()
             } catch {
                 await server.shutdown(gracePeriod: .zero)
+                mock.shutdown()
                 throw .cannotStart(error.description)
             }
             http1Server = http1
         }
-        return APNsMock(server: server, caCertificatePEM: caPEM, testKey: key, http1Server: http1Server)
+        return APNsMock(mock: mock, server: server, caCertificatePEM: caPEM, testKey: key, http1Server: http1Server)
     }
 
     /// Starts a mock, runs `body` with it, and stops it however `body` ends.
@@ -110,16 +122,17 @@ public final class APNsMock: Sendable {
         stopped.store(true, ordering: .relaxed)
         await http1Server?.stop()
         await server.shutdown(gracePeriod: gracePeriod)
+        mock.shutdown()
     }
 
     /// A safety net for a forgotten ``stop(gracePeriod:)``: the port and threads are freed in the background.
     deinit {
         guard !stopped.load(ordering: .relaxed) else { return }
-        let server = self.server
-        let http1Server = self.http1Server
+        let (mock, server, http1Server) = (self.mock, self.server, self.http1Server)
         Task {
             await http1Server?.stop()
             await server.shutdown(gracePeriod: .zero)
+            mock.shutdown()
         }
     }
 }

@@ -2,6 +2,7 @@ import APNsModel
 import Logging
 import MockAPNs
 import MockAPNsHTTP1
+import MockAPNsHTTP2
 
 /// How `APNsMock.start(_:)` sets up the in-process mock. The defaults are what almost every test wants:
 /// a free port on 127.0.0.1, TLS with the bundled test CA, the bundled test key trusted, development mode,
@@ -44,12 +45,9 @@ public struct APNsMockOptions: Sendable {
         APNsHTTP1Configuration(host: "127.0.0.1", port: 0, eventLoopThreads: eventLoops)
     }
 
-    /// The server configuration these options stand for, with `credentialsDirectory` resolved.
-    public func serverConfiguration(credentialsDirectory: String) -> MockServerConfiguration {
-        var configuration = MockServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.tls = tls
+    /// The mock these options stand for, with `credentialsDirectory` resolved.
+    func mockConfiguration(credentialsDirectory: String) -> MockConfiguration {
+        var configuration = MockConfiguration()
         configuration.credentialsDirectory = credentialsDirectory
         configuration.trustBundledKeys = true
         configuration.trustAnySignature = trustAnySignature
@@ -59,8 +57,17 @@ public struct APNsMockOptions: Sendable {
         configuration.faultsPath = faultsFile
         configuration.recordPath = recordFile
         configuration.memoryLimit = memoryLimit
-        configuration.loopCount = eventLoops
         configuration.logger.logLevel = logLevel
+        return configuration
+    }
+
+    /// The HTTP/2 listener these options stand for: a free port on 127.0.0.1.
+    var serverConfiguration: MockServerConfiguration {
+        var configuration = MockServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.tls = tls
+        configuration.loopCount = eventLoops
         return configuration
     }
 }

@@ -79,36 +79,44 @@ struct ServeCommand: AsyncParsableCommand {
         // Before anything listens: a SIGTERM sent as soon as the ready file appears is kept for the wait below.
         let shutdown = ShutdownSignal.install()
         let env = EnvironmentOptions()
-        var configuration = try serverConfiguration(environment: env)
-        let logger = configuration.logger
+        var configuration = try serveConfiguration(environment: env)
+        let logger = configuration.mock.logger
         let readyPath = readyFile ?? env["READY_FILE"]
         if let readyPath { ReadyFile.remove(at: readyPath) }   // a stale one would hand a script old URLs
         // No connection yet: the relay's pool dials on the first relayed push.
         let relay = try relayOptions.makeRelay(environment: env)
-        configuration.relay = relay
+        configuration.mock.relay = relay
         let webhookTargets = try webhookOptions.targets(environment: env)
-        configuration.webhooks = webhookTargets.enumerated().map { WebhookStatistics(index: $0.offset, target: $0.element.url) }
-        configuration.pipeline.recordsRelayedCredentials = relayOptions.recordCredentials || env.bool("RECORD_CREDENTIALS")
-        configuration.pipeline.relayMatch = try relayOptions.match(environment: env)
-        configuration.pipeline.relaysRejected = relayOptions.relayRejected || env.bool("RELAY_REJECTED")
+        configuration.mock.webhooks = webhookTargets.enumerated().map { WebhookStatistics(index: $0.offset, target: $0.element.url) }
+        configuration.mock.pipeline.recordsRelayedCredentials = relayOptions.recordCredentials || env.bool("RECORD_CREDENTIALS")
+        configuration.mock.pipeline.relayMatch = try relayOptions.match(environment: env)
+        configuration.mock.pipeline.relaysRejected = relayOptions.relayRejected || env.bool("RELAY_REJECTED")
         if relay == nil, relayOptions.relayMatch != nil || relayOptions.relayRejected {
             throw ValidationError("--relay-match and --relay-rejected go with --relay URL")
         }
         // Before anything listens: a wrong URL, password or schema stops the mock with one line.
-        let store = try await storeOptions.open(environment: env, synchronousCommit: configuration.recordSync)
-        configuration.recordStore = store
+        let store = try await storeOptions.open(environment: env, synchronousCommit: configuration.mock.recordSync)
+        configuration.mock.recordStore = store
         // Device states and fault rules are shared through the same database and namespace.
         let sharedState = store.map { PostgresSharedState(url: $0.url, namespace: $0.namespace, events: $0.events) }
-        configuration.sharedState = sharedState
+        configuration.mock.sharedState = sharedState
 
+        let mock: Mock
+        do {
+            mock = try Mock(configuration: configuration.mock)
+        } catch {
+            FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
+            await store?.close()
+            throw ExitCode(1)
+        }
         let server: MockAPNsServer
         do {
-            server = try MockAPNsServer(configuration: configuration)
+            server = try MockAPNsServer(mock: mock, configuration: configuration.server)
             try server.start()
         } catch let error as HTTP2Error {
             switch error {
             case .addressInUse(let host, let port):
-                let flag = configuration.appleHosts.flatMap { apple in
+                let flag = configuration.server.appleHosts.flatMap { apple in
                     [(apple.httpsPort, "--apple-https-port"), (apple.channelManagementSandboxPort, "--manage-sandbox-port"),
                      (apple.channelManagementProductionPort, "--manage-production-port")].first { $0.0 == port && port != 0 }?.1
                 } ?? "--port"
@@ -124,74 +132,79 @@ struct ServeCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
             case .bindFailed, .invalidAddress:
                 let failure = ListenerStartFailure(listener: "the APNs endpoint", reason: "\(error)",
-                                                   remedy: configuration.appleHosts == nil ? "--host or --port"
+                                                   remedy: configuration.server.appleHosts == nil ? "--host or --port"
                                                        : "--host, --port, --apple-https-port, --manage-sandbox-port or --manage-production-port")
                 FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
             default:
                 FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
             }
+            mock.shutdown()
+            await store?.close()
             throw ExitCode(1)
         } catch {
             FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
+            mock.shutdown()
             await store?.close()
             throw ExitCode(1)
         }
         if let store, storeOptions.namesInstanceByAddress(env) {
             store.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
         }
-        let pruner = try store.flatMap { store in try storeOptions.startPruning(store, recorder: server.recorder, environment: env) }
+        let pruner = try store.flatMap { store in try storeOptions.startPruning(store, recorder: mock.recorder, environment: env) }
         var sharedFollower: Task<Void, Never>?
         if let sharedState {
             // The first instance's --devices/--faults files seed the namespace; every instance then takes what it holds.
             do {
-                try await sharedState.seed(devices: server.devices.all(), faults: server.faults.entries.map(\.rule),
-                                           deviceChanges: server.deviceChanges.all())
+                try await sharedState.seed(devices: mock.devices.all(), faults: mock.faults.entries.map(\.rule),
+                                           deviceChanges: mock.deviceChanges.all())
                 let snapshot = try await sharedState.load()
-                server.devices.replaceAll(with: snapshot.devices)
-                server.faults.replaceRules(snapshot.faults, fired: snapshot.fired)
-                server.deviceChanges.replaceChanges(with: snapshot.deviceChanges)
+                mock.devices.replaceAll(with: snapshot.devices)
+                mock.faults.replaceRules(snapshot.faults, fired: snapshot.fired)
+                mock.deviceChanges.replaceChanges(with: snapshot.deviceChanges)
             } catch {
                 FileHandle.standardError.write(Data("mockapns: cannot read the shared device states and fault rules from \(sharedState.label): \(String(reflecting: error))\n".utf8))
                 await server.shutdown()
+                mock.shutdown()
                 await store?.close()
                 throw ExitCode(1)
             }
-            sharedFollower = sharedState.follow(into: server.devices, faults: server.faults, deviceChanges: server.deviceChanges,
+            sharedFollower = sharedState.follow(into: mock.devices, faults: mock.faults, deviceChanges: mock.deviceChanges,
                                                 resync: try storeOptions.resync(environment: env))
         }
         // Before the ready file: every push a script sends once it sees the file is posted.
-        let webhooks = RunningWebhooks(targets: webhookTargets, statistics: server.configuration.webhooks,
-                                       recorder: server.recorder, logger: logger)
+        let webhooks = RunningWebhooks(targets: webhookTargets, statistics: mock.configuration.webhooks,
+                                       recorder: mock.recorder, logger: logger)
         webhooks.start()
         for target in webhookTargets {
             let match = target.match.terms.isEmpty ? "every record" : "records matching the --webhook-match query"
             FileHandle.standardError.write(Data("mockapns: posting \(match) to \(target.url)\n".utf8))
         }
-        let mode = configuration.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
+        let mode = configuration.server.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
         FileHandle.standardError.write(Data(
-            "mockapns: listening on \(server.url) (\(mode); \(configuration.pipeline.environment.rawValue))\n".utf8))
-        if !configuration.tlsNames.isEmpty || configuration.certificateAuthorityDirectory != nil, let ca = server.certificateAuthorityPath {
-            let apple = configuration.appleHosts == nil ? [] : AppleHost.names
-            let names = (apple + configuration.tlsNames + ServerIdentity.loopbackNames).joined(separator: ", ")
+            "mockapns: listening on \(server.url) (\(mode); \(configuration.mock.pipeline.environment.rawValue))\n".utf8))
+        if !configuration.server.tlsNames.isEmpty || configuration.server.certificateAuthorityDirectory != nil, let ca = server.certificateAuthorityPath {
+            let apple = configuration.server.appleHosts == nil ? [] : AppleHost.names
+            let names = (apple + configuration.server.tlsNames + ServerIdentity.loopbackNames).joined(separator: ", ")
             FileHandle.standardError.write(Data("mockapns: TLS certificate issued for \(names); senders trust \(ca)\n".utf8))
         }
-        if configuration.appleHosts != nil {
+        if configuration.server.appleHosts != nil {
             let ports = server.applePorts.sorted { $0.key < $1.key }.map { "Apple's \($0.key) on \($0.value)" }.joined(separator: ", ")
             FileHandle.standardError.write(Data(
                 "mockapns: serving Apple's host names: \(ports) (pushes on 443/2197, channel management on 2195/2196)\n".utf8))
         }
         // Started before the ready file is written, so every request a script sends is logged.
-        let requestLog = quiet || env.bool("QUIET") ? nil : RequestLog.start(recorder: server.recorder, logger: logger)
+        let requestLog = quiet || env.bool("QUIET") ? nil : RequestLog.start(recorder: mock.recorder, logger: logger)
         // The control plane reads the store over a connection of its own, so searches never queue behind the writer.
         let storeReader = store.map { PostgresRecordStore(url: $0.url, instance: $0.instance, namespace: $0.namespace, events: $0.events,
                                                           logger: StoreLogger.make()) }
         let plane: RunningControlPlane
         do {
-            plane = try await control.start(server: server, sharedRecords: storeReader)
+            plane = try await control.start(mock: mock, server: server, sharedRecords: storeReader)
         } catch {
             let text = (error as? ListenerStartFailure)?.description ?? "cannot start: \(error)"
             FileHandle.standardError.write(Data("mockapns: \(text)\n".utf8))
             await server.shutdown()
+            mock.shutdown()
             throw ExitCode(1)
         }
         if let relay {
@@ -205,7 +218,7 @@ struct ServeCommand: AsyncParsableCommand {
                                   dashboardURL: plane.dashboardURL, caFile: server.certificateAuthorityPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
                                   certsDir: server.credentials.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path },
                                   pid: getpid(), version: MockAPNsVersion.current,
-                                  applePorts: configuration.appleHosts == nil ? nil
+                                  applePorts: configuration.server.appleHosts == nil ? nil
                                       : Dictionary(uniqueKeysWithValues: server.applePorts.map { ("\($0.key)", $0.value) }))
             do {
                 try ready.write(to: readyPath)
@@ -213,10 +226,11 @@ struct ServeCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("mockapns: cannot write the ready file \(readyPath): \(error)\n".utf8))
                 await plane.stop()
                 await server.shutdown()
+                mock.shutdown()
                 throw ExitCode(1)
             }
         }
-        let recorder = server.recorder
+        let recorder = mock.recorder
         ReopenSignal.handle { signalName in
             if recorder.filePath == nil {
                 FileHandle.standardError.write(Data("mockapns: \(signalName): no --record file to reopen\n".utf8))
@@ -228,6 +242,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let readyPath { ReadyFile.remove(at: readyPath) }   // the URLs are about to stop answering
         await plane.stop()
         await server.shutdown()
+        mock.shutdown()
         await webhooks.finish(grace: .seconds(5))   // what was recorded goes out first, unless receivers stay down
         await relay?.shutdown()
         pruner?.cancel()
@@ -239,16 +254,16 @@ struct ServeCommand: AsyncParsableCommand {
         await storeReader?.close()
         requestLog?.cancel()      // it prints what is left first: every request is logged or counted before exit
         await requestLog?.value
-        FileHandle.standardError.write(Data("mockapns: stopped after \(server.recorder.lastSequence) request(s)\n".utf8))
+        FileHandle.standardError.write(Data("mockapns: stopped after \(mock.recorder.lastSequence) request(s)\n".utf8))
         var lostAny = false
-        if let lost = server.recorder.fileStatus?.lost, lost > 0 {
+        if let lost = mock.recorder.fileStatus?.lost, lost > 0 {
             FileHandle.standardError.write(Data(
-                "mockapns: \(lost) record(s) could not be written to \(configuration.recordPath ?? "the record file")\n".utf8))
+                "mockapns: \(lost) record(s) could not be written to \(configuration.mock.recordPath ?? "the record file")\n".utf8))
             lostAny = true
         }
-        if let lost = server.recorder.storeStatus?.lost, lost > 0 {
+        if let lost = mock.recorder.storeStatus?.lost, lost > 0 {
             FileHandle.standardError.write(Data(
-                "mockapns: \(lost) record(s) could not be written to the store \(server.recorder.storeLabel ?? "")\n".utf8))
+                "mockapns: \(lost) record(s) could not be written to the store \(mock.recorder.storeLabel ?? "")\n".utf8))
             lostAny = true
         }
         if lostAny { throw ExitCode(3) }
@@ -257,83 +272,83 @@ struct ServeCommand: AsyncParsableCommand {
     /// The server's configuration from the flags and `MOCKAPNS_*` variables (a flag wins over its variable), with
     /// every check that needs nothing started: contradicting flags, names, ranges and levels are usage errors here,
     /// before anything listens. Relay, webhooks and the store are set up by `run()`.
-    func serverConfiguration(environment env: EnvironmentOptions) throws -> MockServerConfiguration {
+    func serveConfiguration(environment env: EnvironmentOptions) throws -> ServeConfiguration {
         // The loops read MOCKAPNS_IO_DRIVER themselves (IODriver.configured); a name they would pass over is a usage error.
         if let name = env["IO_DRIVER"], IODriver(rawValue: name)?.isAvailable != true {
             let names = IODriver.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: " or ")
             throw ValidationError("MOCKAPNS_IO_DRIVER must be \(names) on this system, got \"\(name)\"")
         }
-        var configuration = MockServerConfiguration()
-        configuration.host = host ?? env["HOST"] ?? configuration.host
-        configuration.port = try port ?? env.int("PORT") ?? configuration.port
+        var configuration = ServeConfiguration()
+        configuration.server.host = host ?? env["HOST"] ?? configuration.server.host
+        configuration.server.port = try port ?? env.int("PORT") ?? configuration.server.port
         let useH2C = h2c || env.bool("H2C")
         if useH2C && (tls || env.bool("TLS")) { throw ValidationError("--tls and --h2c are exclusive: pick one") }
-        configuration.tls = !useH2C
-        configuration.certificatePath = cert ?? env["CERT"]
-        configuration.privateKeyPath = key ?? env["KEY"]
-        configuration.clientCAPath = ca ?? env["CA"]
+        configuration.server.tls = !useH2C
+        configuration.server.certificatePath = cert ?? env["CERT"]
+        configuration.server.privateKeyPath = key ?? env["KEY"]
+        configuration.mock.clientCAPath = ca ?? env["CA"]
         // The image sets MOCKAPNS_TLS_NAMES for everyone: the variable gives way to --h2c and to a certificate of the
         // user's own; only the flags contradict them.
-        let ownCertificate = configuration.certificatePath != nil || configuration.privateKeyPath != nil
+        let ownCertificate = configuration.server.certificatePath != nil || configuration.server.privateKeyPath != nil
         if useH2C || ownCertificate, !tlsNames.isEmpty || caDir != nil {
             throw ValidationError(useH2C ? "--tls-name and --ca-dir issue a TLS certificate, and --h2c serves no TLS: drop one"
                                          : "--cert/--key give a certificate of your own, and --tls-name/--ca-dir issue one: pick one way")
         }
         if !useH2C, !ownCertificate {
             let namesFromEnvironment = env["TLS_NAMES"].map { $0.split(separator: ",").map(String.init) } ?? []
-            configuration.tlsNames = (tlsNames + namesFromEnvironment)
+            configuration.server.tlsNames = (tlsNames + namesFromEnvironment)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
                 .map { $0 == "@hostname" ? ProcessInfo.processInfo.hostName : $0 }
-            configuration.certificateAuthorityDirectory = caDir ?? env["CA_DIR"]
-            if let bad = configuration.tlsNames.first(where: { !ServerIdentity.isHostName($0) }) {
+            configuration.server.certificateAuthorityDirectory = caDir ?? env["CA_DIR"]
+            if let bad = configuration.server.tlsNames.first(where: { !ServerIdentity.isHostName($0) }) {
                 throw ValidationError("--tls-name \"\(bad)\" is not a host name or an IP address (letters, digits, '-' and '.', or an IP literal)")
             }
         }
-        try applyAppleHosts(to: &configuration, environment: env, useH2C: useH2C, ownCertificate: ownCertificate)
-        configuration.keyFiles = keyFiles + (env["KEY_FILE"].map { $0.split(separator: ",").map(String.init) } ?? [])
-        configuration.trustAnySignature = trustAnySignature || env.bool("TRUST_ANY_SIGNATURE")
+        try applyAppleHosts(to: &configuration.server, environment: env, useH2C: useH2C, ownCertificate: ownCertificate)
+        configuration.mock.keyFiles = keyFiles + (env["KEY_FILE"].map { $0.split(separator: ",").map(String.init) } ?? [])
+        configuration.mock.trustAnySignature = trustAnySignature || env.bool("TRUST_ANY_SIGNATURE")
         if let name = environment ?? env["ENVIRONMENT"] {
             guard let value = APNsEnvironment(rawValue: name) else {
                 throw ValidationError("--environment must be development or production, got \"\(name)\"")
             }
-            configuration.pipeline.environment = value
+            configuration.mock.pipeline.environment = value
         }
         if let spelling = environmentKeyReason ?? env["ENVIRONMENT_KEY_REASON"] {
             guard let reason = APNsReason(rawValue: spelling),
                   reason == .badEnvironmentKeyIdInToken || reason == .badEnvironmentKeyInToken else {
                 throw ValidationError("--environment-key-reason must be BadEnvironmentKeyIdInToken or BadEnvironmentKeyInToken")
             }
-            configuration.pipeline.environmentKeyReason = reason
+            configuration.mock.pipeline.environmentKeyReason = reason
         }
         if let streams = try maxConcurrentStreams ?? env.int("MAX_CONCURRENT_STREAMS") {
             guard streams >= 1 else { throw ValidationError("--max-concurrent-streams must be at least 1") }
-            configuration.pipeline.maxConcurrentStreams = UInt32(clamping: streams)
+            configuration.mock.pipeline.maxConcurrentStreams = UInt32(clamping: streams)
         }
         if let connections = try maxConnections ?? env.int("MAX_CONNECTIONS") {
             guard connections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
-            configuration.maxConnections = connections
+            configuration.server.maxConnections = connections
         }
         if let seconds = try idleTimeout ?? env.int("IDLE_TIMEOUT") {
             guard seconds >= 0 else { throw ValidationError("--idle-timeout must be 0 (never) or a number of seconds") }
-            configuration.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
+            configuration.server.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
         }
-        configuration.devicesPath = devices ?? env["DEVICES"]
-        configuration.faultsPath = faults ?? env["FAULTS"]
-        configuration.recordPath = record ?? env["RECORD"]
-        configuration.recordSync = recordSync || env.bool("RECORD_SYNC")
+        configuration.mock.devicesPath = devices ?? env["DEVICES"]
+        configuration.mock.faultsPath = faults ?? env["FAULTS"]
+        configuration.mock.recordPath = record ?? env["RECORD"]
+        configuration.mock.recordSync = recordSync || env.bool("RECORD_SYNC")
         let storeGiven = storeOptions.store != nil || env["STORE"] != nil
-        if configuration.recordSync && configuration.recordPath == nil && !storeGiven {
+        if configuration.mock.recordSync && configuration.mock.recordPath == nil && !storeGiven {
             throw ValidationError("--record-sync needs --record FILE or --store URL")
         }
-        if let limit = try memoryLimit ?? env.int("MEMORY_LIMIT") { configuration.memoryLimit = limit }
-        configuration.loopCount = try loops ?? env.int("LOOPS")
+        if let limit = try memoryLimit ?? env.int("MEMORY_LIMIT") { configuration.mock.memoryLimit = limit }
+        configuration.server.loopCount = try loops ?? env.int("LOOPS")
         let level = logLevel ?? env["LOG_LEVEL"] ?? "info"
         let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
         guard levels.contains(level) else { throw ValidationError("--log-level must be one of \(levels.joined(separator: ", "))") }
         var logger = Logger(label: "mockapns") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: level) ?? .info
-        configuration.logger = logger
+        configuration.mock.logger = logger
         return configuration
     }
 

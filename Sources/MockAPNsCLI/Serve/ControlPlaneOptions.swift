@@ -52,12 +52,13 @@ struct ControlPlaneOptions: ParsableArguments {
     /// Throws ``ControlServerError`` (non-loopback without a token, port in use) with a sentence to print.
     /// The default logger only reports warnings: `serve` prints the URLs itself.
     /// `sharedRecords` (with `--store`) is what the record routes and the dashboard read.
-    func start(server: MockAPNsServer, sharedRecords: (any RecordStore)? = nil,
+    func start(mock: Mock, server: MockAPNsServer, sharedRecords: (any RecordStore)? = nil,
                logger: Logger = ControlPlaneOptions.quietLogger) async throws -> RunningControlPlane {
         let environment = EnvironmentOptions()
         var running = RunningControlPlane()
         if let configuration = try controlConfiguration(environment: environment, freePort: server.configuration.port == 0) {
-            let control = ControlServer(server: server, configuration: configuration, logger: logger,
+            let control = ControlServer(mock: mock, certificateAuthorityPath: server.certificateAuthorityPath,
+                                        configuration: configuration, logger: logger,
                                         testPushSender: DashboardTestPushSender.make(for: server), sharedRecords: sharedRecords)
             let port: Int
             do {
@@ -78,7 +79,7 @@ struct ControlPlaneOptions: ParsableArguments {
             let configuration = APNsHTTP1Configuration(
                 host: host, port: port, eventLoopThreads: server.configuration.loopCount,
                 maxBodyBytes: server.configuration.maxBodyBytes)
-            let endpoint = APNsHTTP1Server(pipeline: server.pipeline, configuration: configuration, logger: logger)
+            let endpoint = APNsHTTP1Server(mock: mock, configuration: configuration, logger: logger)
             do {
                 let bound = try await endpoint.start()
                 running.http1 = endpoint
@@ -112,7 +113,7 @@ struct ControlPlaneOptions: ParsableArguments {
     }
 }
 
-/// What ``ControlPlaneOptions/start(server:logger:)`` started; `stop()` before the mock's `shutdown()`.
+/// What ``ControlPlaneOptions/start(mock:server:sharedRecords:logger:)`` started; `stop()` before the mock's `shutdown()`.
 struct RunningControlPlane: Sendable {
     /// The control plane, unless `--no-control`.
     var control: ControlServer?

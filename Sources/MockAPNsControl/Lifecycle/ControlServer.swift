@@ -3,13 +3,13 @@ import Foundation
 import Hummingbird
 import Logging
 import MockAPNs
-import MockAPNsHTTP2
 
-/// The control plane: an HTTP/1.1 JSON API over a running ``MockAPNsServer`` — its recording, device
-/// registry and fault plan — plus a live event stream, Prometheus `/metrics` and `/healthz`.
+/// The control plane: an HTTP/1.1 JSON API over a ``Mock`` — its recording, device registry and fault plan — plus
+/// a live event stream, Prometheus `/metrics` and `/healthz`. It knows no transport: whichever listeners serve the
+/// mock, it reads and steers the same state.
 ///
 /// ```swift
-/// let control = ControlServer(server: mock, configuration: .init(port: 0))
+/// let control = ControlServer(mock: mock, configuration: .init(port: 0))
 /// let port = try await control.start()   // serving now
 /// …
 /// await control.stop()
@@ -34,7 +34,7 @@ import MockAPNsHTTP2
 public final class ControlServer: Sendable {
     /// Where it listens and the optional bearer token.
     public let configuration: ControlConfiguration
-    private let server: MockAPNsServer
+    private let mock: Mock
     private let logger: Logger
     private let runner = HTTPServerRunner()
     private let streams: LiveStreams
@@ -44,23 +44,24 @@ public final class ControlServer: Sendable {
     /// The CA senders trust, read once here (``CertificateAuthorityRoute``).
     private let certificateAuthorityPEM: [UInt8]?
 
-    /// Makes a control plane for `server`; nothing listens until ``start()``.
+    /// Makes a control plane for `mock`; nothing listens until ``start()``. `certificateAuthorityPath` is the CA
+    /// (PEM file) senders verify the mock's APNs listener with, served at `/api/v1/ca.pem` (nil: 404 there).
     /// `testPushSender` backs the dashboard's "send a test push" form (absent: the form answers 404).
     /// `sharedRecords` (with `serve --store`: the shared store, over a connection of its own) is what the record
     /// routes, search, stats and the live stream read, so they show every instance's records; without it they read
-    /// `server`'s recorder.
-    public init(server: MockAPNsServer, configuration: ControlConfiguration = ControlConfiguration(), logger: Logger = Logger(label: "mockapns.control"),
+    /// `mock`'s recorder.
+    public init(mock: Mock, certificateAuthorityPath: String? = nil, configuration: ControlConfiguration = ControlConfiguration(), logger: Logger = Logger(label: "mockapns.control"),
                 testPushSender: TestPushSender? = nil, sharedRecords: (any RecordStore)? = nil) {
-        self.server = server
-        reader = RecordReader(recorder: server.recorder, store: sharedRecords)
+        self.mock = mock
+        reader = RecordReader(recorder: mock.recorder, store: sharedRecords)
         self.testPushSender = testPushSender
-        certificateAuthorityPEM = server.certificateAuthorityPath.flatMap { FileManager.default.contents(atPath: $0) }.map(Array.init)
+        certificateAuthorityPEM = certificateAuthorityPath.flatMap { FileManager.default.contents(atPath: $0) }.map(Array.init)
         self.configuration = configuration
         self.logger = logger
-        self.streams = LiveStreams(recorder: server.recorder, heartbeatInterval: configuration.streamHeartbeat)
-        let pipeline = server.pipeline
-        self.metrics = RequestMetrics(recorder: server.recorder, openConnections: { pipeline.openConnections },
-                                      pipeline: server.pipeline, webhooks: server.configuration.webhooks)
+        self.streams = LiveStreams(recorder: mock.recorder, heartbeatInterval: configuration.streamHeartbeat)
+        let pipeline = mock.pipeline
+        self.metrics = RequestMetrics(recorder: mock.recorder, openConnections: { pipeline.openConnections },
+                                      pipeline: mock.pipeline, webhooks: mock.configuration.webhooks)
     }
 
     /// The bound port while running, else nil.
@@ -105,15 +106,15 @@ public final class ControlServer: Sendable {
                     || (dashboard && DashboardRoutes.isStaticAsset(request))
             }))
         }
-        NotificationRoutes(reader: reader, streams: streams, webhooks: server.configuration.webhooks).register(on: router)
-        StatsRoute(reader: reader, relay: server.pipeline.relay == nil ? nil : server.pipeline.relayStatistics,
-                   webhooks: server.configuration.webhooks).register(on: router)
-        DeviceRoutes(devices: server.devices, shared: server.configuration.sharedState, changes: server.deviceChanges,
-                     clock: server.pipeline.configuration.clock).register(on: router)
-        DeviceScreenRoutes(reader: reader, changes: server.deviceChanges, clock: server.pipeline.configuration.clock,
-                           shared: server.configuration.sharedState)
+        NotificationRoutes(reader: reader, streams: streams, webhooks: mock.configuration.webhooks).register(on: router)
+        StatsRoute(reader: reader, relay: mock.pipeline.relay == nil ? nil : mock.pipeline.relayStatistics,
+                   webhooks: mock.configuration.webhooks).register(on: router)
+        DeviceRoutes(devices: mock.devices, shared: mock.configuration.sharedState, changes: mock.deviceChanges,
+                     clock: mock.pipeline.configuration.clock).register(on: router)
+        DeviceScreenRoutes(reader: reader, changes: mock.deviceChanges, clock: mock.pipeline.configuration.clock,
+                           shared: mock.configuration.sharedState)
             .register(on: router)
-        FaultRoutes(faults: server.faults, shared: server.configuration.sharedState).register(on: router)
+        FaultRoutes(faults: mock.faults, shared: mock.configuration.sharedState).register(on: router)
         MetricsRoute(metrics: metrics).register(on: router)
         HealthRoute().register(on: router)
         CertificateAuthorityRoute(pem: certificateAuthorityPEM).register(on: router)

@@ -7,7 +7,7 @@ import Synchronization
 import Support
 
 /// The plain HTTP/1.1 APNs endpoint: SwiftNIO's HTTP/1.1 server pipeline (keep-alive, pipelined requests answered
-/// in order) in front of the mock's ``Pipeline``, with no router and no TLS.
+/// in order) in front of a ``Mock``'s pipeline, with no router and no TLS.
 ///
 /// It exists for senders that cannot trust the mock's private CA — APNSwift's `.custom(url: "http://…", port:)`
 /// speaks plain HTTP/1.1 — and it is light (SwiftNIO only), so the test kit can offer it in-process. Every request,
@@ -16,7 +16,7 @@ import Support
 /// ``APNsHTTP1Configuration/firstConnectionID``).
 ///
 /// ```swift
-/// let http1 = APNsHTTP1Server(pipeline: server.pipeline, configuration: APNsHTTP1Configuration(port: 0))
+/// let http1 = APNsHTTP1Server(mock: mock, configuration: APNsHTTP1Configuration(port: 0))
 /// let port = try await http1.start()
 /// …
 /// await http1.stop()
@@ -35,10 +35,10 @@ public final class APNsHTTP1Server: Sendable {
         case stopped
     }
 
-    /// Makes the endpoint; nothing listens until ``start()``.
-    public init(pipeline: Pipeline, configuration: APNsHTTP1Configuration = APNsHTTP1Configuration(),
+    /// Makes the endpoint for `mock`; nothing listens until ``start()``.
+    public init(mock: Mock, configuration: APNsHTTP1Configuration = APNsHTTP1Configuration(),
                 logger: Logger = Logger(label: "mockapns.http1")) {
-        self.pipeline = pipeline
+        pipeline = mock.pipeline
         self.configuration = configuration
         self.logger = logger
         nextConnectionID = Atomic(configuration.firstConnectionID)

@@ -1,82 +1,38 @@
 import APNsCrypto
 import APNsModel
-import Foundation
 import HTTP2
 import MockAPNs
 
-/// The mock APNs server: the HTTP/2 transport, the pipeline, and the state a test or the control plane
-/// reads and steers (recorder, device registry, fault plan, channels).
+/// The mock's HTTP/2 listener: a ``Mock`` served over nghttp2 and OpenSSL on one port (or four, under
+/// `--apple-hosts`), with the TLS identity senders verify it by.
 public final class MockAPNsServer: Sendable {
-    /// The configuration it was started with.
+    /// The mock it serves.
+    public let mock: Mock
+    /// The listener's settings.
     public let configuration: MockServerConfiguration
-    /// The decision path (also used by the HTTP/1.1 endpoint).
-    public let pipeline: Pipeline
-    /// Credentials found for defaults (nil when every file was given explicitly and no bundled keys are used).
-    public let credentials: BundledCredentials?
     /// The CA certificate (PEM file) that signed the server certificate, for senders to trust; nil without TLS or when
     /// the certificate came from `--cert` (its issuer is not known to the mock).
     public let certificateAuthorityPath: String?
+    /// The bundled test credentials the listener or its mock use (nil when every file was given).
+    public let credentials: BundledCredentials?
     private let transport: HTTP2Server
     /// The pipeline as an HTTP/2 request handler (shared by the socket server and embedded connections).
     private let handler: PipelineHTTP2Handler
 
-    /// Every recorded request.
-    public var recorder: Recorder { pipeline.recorder }
-    /// Devices that should not answer 200.
-    public var devices: DeviceRegistry { pipeline.devices }
-    /// What happened to each virtual device besides its pushes (online, app state, settings…): with the recording,
-    /// the events its screen is computed from (``DeviceChangeLog/timeline(token:records:)``).
-    public let deviceChanges = DeviceChangeLog()
-    /// Scripted faults.
-    public var faults: FaultPlan { pipeline.faults }
-
-    /// Loads credentials, devices and faults and binds the port; throws a sentence saying what to fix.
-    public init(configuration: MockServerConfiguration) throws {
+    /// Resolves the TLS identity and binds the ports; throws a sentence saying what to fix.
+    public init(mock: Mock, configuration: MockServerConfiguration = MockServerConfiguration()) throws {
+        self.mock = mock
         self.configuration = configuration
-        // The bundled folder supplies what was not given: the keys, the server certificate (unless --cert/--key give
-        // one or --ca-dir's CA issues one) and the CA client certificates chain to (unless --ca).
-        let ownServerCertificate = (configuration.certificatePath != nil && configuration.privateKeyPath != nil)
-            || configuration.certificateAuthorityDirectory != nil
-        let needsBundled = configuration.trustBundledKeys
-            || (configuration.tls && (!ownServerCertificate || configuration.clientCAPath == nil))
-        let credentials: BundledCredentials? = needsBundled
-            ? try configuration.credentialsDirectory.map(BundledCredentials.init(directory:)) ?? BundledCredentials.locate()
-            : nil
-        self.credentials = credentials
-
-        var keys = TrustedKeyStore()
-        if configuration.trustBundledKeys, let credentials { try keys.add(keysJSONAt: credentials.keysPath) }
-        for value in configuration.keyFiles { try keys.add(keyFileArgument: value) }
-
-        var trustStore: CertificateTrustStore?
-        if let caPath = configuration.clientCAPath ?? credentials?.caPath {
-            trustStore = try CertificateTrustStore(caPEM: try Self.readText(caPath))
-        }
-        let recorder = try Recorder(memoryLimit: configuration.memoryLimit, filePath: configuration.recordPath,
-                                    synchronousFile: configuration.recordSync, store: configuration.recordStore,
-                                    synchronousStore: configuration.recordSync)
-        let devices = DeviceRegistry()
-        if let path = configuration.devicesPath { try devices.load(contentsOf: path, changes: deviceChanges) }
-        let faults = FaultPlan()
-        if let path = configuration.faultsPath { try faults.load(contentsOf: path) }
-        if let shared = configuration.sharedState { faults.claimCounts(through: shared) }
-        let pipeline = Pipeline(
-            configuration: configuration.pipeline,
-            tokens: ProviderTokenAuthenticator(keys: keys, trustAnySignature: configuration.trustAnySignature),
-            certificates: CertificateAuthenticator(trustStore: trustStore),
-            recorder: recorder, devices: devices, faults: faults, relay: configuration.relay,
-            logger: configuration.logger)
-        self.pipeline = pipeline
-
+        let logger = mock.configuration.logger
         var transportConfiguration = HTTP2ServerConfiguration()
         transportConfiguration.host = configuration.host
         transportConfiguration.port = configuration.port
-        transportConfiguration.maxConcurrentStreams = configuration.pipeline.maxConcurrentStreams
+        transportConfiguration.maxConcurrentStreams = mock.configuration.pipeline.maxConcurrentStreams
         transportConfiguration.maxBodyBytes = configuration.maxBodyBytes
         transportConfiguration.maxConnections = configuration.maxConnections
         transportConfiguration.idleTimeout = configuration.idleTimeout
         transportConfiguration.timeoutGoAwayDebugData = Pipeline.reasonBody(APNsReason.idleTimeout.rawValue, timestamp: nil)
-        transportConfiguration.logger = configuration.logger
+        transportConfiguration.logger = logger
         if let loops = configuration.loopCount { transportConfiguration.loopCount = loops }
         var roles: [ListenerRole] = [.mock]
         if let apple = configuration.appleHosts {
@@ -84,20 +40,26 @@ public final class MockAPNsServer: Sendable {
             roles = [.applePush] + apple.extraListeners.map(\.role)
         }
         var authorityPath: String?
+        var credentials = mock.credentials
         if configuration.tls {
+            // The bundled folder supplies the server certificate unless --cert/--key give one or a CA issues one.
+            let ownCertificate = (configuration.certificatePath != nil && configuration.privateKeyPath != nil)
+                || configuration.certificateAuthorityDirectory != nil
+            if credentials == nil && !ownCertificate { credentials = try Mock.bundledCredentials(mock.configuration) }
             let identity = try ServerIdentity.resolve(configuration, credentials: credentials)
             authorityPath = identity.certificateAuthorityPath
             transportConfiguration.tls = TLSConfiguration(
                 certificateChain: .string(identity.certificateChainPEM),
                 privateKey: .string(identity.privateKeyPEM),
-                clientCA: try (configuration.clientCAPath ?? credentials?.caPath).map { path throws(ConfigurationError) in
-                    PEMSource.string(try Self.readText(path))
+                clientCA: try (mock.configuration.clientCAPath ?? credentials?.caPath).map { path throws(ConfigurationError) in
+                    PEMSource.string(try Mock.readText(path))
                 },
                 // Any client certificate is taken; the pipeline answers 403 BadCertificate for untrusted ones.
                 requestClientCertificate: true)
         }
         certificateAuthorityPath = authorityPath
-        handler = PipelineHTTP2Handler(pipeline: pipeline, logger: configuration.logger, roles: roles)
+        self.credentials = credentials
+        handler = PipelineHTTP2Handler(pipeline: mock.pipeline, logger: logger, roles: roles)
         transport = try HTTP2Server(configuration: transportConfiguration, handler: handler)
     }
 
@@ -134,17 +96,9 @@ public final class MockAPNsServer: Sendable {
         return "\(configuration.tls ? "https" : "http")://\(host):\(port)"
     }
 
-    /// GOAWAY to every client, lets in-flight streams finish (up to `gracePeriod`), closes, and flushes
-    /// the record file.
+    /// GOAWAY to every client, lets in-flight streams finish (up to `gracePeriod`), and closes. The mock keeps
+    /// its recording open for its other listeners: its owner calls ``Mock/shutdown()`` once they have all stopped.
     public func shutdown(gracePeriod: Duration = .seconds(2)) async {
         await transport.shutdown(gracePeriod: gracePeriod)
-        recorder.shutdown()
-    }
-
-    static func readText(_ path: String) throws(ConfigurationError) -> String {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw .unreadableFile(path)
-        }
-        return text
     }
 }

@@ -34,7 +34,7 @@ public struct ServerIdentity: Sendable {
                 throw .invalidCertificate("no server certificate: pass --cert and --key, or set MOCKAPNS_CERTS_DIR")
             }
             return ServerIdentity(
-                certificateChainPEM: try MockAPNsServer.readText(certificate), privateKeyPEM: try MockAPNsServer.readText(key),
+                certificateChainPEM: try Mock.readText(certificate), privateKeyPEM: try Mock.readText(key),
                 certificateAuthorityPath: configuration.certificatePath == nil ? credentials?.caPath : nil)
         }
         if configuration.certificatePath != nil || configuration.privateKeyPath != nil {
@@ -77,8 +77,8 @@ public struct ServerIdentity: Sendable {
 
     /// A CA certificate and its key from two PEM files.
     static func load(certificate: String, key: String) throws(ConfigurationError) -> IssuedCertificate {
-        let certificatePEM = try MockAPNsServer.readText(certificate)
-        let keyPEM = try MockAPNsServer.readText(key)
+        let certificatePEM = try Mock.readText(certificate)
+        let keyPEM = try Mock.readText(key)
         do {
             return try IssuedCertificate(certificatePEM: certificatePEM, privateKeyPEM: keyPEM)
         } catch {

@@ -118,7 +118,7 @@ final class APNSwiftRequestShapeTests: XCTestCase {
             $0.isAccepted && $0.topic == Self.topic && $0.collapseID == "order-42" && $0.pushType == .alert && $0.priority == .immediate
                 && $0.alertTitle == "Your order shipped"
         })
-        XCTAssertEqual(mock.server.pipeline.churnFlaggedConnections, 0, "a keep-alive pool is not connection churn")
+        XCTAssertEqual(mock.mock.pipeline.churnFlaggedConnections, 0, "a keep-alive pool is not connection churn")
     }
 
     /// The error answers APNSwift turns into `APNSError`: reason (and for 410 the timestamp) from the body.

@@ -1,13 +1,12 @@
 import MockAPNs
 import MockAPNsControl
-import MockAPNsHTTP2
 import XCTest
 import TestSupport
 
-/// A mock server (not listening for APNs traffic) with a control plane on a free loopback port.
+/// A mock with no APNs listener at all, and a control plane over it on a free loopback port.
 struct ControlTestHarness {
     /// The mock whose state the control plane exposes.
-    let server: MockAPNsServer
+    let mock: Mock
     /// The control plane under test.
     let control: ControlServer
     /// Its bound port.
@@ -15,27 +14,25 @@ struct ControlTestHarness {
     /// A client pointed at it.
     var client: HTTPTestClient { HTTPTestClient(base: "http://127.0.0.1:\(port)") }
 
-    /// A mock with plain-TCP, no-credential configuration; nothing but the control plane listens.
-    static func makeServer() throws -> MockAPNsServer {
-        var configuration = MockServerConfiguration()
-        configuration.port = 0
-        configuration.tls = false
+    /// A mock with no credentials of its own (any signature passes); no transport serves it.
+    static func makeMock() throws -> Mock {
+        var configuration = MockConfiguration()
         configuration.trustBundledKeys = false
         configuration.trustAnySignature = true
-        return try MockAPNsServer(configuration: configuration)
+        return try Mock(configuration: configuration)
     }
 
     /// Starts a control plane with `token` (nil = open).
     static func start(token: String? = nil) async throws -> ControlTestHarness {
-        let server = try makeServer()
-        let control = ControlServer(server: server, configuration: ControlConfiguration(host: "127.0.0.1", port: 0, controlToken: token))
+        let mock = try makeMock()
+        let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "127.0.0.1", port: 0, controlToken: token))
         let port = try await control.start()
-        return ControlTestHarness(server: server, control: control, port: port)
+        return ControlTestHarness(mock: mock, control: control, port: port)
     }
 
     /// Stops the control plane and the mock.
     func stop() async {
         await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        mock.shutdown()
     }
 }

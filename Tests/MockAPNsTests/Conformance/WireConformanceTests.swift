@@ -56,7 +56,7 @@ final class WireConformanceTests: XCTestCase {
 
     private func run(_ c: ConformanceCase, on server: TestServer) throws -> String? {
         if let setup = c.request["path"]?.stringValue.flatMap(Self.bundleID(inPath:)), c.hasChannelSetup {
-            server.server.pipeline.channels.insert(
+            server.mock.pipeline.channels.insert(
                 bundleID: setup, channel: .init(id: ConformanceCase.channelID, messageStoragePolicy: Self.policy(of: c)))
         }
         let now = Int64(Date().timeIntervalSince1970)
@@ -79,7 +79,7 @@ final class WireConformanceTests: XCTestCase {
         if c.history.contains(where: { $0.atOffset != 0 }) {
             // Request i happens at history[i].atOffset seconds before the final one (which is at 0).
             let offsets = c.history.map(\.atOffset) + [0]
-            let clock = server.server.pipeline.configuration.clock
+            let clock = server.mock.pipeline.configuration.clock
             outcome = try H2Requests.runStepped(port: port, certificate: certificate, authority: c.appleHost, ca: ca,
                                                 requests) { index in
                 clock.set(offsetSeconds: offsets[index])

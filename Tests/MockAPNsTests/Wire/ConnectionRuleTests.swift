@@ -83,7 +83,7 @@ final class ConnectionRuleTests: XCTestCase {
 
     func testGoAwayFaultAnswersThenClosesWithReason() async throws {
         let server = try TestServer.start()
-        server.server.faults.add(FaultRule(name: "shutdown", count: 1, action: .goAway(reason: "Shutdown", errorCode: 0)))
+        server.mock.faults.add(FaultRule(name: "shutdown", count: 1, action: .goAway(reason: "Shutdown", errorCode: 0)))
         let jwt = try TestServer.jwt()
         let outcome = try H2Requests.run(port: server.port, [.push(jwt: jwt), .push(jwt: jwt)])
         XCTAssertNil(outcome.responses.first?.status, "the stream that met the fault is not answered")
@@ -100,12 +100,12 @@ final class ConnectionRuleTests: XCTestCase {
     func testResetStallAndDropFaultsAreRecorded() async throws {
         let server = try TestServer.start()
         let jwt = try TestServer.jwt()
-        server.server.faults.add(FaultRule(name: "reset", count: 1, action: .reset(errorCode: 2)))
+        server.mock.faults.add(FaultRule(name: "reset", count: 1, action: .reset(errorCode: 2)))
         let reset = try H2Requests.run(port: server.port, [.push(jwt: jwt), .push(jwt: jwt)])
         XCTAssertEqual(reset.responses.first?.reset, 2)
         XCTAssertEqual(reset.responses.last?.status, 200)
-        server.server.faults.removeAll()
-        server.server.faults.add(FaultRule(name: "drop", count: 1, action: .drop))
+        server.mock.faults.removeAll()
+        server.mock.faults.add(FaultRule(name: "drop", count: 1, action: .drop))
         let drop = try H2Requests.run(port: server.port, [.push(jwt: jwt)])
         XCTAssertNil(drop.responses.first?.status)
         let records = server.recorder.records()
@@ -116,7 +116,7 @@ final class ConnectionRuleTests: XCTestCase {
 
     func testDelayFaultAnswersLaterWithoutBlockingOthers() async throws {
         let server = try TestServer.start()
-        server.server.faults.add(FaultRule(name: "slow", token: TestServer.token64, count: 1, action: .delay(milliseconds: 300)))
+        server.mock.faults.add(FaultRule(name: "slow", token: TestServer.token64, count: 1, action: .delay(milliseconds: 300)))
         let outcome = try H2Requests.run(port: server.port, [.push(jwt: try TestServer.jwt())])
         XCTAssertEqual(outcome.responses.first?.status, 200)
         XCTAssertGreaterThanOrEqual(server.recorder.records().first?.durationMicros ?? 0, 300_000)

@@ -57,7 +57,7 @@ final class CurlWireTests: XCTestCase {
 
     func testUnregisteredDeviceGets410WithTimestamp() async throws {
         let server = try TestServer.start()
-        try server.server.devices.set(TestServer.token64, .unregistered(timestamp: 1_700_000_000_000))
+        try server.mock.devices.set(TestServer.token64, .unregistered(timestamp: 1_700_000_000_000))
         let result = try curl(server, path: "/3/device/\(TestServer.token64)",
                               headers: ["authorization: bearer \(try TestServer.jwt())", "apns-topic: com.example.app"],
                               body: #"{"aps":{"alert":"hi"}}"#)

@@ -29,12 +29,12 @@ final class KalykeWireTests: XCTestCase {
         let flagged = server.recorder.records().filter { $0.lint.contains { $0.id == "new-connection-per-push" } }
         XCTAssertFalse(flagged.isEmpty, "100 connections of one team in a burst are churn")
         XCTAssertEqual(server.recorder.statistics.newConnectionPerPush, flagged.count)
-        XCTAssertEqual(server.server.pipeline.churnFlaggedConnections, flagged.count, "one push per connection")
+        XCTAssertEqual(server.mock.pipeline.churnFlaggedConnections, flagged.count, "one push per connection")
     }
 
     func testUnregisteredReturnsReasonAndTimestamp() async throws {
         let server = try PythonClientWireSupport.start(self)
-        try server.server.devices.set(TestServer.token64, .unregistered(timestamp: 1_700_000_000_000))
+        try server.mock.devices.set(TestServer.token64, .unregistered(timestamp: 1_700_000_000_000))
         let result = try PythonClientWireSupport.send("kalyke_send.py", to: server, count: 1, concurrency: 1)
         XCTAssertEqual(result["results"] as? [String: Int], ["410 Unregistered": 1], "\(result)")
         let sample = try XCTUnwrap((result["samples"] as? [[String: Any]])?.first)

@@ -33,7 +33,7 @@ public struct BundledCredentials: Sendable, Equatable {
             candidates.append(dir.appendingPathComponent("certs").path)
             dir.deleteLastPathComponent()
         }
-        // Sources/MockAPNs/Server/BundledCredentials.swift → package root.
+        // Sources/MockAPNs/Mock/BundledCredentials.swift → package root.
         let root = URL(fileURLWithPath: sourceFile).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         candidates.append(root.appendingPathComponent("certs").path)

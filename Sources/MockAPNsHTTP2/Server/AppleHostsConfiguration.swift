@@ -1,4 +1,5 @@
 import APNsModel
+import MockAPNs
 
 /// The ports the mock listens on when it serves Apple's own host names (`serve --apple-hosts`), each settable and 0
 /// for a free one: pushes on 443 (beside ``MockServerConfiguration/port``, Apple's 2197), channel management on 2195

@@ -1,0 +1,10 @@
+import MockAPNs
+import MockAPNsHTTP2
+
+/// What `mockapns serve`'s flags and `MOCKAPNS_*` variables ask for: the mock itself, and its HTTP/2 listener.
+struct ServeConfiguration {
+    /// The mock: trust, pipeline, devices, faults, recording, relay, store.
+    var mock = MockConfiguration()
+    /// The APNs listener: address, ports, TLS identity, loops, limits.
+    var server = MockServerConfiguration()
+}
