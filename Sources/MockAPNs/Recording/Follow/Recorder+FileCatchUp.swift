@@ -20,16 +20,13 @@ extension Recorder {
         guard descriptor >= 0 else { throw .cannotOpenFile(path: filePath, errno: errno) }
         defer { close(descriptor) }
         var found: [FollowedRecord] = []
-        var done = false
         try RecordFileScanner.lines(descriptor: descriptor, path: filePath, from: index.entries[block].offset,
-                                    to: index.end) { line, _ in
-            guard !done, let seq = RecordFileIndex.seq(of: line), range.contains(seq) else {
-                if let seq = RecordFileIndex.seq(of: line), seq > range.upperBound { done = true }
-                return
-            }
-            guard let record = try? RecordedRequest(jsonLine: Array(line)) else { return }
-            found.append(FollowedRecord(record: record, line: Array(line) + [UInt8(ascii: "\n")]))
-            if found.count >= limit { done = true }
+                                    to: index.end) { line throws(RecorderError) in
+            guard let seq = RecordSeqPrefix.seq(of: line.bytes) else { return true }
+            if seq > range.upperBound { return false }
+            guard range.contains(seq), let record = try? RecordedRequest(jsonLine: line.bytes) else { return true }
+            found.append(FollowedRecord(record: record, line: Array(line.bytes) + [UInt8(ascii: "\n")]))
+            return found.count < limit
         }
         return found
     }

@@ -54,41 +54,23 @@ final class RecordFileIndex: Sendable {
             index = Snapshot(generation: index.generation)
         }
         let start = index.end
-        try RecordFileScanner.lines(descriptor: descriptor, path: path, from: start, to: nil) { line, offset in
-            index.end = offset + line.count + 1
-            guard let seq = Self.seq(of: line) else { return }
+        let end = try RecordFileScanner.lines(descriptor: descriptor, path: path, from: start, to: nil) { line throws(RecorderError) in
+            guard !line.unterminated, let seq = RecordSeqPrefix.seq(of: line.bytes) else { return true }
             if seq <= index.lastSeq {   // numbering starts again: only what follows is one sequence
                 index.entries.removeAll()
                 index.sinceEntry = 0
             }
-            if index.sinceEntry == 0 { index.entries.append(Entry(seq: seq, offset: offset)) }
+            if index.sinceEntry == 0 { index.entries.append(Entry(seq: seq, offset: line.offset)) }
             index.sinceEntry = (index.sinceEntry + 1) % Self.stride
             index.lastSeq = seq
+            return true
         }
+        index.end = end
         let result = index
         state.withLock { stored in
             guard stored.generation == result.generation else { return }
             if stored.end == start || result.end > stored.end { stored = result }
         }
         return result
-    }
-
-    /// The record's number, read from the `{"seq":N,` the recorder starts each line with, else by decoding the line.
-    static func seq(of line: ArraySlice<UInt8>) -> UInt64? {
-        let prefix = Array(#"{"seq":"#.utf8)
-        if line.starts(with: prefix) {
-            var value: UInt64 = 0
-            var digits = 0
-            for byte in line.dropFirst(prefix.count) {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
-                let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
-                let (sum, overflowB) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-                guard !overflowA, !overflowB else { return nil }
-                value = sum
-                digits += 1
-            }
-            if digits > 0 { return value }
-        }
-        return (try? RecordedRequest(jsonLine: Array(line)))?.seq
     }
 }

@@ -5,44 +5,60 @@ import Darwin
 #endif
 
 /// Reads a recording front to back in fixed-size chunks and hands over one line at a time, so memory stays at one
-/// chunk plus the longest line however large the file is (`mockapns list`, `stats`, `expect`, `export` on a
-/// recording of millions of pushes).
+/// chunk plus the longest line however large the file is: the one reader of record files, for the recorder's search,
+/// index and catch-up, and for `mockapns list`, `stats`, `expect` and `export` on a recording of millions of pushes.
 ///
-/// Lines are split as ``LineReader`` splits them: a trailing `\r` is dropped, blank lines (spaces and tabs only) are
-/// skipped but counted, and the text after the last newline (a line still being written) is handed over separately,
-/// flagged as unterminated, with the line number it would have.
-struct RecordLineScanner {
+/// A trailing `\r` is dropped, blank lines (spaces and tabs only) are skipped but counted, and the text after the
+/// last newline (a line still being written) is handed over separately, flagged as unterminated, with the line number
+/// it would have.
+package struct RecordLineScanner {
     /// One line of the file.
-    struct Line {
+    package struct Line {
         /// The line's bytes, without its newline (and `\r`); valid only during the callback.
-        let bytes: UnsafeBufferPointer<UInt8>
+        package let bytes: UnsafeBufferPointer<UInt8>
         /// 1-based line number, blank lines included.
-        let number: Int
+        package let number: Int
         /// Byte offset of the line's start in the file.
-        let offset: Int
+        package let offset: Int
         /// True for the text after the last newline: a torn or still-growing last line.
-        let unterminated: Bool
+        package let unterminated: Bool
+
+        package init(bytes: UnsafeBufferPointer<UInt8>, number: Int, offset: Int, unterminated: Bool) {
+            self.bytes = bytes
+            self.number = number
+            self.offset = offset
+            self.unterminated = unterminated
+        }
     }
 
     /// Bytes read per `read(2)`: large enough that system calls cost nothing next to parsing.
-    static let defaultChunkSize = 1 << 20
+    package static let defaultChunkSize = 1 << 20
 
     /// The open file.
-    let descriptor: Int32
+    package let descriptor: Int32
     /// Its path, for messages.
-    let path: String
+    package let path: String
     /// Where reading starts (a line start); line numbers count from here.
-    var start = 0
+    package var start = 0
     /// Bytes read per `read(2)`.
-    var chunkSize = Self.defaultChunkSize
+    package var chunkSize = Self.defaultChunkSize
     /// Where reading stops: lines starting at or after it are not handed over (the file's end when nil).
-    var end: Int?
+    package var end: Int?
+
+    /// Scans `descriptor` (opened from `path`) from `start` (a line start) to `end` (the file's end when nil).
+    package init(descriptor: Int32, path: String, start: Int = 0, end: Int? = nil) {
+        self.descriptor = descriptor
+        self.path = path
+        self.start = start
+        self.end = end
+    }
 
     /// Calls `body` with every non-blank line from ``start`` on, in file order, until it returns false or the file
     /// (or ``end``) ends. Returns the offset just past the last whole line read.
-    /// - Throws: what `body` throws, or ``InspectError/unreadable(path:reason:)`` when the file cannot be read.
+    /// - Throws: what `body` throws, or what `readFailed` makes of `errno` when the file cannot be read.
     @discardableResult
-    func forEachLine(_ body: (Line) throws -> Bool) throws -> Int {
+    package func forEachLine<Failure: Error>(readFailed: (Int32) -> Failure,
+                                             _ body: (Line) throws(Failure) -> Bool) throws(Failure) -> Int {
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         var carry: [UInt8] = []          // the start of a line that crosses chunks
         var position = start             // file offset of chunk[0]
@@ -52,10 +68,10 @@ struct RecordLineScanner {
             let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(position)) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw InspectError.unreadable(path: path, reason: String(cString: strerror(errno)))
+                throw readFailed(errno)
             }
             if count == 0 { break }
-            let stop = try chunk.withUnsafeBufferPointer { buffer -> Bool in
+            let stop = try chunk.withUnsafeBufferPointer { buffer throws(Failure) -> Bool in
                 var from = 0
                 while let newline = Self.newline(in: buffer, from: from, to: count) {
                     if let end, lineStart >= end { return true }
@@ -66,8 +82,8 @@ struct RecordLineScanner {
                                                      offset: lineStart, body)
                     } else {
                         carry.append(contentsOf: buffer[from..<newline])
-                        keepGoing = try carry.withUnsafeBufferPointer {
-                            try Self.deliver($0, number: lineNumber, offset: lineStart, body)
+                        keepGoing = try carry.withUnsafeBufferPointer { line throws(Failure) in
+                            try Self.deliver(line, number: lineNumber, offset: lineStart, body)
                         }
                         carry = []
                     }
@@ -82,7 +98,7 @@ struct RecordLineScanner {
             position += count
         }
         if !carry.isEmpty, end.map({ lineStart < $0 }) ?? true {
-            _ = try carry.withUnsafeBufferPointer { buffer in
+            _ = try carry.withUnsafeBufferPointer { buffer throws(Failure) in
                 try body(Line(bytes: buffer, number: lineNumber + 1, offset: lineStart, unterminated: true))
             }
         }
@@ -90,8 +106,8 @@ struct RecordLineScanner {
     }
 
     /// Hands a terminated line to `body` unless it is blank; strips one trailing `\r`.
-    private static func deliver(_ raw: UnsafeBufferPointer<UInt8>, number: Int, offset: Int,
-                                _ body: (Line) throws -> Bool) rethrows -> Bool {
+    private static func deliver<Failure: Error>(_ raw: UnsafeBufferPointer<UInt8>, number: Int, offset: Int,
+                                                _ body: (Line) throws(Failure) -> Bool) throws(Failure) -> Bool {
         var bytes = raw
         if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
         if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return true }
@@ -99,7 +115,7 @@ struct RecordLineScanner {
     }
 
     /// The index of the next `\n` in `buffer[from..<to]`.
-    static func newline(in buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+    package static func newline(in buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
         guard let base = buffer.baseAddress, from < to,
               let found = memchr(base + from, Int32(UInt8(ascii: "\n")), to - from) else { return nil }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))

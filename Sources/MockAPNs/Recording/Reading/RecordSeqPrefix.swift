@@ -1,11 +1,9 @@
-import MockAPNs
-
 /// A record line's `seq`, read from the `{"seq":N,` the recorder starts every line with, without decoding the line:
-/// how `show SEQ` steers its binary search through a recording of millions of lines.
-enum RecordSeqPrefix {
+/// how the recorder's file index and `show SEQ`'s binary search find their way through a recording of millions of lines.
+package enum RecordSeqPrefix {
     /// The number after `{"seq":`, or by decoding the whole line when it does not start that way; nil when the line
     /// is not a record.
-    static func seq(of line: UnsafeBufferPointer<UInt8>) -> UInt64? {
+    package static func seq(of line: UnsafeBufferPointer<UInt8>) -> UInt64? {
         let prefix = #"{"seq":"#.utf8
         if line.starts(with: prefix) {
             var value: UInt64 = 0
