@@ -22,7 +22,8 @@
 /// `connection.recordSuccess()`: the server does that after it has actually answered 200 (a fault plan or
 /// the device registry may still turn an accepted push into an error).
 public enum RequestDecider {
-    /// Decides `request` under `context`, updating the connection's token state.
+    /// Decides `request` under `context`, updating the connection's token state. A rejection after step 1 carries the
+    /// route it resolved, so what follows (the record's device token, the relay) does not read the path again.
     public static func decide(_ request: APNsRequest, context: DecisionContext,
                               connection: inout TokenConnectionState) -> Verdict {
         let route: Route
@@ -30,6 +31,14 @@ public enum RequestDecider {
         case .success(let resolved): route = resolved
         case .failure(let reason): return .rejected(reason)
         }
+        let verdict = decide(request, route: route, context: context, connection: &connection)
+        if case .rejected(let reason, nil) = verdict { return .rejected(reason, route: route) }
+        return verdict
+    }
+
+    /// Steps 2 to 5, for a request addressed to `route`.
+    private static func decide(_ request: APNsRequest, route: Route, context: DecisionContext,
+                               connection: inout TokenConnectionState) -> Verdict {
         guard context.servedAPIs.serves(route) else { return .rejected(.badPath) }
         let headers = HeaderIndex(request.headers)
         if headers.hasDuplicate { return .rejected(.duplicateHeaders) }

@@ -2,13 +2,22 @@
 public enum Verdict: Sendable, Hashable {
     /// Every rule passed; what was accepted.
     case accepted(AcceptedPush)
-    /// A rule failed; the reason APNs would answer (its `status` is the HTTP status).
-    case rejected(APNsReason)
+    /// A rule failed; the reason APNs would answer (its `status` is the HTTP status), and the endpoint the request
+    /// addressed when its path resolved to one (nil for `BadPath` and the other route errors).
+    case rejected(APNsReason, route: Route? = nil)
 
     /// The reason, when rejected.
     public var reason: APNsReason? {
-        if case .rejected(let reason) = self { return reason }
+        if case .rejected(let reason, _) = self { return reason }
         return nil
+    }
+
+    /// The endpoint the request addressed, accepted or not; nil when its path named none.
+    public var route: Route? {
+        switch self {
+        case .accepted(let push): return push.route
+        case .rejected(_, let route): return route
+        }
     }
 
     /// The accepted push, when accepted.

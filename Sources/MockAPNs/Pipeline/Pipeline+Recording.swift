@@ -1,9 +1,10 @@
 import APNsModel
 
 extension Pipeline {
-    /// The last stage: the wire response to `request` and its record, both made from `outcome`; then the record goes
-    /// to the recorder, or the push to the relay. `deviceToken` is the token in its path; `authentication` is how the
-    /// record shows the request's credential (`authentication(_:)`).
+    /// The last stage: the wire answer to `request` (``wireAnswer(to:request:on:streamLimit:)``), then either the
+    /// push goes upstream (``relayBranch(_:request:deviceToken:connection:authentication:answer:response:churnTeam:relay:completion:)``)
+    /// or the record goes to the recorder. `deviceToken` is the token in its path; `authentication` is how the record
+    /// shows the request's credential (`authentication(_:)`).
     ///
     /// `.later` when the answer waits for the record's write (`--record-sync`, `completion` then gets it) or for the
     /// upstream (`--relay`); `completion` is nil when nothing may wait.
@@ -11,77 +12,24 @@ extension Pipeline {
                  connection: PipelineConnection, authentication: RecordedRequest.Authentication,
                  streamLimit: UInt32?, churnTeam: String?,
                  completion: (@Sendable (PipelineResponse) -> Void)?) -> PipelineAnswer {
-        var headers: [HeaderField] = []
-        headers.reserveCapacity(3 + outcome.extraHeaders.count)   // one allocation: id, unique id, content type
-        // Broadcast and channel-management answers carry `apns-request-id`, never `apns-id`, whether the request
-        // was accepted or refused, also before its route was resolved (apns-rules §1.2, §3.5): decided by path (every
-        // broadcast route is on one of these paths).
-        let idField = Self.isBroadcastAPI(path: recorded.path) ? Self.requestIDField : Self.apnsIDField
-        // Echoed as sent (clients match on it), else generated; the record keeps a generated ID as its bits.
-        let apnsID: RecordedRequest.Response.IDSource
-        if let sent = recorded.value(lowercaseName: idField.name) {
-            apnsID = .text(sent)
-            headers.append(Self.field(idField, value: sent))
-        } else {
-            let generated = APNsIDGenerator.nextID()
-            apnsID = .generated(generated)
-            headers.append(Self.field(idField, value: generated.text))
-        }
-        var uniqueID = RecordedRequest.Response.IDSource.text(nil)
-        let environment = connection.environment ?? configuration.environment
-        if outcome.status == 200, environment == .development || outcome.route.map(Self.isBroadcastSend) == true {
-            let generated = APNsIDGenerator.nextID()
-            uniqueID = .generated(generated)
-            headers.append(Self.field(Self.uniqueIDField, value: generated.text))
-        }
-        headers.append(contentsOf: outcome.extraHeaders)
-        var body: [UInt8] = []
-        if let reasonText = outcome.reasonText, outcome.status >= 300 {
-            body = Self.reasonBody(reasonText, timestamp: outcome.timestamp)
-            headers.append(Self.contentTypeJSON)
-        } else if let payload = outcome.body {
-            body = payload
-            headers.append(Self.contentTypeJSON)
-        }
-
-        let answered: Bool
-        switch outcome.disposition {
-        case .respond: answered = true
-        case .goAway, .stall, .reset, .drop: answered = false
-        }
-        var faultsRecorded = outcome.firedFaults
-        if faultsRecorded.isEmpty, outcome.disposition != .respond { faultsRecorded = ["fault"] }
-        let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
-        let delayMicros = outcome.delay.map { Int64($0.components.seconds) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
-        let response = RecordedRequest.Response(
-            status: answered ? outcome.status : 0, reason: outcome.reasonText, apnsID: answered ? apnsID : .text(nil),
-            apnsUniqueID: answered ? uniqueID : .text(nil), timestamp: outcome.timestamp)
-        let pipelineResponse = PipelineResponse(status: outcome.status, headers: headers, body: body,
-                                                disposition: outcome.disposition, delay: outcome.delay,
-                                                streamLimit: streamLimit)
-        var whenWritten: WriteCompletion?
-        if let completion, recorder.writesBeforeAnswering {
-            whenWritten = { written in completion(written ? pipelineResponse : pipelineResponse.unrecorded()) }
-        }
-        var relaySkipped = relay == nil ? nil : relaySkipReason(outcome)
-        if let relay, relaySkipped == nil, let completion, let deviceToken {
-            let record = self.record(
-                of: recorded, on: connection, deviceToken: deviceToken,
-                payloadSource: outcome.payload ?? .body(recorded.body),
-                auth: authentication, response: response, faults: faultsRecorded, durationMicros: elapsed)
-            relaySkipped = relayMatchSkipReason(record)
-            if relaySkipped == nil {
-                relayThenAnswer(record, through: relay, deviceToken: deviceToken, mockAnswer: pipelineResponse,
-                                receivedAtNanos: connection.receivedAtNanos, churnTeam: churnTeam, answer: completion)
-                return .later
+        let (answer, response) = wireAnswer(to: outcome, request: recorded, on: connection, streamLimit: streamLimit)
+        var relaySkipped: String?
+        if let relay {
+            switch relayBranch(outcome, request: recorded, deviceToken: deviceToken, connection: connection,
+                               authentication: authentication, answer: answer, response: response,
+                               churnTeam: churnTeam, relay: relay, completion: completion) {
+            case .relayed: return .later
+            case .skipped(let why): relaySkipped = why
             }
         }
+        var whenWritten: WriteCompletion?
+        if let completion, recorder.writesBeforeAnswering {
+            whenWritten = { written in completion(written ? answer : answer.unrecorded()) }
+        }
+        let delayMicros = outcome.delay.map { Int64($0.components.seconds) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
         func record() -> RecordedRequest {
-            var made = self.record(
-                of: recorded, on: connection, deviceToken: deviceToken,
-                payloadSource: outcome.payload ?? .body(recorded.body),
-                auth: authentication, response: response, faults: faultsRecorded,
-                durationMicros: elapsed + delayMicros)
+            var made = self.record(of: recorded, on: connection, deviceToken: deviceToken, outcome: outcome,
+                                   auth: authentication, response: response, extraMicros: delayMicros)
             if let relaySkipped { made.relay = .notRelayed(relaySkipped) }
             return made
         }
@@ -96,23 +44,21 @@ extension Pipeline {
         } else {
             recorder.appendNumbered(record(), whenWritten: whenWritten)
         }
-        return whenWritten == nil ? .now(pipelineResponse) : .later
+        return whenWritten == nil ? .now(answer) : .later
     }
 
-    // The response's header fields by name, made once: `HeaderField(name:value:)` checks that a name is lowercase
-    // (a scan of it) every time, and these names are constants.
-    // The ID fields are new on every answer: marked so the HTTP/2 connection keeps them out of its HPACK table.
-    private static let apnsIDField = HeaderField(lowercaseName: "apns-id", value: "", valueIsUnique: true)
-    private static let requestIDField = HeaderField(lowercaseName: "apns-request-id", value: "", valueIsUnique: true)
-    private static let uniqueIDField = HeaderField(lowercaseName: "apns-unique-id", value: "", valueIsUnique: true)
-    private static let contentTypeJSON = HeaderField(name: "content-type", value: "application/json")
-
-    /// `template` (a constant name) with `value`.
+    /// The record of a decided request: `outcome`'s payload and fired faults (a fault that broke the exchange with no
+    /// rule name shows as `fault`), its time on the mock so far plus `extraMicros` (a delay still to be waited out).
     @inline(__always)
-    private static func field(_ template: HeaderField, value: String) -> HeaderField {
-        var field = template
-        field.value = value
-        return field
+    func record(of request: APNsRequest, on connection: PipelineConnection, deviceToken: String?,
+                outcome: PipelineDecision, auth: RecordedRequest.Authentication, response: RecordedRequest.Response,
+                extraMicros: Int64) -> RecordedRequest {
+        var faults = outcome.firedFaults
+        if faults.isEmpty, outcome.disposition != .respond { faults = ["fault"] }
+        let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
+        return record(of: request, on: connection, deviceToken: deviceToken,
+                      payloadSource: outcome.payload ?? .body(request.body), auth: auth, response: response,
+                      faults: faults, durationMicros: elapsed + extraMicros)
     }
 
     /// The record of `request` as received on `connection`: every answer, decided or refused, is built here, stamped
@@ -128,24 +74,6 @@ extension Pipeline {
             deviceToken: deviceToken, headers: request.headers, body: request.body, payloadSource: payloadSource,
             payloadBytes: request.body.count, auth: auth, response: response, faults: faults, lint: [],
             durationMicros: durationMicros, environment: connection.environment)
-    }
-
-    /// Whether `path` is on the broadcast push (`/4/broadcasts/…`) or channel-management (`/1/apps/…`) API, whose
-    /// answers identify themselves with `apns-request-id`.
-    static func isBroadcastAPI(path: String) -> Bool {
-        path.utf8.starts(with: "/4/broadcasts".utf8) || path.utf8.starts(with: "/1/apps".utf8)
-    }
-
-    private static func isBroadcastSend(_ route: Route) -> Bool {
-        if case .broadcast = route { return true }
-        return false
-    }
-
-    /// `{"reason":"…"}`, plus `"timestamp"` (ms) for 410s: APNs's error body.
-    public static func reasonBody(_ reason: String, timestamp: Int64?) -> [UInt8] {
-        var members: [JSONValue.JSONMember] = [.init("reason", .string(reason))]
-        if let timestamp { members.append(.init("timestamp", .integer(timestamp))) }
-        return Array(JSONValue.object(members).jsonText().utf8)
     }
 
     /// `deviceToken(in: path)`, reusing the routed token's string when it is all of the path after

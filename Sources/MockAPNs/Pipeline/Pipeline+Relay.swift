@@ -2,6 +2,30 @@ import APNsModel
 import DeviceSimulation
 
 extension Pipeline {
+    /// What became of a push under `--relay`.
+    enum RelayBranch {
+        /// It went upstream: the upstream's answer reaches the transport's completion, and the record is written then.
+        case relayed
+        /// It stays with the mock, for this reason (the record says it).
+        case skipped(String)
+    }
+
+    /// Sends the push upstream when it qualifies (``relaySkipReason(_:)``, ``relayMatchSkipReason(_:)``) and its answer
+    /// may wait (`completion`); the record is made now and written once the upstream has answered.
+    func relayBranch(_ outcome: PipelineDecision, request: APNsRequest, deviceToken: String?,
+                     connection: PipelineConnection, authentication: RecordedRequest.Authentication,
+                     answer: PipelineResponse, response: RecordedRequest.Response, churnTeam: String?,
+                     relay: any PushRelay, completion: (@Sendable (PipelineResponse) -> Void)?) -> RelayBranch {
+        if let why = relaySkipReason(outcome) { return .skipped(why) }
+        guard let completion, let deviceToken else { return .skipped("not relayed: only device pushes (/3/device/…) are relayed") }
+        let record = self.record(of: request, on: connection, deviceToken: deviceToken, outcome: outcome,
+                                 auth: authentication, response: response, extraMicros: 0)
+        if let why = relayMatchSkipReason(record) { return .skipped(why) }
+        relayThenAnswer(record, through: relay, deviceToken: deviceToken, mockAnswer: answer,
+                        receivedAtNanos: connection.receivedAtNanos, churnTeam: churnTeam, answer: completion)
+        return .relayed
+    }
+
     /// Why `outcome` is not sent upstream, or nil when it is: only device pushes the mock itself accepted (or, with
     /// `relaysRejected`, rejected) and answers at once are relayed, so a broken sender does not hammer the upstream
     /// with what the mock refuses.

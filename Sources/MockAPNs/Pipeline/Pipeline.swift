@@ -123,8 +123,9 @@ public final class Pipeline: Sendable {
         var decision = PipelineDecision()
         // Handed over (`consume`), not copied: a verdict is a value of many reference-counted fields.
         switch consume verdict {
-        case .rejected(let reason):
+        case .rejected(let reason, let route):
             decision.reject(reason)
+            decision.route = route
         case .accepted(let push):
             decision.accept(push)
             if let pending = decide(push, request: request, into: &decision, canDefer: completion != nil, claims: nil) {

@@ -16,6 +16,7 @@ struct PipelineDecision {
     var firedFaults: [String] = []
     var disposition = PipelineDisposition.respond
     var delay: Duration?
+    /// The endpoint the request addressed, accepted or rejected; nil when its path named none.
     var route: Route?
     /// The accepted push's payload, as the push holds it (nil: no push was accepted).
     var payload: PayloadSource?
