@@ -60,7 +60,7 @@ struct ExpectCommand: AsyncParsableCommand {
     }
 
     /// The expectation checked against the source's records in `scope`; a recording is streamed through a tally.
-    private static func evaluate(_ expectation: Expectation, over source: RecordSource, scope: RecordFilter) async throws(InspectError) -> ExpectationResult {
+    private static func evaluate(_ expectation: Expectation, over source: InspectSource, scope: RecordFilter) async throws(InspectError) -> ExpectationResult {
         guard case .file(let file) = source else {
             return expectation.evaluate(try await source.records(matching: scope))
         }

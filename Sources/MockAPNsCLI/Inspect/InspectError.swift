@@ -16,6 +16,11 @@ enum InspectError: Error, CustomStringConvertible {
     /// The `--store` database cannot be read (unreachable, login refused, schema too old or too new).
     case store(String)
 
+    /// `error` from reading `source` as the inspection error it is, or else as `source` being unreadable.
+    static func wrapping(_ error: any Error, source: String) -> InspectError {
+        error as? InspectError ?? .unreadable(path: source, reason: "\(error)")
+    }
+
     /// A sentence saying what went wrong and what to try.
     var description: String {
         switch self {

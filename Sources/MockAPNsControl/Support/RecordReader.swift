@@ -11,6 +11,15 @@ struct RecordReader: Sendable {
     let recorder: Recorder
     /// The shared store, when the server has one.
     let store: (any RecordStore)?
+    /// What the record routes read: the store when there is one, else the recorder.
+    private let source: any RecordSource
+
+    /// Reads the shared `store` when there is one, else `recorder`.
+    init(recorder: Recorder, store: (any RecordStore)?) {
+        self.recorder = recorder
+        self.store = store
+        source = store.map { StoreRecords($0) } ?? RecorderRecords(recorder)
+    }
 
     /// How many records a list from a shared store returns when the request sets no `limit`: a table of weeks of
     /// pushes is not one JSON answer.
@@ -18,24 +27,16 @@ struct RecordReader: Sendable {
 
     /// The records matching `filter`, oldest first (with a store: the newest ``storeListLimit`` unless `limit` says).
     func records(matching filter: RecordFilter) async throws -> [RecordedRequest] {
-        guard let store else { return recorder.records(matching: filter) }
+        guard let store else { return try await source.records(matching: filter) }
         var limited = filter
         if limited.limit == nil { limited.limit = Self.storeListLimit }
-        return try await reading(store) { try await $0.records(matching: limited, before: nil).map { $0.withLint() } }
+        return try await reading(store) { _ in try await source.records(matching: limited) }
     }
 
     /// The record named `id` (a number, or an `apns-id`), with lint findings; nil when there is none.
     func record(_ id: String) async throws -> RecordedRequest? {
-        if let store { return try await reading(store) { try await $0.record(RecordID(parsing: id))?.withLint() } }
-        if let seq = UInt64(id) {
-            let recorder = self.recorder
-            // May read the record file: off the server's event loops.
-            let found = try await Task.detached { () throws(RecorderError) -> RecordedRequest? in
-                try recorder.findRecord(seq: seq)
-            }.value
-            if let found { return found }
-        }
-        return recorder.record(apnsID: id) ?? recorder.record(apnsID: id.lowercased())
+        guard let store else { return try await source.record(id) }
+        return try await reading(store) { _ in try await source.record(id) }
     }
 
     /// A page of the search grammar's matches, newest first, and the newest record's number when it began (a live

@@ -2,8 +2,8 @@ import APNsModel
 import Foundation
 import MockAPNs
 
-/// Talks to a running mock's control plane (`/api/v1/…`).
-struct ControlClient: Sendable {
+/// Talks to a running mock's control plane (`/api/v1/…`); as a ``RecordSource``, reads the records it serves.
+struct ControlClient: RecordSource {
     /// E.g. `http://127.0.0.1:2198`.
     let baseURL: URL
     /// Sent as `authorization: Bearer <token>` when set.
@@ -18,11 +18,19 @@ struct ControlClient: Sendable {
         return try items.map { item throws(InspectError) in try Self.record(from: item, url: baseURL) }
     }
 
-    /// `GET /api/v1/notifications/{id}` (sequence number or apns-id).
-    func record(_ id: String) async throws(InspectError) -> RecordedRequest {
+    /// `GET /api/v1/notifications/{id}` (sequence number or apns-id); nil on its 404.
+    func record(_ id: String) async throws(InspectError) -> RecordedRequest? {
         let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? id
-        return try Self.record(from: try await get("api/v1/notifications/\(escaped)", query: []), url: baseURL)
+        do {
+            return try Self.record(from: try await get("api/v1/notifications/\(escaped)", query: []), url: baseURL)
+        } catch {
+            guard case .notFound = error else { throw error }
+            return nil
+        }
     }
+
+    /// The control plane's URL.
+    var label: String { baseURL.absoluteString }
 
     /// `GET /api/v1/devices/{token}/screen?at=` and `…/timeline?until=` as sent: what the device shows at `at`
     /// (nil: now on the mock's clock) and its timeline's entries up to then.

@@ -12,9 +12,24 @@ import MockAPNs
 /// Every read streams: records are decoded one line at a time from fixed-size chunks and handed on, so memory does
 /// not grow with the file (a load test's recording may hold millions of pushes). A last line still being written (no
 /// newline, not parseable yet) is left out; any other bad line is an error naming its line number.
-struct RecordFile: Sendable {
+struct RecordFile: RecordSource {
     /// The file's path as given.
     let path: String
+
+    /// The path, for messages.
+    var label: String { path }
+
+    /// The records that match `filter`, oldest first: only the matches are kept, and with a limit only the newest
+    /// ones, read from the end of the file.
+    func records(matching filter: RecordFilter) throws(InspectError) -> [RecordedRequest] {
+        if let limit = filter.limit, limit >= 0 { return try newest(limit, matching: filter) }
+        var matches: [RecordedRequest] = []
+        try forEachRecord { record in
+            if filter.matches(record) { matches.append(record) }
+            return true
+        }
+        return matches
+    }
 
     /// How often ``follow(matching:includeExisting:)`` looks for appended lines.
     static let pollInterval: Duration = .milliseconds(200)

@@ -31,7 +31,7 @@ struct SourceOptions: ParsableArguments {
     var controlToken: String?
 
     /// The source these options name; at most one of `--server`, `--ready-file`, `--file`, `--store`.
-    func resolve() throws(InspectError) -> RecordSource {
+    func resolve() throws(InspectError) -> InspectSource {
         let given = [server, readyFile, file, store].compactMap { $0 }
         guard given.count <= 1 else {
             throw .usage("Give at most one of --server, --ready-file, --file and --store.")

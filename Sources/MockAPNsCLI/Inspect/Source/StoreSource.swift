@@ -2,8 +2,9 @@ import MockAPNs
 import MockAPNsPostgres
 
 /// Records read from a shared PostgreSQL store (`--store postgres://…`): every instance's records in the store's
-/// namespace, numbered by the store-wide id (what `show ID` and `--since` take).
-struct StoreSource {
+/// namespace, numbered by the store-wide id (what `show ID` and `--since` take). Each read goes through
+/// ``StoreRecords`` and closes the connection after it.
+struct StoreSource: RecordSource {
     /// The store; opened (and its schema checked) on first use.
     let store: PostgresRecordStore
 
@@ -12,16 +13,12 @@ struct StoreSource {
 
     /// The records that match `filter`, oldest first.
     func records(matching filter: RecordFilter) async throws(InspectError) -> [RecordedRequest] {
-        try await run { try await store.records(matching: filter, before: nil) }
+        try await run { try await StoreRecords(store).records(matching: filter) }
     }
 
-    /// The record with store-wide id or apns-id `id`.
-    func record(_ id: String) async throws(InspectError) -> RecordedRequest {
-        let found = try await run { try await store.record(RecordID(parsing: id)) }
-        guard let found else {
-            throw .notFound("No record in \(label) has id or apns-id '\(id)'; `mockapns list --store URL` shows them.")
-        }
-        return found
+    /// The record with store-wide id or apns-id `id`, or nil.
+    func record(_ id: String) async throws(InspectError) -> RecordedRequest? {
+        try await run { try await StoreRecords(store).record(id) }
     }
 
     /// Counters over the store's records.

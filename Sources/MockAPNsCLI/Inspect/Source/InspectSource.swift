@@ -1,7 +1,9 @@
 import MockAPNs
 
-/// Records from a live control plane, a recording file or a shared store, behind one interface.
-enum RecordSource {
+/// The records an inspection command reads, as its options chose them: a live control plane (`--server`,
+/// `--ready-file`), a recording file (`--file`) or a shared store (`--store`). Each is a ``RecordSource``; this type
+/// adds what differs between them: the follow mode of `tail`, and the command to suggest when a record is missing.
+enum InspectSource {
     /// A running mock's control plane.
     case live(ControlClient)
     /// A JSON Lines recording.
@@ -9,40 +11,43 @@ enum RecordSource {
     /// A shared PostgreSQL store (`--store`).
     case store(StoreSource)
 
-    /// The records that match `filter`, oldest first. A file is streamed: only the matches are kept, and with a
-    /// limit only the newest ones, read from the end of the file.
-    func records(matching filter: RecordFilter) async throws(InspectError) -> [RecordedRequest] {
+    /// The records, whichever holds them.
+    var source: any RecordSource {
         switch self {
-        case .live(let client): return try await client.records(matching: filter)
-        case .file(let file):
-            if let limit = filter.limit, limit >= 0 { return try file.newest(limit, matching: filter) }
-            var matches: [RecordedRequest] = []
-            try file.forEachRecord { record in
-                if filter.matches(record) { matches.append(record) }
-                return true
-            }
-            return matches
-        case .store(let store): return try await store.records(matching: filter)
+        case .live(let client): return client
+        case .file(let file): return file
+        case .store(let store): return store
         }
     }
 
-    /// The record with sequence number or apns-id `id`.
+    /// The records that match `filter`, oldest first. A file is streamed: only the matches are kept, and with a
+    /// limit only the newest ones, read from the end of the file.
+    func records(matching filter: RecordFilter) async throws(InspectError) -> [RecordedRequest] {
+        do {
+            return try await source.records(matching: filter)
+        } catch {
+            throw InspectError.wrapping(error, source: label)
+        }
+    }
+
+    /// The record with sequence number or apns-id `id`; not finding it is an error naming the command that lists
+    /// what there is.
     func record(_ id: String) async throws(InspectError) -> RecordedRequest {
+        let found: RecordedRequest?
+        do {
+            found = try await source.record(id)
+        } catch {
+            throw InspectError.wrapping(error, source: label)
+        }
+        if let found { return found }
         switch self {
         case .live(let client):
-            do {
-                return try await client.record(id)
-            } catch {
-                guard case .notFound = error else { throw error }
-                // The server's 404 names its HTTP route; a CLI user wants the command that lists what there is.
-                throw .notFound("No record on \(client.baseURL.absoluteString) has sequence number or apns-id '\(id)'; "
-                    + "`mockapns list --server \(client.baseURL.absoluteString)` shows the ones it keeps.")
-            }
+            throw .notFound("No record on \(client.baseURL.absoluteString) has sequence number or apns-id '\(id)'; "
+                + "`mockapns list --server \(client.baseURL.absoluteString)` shows the ones it keeps.")
         case .file(let file):
-            if let found = try file.record(id) { return found }
             throw .notFound("No record in \(file.path) has sequence number or apns-id '\(id)'; `mockapns list --file \(file.path)` shows them.")
         case .store(let store):
-            return try await store.record(id)
+            throw .notFound("No record in \(store.label) has id or apns-id '\(id)'; `mockapns list --store URL` shows them.")
         }
     }
 
@@ -57,11 +62,5 @@ enum RecordSource {
     }
 
     /// Where the records come from, for messages.
-    var label: String {
-        switch self {
-        case .live(let client): return client.baseURL.absoluteString
-        case .file(let file): return file.path
-        case .store(let store): return store.label
-        }
-    }
+    var label: String { source.label }
 }
