@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "MockAPNsHTTP2", targets: ["MockAPNsHTTP2"]),
         .library(name: "MockAPNsHTTP1", targets: ["MockAPNsHTTP1"]),
         .library(name: "APNsClient", targets: ["APNsClient"]),
+        .library(name: "MockAPNsRelay", targets: ["MockAPNsRelay"]),
         .library(name: "APNsTesting", targets: ["APNsTesting"]),
         .executable(name: "mockapns", targets: ["mockapns"]),
         // The fuzz targets' logic, for the libFuzzer package in Fuzz/ (a separate package, so fuzz executables and
@@ -136,6 +137,14 @@ let package = Package(
             dependencies: ["APNsClient", "MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "TestSupport"],
             swiftSettings: strict
         ),
+        // The relay (`serve --relay URL`, `APNsMockOptions.relay`): accepted device pushes sent on to an upstream APNs
+        // through APNsClient, its answer returned to the sender; no ArgumentParser, no command line. → MockAPNs, APNsClient,
+        // APNsModel, APNsCrypto (checks keys and certificates at start), HTTP2 (the forwarding clients' event loop), Support
+        .target(
+            name: "MockAPNsRelay",
+            dependencies: ["MockAPNs", "APNsClient", "APNsModel", "APNsCrypto", "HTTP2", "Support"],
+            swiftSettings: strict
+        ),
         // What a sender's XCTest / Swift Testing suite imports: the in-process mock fixture and assertions; re-exports
         // the client, the model and MockAPNs' fault, device and record values only.
         // → MockAPNs, MockAPNsHTTP2, MockAPNsHTTP1, DeviceSimulation, APNsModel, APNsClient (never the control plane)
@@ -229,15 +238,16 @@ let package = Package(
             dependencies: ["MockAPNsWebhooks", "MockAPNs", "APNsModel", "APNsCrypto", "TestSupport"],
             swiftSettings: strict
         ),
-        // The `mockapns` command line: every subcommand, its options, record reading, output formats, send, relay,
-        // store and webhook options; only the root command is public. → MockAPNs, MockAPNsHTTP2, MockAPNsControl,
-        // MockAPNsHTTP1, MockAPNsPostgres, MockAPNsWebhooks, APNsModel, APNsCrypto, APNsClient, HTTP2, Support,
-        // ArgumentParser, Logging, AsyncHTTPClient (the one outbound HTTP client: the control plane's readers, webhooks,
-        // relay), NIOCore, NIOPosix
+        // The `mockapns` command line: every subcommand, its options, record reading, output formats, send, and the
+        // relay, store and webhook options; only the root command is public. → MockAPNs, MockAPNsHTTP2, MockAPNsControl,
+        // MockAPNsHTTP1, MockAPNsPostgres, MockAPNsWebhooks, MockAPNsRelay, APNsModel, APNsCrypto, APNsClient, HTTP2,
+        // Support, ArgumentParser, Logging, AsyncHTTPClient (the one outbound HTTP client: the control plane's readers,
+        // webhooks), NIOCore, NIOPosix
         .target(
             name: "MockAPNsCLI",
             dependencies: [
-                "MockAPNs", "MockAPNsHTTP2", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "MockAPNsWebhooks", "APNsModel",
+                "MockAPNs", "MockAPNsHTTP2", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "MockAPNsWebhooks",
+                "MockAPNsRelay", "APNsModel",
                 "DeviceSimulation", "APNsCrypto", "APNsClient", "HTTP2",
                 "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -251,7 +261,7 @@ let package = Package(
         // In-process tests of the command line: parsing, record files, checks, output formats, send and relay options.
         .testTarget(
             name: "MockAPNsCLITests",
-            dependencies: ["MockAPNsCLI", "MockAPNs", "MockAPNsHTTP2", "APNsModel", "APNsClient", "TestSupport",
+            dependencies: ["MockAPNsCLI", "MockAPNs", "MockAPNsHTTP2", "MockAPNsRelay", "APNsModel", "APNsClient", "TestSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),

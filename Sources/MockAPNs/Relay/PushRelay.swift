@@ -1,8 +1,8 @@
 /// Sends a push the mock accepted on to an upstream APNs (Apple's, or another mock) and reports its answer:
 /// `serve --relay URL`.
 ///
-/// Declared here and implemented where the sender library may be linked (the `mockapns` executable), so this module
-/// and the test kit that embeds it build no client.
+/// Declared here and implemented in `MockAPNsRelay` (`APNsClientRelay`, on the sender library), so this module stays
+/// free of any client; `mockapns serve` and the test kit's `APNsMock` both link that one.
 public protocol PushRelay: Sendable {
     /// Sends `push` upstream once (the relay never retries: the sender owns retries, as with Apple) and returns the
     /// upstream's answer, or why there is none (`error`, answered `503 ServiceUnavailable`). Never throws: every

@@ -1,11 +1,11 @@
-import APNsClient
 import ArgumentParser
 import Foundation
-import HTTP2
 import MockAPNs
+import MockAPNsRelay
 
 /// The relay flags of `mockapns serve` (`@OptionGroup var relayOptions: RelayOptions`), each with its
-/// `MOCKAPNS_<NAME>` fallback: where accepted device pushes go on to, and who the mock is to that upstream.
+/// `MOCKAPNS_<NAME>` fallback: where accepted device pushes go on to, and who the mock is to that upstream. They
+/// become a `RelayConfiguration` (files read) and the relay is `MockAPNsRelay`'s, its errors said as the flag to fix.
 struct RelayOptions: ParsableArguments {
     @Option(name: .customLong("relay"), help: ArgumentHelp(
         "Send every device push the mock accepts on to this APNs (e.g. https://api.sandbox.push.apple.com) and answer the sender with its answer.",
@@ -57,80 +57,69 @@ struct RelayOptions: ParsableArguments {
         "Keep relayed pushes' provider tokens whole in the records (default: their signature is cut off, as they reached a real APNs)."))
     var recordCredentials = false
 
-    /// The relay these flags describe, or nil without `--relay`; throws a sentence naming the flag to fix.
+    /// The relay these flags describe, or nil without `--relay`; throws a sentence naming the flag to fix. No
+    /// connection opens before the first relayed push.
     func makeRelay(environment env: EnvironmentOptions) throws -> APNsClientRelay? {
+        guard let configuration = try configuration(environment: env) else { return nil }
+        do {
+            return try APNsClientRelay(configuration: configuration)
+        } catch {
+            throw ValidationError(message(for: error, environment: env))
+        }
+    }
+
+    /// The relay configuration these flags and `MOCKAPNS_RELAY*` describe, files read; nil without `--relay`.
+    func configuration(environment env: EnvironmentOptions) throws -> RelayConfiguration? {
         guard let url = relayURL ?? env["RELAY"] else { return nil }
         let keyFile = relayKeyFile ?? env["RELAY_KEY_FILE"]
         let certPath = relayCert ?? env["RELAY_CERT"]
         let certKeyPath = relayCertKey ?? env["RELAY_CERT_KEY"]
-        var signingKey: APNsAuthentication?
-        if let keyFile {
+        var configuration = RelayConfiguration(upstream: .custom(url: url))
+        switch (keyFile, certPath, certKeyPath) {
+        case (let keyFile?, nil, nil):
             guard let key = KeyFileArgument(keyFile) else {
                 throw ValidationError("--relay-key-file must be TEAMID:KEYID:PATH, got \"\(keyFile)\"")
             }
-            signingKey = .token(privateKeyPEM: try Self.read(key.path, flag: "--relay-key-file"), keyID: key.keyID,
-                                teamID: key.teamID)
-        }
-        var certificateAuthentication: APNsAuthentication?
-        switch (certPath, certKeyPath) {
-        case let (cert?, key?):
-            if keyFile != nil {
-                throw ValidationError("--relay-key-file re-signs every push, so --relay-cert/--relay-cert-key would never be used: give one")
-            }
-            certificateAuthentication = .certificate(pem: try Self.read(cert, flag: "--relay-cert"),
-                                                     privateKeyPEM: try Self.read(key, flag: "--relay-cert-key"))
-        case (nil, nil):
-            certificateAuthentication = nil
+            configuration.credentials = .resign(privateKeyPEM: try Self.read(key.path, flag: "--relay-key-file"),
+                                                keyID: key.keyID, teamID: key.teamID)
+        case (_?, _?, _?):
+            throw ValidationError("--relay-key-file re-signs every push, so --relay-cert/--relay-cert-key would never be used: give one")
+        case (nil, let cert?, let key?):
+            configuration.credentials = .forward(clientCertificate: RelayClientCertificate(
+                certificatePEM: try Self.read(cert, flag: "--relay-cert"), privateKeyPEM: try Self.read(key, flag: "--relay-cert-key")))
+        case (nil, nil, nil):
+            configuration.credentials = .forward()
         default:
             throw ValidationError("--relay-cert and --relay-cert-key go together")
         }
+        configuration.trustRootsPEM = try (relayCA ?? env["RELAY_CA"]).map { try Self.read($0, flag: "--relay-ca") }
         let seconds = try relayTimeout ?? env["RELAY_TIMEOUT"].map { text in
             guard let value = Double(text) else { throw ValidationError("MOCKAPNS_RELAY_TIMEOUT must be a number of seconds, got \"\(text)\"") }
             return value
         } ?? 10
-        guard seconds > 0 else { throw ValidationError("--relay-timeout must be more than 0 seconds") }
-        let connections = try relayConnections ?? env.int("RELAY_CONNECTIONS") ?? 2
-        guard connections >= 1 else { throw ValidationError("--relay-connections must be at least 1") }
-        let maxInFlight = try relayMaxInFlight ?? env.int("RELAY_MAX_IN_FLIGHT") ?? 1000
-        guard maxInFlight >= 1 else { throw ValidationError("--relay-max-in-flight must be at least 1") }
-        let caPath = relayCA ?? env["RELAY_CA"]
-        let trust = try caPath.map { try Self.read($0, flag: "--relay-ca") }
-        @Sendable func client(_ authentication: APNsAuthentication, connections: Int, group: EventLoopGroup? = nil) throws -> APNsClient {
-            let configuration = APNsClientConfiguration(
-                environment: .custom(url: url), authentication: authentication, trustRootsPEM: trust,
-                connections: connections, requestTimeout: .milliseconds(Int64(seconds * 1000)), retryPolicy: .never,
-                connectTimeout: .milliseconds(Int64(min(seconds, 10) * 1000)), eventLoopThreads: 1)
-            do {
-                return try APNsClient(configuration: configuration, group: group)
-            } catch {
-                throw ValidationError("--relay \(url): \(error)")
-            }
+        // Whole milliseconds; nil past Int64 (or for inf and NaN), so no value traps.
+        guard let milliseconds = Int64(exactly: (seconds * 1000).rounded()) else {
+            throw ValidationError("--relay-timeout \(seconds) is out of range: give a number of seconds such as 10")
         }
-        let tokens: APNsClientRelay.TokenRoute
-        if let signingKey {
-            tokens = .resign(try client(signingKey, connections: connections))
-        } else {
-            // A connection per sender token (APNs ties a token to its connection); --relay-connections bounds how
-            // many senders' tokens are kept connected at once.
-            do {
-                _ = try APNsEndpoint.custom(url: url).address()   // a bad URL is said now, not on the first push
-            } catch {
-                throw ValidationError("--relay \(url): \(error)")
-            }
-            // One event loop for every sender's connection: no thread per forwarded token.
-            let loops: EventLoopGroup
-            do {
-                loops = try EventLoopGroup(threads: 1)
-            } catch {
-                throw ValidationError("--relay: could not start an event loop: \(error)")
-            }
-            tokens = .forward(ForwardingClients(limit: max(connections, 8), group: loops) {
-                try client(.perNotification, connections: 1, group: loops)
-            })
+        configuration.timeout = .milliseconds(milliseconds)
+        configuration.connections = try relayConnections ?? env.int("RELAY_CONNECTIONS") ?? configuration.connections
+        configuration.maxInFlight = try relayMaxInFlight ?? env.int("RELAY_MAX_IN_FLIGHT") ?? configuration.maxInFlight
+        return configuration
+    }
+
+    /// `error` as the flag to fix: the relay module names the configuration's field, `serve` its flag.
+    private func message(for error: RelayConfigurationError, environment env: EnvironmentOptions) -> String {
+        func given(_ flag: String?, _ variable: String) -> String { (flag ?? env[variable]).map { " " + $0 } ?? "" }
+        switch error {
+        case .invalidUpstream(let why): return "--relay \(why)"
+        case .invalidSigningKey(let why): return "--relay-key-file\(given(relayKeyFile, "RELAY_KEY_FILE")): \(why)"
+        case .invalidClientCertificate(let why): return "--relay-cert\(given(relayCert, "RELAY_CERT")): \(why)"
+        case .invalidTrustRoots(let why): return "--relay-ca\(given(relayCA, "RELAY_CA")): \(why)"
+        case .invalidTimeout: return "--relay-timeout must be more than 0 seconds"
+        case .invalidConnections: return "--relay-connections must be at least 1"
+        case .invalidMaxInFlight: return "--relay-max-in-flight must be at least 1"
+        case .cannotStart(let why): return "--relay: \(why)"
         }
-        return APNsClientRelay(upstream: url, tokens: tokens,
-                               certificateClient: try certificateAuthentication.map { try client($0, connections: connections) },
-                               maxInFlight: maxInFlight)
     }
 
     private static func read(_ path: String, flag: String) throws -> String {

@@ -4,7 +4,8 @@ import NIOCore
 import NIOPosix
 
 /// The command line's requests to a control plane (`list`, `show`, `tail`, `expect`, `stats`, `device`, `health`),
-/// through AsyncHTTPClient: the one outbound HTTP client of the binary, which webhooks and the relay use too.
+/// through AsyncHTTPClient: the binary's one HTTP/1.1 client, which webhooks use too (pushes go out through
+/// APNsClient: `send`, the relay).
 enum ControlHTTP {
     /// Largest answer read whole (a page of records); a stream is read piece by piece and has no limit.
     static let maxAnswerBytes = 64 * 1024 * 1024
