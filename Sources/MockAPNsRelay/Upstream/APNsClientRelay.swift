@@ -89,13 +89,14 @@ public final class APNsClientRelay: PushRelay {
                 }
                 client = certificateClient
             } else {
-                let authorization = push.header("authorization") ?? ""
+                // A push without a token (relayed under relaysRejected) goes up without one, for the upstream to judge.
+                let authorization = push.header("authorization")
                 do {
-                    client = try forwarding.client(for: authorization)
+                    client = try forwarding.client(for: authorization ?? "")
                 } catch {
                     return Self.unavailable("cannot open a connection for this sender's token: \(error)", micros: micros())
                 }
-                headers.append(HeaderField(name: "authorization", value: authorization))
+                if let authorization { headers.append(HeaderField(name: "authorization", value: authorization)) }
             }
         }
         if client.openConnections == 0, let outage = client.outage {
