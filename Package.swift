@@ -145,6 +145,11 @@ let package = Package(
             dependencies: ["MockAPNs", "APNsClient", "APNsModel", "APNsCrypto", "HTTP2", "Support"],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "MockAPNsRelayTests",
+            dependencies: ["MockAPNsRelay", "MockAPNs", "APNsClient", "APNsModel", "TestSupport"],
+            swiftSettings: strict
+        ),
         // What a sender's XCTest / Swift Testing suite imports: the in-process mock fixture and assertions; re-exports
         // the client, the model and MockAPNs' fault, device and record values only.
         // → MockAPNs, MockAPNsHTTP2, MockAPNsHTTP1, DeviceSimulation, APNsModel, APNsClient (never the control plane)

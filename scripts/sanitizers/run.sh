@@ -8,7 +8,7 @@ SWIFT=${SWIFT:-swift}
 HERE=$(pwd)/scripts/sanitizers
 # Server-side suites. EndToEndTests is left out: it launches the separately built mockapns binary and
 # real peers, which a sanitized test build does not cover (see CONTRIBUTING.md "Sanitizers").
-SUITES=${SANITIZER_SUITES:-'HTTP2Tests|MockAPNsTests|MockAPNsControlTests|MockAPNsHTTP1Tests|APNsClientTests|APNsTestingTests'}
+SUITES=${SANITIZER_SUITES:-'HTTP2Tests|MockAPNsTests|MockAPNsControlTests|MockAPNsHTTP1Tests|APNsClientTests|APNsTestingTests|MockAPNsRelayTests'}
 FILTER="^($SUITES)\."
 export MOCKAPNS_PYTHON=${MOCKAPNS_PYTHON:-$(pwd)/.venv/bin/python}
 
