@@ -150,12 +150,15 @@ let package = Package(
             dependencies: ["MockAPNsRelay", "MockAPNs", "APNsClient", "APNsModel", "TestSupport"],
             swiftSettings: strict
         ),
-        // What a sender's XCTest / Swift Testing suite imports: the in-process mock fixture and assertions; re-exports
-        // the client, the model and MockAPNs' fault, device and record values only.
-        // → MockAPNs, MockAPNsHTTP2, MockAPNsHTTP1, DeviceSimulation, APNsModel, APNsClient (never the control plane)
+        // What a sender's XCTest / Swift Testing suite imports: the in-process mock fixture and assertions, and a mock
+        // that relays upstream; re-exports the client, the model, MockAPNs' fault, device and record values and
+        // MockAPNsRelay's configuration values only.
+        // → MockAPNs, MockAPNsHTTP2, MockAPNsHTTP1, MockAPNsRelay, DeviceSimulation, APNsModel, APNsClient (never the
+        // control plane)
         .target(
             name: "APNsTesting",
-            dependencies: ["DeviceSimulation", "MockAPNs", "MockAPNsHTTP2", "MockAPNsHTTP1", "APNsModel", "APNsClient", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["DeviceSimulation", "MockAPNs", "MockAPNsHTTP2", "MockAPNsHTTP1", "MockAPNsRelay", "APNsModel", "APNsClient",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

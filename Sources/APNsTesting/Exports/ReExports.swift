@@ -4,7 +4,8 @@
 // - APNsModel: reasons (`.serviceUnavailable`), push types, device profiles and delivery outcomes;
 // - from MockAPNs, only the values a test writes or reads: fault rules and actions for `addFault`, device states
 //   for `setDevice`, and the records and filters behind `notifications` — never the pipeline, the recorder or the
-//   server, which stay behind `APNsMock`.
+//   server, which stay behind `APNsMock`;
+// - from MockAPNsRelay, the configuration values `APNsMockOptions.relay` takes (never the relay itself).
 // Re-exported rather than wrapped in typealiases so a file that also imports one of these modules sees
 // one declaration per name, never two that are ambiguous.
 @_exported import APNsClient
@@ -14,3 +15,7 @@
 @_exported import struct MockAPNs.FaultRule
 @_exported import struct MockAPNs.RecordFilter
 @_exported import struct MockAPNs.RecordedRequest
+@_exported import struct MockAPNsRelay.RelayClientCertificate
+@_exported import struct MockAPNsRelay.RelayConfiguration
+@_exported import enum MockAPNsRelay.RelayConfigurationError
+@_exported import enum MockAPNsRelay.RelayCredentials

@@ -3,6 +3,7 @@ import Logging
 import MockAPNs
 import MockAPNsHTTP1
 import MockAPNsHTTP2
+import MockAPNsRelay
 import Synchronization
 
 /// An in-process APNs mock for a test: port 0, TLS with the bundled test CA, the bundled test key trusted,
@@ -18,7 +19,8 @@ import Synchronization
 /// ```
 ///
 /// With `options.http1` it also serves plain HTTP/1.1 at ``http1URL`` (no TLS, no CA to trust), for senders such as
-/// APNSwift's `.custom(url: "http://127.0.0.1", port: mock.http1Port!)`; both listeners share one pipeline.
+/// APNSwift's `.custom(url: "http://127.0.0.1", port: mock.http1Port!)`; both listeners share one pipeline. With
+/// `options.relay` it sends the pushes it accepts on to an upstream and answers with the upstream's answer.
 ///
 /// Named `APNsMock` (not `MockAPNs`) because `MockAPNs` is the server module it wraps.
 public final class APNsMock: Sendable {
@@ -33,14 +35,18 @@ public final class APNsMock: Sendable {
     public let testKey: TestSigningKey
     /// The plain HTTP/1.1 listener, when `APNsMockOptions.http1` asked for it.
     public let http1Server: APNsHTTP1Server?
+    /// The relay to the upstream, when `APNsMockOptions.relay` asked for one; closed by ``stop(gracePeriod:)``.
+    private let relay: APNsClientRelay?
     private let stopped = Atomic<Bool>(false)
 
-    private init(mock: Mock, server: MockAPNsServer, caCertificatePEM: String, testKey: TestSigningKey, http1Server: APNsHTTP1Server?) {
+    private init(mock: Mock, server: MockAPNsServer, caCertificatePEM: String, testKey: TestSigningKey, http1Server: APNsHTTP1Server?,
+                 relay: APNsClientRelay?) {
         self.mock = mock
         self.server = server
         self.caCertificatePEM = caCertificatePEM
         self.testKey = testKey
         self.http1Server = http1Server
+        self.relay = relay
     }
 
     /// Starts a mock with `options` on a free port; throws a sentence saying what to fix.
@@ -57,10 +63,22 @@ public final class APNsMock: Sendable {
         }
         let caPEM = try APNsMockError.readText(credentials.caPath)
         let key = try TestSigningKey.bundled(in: credentials)
+        // Before anything listens: a relay that cannot be made stops the start with the field to fix.
+        var relay: APNsClientRelay?
+        if let relayConfiguration = options.relay {
+            do {
+                relay = try APNsClientRelay(configuration: relayConfiguration)
+            } catch {
+                throw .cannotStart(error.description)
+            }
+        }
+        var configuration = options.mockConfiguration(credentialsDirectory: credentials.directory)
+        configuration.relay = relay
         let mock: Mock
         do {
-            mock = try Mock(configuration: options.mockConfiguration(credentialsDirectory: credentials.directory))
+            mock = try Mock(configuration: configuration)
         } catch {
+            await relay?.shutdown()
             throw .cannotStart("\(error)")
         }
         let server: MockAPNsServer
@@ -68,6 +86,7 @@ public final class APNsMock: Sendable {
             server = try MockAPNsServer(mock: mock, configuration: options.serverConfiguration)
             try server.start()
         } catch {
+            await relay?.shutdown()
             mock.shutdown()
             throw .cannotStart("\(error)")
         }
@@ -80,12 +99,13 @@ public final class APNsMock: Sendable {
                 try await http1.start()
             } catch {
                 await server.shutdown(gracePeriod: .zero)
+                await relay?.shutdown()
                 mock.shutdown()
                 throw .cannotStart(error.description)
             }
             http1Server = http1
         }
-        return APNsMock(mock: mock, server: server, caCertificatePEM: caPEM, testKey: key, http1Server: http1Server)
+        return APNsMock(mock: mock, server: server, caCertificatePEM: caPEM, testKey: key, http1Server: http1Server, relay: relay)
     }
 
     /// Starts a mock, runs `body` with it, and stops it however `body` ends.
@@ -116,22 +136,24 @@ public final class APNsMock: Sendable {
     /// The HTTP/1.1 listener's port (what APNSwift's `.custom(url:port:)` takes); nil unless `APNsMockOptions.http1`.
     public var http1Port: Int? { http1Server?.port }
 
-    /// Closes every connection (letting in-flight requests finish for up to `gracePeriod`) and frees the port
-    /// and threads. Records stay readable afterwards.
+    /// Closes every connection (letting in-flight requests finish for up to `gracePeriod`), then the relay's
+    /// connections upstream, and frees the port and threads. Records stay readable afterwards.
     public func stop(gracePeriod: Duration = .milliseconds(200)) async {
         stopped.store(true, ordering: .relaxed)
         await http1Server?.stop()
         await server.shutdown(gracePeriod: gracePeriod)
+        await relay?.shutdown()   // pushes still upstream are answered and recorded first
         mock.shutdown()
     }
 
     /// A safety net for a forgotten ``stop(gracePeriod:)``: the port and threads are freed in the background.
     deinit {
         guard !stopped.load(ordering: .relaxed) else { return }
-        let (mock, server, http1Server) = (self.mock, self.server, self.http1Server)
+        let (mock, server, http1Server, relay) = (self.mock, self.server, self.http1Server, self.relay)
         Task {
             await http1Server?.stop()
             await server.shutdown(gracePeriod: .zero)
+            await relay?.shutdown()
             mock.shutdown()
         }
     }

@@ -3,6 +3,7 @@ import Logging
 import MockAPNs
 import MockAPNsHTTP1
 import MockAPNsHTTP2
+import MockAPNsRelay
 
 /// How `APNsMock.start(_:)` sets up the in-process mock. The defaults are what almost every test wants:
 /// a free port on 127.0.0.1, TLS with the bundled test CA, the bundled test key trusted, development mode,
@@ -33,6 +34,11 @@ public struct APNsMockOptions: Sendable {
     /// cannot trust the mock's CA, such as APNSwift's `.custom(url: "http://127.0.0.1", port:)`. Same pipeline,
     /// same records as ``tls``'s listener. Off by default.
     public var http1 = false
+    /// Send every device push the mock accepts on to an upstream APNs (Apple's, or another mock: see
+    /// `APNsMock.relayConfiguration`) and answer the sender with the upstream's answer; the mock's record keeps both
+    /// verdicts (`record.relay`). What `mockapns serve --relay` does. Nil (the default): the mock answers everything
+    /// itself.
+    public var relay: RelayConfiguration?
 
     /// How much the mock logs into the test's output; warnings only by default, so a passing suite is quiet.
     public var logLevel: Logger.Level = .warning
@@ -45,7 +51,8 @@ public struct APNsMockOptions: Sendable {
         APNsHTTP1Configuration(host: "127.0.0.1", port: 0, eventLoopThreads: eventLoops)
     }
 
-    /// The mock these options stand for, with `credentialsDirectory` resolved.
+    /// The mock these options stand for, with `credentialsDirectory` resolved. Without its relay: `APNsMock.start(_:)`
+    /// makes that from ``relay`` and owns it.
     func mockConfiguration(credentialsDirectory: String) -> MockConfiguration {
         var configuration = MockConfiguration()
         configuration.credentialsDirectory = credentialsDirectory

@@ -29,8 +29,8 @@ public struct MockConfiguration: Sendable {
     /// A store every record is also written to, in batches off the event loops (`--store postgres://…`); nil keeps
     /// only the memory ring and `recordPath`. `recordSync` waits for its commit too.
     public var recordStore: (any RecordStore)?
-    /// Where accepted device pushes are sent on, their answer going back to the sender (`--relay URL`); nil = the
-    /// mock answers everything itself.
+    /// Where accepted device pushes are sent on, their answer going back to the sender (`--relay URL`,
+    /// `APNsMockOptions.relay`: an `APNsClientRelay` of MockAPNsRelay); nil = the mock answers everything itself.
     public var relay: (any PushRelay)?
     /// The counters of the webhooks records are posted to (`--webhook URL`), shown by `/metrics` and
     /// `/api/v1/stats`; the deliveries themselves run outside this module.

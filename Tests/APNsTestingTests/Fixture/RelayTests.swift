@@ -1,0 +1,72 @@
+import APNsClient
+import APNsTesting
+import Foundation
+import MockAPNs
+import XCTest
+
+/// `APNsMockOptions.relay`: an embedded mock relays the pushes it accepts to a second in-process mock (the upstream,
+/// configured by its `relayConfiguration`), as `mockapns serve --relay` does between processes. The sender gets the
+/// upstream's answer, both mocks record the push, and a push the relaying mock rejects itself never goes up.
+final class RelayTests: XCTestCase {
+    private func send(_ client: APNsClient, to token: String) async -> Result<APNsResponse, APNsClientError> {
+        do {
+            return .success(try await client.send(
+                APNsNotification.alert(bundleID: "com.example.shop", title: "Your order shipped", body: "Order 42"), deviceToken: token))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    func testTheSenderGetsTheUpstreamsAnswerAndBothMocksRecordThePush() async throws {
+        let upstream = try await APNsMock.start()
+        upstream.unregister(token: Tokens.second, since: Date(timeIntervalSince1970: 1_700_000_000))
+        var options = APNsMockOptions()
+        options.relay = upstream.relayConfiguration
+        try await APNsMock.withMock(options) { mock in
+            mock.unregister(token: Tokens.third)   // the relaying mock's own 410: answered there, not relayed
+            let client = try mock.makeClient { $0.retryPolicy = .never }
+            let accepted = await send(client, to: Tokens.first)
+            let goneUpstream = await send(client, to: Tokens.second)
+            let goneHere = await send(client, to: Tokens.third)
+            await client.shutdown()
+
+            let apnsID = try accepted.get().apnsID
+            guard case let .failure(.rejected(status, reason, timestamp, _)) = goneUpstream else {
+                return XCTFail("the upstream's 410 reaches the sender: \(goneUpstream)")
+            }
+            XCTAssertEqual(status, 410)
+            XCTAssertEqual(reason.reason, .unregistered)
+            XCTAssertEqual(timestamp, 1_700_000_000_000, "the upstream's timestamp, not the relaying mock's")
+            guard case .failure(.rejected(410, .known(.unregistered), _, _)) = goneHere else { return XCTFail("\(goneHere)") }
+
+            let relayed = mock.notifications
+            XCTAssertEqual(relayed.map(\.deviceToken), [Tokens.first, Tokens.second, Tokens.third])
+            XCTAssertEqual(relayed.map(\.record.response.status), [200, 200, 410], "the relaying mock's own verdicts")
+            XCTAssertEqual(relayed.map { $0.record.relay?.status }, [200, 410, 0], "the upstream's (0: not relayed)")
+            XCTAssertTrue(relayed[1].record.lint.contains { $0.id == RelayVerdict.disagreementFindingID }, "\(relayed[1].record.lint)")
+            XCTAssertNotNil(relayed[2].record.relay?.skipped)
+            XCTAssertEqual(mock.mock.pipeline.relayStatistics.relayed, 2)
+
+            let received = try await upstream.waitForNotifications(count: 2, timeout: .seconds(10))
+            XCTAssertEqual(received.map(\.deviceToken), [Tokens.first, Tokens.second], "exactly the relayed pushes")
+            XCTAssertEqual(received.map(\.record.response.status), [200, 410])
+            XCTAssertEqual(received[0].apnsID, apnsID, "the sender got the upstream's apns-id")
+            XCTAssertEqual(received[0].alertTitle, "Your order shipped")
+            XCTAssertEqual(received[0].record.auth.keyID, upstream.testKey.keyID, "re-signed with the upstream's test key")
+        }
+        await upstream.stop()
+    }
+
+    func testARelayThatCannotBeMadeStopsTheStartWithTheFieldToFix() async {
+        var options = APNsMockOptions()
+        options.relay = RelayConfiguration(upstream: .custom(url: "ftp://upstream.example"))
+        do {
+            let mock = try await APNsMock.start(options)
+            await mock.stop()
+            XCTFail("a mock started with an ftp upstream")
+        } catch {
+            XCTAssertEqual(error.description, "the APNs mock could not start: the relay's upstream cannot be used: "
+                + "ftp://upstream.example: the scheme must be https (TLS) or http (h2c), not ftp")
+        }
+    }
+}
