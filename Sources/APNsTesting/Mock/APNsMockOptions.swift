@@ -39,6 +39,9 @@ public struct APNsMockOptions: Sendable {
     /// verdicts (`record.relay`). What `mockapns serve --relay` does. Nil (the default): the mock answers everything
     /// itself.
     public var relay: RelayConfiguration?
+    /// With ``relay``: relay the device pushes this mock rejects too (by its rules or its devices; not those a fault
+    /// fires on), so the sender gets the upstream's answer to them and the record keeps both (`serve --relay-rejected`).
+    public var relayRejected = false
 
     /// How much the mock logs into the test's output; warnings only by default, so a passing suite is quiet.
     public var logLevel: Logger.Level = .warning
@@ -64,6 +67,7 @@ public struct APNsMockOptions: Sendable {
         configuration.faultsPath = faultsFile
         configuration.recordPath = recordFile
         configuration.memoryLimit = memoryLimit
+        configuration.pipeline.relaysRejected = relayRejected
         configuration.logger.logLevel = logLevel
         return configuration
     }

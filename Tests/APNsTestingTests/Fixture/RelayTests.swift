@@ -57,6 +57,31 @@ final class RelayTests: XCTestCase {
         await upstream.stop()
     }
 
+    /// With `relayRejected`, a push the relaying mock's rules refuse goes up too (the rejection keeps the route the
+    /// rules resolved), and the sender gets the upstream's own answer to it.
+    func testRelayRejectedSendsAPushTheRulesRefuseUpstream() async throws {
+        let upstream = try await APNsMock.start()
+        var options = APNsMockOptions()
+        options.relay = upstream.relayConfiguration
+        options.relayRejected = true
+        try await APNsMock.withMock(options) { mock in
+            let client = try mock.makeClient { $0.retryPolicy = .never }
+            let refused = await send(client, to: "not-a-device-token")
+            await client.shutdown()
+            guard case .failure(.rejected(400, .known(.badDeviceToken), _, _)) = refused else {
+                return XCTFail("the upstream's 400 BadDeviceToken reaches the sender: \(refused)")
+            }
+            let record = try XCTUnwrap(mock.notifications.first?.record)
+            XCTAssertEqual(record.deviceToken, "not-a-device-token")
+            XCTAssertEqual(record.response.status, 400, "the relaying mock's own verdict")
+            XCTAssertEqual(record.relay?.status, 400, "the upstream's: \(String(describing: record.relay))")
+            XCTAssertEqual(record.relay?.reason, "BadDeviceToken")
+            let received = try await upstream.waitForNotifications(count: 1, timeout: .seconds(10))
+            XCTAssertEqual(received.map(\.deviceToken), ["not-a-device-token"], "the refused push went up")
+        }
+        await upstream.stop()
+    }
+
     func testARelayThatCannotBeMadeStopsTheStartWithTheFieldToFix() async {
         var options = APNsMockOptions()
         options.relay = RelayConfiguration(upstream: .custom(url: "ftp://upstream.example"))
