@@ -6,7 +6,7 @@ import XCTest
 
 /// Requests the transport refuses before the pipeline (431: header list over SETTINGS_MAX_HEADER_LIST_SIZE) are
 /// recorded with what was read of them, in memory and in the `--record` file, like every other answer.
-final class RefusedRequestRecordingTests: XCTestCase {
+final class RefusedRequestRecordingTests: H2PeerTestCase {
     func testHeaderListTooLargeIsAnswered431AndRecordedWithWhatWasRead() async throws {
         let path = try makeTestDirectory("refused", file: "refused.jsonl")
         let server = try TestServer.start { $0.recordPath = path }

@@ -6,7 +6,7 @@ import XCTest
 
 /// Input no real sender should send: each gets APNs's answer or a stream reset, is recorded when a
 /// request was formed, and the server keeps serving.
-final class BadInputTests: XCTestCase {
+final class BadInputTests: H2PeerTestCase {
     func testBadBodiesGetAPNsReasonsAndTheServerKeepsServing() async throws {
         let server = try TestServer.start()
         let jwt = try TestServer.jwt()

@@ -6,7 +6,7 @@ import XCTest
 
 /// Rules that live on the connection: the stream limit before authentication, token binding and
 /// refresh rate, GOAWAY faults.
-final class ConnectionRuleTests: XCTestCase {
+final class ConnectionRuleTests: H2PeerTestCase {
     func testOneStreamAfterARejectionUntilTheFirstValidTokenSucceeds() async throws {
         let server = try TestServer.start()
         let jwt = try TestServer.jwt()
