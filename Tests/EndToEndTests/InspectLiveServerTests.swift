@@ -13,17 +13,12 @@ final class InspectLiveServerTests: XCTestCase {
         configuration.tls = false
         configuration.trustBundledKeys = false
         let server = try MockAPNsServer(configuration: configuration)
+        addTeardownBlock { await server.shutdown(gracePeriod: .milliseconds(100)) }
         for record in InspectRecording.standard { server.recorder.append(record) }
         let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0, controlToken: token))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
-        do {
-            try await body(server, "http://127.0.0.1:\(port)")
-        } catch {
-            await control.stop()
-            throw error
-        }
-        await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
+        try await body(server, "http://127.0.0.1:\(port)")
     }
 
     func testListShowStatsAndExpectAgainstAServer() async throws {
@@ -97,7 +92,9 @@ final class InspectLiveServerTests: XCTestCase {
         configuration.tls = false
         configuration.trustBundledKeys = false
         let server = try MockAPNsServer(configuration: configuration)
+        addTeardownBlock { await server.shutdown(gracePeriod: .milliseconds(100)) }
         let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         let tail = try InspectFollowProcess(["tail", "--server", "http://127.0.0.1:\(port)", "--json"])
         defer { tail.stop() }

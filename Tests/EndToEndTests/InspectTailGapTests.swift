@@ -17,8 +17,10 @@ final class InspectTailGapTests: XCTestCase {
         configuration.trustBundledKeys = false
         configuration.memoryLimit = 100
         let server = try MockAPNsServer(configuration: configuration)
+        addTeardownBlock { await server.shutdown(gracePeriod: .milliseconds(100)) }
         for _ in 0..<500 { server.recorder.append(InspectRecording.record(seq: 0, title: "Burst")) }
         let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         let url = "http://127.0.0.1:\(port)"
 
@@ -38,8 +40,5 @@ final class InspectTailGapTests: XCTestCase {
         let stderr = result?.stderr ?? ""
         XCTAssertTrue(stderr.contains("skipped 400 record(s) (seq 1–400)"), stderr)
         XCTAssertTrue(stderr.contains("100 record(s) printed, 400 skipped in 1 gap(s)"), stderr)
-
-        await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
     }
 }

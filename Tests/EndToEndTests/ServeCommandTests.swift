@@ -60,10 +60,10 @@ final class ServeCommandTests: XCTestCase {
             return c
         }())
         try blocker.start()
+        addTeardownBlock { await blocker.shutdown() }
         let busy = try await InspectCLI.run(["serve", "--port", "\(blocker.port)", "--no-control"])
         XCTAssertEqual(busy.status, 1)
         XCTAssertTrue(busy.stderr.contains("cannot start"), busy.stderr)
         XCTAssertTrue(busy.stderr.contains("\(blocker.port)"), "the message names the port: \(busy.stderr)")
-        await blocker.shutdown()
     }
 }

@@ -32,14 +32,14 @@ final class RelayOptionsTests: XCTestCase {
     func testAResigningRelayNamesItsUpstream() async throws {
         let key = "TESTTEAM01:TESTKEY001:" + RepoPaths.cert("AuthKey_TESTKEY001.p8")
         let relay = try XCTUnwrap(try makeRelay(["--relay", "https://127.0.0.1:1", "--relay-key-file", key]))
+        addTeardownBlock { await relay.shutdown() }
         XCTAssertEqual(relay.upstream, "https://127.0.0.1:1")
-        await relay.shutdown()
     }
 
     func testAForwardingRelayNamesItsUpstream() async throws {
         let relay = try XCTUnwrap(try makeRelay(["--relay", "http://127.0.0.1:1", "--relay-connections", "1"]))
+        addTeardownBlock { await relay.shutdown() }
         XCTAssertEqual(relay.upstream, "http://127.0.0.1:1")
-        await relay.shutdown()
     }
 
     func testABadURLIsSaidAtStartNotOnTheFirstPush() async {

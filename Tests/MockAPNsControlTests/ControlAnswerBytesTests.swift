@@ -10,6 +10,7 @@ import XCTest
 final class ControlAnswerBytesTests: XCTestCase {
     func testFixedShapeAnswersKeepTheirBytes() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         var answers: [(String, HTTPAnswer, Int, String)] = []
         func check(_ method: String, _ path: String, body: String? = nil, _ status: Int, _ expected: String) async throws {

@@ -10,6 +10,7 @@ import TestSupport
 final class DashboardRoutesTests: XCTestCase {
     func testServesThePageAndItsFilesFromTheBinaryUnder200KB() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         var total = 0
         let page = try await client.send("GET", "/")
@@ -28,11 +29,11 @@ final class DashboardRoutesTests: XCTestCase {
         XCTAssertLessThan(total, 200 * 1024, "the dashboard's assets must stay under 200 KB")
         let missing = try await client.send("GET", "/dashboard/nope.js")
         XCTAssertEqual(missing.status, 404)
-        await harness.stop()
     }
 
     func testWithATokenThePageLoadsWithoutItButEveryAPICallNeedsIt() async throws {
         let harness = try await ControlTestHarness.start(token: "s3cret")
+        addTeardownBlock { await harness.stop() }
         harness.server.recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
         let client = harness.client
         let page = try await client.send("GET", "/")
@@ -68,7 +69,9 @@ final class DashboardRoutesTests: XCTestCase {
         configuration.memoryLimit = 2
         configuration.recordPath = path
         let server = try MockAPNsServer(configuration: configuration)
+        addTeardownBlock { await server.shutdown(gracePeriod: .milliseconds(100)) }
         let control = ControlServer(server: server, configuration: ControlConfiguration(host: "127.0.0.1", port: 0))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         for index in 1...5 { server.recorder.append(RecordFixtures.make(token: "aa1\(index)", topic: "com.example.app", pushType: "alert")) }
         let client = HTTPTestClient(base: "http://127.0.0.1:\(port)")
@@ -86,7 +89,9 @@ final class DashboardRoutesTests: XCTestCase {
 
     func testNoDashboardLeavesTheRootUnrouted() async throws {
         let server = try ControlTestHarness.makeServer()
+        addTeardownBlock { await server.shutdown(gracePeriod: .milliseconds(100)) }
         let control = ControlServer(server: server, configuration: ControlConfiguration(host: "127.0.0.1", port: 0).withDashboard(false))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         let answer = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/")
         await control.stop()
@@ -96,6 +101,7 @@ final class DashboardRoutesTests: XCTestCase {
 
     func testSearchAppliesTheGrammarNewestFirstAndRejectsBadQueries() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let recorder = harness.server.recorder
         recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
         recorder.append(RecordFixtures.make(token: "bb22", topic: "com.example.app", pushType: "background", status: 400, reason: "BadDeviceToken"))
@@ -121,11 +127,11 @@ final class DashboardRoutesTests: XCTestCase {
             XCTAssertEqual(answer.status, 400, bad)
             XCTAssertNotNil(try answer.json()["error"]?.stringValue, bad)
         }
-        await harness.stop()
     }
 
     func testDeliveryAnswersTheSimulatorForEachAppState() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         harness.server.recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
         let client = harness.client
         let foreground = try await client.send("GET", "/api/v1/notifications/1/delivery")
@@ -138,6 +144,5 @@ final class DashboardRoutesTests: XCTestCase {
         XCTAssertEqual(badState.status, 400)
         let missing = try await client.send("GET", "/api/v1/notifications/9/delivery")
         XCTAssertEqual(missing.status, 404)
-        await harness.stop()
     }
 }

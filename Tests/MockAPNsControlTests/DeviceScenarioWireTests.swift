@@ -14,7 +14,9 @@ final class DeviceScenarioWireTests: XCTestCase {
         let scenarios = try DeviceScenario.all()
         XCTAssertGreaterThanOrEqual(scenarios.count, 15)
         let mock = try TestServer.start()
+        addTeardownBlock { await mock.stop() }
         let control = ControlServer(server: mock.server, configuration: ControlConfiguration(host: "127.0.0.1", port: 0))
+        addTeardownBlock { await control.stop() }
         let client = HTTPTestClient(base: "http://127.0.0.1:\(try await control.start())")
         let clock = mock.server.pipeline.configuration.clock
         var checked = 0

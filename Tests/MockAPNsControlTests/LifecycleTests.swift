@@ -6,6 +6,7 @@ import XCTest
 final class LifecycleTests: XCTestCase {
     func testPortZeroBindsAFreePortAndStopReleasesIt() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         XCTAssertGreaterThan(harness.port, 0)
         XCTAssertEqual(harness.control.port, harness.port)
         await harness.stop()
@@ -19,6 +20,7 @@ final class LifecycleTests: XCTestCase {
 
     func testABusyPortIsAClearError() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let second = ControlServer(server: harness.server, configuration: ControlConfiguration(port: harness.port))
         do {
             _ = try await second.start()
@@ -28,17 +30,16 @@ final class LifecycleTests: XCTestCase {
             XCTAssertEqual(port, harness.port)
             XCTAssertTrue(error.description.contains("Could not listen on 127.0.0.1:\(harness.port)"), error.description)
         }
-        await harness.stop()
     }
 
     func testStartingTwiceIsRefused() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         do {
             _ = try await harness.control.start()
             XCTFail("started twice")
         } catch {
             XCTAssertEqual(error, .alreadyStarted)
         }
-        await harness.stop()
     }
 }

@@ -8,6 +8,7 @@ import TestSupport
 final class MetricsTests: XCTestCase {
     func testCountsByStatusReasonPushTypeAndLatency() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let recorder = harness.server.recorder
         recorder.append(RecordFixtures.make(pushType: "alert", durationMicros: 300))
         recorder.append(RecordFixtures.make(pushType: "background", status: 400, reason: "BadDeviceToken", durationMicros: 2_000))
@@ -33,6 +34,7 @@ final class MetricsTests: XCTestCase {
 
     func testCountersOnlyGrowAcrossAClearAndTheHistogramSumIsExact() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let recorder = harness.server.recorder
         recorder.append(RecordFixtures.make(pushType: "alert", durationMicros: 300))
         recorder.append(RecordFixtures.make(pushType: "alert", durationMicros: 400))
@@ -66,7 +68,9 @@ final class MetricsTests: XCTestCase {
         configuration.trustAnySignature = true
         configuration.recordStore = MemoryRecordStore(recorder: sink)
         let server = try MockAPNsServer(configuration: configuration)
+        addTeardownBlock { await server.shutdown(gracePeriod: .milliseconds(100)) }
         let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         server.recorder.append(RecordFixtures.make())
         server.recorder.append(RecordFixtures.make())
@@ -94,6 +98,7 @@ final class MetricsTests: XCTestCase {
 
     func testAMockWithoutAStoreShowsNoStoreSeries() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let text = try await harness.client.send("GET", "/metrics").text
         await harness.stop()
         XCTAssertFalse(text.contains("mockapns_store_"), text)
@@ -101,8 +106,10 @@ final class MetricsTests: XCTestCase {
 
     func testRecordsFromBeforeTheControlPlaneStartedAreCounted() async throws {
         let server = try ControlTestHarness.makeServer()
+        addTeardownBlock { await server.shutdown(gracePeriod: .milliseconds(100)) }
         server.recorder.append(RecordFixtures.make())
         let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         let text = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/metrics").text
         await control.stop()
@@ -112,8 +119,10 @@ final class MetricsTests: XCTestCase {
 
     func testRestartingTheControlPlaneDoesNotCountRecordsTwice() async throws {
         let server = try ControlTestHarness.makeServer()
+        addTeardownBlock { await server.shutdown(gracePeriod: .milliseconds(100)) }
         server.recorder.append(RecordFixtures.make())
         let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0))
+        addTeardownBlock { await control.stop() }
         _ = try await control.start()
         do {
             _ = try await control.start()

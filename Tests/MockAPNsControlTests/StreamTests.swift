@@ -7,6 +7,7 @@ import XCTest
 final class StreamTests: XCTestCase {
     func testEachNewRecordArrivesAsADataEvent() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let curl = try CurlStream(url: "http://127.0.0.1:\(harness.port)/api/v1/stream?push_type=alert")
         defer { curl.terminate() }
         _ = try await curl.waitForLine { $0.hasPrefix(": mockapns live stream") }
@@ -18,11 +19,11 @@ final class StreamTests: XCTestCase {
         let record = try JSONValue.parse(Array(data.dropFirst(6).utf8))
         XCTAssertEqual(record["seq"]?.integerValue, 2, "the background push is filtered out")
         XCTAssertEqual(record.value(at: ["payload", "aps", "alert", "title"])?.stringValue, "Live")
-        await harness.stop()
     }
 
     func testSinceReplaysEarlierRecordsFirst() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         harness.server.recorder.append(RecordFixtures.make(title: "one"))
         harness.server.recorder.append(RecordFixtures.make(title: "two"))
         let curl = try CurlStream(url: "http://127.0.0.1:\(harness.port)/api/v1/stream?since=1")
@@ -30,11 +31,11 @@ final class StreamTests: XCTestCase {
         let lines = try await curl.waitForLine { $0.hasPrefix("data: ") }
         XCTAssertEqual(lines.filter { $0.hasPrefix("data: ") }.count, 1)
         XCTAssertTrue(lines.contains { $0.contains("\"two\"") })
-        await harness.stop()
     }
 
     func testStoppingTheServerEndsOpenStreams() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let curl = try CurlStream(url: "http://127.0.0.1:\(harness.port)/api/v1/stream")
         defer { curl.terminate() }
         _ = try await curl.waitForLine { $0.hasPrefix(":") }
@@ -45,13 +46,13 @@ final class StreamTests: XCTestCase {
 
     func testIdleStreamsGetKeepAliveComments() async throws {
         let server = try ControlTestHarness.makeServer()
+        addTeardownBlock { await server.shutdown(gracePeriod: .milliseconds(100)) }
         let control = ControlServer(server: server, configuration: ControlConfiguration(port: 0, streamHeartbeat: .milliseconds(100)))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         let curl = try CurlStream(url: "http://127.0.0.1:\(port)/api/v1/stream")
         defer { curl.terminate() }
         let lines = try await curl.waitForLine { $0 == ": keep-alive" }
         XCTAssertTrue(lines.contains(": keep-alive"))
-        await control.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
     }
 }

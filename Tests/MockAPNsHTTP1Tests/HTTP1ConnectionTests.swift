@@ -136,7 +136,9 @@ final class HTTP1ConnectionTests: XCTestCase {
 
     func testTheHTTP1APNsEndpointRefusesForeignOriginsWithoutRecordingThem() async throws {
         let server = try HTTP1TestServer.makeServer()
+        addTeardownBlock { await server.shutdown(gracePeriod: .milliseconds(100)) }
         let endpoint = APNsHTTP1Server(pipeline: server.pipeline)
+        addTeardownBlock { await endpoint.stop() }
         let port = try await endpoint.start()
         let url = "http://127.0.0.1:\(port)/3/device/\(String(repeating: "ab", count: 32))"
         let headers = ["apns-topic: com.example.app", "Content-Type: text/plain"]

@@ -19,7 +19,9 @@ final class HTTP1CurlTests: XCTestCase {
         configuration.tls = false
         configuration.trustAnySignature = true
         let server = try MockAPNsServer(configuration: configuration)
+        addTeardownBlock { await server.shutdown(gracePeriod: .milliseconds(100)) }
         let endpoint = APNsHTTP1Server(pipeline: server.pipeline)
+        addTeardownBlock { await endpoint.stop() }
         let port = try await endpoint.start()
         let jwt = try TokenFixture.bearer()
         let token = String(repeating: "ab", count: 32)
@@ -36,8 +38,6 @@ final class HTTP1CurlTests: XCTestCase {
         XCTAssertEqual(unauthenticated.body, #"{"reason":"MissingProviderToken"}"#)
         XCTAssertEqual(server.recorder.records().map(\.response.status), [200, 400, 403])
         XCTAssertEqual(server.recorder.records().map(\.streamID), [0, 0, 0])
-        await endpoint.stop()
-        await server.shutdown(gracePeriod: .milliseconds(100))
     }
 }
 

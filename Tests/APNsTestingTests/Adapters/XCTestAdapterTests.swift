@@ -32,6 +32,7 @@ final class XCTestAdapterTests: XCTestCase {
 
     func testHoldingExpectationsReportNothing() async throws {
         let mock = try await APNsMock.start()
+        addTeardownBlock { await mock.stop() }
         let sender = try await RawSender.connect(to: mock)
         try await sender.send(Payloads.shipped)
         await sender.close()
@@ -45,11 +46,11 @@ final class XCTestAdapterTests: XCTestCase {
             XCTAssertNotifications([notification], meet: NotificationExpectation(.topic("com.example.shop"), count: .exactly(1)))
         }
         XCTAssertTrue(failures.isEmpty, failures.map(\.description).joined(separator: "\n"))
-        await mock.stop()
     }
 
     func testFailuresCarryTheEvaluatorMessageAndTheCallersLine() async throws {
         let mock = try await APNsMock.start()
+        addTeardownBlock { await mock.stop() }
         let sender = try await RawSender.connect(to: mock)
         try await sender.send(Payloads.delayed)
         await sender.close()
@@ -76,6 +77,5 @@ final class XCTestAdapterTests: XCTestCase {
                       failures[1].description)
         XCTAssertTrue(failures[2].description.contains("Expected notification #1 to have alert title \"Your order shipped\""),
                       failures[2].description)
-        await mock.stop()
     }
 }

@@ -14,6 +14,7 @@ import XCTest
 final class LifecycleTests: XCTestCase {
     func testHundredStartStopRoundsLeakNoDescriptorsOrThreads() async throws {
         let client = try HTTP2Client()
+        addTeardownBlock { await client.shutdown() }
         try await Self.round(client)   // warm up: lazy runtime threads, OpenSSL and resolver state
         let descriptorsBefore = try await ProcessProbe.settledOpenDescriptors()
         let threadsBefore = try XCTUnwrap(ProcessProbe.threads(), "the thread count could not be read")
@@ -28,7 +29,6 @@ final class LifecycleTests: XCTestCase {
             threadsAfter = ProcessProbe.threads() ?? .max
         }
         XCTAssertLessThanOrEqual(threadsAfter, threadsBefore, "threads leaked")
-        await client.shutdown()
     }
 
     private static func round(_ client: HTTP2Client) async throws {

@@ -103,6 +103,7 @@ final class RecordFileFailureTests: XCTestCase {
         let gate = DispatchSemaphore(value: 0)
         let recorder = try Recorder(memoryLimit: 10, filePath: path, fileQueueLimit: 1000, synchronousFile: true,
                                     beforeFileBatch: { gate.wait() })
+        addTeardownBlock { recorder.shutdown() }
         XCTAssertTrue(recorder.writesBeforeAnswering)
         let answered = Locked<[Bool]>([])
         let path = self.path!
@@ -114,6 +115,5 @@ final class RecordFileFailureTests: XCTestCase {
         XCTAssertEqual(answered.withLock { $0 }, [], "not answered while the disk holds the write")
         gate.signal()
         XCTAssertTrue(Poll.blockingUntil { answered.withLock { $0 } == [true] }, "answered after the line was written")
-        recorder.shutdown()
     }
 }
