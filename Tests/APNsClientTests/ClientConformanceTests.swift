@@ -9,7 +9,7 @@ import XCTest
 /// well-formed ES256 token for any key ID and team, minted now, or a bundled client certificate) is sent with
 /// `APNsRawNotification` (headers and body exactly as the case lists them) and must give the expected typed
 /// outcome: success for 200, `.rejected(status:reason:…)` otherwise.
-final class ClientConformanceTests: XCTestCase {
+final class ClientConformanceTests: LeakCheckedTestCase {
     private struct ServerKey: Hashable {
         var environment: APNsEnvironment
         var environmentKeyReason: APNsReason

@@ -6,7 +6,7 @@ import XCTest
 @testable import MockAPNs
 
 /// Volume over a pool: every push accepted, every push recorded once.
-final class ClientLoadTests: XCTestCase {
+final class ClientLoadTests: LeakCheckedTestCase {
     func testEveryPushOverFourConnectionsIsAcceptedAndRecordedOnce() async throws {
         let server = try ClientTestServer.start { $0.memoryLimit = 1_000 }
         addTeardownBlock { await server.stop() }

@@ -6,7 +6,7 @@ import XCTest
 
 /// An endpoint that is not there, goes away or comes back: the pool dials with one shared back-off, waiting
 /// pushes fail once with `.unreachable` naming the cause, and a server that comes back is reconnected to.
-final class ClientOutageTests: XCTestCase {
+final class ClientOutageTests: LeakCheckedTestCase {
     private let token = ClientTestServer.token
     private let push = APNsNotification.alert(bundleID: "com.example.app", body: "Hello")
 

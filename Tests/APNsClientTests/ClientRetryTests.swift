@@ -5,7 +5,7 @@ import XCTest
 @testable import MockAPNs
 
 /// Retries against the live mock: what is retried, with which `apns-id`, and what is not.
-final class ClientRetryTests: XCTestCase {
+final class ClientRetryTests: LeakCheckedTestCase {
     private let token = ClientTestServer.token
     private let push = APNsNotification.alert(bundleID: "com.example.app", body: "Hello")
 

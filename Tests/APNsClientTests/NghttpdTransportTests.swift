@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// The client's pool and TLS against a server nobody here wrote: nghttpd (nghttp2's reference server).
-final class NghttpdTransportTests: XCTestCase {
+final class NghttpdTransportTests: LeakCheckedTestCase {
     func testPoolOverTLSAgainstNghttpd() async throws {
         let docroot = URL(fileURLWithPath: try makeTestDirectory("nghttpd"))
         let served = docroot.appendingPathComponent("3/device")

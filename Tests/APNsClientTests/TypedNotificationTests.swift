@@ -5,7 +5,7 @@ import XCTest
 @testable import MockAPNs
 
 /// Every typed builder, sent to the live mock, is accepted and arrives with the headers the builder promised.
-final class TypedNotificationTests: XCTestCase {
+final class TypedNotificationTests: LeakCheckedTestCase {
     func testEveryTokenPushTypeIsAccepted() async throws {
         let server = try ClientTestServer.start()
         addTeardownBlock { await server.stop() }

@@ -3,10 +3,11 @@ import Foundation
 import MockAPNs
 import MockAPNsControl
 import MockAPNsHTTP2
+import PeerSupport
 import XCTest
 
 /// The inspection commands against a live control plane (`--server`, `--ready-file`, `tail` over SSE).
-final class InspectLiveServerTests: XCTestCase {
+final class InspectLiveServerTests: LeakCheckedTestCase {
     private func withControlPlane(token: String? = nil, _ body: (MockAPNsServer, String) async throws -> Void) async throws {
         var configuration = MockServerConfiguration()
         configuration.port = 0

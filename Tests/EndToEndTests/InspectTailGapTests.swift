@@ -9,7 +9,7 @@ import XCTest
 /// `mockapns tail --server` never hides records it did not print: a follower behind what the server still holds
 /// (no record file, a small memory ring) gets a `gap` event with the exact range, says so on stderr, and counts
 /// it in its closing summary.
-final class InspectTailGapTests: XCTestCase {
+final class InspectTailGapTests: LeakCheckedTestCase {
     func testTailSaysWhichRecordsTheServerNoLongerHad() async throws {
         var configuration = MockServerConfiguration()
         configuration.port = 0

@@ -7,7 +7,7 @@ import XCTest
 
 /// `mockapns serve` as a CI job runs it: settings from MOCKAPNS_* variables, a ready file, a recording,
 /// and SIGTERM flushing the recording and exiting 0; usage errors exit 2, an unusable port exits 1.
-final class ServeCommandTests: XCTestCase {
+final class ServeCommandTests: LeakCheckedTestCase {
     private static let repo = RepoPaths.root
 
     func testEnvironmentVariablesReadyFileRecordingAndSIGTERM() async throws {

@@ -5,7 +5,7 @@ import XCTest
 @testable import MockAPNsCLI
 
 /// `serve --relay` and its flags: the relay they make, and the sentence naming the flag to fix when they do not fit.
-final class RelayOptionsTests: XCTestCase {
+final class RelayOptionsTests: LeakCheckedTestCase {
     private func makeRelay(_ arguments: [String]) throws -> APNsClientRelay? {
         try RelayOptions.parse(arguments).makeRelay(environment: EnvironmentOptions())
     }

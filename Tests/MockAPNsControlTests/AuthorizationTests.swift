@@ -4,7 +4,7 @@ import XCTest
 import TestSupport
 
 /// `--control-token`: every request needs `authorization: Bearer <token>`.
-final class AuthorizationTests: XCTestCase {
+final class AuthorizationTests: LeakCheckedTestCase {
     func testRequestsNeedTheBearerToken() async throws {
         let harness = try await ControlTestHarness.start(token: "s3cret")
         addTeardownBlock { await harness.stop() }

@@ -8,7 +8,7 @@ import XCTest
 
 /// Web pages cannot use the control plane: foreign `Host` (DNS rebinding) and foreign `Origin` (any site the
 /// developer visits) get 403, with and without a token; curl, scripts and the control plane's own pages pass.
-final class BrowserGuardTests: XCTestCase {
+final class BrowserGuardTests: LeakCheckedTestCase {
     private let rule = #"{"action":{"type":"stall"}}"#
 
     func testWithoutATokenAForeignHostIsRefused() async throws {

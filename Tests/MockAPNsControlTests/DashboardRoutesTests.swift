@@ -7,7 +7,7 @@ import XCTest
 import TestSupport
 
 /// The dashboard's routes over real HTTP: the embedded page and files, the search endpoint, the delivery view.
-final class DashboardRoutesTests: XCTestCase {
+final class DashboardRoutesTests: LeakCheckedTestCase {
     func testServesThePageAndItsFilesFromTheBinaryUnder200KB() async throws {
         let harness = try await ControlTestHarness.start()
         addTeardownBlock { await harness.stop() }

@@ -1,10 +1,11 @@
 import APNsModel
 import MockAPNs
 import MockAPNsControl
+import TestSupport
 import XCTest
 
 /// `/api/v1/devices` and `/api/v1/faults` change the mock's real registry and fault plan.
-final class DeviceAndFaultRoutesTests: XCTestCase {
+final class DeviceAndFaultRoutesTests: LeakCheckedTestCase {
     func testPutListAndDeleteADeviceState() async throws {
         let harness = try await ControlTestHarness.start()
         addTeardownBlock { await harness.stop() }

@@ -9,7 +9,7 @@ import XCTest
 /// device changes through `POST /api/v1/devices/{token}/changes`, and the screen and timeline the control plane
 /// computes from the recording must hold what the scenario expects, as they do in the model (`DeviceFixtureTests`).
 /// The mock's clock is frozen at each step's instant, so records carry the times the scenario was written with.
-final class DeviceScenarioWireTests: XCTestCase {
+final class DeviceScenarioWireTests: LeakCheckedTestCase {
     func testEveryDeviceScenarioOverTheWire() async throws {
         let scenarios = try DeviceScenario.all()
         XCTAssertGreaterThanOrEqual(scenarios.count, 15)

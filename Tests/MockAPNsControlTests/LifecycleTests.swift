@@ -1,9 +1,10 @@
 import MockAPNs
 import MockAPNsControl
+import TestSupport
 import XCTest
 
 /// start/stop: port 0, busy ports, double start, stop twice.
-final class LifecycleTests: XCTestCase {
+final class LifecycleTests: LeakCheckedTestCase {
     func testPortZeroBindsAFreePortAndStopReleasesIt() async throws {
         let harness = try await ControlTestHarness.start()
         addTeardownBlock { await harness.stop() }

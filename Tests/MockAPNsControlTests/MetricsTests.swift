@@ -5,7 +5,7 @@ import XCTest
 import TestSupport
 
 /// `GET /metrics`: Prometheus text fed from the recorder.
-final class MetricsTests: XCTestCase {
+final class MetricsTests: LeakCheckedTestCase {
     func testCountsByStatusReasonPushTypeAndLatency() async throws {
         let harness = try await ControlTestHarness.start()
         addTeardownBlock { await harness.stop() }

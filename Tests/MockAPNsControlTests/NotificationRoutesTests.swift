@@ -5,7 +5,7 @@ import XCTest
 import TestSupport
 
 /// `/api/v1/notifications` and `/api/v1/stats` over real HTTP.
-final class NotificationRoutesTests: XCTestCase {
+final class NotificationRoutesTests: LeakCheckedTestCase {
     private func harnessWithRecords() async throws -> ControlTestHarness {
         let harness = try await ControlTestHarness.start()
         let recorder = harness.server.recorder

@@ -7,7 +7,7 @@ import TestSupport
 
 /// Control-plane numbers at and past Int64's ends, negative, fractional or spelled as floats: each gets a 400
 /// `{"error": …}` and changes nothing, never a trap, a wrap or a silently ignored field.
-final class NumberProbeTests: XCTestCase {
+final class NumberProbeTests: LeakCheckedTestCase {
     /// Int64.min, 2^63, 2^64-1, 2^64, a 400-digit decimal, floats and exponents, as JSON number text.
     static let jsonProbes = [
         "-9223372036854775808", "9223372036854775808", "18446744073709551615", "18446744073709551616",

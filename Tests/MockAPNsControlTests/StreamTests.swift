@@ -1,10 +1,11 @@
 import APNsModel
 import MockAPNs
 import MockAPNsControl
+import TestSupport
 import XCTest
 
 /// `GET /api/v1/stream`: server-sent events, live.
-final class StreamTests: XCTestCase {
+final class StreamTests: LeakCheckedTestCase {
     func testEachNewRecordArrivesAsADataEvent() async throws {
         let harness = try await ControlTestHarness.start()
         addTeardownBlock { await harness.stop() }

@@ -8,7 +8,7 @@ import XCTest
 
 /// The HTTP/1.1 endpoint's connection handling and limits: keep-alive and pipelining, the HTTP/2 listener's body
 /// and header limits, bad input, browser origins, and how connection churn reads a keep-alive pool.
-final class HTTP1ConnectionTests: XCTestCase {
+final class HTTP1ConnectionTests: LeakCheckedTestCase {
     private let device = String(repeating: "ab", count: 32)
 
     private func withEndpoint(churnLimit: Int? = nil,

@@ -7,7 +7,7 @@ import XCTest
 
 /// The HTTP/1.1 APNs endpoint driven by `curl --http1.1`, as APNSwift's own tests drive a plain-HTTP mock:
 /// the same answers and the same records as over HTTP/2.
-final class HTTP1CurlTests: XCTestCase {
+final class HTTP1CurlTests: LeakCheckedTestCase {
     private func curl(_ port: Int, _ path: String, headers: [String], body: String) throws -> (status: String, body: String) {
         let answer = try CurlRequest.send("POST", "http://127.0.0.1:\(port)\(path)", headers: headers, body: body)
         return (String(answer.status), answer.body)

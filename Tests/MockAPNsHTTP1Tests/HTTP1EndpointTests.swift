@@ -6,7 +6,7 @@ import XCTest
 import TestSupport
 
 /// The HTTP/1.1 APNs endpoint answers what the pipeline decides and records the same request.
-final class HTTP1EndpointTests: XCTestCase {
+final class HTTP1EndpointTests: LeakCheckedTestCase {
     private func withEndpoint(_ configure: (inout MockServerConfiguration) -> Void = { _ in },
                               _ body: (MockAPNsServer, HTTPTestClient) async throws -> Void) async throws {
         let server = try HTTP1TestServer.makeServer(configure)

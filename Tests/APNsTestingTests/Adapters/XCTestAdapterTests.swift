@@ -1,10 +1,11 @@
 import APNsTesting
+import TestSupport
 import XCTest
 
 /// The XCTest helpers report exactly the evaluator's message, at the caller's file and line, and nothing
 /// when the expectation holds. Failures are captured by overriding `recordFailure` (XCTExpectFailure does
 /// not exist on Linux) and only while `capturing` is set, so anything else still fails the test.
-final class XCTestAdapterTests: XCTestCase {
+final class XCTestAdapterTests: LeakCheckedTestCase {
     private struct Failure {
         var description: String
         var file: String

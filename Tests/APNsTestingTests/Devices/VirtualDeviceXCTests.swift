@@ -1,9 +1,10 @@
 import APNsTesting
+import TestSupport
 import XCTest
 
 /// `mock.device(token)` after real pushes over HTTP/2: what the phone shows, what APNs stores while it is offline,
 /// and `XCTAssertShown`'s message, captured (XCTExpectFailure does not exist on Linux) only while `capturing` is set.
-final class VirtualDeviceXCTests: XCTestCase {
+final class VirtualDeviceXCTests: LeakCheckedTestCase {
     private var capturing = false
     private var captured: [String] = []
 

@@ -1,10 +1,11 @@
 import APNsClient
 import APNsModel
 import APNsTesting
+import TestSupport
 import XCTest
 
 /// `makeClient()` gives an `APNsClient` that reaches the mock, trusts it and is trusted by it.
-final class ClientFixtureTests: XCTestCase {
+final class ClientFixtureTests: LeakCheckedTestCase {
     func testMadeClientIsAcceptedAndSignsWithTheTestKey() async throws {
         let mock = try await APNsMock.start()
         addTeardownBlock { await mock.stop() }

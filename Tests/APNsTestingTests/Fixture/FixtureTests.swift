@@ -8,7 +8,7 @@ import XCTest
 
 /// `APNsMock.start()` gives a working mock with defaults, its properties say how to reach and trust it,
 /// and its options change what they say they change.
-final class FixtureTests: XCTestCase {
+final class FixtureTests: LeakCheckedTestCase {
     func testDefaultsGiveAReachableTrustedMock() async throws {
         let mock = try await APNsMock.start()
         addTeardownBlock { await mock.stop() }

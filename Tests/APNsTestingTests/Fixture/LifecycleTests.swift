@@ -11,7 +11,7 @@ import XCTest
 /// loop a moment after `close()` returns. Threads: libdispatch's worker pool (which runs Swift concurrency)
 /// grows and shrinks on its own, so the check asks for "no more than before" — a thread leaked per round
 /// would show as 100. The sending side shares one `HTTP2Client` created before counting: this measures the mock.
-final class LifecycleTests: XCTestCase {
+final class LifecycleTests: LeakCheckedTestCase {
     func testHundredStartStopRoundsLeakNoDescriptorsOrThreads() async throws {
         let client = try HTTP2Client()
         addTeardownBlock { await client.shutdown() }

@@ -12,7 +12,7 @@ import XCTest
 
 /// The recording contract when the disk fails: no success is answered while a record cannot be written, nothing
 /// already answered is skipped over in the file, and what could not be kept is counted.
-final class RecordFileFailureTests: XCTestCase {
+final class RecordFileFailureTests: LeakCheckedTestCase {
     private var path: String!
 
     override func setUpWithError() throws {

@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 @testable import MockAPNs
 
-final class RecorderTests: XCTestCase {
+final class RecorderTests: LeakCheckedTestCase {
     static func sample(status: Int = 200, reason: String? = nil, token: String = "aabb", topic: String = "com.example.app",
                        payload: JSONValue? = .object([.init("aps", .object([.init("badge", .integer(1))]))])) -> RecordedRequest {
         .sample(

@@ -5,7 +5,7 @@ import XCTest
 @testable import MockAPNs
 
 /// curl, a client nobody here wrote, against the live mock over TLS.
-final class CurlWireTests: XCTestCase {
+final class CurlWireTests: LeakCheckedTestCase {
     func curl(_ server: TestServer, path: String, headers: [String], body: String?, extra: [String] = []) throws
         -> (status: Int, body: String, headers: String) {
         let dir = try makeTestDirectory("curl")

@@ -5,7 +5,7 @@ import XCTest
 
 /// h2load (nghttp2's load generator): authenticated pushes (20 000 in `make test`, 200 000 under `make soak`), zero
 /// failures, and exactly one JSON line per request in the record file.
-final class H2loadWireTests: XCTestCase {
+final class H2loadWireTests: LeakCheckedTestCase {
     func testEveryH2loadRequestIsRecordedOnce() async throws {
         let dir = try makeTestDirectory("h2load")
         let recordPath = dir + "/rec.jsonl"
