@@ -93,7 +93,7 @@ PARALLEL   = --parallel --num-workers $(or $(TEST_WORKERS),4)
 ## test-unit: the in-memory tier (model, pipeline, embedded HTTP/2, CLI in process, routes without a socket): the
 ## developer loop, under 3 minutes after a build.
 # The mock's suites that put a server on a socket (TestServer) or start a peer; the rest of MockAPNsTests is in memory.
-MOCK_SOCKET_SUITES := WireConformanceTests|H2loadWireTests|KalykeWireTests|BadInputTests|ConnectionRuleTests|CurlWireTests|PyapnsClientWireTests|AioapnsWireTests|PipelineTests|RefusedRequestRecordingTests|RecordFileFailureTests
+MOCK_SOCKET_SUITES := WireConformanceTests|H2loadWireTests|KalykeWireTests|BadInputTests|ConnectionRuleTests|CurlWireTests|PyapnsClientWireTests|AioapnsWireTests|PipelineTests|RefusedRequestRecordingTests|RecordFileFailureTests|LeakCheckTests
 # MockAPNsRelayTests: the configuration's checks are in memory; APNsClientRelayTests relays to a TestServer (integration).
 UNIT_SUITES := JSONTests|APNsModelTests|DeviceSimulationTests|APNsCryptoTests|MockAPNsCLITests|FuzzRegressionTests|MockAPNsTests\.(?!($(MOCK_SOCKET_SUITES))/)|HTTP2Tests\.(EmbeddedConnectionTests|EmbeddedTLSTests|HeaderBlockBuilderTests|StreamLimitGateTests)/|MockAPNsRelayTests\.RelayConfigurationTests/
 test-unit: build-tests test-unit-only

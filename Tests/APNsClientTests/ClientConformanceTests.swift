@@ -9,7 +9,7 @@ import XCTest
 /// well-formed ES256 token for any key ID and team, minted now, or a bundled client certificate) is sent with
 /// `APNsRawNotification` (headers and body exactly as the case lists them) and must give the expected typed
 /// outcome: success for 200, `.rejected(status:reason:…)` otherwise.
-final class ClientConformanceTests: XCTestCase {
+final class ClientConformanceTests: LeakCheckedTestCase {
     private struct ServerKey: Hashable {
         var environment: APNsEnvironment
         var environmentKeyReason: APNsReason
@@ -31,10 +31,12 @@ final class ClientConformanceTests: XCTestCase {
             else { continue }
             let key = ServerKey(environment: c.environment, environmentKeyReason: c.environmentKeyReason)
             if servers[key] == nil {
-                servers[key] = try ClientTestServer.start {
+                let started = try ClientTestServer.start {
                     $0.pipeline.environment = key.environment
                     $0.pipeline.environmentKeyReason = key.environmentKeyReason
                 }
+                addTeardownBlock { await started.stop() }
+                servers[key] = started
             }
             let server = servers[key]!
             let client = try APNsClient(configuration: try server.configuration(authentication: authentication, retryPolicy: .never))
@@ -54,7 +56,6 @@ final class ClientConformanceTests: XCTestCase {
             reasons.insert(c.expectedReason ?? "accepted")
             await client.shutdown()
         }
-        for server in servers.values { await server.stop() }
         print("client conformance: \(ran.count) cases sent, \(reasons.count) distinct outcomes")
         XCTAssertTrue(failures.isEmpty, "\(failures.count) of \(ran.count) cases differ:\n" + failures.joined(separator: "\n"))
         XCTAssertGreaterThanOrEqual(ran.count, 100, "the client should express most device-push cases")

@@ -6,10 +6,12 @@ import XCTest
 @testable import MockAPNs
 
 /// Volume over a pool: every push accepted, every push recorded once.
-final class ClientLoadTests: XCTestCase {
+final class ClientLoadTests: LeakCheckedTestCase {
     func testEveryPushOverFourConnectionsIsAcceptedAndRecordedOnce() async throws {
         let server = try ClientTestServer.start { $0.memoryLimit = 1_000 }
+        addTeardownBlock { await server.stop() }
         let client = try APNsClient(configuration: try server.configuration(connections: 4))
+        addTeardownBlock { await client.shutdown() }
         let total = LoadSize.requests(standard: 20_000, soak: 100_000)
         let workers = 2_000
         let push = APNsNotification.alert(bundleID: "com.example.app", body: "load")
@@ -33,17 +35,18 @@ final class ClientLoadTests: XCTestCase {
         XCTAssertEqual(server.recorder.lastSequence, UInt64(total))
         XCTAssertEqual(Set(server.recorder.records().map(\.response.status)), [200])
         XCTAssertEqual(client.openConnections, 4)
-        await client.shutdown()
-        await server.stop()
     }
 
     /// With one event loop the client offers it as a task executor; tasks that prefer it run on the loop thread,
     /// send without a thread hop, and every push still arrives once.
     func testSendingTasksOnTheClientsLoop() async throws {
         let server = try ClientTestServer.start { $0.memoryLimit = 10_000 }
+        addTeardownBlock { await server.stop() }
         let client = try APNsClient(configuration: try server.configuration(connections: 2, eventLoopThreads: 1))
+        addTeardownBlock { await client.shutdown() }
         let executor = try XCTUnwrap(client.taskExecutor)
         let several = try APNsClient(configuration: try server.configuration(connections: 2, eventLoopThreads: 2))
+        addTeardownBlock { await several.shutdown() }
         XCTAssertNil(several.taskExecutor, "no single loop to prefer")
         let push = APNsNotification.alert(bundleID: "com.example.app", body: "on the loop")
         let token = ClientTestServer.token
@@ -67,8 +70,5 @@ final class ClientLoadTests: XCTestCase {
         XCTAssertEqual(accepted, total)
         XCTAssertTrue(onLoop, "a task preferring the loop ran off it")
         XCTAssertEqual(server.recorder.lastSequence, UInt64(total))
-        await client.shutdown()
-        await several.shutdown()
-        await server.stop()
     }
 }

@@ -6,7 +6,7 @@ import XCTest
 
 /// An endpoint that is not there, goes away or comes back: the pool dials with one shared back-off, waiting
 /// pushes fail once with `.unreachable` naming the cause, and a server that comes back is reconnected to.
-final class ClientOutageTests: XCTestCase {
+final class ClientOutageTests: LeakCheckedTestCase {
     private let token = ClientTestServer.token
     private let push = APNsNotification.alert(bundleID: "com.example.app", body: "Hello")
 
@@ -45,6 +45,7 @@ final class ClientOutageTests: XCTestCase {
     func testNothingListeningFailsEachPushOnceNamingTheCause() async throws {
         let port = try await vacatedPort()
         let client = try APNsClient(configuration: try configuration(port: port, requestTimeout: .milliseconds(1500)))
+        addTeardownBlock { await client.shutdown() }
         let outcomes = await Self.sendConcurrently(50, with: client)
         XCTAssertEqual(outcomes.count, 50)
         for outcome in outcomes {
@@ -61,29 +62,30 @@ final class ClientOutageTests: XCTestCase {
         let outage = try XCTUnwrap(client.outage)
         XCTAssertLessThan(outage.attempts, 20, "\(outage)")
         XCTAssertEqual(client.openConnections, 0)
-        await client.shutdown()
     }
 
     func testServerStartedLaterIsReconnectedAndWaitingPushesSucceed() async throws {
         let port = try await vacatedPort()
         let client = try APNsClient(configuration: try configuration(port: port, requestTimeout: .seconds(60)))
+        addTeardownBlock { await client.shutdown() }
         let pushes = Task { await ClientOutageTests.sendConcurrently(20, with: client) }
         // Wait until the pool has failed twice (so the pushes are waiting on its back-off), then start the server.
         let failedTwice = try await Poll.until(every: .milliseconds(20)) { (client.outage?.attempts ?? 0) >= 2 }
         XCTAssertTrue(failedTwice, "the pool never failed twice")
         let server = try ClientTestServer.start { $0.port = port }
+        addTeardownBlock { await server.stop() }
         let outcomes = await pushes.value
         XCTAssertEqual(outcomes.filter { if case .success = $0 { return true } else { return false } }.count, 20, "\(outcomes)")
         XCTAssertNil(client.outage, "a successful connect ends the outage")
         XCTAssertEqual(server.recorder.records().count, 20)
-        await client.shutdown()
-        await server.stop()
     }
 
     func testServerGoneThenBackOnTheSamePort() async throws {
         let first = try ClientTestServer.start()
+        addTeardownBlock { await first.stop() }
         let port = first.port
         let client = try APNsClient(configuration: try configuration(port: port, requestTimeout: .seconds(1)))
+        addTeardownBlock { await client.shutdown() }
         _ = try await client.send(push, deviceToken: token)
         await first.stop()
         do {
@@ -94,6 +96,7 @@ final class ClientOutageTests: XCTestCase {
             XCTAssertEqual(failure.cause, "connection refused")
         }
         let second = try ClientTestServer.start { $0.port = port }
+        addTeardownBlock { await second.stop() }
         // The back-off may hold the next attempt past one push's 1 s timeout (it has grown with the failed attempts),
         // so pushes may still fail fast with .unreachable until it fires; then they go through on the new server.
         var response: APNsResponse?
@@ -107,14 +110,14 @@ final class ClientOutageTests: XCTestCase {
         }
         XCTAssertEqual(response?.attempts, 1, "reconnected to the server that came back")
         XCTAssertNil(client.outage)
-        await client.shutdown()
-        await second.stop()
     }
 
     func testUntrustedServerCertificateFailsWaitingPushesAtOnce() async throws {
         let server = try ClientTestServer.start()
+        addTeardownBlock { await server.stop() }
         let client = try APNsClient(configuration: try configuration(
             port: server.port, requestTimeout: .seconds(60), trust: "untrusted-ca.pem"))
+        addTeardownBlock { await client.shutdown() }
         do {
             _ = try await client.send(push, deviceToken: token)
             XCTFail("expected a certificate verification failure")
@@ -125,13 +128,12 @@ final class ClientOutageTests: XCTestCase {
             XCTAssertEqual(failure.attempts, 1)
         }
         XCTAssertEqual(server.recorder.records().count, 0)
-        await client.shutdown()
-        await server.stop()
     }
 
     func testCancellingAPushWaitingForAConnectionEndsItAtOnce() async throws {
         let port = try await vacatedPort()
         let client = try APNsClient(configuration: try configuration(port: port, requestTimeout: .seconds(60)))
+        addTeardownBlock { await client.shutdown() }
         let push = self.push, token = self.token
         let waiting = Task { () throws(APNsClientError) -> APNsResponse in try await client.send(push, deviceToken: token) }
         let inOutage = try await Poll.until(every: .milliseconds(20)) { client.outage != nil }
@@ -143,6 +145,5 @@ final class ClientOutageTests: XCTestCase {
         } catch {
             XCTAssertEqual(error as? APNsClientError, .cancelled)
         }
-        await client.shutdown()
     }
 }

@@ -5,29 +5,31 @@ import XCTest
 @testable import MockAPNs
 
 /// Retries against the live mock: what is retried, with which `apns-id`, and what is not.
-final class ClientRetryTests: XCTestCase {
+final class ClientRetryTests: LeakCheckedTestCase {
     private let token = ClientTestServer.token
     private let push = APNsNotification.alert(bundleID: "com.example.app", body: "Hello")
 
     func testServiceUnavailableTwiceThenSuccessKeepsTheApnsID() async throws {
         let server = try ClientTestServer.start()
+        addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(count: 2, action: .status(503, reason: "ServiceUnavailable")))
         let client = try APNsClient(configuration: try server.configuration())
+        addTeardownBlock { await client.shutdown() }
         let response = try await client.send(push, deviceToken: token)
         XCTAssertEqual(response.attempts, 3)
         let records = server.recorder.records()
         XCTAssertEqual(records.count, 3)
         XCTAssertEqual(Set(records.compactMap { $0.headers.first { $0.name == "apns-id" }?.value }), [response.apnsID])
         XCTAssertEqual(records.map(\.response.status), [503, 503, 200])
-        await client.shutdown()
-        await server.stop()
     }
 
     func testTooManyRequestsIsRetriedUntilAttemptsRunOut() async throws {
         let server = try ClientTestServer.start()
+        addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(action: .status(429, reason: "TooManyRequests")))
         let client = try APNsClient(configuration: try server.configuration(
             retryPolicy: APNsRetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))))
+        addTeardownBlock { await client.shutdown() }
         do {
             _ = try await client.send(push, deviceToken: token)
             XCTFail("expected TooManyRequests")
@@ -37,14 +39,14 @@ final class ClientRetryTests: XCTestCase {
             XCTAssertEqual(reason, .known(.tooManyRequests))
         }
         XCTAssertEqual(server.recorder.records().count, 3)
-        await client.shutdown()
-        await server.stop()
     }
 
     func testGoAwayReconnectsAndSucceeds() async throws {
         let server = try ClientTestServer.start()
+        addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(count: 1, action: .goAway(reason: "Shutdown", errorCode: 0)))
         let client = try APNsClient(configuration: try server.configuration())
+        addTeardownBlock { await client.shutdown() }
         let response = try await client.send(push, deviceToken: token)
         XCTAssertEqual(response.attempts, 2)
         let records = server.recorder.records()
@@ -53,24 +55,24 @@ final class ClientRetryTests: XCTestCase {
         XCTAssertNotEqual(records[0].connectionID, records[1].connectionID, "the retry must use a new connection")
         // The pool keeps working on the new connection.
         _ = try await client.send(push, deviceToken: token)
-        await client.shutdown()
-        await server.stop()
     }
 
     func testDroppedConnectionIsRetriedOnANewOne() async throws {
         let server = try ClientTestServer.start()
+        addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(count: 1, action: .drop))
         let client = try APNsClient(configuration: try server.configuration())
+        addTeardownBlock { await client.shutdown() }
         let response = try await client.send(push, deviceToken: token)
         XCTAssertEqual(response.attempts, 2)
-        await client.shutdown()
-        await server.stop()
     }
 
     func testUnregisteredIsNotRetried() async throws {
         let server = try ClientTestServer.start()
+        addTeardownBlock { await server.stop() }
         try server.mock.devices.set(token, .unregistered(timestamp: 1_700_000_000_000))
         let client = try APNsClient(configuration: try server.configuration())
+        addTeardownBlock { await client.shutdown() }
         do {
             _ = try await client.send(push, deviceToken: token)
             XCTFail("expected Unregistered")
@@ -82,13 +84,13 @@ final class ClientRetryTests: XCTestCase {
             XCTAssertFalse(apnsID.isEmpty)
         }
         XCTAssertEqual(server.recorder.records().count, 1)
-        await client.shutdown()
-        await server.stop()
     }
 
     func testNeverRetriedReasonsAreSentOnce() async throws {
         let server = try ClientTestServer.start()
+        addTeardownBlock { await server.stop() }
         let client = try APNsClient(configuration: try server.configuration())
+        addTeardownBlock { await client.shutdown() }
         // BadDeviceToken (not hex) and PayloadTooLarge come from the mock's own checks.
         for (notification, deviceToken, expected) in [
             (APNsRawNotification(pushType: "alert", topic: "com.example.app", payload: Array(#"{"aps":{}}"#.utf8)), "zz",
@@ -106,14 +108,14 @@ final class ClientRetryTests: XCTestCase {
             }
             XCTAssertEqual(server.recorder.records().count, 1, "\(expected) must not be retried")
         }
-        await client.shutdown()
-        await server.stop()
     }
 
     func testStalledRequestTimesOut() async throws {
         let server = try ClientTestServer.start()
+        addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(count: 1, action: .stall))
         let client = try APNsClient(configuration: try server.configuration(requestTimeout: .milliseconds(300)))
+        addTeardownBlock { await client.shutdown() }
         do {
             _ = try await client.send(push, deviceToken: token)
             XCTFail("expected a timeout")
@@ -122,14 +124,14 @@ final class ClientRetryTests: XCTestCase {
         }
         // The connection is still usable afterwards.
         _ = try await client.send(push, deviceToken: token)
-        await client.shutdown()
-        await server.stop()
     }
 
     func testShutdownLetsInFlightFinishAndRefusesNewSends() async throws {
         let server = try ClientTestServer.start()
+        addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(count: 1, action: .delay(milliseconds: 300)))
         let client = try APNsClient(configuration: try server.configuration())
+        addTeardownBlock { await client.shutdown() }
         let push = self.push
         let token = self.token
         let inFlight = Task { () throws(APNsClientError) -> APNsResponse in try await client.send(push, deviceToken: token) }
@@ -145,6 +147,5 @@ final class ClientRetryTests: XCTestCase {
         } catch {
             XCTAssertEqual(error, .shutdown)
         }
-        await server.stop()
     }
 }

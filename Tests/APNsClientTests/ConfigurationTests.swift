@@ -1,8 +1,9 @@
 import APNsClient
 import APNsModel
+import TestSupport
 import XCTest
 
-final class ConfigurationTests: XCTestCase {
+final class ConfigurationTests: LeakCheckedTestCase {
     func testEndpointsResolve() throws {
         XCTAssertEqual(try APNsEndpoint.production.address(), .init(host: "api.push.apple.com", port: 443, usesTLS: true))
         XCTAssertEqual(try APNsEndpoint.development.address(),

@@ -1,9 +1,10 @@
 import HTTP2
 import XCTest
 @testable import APNsClient
+import TestSupport
 
 /// The pool's shared back-off: how the delay grows, where it stops, what resets it, and how causes read.
-final class ConnectBackoffTests: XCTestCase {
+final class ConnectBackoffTests: LeakCheckedTestCase {
     func testDelayDoublesFromOneHundredMillisecondsToThirtySeconds() {
         XCTAssertEqual(ConnectBackoff.delay(afterFailures: 1, jitter: 1), .milliseconds(100))
         XCTAssertEqual(ConnectBackoff.delay(afterFailures: 2, jitter: 1), .milliseconds(200))

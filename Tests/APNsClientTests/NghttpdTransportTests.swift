@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// The client's pool and TLS against a server nobody here wrote: nghttpd (nghttp2's reference server).
-final class NghttpdTransportTests: XCTestCase {
+final class NghttpdTransportTests: LeakCheckedTestCase {
     func testPoolOverTLSAgainstNghttpd() async throws {
         let docroot = URL(fileURLWithPath: try makeTestDirectory("nghttpd"))
         let served = docroot.appendingPathComponent("3/device")
@@ -28,6 +28,7 @@ final class NghttpdTransportTests: XCTestCase {
             environment: .custom(url: "https://127.0.0.1:\(port)"), authentication: try ClientTestServer.testKey(),
             trustRootsPEM: try RepoPaths.text("ca.pem"), connections: 3,
             retryPolicy: APNsRetryPolicy(maxAttempts: 30, baseDelay: .milliseconds(50), maxDelay: .milliseconds(100))))
+        addTeardownBlock { await client.shutdown() }
         // The first push also waits (with retries on connection failure) for nghttpd to listen.
         let push = APNsNotification.alert(bundleID: "com.example.app", body: "hi")
         _ = try await client.send(push, deviceToken: "abcd")
@@ -53,7 +54,6 @@ final class NghttpdTransportTests: XCTestCase {
         let deadline = ContinuousClock.now + .seconds(30)
         while client.openConnections < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertEqual(client.openConnections, 3)
-        await client.shutdown()
     }
 
     private static func locate(_ name: String) throws -> String {

@@ -1,8 +1,9 @@
 import APNsClient
 import APNsModel
+import TestSupport
 import XCTest
 
-final class NotificationTests: XCTestCase {
+final class NotificationTests: LeakCheckedTestCase {
     private func headers(_ notification: some APNsNotificationRequest) -> [String: String] {
         Dictionary(notification.encodedRequest().headers.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
     }

@@ -11,7 +11,7 @@ final class ManualClock: Sendable {
     func advance(minutes: Int64) { seconds.withLock { $0 += minutes * 60 } }
 }
 
-final class ProviderTokenCacheTests: XCTestCase {
+final class ProviderTokenCacheTests: LeakCheckedTestCase {
     private func makeCache(_ clock: ManualClock) throws -> ProviderTokenCache {
         try ProviderTokenCache(privateKeyPEM: try RepoPaths.text("AuthKey_TESTKEY001.p8"), keyID: "TESTKEY001",
                                teamID: "TESTTEAM01", clock: { clock.now })

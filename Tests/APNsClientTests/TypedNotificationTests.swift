@@ -5,10 +5,12 @@ import XCTest
 @testable import MockAPNs
 
 /// Every typed builder, sent to the live mock, is accepted and arrives with the headers the builder promised.
-final class TypedNotificationTests: XCTestCase {
+final class TypedNotificationTests: LeakCheckedTestCase {
     func testEveryTokenPushTypeIsAccepted() async throws {
         let server = try ClientTestServer.start()
+        addTeardownBlock { await server.stop() }
         let client = try APNsClient(configuration: try server.configuration(retryPolicy: .never))
+        addTeardownBlock { await client.shutdown() }
         let bundle = "com.example.app"
         let liveActivity = JSONValue.object([.init("aps", .object([
             .init("timestamp", .integer(Int64(Date().timeIntervalSince1970))), .init("event", .string("update")),
@@ -41,14 +43,14 @@ final class TypedNotificationTests: XCTestCase {
         // One token for all of them: minted once, reused.
         let tokens = Set(server.recorder.records().compactMap { $0.headers.first { $0.name == "authorization" }?.value })
         XCTAssertEqual(tokens.count, 1)
-        await client.shutdown()
-        await server.stop()
     }
 
     func testCertificateConnectionSendsMDMAndAlerts() async throws {
         let server = try ClientTestServer.start()
+        addTeardownBlock { await server.stop() }
         let client = try APNsClient(configuration: try server.configuration(
             authentication: try ClientTestServer.certificate("client-app"), retryPolicy: .never))
+        addTeardownBlock { await client.shutdown() }
         var alert = APNsNotification.alert(bundleID: "com.example.app", body: "cert")
         let id = UUID()
         alert.apnsID = id
@@ -59,10 +61,9 @@ final class TypedNotificationTests: XCTestCase {
         // mdm goes over an MDM push certificate (UID com.apple.mgmt.…), to its UID.
         let mdmClient = try APNsClient(configuration: try server.configuration(
             authentication: try ClientTestServer.certificate("client-mdm"), retryPolicy: .never))
+        addTeardownBlock { await mdmClient.shutdown() }
         _ = try await mdmClient.send(APNsNotification.mdm(certificateUID: "com.apple.mgmt.External.0c0ffee0-test", pushMagic: "magic"),
                                      deviceToken: ClientTestServer.token)
-        await mdmClient.shutdown()
-        await server.stop()
     }
 
     func testUnreachableServerIsAnUnreachableError() async throws {
@@ -70,6 +71,7 @@ final class TypedNotificationTests: XCTestCase {
             environment: .custom(url: "https://127.0.0.1:1"), authentication: try ClientTestServer.testKey(),
             trustRootsPEM: try RepoPaths.text("ca.pem"), requestTimeout: .seconds(1),
             retryPolicy: APNsRetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1))))
+        addTeardownBlock { await client.shutdown() }
         do {
             _ = try await client.send(APNsNotification.widgets(bundleID: "b"), deviceToken: ClientTestServer.token)
             XCTFail("expected an unreachable error")
@@ -78,6 +80,5 @@ final class TypedNotificationTests: XCTestCase {
             XCTAssertEqual(failure.address, "127.0.0.1:1")
             XCTAssertTrue(error.description.hasPrefix("could not connect to 127.0.0.1:1: connection refused, "), error.description)
         }
-        await client.shutdown()
     }
 }

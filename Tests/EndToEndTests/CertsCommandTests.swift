@@ -6,7 +6,7 @@ import XCTest
 
 /// `mockapns certs`: fresh credentials that parse and chain, refusal to overwrite, and trust-store install
 /// into a folder of the test's own.
-final class CertsCommandTests: XCTestCase {
+final class CertsCommandTests: LeakCheckedTestCase {
     func testWritesAFreshCredentialSetThatChains() async throws {
         let dir = try makeTestDirectory("certs") + "/out"   // certs --out makes it
         let run = try await InspectCLI.run(["certs", "--out", dir, "--json"])

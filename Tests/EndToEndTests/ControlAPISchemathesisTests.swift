@@ -5,7 +5,7 @@ import XCTest
 /// schemathesis (PyPI, installed by `make deps`) against a live `mockapns serve`: it generates requests from the
 /// control API's OpenAPI document (`/api/v1/openapi.json`) and checks that none gets a 5xx and every answer matches
 /// the document's schema and content type. The event stream is left out (it never ends).
-final class ControlAPISchemathesisTests: XCTestCase {
+final class ControlAPISchemathesisTests: LeakCheckedTestCase {
 
     func testGeneratedRequestsGetNo5xxAndSchemaConformingAnswers() async throws {
         let python = RepoPaths.python

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// The web dashboard in a real browser: `mockapns serve` on free ports, then Tests/Peers/dashboard_browser.py
 /// drives headless chromium through selenium (live list, search, detail with the iPhone rendering and app-state
 /// switch, a fault added from the form) and saves screenshots under .build/dashboard-screenshots.
-final class DashboardBrowserTests: XCTestCase {
+final class DashboardBrowserTests: LeakCheckedTestCase {
 
     func testDashboardShowsLivePushesSearchDetailAndFaults() async throws {
         let mock = try await DashboardBrowserMock.start(in: try makeTestDirectory("dashboard"), ["--trust-any-signature"])

@@ -6,7 +6,7 @@ import XCTest
 /// The web dashboard in a real browser against `mockapns serve --control-token`: the page asks for the token,
 /// then lists pushes live over the authenticated stream (Tests/Peers/dashboard_token_browser.py, headless
 /// chromium through selenium); without the token the API and the stream answer 401.
-final class DashboardBrowserTokenTests: XCTestCase {
+final class DashboardBrowserTokenTests: LeakCheckedTestCase {
 
     func testWithAControlTokenThePageAsksForItThenShowsPushesLive() async throws {
         let controlToken = "dash-\(UUID().uuidString.prefix(8))"

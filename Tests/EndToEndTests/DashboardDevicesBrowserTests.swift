@@ -9,7 +9,7 @@ import XCTest
 /// newest first, with counts; the badge; the stale Live Activity), the timeline with outcome and rule, scrubbing back
 /// to earlier instants, and the online/offline, app-state and tap controls. Screenshots go to
 /// .build/dashboard-screenshots/devices.png (and devices-dark.png, devices-offline.png).
-final class DashboardDevicesBrowserTests: XCTestCase {
+final class DashboardDevicesBrowserTests: LeakCheckedTestCase {
 
     func testDevicesPageShowsTheLockScreenTimelineAndScrubsBack() async throws {
         let mock = try await DashboardBrowserMock.start(in: try makeTestDirectory("dashboard-devices"), ["--trust-any-signature", "--quiet"])

@@ -6,7 +6,7 @@ import XCTest
 
 /// `mockapns device TOKEN` against a running mock, its record file, and the file with the device's changes given
 /// by `--devices`: the same screen from each source, and usage errors that say what to write.
-final class DeviceCommandTests: XCTestCase {
+final class DeviceCommandTests: LeakCheckedTestCase {
     private let token = "aabbccdd00112233"
 
     func testTheDeviceCommandShowsTheScreenFromAServerAndFromARecording() async throws {

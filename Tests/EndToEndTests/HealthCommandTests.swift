@@ -4,7 +4,7 @@ import XCTest
 
 /// `mockapns health`, the image's HEALTHCHECK: healthy while serve answers /healthz (with a control token set too,
 /// which the probe does not have), unhealthy with the reason once it stopped or where nothing listens.
-final class HealthCommandTests: XCTestCase {
+final class HealthCommandTests: LeakCheckedTestCase {
     func testHealthIsTheControlPlanesAnswerNotTheReadyFilesPresence() async throws {
         let directory = try makeTestDirectory("health")
         let ready = directory + "/ready.json"

@@ -1,8 +1,9 @@
 import APNsModel
+import PeerSupport
 import XCTest
 
 /// `mockapns expect`: exit 0 when the recording holds what is expected, 1 with a readable report otherwise.
-final class InspectExpectTests: XCTestCase {
+final class InspectExpectTests: LeakCheckedTestCase {
     func testPassingExpectationsExit0() async throws {
         let file = try InspectRecording.write()
         let cases: [[String]] = [

@@ -1,8 +1,9 @@
 import APNsModel
+import PeerSupport
 import XCTest
 
 /// `mockapns export` (JSON Lines, HAR 1.2) and `stats`.
-final class InspectExportStatsTests: XCTestCase {
+final class InspectExportStatsTests: LeakCheckedTestCase {
     func testJSONLinesExportRoundTripsTheRecording() async throws {
         let file = try InspectRecording.write()
         let result = try await InspectCLI.run(["export", "--file", file, "--format", "jsonl"])

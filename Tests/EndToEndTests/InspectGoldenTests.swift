@@ -1,12 +1,13 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import XCTest
 
 /// The inspection commands print, byte for byte, what they printed before they streamed (issue 26): the outputs in
 /// `Fixtures/inspect/goldens.json` were made by the binary of 8fcfd21, which read whole recordings into memory
 /// (`scripts/inspect-goldens.py` regenerates them when an output format changes on purpose), over a real
 /// `serve --record` recording and a copy with a blank line, a CRLF line and a torn last line.
-final class InspectGoldenTests: XCTestCase {
+final class InspectGoldenTests: LeakCheckedTestCase {
     private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Fixtures/inspect").standardized
 

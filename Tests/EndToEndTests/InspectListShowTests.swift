@@ -1,8 +1,9 @@
 import APNsModel
+import PeerSupport
 import XCTest
 
 /// `mockapns list` and `show` on a recording file.
-final class InspectListShowTests: XCTestCase {
+final class InspectListShowTests: LeakCheckedTestCase {
     func testListPrintsAnAlignedTableWithoutColourOnAPipe() async throws {
         let file = try InspectRecording.write()
         let result = try await InspectCLI.run(["list", "--file", file])

@@ -2,25 +2,21 @@ import APNsModel
 import Foundation
 import MockAPNs
 import MockAPNsControl
+import PeerSupport
 import XCTest
 
 /// The inspection commands against a live control plane (`--server`, `--ready-file`, `tail` over SSE).
-final class InspectLiveServerTests: XCTestCase {
+final class InspectLiveServerTests: LeakCheckedTestCase {
     private func withControlPlane(token: String? = nil, _ body: (Mock, String) async throws -> Void) async throws {
         var configuration = MockConfiguration()
         configuration.trustBundledKeys = false
         let mock = try Mock(configuration: configuration)
+        addTeardownBlock { mock.shutdown() }
         for record in InspectRecording.standard { mock.recorder.append(record) }
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0, controlToken: token))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
-        do {
-            try await body(mock, "http://127.0.0.1:\(port)")
-        } catch {
-            await control.stop()
-            throw error
-        }
-        await control.stop()
-        mock.shutdown()
+        try await body(mock, "http://127.0.0.1:\(port)")
     }
 
     func testListShowStatsAndExpectAgainstAServer() async throws {
@@ -92,7 +88,9 @@ final class InspectLiveServerTests: XCTestCase {
         var configuration = MockConfiguration()
         configuration.trustBundledKeys = false
         let mock = try Mock(configuration: configuration)
+        addTeardownBlock { mock.shutdown() }
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         let tail = try InspectFollowProcess(["tail", "--server", "http://127.0.0.1:\(port)", "--json"])
         defer { tail.stop() }

@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// `mockapns serve` with its control plane and HTTP/1.1 endpoint, inspected by the other commands
 /// through the ready file — the CI workflow the README describes.
-final class InspectServeTests: XCTestCase {
+final class InspectServeTests: LeakCheckedTestCase {
     func testServeControlPlaneAndHTTP1EndpointWorkTogether() async throws {
         let directory = URL(fileURLWithPath: try makeTestDirectory("mockapns-serve"))
         let ready = directory.appendingPathComponent("ready.json").path

@@ -1,12 +1,13 @@
 import APNsModel
 import MockAPNs
 import MockAPNsControl
+import PeerSupport
 import XCTest
 
 /// The streaming `list`, `show`, `stats`, `expect` and `export` give exactly what reading the whole recording into
 /// memory gives (the way they read files before), on recordings that cross the reader's 1 MiB chunks: lines longer
 /// than a chunk, CRLF and blank lines, a torn last line, and a last line without its newline.
-final class InspectStreamingDifferentialTests: XCTestCase {
+final class InspectStreamingDifferentialTests: LeakCheckedTestCase {
     /// Filters as command-line options and as the reference applies them.
     private static let filters: [([String], RecordFilter)] = [
         ([], RecordFilter()),

@@ -1,12 +1,13 @@
 import Foundation
 import MockAPNs
+import PeerSupport
 import XCTest
 
 /// The inspection commands read a recording in constant memory: a command's peak RSS on an 80 000-record file is
 /// no larger than on a 20 000-record one (give or take a margin), where reading the file into memory costs ~5 KB a
 /// record (~300 MB more on the larger file). (Sizes are kept small because the debug build decodes ~7 000 records
 /// a second; `bench/bigrec.sh` measures 1 000 000.)
-final class InspectStreamingMemoryTests: XCTestCase {
+final class InspectStreamingMemoryTests: LeakCheckedTestCase {
     /// Allowed growth of the peak RSS from the small to the large file.
     static let marginKB = 24 * 1024
 

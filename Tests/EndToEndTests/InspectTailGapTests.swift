@@ -8,14 +8,16 @@ import XCTest
 /// `mockapns tail --server` never hides records it did not print: a follower behind what the server still holds
 /// (no record file, a small memory ring) gets a `gap` event with the exact range, says so on stderr, and counts
 /// it in its closing summary.
-final class InspectTailGapTests: XCTestCase {
+final class InspectTailGapTests: LeakCheckedTestCase {
     func testTailSaysWhichRecordsTheServerNoLongerHad() async throws {
         var configuration = MockConfiguration()
         configuration.trustBundledKeys = false
         configuration.memoryLimit = 100
         let mock = try Mock(configuration: configuration)
+        addTeardownBlock { mock.shutdown() }
         for _ in 0..<500 { mock.recorder.append(InspectRecording.record(seq: 0, title: "Burst")) }
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         let url = "http://127.0.0.1:\(port)"
 
@@ -35,8 +37,5 @@ final class InspectTailGapTests: XCTestCase {
         let stderr = result?.stderr ?? ""
         XCTAssertTrue(stderr.contains("skipped 400 record(s) (seq 1–400)"), stderr)
         XCTAssertTrue(stderr.contains("100 record(s) printed, 400 skipped in 1 gap(s)"), stderr)
-
-        await control.stop()
-        mock.shutdown()
     }
 }

@@ -1,8 +1,9 @@
 import APNsModel
+import PeerSupport
 import XCTest
 
 /// `mockapns tail --file`: existing records, then appended ones, like `tail -f`.
-final class InspectTailTests: XCTestCase {
+final class InspectTailTests: LeakCheckedTestCase {
     func testTailPrintsExistingThenAppendedRecords() async throws {
         let file = try InspectRecording.write(Array(InspectRecording.standard.prefix(2)))
         let tail = try InspectFollowProcess(["tail", "--file", file, "--json"])

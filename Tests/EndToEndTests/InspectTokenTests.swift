@@ -4,7 +4,7 @@ import PeerSupport
 import XCTest
 
 /// `mockapns token`: a fresh ES256 provider token for a .p8 key.
-final class InspectTokenTests: XCTestCase {
+final class InspectTokenTests: LeakCheckedTestCase {
     /// The repository's bundled test key.
     private var keyPath: String {
         RepoPaths.cert("AuthKey_TESTKEY001.p8")

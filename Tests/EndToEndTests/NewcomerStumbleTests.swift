@@ -6,7 +6,7 @@ import XCTest
 /// The small things a first-hour user trips on, checked by what the commands do (exit status, JSON), not
 /// only by their wording: unknown subcommands, `token` without a key, lint's push-type inference, the
 /// `simulate` hint, and `expect` naming an absent field.
-final class NewcomerStumbleTests: XCTestCase {
+final class NewcomerStumbleTests: LeakCheckedTestCase {
     private var directory = ""
 
     override func setUp() async throws {

@@ -8,7 +8,7 @@ import XCTest
 /// The recording contract with a real `mockapns serve`: `kill -9` then a restart on the same `--record` file
 /// (torn tail trimmed, `seq` continued), and a file that stops taking writes (500 instead of 200, `/metrics`,
 /// whole lines only, exit status 3).
-final class RecordFileContractTests: XCTestCase {
+final class RecordFileContractTests: LeakCheckedTestCase {
     private static let repo = RepoPaths.root
     private var dir: String!
 

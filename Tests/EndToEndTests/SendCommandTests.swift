@@ -1,9 +1,10 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import XCTest
 
 /// `mockapns send` (the APNsClient library behind a command) against `mockapns serve`, both as built binaries.
-final class SendCommandTests: XCTestCase {
+final class SendCommandTests: LeakCheckedTestCase {
     private let token = String(repeating: "ab", count: 32)
 
     func testSendToServeAcceptedRejectedAndUsage() async throws {

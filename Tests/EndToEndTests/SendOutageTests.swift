@@ -1,11 +1,12 @@
 import APNsModel
 import Foundation
+import PeerSupport
 import XCTest
 
 /// `mockapns send` when `mockapns serve` is killed mid-run (both as built binaries): it gives up after
 /// `--give-up-after` and says how far it got, or, when the server comes back in time, finishes with every push
 /// accepted.
-final class SendOutageTests: XCTestCase {
+final class SendOutageTests: LeakCheckedTestCase {
     private let token = String(repeating: "ab", count: 32)
 
     /// A scratch directory with a payload file, removed when the test ends.

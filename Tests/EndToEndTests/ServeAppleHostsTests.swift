@@ -9,7 +9,7 @@ import XCTest
 /// `serve --apple-hosts` between real processes: curl reaches Apple's own names (resolved to loopback, as a hosts file
 /// or an in-process resolver would) on Apple's four ports, verifying the certificate with the CA the ready file and
 /// the control plane name; the host decides the environment, and each port serves only its API.
-final class ServeAppleHostsTests: XCTestCase {
+final class ServeAppleHostsTests: LeakCheckedTestCase {
     private var directory = ""
 
     override func setUp() async throws {

@@ -8,7 +8,7 @@ import XCTest
 
 /// `mockapns serve` as a CI job runs it: settings from MOCKAPNS_* variables, a ready file, a recording,
 /// and SIGTERM flushing the recording and exiting 0; usage errors exit 2, an unusable port exits 1.
-final class ServeCommandTests: XCTestCase {
+final class ServeCommandTests: LeakCheckedTestCase {
     private static let repo = RepoPaths.root
 
     func testEnvironmentVariablesReadyFileRecordingAndSIGTERM() async throws {
@@ -59,11 +59,13 @@ final class ServeCommandTests: XCTestCase {
         blocking.credentialsDirectory = Self.repo + "/certs"
         let blocker = try blocking.makeServer()
         try blocker.start()
+        addTeardownBlock {
+            await blocker.shutdown()
+            blocker.mock.shutdown()
+        }
         let busy = try await InspectCLI.run(["serve", "--port", "\(blocker.port)", "--no-control"])
         XCTAssertEqual(busy.status, 1)
         XCTAssertTrue(busy.stderr.contains("cannot start"), busy.stderr)
         XCTAssertTrue(busy.stderr.contains("\(blocker.port)"), "the message names the port: \(busy.stderr)")
-        await blocker.shutdown()
-        blocker.mock.shutdown()
     }
 }

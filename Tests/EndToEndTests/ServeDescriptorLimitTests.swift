@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// `mockapns serve` under a low descriptor limit (`ulimit -n 128`): clients opening connections until the limit
 /// are turned away with one log line, `/healthz` keeps answering, and closing some lets a new client in.
-final class ServeDescriptorLimitTests: XCTestCase {
+final class ServeDescriptorLimitTests: LeakCheckedTestCase {
     /// A TCP connection to 127.0.0.1:`port` that sent the HTTP/2 preface (so the preface timeout leaves it alone);
     /// nil if connect failed.
     private func openH2C(port: Int) -> LoopbackConnection? {

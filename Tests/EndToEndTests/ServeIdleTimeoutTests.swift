@@ -4,7 +4,7 @@ import PeerSupport
 import XCTest
 
 /// `mockapns serve --idle-timeout`: an idle connection gets APNs's GOAWAY `{"reason":"IdleTimeout"}`, then is closed.
-final class ServeIdleTimeoutTests: XCTestCase {
+final class ServeIdleTimeoutTests: LeakCheckedTestCase {
     func testIdleConnectionGetsGoAwayIdleTimeout() async throws {
         let ready = try makeTestDirectory("idle-timeout", file: "ready.json")
         let serve = try await ServedMock.start(["--h2c", "--port", "0", "--no-control", "--idle-timeout", "1"], readyFile: ready)

@@ -13,7 +13,7 @@ import FoundationNetworking
 ///
 /// The first two tests start `serve` by hand, not through ``ServedMock``: what they check is the ready file itself and
 /// `mockapns wait` waiting for it, which the shared helper would have done for them.
-final class ServeReadyFileTests: XCTestCase {
+final class ServeReadyFileTests: LeakCheckedTestCase {
     private var directory = ""
 
     override func setUp() async throws {

@@ -9,7 +9,7 @@ import XCTest
 /// registry), and `mockapns send` is the sender. The sender sees B's answers, A's record keeps both verdicts and a
 /// `relay-disagreement` finding where they differ, B records exactly the pushes A relayed, and a push A rejects
 /// itself never reaches B.
-final class ServeRelayTests: XCTestCase {
+final class ServeRelayTests: LeakCheckedTestCase {
     private let good = String(repeating: "ab", count: 32)
     /// Unregistered in B's registry only: A answers 200 for it, B 410.
     private let gone = String(repeating: "cd", count: 32)

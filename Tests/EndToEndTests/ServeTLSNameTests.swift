@@ -7,7 +7,7 @@ import XCTest
 /// `serve --tls-name` and `--ca-dir` between real processes: curl reaches the mock by a service name (resolved to
 /// loopback) and verifies its certificate with the CA the ready file and the control plane name, as a sender in
 /// another container does; without them the bundled certificate fails verification under any other name.
-final class ServeTLSNameTests: XCTestCase {
+final class ServeTLSNameTests: LeakCheckedTestCase {
     private var directory = ""
 
     override func setUp() async throws {

@@ -6,7 +6,7 @@ import XCTest
 /// `mockapns serve --webhook` between real processes: `mockapns send` pushes, the mock posts matching records to a
 /// real receiver (Tests/Peers/webhook_receiver.py) that checks their signatures; the counts show in `/metrics` and
 /// `/api/v1/stats`; a receiver that never answers costs the senders nothing; a bad URL is a usage error.
-final class ServeWebhookTests: XCTestCase {
+final class ServeWebhookTests: LeakCheckedTestCase {
     private var directory = ""
     private var peers: [RunningPeer] = []
     private static let python = RepoPaths.python

@@ -5,7 +5,7 @@ import XCTest
 
 /// The server connection driven in memory (``EmbeddedHTTP2Connection``): settings, answers, flow control,
 /// back-pressure, GOAWAY, timeouts and the stream-limit gate, each as exact frames, with the clock moved by hand.
-final class EmbeddedConnectionTests: XCTestCase {
+final class EmbeddedConnectionTests: LeakCheckedTestCase {
     private let settingsMaxConcurrentStreams: UInt16 = 3, settingsInitialWindowSize: UInt16 = 4
 
     func testServerAnnouncesItsSettingsAndAcknowledgesTheClients() throws {

@@ -1,10 +1,11 @@
 import CNghttp2
 @testable import HTTP2
+import PeerSupport
 import XCTest
 
 /// The header block nghttp2 is handed: `:status` first (three digits, clamped), then every field as given, each
 /// entry pointing at its own bytes, with the indexing policy's flags.
-final class HeaderBlockBuilderTests: XCTestCase {
+final class HeaderBlockBuilderTests: LeakCheckedTestCase {
     private func entries(_ nva: UnsafePointer<nghttp2_nv>, _ count: Int) -> [(String, String, UInt8)] {
         (0..<count).map { index in
             let entry = nva[index]

@@ -5,11 +5,12 @@ import Glibc
 import Darwin
 #endif
 @testable import HTTP2
+import PeerSupport
 import XCTest
 
 /// Each poller (epoll, and the portable poll(2) one) reports readiness the same way: what is watched, changed and
 /// removed, hang-ups, and wake-ups from another thread — on pipes, without the loop above it.
-final class IOPollerTests: XCTestCase {
+final class IOPollerTests: LeakCheckedTestCase {
     private func pipePair() -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&ends), 0)

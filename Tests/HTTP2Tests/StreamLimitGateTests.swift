@@ -1,9 +1,10 @@
 @testable import HTTP2
+import PeerSupport
 import XCTest
 
 /// The stream-limit gate without a socket: raising is immediate, lowering with streams open waits for them, and
 /// only a change is ever submitted.
-final class StreamLimitGateTests: XCTestCase {
+final class StreamLimitGateTests: LeakCheckedTestCase {
     func testRaisingIsImmediateAndLoweringWaitsForTheOpenStreams() {
         var gate = StreamLimitGate()
         gate.announcedInitially(1)

@@ -2,10 +2,11 @@ import ArgumentParser
 import MockAPNs
 import XCTest
 @testable import MockAPNsCLI
+import TestSupport
 
 /// Argument parsing of each subcommand, in process, through the root command as the executable runs it: what the
 /// flags become, and the message and exit status (usage errors exit 2) a user gets for flags that do not fit.
-final class CommandParsingTests: XCTestCase {
+final class CommandParsingTests: LeakCheckedTestCase {
     /// The subcommand `arguments` parse to, as `T`.
     private func parse<T: ParsableCommand>(_ arguments: [String], as type: T.Type,
                                            file: StaticString = #filePath, line: UInt = #line) throws -> T {

@@ -2,10 +2,11 @@ import APNsModel
 import MockAPNs
 import XCTest
 @testable import MockAPNsCLI
+import TestSupport
 
 /// `mockapns expect`: which records meet an expectation, pass or fail, and the report and JSON it prints, checked
 /// against what the binary printed for the fixture recording (goldens.json).
-final class ExpectationTests: XCTestCase {
+final class ExpectationTests: LeakCheckedTestCase {
     private let plain = TerminalStyle(enabled: false)
 
     /// The expectation streamed over the recording through a tally, as `expect --file` does.

@@ -3,10 +3,11 @@ import Foundation
 import MockAPNs
 import XCTest
 @testable import MockAPNsCLI
+import TestSupport
 
 /// The output formats of the inspection commands, byte for byte: record texts and tables (`list`, `tail`), the
 /// streamed JSON documents (`list --json`, `export`) and HAR archives.
-final class OutputFormatTests: XCTestCase {
+final class OutputFormatTests: LeakCheckedTestCase {
     private let plain = TerminalStyle(enabled: false)
 
     /// What `body` writes through a ``BufferedOutput`` into a file, read back.

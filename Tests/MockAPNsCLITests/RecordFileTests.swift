@@ -3,10 +3,11 @@ import Foundation
 import MockAPNs
 import XCTest
 @testable import MockAPNsCLI
+import TestSupport
 
 /// Reading a `serve --record` file (`list`, `show`, `stats`, `expect`, `export --file`): forwards in chunks, backwards
 /// from the end, a torn last line, blank and CRLF lines, and the messages for files that are not recordings.
-final class RecordFileTests: XCTestCase {
+final class RecordFileTests: LeakCheckedTestCase {
     func testForEachRecordReadsEveryRecordInFileOrder() throws {
         let records = try InspectFixtures.records()
         XCTAssertEqual(records.map(\.seq), Array(1...17))

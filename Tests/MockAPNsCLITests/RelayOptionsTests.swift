@@ -9,7 +9,7 @@ import XCTest
 /// `serve --relay` and its flags: the `RelayConfiguration` they describe (files read, `MOCKAPNS_RELAY*` as
 /// fallbacks), the relay `MockAPNsRelay` makes of it, and the sentence naming the flag to fix when they do not fit
 /// (the module's own checks: MockAPNsRelayTests).
-final class RelayOptionsTests: XCTestCase {
+final class RelayOptionsTests: LeakCheckedTestCase {
     private func makeRelay(_ arguments: [String]) throws -> APNsClientRelay? {
         try RelayOptions.parse(arguments).makeRelay(environment: EnvironmentOptions([:]))
     }
@@ -36,14 +36,14 @@ final class RelayOptionsTests: XCTestCase {
     func testAResigningRelayNamesItsUpstream() async throws {
         let key = "TESTTEAM01:TESTKEY001:" + RepoPaths.cert("AuthKey_TESTKEY001.p8")
         let relay = try XCTUnwrap(try makeRelay(["--relay", "https://127.0.0.1:1", "--relay-key-file", key]))
+        addTeardownBlock { await relay.shutdown() }
         XCTAssertEqual(relay.upstream, "https://127.0.0.1:1")
-        await relay.shutdown()
     }
 
     func testAForwardingRelayNamesItsUpstream() async throws {
         let relay = try XCTUnwrap(try makeRelay(["--relay", "http://127.0.0.1:1", "--relay-connections", "1"]))
+        addTeardownBlock { await relay.shutdown() }
         XCTAssertEqual(relay.upstream, "http://127.0.0.1:1")
-        await relay.shutdown()
     }
 
     func testTheFlagsBecomeTheConfiguration() throws {

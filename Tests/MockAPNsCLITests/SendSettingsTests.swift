@@ -7,7 +7,7 @@ import XCTest
 
 /// `mockapns send`: which device and body each push gets (`--token-file`, `--payload-template`), and the settings and
 /// usage errors its flags resolve to, without sending anything.
-final class SendSettingsTests: XCTestCase {
+final class SendSettingsTests: LeakCheckedTestCase {
     private func settings(_ arguments: [String]) throws -> SendSettings {
         try SendSettings(try SendCommand.parse(arguments))
     }

@@ -3,10 +3,11 @@ import MockAPNs
 import MockAPNsHTTP2
 import XCTest
 @testable import MockAPNsCLI
+import TestSupport
 
 /// `serve`'s configuration from its flags and `MOCKAPNS_*` variables, built in process without starting anything:
 /// what the flags become, and the usage error (exit 2) a contradiction or a value out of range gets.
-final class ServeConfigurationTests: XCTestCase {
+final class ServeConfigurationTests: LeakCheckedTestCase {
     /// The configuration `arguments` (after `serve`) and `variables` give.
     private func configuration(_ arguments: [String], _ variables: [String: String] = [:],
                                file: StaticString = #filePath, line: UInt = #line) throws -> ServeConfiguration {

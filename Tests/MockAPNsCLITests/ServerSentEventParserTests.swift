@@ -1,8 +1,9 @@
 import XCTest
 @testable import MockAPNsCLI
+import TestSupport
 
 /// The live stream's events from bytes in whatever pieces the connection delivers them.
-final class ServerSentEventParserTests: XCTestCase {
+final class ServerSentEventParserTests: LeakCheckedTestCase {
     func testEventsSplitAnywhereComeOutWhole() {
         let stream = Array("data: {\"seq\":1}\n\nevent: gap\r\ndata: {\"from\":2,\r\ndata: \"through\":3}\r\n\r\n: keep-alive\n\ndata:x\n".utf8)
         for cut in 0...stream.count {

@@ -4,9 +4,10 @@ import XCTest
 import TestSupport
 
 /// `--control-token`: every request needs `authorization: Bearer <token>`.
-final class AuthorizationTests: XCTestCase {
+final class AuthorizationTests: LeakCheckedTestCase {
     func testRequestsNeedTheBearerToken() async throws {
         let harness = try await ControlTestHarness.start(token: "s3cret")
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         let without = try await client.send("GET", "/api/v1/notifications")
         let wrong = try await client.send("GET", "/api/v1/notifications", headers: ["authorization": "Bearer nope"])
@@ -25,6 +26,7 @@ final class AuthorizationTests: XCTestCase {
 
     func testWithoutATokenLoopbackNeedsNoHeader() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let answer = try await harness.client.send("GET", "/api/v1/stats")
         await harness.stop()
         XCTAssertEqual(answer.status, 200)
@@ -32,6 +34,7 @@ final class AuthorizationTests: XCTestCase {
 
     func testANonLoopbackAddressWithoutATokenIsRefused() async throws {
         let mock = try ControlTestHarness.makeMock()
+        addTeardownBlock { mock.shutdown() }
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "0.0.0.0", port: 0))
         do {
             _ = try await control.start()
@@ -41,12 +44,13 @@ final class AuthorizationTests: XCTestCase {
             XCTAssertEqual(error, .tokenRequiredForNonLoopback(host: "0.0.0.0"))
             XCTAssertTrue(error.description.contains("--control-token"), error.description)
         }
-        mock.shutdown()
     }
 
     func testANonLoopbackAddressWithATokenStartsAndEnforcesIt() async throws {
         let mock = try ControlTestHarness.makeMock()
+        addTeardownBlock { mock.shutdown() }
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "0.0.0.0", port: 0, controlToken: "wide-open"))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         let client = HTTPTestClient(base: "http://127.0.0.1:\(port)")
         let without = try await client.send("GET", "/api/v1/stats")

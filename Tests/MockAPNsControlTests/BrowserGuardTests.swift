@@ -8,11 +8,12 @@ import XCTest
 
 /// Web pages cannot use the control plane: foreign `Host` (DNS rebinding) and foreign `Origin` (any site the
 /// developer visits) get 403, with and without a token; curl, scripts and the control plane's own pages pass.
-final class BrowserGuardTests: XCTestCase {
+final class BrowserGuardTests: LeakCheckedTestCase {
     private let rule = #"{"action":{"type":"stall"}}"#
 
     func testWithoutATokenAForeignHostIsRefused() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let url = "http://127.0.0.1:\(harness.port)"
         let rebinding = try CurlRequest.send("GET", url + "/api/v1/notifications", headers: ["Host: evil.example"])
         let rebindingWithPort = try CurlRequest.send("GET", url + "/api/v1/stats", headers: ["Host: evil.example:\(harness.port)"])
@@ -32,6 +33,7 @@ final class BrowserGuardTests: XCTestCase {
 
     func testWithoutATokenLoopbackNamesPass() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let url = "http://127.0.0.1:\(harness.port)"
         var statuses: [String: Int] = [:]
         for host in ["127.0.0.1:\(harness.port)", "localhost:\(harness.port)", "LOCALHOST", "[::1]:\(harness.port)",
@@ -46,6 +48,7 @@ final class BrowserGuardTests: XCTestCase {
 
     func testAForeignOriginCannotPostPlainTextFaults() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let url = "http://127.0.0.1:\(harness.port)"
         var answers: [CurlRequest.Answer] = []
         for origin in ["http://evil.example", "null", "http://localhost:\(harness.port + 1)", "https://127.0.0.1:\(harness.port)",
@@ -70,6 +73,7 @@ final class BrowserGuardTests: XCTestCase {
 
     func testACORSPreflightFromAForeignSiteIsRefused() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let answer = try CurlRequest.send(
             "OPTIONS", "http://127.0.0.1:\(harness.port)/api/v1/faults",
             headers: ["Origin: http://evil.example", "Access-Control-Request-Method: POST",
@@ -82,6 +86,7 @@ final class BrowserGuardTests: XCTestCase {
 
     func testTheControlPlanesOwnPagesAndCurlPass() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let port = harness.port
         let url = "http://127.0.0.1:\(port)"
         let sameOrigin = try CurlRequest.send("POST", url + "/api/v1/faults",
@@ -100,6 +105,7 @@ final class BrowserGuardTests: XCTestCase {
 
     func testWithATokenAnyHostPassesButForeignOriginsAndMissingTokensDoNot() async throws {
         let harness = try await ControlTestHarness.start(token: "s3cret")
+        addTeardownBlock { await harness.stop() }
         let url = "http://127.0.0.1:\(harness.port)"
         let auth = "Authorization: Bearer s3cret"
         let namedHost = try CurlRequest.send("GET", url + "/api/v1/stats", headers: [auth, "Host: mockapns.internal:\(harness.port)"])

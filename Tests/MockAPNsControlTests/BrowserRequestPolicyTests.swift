@@ -1,8 +1,9 @@
 import XCTest
 @testable import MockAPNsControl
+import TestSupport
 
 /// The Host/Origin rules on their own, for spellings curl cannot easily send (IPv6, odd ports, junk).
-final class BrowserRequestPolicyTests: XCTestCase {
+final class BrowserRequestPolicyTests: LeakCheckedTestCase {
     private let open = BrowserRequestPolicy(requiresLoopbackHost: true)
     private let tokenProtected = BrowserRequestPolicy(requiresLoopbackHost: false)
 

@@ -7,9 +7,10 @@ import XCTest
 /// The control API's fixed-shape answers byte for byte, as clients and the dashboard see them: key order, integers,
 /// `null` against an absent member, "/" unescaped, a trailing newline. They are Encodable bodies written through
 /// `JSONValueEncoder` and were `JSONValue` trees built by hand before; these bytes are what the trees wrote.
-final class ControlAnswerBytesTests: XCTestCase {
+final class ControlAnswerBytesTests: LeakCheckedTestCase {
     func testFixedShapeAnswersKeepTheirBytes() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         var answers: [(String, HTTPAnswer, Int, String)] = []
         func check(_ method: String, _ path: String, body: String? = nil, _ status: Int, _ expected: String) async throws {

@@ -6,9 +6,10 @@ import XCTest
 import TestSupport
 
 /// The dashboard's routes over real HTTP: the embedded page and files, the search endpoint, the delivery view.
-final class DashboardRoutesTests: XCTestCase {
+final class DashboardRoutesTests: LeakCheckedTestCase {
     func testServesThePageAndItsFilesFromTheBinaryUnder200KB() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         var total = 0
         let page = try await client.send("GET", "/")
@@ -27,11 +28,11 @@ final class DashboardRoutesTests: XCTestCase {
         XCTAssertLessThan(total, 200 * 1024, "the dashboard's assets must stay under 200 KB")
         let missing = try await client.send("GET", "/dashboard/nope.js")
         XCTAssertEqual(missing.status, 404)
-        await harness.stop()
     }
 
     func testWithATokenThePageLoadsWithoutItButEveryAPICallNeedsIt() async throws {
         let harness = try await ControlTestHarness.start(token: "s3cret")
+        addTeardownBlock { await harness.stop() }
         harness.mock.recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
         let client = harness.client
         let page = try await client.send("GET", "/")
@@ -65,7 +66,9 @@ final class DashboardRoutesTests: XCTestCase {
         configuration.memoryLimit = 2
         configuration.recordPath = path
         let mock = try Mock(configuration: configuration)
+        addTeardownBlock { mock.shutdown() }
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "127.0.0.1", port: 0))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         for index in 1...5 { mock.recorder.append(RecordFixtures.make(token: "aa1\(index)", topic: "com.example.app", pushType: "alert")) }
         let client = HTTPTestClient(base: "http://127.0.0.1:\(port)")
@@ -83,7 +86,9 @@ final class DashboardRoutesTests: XCTestCase {
 
     func testNoDashboardLeavesTheRootUnrouted() async throws {
         let mock = try ControlTestHarness.makeMock()
+        addTeardownBlock { mock.shutdown() }
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "127.0.0.1", port: 0).withDashboard(false))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         let answer = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/")
         await control.stop()
@@ -93,6 +98,7 @@ final class DashboardRoutesTests: XCTestCase {
 
     func testSearchAppliesTheGrammarNewestFirstAndRejectsBadQueries() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let recorder = harness.mock.recorder
         recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
         recorder.append(RecordFixtures.make(token: "bb22", topic: "com.example.app", pushType: "background", status: 400, reason: "BadDeviceToken"))
@@ -118,11 +124,11 @@ final class DashboardRoutesTests: XCTestCase {
             XCTAssertEqual(answer.status, 400, bad)
             XCTAssertNotNil(try answer.json()["error"]?.stringValue, bad)
         }
-        await harness.stop()
     }
 
     func testDeliveryAnswersTheSimulatorForEachAppState() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         harness.mock.recorder.append(RecordFixtures.make(token: "aa11", topic: "com.example.app", pushType: "alert"))
         let client = harness.client
         let foreground = try await client.send("GET", "/api/v1/notifications/1/delivery")
@@ -135,6 +141,5 @@ final class DashboardRoutesTests: XCTestCase {
         XCTAssertEqual(badState.status, 400)
         let missing = try await client.send("GET", "/api/v1/notifications/9/delivery")
         XCTAssertEqual(missing.status, 404)
-        await harness.stop()
     }
 }

@@ -1,12 +1,14 @@
 import APNsModel
 import MockAPNs
 import MockAPNsControl
+import TestSupport
 import XCTest
 
 /// `/api/v1/devices` and `/api/v1/faults` change the mock's real registry and fault plan.
-final class DeviceAndFaultRoutesTests: XCTestCase {
+final class DeviceAndFaultRoutesTests: LeakCheckedTestCase {
     func testPutListAndDeleteADeviceState() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         let put = try await client.send("PUT", "/api/v1/devices/abcd1234", body: #"{"state":"unregistered","timestamp":1795442400000}"#)
         XCTAssertEqual(put.status, 200, put.text)
@@ -26,6 +28,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
 
     func testAVirtualDeviceIsChangedThroughPutAndChangesAndItsScreenIsServed() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         let put = try await client.send("PUT", "/api/v1/devices/ab12", body: #"{"online":false,"app_state":"background","at":1800000000000}"#)
         XCTAssertEqual(put.status, 200, put.text)
@@ -63,6 +66,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
 
     func testDeleteForgetsEveryDevice() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         _ = try await harness.client.send("PUT", "/api/v1/devices/aa", body: #"{"state":"expired"}"#)
         _ = try await harness.client.send("PUT", "/api/v1/devices/bb", body: #"{"state":"otherEnvironment"}"#)
         let answer = try await harness.client.send("DELETE", "/api/v1/devices")
@@ -73,6 +77,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
 
     func testBadDeviceRequestsAre400s() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         let notJSON = try await client.send("PUT", "/api/v1/devices/abcd", body: "unregistered")
         let unknownState = try await client.send("PUT", "/api/v1/devices/abcd", body: #"{"state":"sleeping"}"#)
@@ -88,6 +93,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
 
     func testAddListAndRemoveFaultRules() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         let rule = #"{"name":"flaky","match":{"topic":"com.example.app"},"count":1,"action":{"type":"status","status":500,"reason":"InternalServerError"}}"#
         let added = try await client.send("POST", "/api/v1/faults", body: rule)
@@ -116,6 +122,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
 
     func testAnInvalidFaultRuleIsA400() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let answer = try await harness.client.send("POST", "/api/v1/faults", body: #"{"name":"x"}"#)
         await harness.stop()
         XCTAssertEqual(answer.status, 400)
@@ -124,6 +131,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
 
     func testAFullRegistryAnswers409AndDeletingFreesRoom() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         for index in 0..<DeviceRegistry.limitDevices {
             try harness.mock.devices.set(String(index, radix: 16).count % 2 == 0 ? String(index, radix: 16) : "0" + String(index, radix: 16), .expired)
         }
@@ -144,6 +152,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
 
     func testTooManyOrTooLongTopicsAre400s() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         let topics = (0...DeviceState.maximumTopics).map { "\"com.example.app\($0)\"" }
         let tooMany = try await client.send("PUT", "/api/v1/devices/aa", body: #"{"state":"topics","topics":[\#(topics.joined(separator: ","))]}"#)
@@ -161,6 +170,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
 
     func testAFullFaultPlanAnswers409() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         for _ in 0..<FaultPlan.limitRules { harness.mock.faults.add(FaultRule(action: .stall)) }
         let full = try await harness.client.send("POST", "/api/v1/faults", body: #"{"action":{"type":"stall"}}"#)
         let id = harness.mock.faults.entries[0].id
@@ -175,6 +185,7 @@ final class DeviceAndFaultRoutesTests: XCTestCase {
 
     func testASharedTopicBudgetPastItsLimitAnswers409() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let limits = harness.mock.devices.limits
         let topics = (0..<DeviceState.maximumTopics).map { "com.example.app\($0)" }
         for index in 0..<(limits.topics / topics.count) {

@@ -9,12 +9,14 @@ import XCTest
 /// device changes through `POST /api/v1/devices/{token}/changes`, and the screen and timeline the control plane
 /// computes from the recording must hold what the scenario expects, as they do in the model (`DeviceFixtureTests`).
 /// The mock's clock is frozen at each step's instant, so records carry the times the scenario was written with.
-final class DeviceScenarioWireTests: XCTestCase {
+final class DeviceScenarioWireTests: LeakCheckedTestCase {
     func testEveryDeviceScenarioOverTheWire() async throws {
         let scenarios = try DeviceScenario.all()
         XCTAssertGreaterThanOrEqual(scenarios.count, 15)
         let mock = try TestServer.start()
+        addTeardownBlock { await mock.stop() }
         let control = ControlServer(mock: mock.mock, configuration: ControlConfiguration(host: "127.0.0.1", port: 0))
+        addTeardownBlock { await control.stop() }
         let client = HTTPTestClient(base: "http://127.0.0.1:\(try await control.start())")
         let clock = mock.mock.pipeline.configuration.clock
         var checked = 0

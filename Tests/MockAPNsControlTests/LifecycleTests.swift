@@ -1,11 +1,13 @@
 import MockAPNs
 import MockAPNsControl
+import TestSupport
 import XCTest
 
 /// start/stop: port 0, busy ports, double start, stop twice.
-final class LifecycleTests: XCTestCase {
+final class LifecycleTests: LeakCheckedTestCase {
     func testPortZeroBindsAFreePortAndStopReleasesIt() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         XCTAssertGreaterThan(harness.port, 0)
         XCTAssertEqual(harness.control.port, harness.port)
         await harness.stop()
@@ -19,6 +21,7 @@ final class LifecycleTests: XCTestCase {
 
     func testABusyPortIsAClearError() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let second = ControlServer(mock: harness.mock, configuration: ControlConfiguration(port: harness.port))
         do {
             _ = try await second.start()
@@ -28,17 +31,16 @@ final class LifecycleTests: XCTestCase {
             XCTAssertEqual(port, harness.port)
             XCTAssertTrue(error.description.contains("Could not listen on 127.0.0.1:\(harness.port)"), error.description)
         }
-        await harness.stop()
     }
 
     func testStartingTwiceIsRefused() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         do {
             _ = try await harness.control.start()
             XCTFail("started twice")
         } catch {
             XCTAssertEqual(error, .alreadyStarted)
         }
-        await harness.stop()
     }
 }

@@ -4,9 +4,10 @@ import XCTest
 import TestSupport
 
 /// `GET /metrics`: Prometheus text fed from the recorder.
-final class MetricsTests: XCTestCase {
+final class MetricsTests: LeakCheckedTestCase {
     func testCountsByStatusReasonPushTypeAndLatency() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let recorder = harness.mock.recorder
         recorder.append(RecordFixtures.make(pushType: "alert", durationMicros: 300))
         recorder.append(RecordFixtures.make(pushType: "background", status: 400, reason: "BadDeviceToken", durationMicros: 2_000))
@@ -32,6 +33,7 @@ final class MetricsTests: XCTestCase {
 
     func testCountersOnlyGrowAcrossAClearAndTheHistogramSumIsExact() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let recorder = harness.mock.recorder
         recorder.append(RecordFixtures.make(pushType: "alert", durationMicros: 300))
         recorder.append(RecordFixtures.make(pushType: "alert", durationMicros: 400))
@@ -63,7 +65,9 @@ final class MetricsTests: XCTestCase {
         configuration.trustAnySignature = true
         configuration.recordStore = MemoryRecordStore(recorder: sink)
         let mock = try Mock(configuration: configuration)
+        addTeardownBlock { mock.shutdown() }
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         mock.recorder.append(RecordFixtures.make())
         mock.recorder.append(RecordFixtures.make())
@@ -91,6 +95,7 @@ final class MetricsTests: XCTestCase {
 
     func testAMockWithoutAStoreShowsNoStoreSeries() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let text = try await harness.client.send("GET", "/metrics").text
         await harness.stop()
         XCTAssertFalse(text.contains("mockapns_store_"), text)
@@ -98,8 +103,10 @@ final class MetricsTests: XCTestCase {
 
     func testRecordsFromBeforeTheControlPlaneStartedAreCounted() async throws {
         let mock = try ControlTestHarness.makeMock()
+        addTeardownBlock { mock.shutdown() }
         mock.recorder.append(RecordFixtures.make())
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0))
+        addTeardownBlock { await control.stop() }
         let port = try await control.start()
         let text = try await HTTPTestClient(base: "http://127.0.0.1:\(port)").send("GET", "/metrics").text
         await control.stop()
@@ -109,8 +116,10 @@ final class MetricsTests: XCTestCase {
 
     func testRestartingTheControlPlaneDoesNotCountRecordsTwice() async throws {
         let mock = try ControlTestHarness.makeMock()
+        addTeardownBlock { mock.shutdown() }
         mock.recorder.append(RecordFixtures.make())
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0))
+        addTeardownBlock { await control.stop() }
         _ = try await control.start()
         do {
             _ = try await control.start()

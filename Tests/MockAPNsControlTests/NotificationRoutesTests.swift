@@ -5,7 +5,7 @@ import XCTest
 import TestSupport
 
 /// `/api/v1/notifications` and `/api/v1/stats` over real HTTP.
-final class NotificationRoutesTests: XCTestCase {
+final class NotificationRoutesTests: LeakCheckedTestCase {
     private func harnessWithRecords() async throws -> ControlTestHarness {
         let harness = try await ControlTestHarness.start()
         let recorder = harness.mock.recorder
@@ -25,6 +25,7 @@ final class NotificationRoutesTests: XCTestCase {
 
     func testListsEveryRecordOldestFirstInTheRecordingFormat() async throws {
         let harness = try await harnessWithRecords()
+        addTeardownBlock { await harness.stop() }
         let answer = try await harness.client.send("GET", "/api/v1/notifications")
         await harness.stop()
         XCTAssertEqual(answer.status, 200)
@@ -41,6 +42,7 @@ final class NotificationRoutesTests: XCTestCase {
 
     func testEachFilterNarrowsTheList() async throws {
         let harness = try await harnessWithRecords()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         let cases: [(String, [Int64])] = [
             ("token=aa11", [1, 3]),
@@ -58,11 +60,11 @@ final class NotificationRoutesTests: XCTestCase {
             XCTAssertEqual(answer.status, 200, query)
             XCTAssertEqual(try seqs(answer), expected, query)
         }
-        await harness.stop()
     }
 
     func testBadNumbersInFiltersAreA400WithASentence() async throws {
         let harness = try await harnessWithRecords()
+        addTeardownBlock { await harness.stop() }
         let answer = try await harness.client.send("GET", "/api/v1/notifications?status=abc")
         let limit = try await harness.client.send("GET", "/api/v1/notifications?limit=-1")
         await harness.stop()
@@ -73,6 +75,7 @@ final class NotificationRoutesTests: XCTestCase {
 
     func testOneRecordBySequenceNumberOrAPNsID() async throws {
         let harness = try await harnessWithRecords()
+        addTeardownBlock { await harness.stop() }
         let bySeq = try await harness.client.send("GET", "/api/v1/notifications/2")
         let byID = try await harness.client.send("GET", "/api/v1/notifications/00000000-0000-4000-8000-000000000003")
         let missing = try await harness.client.send("GET", "/api/v1/notifications/99")
@@ -87,6 +90,7 @@ final class NotificationRoutesTests: XCTestCase {
 
     func testDeleteClearsTheRecording() async throws {
         let harness = try await harnessWithRecords()
+        addTeardownBlock { await harness.stop() }
         let deleted = try await harness.client.send("DELETE", "/api/v1/notifications")
         let after = try await harness.client.send("GET", "/api/v1/notifications")
         await harness.stop()
@@ -97,6 +101,7 @@ final class NotificationRoutesTests: XCTestCase {
 
     func testStatsCountByStatusReasonAndPushType() async throws {
         let harness = try await harnessWithRecords()
+        addTeardownBlock { await harness.stop() }
         let answer = try await harness.client.send("GET", "/api/v1/stats")
         await harness.stop()
         let stats = try answer.json()
@@ -110,6 +115,7 @@ final class NotificationRoutesTests: XCTestCase {
 
     func testHealthAndUnknownRoutesAnswerJSON() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let health = try await harness.client.send("GET", "/healthz")
         let unknown = try await harness.client.send("GET", "/api/v1/nope")
         await harness.stop()

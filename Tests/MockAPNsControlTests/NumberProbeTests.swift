@@ -7,7 +7,7 @@ import TestSupport
 
 /// Control-plane numbers at and past Int64's ends, negative, fractional or spelled as floats: each gets a 400
 /// `{"error": …}` and changes nothing, never a trap, a wrap or a silently ignored field.
-final class NumberProbeTests: XCTestCase {
+final class NumberProbeTests: LeakCheckedTestCase {
     /// Int64.min, 2^63, 2^64-1, 2^64, a 400-digit decimal, floats and exponents, as JSON number text.
     static let jsonProbes = [
         "-9223372036854775808", "9223372036854775808", "18446744073709551615", "18446744073709551616",
@@ -21,6 +21,7 @@ final class NumberProbeTests: XCTestCase {
 
     func testDeviceNumbersOutOfRangeAre400s() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         for probe in Self.jsonProbes + ["0", "86401", "9223372036854775807"] {
             let window = try await client.send("PUT", "/api/v1/devices/aa",
@@ -53,6 +54,7 @@ final class NumberProbeTests: XCTestCase {
 
     func testFaultNumbersOutOfRangeAre400s() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         var bodies: [String: String] = [:]
         for probe in Self.jsonProbes {
@@ -79,6 +81,7 @@ final class NumberProbeTests: XCTestCase {
 
     func testQueryNumbersOutOfRangeAre400sAndIDsAre404s() async throws {
         let harness = try await ControlTestHarness.start()
+        addTeardownBlock { await harness.stop() }
         let client = harness.client
         for name in ["since", "limit", "status"] {
             for probe in ["-1", "18446744073709551616", String(repeating: "9", count: 400), "1.5", "1e3", "0x10", "1%20"] {

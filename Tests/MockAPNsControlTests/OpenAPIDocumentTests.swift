@@ -8,7 +8,7 @@ import XCTest
 /// The OpenAPI document (`/api/v1/openapi.json`) against the routes, both ways: every route the control plane
 /// registers (read from `Sources/MockAPNsControl/Routes/` and `Dashboard/`) is documented, and every documented operation answers a
 /// request (anything but 404 for an unknown route or 405), with path parameters filled in.
-final class OpenAPIDocumentTests: XCTestCase {
+final class OpenAPIDocumentTests: LeakCheckedTestCase {
     /// "METHOD /path" for every operation the document describes.
     private func documented(_ document: JSONValue) -> Set<String> {
         var operations = Set<String>()

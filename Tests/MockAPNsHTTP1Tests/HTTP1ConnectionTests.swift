@@ -7,12 +7,13 @@ import XCTest
 
 /// The HTTP/1.1 endpoint's connection handling and limits: keep-alive and pipelining, the HTTP/2 listener's body
 /// and header limits, bad input, browser origins, and how connection churn reads a keep-alive pool.
-final class HTTP1ConnectionTests: XCTestCase {
+final class HTTP1ConnectionTests: LeakCheckedTestCase {
     private let device = String(repeating: "ab", count: 32)
 
     private func withEndpoint(churnLimit: Int? = nil,
                               _ body: (Mock, Int) async throws -> Void) async throws {
         let mock = try HTTP1TestMock.make(churnLimit: churnLimit)
+        addTeardownBlock { mock.shutdown() }
         let endpoint = APNsHTTP1Server(mock: mock)
         let port = try await endpoint.start()
         do {
@@ -22,7 +23,6 @@ final class HTTP1ConnectionTests: XCTestCase {
             throw error
         }
         await endpoint.stop()
-        mock.shutdown()
     }
 
     private func push(_ id: String, body: String = #"{"aps":{"alert":"hi"}}"#, extra: [String] = []) throws -> String {
@@ -135,7 +135,9 @@ final class HTTP1ConnectionTests: XCTestCase {
 
     func testTheHTTP1APNsEndpointRefusesForeignOriginsWithoutRecordingThem() async throws {
         let mock = try HTTP1TestMock.make()
+        addTeardownBlock { mock.shutdown() }
         let endpoint = APNsHTTP1Server(mock: mock)
+        addTeardownBlock { await endpoint.stop() }
         let port = try await endpoint.start()
         let url = "http://127.0.0.1:\(port)/3/device/\(String(repeating: "ab", count: 32))"
         let headers = ["apns-topic: com.example.app", "Content-Type: text/plain"]
@@ -143,7 +145,6 @@ final class HTTP1ConnectionTests: XCTestCase {
         let anyHost = try CurlRequest.send("POST", url, headers: headers + ["Host: mock.internal:\(port)"], body: #"{"aps":{}}"#)
         let records = mock.recorder.records()
         await endpoint.stop()
-        mock.shutdown()
         XCTAssertEqual(foreign.status, 403)
         XCTAssertEqual(foreign.body, #"{"reason":"Forbidden"}"#)
         XCTAssertEqual(anyHost.body, #"{"reason":"MissingProviderToken"}"#, "any Host reaches the pipeline")

@@ -6,7 +6,7 @@ import XCTest
 
 /// The HTTP/1.1 APNs endpoint driven by `curl --http1.1`, as APNSwift's own tests drive a plain-HTTP mock:
 /// the same answers and the same records as over HTTP/2.
-final class HTTP1CurlTests: XCTestCase {
+final class HTTP1CurlTests: LeakCheckedTestCase {
     private func curl(_ port: Int, _ path: String, headers: [String], body: String) throws -> (status: String, body: String) {
         let answer = try CurlRequest.send("POST", "http://127.0.0.1:\(port)\(path)", headers: headers, body: body)
         return (String(answer.status), answer.body)
@@ -16,7 +16,9 @@ final class HTTP1CurlTests: XCTestCase {
         var configuration = MockConfiguration()
         configuration.trustAnySignature = true
         let mock = try Mock(configuration: configuration)
+        addTeardownBlock { mock.shutdown() }
         let endpoint = APNsHTTP1Server(mock: mock)
+        addTeardownBlock { await endpoint.stop() }
         let port = try await endpoint.start()
         let jwt = try TokenFixture.bearer()
         let token = String(repeating: "ab", count: 32)
@@ -33,8 +35,6 @@ final class HTTP1CurlTests: XCTestCase {
         XCTAssertEqual(unauthenticated.body, #"{"reason":"MissingProviderToken"}"#)
         XCTAssertEqual(mock.recorder.records().map(\.response.status), [200, 400, 403])
         XCTAssertEqual(mock.recorder.records().map(\.streamID), [0, 0, 0])
-        await endpoint.stop()
-        mock.shutdown()
     }
 }
 

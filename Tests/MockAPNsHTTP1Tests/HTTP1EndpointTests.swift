@@ -5,10 +5,11 @@ import XCTest
 import TestSupport
 
 /// The HTTP/1.1 APNs endpoint answers what the pipeline decides and records the same request.
-final class HTTP1EndpointTests: XCTestCase {
+final class HTTP1EndpointTests: LeakCheckedTestCase {
     private func withEndpoint(_ configure: (inout MockConfiguration) -> Void = { _ in },
                               _ body: (Mock, HTTPTestClient) async throws -> Void) async throws {
         let mock = try HTTP1TestMock.make(configure)
+        addTeardownBlock { mock.shutdown() }
         let endpoint = APNsHTTP1Server(mock: mock)
         let port = try await endpoint.start()
         do {
@@ -18,7 +19,6 @@ final class HTTP1EndpointTests: XCTestCase {
             throw error
         }
         await endpoint.stop()
-        mock.shutdown()
     }
 
     /// An unsigned-looking but well-formed provider token (the test mock trusts any signature).

@@ -9,7 +9,7 @@ import XCTest
 /// `APNsClientRelay` against a second mock in process (the upstream, on a socket): what goes up as the sender sent
 /// it, who the relay is to the upstream, and the upstream's answer — or why there is none — as the verdict the
 /// pipeline hands the sender and records.
-final class APNsClientRelayTests: XCTestCase {
+final class APNsClientRelayTests: LeakCheckedTestCase {
     private let good = String(repeating: "ab", count: 32)
     /// Unregistered in the upstream's registry.
     private let gone = String(repeating: "cd", count: 32)

@@ -11,7 +11,7 @@ import XCTest
 /// checks signatures as docs/webhooks.md tells receivers to): signed, in order, retried after 500s and honouring
 /// `Retry-After`, nothing lost while the receiver is down within the queue bound, and a receiver that never answers
 /// costs drops and failures, never the recorder.
-final class WebhookDeliveryTests: XCTestCase {
+final class WebhookDeliveryTests: LeakCheckedTestCase {
     private var directory = ""
     private var peers: [RunningPeer] = []
     // Made per test and shut down after it: an HTTPClient must be shut down before it goes away.

@@ -2,11 +2,12 @@ import APNsCrypto
 import Foundation
 import MockAPNs
 @testable import MockAPNsWebhooks
+import TestSupport
 import XCTest
 
 /// The parts of a webhook that need no receiver: the HMAC against RFC 4231's vector, the signature header, the
 /// back-off's bounds and `Retry-After` forms, and what a `--webhook` URL may be.
-final class WebhookPartsTests: XCTestCase {
+final class WebhookPartsTests: LeakCheckedTestCase {
     func testHMACSHA256MatchesRFC4231TestCase2() {
         XCTAssertEqual(HMACSHA256.hex(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)),
                        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")

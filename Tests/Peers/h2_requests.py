@@ -2,7 +2,8 @@
 duplicate headers, invalid UTF-8, huge header blocks, several requests on one connection with the
 server's SETTINGS observed in between, TLS with or without ALPN, client certificates.
 
-Reads a JSON spec as the first line of stdin:
+Reads a JSON spec as the first line of stdin (with --serve: one spec per line, until stdin ends, each answered with
+one line, so a test run starts one interpreter instead of one per case):
   {"port": 2197, "host": "127.0.0.1", "tls": true, "alpn": false, "ca": "...", "cert": "...", "key": "...",
    "parallel": false, "burst": false, "step": false,
    "requests": [{"method": "POST", "path": "/3/device/..", "headers": [["name", "value"], ["x", {"hex": "ff"}]],
@@ -11,12 +12,14 @@ With "burst": true (and "parallel"), every request's frames go out in one write,
 flight before it answers any of it. With "step": true, before each request it prints {"ready": i} and waits for a line on stdin (so the test can
 move the server's clock between requests). Then prints JSON: {"responses": [{"status": 200, "headers": [[..]], "body": "...", "reset": null, "error": null,
               "max_concurrent_streams": N}], "goaway": {"error_code": 0, "debug": "..."} | null}
+With --serve, a spec that raises is answered {"peer_error": "<traceback>"} and the next spec runs as usual.
 """
 import base64
 import json
 import socket
 import ssl
 import sys
+import traceback
 
 import h2.config
 import h2.connection
@@ -30,18 +33,26 @@ def header_bytes(value):
     return value.encode("utf-8")
 
 
-def main() -> int:
-    spec = json.loads(sys.stdin.readline())
+def run(spec):
+    """Sends one spec's requests on one connection and prints the outcome line."""
     host = spec.get("host", "127.0.0.1")
     sock = socket.create_connection((host, spec["port"]), timeout=30)
-    if spec.get("tls", True):
-        context = ssl.create_default_context(cafile=spec.get("ca"))
-        context.check_hostname = False
-        if spec.get("alpn", False):
-            context.set_alpn_protocols(["h2"])
-        if spec.get("cert"):
-            context.load_cert_chain(spec["cert"], spec.get("key"))
-        sock = context.wrap_socket(sock, server_hostname=spec.get("authority", "localhost"))
+    try:
+        if spec.get("tls", True):
+            context = ssl.create_default_context(cafile=spec.get("ca"))
+            context.check_hostname = False
+            if spec.get("alpn", False):
+                context.set_alpn_protocols(["h2"])
+            if spec.get("cert"):
+                context.load_cert_chain(spec["cert"], spec.get("key"))
+            sock = context.wrap_socket(sock, server_hostname=spec.get("authority", "localhost"))
+        exchange(spec, sock)
+    finally:
+        sock.close()
+
+
+def exchange(spec, sock):
+    """The requests of one spec on the connection `sock`."""
     config = h2.config.H2Configuration(client_side=True, validate_outbound_headers=False,
                                        normalize_outbound_headers=False, validate_inbound_headers=False,
                                        header_encoding=None)
@@ -154,13 +165,32 @@ def main() -> int:
                 continue
             finished = pump(lambda: state[sid]["done"])
             responses.append(result(sid, None if finished else "connection closed"))
-    print(json.dumps({"responses": responses, "goaway": goaway}))
+    print(json.dumps({"responses": responses, "goaway": goaway}), flush=True)
     try:
         conn.close_connection()
         sock.sendall(conn.data_to_send())
-        sock.close()
     except Exception:
         pass
+
+
+def serve() -> int:
+    """One spec per line until stdin ends; a spec that raises gets a peer_error line, and the next one runs."""
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return 0
+        if not line.strip():
+            continue
+        try:
+            run(json.loads(line))
+        except Exception:
+            print(json.dumps({"peer_error": traceback.format_exc()}), flush=True)
+
+
+def main() -> int:
+    if "--serve" in sys.argv[1:]:
+        return serve()
+    run(json.loads(sys.stdin.readline()))
     return 0
 
 

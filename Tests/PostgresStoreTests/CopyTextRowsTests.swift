@@ -1,10 +1,11 @@
 @testable import MockAPNsPostgres
 import NIOCore
+import TestSupport
 import XCTest
 
 /// The COPY text rows escape exactly what PostgreSQL's text format needs, wherever in a value the bytes fall (the
 /// writer checks eight bytes at a time): compared with a byte-by-byte reference on generated values.
-final class CopyTextRowsTests: XCTestCase {
+final class CopyTextRowsTests: LeakCheckedTestCase {
     private static func reference(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {

@@ -1,9 +1,10 @@
+import PeerSupport
 import XCTest
 
 /// A test class with a throwaway PostgreSQL cluster of its own: started before its first test, stopped after its
 /// last (``PostgresCluster``). Subclasses reach it as `Self.cluster` (nil, with a failure said once, when it could
 /// not start).
-open class PostgresTestCase: XCTestCase {
+open class PostgresTestCase: LeakCheckedTestCase {
     /// The running cluster of the class whose tests run now.
     nonisolated(unsafe) public static var cluster: PostgresCluster?
 

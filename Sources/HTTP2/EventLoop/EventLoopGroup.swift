@@ -62,13 +62,15 @@ public final class EventLoopGroup: Sendable {
     /// Stops every loop and waits for its thread to exit. Must not be called from a loop thread.
     /// Idempotent.
     public func shutdown() {
-        precondition(!loops.contains { $0.inEventLoop }, "EventLoopGroup.shutdown() called on one of its own loops")
         let threads = self.threads.withLock { t in
             let copy = t
             t = []
             return copy
         }
+        // Already shut down: nothing to check. (A loop keeps its thread's id once the thread has been joined, and a
+        // new thread may be given the same id: the check below would take a second shutdown's joiner for a loop.)
         guard !threads.isEmpty else { return }
+        precondition(!loops.contains { $0.inEventLoop }, "EventLoopGroup.shutdown() called on one of its own loops")
         for loop in loops { loop.requestStop() }
         for thread in threads { _ = csystem_thread_join(thread) }
     }

@@ -6,37 +6,37 @@ import Testing
 /// observe an issue being recorded.
 @Suite struct SwiftTestingAdapterTests {
     @Test func holdingExpectationsRecordNoIssue() async throws {
-        let mock = try await APNsMock.start()
-        let sender = try await RawSender.connect(to: mock)
-        try await sender.send(Payloads.shipped)
-        await sender.close()
-        let notification = try #require(mock.notifications.first)
+        try await APNsMock.withMock { mock in
+            let sender = try await RawSender.connect(to: mock)
+            try await sender.send(Payloads.shipped)
+            await sender.close()
+            let notification = try #require(mock.notifications.first)
 
-        #expect(expectReceived(mock, .token(Tokens.first), .alertTitle("Your order shipped"), .accepted))
-        #expect(expectReceived(mock, count: .exactly(1)))
-        #expect(expectNotReceived(mock, .rejected(.unregistered)))
-        #expect(expectNotification(notification, .customKey("orderID", "42"), .onDevice(.showsBanner, appState: .background)))
-        #expect(expectNotifications([notification], meet: NotificationExpectation(.topic("com.example.shop"))))
-        await mock.stop()
+            #expect(expectReceived(mock, .token(Tokens.first), .alertTitle("Your order shipped"), .accepted))
+            #expect(expectReceived(mock, count: .exactly(1)))
+            #expect(expectNotReceived(mock, .rejected(.unregistered)))
+            #expect(expectNotification(notification, .customKey("orderID", "42"), .onDevice(.showsBanner, appState: .background)))
+            #expect(expectNotifications([notification], meet: NotificationExpectation(.topic("com.example.shop"))))
+        }
     }
 
     @Test func failuresRecordTheEvaluatorMessage() async throws {
-        let mock = try await APNsMock.start()
-        let sender = try await RawSender.connect(to: mock)
-        try await sender.send(Payloads.delayed)
-        await sender.close()
-        let expected = try #require(NotificationExpectation(.alertTitle("Your order shipped")).failureMessage(in: mock.notifications))
+        try await APNsMock.withMock { mock in
+            let sender = try await RawSender.connect(to: mock)
+            try await sender.send(Payloads.delayed)
+            await sender.close()
+            let expected = try #require(NotificationExpectation(.alertTitle("Your order shipped")).failureMessage(in: mock.notifications))
 
-        withKnownIssue {
-            #expect(!expectReceived(mock, .alertTitle("Your order shipped")))
-        } matching: { issue in
-            issue.comments.map(\.rawValue) == [expected]
+            withKnownIssue {
+                #expect(!expectReceived(mock, .alertTitle("Your order shipped")))
+            } matching: { issue in
+                issue.comments.map(\.rawValue) == [expected]
+            }
+            withKnownIssue {
+                #expect(!expectNotReceived(mock, .alertTitle("Order delayed")))
+            } matching: { issue in
+                issue.comments.first?.rawValue.hasPrefix("Expected no notification with alert title \"Order delayed\", but 1 matched:") == true
+            }
         }
-        withKnownIssue {
-            #expect(!expectNotReceived(mock, .alertTitle("Order delayed")))
-        } matching: { issue in
-            issue.comments.first?.rawValue.hasPrefix("Expected no notification with alert title \"Order delayed\", but 1 matched:") == true
-        }
-        await mock.stop()
     }
 }

@@ -1,10 +1,11 @@
 import APNsTesting
+import TestSupport
 import XCTest
 
 /// The XCTest helpers report exactly the evaluator's message, at the caller's file and line, and nothing
 /// when the expectation holds. Failures are captured by overriding `recordFailure` (XCTExpectFailure does
 /// not exist on Linux) and only while `capturing` is set, so anything else still fails the test.
-final class XCTestAdapterTests: XCTestCase {
+final class XCTestAdapterTests: LeakCheckedTestCase {
     private struct Failure {
         var description: String
         var file: String
@@ -32,6 +33,7 @@ final class XCTestAdapterTests: XCTestCase {
 
     func testHoldingExpectationsReportNothing() async throws {
         let mock = try await APNsMock.start()
+        addTeardownBlock { await mock.stop() }
         let sender = try await RawSender.connect(to: mock)
         try await sender.send(Payloads.shipped)
         await sender.close()
@@ -45,11 +47,11 @@ final class XCTestAdapterTests: XCTestCase {
             XCTAssertNotifications([notification], meet: NotificationExpectation(.topic("com.example.shop"), count: .exactly(1)))
         }
         XCTAssertTrue(failures.isEmpty, failures.map(\.description).joined(separator: "\n"))
-        await mock.stop()
     }
 
     func testFailuresCarryTheEvaluatorMessageAndTheCallersLine() async throws {
         let mock = try await APNsMock.start()
+        addTeardownBlock { await mock.stop() }
         let sender = try await RawSender.connect(to: mock)
         try await sender.send(Payloads.delayed)
         await sender.close()
@@ -76,6 +78,5 @@ final class XCTestAdapterTests: XCTestCase {
                       failures[1].description)
         XCTAssertTrue(failures[2].description.contains("Expected notification #1 to have alert title \"Your order shipped\""),
                       failures[2].description)
-        await mock.stop()
     }
 }

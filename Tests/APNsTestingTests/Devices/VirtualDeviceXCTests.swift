@@ -1,9 +1,10 @@
 import APNsTesting
+import TestSupport
 import XCTest
 
 /// `mock.device(token)` after real pushes over HTTP/2: what the phone shows, what APNs stores while it is offline,
 /// and `XCTAssertShown`'s message, captured (XCTExpectFailure does not exist on Linux) only while `capturing` is set.
-final class VirtualDeviceXCTests: XCTestCase {
+final class VirtualDeviceXCTests: LeakCheckedTestCase {
     private var capturing = false
     private var captured: [String] = []
 
@@ -21,6 +22,7 @@ final class VirtualDeviceXCTests: XCTestCase {
 
     func testAnOfflinePhoneGetsTheLatestOfACollapsedUpdateWhenItComesBack() async throws {
         let mock = try await APNsMock.start()
+        addTeardownBlock { await mock.stop() }
         let sender = try await RawSender.connect(to: mock)
         mock.setOnline(false, token: Tokens.first)
         _ = try await sender.send(alert("Order 42 packed", badge: 1), extraHeaders: [("apns-collapse-id", "order-42")])
@@ -51,11 +53,11 @@ final class VirtualDeviceXCTests: XCTestCase {
         XCTAssertTrue(captured.last?.contains(#"not to show "Order 42 shipped""#) == true, captured.last ?? "")
 
         await sender.close()
-        await mock.stop()
     }
 
     func testTheScreenCanBeReadForAnEarlierInstant() async throws {
         let mock = try await APNsMock.start()
+        addTeardownBlock { await mock.stop() }
         let sender = try await RawSender.connect(to: mock)
         _ = try await sender.send(alert("Order 42 packed", badge: 1))
         let between = Date()
@@ -66,6 +68,5 @@ final class VirtualDeviceXCTests: XCTestCase {
         mock.setAppState(.foreground, token: Tokens.first)
         XCTAssertEqual(mock.device(Tokens.first).screen.appState, .foreground)
         await sender.close()
-        await mock.stop()
     }
 }

@@ -1,10 +1,11 @@
 import APNsModel
 import DeviceSimulation
 import APNsTesting
+import TestSupport
 import XCTest
 
 /// The on-device properties, from the delivery simulator, holding and failing with readable words.
-final class DeviceOutcomeTests: XCTestCase {
+final class DeviceOutcomeTests: LeakCheckedTestCase {
     private let alert = RecordMaker.notification(payload: Payloads.shipped)
     private let silent = RecordMaker.notification(pushType: "background", priority: "5", payload: Payloads.silent)
     private let inApp = RecordMaker.notification(payload: Payloads.inApp)

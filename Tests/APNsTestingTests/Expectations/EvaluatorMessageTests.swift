@@ -1,8 +1,9 @@
 import APNsTesting
+import TestSupport
 import XCTest
 
 /// The shared evaluator's failure messages: what was expected, then what was received, closest match first.
-final class EvaluatorMessageTests: XCTestCase {
+final class EvaluatorMessageTests: LeakCheckedTestCase {
     private let received = [
         RecordMaker.notification(seq: 1, topic: "com.example.other", payload: Payloads.shipped),
         RecordMaker.notification(seq: 2, payload: Payloads.delayed),

@@ -1,9 +1,10 @@
 import APNsModel
 import APNsTesting
+import TestSupport
 import XCTest
 
 /// Every built-in property, holding and not holding, with the words a failure shows.
-final class PropertyTests: XCTestCase {
+final class PropertyTests: LeakCheckedTestCase {
     private let shipped = RecordMaker.notification(priority: "5", collapseID: "order-42")
 
     private func assertHolds(_ property: NotificationProperty, _ notification: ReceivedNotification? = nil,

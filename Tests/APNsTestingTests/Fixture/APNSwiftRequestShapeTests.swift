@@ -5,6 +5,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import TestSupport
 import XCTest
 
 /// `APNsMock`'s HTTP/1.1 listener driven the way an unpatched APNSwift (6.x, `.custom(url: "http://127.0.0.1",
@@ -14,7 +15,7 @@ import XCTest
 ///
 /// APNSwift is not in this machine's package set, so this is docs/swift-test-kit.md's "Testing a sender built on APNSwift"
 /// snippet's proof: the same bytes on the wire.
-final class APNSwiftRequestShapeTests: XCTestCase {
+final class APNSwiftRequestShapeTests: LeakCheckedTestCase {
     private static let topic = "com.example.shop"
     private static let poolSize = 8
     private static let pushes = 400

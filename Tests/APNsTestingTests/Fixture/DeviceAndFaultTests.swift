@@ -2,10 +2,11 @@ import APNsModel
 import APNsTesting
 import Foundation
 import MockAPNs
+import TestSupport
 import XCTest
 
 /// The fixture's device-registry and fault-plan shortcuts make the mock answer as they say.
-final class DeviceAndFaultTests: XCTestCase {
+final class DeviceAndFaultTests: LeakCheckedTestCase {
     private var mock: APNsMock!
     private var sender: RawSender!
 

@@ -8,9 +8,10 @@ import XCTest
 
 /// `APNsMock.start()` gives a working mock with defaults, its properties say how to reach and trust it,
 /// and its options change what they say they change.
-final class FixtureTests: XCTestCase {
+final class FixtureTests: LeakCheckedTestCase {
     func testDefaultsGiveAReachableTrustedMock() async throws {
         let mock = try await APNsMock.start()
+        addTeardownBlock { await mock.stop() }
         XCTAssertEqual(mock.host, "127.0.0.1")
         XCTAssertGreaterThan(mock.port, 0)
         XCTAssertEqual(mock.url, "https://127.0.0.1:\(mock.port)")
@@ -36,11 +37,11 @@ final class FixtureTests: XCTestCase {
         XCTAssertTrue(received.isAccepted)
         XCTAssertEqual(received.apnsID, answer.header("apns-id"))
         XCTAssertEqual(received.simulate(on: DeviceProfile(state: .background)).presentation.kind, .banner)
-        await mock.stop()
     }
 
     func testNotificationsHoldAcceptedAndRejectedInOrder() async throws {
         let mock = try await APNsMock.start()
+        addTeardownBlock { await mock.stop() }
         mock.unregister(token: Tokens.second)
         let sender = try await RawSender.connect(to: mock)
         try await sender.send(Payloads.shipped, to: Tokens.first)
@@ -55,11 +56,11 @@ final class FixtureTests: XCTestCase {
 
         mock.clearNotifications()
         XCTAssertTrue(mock.notifications.isEmpty)
-        await mock.stop()
     }
 
     func testWaitReturnsOnceEnoughArrive() async throws {
         let mock = try await APNsMock.start()
+        addTeardownBlock { await mock.stop() }
         async let waited = mock.waitForNotifications(count: 2, timeout: .seconds(30))
         let sender = try await RawSender.connect(to: mock)
         try await sender.send(Payloads.shipped)
@@ -70,11 +71,11 @@ final class FixtureTests: XCTestCase {
 
         let filtered = try await mock.waitForNotifications(count: 1, matching: RecordFilter(token: Tokens.first), timeout: .seconds(30))
         XCTAssertEqual(filtered.count, 2, "returns every matching record held, not just `count`")
-        await mock.stop()
     }
 
     func testWaitTimeoutListsWhatArrived() async throws {
         let mock = try await APNsMock.start()
+        addTeardownBlock { await mock.stop() }
         do {
             try await mock.waitForNotifications(count: 1, timeout: .milliseconds(50))
             XCTFail("nothing was sent, so the wait should time out")
@@ -95,31 +96,30 @@ final class FixtureTests: XCTestCase {
             XCTAssertEqual(received.count, 1)
             XCTAssertTrue(error.description.contains("The mock received:\n  #1 alert push to 00fc13ad…1de8f0"), error.description)
         }
-        await mock.stop()
     }
 
     func testProductionEnvironmentOmitsUniqueID() async throws {
         var options = APNsMockOptions()
         options.environment = .production
         let mock = try await APNsMock.start(options)
+        addTeardownBlock { await mock.stop() }
         let sender = try await RawSender.connect(to: mock)
         let answer = try await sender.send(Payloads.shipped)
         await sender.close()
         XCTAssertEqual(answer.status, 200)
         XCTAssertNil(answer.header("apns-unique-id"))
-        await mock.stop()
     }
 
     func testCleartextOption() async throws {
         var options = APNsMockOptions()
         options.tls = false
         let mock = try await APNsMock.start(options)
+        addTeardownBlock { await mock.stop() }
         XCTAssertEqual(mock.url, "http://127.0.0.1:\(mock.port)")
         let sender = try await RawSender.connect(to: mock)
         let answer = try await sender.send(Payloads.shipped)
         await sender.close()
         XCTAssertEqual(answer.status, 200)
-        await mock.stop()
     }
 
     func testTrustAnySignatureAcceptsAnUnknownKey() async throws {
@@ -128,6 +128,7 @@ final class FixtureTests: XCTestCase {
         let stranger = TestSigningKey(teamID: "STRANGER01", keyID: "UNKNOWN001", privateKeyPEM: pem)
 
         let strict = try await APNsMock.start()
+        addTeardownBlock { await strict.stop() }
         let strictSender = try await RawSender.connect(to: strict, key: stranger)
         let refused = try await strictSender.send(Payloads.shipped)
         await strictSender.close()
@@ -138,11 +139,11 @@ final class FixtureTests: XCTestCase {
         var options = APNsMockOptions()
         options.trustAnySignature = true
         let lenient = try await APNsMock.start(options)
+        addTeardownBlock { await lenient.stop() }
         let sender = try await RawSender.connect(to: lenient, key: stranger)
         let accepted = try await sender.send(Payloads.shipped)
         await sender.close()
         XCTAssertEqual(accepted.status, 200)
-        await lenient.stop()
     }
 
     func testDevicesAndFaultsFilesAreLoaded() async throws {
@@ -157,6 +158,7 @@ final class FixtureTests: XCTestCase {
         options.devicesFile = devices
         options.faultsFile = faults
         let mock = try await APNsMock.start(options)
+        addTeardownBlock { await mock.stop() }
         XCTAssertEqual(mock.devices[Tokens.second], .unregistered(timestamp: nil))
         let sender = try await RawSender.connect(to: mock)
         let statuses = [
@@ -166,7 +168,6 @@ final class FixtureTests: XCTestCase {
         ]
         await sender.close()
         XCTAssertEqual(statuses, [410, 503, 200])
-        await mock.stop()
     }
 
     func testUnreadableFilesSayWhatToFix() async {
@@ -205,6 +206,7 @@ final class FixtureTests: XCTestCase {
 
     func testResetForgetsRecordsDevicesAndFaults() async throws {
         let mock = try await APNsMock.start()
+        addTeardownBlock { await mock.stop() }
         mock.unregister(token: Tokens.first)
         mock.failNext(5)
         let sender = try await RawSender.connect(to: mock)
@@ -215,6 +217,5 @@ final class FixtureTests: XCTestCase {
         let after = try await sender.send(Payloads.shipped)
         XCTAssertEqual(after.status, 200)
         await sender.close()
-        await mock.stop()
     }
 }

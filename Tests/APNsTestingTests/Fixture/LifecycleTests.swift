@@ -11,9 +11,10 @@ import XCTest
 /// loop a moment after `close()` returns. Threads: libdispatch's worker pool (which runs Swift concurrency)
 /// grows and shrinks on its own, so the check asks for "no more than before" — a thread leaked per round
 /// would show as 100. The sending side shares one `HTTP2Client` created before counting: this measures the mock.
-final class LifecycleTests: XCTestCase {
+final class LifecycleTests: LeakCheckedTestCase {
     func testHundredStartStopRoundsLeakNoDescriptorsOrThreads() async throws {
         let client = try HTTP2Client()
+        addTeardownBlock { await client.shutdown() }
         try await Self.round(client)   // warm up: lazy runtime threads, OpenSSL and resolver state
         let descriptorsBefore = try await ProcessProbe.settledOpenDescriptors()
         let threadsBefore = try XCTUnwrap(ProcessProbe.threads(), "the thread count could not be read")
@@ -28,7 +29,6 @@ final class LifecycleTests: XCTestCase {
             threadsAfter = ProcessProbe.threads() ?? .max
         }
         XCTAssertLessThanOrEqual(threadsAfter, threadsBefore, "threads leaked")
-        await client.shutdown()
     }
 
     private static func round(_ client: HTTP2Client) async throws {

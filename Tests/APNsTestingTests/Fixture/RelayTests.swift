@@ -2,12 +2,13 @@ import APNsClient
 import APNsTesting
 import Foundation
 import MockAPNs
+import PeerSupport
 import XCTest
 
 /// `APNsMockOptions.relay`: an embedded mock relays the pushes it accepts to a second in-process mock (the upstream,
 /// configured by its `relayConfiguration`), as `mockapns serve --relay` does between processes. The sender gets the
 /// upstream's answer, both mocks record the push, and a push the relaying mock rejects itself never goes up.
-final class RelayTests: XCTestCase {
+final class RelayTests: LeakCheckedTestCase {
     private func send(_ client: APNsClient, to token: String) async -> Result<APNsResponse, APNsClientError> {
         do {
             return .success(try await client.send(
@@ -19,6 +20,7 @@ final class RelayTests: XCTestCase {
 
     func testTheSenderGetsTheUpstreamsAnswerAndBothMocksRecordThePush() async throws {
         let upstream = try await APNsMock.start()
+        addTeardownBlock { await upstream.stop() }
         upstream.unregister(token: Tokens.second, since: Date(timeIntervalSince1970: 1_700_000_000))
         var options = APNsMockOptions()
         options.relay = upstream.relayConfiguration
@@ -54,13 +56,13 @@ final class RelayTests: XCTestCase {
             XCTAssertEqual(received[0].alertTitle, "Your order shipped")
             XCTAssertEqual(received[0].record.auth.keyID, upstream.testKey.keyID, "re-signed with the upstream's test key")
         }
-        await upstream.stop()
     }
 
     /// With `relayRejected`, a push the relaying mock's rules refuse goes up too (the rejection keeps the route the
     /// rules resolved), and the sender gets the upstream's own answer to it.
     func testRelayRejectedSendsAPushTheRulesRefuseUpstream() async throws {
         let upstream = try await APNsMock.start()
+        addTeardownBlock { await upstream.stop() }
         var options = APNsMockOptions()
         options.relay = upstream.relayConfiguration
         options.relayRejected = true
@@ -79,7 +81,6 @@ final class RelayTests: XCTestCase {
             let received = try await upstream.waitForNotifications(count: 1, timeout: .seconds(10))
             XCTAssertEqual(received.map(\.deviceToken), ["not-a-device-token"], "the refused push went up")
         }
-        await upstream.stop()
     }
 
     func testARelayThatCannotBeMadeStopsTheStartWithTheFieldToFix() async {

@@ -4,7 +4,7 @@ import PeerSupport
 import XCTest
 
 /// Base class: starts servers with a `TestHandler` and shuts them down after the test.
-class ServerTestCase: XCTestCase {
+class ServerTestCase: LeakCheckedTestCase {
     var pki: TestPKI { TestPKI.shared }
 
     /// Starts a server (TLS unless `tls` is false) on 127.0.0.1, port 0, two loops.

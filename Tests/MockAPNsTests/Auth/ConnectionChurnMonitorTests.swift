@@ -1,8 +1,9 @@
 import XCTest
 @testable import MockAPNs
+import TestSupport
 
 /// The connection-churn rule: more than `limit` new token connections of one team within a second.
-final class ConnectionChurnMonitorTests: XCTestCase {
+final class ConnectionChurnMonitorTests: LeakCheckedTestCase {
     func testFlagsConnectionsOverTheLimitWithinOneSecond() {
         let monitor = ConnectionChurnMonitor(limit: 3)
         let base: Int64 = 1_800_000_000_000

@@ -5,7 +5,7 @@ import XCTest
 
 /// `--key-file TEAMID:KEYID:PATH[:environment][:topic,topic…]` and `keys.json`: environment-bound team keys and
 /// topic-specific keys.
-final class TrustedKeyStoreTests: XCTestCase {
+final class TrustedKeyStoreTests: LeakCheckedTestCase {
     private let path = RepoPaths.cert("AuthKey_TESTKEY001.p8")
 
     private func key(_ argument: String) throws -> TrustedKey? {

@@ -1,9 +1,10 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
+import TestSupport
 
 /// The channel-management API and a broadcast's channel check, answered from a channel store without a pipeline.
-final class ChannelManagementHandlerTests: XCTestCase {
+final class ChannelManagementHandlerTests: LeakCheckedTestCase {
     private let app = "com.example.app"
     private let store = ChannelRegistry()
     private var handler: ChannelManagementHandler { ChannelManagementHandler(channels: store) }

@@ -1,10 +1,11 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
+import TestSupport
 
 /// Channel creation stops at APNs's per-app ceiling and at the mock's ceiling over all apps, with APNs's reason,
 /// and a delete makes room again.
-final class ChannelRegistryTests: XCTestCase {
+final class ChannelRegistryTests: LeakCheckedTestCase {
     private let body = Array(#"{"message-storage-policy":1,"push-type":"LiveActivity"}"#.utf8)
 
     private func create(_ store: ChannelRegistry, _ app: String) -> APNsReason? {

@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 @testable import MockAPNs
 
-final class DeviceRegistryTests: XCTestCase {
+final class DeviceRegistryTests: LeakCheckedTestCase {
     func testUnknownTokensAreLive() {
         XCTAssertNil(DeviceRegistry().verdict(token: "aa", topic: "t", now: 0))
     }

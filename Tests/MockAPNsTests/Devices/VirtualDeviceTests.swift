@@ -6,7 +6,7 @@ import XCTest
 
 /// What the server keeps for virtual devices: updates read from a body or `--devices` entry, the change log, and
 /// records turned into timeline events (only what APNs accepted reaches a device).
-final class VirtualDeviceTests: XCTestCase {
+final class VirtualDeviceTests: LeakCheckedTestCase {
     private let now: Int64 = 1_800_000_000_000
 
     private func update(_ text: String) throws -> DeviceUpdate {

@@ -1,8 +1,9 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
+import TestSupport
 
-final class FaultPlanTests: XCTestCase {
+final class FaultPlanTests: LeakCheckedTestCase {
     private func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(Array(text.utf8)) }
 
     func testCountLimitsFirings() throws {

@@ -1,9 +1,10 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
+import TestSupport
 
 /// The fault stage as a pure step on a decision: the rules that fired, in order, and nothing else.
-final class PipelineDecisionTests: XCTestCase {
+final class PipelineDecisionTests: LeakCheckedTestCase {
     /// A device push the model accepted, before any later stage.
     private func accepted() -> PipelineDecision {
         var decision = PipelineDecision()

@@ -1,10 +1,11 @@
 import APNsModel
 import MockAPNs
+import TestSupport
 import XCTest
 
 /// A request the transport refused (431) is recorded through the same record builder as a decided one: its
 /// payload is the body's JSON when the body parses, none when it does not or is empty.
-final class PipelineRefusedRecordTests: XCTestCase {
+final class PipelineRefusedRecordTests: LeakCheckedTestCase {
     private var pipeline: Pipeline!
 
     override func setUpWithError() throws {

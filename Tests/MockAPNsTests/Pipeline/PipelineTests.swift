@@ -6,7 +6,7 @@ import XCTest
 /// The pipeline driven directly, without a socket (as swift-nio's `EmbeddedChannel` tests drive a handler): each
 /// test hands it requests on made-up connections and reads its answers and records. Faults, the per-connection
 /// stream limit and channels are decided here, so they are tested here, one request at a time.
-final class PipelineTests: XCTestCase {
+final class PipelineTests: LeakCheckedTestCase {
     private let token = TestServer.token64
     private var pipeline: Pipeline!
     private var jwt = ""

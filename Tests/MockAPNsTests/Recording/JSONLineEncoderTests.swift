@@ -2,10 +2,11 @@ import APNsModel
 import DeviceSimulation
 import XCTest
 @testable import MockAPNs
+import TestSupport
 
 /// The record line's text, byte for byte, against a reference built field by field from `JSONEscaping.quoted` and
 /// `JSONValue.jsonText` (the encoder writes through its own buffer; these must agree).
-final class JSONLineEncoderTests: XCTestCase {
+final class JSONLineEncoderTests: LeakCheckedTestCase {
     private func record(text: String, number: Int64, payload: JSONValue?, body: [UInt8]) -> RecordedRequest {
         RecordedRequest(
             seq: number.magnitude % UInt64(Int64.max), receivedAtMillis: 1_795_000_000_007,

@@ -3,9 +3,10 @@ import DeviceSimulation
 import Foundation
 import XCTest
 @testable import MockAPNs
+import TestSupport
 
 /// `LintMemo`: a repeated payload is linted once; another payload, even one in the same slot, never gets its findings.
-final class LintMemoTests: XCTestCase {
+final class LintMemoTests: LeakCheckedTestCase {
     private func key(_ body: String, pushType: String? = "alert", topic: String? = "com.example.app") -> LintMemo.Key {
         LintMemo.Key(body: Array(body.utf8), pushType: pushType, priority: "10", topic: topic, payloadBytes: body.utf8.count)
     }

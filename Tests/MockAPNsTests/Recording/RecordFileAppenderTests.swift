@@ -12,7 +12,7 @@ import XCTest
 /// `RecordFileAppender` writes whole-line batches: the file holds exactly what was appended, a short write is
 /// continued, a failed write leaves no partial line and no hole and does not move the end, and an existing file is
 /// continued after its last whole line.
-final class RecordFileAppenderTests: XCTestCase {
+final class RecordFileAppenderTests: LeakCheckedTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {

@@ -12,7 +12,7 @@ import XCTest
 
 /// The recording contract when the disk fails: no success is answered while a record cannot be written, nothing
 /// already answered is skipped over in the file, and what could not be kept is counted.
-final class RecordFileFailureTests: XCTestCase {
+final class RecordFileFailureTests: LeakCheckedTestCase {
     private var path: String!
 
     override func setUpWithError() throws {
@@ -103,6 +103,7 @@ final class RecordFileFailureTests: XCTestCase {
         let gate = DispatchSemaphore(value: 0)
         let recorder = try Recorder(memoryLimit: 10, filePath: path, fileQueueLimit: 1000, synchronousFile: true,
                                     beforeFileBatch: { gate.wait() })
+        addTeardownBlock { recorder.shutdown() }
         XCTAssertTrue(recorder.writesBeforeAnswering)
         let answered = Locked<[Bool]>([])
         let path = self.path!
@@ -114,6 +115,5 @@ final class RecordFileFailureTests: XCTestCase {
         XCTAssertEqual(answered.withLock { $0 }, [], "not answered while the disk holds the write")
         gate.signal()
         XCTAssertTrue(Poll.blockingUntil { answered.withLock { $0 } == [true] }, "answered after the line was written")
-        recorder.shutdown()
     }
 }

@@ -13,7 +13,7 @@ import XCTest
 /// The record file under log rotation: logrotate's `copytruncate` (the file cut to 0 bytes while the writer holds
 /// it open) and rename rotation (`mv`, then `reopenFile()` as SIGHUP does). Every file read back holds whole JSON
 /// lines only, no NUL byte, and together they hold every record exactly once.
-final class RecordFileRotationTests: XCTestCase {
+final class RecordFileRotationTests: LeakCheckedTestCase {
     private var directory: String!
 
     override func setUpWithError() throws {

@@ -7,7 +7,7 @@ import XCTest
 
 /// A record read from a JSON line answers `jsonValue()` with the tree parsed when it was read, and that tree is
 /// always what encoding the record and parsing the line would give (the way every other record answers).
-final class RecordLineSourceTests: XCTestCase {
+final class RecordLineSourceTests: LeakCheckedTestCase {
     /// The record's JSON form the long way: its line, encoded and parsed.
     private func encodedAndParsed(_ record: RecordedRequest) throws -> JSONValue {
         var encoder = JSONLineEncoder()

@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 @testable import MockAPNs
 
-final class RecorderTests: XCTestCase {
+final class RecorderTests: LeakCheckedTestCase {
     static func sample(status: Int = 200, reason: String? = nil, token: String = "aabb", topic: String = "com.example.app",
                        payload: JSONValue? = .object([.init("aps", .object([.init("badge", .integer(1))]))])) -> RecordedRequest {
         .sample(
@@ -97,6 +97,7 @@ final class RecorderTests: XCTestCase {
     func testFileGetsEveryRecordAndFlushes() throws {
         let path = try makeTestDirectory("recorder", file: "recorder.jsonl")
         let recorder = try Recorder(memoryLimit: 5, filePath: path)
+        addTeardownBlock { recorder.shutdown() }
         let threads = 4, perThread = 2_500
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             for _ in 0..<perThread { recorder.append(Self.sample()) }
@@ -105,7 +106,6 @@ final class RecorderTests: XCTestCase {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.count, threads * perThread)
         XCTAssertEqual(Set(try lines.map { try RecordedRequest(jsonLine: Array($0.utf8)).seq }).count, threads * perThread)
-        recorder.shutdown()
     }
 
     /// A disk slower than the traffic holds the recording threads back once the file's queue is full, instead of
@@ -115,6 +115,7 @@ final class RecorderTests: XCTestCase {
         let disk = DispatchSemaphore(value: 0)
         let limit = 100, total = 1_000
         let recorder = try Recorder(memoryLimit: 10, filePath: path, fileQueueLimit: limit, beforeFileBatch: { disk.wait() })
+        addTeardownBlock { recorder.shutdown() }
         let appended = Locked(0)
         let producerDone = DispatchSemaphore(value: 0)
         let producer = Thread {
@@ -135,12 +136,12 @@ final class RecorderTests: XCTestCase {
         XCTAssertEqual(appended.withLock { $0 }, total)
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(try lines.map { try RecordedRequest(jsonLine: Array($0.utf8)).seq }, (1...UInt64(total)).map { $0 })
-        recorder.shutdown()
     }
 
     func testFileRecordsCarryLintFindings() throws {
         let path = try makeTestDirectory("lint", file: "lint.jsonl")
         let recorder = try Recorder(memoryLimit: 5, filePath: path)
+        addTeardownBlock { recorder.shutdown() }
         var record = Self.sample(payload: .object([.init("aps", .object([.init("content-available", .integer(1)),
                                                                            .init("alert", .string("hi"))]))]))
         record.headers = [HeaderField(name: "apns-push-type", value: "background"), HeaderField(name: "apns-priority", value: "5")]
@@ -151,7 +152,6 @@ final class RecorderTests: XCTestCase {
         let stored = try RecordedRequest(jsonLine: Array(line.utf8.dropLast()))
         XCTAssertFalse(stored.lint.isEmpty, "a background push with an alert has lint findings: \(line)")
         XCTAssertEqual(stored.lint, recorder.records().first?.lint)
-        recorder.shutdown()
     }
 
     func testLintDependsOnHeadersAsWellAsThePayload() {

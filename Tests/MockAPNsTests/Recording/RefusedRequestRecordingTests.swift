@@ -6,10 +6,11 @@ import XCTest
 
 /// Requests the transport refuses before the pipeline (431: header list over SETTINGS_MAX_HEADER_LIST_SIZE) are
 /// recorded with what was read of them, in memory and in the `--record` file, like every other answer.
-final class RefusedRequestRecordingTests: XCTestCase {
+final class RefusedRequestRecordingTests: H2PeerTestCase {
     func testHeaderListTooLargeIsAnswered431AndRecordedWithWhatWasRead() async throws {
         let path = try makeTestDirectory("refused", file: "refused.jsonl")
         let server = try TestServer.start { $0.recordPath = path }
+        addTeardownBlock { await server.stop() }
         let jwt = try TestServer.jwt()
         // An 8 KB token: the authorization field alone is past the 8 000-byte limit; the fields before it fit.
         var oversized = H2Requests.Request.push(jwt: nil, extra: [("apns-id", "0a0b0c0d-0000-1111-2222-333344445555")])
@@ -39,6 +40,7 @@ final class RefusedRequestRecordingTests: XCTestCase {
     /// the request is still recorded, with status 0 (no answer) and what was read of it.
     func testRequestLostWithAConnectionTheDecoderRefusedIsRecordedUnanswered() async throws {
         let server = try TestServer.start()
+        addTeardownBlock { await server.stop() }
         var huge = H2Requests.Request.push(jwt: nil)
         huge.headers.append(("x-huge", String(repeating: "h", count: 200_000)))
         let outcome = try H2Requests.run(port: server.port, [huge])
@@ -51,6 +53,5 @@ final class RefusedRequestRecordingTests: XCTestCase {
         XCTAssertNil(record.header("x-huge"))
         let after = try H2Requests.run(port: server.port, [.push(jwt: try TestServer.jwt())])
         XCTAssertEqual(after.responses.first?.status, 200)
-        await server.stop()
     }
 }

@@ -1,10 +1,11 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
+import TestSupport
 
 /// The record's `relay` field (`serve --relay`): written only when set, so lines without it read as before, and read
 /// back as written; and the disagreement finding the pipeline adds when the two verdicts differ.
-final class RelayRecordTests: XCTestCase {
+final class RelayRecordTests: LeakCheckedTestCase {
     private func record(relay: RelayVerdict?) -> RecordedRequest {
         var record = RecordedRequest(
             seq: 7, receivedAtMillis: 1_795_000_000_007, connectionID: 3, streamID: 1, remote: "127.0.0.1:5000",

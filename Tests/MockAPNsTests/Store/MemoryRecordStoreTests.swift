@@ -2,10 +2,11 @@ import APNsModel
 import Foundation
 import XCTest
 @testable import MockAPNs
+import TestSupport
 
 /// The embedded store behind the `RecordStore` interface: the recorder's ring answers filters, pages, ids and
 /// apns-ids, counts, clears and prunes as a shared store would.
-final class MemoryRecordStoreTests: XCTestCase {
+final class MemoryRecordStoreTests: LeakCheckedTestCase {
     private func record(token: String, status: Int = 200, reason: String? = nil, apnsID: String, receivedAt: Int64) -> RecordedRequest {
         var record = RecorderTests.sample(status: status, reason: reason, token: token)
         record.response = .init(status: status, reason: reason, apnsID: apnsID)

@@ -8,7 +8,7 @@ import XCTest
 /// The recording contract for `--store`, with a store that refuses records until told otherwise: no success is
 /// answered while a record is not stored, a refused batch is tried again until it is taken, and what could not be
 /// stored by shutdown is counted lost and answered as such.
-final class RecordStoreSinkTests: XCTestCase {
+final class RecordStoreSinkTests: LeakCheckedTestCase {
     /// A ``MemoryRecordStore`` whose `append` throws while `refusing` is set, counting every call.
     private final class RefusingStore: RecordStore {
         struct Refused: Error {}

@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// Drives `Tests/Peers/h2_requests.py` (python-h2): several requests on one connection, with headers
-/// and bodies no polite client would send.
+/// and bodies no polite client would send. Each exchange goes to the one running peer (``H2Peer``).
 struct H2Requests {
     struct Request {
         var method = "POST"
@@ -44,50 +44,16 @@ struct H2Requests {
             object["burst"] = true
             input = try JSONSerialization.data(withJSONObject: object)
         }
-        let out = try PeerProcess.run(RepoPaths.python, [RepoPaths.peers + "/h2_requests.py"], input: input + Data("\n".utf8), timeout: 120)
-        guard out.status == 0 else { throw failure(out.stdout + "\n" + out.stderr) }
-        return try outcome(out.stdout)
+        return try outcome(H2Peer.exchange(input, beforeEach: { _ in }))
     }
 
     /// Like `run`, on one connection, calling `beforeEach(i)` before request `i` goes out (e.g. to move the
     /// server's clock).
     static func runStepped(port: Int, certificate: String? = nil, authority: String? = nil, ca: String? = nil,
                            _ requests: [Request], beforeEach: (Int) -> Void) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: RepoPaths.python)
-        process.arguments = [RepoPaths.peers + "/h2_requests.py"]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(try spec(port: port, tls: true, alpn: false, certificate: certificate,
-                                                  parallel: false, step: true, authority: authority, ca: ca, requests)
-                                         + Data("\n".utf8))
-        var buffer = Data()
-        var result: String?
-        while result == nil {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            while let newline = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...newline)
-                if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                   let index = object["ready"] as? Int {
-                    beforeEach(index)
-                    input.fileHandleForWriting.write(Data("\n".utf8))
-                } else {
-                    result = line
-                }
-            }
-        }
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        guard let result else {
-            throw failure(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-        }
-        return try outcome(result)
+        let input = try spec(port: port, tls: true, alpn: false, certificate: certificate, parallel: false, step: true,
+                             authority: authority, ca: ca, requests)
+        return try outcome(H2Peer.exchange(input, beforeEach: beforeEach))
     }
 
     private static func spec(port: Int, tls: Bool, alpn: Bool, certificate: String?, parallel: Bool, step: Bool,
@@ -110,7 +76,7 @@ struct H2Requests {
         return try JSONSerialization.data(withJSONObject: spec)
     }
 
-    private static func failure(_ text: String) -> NSError {
+    static func failure(_ text: String) -> NSError {
         NSError(domain: "H2Requests", code: 1, userInfo: [NSLocalizedDescriptionKey: "h2_requests.py failed: \(text)"])
     }
 

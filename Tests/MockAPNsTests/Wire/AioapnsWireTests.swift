@@ -5,7 +5,7 @@ import XCTest
 
 /// aioapns (Python), unmodified: Apple's host names built in (`api.development.push.apple.com` for the sandbox,
 /// `api.push.apple.com`), no ALPN, matches responses by apns-id, breaks on a DATA frame after a 200.
-final class AioapnsWireTests: XCTestCase {
+final class AioapnsWireTests: LeakCheckedTestCase {
     func testThousandConcurrentSendsAllSucceed() async throws {
         let server = try PythonClientWireSupport.start(self)
         let result = try PythonClientWireSupport.send("aioapns_send.py", to: server, count: 1_000, concurrency: 1_000)

@@ -6,9 +6,10 @@ import XCTest
 
 /// Input no real sender should send: each gets APNs's answer or a stream reset, is recorded when a
 /// request was formed, and the server keeps serving.
-final class BadInputTests: XCTestCase {
+final class BadInputTests: H2PeerTestCase {
     func testBadBodiesGetAPNsReasonsAndTheServerKeepsServing() async throws {
         let server = try TestServer.start()
+        addTeardownBlock { await server.stop() }
         let jwt = try TestServer.jwt()
         var huge = H2Requests.Request.push(jwt: jwt, body: "")
         huge.bodyRepeat = (UInt8(ascii: "a"), 1_000_000)
@@ -31,11 +32,11 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(server.recorder.statistics.total, 6)
         XCTAssertEqual(server.recorder.record(seq: 4)?.response.reason, "PayloadTooLarge")
         XCTAssertLessThanOrEqual(server.recorder.record(seq: 4)?.body.count ?? .max, 64 * 1024, "never buffered past the cap")
-        await server.stop()
     }
 
     func testInvalidUTF8AndDuplicateHeaders() async throws {
         let server = try TestServer.start()
+        addTeardownBlock { await server.stop() }
         let jwt = try TestServer.jwt()
         var invalid = H2Requests.Request.push(jwt: jwt)
         invalid.rawHeaders = [("apns-collapse-id", [0xff, 0xfe, 0x41])]
@@ -50,15 +51,14 @@ final class BadInputTests: XCTestCase {
                       "10 000 headers exceed MAX_HEADER_LIST_SIZE: \(third)")
         let after = try H2Requests.run(port: server.port, [.push(jwt: jwt)])
         XCTAssertEqual(after.responses.first?.status, 200)
-        await server.stop()
     }
 
     func testGarbageInsteadOfThePrefaceLeavesTheServerServing() async throws {
         let server = try TestServer.start { $0.tls = false }
+        addTeardownBlock { await server.stop() }
         let out = try PeerProcess.run("/bin/sh", ["-c", "printf 'GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n' | timeout 5 curl -s --max-time 3 telnet://127.0.0.1:\(server.port) >/dev/null; echo done"])
         XCTAssertTrue(out.stdout.contains("done"))
         let after = try H2Requests.run(port: server.port, tls: false, [.push(jwt: try TestServer.jwt())])
         XCTAssertEqual(after.responses.first?.status, 200)
-        await server.stop()
     }
 }

@@ -5,7 +5,7 @@ import XCTest
 @testable import MockAPNs
 
 /// curl, a client nobody here wrote, against the live mock over TLS.
-final class CurlWireTests: XCTestCase {
+final class CurlWireTests: LeakCheckedTestCase {
     func curl(_ server: TestServer, path: String, headers: [String], body: String?, extra: [String] = []) throws
         -> (status: Int, body: String, headers: String) {
         let dir = try makeTestDirectory("curl")
@@ -24,6 +24,7 @@ final class CurlWireTests: XCTestCase {
 
     func testTokenAuthenticatedPushIsAcceptedAndRecorded() async throws {
         let server = try TestServer.start()
+        addTeardownBlock { await server.stop() }
         let jwt = try TestServer.jwt()
         let result = try curl(server, path: "/3/device/\(TestServer.token64)",
                               headers: ["authorization: bearer \(jwt)", "apns-topic: com.example.app", "apns-push-type: alert",
@@ -37,11 +38,11 @@ final class CurlWireTests: XCTestCase {
         XCTAssertEqual(records.count, 1)
         XCTAssertEqual(records.first?.auth.teamID, "TESTTEAM01")
         XCTAssertEqual(records.first?.payload?.value(at: ["aps", "alert", "title"]), .string("Shipped"))
-        await server.stop()
     }
 
     func testErrorsCarryAPNsReasonJSON() async throws {
         let server = try TestServer.start()
+        addTeardownBlock { await server.stop() }
         let jwt = try TestServer.jwt()
         let missing = try curl(server, path: "/3/device/\(TestServer.token64)", headers: ["apns-topic: com.example.app"],
                                body: #"{"aps":{}}"#)
@@ -52,22 +53,22 @@ final class CurlWireTests: XCTestCase {
         XCTAssertEqual(badPath.status, 404)
         XCTAssertEqual(badPath.body, #"{"reason":"BadPath"}"#)
         XCTAssertEqual(server.recorder.records().map(\.response.status), [403, 404])
-        await server.stop()
     }
 
     func testUnregisteredDeviceGets410WithTimestamp() async throws {
         let server = try TestServer.start()
+        addTeardownBlock { await server.stop() }
         try server.mock.devices.set(TestServer.token64, .unregistered(timestamp: 1_700_000_000_000))
         let result = try curl(server, path: "/3/device/\(TestServer.token64)",
                               headers: ["authorization: bearer \(try TestServer.jwt())", "apns-topic: com.example.app"],
                               body: #"{"aps":{"alert":"hi"}}"#)
         XCTAssertEqual(result.status, 410)
         XCTAssertEqual(result.body, #"{"reason":"Unregistered","timestamp":1700000000000}"#)
-        await server.stop()
     }
 
     func testClientCertificateAuthentication() async throws {
         let server = try TestServer.start()
+        addTeardownBlock { await server.stop() }
         let ok = try curl(server, path: "/3/device/\(TestServer.token64)", headers: ["apns-topic: com.example.app.voip", "apns-push-type: voip"],
                           body: #"{"aps":{},"call":"x"}"#,
                           extra: ["--cert", RepoPaths.cert("client-app.pem"), "--key", RepoPaths.cert("client-app-key.pem")])
@@ -82,13 +83,13 @@ final class CurlWireTests: XCTestCase {
         XCTAssertEqual(untrusted.status, 403)
         XCTAssertEqual(untrusted.body, #"{"reason":"BadCertificate"}"#)
         XCTAssertEqual(server.recorder.records().first?.auth.kind, "certificate")
-        await server.stop()
     }
 }
 
 extension CurlWireTests {
     func testRecordsCarryLintFindings() async throws {
         let server = try TestServer.start()
+        addTeardownBlock { await server.stop() }
         // APNs accepts a background push that carries an alert, but the device will not treat it as silent.
         let result = try curl(server, path: "/3/device/\(TestServer.token64)",
                               headers: ["authorization: bearer \(try TestServer.jwt())", "apns-topic: com.example.app",
@@ -98,6 +99,5 @@ extension CurlWireTests {
         let record = try XCTUnwrap(server.recorder.records().first)
         XCTAssertTrue(record.lint.contains { $0.severity == .error || $0.severity == .warning }, "\(record.lint)")
         XCTAssertTrue(record.lint.contains { $0.path.hasPrefix("aps") }, "\(record.lint)")
-        await server.stop()
     }
 }

@@ -5,7 +5,7 @@ import XCTest
 
 /// h2load (nghttp2's load generator): authenticated pushes (20 000 in `make test`, 200 000 under `make soak`), zero
 /// failures, and exactly one JSON line per request in the record file.
-final class H2loadWireTests: XCTestCase {
+final class H2loadWireTests: LeakCheckedTestCase {
     func testEveryH2loadRequestIsRecordedOnce() async throws {
         let dir = try makeTestDirectory("h2load")
         let recordPath = dir + "/rec.jsonl"
@@ -13,6 +13,7 @@ final class H2loadWireTests: XCTestCase {
         try Data(#"{"aps":{"alert":{"title":"Order shipped","body":"Your parcel is on its way"},"badge":1,"sound":"default"},"orderId":"42"}"#.utf8)
             .write(to: URL(fileURLWithPath: payloadPath))
         let server = try TestServer.start { $0.recordPath = recordPath; $0.memoryLimit = 1_000 }
+        addTeardownBlock { await server.stop() }
         let total = LoadSize.requests(standard: 20_000, soak: 200_000)
         let out = try PeerProcess.run("h2load", [
             "-n", "\(total)", "-c", "4", "-m", "100", "-d", payloadPath,

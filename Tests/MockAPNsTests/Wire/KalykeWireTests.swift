@@ -5,7 +5,7 @@ import XCTest
 
 /// kalyke-apns (Python, httpx2 with HTTP/2), unmodified: Apple's host names built in, no host or trust option. A new
 /// client, TLS connection and provider token for every push, `iat` written as a numeric string.
-final class KalykeWireTests: XCTestCase {
+final class KalykeWireTests: LeakCheckedTestCase {
     func testTwoHundredConcurrentPushesAllSucceed() async throws {
         let server = try PythonClientWireSupport.start(self)
         // kalyke opens a TLS connection per push; 25 at a time keeps the Python side within its 5 s connect timeout.

@@ -6,7 +6,7 @@ import XCTest
 /// pyapns_client (Python, httpx with HTTP/2, ALPN h2), unmodified: Apple's host names built in, the system's trust.
 /// Signs its provider token with `"iat": time.time()`, a JSON number with a fraction (RFC 7519 NumericDate). One
 /// client per thread (the library is built for one).
-final class PyapnsClientWireTests: XCTestCase {
+final class PyapnsClientWireTests: LeakCheckedTestCase {
     func testTwoHundredConcurrentPushesWithAFractionalIatAllSucceed() async throws {
         let server = try PythonClientWireSupport.start(self)
         let result = try PythonClientWireSupport.send("pyapns_client_send.py", to: server, count: 200, concurrency: 10)

@@ -7,7 +7,7 @@ import XCTest
 
 /// Followers read the recorder by position: every record once and in order when they keep up, an exact skipped
 /// range when they fall behind a recorder without a file, and the file's records (no gap) when there is one.
-final class RecordFollowerTests: XCTestCase {
+final class RecordFollowerTests: LeakCheckedTestCase {
     private func store(_ count: Int, in recorder: Recorder) {
         for _ in 0..<count { recorder.append(RecorderTests.sample()) }
     }

@@ -4,7 +4,7 @@ import XCTest
 @testable import MockAPNs
 
 /// The search grammar applied to records, and `Recorder.search` over the memory ring and the record file.
-final class SearchQueryMatchTests: XCTestCase {
+final class SearchQueryMatchTests: LeakCheckedTestCase {
     static func record(token: String = "aa11", topic: String = "com.example.shop", type: String = "alert", status: Int = 200,
                        reason: String? = nil, payload: String = #"{"aps":{"alert":{"title":"Order shipped","body":"Box 42"}}}"#,
                        faults: [String] = []) -> RecordedRequest {

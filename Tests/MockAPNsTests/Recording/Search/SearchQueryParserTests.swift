@@ -1,8 +1,9 @@
 import XCTest
 @testable import MockAPNs
+import TestSupport
 
 /// The dashboard's search grammar: what each text parses to, and the sentence for each mistake.
-final class SearchQueryParserTests: XCTestCase {
+final class SearchQueryParserTests: LeakCheckedTestCase {
     func testParsesEachFormOfTerm() throws {
         let cases: [(String, [SearchTerm])] = [
             ("", []),
