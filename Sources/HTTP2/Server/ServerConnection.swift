@@ -44,7 +44,7 @@ final class ServerConnection: ConnectionCore, @unchecked Sendable {
     private let maxBodyBytes: Int
     private let maxHeaderListSize: Int
 
-    init(driver: any ConnectionDriver, peer: String, loop: EventLoop, context: ServerContext, loopState: ServerLoopState,
+    init(driver: any ConnectionDriver, peer: String, loop: any ConnectionLoop, context: ServerContext, loopState: ServerLoopState,
          listener: Int = 0) {
         id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.context = context

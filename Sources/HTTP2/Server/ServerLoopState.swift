@@ -1,10 +1,10 @@
 /// The live server connections of one loop, for shutdown and timeouts. One per loop per server.
 // @unchecked Sendable: `connections` is only read or written on `loop`'s thread.
 final class ServerLoopState: @unchecked Sendable {
-    let loop: EventLoop
+    let loop: any ConnectionLoop
     var connections: [UInt64: ServerConnection] = [:]
 
-    init(loop: EventLoop) {
+    init(loop: any ConnectionLoop) {
         self.loop = loop
     }
 

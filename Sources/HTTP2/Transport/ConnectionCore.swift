@@ -17,7 +17,8 @@ import COpenSSL
 class ConnectionCore: TickObserver {
     enum Phase { case connecting, handshaking, active, closed }
 
-    let loop: EventLoop
+    /// The loop it lives on: ours (``EventLoop``) or SwiftNIO's (``NIOConnectionLoop``).
+    let loop: any ConnectionLoop
     /// Moves this connection's bytes; told to close with it.
     let driver: any ConnectionDriver
     @exclusivity(unchecked) var phase: Phase
@@ -53,7 +54,7 @@ class ConnectionCore: TickObserver {
     /// Whether the driver should read and hand over more bytes now (not while back-pressure holds input).
     var wantsInput: Bool { !readPaused && (phase == .active || phase == .handshaking) }
 
-    init(loop: EventLoop, driver: any ConnectionDriver, phase: Phase, highWaterMark: Int) {
+    init(loop: any ConnectionLoop, driver: any ConnectionDriver, phase: Phase, highWaterMark: Int) {
         self.loop = loop
         self.driver = driver
         self.phase = phase
