@@ -79,7 +79,9 @@ let package = Package(
         .target(
             name: "HTTP2",
             dependencies: ["HTTPFields", "CNghttp2", "COpenSSL", "CSystemShims", "Support",
-                           .product(name: "Logging", package: "swift-log")],
+                           .product(name: "Logging", package: "swift-log"),
+                           // The SwiftNIO-hosted server runtime (MOCKAPNS_IO_DRIVER=nio), a prototype for issue #44.
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strict
         ),
         // The mock, whatever carries its requests: `Mock` (built from a `MockConfiguration`) owns the pipeline, auth,

@@ -47,7 +47,7 @@ final class ServeCommandTests: LeakCheckedTestCase {
         XCTAssertTrue(badEnvironment.stderr.contains("development or production"), badEnvironment.stderr)
         let badDriver = try await InspectCLI.run(["serve", "--no-control"], environment: ["MOCKAPNS_IO_DRIVER": "epol"])
         XCTAssertEqual(badDriver.status, 2)
-        XCTAssertTrue(badDriver.stderr.contains("MOCKAPNS_IO_DRIVER must be epoll or poll on this system, got \"epol\""), badDriver.stderr)
+        XCTAssertTrue(badDriver.stderr.contains("MOCKAPNS_IO_DRIVER must be epoll, poll or nio on this system, got \"epol\""), badDriver.stderr)
         let exclusive = try await InspectCLI.run(["serve", "--tls", "--h2c", "--no-control"])
         XCTAssertEqual(exclusive.status, 2)
         let noConnections = try await InspectCLI.run(["serve", "--max-connections", "0", "--no-control"])

@@ -72,3 +72,16 @@ public enum IODriver: String, Sendable, CaseIterable {
         }
     }
 }
+
+/// Whose event loops an ``HTTP2Server`` runs on. A prototype choice for issue #44 ("one runtime, decided by numbers"):
+/// the same ``ServerConnection`` on our own loops or on SwiftNIO's, so the two can be measured against each other.
+public enum HTTP2ServerRuntime: String, Sendable, CaseIterable {
+    /// Our own loops, on the ``IODriver`` poller.
+    case ownLoops = "own"
+    /// SwiftNIO's `MultiThreadedEventLoopGroup` (epoll on Linux, kqueue on macOS); `MOCKAPNS_IO_DRIVER=nio`.
+    case nio
+
+    /// `nio` when `MOCKAPNS_IO_DRIVER=nio`, else our own loops (clients always run on our own loops).
+    public static let configured: HTTP2ServerRuntime =
+        getenv("MOCKAPNS_IO_DRIVER").map { String(cString: $0) } == "nio" ? .nio : .ownLoops
+}

@@ -41,6 +41,8 @@ public struct HTTP2ServerConfiguration: Sendable {
     public var loopCount: Int = EventLoopGroup.coreCount
     /// The loops' poller: epoll on Linux unless `MOCKAPNS_IO_DRIVER=poll`, `poll(2)` on macOS (``IODriver``).
     public var ioDriver: IODriver = .configured
+    /// Whose event loops serve the connections: ours (`ioDriver`) unless `MOCKAPNS_IO_DRIVER=nio` (``HTTP2ServerRuntime``).
+    public var runtime: HTTP2ServerRuntime = .configured
     /// Per-connection initial SETTINGS_MAX_CONCURRENT_STREAMS, decided when the connection opens
     /// (e.g. APNs: 1 until the first valid token). nil = `maxConcurrentStreams`. Runs on a loop thread.
     public var initialMaxConcurrentStreams: (@Sendable (HTTP2ConnectionInfo) -> UInt32)? = nil

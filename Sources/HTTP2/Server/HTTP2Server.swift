@@ -6,7 +6,8 @@ import Darwin
 import Synchronization
 import Support
 
-/// An HTTP/2 server (TLS with or without ALPN, or h2c prior knowledge) on its own event loops (epoll, or `poll(2)`).
+/// An HTTP/2 server (TLS with or without ALPN, or h2c prior knowledge) on its own event loops (epoll, or `poll(2)`),
+/// or on SwiftNIO's (``HTTP2ServerConfiguration/runtime``, `MOCKAPNS_IO_DRIVER=nio`: a prototype to measure against).
 ///
 /// ```swift
 /// let server = try HTTP2Server(configuration: .init(port: 0, tls: tls), handler: MyHandler())
@@ -18,6 +19,7 @@ public final class HTTP2Server: Sendable {
     private enum State {
         case idle
         case running(group: EventLoopGroup, acceptors: [Acceptor], loopStates: [ServerLoopState], ports: [Int])
+        case runningOnNIO(NIOServerRuntime)
         case stopped
     }
 
@@ -37,6 +39,15 @@ public final class HTTP2Server: Sendable {
     public func start() throws(HTTP2Error) {
         try state.withLock { (state) throws(HTTP2Error) in
             guard case .idle = state else { throw .alreadyStarted }
+            if configuration.runtime == .nio {
+                let runtime = try NIOServerRuntime(context: context)
+                state = .runningOnNIO(runtime)
+                configuration.logger.debug(
+                    "HTTP/2 server listening",
+                    metadata: ["host": "\(configuration.host)", "ports": "\(runtime.ports)", "tls": "\(configuration.tls != nil)",
+                               "loops": "\(runtime.loops.count)", "runtime": "nio"])
+                return
+            }
             // Every port is bound before any loop starts, so a port in use leaves nothing running.
             var listeners: [Int32] = []
             let group: EventLoopGroup
@@ -82,12 +93,16 @@ public final class HTTP2Server: Sendable {
     /// Every bound port, `port` first, then `extraPorts` in order; empty before `start()`.
     public var localPorts: [Int] {
         state.withLock { state in
-            if case let .running(_, _, _, ports) = state { return ports }
-            return []
+            switch state {
+            case let .running(_, _, _, ports): return ports
+            case let .runningOnNIO(runtime): return runtime.ports
+            case .idle, .stopped: return []
+            }
         }
     }
 
-    /// The server's event loops while it runs (e.g. to schedule timers or run a client on them); nil otherwise.
+    /// The server's event loops while it runs (e.g. to schedule timers or run a client on them); nil otherwise, and on
+    /// SwiftNIO's loops.
     public var eventLoopGroup: EventLoopGroup? {
         state.withLock { state in
             if case let .running(group, _, _, _) = state { return group }
@@ -105,17 +120,23 @@ public final class HTTP2Server: Sendable {
     /// Graceful shutdown: stop accepting, GOAWAY(NO_ERROR) to every connection, let in-flight streams
     /// finish for up to `gracePeriod`, then close what is left and stop the loops.
     public func shutdown(gracePeriod: Duration) async {
-        let running: (EventLoopGroup, [Acceptor], [ServerLoopState])? = state.withLock { state in
-            guard case let .running(group, acceptors, loopStates, _) = state else {
-                state = .stopped
-                return nil
-            }
-            state = .stopped
-            return (group, acceptors, loopStates)
+        let previous = state.withLock { state in
+            defer { state = .stopped }
+            return state
         }
-        guard let (group, acceptors, loopStates) = running else { return }
-        context.shuttingDown.store(true, ordering: .relaxed)
-        for acceptor in acceptors { acceptor.loop.execute { acceptor.close() } }
+        let loopStates: [ServerLoopState]
+        switch previous {
+        case let .running(_, acceptors, states, _):
+            context.shuttingDown.store(true, ordering: .relaxed)
+            for acceptor in acceptors { acceptor.loop.execute { acceptor.close() } }
+            loopStates = states
+        case let .runningOnNIO(runtime):
+            context.shuttingDown.store(true, ordering: .relaxed)
+            await runtime.stopAccepting()
+            loopStates = runtime.loopStates
+        case .idle, .stopped:
+            return
+        }
         for loopState in loopStates {
             loopState.loop.execute {
                 for connection in Array(loopState.connections.values) { connection.beginGracefulShutdown() }
@@ -135,7 +156,11 @@ public final class HTTP2Server: Sendable {
         while context.openConnections.load(ordering: .relaxed) > 0 && ContinuousClock.now < forceDeadline {
             try? await Task.sleep(for: .milliseconds(2))
         }
-        await group.shutdown()
+        switch previous {
+        case let .running(group, _, _, _): await group.shutdown()
+        case let .runningOnNIO(runtime): await runtime.shutdown()
+        case .idle, .stopped: break
+        }
         // The loop threads are gone (joined), so their state can be touched here: close anything that
         // was still being set up when they stopped.
         for loopState in loopStates {

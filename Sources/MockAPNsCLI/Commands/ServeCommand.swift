@@ -273,9 +273,11 @@ struct ServeCommand: AsyncParsableCommand {
     /// every check that needs nothing started: contradicting flags, names, ranges and levels are usage errors here,
     /// before anything listens. Relay, webhooks and the store are set up by `run()`.
     func serveConfiguration(environment env: EnvironmentOptions) throws -> ServeConfiguration {
-        // The loops read MOCKAPNS_IO_DRIVER themselves (IODriver.configured); a name they would pass over is a usage error.
-        if let name = env["IO_DRIVER"], IODriver(rawValue: name)?.isAvailable != true {
-            let names = IODriver.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: " or ")
+        // The loops read MOCKAPNS_IO_DRIVER themselves (IODriver.configured, HTTP2ServerRuntime.configured: `nio` puts the
+        // HTTP/2 server on SwiftNIO's loops); a name they would pass over is a usage error.
+        if let name = env["IO_DRIVER"], name != HTTP2ServerRuntime.nio.rawValue, IODriver(rawValue: name)?.isAvailable != true {
+            let names = IODriver.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: ", ")
+                + " or " + HTTP2ServerRuntime.nio.rawValue
             throw ValidationError("MOCKAPNS_IO_DRIVER must be \(names) on this system, got \"\(name)\"")
         }
         var configuration = ServeConfiguration()

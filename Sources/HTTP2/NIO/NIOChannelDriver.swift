@@ -1,0 +1,166 @@
+import NIOCore
+
+/// The SwiftNIO driver (``ConnectionDriver``, `MOCKAPNS_IO_DRIVER=nio`): the only handler of an accepted NIO channel.
+/// It opens the ``ServerConnection`` when the channel becomes active, hands it every read as it comes, and writes what
+/// the connection flushes as one `ByteBuffer` (reused while NIO does not hold it). TLS and HTTP/2 stay in the core;
+/// NIO moves raw bytes only.
+///
+/// Back-pressure both ways: a `read()` is held while the core takes no input (NIO reads nothing more), and a write
+/// is refused (0 taken) while the channel is not writable; the core keeps those bytes and is told when it can write
+/// again (`channelWritabilityChanged`).
+// Confined to its channel's loop thread, like its core.
+final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let loop: NIOConnectionLoop
+    private let loopState: ServerLoopState
+    private let server: ServerContext
+    private let listener: Int
+    @exclusivity(unchecked) private var context: ChannelHandlerContext?
+    /// The connection it serves, held until `close()` (the core holds the driver too; closing breaks the cycle).
+    @exclusivity(unchecked) private var core: ConnectionCore?
+    /// What the core waits for (``IOEvents`` bits).
+    @exclusivity(unchecked) private var interest: UInt32 = 0
+    @exclusivity(unchecked) private var writable = true
+    /// NIO asked to read while the core took no input: passed on once it does.
+    @exclusivity(unchecked) private var readHeld = false
+    /// Bytes that arrived while the core took no input (a read already under way when it paused).
+    @exclusivity(unchecked) private var pendingInbound: ByteBuffer?
+    @exclusivity(unchecked) private var deliveryQueued = false
+    /// Output, reused from flush to flush (a new one only while NIO still holds the last).
+    @exclusivity(unchecked) private var output = ByteBuffer()
+    @exclusivity(unchecked) private var closed = false
+    @exclusivity(unchecked) private var inactive = false
+
+    init(loop: NIOConnectionLoop, loopState: ServerLoopState, server: ServerContext, listener: Int) {
+        self.loop = loop
+        self.loopState = loopState
+        self.server = server
+        self.listener = listener
+    }
+
+    // MARK: - ConnectionDriver
+
+    func attach(_ core: ConnectionCore, interest: UInt32) throws(HTTP2Error) {
+        self.core = core
+        self.interest = interest
+    }
+
+    @inline(__always)
+    func write(_ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+        guard !closed, let context else { return -1 }
+        guard writable else { return 0 }
+        output.clear()
+        output.writeBytes(UnsafeRawBufferPointer(start: pointer, count: count))
+        context.writeAndFlush(NIOAny(output), promise: nil)
+        return count
+    }
+
+    func setInterest(_ events: UInt32) {
+        let resumed = events & IOEvents.input != 0 && interest & IOEvents.input == 0
+        interest = events
+        guard resumed else { return }
+        if readHeld, let context {
+            readHeld = false
+            context.read()
+        }
+        if pendingInbound != nil && !deliveryQueued {
+            // Not now: this is called from inside the core's flush.
+            deliveryQueued = true
+            loop.nio.assumeIsolatedUnsafeUnchecked().execute { [self] in deliverPending() }
+        }
+    }
+
+    func close() {
+        if closed { return }
+        closed = true
+        core = nil
+        pendingInbound = nil
+        if !inactive { context?.close(promise: nil) }
+    }
+
+    // MARK: - Channel events
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if server.shuttingDown.load(ordering: .relaxed)
+            || server.openConnections.load(ordering: .relaxed) >= server.configuration.maxConnections {
+            closed = true
+            context.close(promise: nil)
+            return
+        }
+        server.openConnections.wrappingAdd(1, ordering: .relaxed)
+        loop.now = monotonicNanoseconds()
+        ServerConnection(driver: self, peer: Self.describe(context.channel.remoteAddress), loop: loop, context: server,
+                         loopState: loopState, listener: listener).start()
+    }
+
+    @inline(__always)
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let core else { return }
+        let buffer = unwrapInboundIn(data)
+        loop.now = monotonicNanoseconds()
+        if pendingInbound == nil && core.wantsInput {
+            buffer.withUnsafeReadableBytes { core.receive($0) }
+        } else if pendingInbound == nil {
+            pendingInbound = buffer
+        } else {
+            var buffer = buffer
+            pendingInbound!.writeBuffer(&buffer)
+        }
+    }
+
+    /// Hands over what waited while the core took no input, a read's worth at a time while it takes it.
+    private func deliverPending() {
+        deliveryQueued = false
+        guard let core, var pending = pendingInbound else { return }
+        pendingInbound = nil
+        while core.wantsInput && pending.readableBytes > 0 {
+            let count = min(pending.readableBytes, EventLoop.readBufferSize)
+            pending.withUnsafeReadableBytes { core.receive(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            pending.moveReaderIndex(forwardBy: count)
+        }
+        if pending.readableBytes > 0 && !closed { pendingInbound = pending }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        writable = context.channel.isWritable
+        if writable, let core { core.transportWritable() }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        inactive = true
+        if let core { core.transportEnded() }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A reset or a failed write: the connection ends (channelInactive tells the core).
+        context.close(promise: nil)
+    }
+
+    // MARK: - Outbound
+
+    func read(context: ChannelHandlerContext) {
+        if core != nil && interest & IOEvents.input == 0 {
+            readHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    /// "1.2.3.4:5678" or "[::1]:5678", as the own loop's acceptor writes a peer.
+    static func describe(_ address: SocketAddress?) -> String {
+        guard let address, let ip = address.ipAddress, let port = address.port else { return "unknown" }
+        if case .v6 = address { return "[\(ip)]:\(port)" }
+        return "\(ip):\(port)"
+    }
+}

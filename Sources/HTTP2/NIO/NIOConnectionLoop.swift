@@ -1,0 +1,75 @@
+import NIOCore
+
+/// A SwiftNIO event loop as a ``ConnectionLoop`` (`MOCKAPNS_IO_DRIVER=nio`): one per NIO loop per server, shared by
+/// the connections NIO puts on that loop. The end of a tick is one task queued on the NIO loop the first time a
+/// connection asks for it: NIO runs queued tasks after the I/O events of the iteration, so every connection that read
+/// in this iteration flushes once, after all of its input — what our own loop does in `runTickObservers()`.
+// @unchecked Sendable: everything but `nio` is touched on the NIO loop's thread only.
+final class NIOConnectionLoop: ConnectionLoop, @unchecked Sendable {
+    let nio: any NIOCore.EventLoop
+    /// Loop time of the current batch: stamped by the drivers on each read.
+    @exclusivity(unchecked) var now: UInt64
+    @exclusivity(unchecked) private var tickObservers: [TickObserver] = []
+    @exclusivity(unchecked) private var runningObservers: [TickObserver] = []
+    @exclusivity(unchecked) private var tickQueued = false
+    /// The end-of-tick task, made once (so queueing it allocates nothing).
+    @exclusivity(unchecked) private var tickTask: (() -> Void)?
+    let plainBuffer: UnsafeMutableRawBufferPointer
+
+    init(nio: any NIOCore.EventLoop) {
+        self.nio = nio
+        now = monotonicNanoseconds()
+        plainBuffer = .allocate(byteCount: EventLoop.readBufferSize, alignment: 16)
+        tickObservers.reserveCapacity(64)
+        runningObservers.reserveCapacity(64)
+        // Unowned: the server keeps this object until its NIO loops have stopped, so no queued tick outlives it.
+        tickTask = { [unowned self] in runTickObservers() }
+    }
+
+    deinit {
+        plainBuffer.deallocate()
+    }
+
+    @inline(__always)
+    func currentTime() -> UInt64 { monotonicNanoseconds() }
+
+    var inEventLoop: Bool { nio.inEventLoop }
+
+    func execute(_ task: @escaping @Sendable () -> Void) {
+        nio.execute(task)
+    }
+
+    @discardableResult
+    func scheduleLocal(in nanoseconds: UInt64, _ task: @escaping () -> Void) -> Scheduled {
+        let handle = Scheduled()
+        nio.assumeIsolatedUnsafeUnchecked().scheduleTask(in: .nanoseconds(Int64(clamping: nanoseconds))) {
+            if !handle.isCancelled { task() }
+        }
+        return handle
+    }
+
+    @inline(__always)
+    func addTickObserver(_ observer: TickObserver) {
+        tickObservers.append(observer)
+        if !tickQueued {
+            tickQueued = true
+            nio.assumeIsolatedUnsafeUnchecked().execute(tickTask!)
+        }
+    }
+
+    /// Like our loop's: up to 4 rounds (observers added while ending a tick run in the next round), the rest next time.
+    private func runTickObservers() {
+        var rounds = 0
+        while !tickObservers.isEmpty && rounds < 4 {
+            swap(&tickObservers, &runningObservers)
+            for observer in runningObservers { observer.endOfTick() }
+            runningObservers.removeAll(keepingCapacity: true)
+            rounds += 1
+        }
+        if tickObservers.isEmpty {
+            tickQueued = false
+        } else {
+            nio.assumeIsolatedUnsafeUnchecked().execute(tickTask!)
+        }
+    }
+}

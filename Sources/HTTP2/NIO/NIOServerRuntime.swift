@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NIOCore
+import NIOPosix
+
+/// An ``HTTP2Server`` on SwiftNIO's loops (`MOCKAPNS_IO_DRIVER=nio`, ``HTTP2ServerRuntime/nio``): a
+/// `MultiThreadedEventLoopGroup` of `loopCount` loops, one `ServerBootstrap` listener per port, and on each accepted
+/// channel a ``NIOChannelDriver`` that runs the same ``ServerConnection`` as our own loops do.
+final class NIOServerRuntime: Sendable {
+    let group: MultiThreadedEventLoopGroup
+    /// One adapter and one set of connections per NIO loop, in the group's order.
+    let loops: [NIOConnectionLoop]
+    let loopStates: [ServerLoopState]
+    let channels: [any Channel]
+    let ports: [Int]
+
+    init(context: ServerContext) throws(HTTP2Error) {
+        let configuration = context.configuration
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.loopCount))
+        var loops: [NIOConnectionLoop] = []
+        var slotOf: [ObjectIdentifier: Int] = [:]
+        for nioLoop in group.makeIterator() {
+            slotOf[ObjectIdentifier(nioLoop)] = loops.count
+            loops.append(NIOConnectionLoop(nio: nioLoop))
+        }
+        let slots = slotOf
+        let loopStates = loops.map { ServerLoopState(loop: $0) }
+        let sweepInterval = ServerLoopState.sweepInterval(for: configuration)
+        for loopState in loopStates {
+            loopState.loop.execute { loopState.startTimeoutSweep(interval: sweepInterval) }
+        }
+        let adapters = loops
+        var channels: [any Channel] = []
+        do throws(HTTP2Error) {
+            for (listener, port) in ([configuration.port] + configuration.extraPorts).enumerated() {
+                let bootstrap = ServerBootstrap(group: group)
+                    .serverChannelOption(.backlog, value: 1024)
+                    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                    .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                    .childChannelInitializer { channel in
+                        let slot = slots[ObjectIdentifier(channel.eventLoop)]!
+                        do {
+                            try channel.pipeline.syncOperations.addHandler(NIOChannelDriver(
+                                loop: adapters[slot], loopState: loopStates[slot], server: context, listener: listener))
+                            return channel.eventLoop.makeSucceededVoidFuture()
+                        } catch {
+                            return channel.eventLoop.makeFailedFuture(error)
+                        }
+                    }
+                do {
+                    channels.append(try bootstrap.bind(host: configuration.host, port: port).wait())
+                } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                    throw HTTP2Error.addressInUse(host: configuration.host, port: port)
+                } catch let error as SocketAddressError {
+                    throw HTTP2Error.invalidAddress(host: configuration.host, port: port, reason: "\(error)")
+                } catch {
+                    throw HTTP2Error.bindFailed(host: configuration.host, port: port, reason: "\(error)")
+                }
+            }
+        } catch {
+            for channel in channels { try? channel.close().wait() }
+            try? group.syncShutdownGracefully()
+            throw error
+        }
+        self.group = group
+        self.loops = loops
+        self.loopStates = loopStates
+        self.channels = channels
+        ports = channels.map { $0.localAddress?.port ?? 0 }
+    }
+
+    /// Stops accepting (the listeners close).
+    func stopAccepting() async {
+        for channel in channels { try? await channel.close() }
+    }
+
+    /// Stops the loops; NIO closes what is still open on them (each connection hears `channelInactive`).
+    func shutdown() async {
+        try? await group.shutdownGracefully()
+    }
+}
