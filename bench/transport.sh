@@ -11,7 +11,9 @@
 #   - h2load: TLS, -c clients -m streams, POST of a 300-byte body (-d), same flags for both;
 #   - h2load runs on the same machine, so it competes for the same cores in both runs.
 # Prints both rates and the ratio ours/nghttpd. Environment: CERT, KEY (default certs/server*.pem, or a
-# throwaway pair made with openssl), ROUNDS (default 3: best of N for each server).
+# throwaway pair made with openssl), ROUNDS (default 3: best of N for each server), HTTP2BENCH (a built
+# HTTP2BenchServer to run instead of building one), NIO=1 (a third server in the same rounds: ours with
+# MOCKAPNS_IO_DRIVER=nio, the HTTP/2 server on SwiftNIO's loops; issue #44, docs/runtime.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,9 +36,14 @@ if [ ! -f "$CERT" ] || [ ! -f "$KEY" ]; then
         -days 1 -subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" 2>/dev/null
 fi
 
-echo "building HTTP2BenchServer (release)…" >&2
-swift build -c release --product HTTP2BenchServer >&2
-BIN=$(swift build -c release --show-bin-path)/HTTP2BenchServer
+if [ -n "${HTTP2BENCH:-}" ]; then
+    BIN=$HTTP2BENCH
+else
+    echo "building HTTP2BenchServer (release)…" >&2
+    swift build -c release --product HTTP2BenchServer >&2
+    BIN=$(swift build -c release --show-bin-path)/HTTP2BenchServer
+fi
+NIO=${NIO:-0}
 
 head -c 300 /dev/urandom | base64 -w0 | head -c 300 > "$WORK/body"
 mkdir -p "$WORK/htdocs"
@@ -46,12 +53,18 @@ mkdir -p "$WORK/htdocs"
 OURS_PORT=$(free_port)
 "$BIN" --cert "$CERT" --key "$KEY" --port "$OURS_PORT" --threads "$CORES" > "$WORK/ours.log" 2>&1 &
 PIDS+=($!)
+if [ "$NIO" = 1 ]; then
+    NIO_PORT=$(free_port)
+    MOCKAPNS_IO_DRIVER=nio "$BIN" --cert "$CERT" --key "$KEY" --port "$NIO_PORT" --threads "$CORES" > "$WORK/nio.log" 2>&1 &
+    PIDS+=($!)
+fi
 NGHTTPD_PORT=$(free_port)
 nghttpd -n "$CORES" -a 127.0.0.1 -d "$WORK/htdocs" "$NGHTTPD_PORT" "$KEY" "$CERT" > "$WORK/nghttpd.log" 2>&1 &
 PIDS+=($!)
 
 wait_port "$OURS_PORT"
 wait_port "$NGHTTPD_PORT"
+[ "$NIO" = 1 ] && wait_port "$NIO_PORT"
 
 run() {  # $1 = port → prints req/s; fails unless every request succeeded
     local out
@@ -66,20 +79,26 @@ run() {  # $1 = port → prints req/s; fails unless every request succeeded
 }
 
 # Rounds alternate between the servers so that background load hits both alike.
-OURS_RATES=(); NGHTTPD_RATES=()
+OURS_RATES=(); NGHTTPD_RATES=(); NIO_RATES=()
 for round in $(seq 1 "$ROUNDS"); do
-    ours=$(run "$OURS_PORT"); theirs=$(run "$NGHTTPD_PORT")
-    echo "round $round: ours $ours req/s, nghttpd $theirs req/s" >&2
+    ours=$(run "$OURS_PORT")
+    if [ "$NIO" = 1 ]; then nio=$(run "$NIO_PORT"); NIO_RATES+=("$nio"); fi
+    theirs=$(run "$NGHTTPD_PORT")
+    echo "round $round: ours $ours req/s,${nio:+ ours on nio $nio req/s,} nghttpd $theirs req/s" >&2
     OURS_RATES+=("$ours"); NGHTTPD_RATES+=("$theirs")
 done
 
 echo "h2load -n $REQUESTS -c $CLIENTS -m $STREAMS, POST 300 B, TLS, $CORES cores, $ROUNDS rounds"
-python3 - "${OURS_RATES[*]}" "${NGHTTPD_RATES[*]}" "$CORES" <<'PY'
+python3 - "${OURS_RATES[*]}" "${NGHTTPD_RATES[*]}" "$CORES" "${NIO_RATES[*]:-}" <<'PY'
 import statistics, sys
 ours = [float(x) for x in sys.argv[1].split()]
 theirs = [float(x) for x in sys.argv[2].split()]
 cores = sys.argv[3]
+nio = [float(x) for x in sys.argv[4].split()]
 print("ours (HTTP2BenchServer, %s loops): best %.0f req/s, median %.0f req/s" % (cores, max(ours), statistics.median(ours)))
+if nio:
+    print("ours on nio (%s loops):           best %.0f req/s, median %.0f req/s (median %.2f × ours)" % (
+        cores, max(nio), statistics.median(nio), statistics.median(nio) / statistics.median(ours)))
 print("nghttpd (-n %s):                   best %.0f req/s, median %.0f req/s" % (cores, max(theirs), statistics.median(theirs)))
 print("ratio ours/nghttpd: %.2f (best), %.2f (median)" % (max(ours) / max(theirs), statistics.median(ours) / statistics.median(theirs)))
 PY
