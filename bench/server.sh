@@ -2,11 +2,11 @@
 # Server benchmark: `mockapns serve` (full APNs pipeline) with and without `--record`, against nghttpd, on traffic
 # shaped like real senders, all loaded by the same generator in the same run.
 #
-#   bench/server.sh [scenarios="a b c"]        env: REQUESTS=100000 CG_REQUESTS=20000 ROUNDS=3 CG=1
+#   bench/server.sh [scenarios="a b c"]        env: REQUESTS=100000 CG_REQUESTS=20000 ROUNDS=3 CG=1 STREAMS=100
 #
 # Scenarios:
 #   a  fan-out: one payload to 10 000 distinct device tokens, no apns-id (the server generates one): h2load -i
-#      with a URI file, TLS, -c 4 -m 100, one JWT;
+#      with a URI file, TLS, -c 4 -m 100 (STREAMS sets -m: 1 is a sender that waits for each answer), one JWT;
 #   b  per-push IDs: `mockapns send` (our APNsClient) sending REQUESTS pushes, each with its own apns-id, device
 #      token (from the same 10 000) and payload (`--payload-template`), 4 connections, 400 in flight;
 #   c  the same request REQUESTS times (one token, one body, one header list): the old benchmark, for comparison.
@@ -26,6 +26,7 @@ REQUESTS=${REQUESTS:-100000}
 CG_REQUESTS=${CG_REQUESTS:-20000}
 ROUNDS=${ROUNDS:-3}
 CG=${CG:-1}
+STREAMS=${STREAMS:-100}
 CORES=$(nproc)
 source bench/lib.sh
 
@@ -58,11 +59,11 @@ load() {
     local scenario=$1 port=$2 n=$3
     case $scenario in
         a)  sed "s|^|https://127.0.0.1:$port/3/device/|" "$WORK/tokens.txt" > "$WORK/uris.$port"
-            h2load -n "$n" -c 4 -m 100 -i "$WORK/uris.$port" -d "$WORK/payload.json" "${H2LOAD_HEADERS[@]}" ;;
+            h2load -n "$n" -c 4 -m "$STREAMS" -i "$WORK/uris.$port" -d "$WORK/payload.json" "${H2LOAD_HEADERS[@]}" ;;
         b)  "$CLIENT" send "$WORK/template.json" --payload-template --token-file "$WORK/tokens.txt" --topic com.example.app \
                 --push-type alert --priority 10 --key-file "$KEY" --ca certs/ca.pem --url "https://127.0.0.1:$port" \
                 --count "$n" --concurrency 400 --connections 4 --timeout 600 --json ;;
-        c)  h2load -n "$n" -c 4 -m 100 -d "$WORK/payload.json" "${H2LOAD_HEADERS[@]}" "https://127.0.0.1:$port/3/device/$DEVICE" ;;
+        c)  h2load -n "$n" -c 4 -m "$STREAMS" -d "$WORK/payload.json" "${H2LOAD_HEADERS[@]}" "https://127.0.0.1:$port/3/device/$DEVICE" ;;
     esac
 }
 

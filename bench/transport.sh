@@ -13,7 +13,8 @@
 # Prints both rates and the ratio ours/nghttpd. Environment: CERT, KEY (default certs/server*.pem, or a
 # throwaway pair made with openssl), ROUNDS (default 3: best of N for each server), HTTP2BENCH (a built
 # HTTP2BenchServer to run instead of building one), NIO=1 (a third server in the same rounds: ours with
-# MOCKAPNS_IO_DRIVER=nio, the HTTP/2 server on SwiftNIO's loops; issue #44, docs/runtime.md).
+# MOCKAPNS_IO_DRIVER=nio, the HTTP/2 server on SwiftNIO's loops; issue #44, docs/runtime.md), CG=1 (then also
+# callgrind instructions per request of ours, and of ours on nio with NIO=1, over CG_REQUESTS=20000 after a warm-up).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -102,3 +103,19 @@ if nio:
 print("nghttpd (-n %s):                   best %.0f req/s, median %.0f req/s" % (cores, max(theirs), statistics.median(theirs)))
 print("ratio ours/nghttpd: %.2f (best), %.2f (median)" % (max(ours) / max(theirs), statistics.median(ours) / statistics.median(theirs)))
 PY
+
+if [ "${CG:-0}" = 1 ]; then
+    CG_REQUESTS=${CG_REQUESTS:-20000}
+    for name in ours $([ "$NIO" = 1 ] && echo nio); do
+        CG_PORT=$(free_port); CG_NAME=transport.$name
+        if [ "$name" = nio ]; then
+            MOCKAPNS_IO_DRIVER=nio cg_start "$BIN" --cert "$CERT" --key "$KEY" --port "$CG_PORT" --threads "$CORES"
+        else
+            cg_start "$BIN" --cert "$CERT" --key "$KEY" --port "$CG_PORT" --threads "$CORES"
+        fi
+        h2load -n 2000 -c "$CLIENTS" -m "$STREAMS" -d "$WORK/body" "https://127.0.0.1:$CG_PORT/index.html" > /dev/null
+        ir=$(cg_count h2load -n "$CG_REQUESTS" -c "$CLIENTS" -m "$STREAMS" -d "$WORK/body" "https://127.0.0.1:$CG_PORT/index.html")
+        grep -q "$CG_REQUESTS succeeded, 0 failed" "$WORK/load.out" || { echo "callgrind load had failures" >&2; cat "$WORK/load.out" >&2; exit 1; }
+        echo "callgrind: $name $((ir / CG_REQUESTS)) instructions/request (h2load -c $CLIENTS -m $STREAMS)"
+    done
+fi
