@@ -75,7 +75,8 @@ let package = Package(
         // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL, JSON
         .target(name: "APNsCrypto", dependencies: ["COpenSSL", "JSON"], swiftSettings: strict),
         // HTTP/2 over nghttp2 + OpenSSL: one connection core, driven by a socket on epoll or poll(2) loops or in
-        // memory; knows nothing of APNs. → HTTPFields, CNghttp2, COpenSSL, CSystemShims, Support
+        // memory (or, as a prototype, by a channel on SwiftNIO's loops); knows nothing of APNs.
+        // → HTTPFields, CNghttp2, COpenSSL, CSystemShims, Support, NIOCore, NIOPosix
         .target(
             name: "HTTP2",
             dependencies: ["HTTPFields", "CNghttp2", "COpenSSL", "CSystemShims", "Support",
