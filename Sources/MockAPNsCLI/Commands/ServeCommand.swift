@@ -18,7 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
             Defaults: TLS on 127.0.0.1:2197 (HTTP/2 with or without ALPN) using the bundled test certificate, \
             the bundled test keys trusted, development environment. Every option can also be set as an \
             environment variable MOCKAPNS_<NAME> (e.g. MOCKAPNS_PORT=0, MOCKAPNS_RECORD=rec.jsonl). \
-            MOCKAPNS_IO_DRIVER=poll runs the event loops on poll(2), the driver macOS builds, instead of Linux's epoll;             MOCKAPNS_IO_DRIVER=nio runs the HTTP/2 server on SwiftNIO's event loops (a prototype, for measuring).
+            MOCKAPNS_IO_DRIVER=poll runs the event loops on poll(2), the driver macOS builds, instead of Linux's epoll; \
+            MOCKAPNS_IO_DRIVER=nio runs the HTTP/2 server on SwiftNIO's event loops (the runtime it is moving to: docs/runtime.md).
             """
     )
 
