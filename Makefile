@@ -34,7 +34,7 @@ endef
 
 .PHONY: all deps build build-tests release run test test-unit test-unit-only test-integration test-integration-only certs bench bench-transport bench-server bench-client clean
 .PHONY: screenshots
-.PHONY: deps-run test-docs test-docs-only test-docs-package dist test-dist test-portable-driver test-portable-driver-only
+.PHONY: deps-run test-docs test-docs-only test-docs-package dist test-dist test-portable-driver test-portable-driver-only test-nio-runtime test-nio-runtime-only
 .PHONY: bench-http1 bench-deps bench-memory bench-scale bench-search bench-store-events
 
 all: build
@@ -117,6 +117,14 @@ PORTABLE_SUITES := HTTP2Tests|MockAPNsTests\.H2loadWireTests|EndToEndTests\.Serv
 test-portable-driver: build-tests test-portable-driver-only
 test-portable-driver-only:
 	MOCKAPNS_IO_DRIVER=poll $(SWIFT_TEST) $(PARALLEL) --filter '$(PORTABLE_SUITES)' --xunit-output .build/xunit-portable.xml
+
+## test-nio-runtime: the transport's suites, the h2load and wire-corpus suites and `serve` with the HTTP/2 server on
+## SwiftNIO's loops (MOCKAPNS_IO_DRIVER=nio, the runtime docs/runtime.md moves to), until it is the only one. Nightly,
+## not in `make test`: its one always-run test is IODriverTests'.
+NIO_RUNTIME_SUITES := HTTP2Tests|MockAPNsTests\.(H2loadWireTests|WireConformanceTests)|EndToEndTests\.ServeCommandTests
+test-nio-runtime: build-tests test-nio-runtime-only
+test-nio-runtime-only:
+	MOCKAPNS_IO_DRIVER=nio $(SWIFT_TEST) $(PARALLEL) --filter '$(NIO_RUNTIME_SUITES)' --xunit-output .build/xunit-nio.xml
 
 ## test-docs: every "apns-rules §N" citation names a section of docs/apns-rules.md (scripts/check-rule-refs.py, and
 ## its own tests), and every code block of README.md, CONTRIBUTING.md, docs/*.md and Examples/*/README.md still works
