@@ -66,6 +66,34 @@ final class RecordFileTests: LeakCheckedTestCase {
         XCTAssertEqual(again, [1, 2], "a second pass up to the offset reads the same lines")
     }
 
+    /// `tail --file`: appended records arrive, a line still being written waits for its newline, numbering goes on
+    /// across reads (a bad line names its line in the whole file), and a file cut short is read again from its start.
+    func testFollowReadsAppendedWholeLinesNumberedAcrossReads() async throws {
+        let path = try writeTestFile("grow.jsonl", recordingText([makeRecord(seq: 1)]) + "\n")   // a blank line 2
+        let stream = try RecordFile(path: path).follow(matching: RecordFilter(), includeExisting: true)
+        var iterator = stream.makeAsyncIterator()
+        let first = try await iterator.next()
+        XCTAssertEqual(first?.seq, 1)
+
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        addTeardownBlock { try? handle.close() }
+        handle.seekToEndOfFile()
+        let second = Array(makeRecord(seq: 2).jsonLine())
+        handle.write(Data(second.prefix(30)))                    // half of line 3: not handed over yet
+        try await Task.sleep(for: RecordFile.pollInterval * 2)
+        handle.write(Data(second.dropFirst(30)))
+        let next = try await iterator.next()
+        XCTAssertEqual(next?.seq, 2, "the line, once whole")
+
+        handle.write(Data("not a record\n".utf8))                // line 4
+        do {
+            _ = try await iterator.next()
+            XCTFail("a bad line was followed")
+        } catch {
+            XCTAssertTrue("\(error)".contains("line 4 is not a mockapns record"), "\(error)")
+        }
+    }
+
     func testABadLineInTheMiddleIsAnErrorNamingItsLineNumber() throws {
         let good = recordingText([makeRecord(seq: 1)])
         let path = try writeTestFile("rec.jsonl", good + "\n" + "{\"not\": \"a record\"}\n" + recordingText([makeRecord(seq: 3)]))

@@ -40,6 +40,8 @@ package struct RecordLineScanner {
     package let path: String
     /// Where reading starts (a line start); line numbers count from here.
     package var start = 0
+    /// The number of the line at ``start`` (a caller reading a growing file in steps keeps numbering across them).
+    package var firstLineNumber = 1
     /// Bytes read per `read(2)`.
     package var chunkSize = Self.defaultChunkSize
     /// Where reading stops: lines starting at or after it are not handed over (the file's end when nil).
@@ -53,16 +55,28 @@ package struct RecordLineScanner {
         self.end = end
     }
 
+    /// How far a scan got: the offset just past the last whole line read, and how many whole lines that was (blank
+    /// ones included; not the unterminated last line).
+    package struct Progress: Sendable, Equatable {
+        package let end: Int
+        package let lines: Int
+
+        package init(end: Int, lines: Int) {
+            self.end = end
+            self.lines = lines
+        }
+    }
+
     /// Calls `body` with every non-blank line from ``start`` on, in file order, until it returns false or the file
-    /// (or ``end``) ends. Returns the offset just past the last whole line read.
+    /// (or ``end``) ends. Returns how far it got.
     /// - Throws: what `body` throws, or what `readFailed` makes of `errno` when the file cannot be read.
     @discardableResult
     package func forEachLine<Failure: Error>(readFailed: (Int32) -> Failure,
-                                             _ body: (Line) throws(Failure) -> Bool) throws(Failure) -> Int {
+                                             _ body: (Line) throws(Failure) -> Bool) throws(Failure) -> Progress {
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         var carry: [UInt8] = []          // the start of a line that crosses chunks
         var position = start             // file offset of chunk[0]
-        var lineNumber = 0
+        var lineNumber = firstLineNumber - 1
         var lineStart = start
         while true {
             let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(position)) }
@@ -94,7 +108,7 @@ package struct RecordLineScanner {
                 if from < count { carry.append(contentsOf: buffer[from..<count]) }
                 return false
             }
-            if stop { return lineStart }
+            if stop { return Progress(end: lineStart, lines: lineNumber - firstLineNumber + 1) }
             position += count
         }
         if !carry.isEmpty, end.map({ lineStart < $0 }) ?? true {
@@ -102,7 +116,7 @@ package struct RecordLineScanner {
                 try body(Line(bytes: buffer, number: lineNumber + 1, offset: lineStart, unterminated: true))
             }
         }
-        return lineStart
+        return Progress(end: lineStart, lines: lineNumber - firstLineNumber + 1)
     }
 
     /// Hands a terminated line to `body` unless it is blank; strips one trailing `\r`.

@@ -32,6 +32,6 @@ enum RecordFileScanner {
                       _ body: (RecordLineScanner.Line) throws(RecorderError) -> Bool) throws(RecorderError) -> Int {
         var scanner = RecordLineScanner(descriptor: descriptor, path: path, start: start, end: end)
         scanner.chunkSize = 1 << 16
-        return try scanner.forEachLine(readFailed: { RecorderError.unreadableFile(path: path, errno: $0) }, body)
+        return try scanner.forEachLine(readFailed: { RecorderError.unreadableFile(path: path, errno: $0) }, body).end
     }
 }

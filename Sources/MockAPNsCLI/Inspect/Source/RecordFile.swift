@@ -49,7 +49,7 @@ struct RecordFile: RecordSource {
                 }
                 return try body(try parse(line.bytes, lineNumber: line.number))
             }
-            return max(last, stoppedAt)
+            return max(last.end, stoppedAt)
         }
     }
 
@@ -154,23 +154,24 @@ struct RecordFile: RecordSource {
         let file = self
         return AsyncThrowingStream { continuation in
             let task = Task {
-                var offset = start
-                var reader = LineReader()
+                var offset = Int(start)
+                var linesBefore = 0
                 var sinceFilter = filter
                 sinceFilter.limit = nil
                 do {
                     while !Task.isCancelled {
-                        let size = Self.size(of: file.path)
-                        if size < offset {
+                        let size = Int(Self.size(of: file.path))
+                        if size < offset {   // cut or replaced: read it again from its start
                             offset = 0
-                            reader = LineReader()
+                            linesBefore = 0
                         }
-                        while size > offset, !Task.isCancelled, let chunk = Self.read(file.path, from: offset), !chunk.isEmpty {
-                            offset += UInt64(chunk.count)
-                            for (number, line) in reader.feed(chunk) {
-                                let record = try file.parse(line, lineNumber: number)
+                        if size > offset {
+                            // Whole lines only: a line still being written is read again once its newline is there.
+                            let progress = try file.readAppended(from: offset, firstLineNumber: linesBefore + 1) { record in
                                 if sinceFilter.matches(record) { continuation.yield(record) }
                             }
+                            offset = progress.end
+                            linesBefore += progress.lines
                         }
                         try await Task.sleep(for: Self.pollInterval)
                     }
@@ -185,19 +186,23 @@ struct RecordFile: RecordSource {
         }
     }
 
-    private static func size(of path: String) -> UInt64 {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
+    /// The records on the whole lines from `offset` on (numbered from `firstLineNumber` in messages), one chunk in
+    /// memory at a time; returns how far it read. A file missing for a moment (being rotated) is read on the next poll.
+    private func readAppended(from offset: Int, firstLineNumber: Int,
+                              _ body: (RecordedRequest) -> Void) throws -> RecordLineScanner.Progress {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return RecordLineScanner.Progress(end: offset, lines: 0) }
+        defer { close(descriptor) }
+        var scanner = RecordLineScanner(descriptor: descriptor, path: path, start: offset)
+        scanner.firstLineNumber = firstLineNumber
+        return try scanner.forEachLine { line in
+            guard !line.unterminated else { return true }
+            body(try parse(line.bytes, lineNumber: line.number))
+            return !Task.isCancelled
+        }
     }
 
-    /// At most one chunk of the file from `offset`.
-    private static func read(_ path: String, from offset: UInt64) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        do {
-            try handle.seek(toOffset: offset)
-            return try handle.read(upToCount: RecordLineScanner.defaultChunkSize).map(Array.init)
-        } catch {
-            return nil
-        }
+    private static func size(of path: String) -> UInt64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
     }
 }

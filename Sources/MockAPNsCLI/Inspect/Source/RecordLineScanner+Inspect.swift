@@ -9,7 +9,7 @@ extension RecordLineScanner {
     /// ``forEachLine(readFailed:_:)`` for the inspection commands: a failed read is
     /// ``InspectError/unreadable(path:reason:)``.
     @discardableResult
-    func forEachLine(_ body: (Line) throws -> Bool) throws -> Int {
+    func forEachLine(_ body: (Line) throws -> Bool) throws -> Progress {
         try forEachLine(readFailed: { code -> any Error in
             InspectError.unreadable(path: path, reason: String(cString: strerror(code)))
         }, body)
