@@ -33,7 +33,7 @@ final class AuthorizationTests: LeakCheckedTestCase {
     }
 
     func testANonLoopbackAddressWithoutATokenIsRefused() async throws {
-        let mock = try ControlTestHarness.makeMock()
+        let mock = try TestMock.anySignature()
         addTeardownBlock { mock.shutdown() }
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "0.0.0.0", port: 0))
         do {
@@ -47,7 +47,7 @@ final class AuthorizationTests: LeakCheckedTestCase {
     }
 
     func testANonLoopbackAddressWithATokenStartsAndEnforcesIt() async throws {
-        let mock = try ControlTestHarness.makeMock()
+        let mock = try TestMock.anySignature()
         addTeardownBlock { mock.shutdown() }
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "0.0.0.0", port: 0, controlToken: "wide-open"))
         addTeardownBlock { await control.stop() }

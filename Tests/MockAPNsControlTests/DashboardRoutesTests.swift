@@ -85,7 +85,7 @@ final class DashboardRoutesTests: LeakCheckedTestCase {
     }
 
     func testNoDashboardLeavesTheRootUnrouted() async throws {
-        let mock = try ControlTestHarness.makeMock()
+        let mock = try TestMock.anySignature()
         addTeardownBlock { mock.shutdown() }
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "127.0.0.1", port: 0).withDashboard(false))
         addTeardownBlock { await control.stop() }

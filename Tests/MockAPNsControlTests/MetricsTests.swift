@@ -102,7 +102,7 @@ final class MetricsTests: LeakCheckedTestCase {
     }
 
     func testRecordsFromBeforeTheControlPlaneStartedAreCounted() async throws {
-        let mock = try ControlTestHarness.makeMock()
+        let mock = try TestMock.anySignature()
         addTeardownBlock { mock.shutdown() }
         mock.recorder.append(RecordFixtures.make())
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0))
@@ -115,7 +115,7 @@ final class MetricsTests: LeakCheckedTestCase {
     }
 
     func testRestartingTheControlPlaneDoesNotCountRecordsTwice() async throws {
-        let mock = try ControlTestHarness.makeMock()
+        let mock = try TestMock.anySignature()
         addTeardownBlock { mock.shutdown() }
         mock.recorder.append(RecordFixtures.make())
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0))

@@ -46,7 +46,7 @@ final class StreamTests: LeakCheckedTestCase {
     }
 
     func testIdleStreamsGetKeepAliveComments() async throws {
-        let mock = try ControlTestHarness.makeMock()
+        let mock = try TestMock.anySignature()
         addTeardownBlock { mock.shutdown() }
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(port: 0, streamHeartbeat: .milliseconds(100)))
         addTeardownBlock { await control.stop() }

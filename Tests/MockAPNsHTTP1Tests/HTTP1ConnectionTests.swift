@@ -12,7 +12,9 @@ final class HTTP1ConnectionTests: LeakCheckedTestCase {
 
     private func withEndpoint(churnLimit: Int? = nil,
                               _ body: (Mock, Int) async throws -> Void) async throws {
-        let mock = try HTTP1TestMock.make(churnLimit: churnLimit)
+        let mock = try TestMock.anySignature { configuration in
+            if let churnLimit { configuration.pipeline.newConnectionsPerSecondLimit = churnLimit }
+        }
         addTeardownBlock { mock.shutdown() }
         let endpoint = APNsHTTP1Server(mock: mock)
         let port = try await endpoint.start()
@@ -134,7 +136,7 @@ final class HTTP1ConnectionTests: LeakCheckedTestCase {
     }
 
     func testTheHTTP1APNsEndpointRefusesForeignOriginsWithoutRecordingThem() async throws {
-        let mock = try HTTP1TestMock.make()
+        let mock = try TestMock.anySignature()
         addTeardownBlock { mock.shutdown() }
         let endpoint = APNsHTTP1Server(mock: mock)
         addTeardownBlock { await endpoint.stop() }

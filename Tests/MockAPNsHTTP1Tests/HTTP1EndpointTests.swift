@@ -8,7 +8,7 @@ import TestSupport
 final class HTTP1EndpointTests: LeakCheckedTestCase {
     private func withEndpoint(_ configure: (inout MockConfiguration) -> Void = { _ in },
                               _ body: (Mock, HTTPTestClient) async throws -> Void) async throws {
-        let mock = try HTTP1TestMock.make(configure)
+        let mock = try TestMock.anySignature(configure)
         addTeardownBlock { mock.shutdown() }
         let endpoint = APNsHTTP1Server(mock: mock)
         let port = try await endpoint.start()

@@ -14,17 +14,9 @@ struct ControlTestHarness {
     /// A client pointed at it.
     var client: HTTPTestClient { HTTPTestClient(base: "http://127.0.0.1:\(port)") }
 
-    /// A mock with no credentials of its own (any signature passes); no transport serves it.
-    static func makeMock() throws -> Mock {
-        var configuration = MockConfiguration()
-        configuration.trustBundledKeys = false
-        configuration.trustAnySignature = true
-        return try Mock(configuration: configuration)
-    }
-
     /// Starts a control plane with `token` (nil = open).
     static func start(token: String? = nil) async throws -> ControlTestHarness {
-        let mock = try makeMock()
+        let mock = try TestMock.anySignature()
         let control = ControlServer(mock: mock, configuration: ControlConfiguration(host: "127.0.0.1", port: 0, controlToken: token))
         let port = try await control.start()
         return ControlTestHarness(mock: mock, control: control, port: port)

@@ -137,10 +137,8 @@ struct RecordFile: RecordSource {
         }
         do {
             return try body(descriptor, Int(status.st_size))
-        } catch let error as InspectError {
-            throw error
         } catch {
-            throw .unreadable(path: path, reason: "\(error)")
+            throw .wrapping(error, source: path)
         }
     }
 
