@@ -227,7 +227,7 @@ let package = Package(
         .target(name: "PostgresSupport", dependencies: ["PeerSupport"], path: "Tests/PostgresSupport", swiftSettings: strict),
         .testTarget(
             name: "PostgresStoreTests",
-            dependencies: ["MockAPNsPostgres", "MockAPNs", "APNsModel", "PostgresSupport", "TestSupport",
+            dependencies: ["MockAPNsPostgres", "MockAPNs", "APNsModel", "Support", "PeerSupport", "PostgresSupport", "TestSupport",
                            .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strict
         ),

@@ -21,11 +21,12 @@ actor PostgresSession {
     }
 
     /// Runs `body` on the connection (opening it first when needed). A connection that failed is dropped, so the
-    /// next call opens a new one. Errors are PostgresNIO's; callers turn them into ``PostgresStoreError``.
-    func run<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+    /// next call opens a new one. Errors are PostgresNIO's, or ``PostgresConnectionLost`` when the connection closed
+    /// under `body`; callers turn them into ``PostgresStoreError``.
+    func run<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         let open = try await current()
         do {
-            return try await body(open)
+            return try await Self.untilClosed(open) { try await body(open) }
         } catch {
             if open.isClosed || Self.breaksConnection(error) {
                 if connection === open { connection = nil }
@@ -54,6 +55,33 @@ actor PostgresSession {
         let opened = try await task.value
         connection = opened
         return opened
+    }
+
+    /// `body`'s result, or ``PostgresConnectionLost`` as soon as `connection` closes, whichever comes first.
+    ///
+    /// Why: PostgresNIO 1.33 hands a statement to the connection's channel without asking to hear of a failed write,
+    /// so a statement issued just after the server closed the connection (a restart in the middle of a transaction)
+    /// is dropped and its caller waits for ever. The store's writer would then neither retry nor report the store
+    /// unwritable, and `serve` could never flush on exit. Such a `body` is abandoned: it stays suspended, one per
+    /// connection that closed under a statement, holding only what it captured.
+    private static func untilClosed<Result: Sendable>(_ connection: PostgresConnection,
+                                                      _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        let outcome = FirstOutcome<Result>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+                outcome.wait(continuation)
+                outcome.attach(Task {
+                    do {
+                        outcome.settle(.success(try await body()))
+                    } catch {
+                        outcome.settle(.failure(error))
+                    }
+                })
+                connection.closeFuture.whenComplete { _ in outcome.settle(.failure(PostgresConnectionLost())) }
+            }
+        } onCancel: {
+            outcome.cancel()
+        }
     }
 
     /// Whether `error` means the connection is unusable (rather than one statement failing).

@@ -35,9 +35,15 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
         return "\(error)"
     }
 
+    /// The connection to `store` closed under the mock.
+    private static func closed(_ store: String) -> PostgresStoreError {
+        .unavailable("the connection to PostgreSQL at \(store) was closed — is the server running?")
+    }
+
     /// `error` (from PostgresNIO, or one of these) as an ``unavailable(_:)`` sentence about the store at `store`.
     static func describing(_ error: any Error, store: String) -> PostgresStoreError {
         if let known = error as? PostgresStoreError { return known }
+        if error is PostgresConnectionLost { return closed(store) }
         guard let error = error as? PSQLError else { return .unavailable("PostgreSQL at \(store): \(error)") }
         switch error.code {
         case .server:
@@ -62,7 +68,7 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
             return .unavailable("PostgreSQL at \(store) does not offer TLS, but the URL says sslmode=require: use "
                 + "sslmode=prefer or sslmode=disable")
         case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
-            return .unavailable("the connection to PostgreSQL at \(store) was closed — is the server running?")
+            return closed(store)
         default:
             return .unavailable("PostgreSQL at \(store) failed: \(error.code)")
         }

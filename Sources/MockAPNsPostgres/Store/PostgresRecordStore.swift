@@ -402,7 +402,7 @@ public final class PostgresRecordStore: RecordStore {
 
     // MARK: - Helpers
 
-    func run<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+    func run<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         try await session.run(body)
     }
 
