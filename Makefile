@@ -34,7 +34,7 @@ endef
 
 .PHONY: all deps build build-tests release run test test-unit test-unit-only test-integration test-integration-only certs bench bench-transport bench-server bench-client clean
 .PHONY: screenshots
-.PHONY: deps-run test-docs test-docs-only test-docs-package dist test-dist test-portable-driver test-portable-driver-only test-nio-runtime test-nio-runtime-only
+.PHONY: deps-run test-docs test-docs-only test-docs-package dist test-dist
 .PHONY: bench-http1 bench-deps bench-memory bench-scale bench-search bench-store-events
 
 all: build
@@ -78,7 +78,7 @@ test: build-tests
 	set -o pipefail; $(MAKE) --no-print-directory test-docs-only 2>&1 | tee .build/test-docs.log
 	set -o pipefail; $(MAKE) --no-print-directory test-kits 2>&1 | tee .build/test-kits.log
 	@bash scripts/test-summary.sh .build/xunit-unit.xml .build/xunit-unit-swift-testing.xml .build/xunit-integration.xml \
-		.build/xunit-integration-swift-testing.xml .build/test-serial.log .build/xunit-portable.xml .build/test-docs.log \
+		.build/xunit-integration-swift-testing.xml .build/test-serial.log .build/test-docs.log \
 		.build/test-kits.log
 
 ## build-tests: the debug build of every target, tests included (warnings are errors): the one compile `make test` makes.
@@ -102,29 +102,12 @@ test-unit-only:
 
 ## test-integration: real peers, processes, sockets, PostgreSQL, browsers and the wire corpus over sockets; the suites
 ## that count descriptors or memory run alone (SERIAL_SUITES: one process, so its log is what is counted; --xunit-output
-## is written only with --parallel); then the transport again on the portable poll(2) driver.
+## is written only with --parallel).
 SERIAL_SUITES := ServeDescriptorLimitTests|InspectStreamingMemoryTests|ServerAttackTests|ServerAbuseTests
 test-integration: build-tests test-integration-only
 test-integration-only:
 	$(SWIFT_TEST) $(PARALLEL) --skip '$(UNIT_SUITES)' --skip '$(SERIAL_SUITES)' --xunit-output .build/xunit-integration.xml
 	set -o pipefail; $(SWIFT_TEST) --filter '$(SERIAL_SUITES)' 2>&1 | tee .build/test-serial.log
-	$(MAKE) --no-print-directory test-portable-driver-only
-
-## test-portable-driver: the transport suites and one end-to-end suite a second time on the portable poll(2) driver —
-## the one macOS builds — forced on Linux (MOCKAPNS_IO_DRIVER=poll; the mockapns processes the tests start inherit
-## it). The layers above the transport never see the driver, so they run once.
-PORTABLE_SUITES := HTTP2Tests|MockAPNsTests\.H2loadWireTests|EndToEndTests\.ServeCommandTests
-test-portable-driver: build-tests test-portable-driver-only
-test-portable-driver-only:
-	MOCKAPNS_IO_DRIVER=poll $(SWIFT_TEST) $(PARALLEL) --filter '$(PORTABLE_SUITES)' --xunit-output .build/xunit-portable.xml
-
-## test-nio-runtime: the transport's suites, the h2load and wire-corpus suites and `serve` with the HTTP/2 server on
-## SwiftNIO's loops (MOCKAPNS_IO_DRIVER=nio, the runtime docs/runtime.md moves to), until it is the only one. Nightly,
-## not in `make test`: its one always-run test is IODriverTests'.
-NIO_RUNTIME_SUITES := HTTP2Tests|MockAPNsTests\.(H2loadWireTests|WireConformanceTests)|EndToEndTests\.ServeCommandTests
-test-nio-runtime: build-tests test-nio-runtime-only
-test-nio-runtime-only:
-	MOCKAPNS_IO_DRIVER=nio $(SWIFT_TEST) $(PARALLEL) --filter '$(NIO_RUNTIME_SUITES)' --xunit-output .build/xunit-nio.xml
 
 ## test-docs: every "apns-rules §N" citation names a section of docs/apns-rules.md (scripts/check-rule-refs.py, and
 ## its own tests), and every code block of README.md, CONTRIBUTING.md, docs/*.md and Examples/*/README.md still works

@@ -56,8 +56,6 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        // Linux epoll, eventfd and socket shims (macros and packed structs); libc only, so no pkg-config.
-        .systemLibrary(name: "CSystemShims"),
 
         // What every module may share and none owns: `Locked`, the one lock (a pthread mutex, visible to ThreadSanitizer),
         // `ExponentialBackoff`, `SplitMix64` and `DecimalDigits`. No dependencies.
@@ -74,14 +72,13 @@ let package = Package(
         .target(name: "DeviceSimulation", dependencies: ["APNsModel", "JSON"], swiftSettings: strict),
         // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL, JSON
         .target(name: "APNsCrypto", dependencies: ["COpenSSL", "JSON"], swiftSettings: strict),
-        // HTTP/2 over nghttp2 + OpenSSL: one connection core, driven by a socket on epoll or poll(2) loops or in
-        // memory (or, as a prototype, by a channel on SwiftNIO's loops); knows nothing of APNs.
-        // → HTTPFields, CNghttp2, COpenSSL, CSystemShims, Support, NIOCore, NIOPosix
+        // HTTP/2 over nghttp2 + OpenSSL: one connection core, driven by a channel on SwiftNIO's loops (server and
+        // client) or in memory; knows nothing of APNs. NIO moves raw bytes; TLS and HTTP/2 stay in the core.
+        // → HTTPFields, CNghttp2, COpenSSL, Support, NIOCore, NIOPosix
         .target(
             name: "HTTP2",
-            dependencies: ["HTTPFields", "CNghttp2", "COpenSSL", "CSystemShims", "Support",
+            dependencies: ["HTTPFields", "CNghttp2", "COpenSSL", "Support",
                            .product(name: "Logging", package: "swift-log"),
-                           // The SwiftNIO-hosted server runtime (MOCKAPNS_IO_DRIVER=nio), a prototype for issue #44.
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strict
         ),

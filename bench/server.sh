@@ -16,8 +16,7 @@
 # `valgrind --tool=callgrind` instructions per request on a CG_REQUESTS run after a warm-up (stable: the figure
 # for A/B decisions), then the ratios to nghttpd. nghttpd serves empty files at the same paths (/3/device/<token>).
 # Both servers get one worker per core. MOCKAPNS=path runs another mockapns binary (A/B of two builds).
-# SERVERS picks the servers (default "mock mockrec nghttpd"); mocknio and mockrecnio are mock and mockrec on
-# SwiftNIO's loops (MOCKAPNS_IO_DRIVER=nio), for the runtime comparison of docs/runtime.md.
+# SERVERS picks the servers (default "mock mockrec nghttpd").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -83,10 +82,8 @@ j=json.loads(sys.stdin.read().strip().splitlines()[-1]); assert j["accepted"]==j
 }
 
 read -r -a SERVERS <<<"${SERVERS:-mock mockrec nghttpd}"   # SERVERS="mock mockrec" skips nghttpd (its figures do not depend on our build)
-# A mock server's name with "nio" at the end (mocknio, mockrecnio, mockdefaultnio) runs the same command with
-# MOCKAPNS_IO_DRIVER=nio: the HTTP/2 server on SwiftNIO's loops, against ours in the same run (issue #44, docs/runtime.md).
 server_cmd() {  # $1 = server name, $2 = port
-    case ${1%nio} in
+    case $1 in
         mock)    echo "$BIN serve --port $2 --no-control --loops $CORES" ;;
         mockrec) echo "$BIN serve --port $2 --no-control --loops $CORES --record $WORK/rec.$2.jsonl" ;;
         # Out of the box: control plane, dashboard, /metrics and the request log on (SERVERS="... mockdefault").
@@ -95,8 +92,6 @@ server_cmd() {  # $1 = server name, $2 = port
     esac
 }
 
-# Runs "$@" (exec, a function…) with MOCKAPNS_IO_DRIVER=nio when server $1 is a *nio one.
-with_runtime() { local s=$1; shift; if [[ $s == mock*nio ]]; then MOCKAPNS_IO_DRIVER=nio "$@"; else "$@"; fi; }
 
 declare -A RATE CPU IR SPLIT
 for scenario in $SCENARIOS; do
@@ -104,7 +99,7 @@ for scenario in $SCENARIOS; do
     declare -A PORT PID
     for s in "${SERVERS[@]}"; do
         PORT[$s]=$(free_port)
-        with_runtime "$s" exec $(server_cmd "$s" "${PORT[$s]}") > "$WORK/$s.log" 2>&1 &
+        exec $(server_cmd "$s" "${PORT[$s]}") > "$WORK/$s.log" 2>&1 &
         PID[$s]=$!; PIDS+=(${PID[$s]})
     done
     for s in "${SERVERS[@]}"; do wait_port "${PORT[$s]}"; done
@@ -136,7 +131,7 @@ for scenario in $SCENARIOS; do
     if [ "$CG" = 1 ]; then
         for s in "${SERVERS[@]}"; do
             CG_PORT=$(free_port); CG_NAME="$scenario.$s"
-            with_runtime "$s" cg_start $(server_cmd "$s" "$CG_PORT")
+            cg_start $(server_cmd "$s" "$CG_PORT")
             load "$scenario" "$CG_PORT" 2000 > "$WORK/load.out" 2>&1 || { echo "warm-up failed" >&2; cat "$WORK/load.out" >&2; exit 1; }
             ir=$(cg_count load "$scenario" "$CG_PORT" "$CG_REQUESTS")
             check_rate "$CG_REQUESTS" > /dev/null

@@ -12,9 +12,8 @@
 #   - h2load runs on the same machine, so it competes for the same cores in both runs.
 # Prints both rates and the ratio ours/nghttpd. Environment: CERT, KEY (default certs/server*.pem, or a
 # throwaway pair made with openssl), ROUNDS (default 3: best of N for each server), HTTP2BENCH (a built
-# HTTP2BenchServer to run instead of building one), NIO=1 (a third server in the same rounds: ours with
-# MOCKAPNS_IO_DRIVER=nio, the HTTP/2 server on SwiftNIO's loops; issue #44, docs/runtime.md), CG=1 (then also
-# callgrind instructions per request of ours, and of ours on nio with NIO=1, over CG_REQUESTS=20000 after a warm-up).
+# HTTP2BenchServer to run instead of building one), CG=1 (then also callgrind instructions per request of ours,
+# over CG_REQUESTS=20000 after a warm-up).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,7 +43,6 @@ else
     swift build -c release --product HTTP2BenchServer >&2
     BIN=$(swift build -c release --show-bin-path)/HTTP2BenchServer
 fi
-NIO=${NIO:-0}
 
 head -c 300 /dev/urandom | base64 -w0 | head -c 300 > "$WORK/body"
 mkdir -p "$WORK/htdocs"
@@ -54,18 +52,12 @@ mkdir -p "$WORK/htdocs"
 OURS_PORT=$(free_port)
 "$BIN" --cert "$CERT" --key "$KEY" --port "$OURS_PORT" --threads "$CORES" > "$WORK/ours.log" 2>&1 &
 PIDS+=($!)
-if [ "$NIO" = 1 ]; then
-    NIO_PORT=$(free_port)
-    MOCKAPNS_IO_DRIVER=nio "$BIN" --cert "$CERT" --key "$KEY" --port "$NIO_PORT" --threads "$CORES" > "$WORK/nio.log" 2>&1 &
-    PIDS+=($!)
-fi
 NGHTTPD_PORT=$(free_port)
 nghttpd -n "$CORES" -a 127.0.0.1 -d "$WORK/htdocs" "$NGHTTPD_PORT" "$KEY" "$CERT" > "$WORK/nghttpd.log" 2>&1 &
 PIDS+=($!)
 
 wait_port "$OURS_PORT"
 wait_port "$NGHTTPD_PORT"
-[ "$NIO" = 1 ] && wait_port "$NIO_PORT"
 
 run() {  # $1 = port → prints req/s; fails unless every request succeeded
     local out
@@ -80,39 +72,30 @@ run() {  # $1 = port → prints req/s; fails unless every request succeeded
 }
 
 # Rounds alternate between the servers so that background load hits both alike.
-OURS_RATES=(); NGHTTPD_RATES=(); NIO_RATES=()
+OURS_RATES=(); NGHTTPD_RATES=()
 for round in $(seq 1 "$ROUNDS"); do
     ours=$(run "$OURS_PORT")
-    if [ "$NIO" = 1 ]; then nio=$(run "$NIO_PORT"); NIO_RATES+=("$nio"); fi
     theirs=$(run "$NGHTTPD_PORT")
-    echo "round $round: ours $ours req/s,${nio:+ ours on nio $nio req/s,} nghttpd $theirs req/s" >&2
+    echo "round $round: ours $ours req/s, nghttpd $theirs req/s" >&2
     OURS_RATES+=("$ours"); NGHTTPD_RATES+=("$theirs")
 done
 
 echo "h2load -n $REQUESTS -c $CLIENTS -m $STREAMS, POST 300 B, TLS, $CORES cores, $ROUNDS rounds"
-python3 - "${OURS_RATES[*]}" "${NGHTTPD_RATES[*]}" "$CORES" "${NIO_RATES[*]:-}" <<'PY'
+python3 - "${OURS_RATES[*]}" "${NGHTTPD_RATES[*]}" "$CORES" <<'PY'
 import statistics, sys
 ours = [float(x) for x in sys.argv[1].split()]
 theirs = [float(x) for x in sys.argv[2].split()]
 cores = sys.argv[3]
-nio = [float(x) for x in sys.argv[4].split()]
 print("ours (HTTP2BenchServer, %s loops): best %.0f req/s, median %.0f req/s" % (cores, max(ours), statistics.median(ours)))
-if nio:
-    print("ours on nio (%s loops):           best %.0f req/s, median %.0f req/s (median %.2f × ours)" % (
-        cores, max(nio), statistics.median(nio), statistics.median(nio) / statistics.median(ours)))
 print("nghttpd (-n %s):                   best %.0f req/s, median %.0f req/s" % (cores, max(theirs), statistics.median(theirs)))
 print("ratio ours/nghttpd: %.2f (best), %.2f (median)" % (max(ours) / max(theirs), statistics.median(ours) / statistics.median(theirs)))
 PY
 
 if [ "${CG:-0}" = 1 ]; then
     CG_REQUESTS=${CG_REQUESTS:-20000}
-    for name in ours $([ "$NIO" = 1 ] && echo nio); do
+    for name in ours; do
         CG_PORT=$(free_port); CG_NAME=transport.$name
-        if [ "$name" = nio ]; then
-            MOCKAPNS_IO_DRIVER=nio cg_start "$BIN" --cert "$CERT" --key "$KEY" --port "$CG_PORT" --threads "$CORES"
-        else
-            cg_start "$BIN" --cert "$CERT" --key "$KEY" --port "$CG_PORT" --threads "$CORES"
-        fi
+        cg_start "$BIN" --cert "$CERT" --key "$KEY" --port "$CG_PORT" --threads "$CORES"
         h2load -n 2000 -c "$CLIENTS" -m "$STREAMS" -d "$WORK/body" "https://127.0.0.1:$CG_PORT/index.html" > /dev/null
         ir=$(cg_count h2load -n "$CG_REQUESTS" -c "$CLIENTS" -m "$STREAMS" -d "$WORK/body" "https://127.0.0.1:$CG_PORT/index.html")
         grep -q "$CG_REQUESTS succeeded, 0 failed" "$WORK/load.out" || { echo "callgrind load had failures" >&2; cat "$WORK/load.out" >&2; exit 1; }

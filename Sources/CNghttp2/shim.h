@@ -1,7 +1,6 @@
 #ifndef MOCKAPNS_CNGHTTP2_SHIM_H
 #define MOCKAPNS_CNGHTTP2_SHIM_H
-// nghttp2 1.52 (Debian bookworm). Only what Swift cannot import directly lives here; the Linux event-loop and
-// socket shims are in CSystemShims.
+// nghttp2 1.52 (Debian bookworm). Only what Swift cannot import directly lives here.
 #include <nghttp2/nghttp2.h>
 
 /// The client connection preface ("PRI * HTTP/2.0...") as bytes; the C macro is a string literal.

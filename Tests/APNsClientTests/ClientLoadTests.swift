@@ -58,7 +58,7 @@ final class ClientLoadTests: LeakCheckedTestCase {
                     var count = 0
                     var allOnLoop = true
                     for _ in 0..<(total / workers) {
-                        allOnLoop = allOnLoop && (executor as? EventLoop)?.inEventLoop == true
+                        allOnLoop = allOnLoop && (executor as? NIOLoopExecutor)?.inEventLoop == true
                         _ = try await client.send(push, deviceToken: token)
                         count += 1
                     }

@@ -22,7 +22,7 @@ final class ClientTests: ClientServerTestCase {
 
     func testAHostNameThatDoesNotResolveIsSaidSoNotCalledAListeningAddress() async throws {
         do {
-            let connection = try await HTTP2ClientConnection.connect(host: "no-such-host.invalid", port: 2197, tls: nil, on: group)
+            let connection = try await client.connect(host: "no-such-host.invalid", port: 2197, tls: nil)
             await connection.close()
             XCTFail("a .invalid name resolved")
         } catch {
@@ -229,7 +229,7 @@ final class ClientTests: ClientServerTestCase {
     func testConnectionRefusedIsConnectFailed() async throws {
         let port = try PeerProcess.freePort()
         do {
-            _ = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, tls: nil, on: group)
+            _ = try await client.connect(host: "127.0.0.1", port: port, tls: nil)
             XCTFail("expected a connect failure")
         } catch {
             guard case let .connectFailed(reason) = error else { return XCTFail("\(error)") }
@@ -262,12 +262,12 @@ final class ClientTests: ClientServerTestCase {
     }
 
     /// A client created, used and shut down at once, again and again, leaves no descriptor behind: its loop's
-    /// epoll and eventfd go with it even when the connection's last task arrives after the loop stopped, and a
+    /// descriptors go with it even when the connection's last task arrives after the loop stopped, and a
     /// connection still open at shutdown is closed with its loop (its socket with it).
     func testClientShutDownRightAfterUseLeaksNoDescriptors() async throws {
         let (server, _) = try startServer()
         func round(closing: Bool) async throws {
-            let client = try HTTP2Client()
+            let client = HTTP2Client()
             let connection = try await client.connect(host: "localhost", port: server.localPort, tls: trustTestCA)
             let response = try await connection.send(HTTP2ClientRequest(method: "GET", path: "/echo"))
             XCTAssertEqual(response.status, 200)
@@ -293,7 +293,7 @@ final class ClientTests: ClientServerTestCase {
         defer { nghttpd.terminate() }
         var connection: HTTP2ClientConnection?
         for _ in 0..<200 where connection == nil {
-            connection = try? await HTTP2ClientConnection.connect(host: "localhost", port: port, tls: trustTestCA, on: group)
+            connection = try? await self.client.connect(host: "localhost", port: port, tls: trustTestCA)
             if connection == nil { try await Task.sleep(for: .milliseconds(25)) }
         }
         let client = try XCTUnwrap(connection, "nghttpd never accepted a connection")

@@ -25,10 +25,10 @@ public final class APNsClient: Sendable {
     private let tokens: ProviderTokenCache?
     private let gate = InFlightGate()
 
-    /// Validates the configuration and prepares the pool; connections open on first use. With `group`, the
+    /// Validates the configuration and prepares the pool; connections open on first use. With `loops`, the
     /// connections run on those event loops (shared with other clients, not shut down by ``shutdown()``) instead of
     /// loops of the client's own: many clients, no thread each.
-    public init(configuration: APNsClientConfiguration, group: EventLoopGroup? = nil) throws(APNsClientError) {
+    public init(configuration: APNsClientConfiguration, loops: HTTP2ClientLoops? = nil) throws(APNsClientError) {
         self.configuration = configuration
         let address = try configuration.environment.address()
         var tls: TLSClientConfiguration?
@@ -52,14 +52,10 @@ public final class APNsClient: Sendable {
         let connections = max(1, configuration.connections)
         let threads = configuration.eventLoopThreads
             ?? min(connections, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        if let group {
-            http2 = HTTP2Client(group: group, configuration: options)
+        if let loops {
+            http2 = HTTP2Client(loops: loops, configuration: options)
         } else {
-            do {
-                http2 = try HTTP2Client(threads: max(1, threads), configuration: options)
-            } catch {
-                throw .invalidConfiguration("could not start the event loops: \(error)")
-            }
+            http2 = HTTP2Client(threads: max(1, threads), configuration: options)
         }
         pool = ConnectionPool(client: http2, address: address, tls: tls, size: connections)
     }
@@ -119,10 +115,7 @@ public final class APNsClient: Sendable {
     /// `TaskGroup.addTask(executorPreference:)`) hands each request to its connection and gets the answer without
     /// a thread hop, where on the global executor every send costs two wake-ups. Nil with several loops (the
     /// connections are spread over them). Such a task shares the loop thread with the connections: it must not block.
-    public var taskExecutor: (any TaskExecutor)? {
-        let loops = http2.group.loops
-        return loops.count == 1 ? loops[0] : nil
-    }
+    public var taskExecutor: (any TaskExecutor)? { http2.loops.soleExecutor }
 
     private func attempt(path: String, headers: [HTTPHeaderField], body: [UInt8], apnsID: String, number: Int) async
         -> AttemptOutcome

@@ -29,7 +29,7 @@ final class ClientConnection: ConnectionCore, @unchecked Sendable {
     /// When the pending timeout sweep runs (monotonic nanoseconds), if one is pending.
     @exclusivity(unchecked) private var sweepAt: UInt64?
 
-    init(driver: any ConnectionDriver, host: String, port: Int, loop: EventLoop, tls: TLSClientContext?,
+    init(driver: any ConnectionDriver, host: String, port: Int, loop: any ConnectionLoop, tls: TLSClientContext?,
          configuration: HTTP2ClientConfiguration, completion: @escaping ConnectCompletion) {
         id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.host = host
@@ -40,10 +40,11 @@ final class ClientConnection: ConnectionCore, @unchecked Sendable {
         super.init(loop: loop, driver: driver, phase: .connecting, highWaterMark: 256 * 1024)
     }
 
-    /// Hands itself to its driver to learn when the connect completes, and arms the connect timeout. Loop thread only.
+    /// Hands itself to its driver and arms the connect timeout (which covers the TLS handshake and the server's first
+    /// SETTINGS). Loop thread only.
     func start() {
         guard attachToDriver() else {
-            failConnect(.connectFailed("\(host):\(port): the event loop could not watch the socket"))
+            failConnect(.connectFailed("\(host):\(port): the connection closed as soon as it opened"))
             return
         }
         // Strong capture: weak references would put a side table on the connection (slower refcounting).

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NIOCore
+import NIOPosix
 import Synchronization
 import Support
 
@@ -6,9 +13,9 @@ import Support
 /// refused without processing, fails the right streams on GOAWAY. Safe to use from any task.
 ///
 /// ```swift
-/// let connection = try await HTTP2ClientConnection.connect(host: "localhost", port: 2197,
-///                                                          tls: TLSClientConfiguration(trustRoots: .file("ca.pem")),
-///                                                          on: group)
+/// let client = HTTP2Client()
+/// let connection = try await client.connect(host: "localhost", port: 2197,
+///                                           tls: TLSClientConfiguration(trustRoots: .file("ca.pem")))
 /// let response = try await connection.send(HTTP2ClientRequest(method: "POST", path: "/3/device/…", body: payload))
 /// await connection.close()
 /// ```
@@ -29,11 +36,11 @@ public final class HTTP2ClientConnection: Sendable {
     /// Connection identifier, unique within the process.
     public var id: UInt64 { connection.id }
 
-    /// Connects (TCP, then TLS when `tls` is set, else h2c prior knowledge) and returns once the server's
-    /// first SETTINGS frame arrived. Name resolution runs on the calling task, not on a loop.
-    public static func connect(
-        host: String, port: Int, tls: TLSClientConfiguration?, on group: EventLoopGroup,
-        configuration: HTTP2ClientConfiguration = HTTP2ClientConfiguration()
+    /// Connects (TCP, then TLS when `tls` is set, else h2c prior knowledge) on `loop` and returns once the server's
+    /// first SETTINGS frame arrived. Open connections through ``HTTP2Client/connect(host:port:tls:)``.
+    static func connect(
+        host: String, port: Int, tls: TLSClientConfiguration?, on loop: NIOConnectionLoop,
+        configuration: HTTP2ClientConfiguration
     ) async throws(HTTP2ClientError) -> HTTP2ClientConnection {
         let tlsContext: TLSClientContext?
         do {
@@ -41,42 +48,60 @@ public final class HTTP2ClientConnection: Sendable {
         } catch {
             throw .tlsHandshakeFailed(error.description)
         }
-        let addresses: [sockaddr_storage]
+        let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let channel: any Channel
         do {
-            addresses = try Socket.resolve(host: host, port: port, passive: false)
-        } catch {
-            throw .connectFailed(error.description)
-        }
-        var lastError = HTTP2ClientError.connectFailed("\(host):\(port) has no address")
-        for address in addresses {
-            let fd: Int32
-            do {
-                fd = try Socket.connect(to: address)
-            } catch {
-                lastError = .connectFailed("\(host):\(port): \(error.description)")
-                continue
-            }
-            let loop = group.next()
-            let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-            let box = ConnectionBox()
-            let result: Result<Void, HTTP2ClientError> = await withCheckedContinuation { continuation in
-                loop.execute {
-                    let connection = ClientConnection(
-                        driver: SocketDriver(fd: fd, loop: loop), host: bareHost, port: port, loop: loop, tls: tlsContext, configuration: configuration
-                    ) { result in continuation.resume(returning: result) }
-                    box.set(connection)
-                    connection.start()
+            channel = try await ClientBootstrap(group: loop.nio)
+                .connectTimeout(.nanoseconds(Int64(clamping: configuration.connectTimeout.nanoseconds)))
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(NIOChannelDriver(loop: loop, role: .client))
+                    }
                 }
-            }
-            switch result {
-            case .success:
-                return HTTP2ClientConnection(connection: box.get()!)
-            case let .failure(error):
-                lastError = error
-                if case .tlsHandshakeFailed = error { throw error }
+                .connect(host: bareHost, port: port).get()
+        } catch {
+            throw Self.connectFailure(error, host: host, port: port, timeout: configuration.connectTimeout)
+        }
+        let box = ConnectionBox()
+        let result: Result<Void, HTTP2ClientError> = await withCheckedContinuation { continuation in
+            channel.eventLoop.execute {
+                guard let driver = try? channel.pipeline.syncOperations.handler(type: NIOChannelDriver.self) else {
+                    continuation.resume(returning: .failure(.connectFailed("\(host):\(port): the connection closed as soon as it opened")))
+                    return
+                }
+                let connection = ClientConnection(
+                    driver: driver, host: bareHost, port: port, loop: loop, tls: tlsContext, configuration: configuration
+                ) { result in continuation.resume(returning: result) }
+                box.set(connection)
+                connection.start()
+                connection.connectCompleted(error: nil)
             }
         }
-        throw lastError
+        switch result {
+        case .success:
+            return HTTP2ClientConnection(connection: box.get()!)
+        case let .failure(error):
+            throw error
+        }
+    }
+
+    /// What a failed connect says: the name did not resolve, the peer refused, or no answer in time.
+    private static func connectFailure(_ error: any Error, host: String, port: Int, timeout: Duration) -> HTTP2ClientError {
+        if let failure = error as? NIOConnectionError {
+            if let first = failure.connectionErrors.first {
+                return connectFailure(first.error, host: host, port: port, timeout: timeout)
+            }
+            let dns = failure.dnsAError ?? failure.dnsAAAAError
+            return .connectFailed(HTTP2Error.unresolvableHost(host: host, port: port, reason: dns.map { "\($0)" } ?? "no address").description)
+        }
+        if let io = error as? IOError {
+            return .connectFailed("\(host):\(port): \(String(cString: strerror(io.errnoCode)))")
+        }
+        if let channel = error as? ChannelError, case .connectTimeout = channel {
+            return .connectFailed("timed out after \(timeout) connecting to \(host):\(port)")
+        }
+        return .connectFailed("\(host):\(port): \(error)")
     }
 
     /// Sends a request and waits for the complete response. Waits for a stream slot when the server's
@@ -89,7 +114,7 @@ public final class HTTP2ClientConnection: Sendable {
             await withCheckedContinuation { continuation in
                 let completion: ClientStream.Completion = { result in continuation.resume(returning: result) }
                 if connection.loop.inEventLoop {
-                    // A task running on this loop (EventLoop is a TaskExecutor): no hop.
+                    // A task running on this loop (``NIOLoopExecutor``): no hop.
                     connection.enqueue(ClientStream(token: token, request: request, completion: completion))
                 } else {
                     connection.loop.execute {

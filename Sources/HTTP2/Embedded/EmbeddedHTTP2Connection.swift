@@ -14,7 +14,7 @@
 /// async test may resume on another thread between calls). A handler that answers from another thread has its answer
 /// queued; ``run()`` (called by every method here) processes it.
 public final class EmbeddedHTTP2Connection {
-    private let loop: EventLoop
+    private let loop: EmbeddedLoop
     private let driver = EmbeddedDriver()
     private let loopState: ServerLoopState
     private let connection: ServerConnection
@@ -28,7 +28,7 @@ public final class EmbeddedHTTP2Connection {
     ) throws(HTTP2Error) {
         let tls = try configuration.tls.map { (tls) throws(HTTP2Error) in try TLSServerContext(configuration: tls) }
         let context = ServerContext(configuration: configuration, handler: handler, tls: tls)
-        loop = EventLoop(embeddedAt: 1_000_000_000)
+        loop = EmbeddedLoop(startingAt: 1_000_000_000)
         loopState = ServerLoopState(loop: loop)
         loopState.startTimeoutSweep(interval: ServerLoopState.sweepInterval(for: configuration))
         context.openConnections.wrappingAdd(1, ordering: .relaxed)
@@ -83,7 +83,7 @@ public final class EmbeddedHTTP2Connection {
     /// Moves the connection's clock forward and runs what became due (timeouts, delayed answers).
     public func advanceTime(by duration: Duration) {
         loop.adoptCallingThread()
-        loop.advanceEmbeddedClock(by: duration.nanoseconds)
+        loop.advanceClock(by: duration.nanoseconds)
         run()
     }
 
@@ -93,7 +93,7 @@ public final class EmbeddedHTTP2Connection {
         guard !stopped else { return }
         loop.adoptCallingThread()
         for _ in 0..<10_000 {
-            loop.runEmbedded()
+            loop.run()
             if !driver.pump() { return }
         }
     }
@@ -103,7 +103,7 @@ public final class EmbeddedHTTP2Connection {
         guard !stopped else { return }
         loop.adoptCallingThread()
         connection.close()
-        loop.stopEmbedded()
+        loop.stop()
         stopped = true
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 
 /// How an `HTTP2Server` listens and what it advertises.
 public struct HTTP2ServerConfiguration: Sendable {
@@ -37,12 +38,8 @@ public struct HTTP2ServerConfiguration: Sendable {
     /// Most connections open at once; a connection accepted beyond it is closed at once (logged at warning, once
     /// a second at most), so a client that opens connections in a loop cannot grow the server's memory unboundedly.
     public var maxConnections: Int = 10_000
-    /// Number of event-loop threads (default: one per core).
-    public var loopCount: Int = EventLoopGroup.coreCount
-    /// The loops' poller: epoll on Linux unless `MOCKAPNS_IO_DRIVER=poll`, `poll(2)` on macOS (``IODriver``).
-    public var ioDriver: IODriver = .configured
-    /// Whose event loops serve the connections: ours (`ioDriver`) unless `MOCKAPNS_IO_DRIVER=nio` (``HTTP2ServerRuntime``).
-    public var runtime: HTTP2ServerRuntime = .configured
+    /// Number of SwiftNIO event-loop threads (default: one per core).
+    public var loopCount: Int = System.coreCount
     /// Per-connection initial SETTINGS_MAX_CONCURRENT_STREAMS, decided when the connection opens
     /// (e.g. APNs: 1 until the first valid token). nil = `maxConcurrentStreams`. Runs on a loop thread.
     public var initialMaxConcurrentStreams: (@Sendable (HTTP2ConnectionInfo) -> UInt32)? = nil
@@ -57,7 +54,7 @@ public struct HTTP2ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration? = nil,
         maxConcurrentStreams: UInt32 = 1000, maxBodyBytes: Int = 64 * 1024,
-        idleTimeout: Duration? = .seconds(3600), loopCount: Int = EventLoopGroup.coreCount
+        idleTimeout: Duration? = .seconds(3600), loopCount: Int = System.coreCount
     ) {
         self.host = host
         self.port = port

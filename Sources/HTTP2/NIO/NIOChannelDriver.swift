@@ -1,9 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NIOCore
 
-/// The SwiftNIO driver (``ConnectionDriver``, `MOCKAPNS_IO_DRIVER=nio`): the only handler of an accepted NIO channel.
-/// It opens the ``ServerConnection`` when the channel becomes active, hands it every read as it comes, and writes what
-/// the connection flushes as one `ByteBuffer` (reused while NIO does not hold it). TLS and HTTP/2 stay in the core;
-/// NIO moves raw bytes only.
+/// The SwiftNIO driver (``ConnectionDriver``): the only handler of a connection's NIO channel. On a server it opens
+/// the ``ServerConnection`` when an accepted channel becomes active; a client's ``ClientConnection`` attaches itself
+/// once the channel has connected. It hands the connection every read as it comes, and writes what the connection
+/// flushes as one `ByteBuffer` (reused while NIO does not hold it). TLS and HTTP/2 stay in the core; NIO moves raw
+/// bytes only.
 ///
 /// Back-pressure both ways: a `read()` is held while the core takes no input (NIO reads nothing more), and a write
 /// is refused (0 taken) while the channel is not writable; the core keeps those bytes and is told when it can write
@@ -14,10 +20,16 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private let loop: NIOConnectionLoop
-    private let loopState: ServerLoopState
-    private let server: ServerContext
-    private let listener: Int
+    /// Which side of the connection this channel is.
+    enum Role {
+        /// Accepted on `listener` (``HTTP2ConnectionInfo/listener``): the driver opens a ``ServerConnection``.
+        case server(ServerContext, ServerLoopState, listener: Int)
+        /// Connected by a client: the ``ClientConnection`` attaches itself.
+        case client
+    }
+
+    let loop: NIOConnectionLoop
+    private let role: Role
     @exclusivity(unchecked) private var context: ChannelHandlerContext?
     /// The connection it serves, held until `close()` (the core holds the driver too; closing breaks the cycle).
     @exclusivity(unchecked) private var core: ConnectionCore?
@@ -34,16 +46,16 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
     @exclusivity(unchecked) private var closed = false
     @exclusivity(unchecked) private var inactive = false
 
-    init(loop: NIOConnectionLoop, loopState: ServerLoopState, server: ServerContext, listener: Int) {
+    init(loop: NIOConnectionLoop, role: Role) {
         self.loop = loop
-        self.loopState = loopState
-        self.server = server
-        self.listener = listener
+        self.role = role
     }
 
     // MARK: - ConnectionDriver
 
     func attach(_ core: ConnectionCore, interest: UInt32) throws(HTTP2Error) {
+        // A client's channel may have closed between its connect and this call.
+        guard !inactive && !closed else { throw .system(operation: "attach (the connection closed)", errno: ENOTCONN) }
         self.core = core
         self.interest = interest
     }
@@ -92,6 +104,8 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        guard case let .server(server, loopState, listener) = role else { return }
+        // Checked again: `AcceptGate` let it in, but others may have opened since on other loops.
         if server.shuttingDown.load(ordering: .relaxed)
             || server.openConnections.load(ordering: .relaxed) >= server.configuration.maxConnections {
             closed = true
@@ -125,7 +139,7 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
         guard let core, var pending = pendingInbound else { return }
         pendingInbound = nil
         while core.wantsInput && pending.readableBytes > 0 {
-            let count = min(pending.readableBytes, EventLoop.readBufferSize)
+            let count = min(pending.readableBytes, ConnectionCore.readBufferSize)
             pending.withUnsafeReadableBytes { core.receive(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
             pending.moveReaderIndex(forwardBy: count)
         }
@@ -157,7 +171,7 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
         }
     }
 
-    /// "1.2.3.4:5678" or "[::1]:5678", as the own loop's acceptor writes a peer.
+    /// "1.2.3.4:5678" or "[::1]:5678".
     static func describe(_ address: SocketAddress?) -> String {
         guard let address, let ip = address.ipAddress, let port = address.port else { return "unknown" }
         if case .v6 = address { return "[\(ip)]:\(port)" }

@@ -1,9 +1,9 @@
 import NIOCore
 
-/// A SwiftNIO event loop as a ``ConnectionLoop`` (`MOCKAPNS_IO_DRIVER=nio`): one per NIO loop per server, shared by
-/// the connections NIO puts on that loop. The end of a tick is one task queued on the NIO loop the first time a
-/// connection asks for it: NIO runs queued tasks after the I/O events of the iteration, so every connection that read
-/// in this iteration flushes once, after all of its input — what our own loop does in `runTickObservers()`.
+/// A SwiftNIO event loop as a ``ConnectionLoop``: one per NIO loop per server or client, shared by the connections
+/// NIO puts on that loop. The end of a tick is one task queued on the NIO loop the first time a connection asks for
+/// it: NIO runs queued tasks after the I/O events of the iteration, so every connection that read in this iteration
+/// flushes once, after all of its input, and many requests read at once leave in one write.
 // @unchecked Sendable: everything but `nio` is touched on the NIO loop's thread only.
 final class NIOConnectionLoop: ConnectionLoop, @unchecked Sendable {
     let nio: any NIOCore.EventLoop
@@ -19,7 +19,7 @@ final class NIOConnectionLoop: ConnectionLoop, @unchecked Sendable {
     init(nio: any NIOCore.EventLoop) {
         self.nio = nio
         now = monotonicNanoseconds()
-        plainBuffer = .allocate(byteCount: EventLoop.readBufferSize, alignment: 16)
+        plainBuffer = .allocate(byteCount: ConnectionCore.readBufferSize, alignment: 16)
         tickObservers.reserveCapacity(64)
         runningObservers.reserveCapacity(64)
         // Unowned: the server keeps this object until its NIO loops have stopped, so no queued tick outlives it.
@@ -39,13 +39,8 @@ final class NIOConnectionLoop: ConnectionLoop, @unchecked Sendable {
         nio.execute(task)
     }
 
-    @discardableResult
-    func scheduleLocal(in nanoseconds: UInt64, _ task: @escaping () -> Void) -> Scheduled {
-        let handle = Scheduled()
-        nio.assumeIsolatedUnsafeUnchecked().scheduleTask(in: .nanoseconds(Int64(clamping: nanoseconds))) {
-            if !handle.isCancelled { task() }
-        }
-        return handle
+    func scheduleLocal(in nanoseconds: UInt64, _ task: @escaping () -> Void) {
+        nio.assumeIsolatedUnsafeUnchecked().scheduleTask(in: .nanoseconds(Int64(clamping: nanoseconds)), task)
     }
 
     @inline(__always)
@@ -57,7 +52,7 @@ final class NIOConnectionLoop: ConnectionLoop, @unchecked Sendable {
         }
     }
 
-    /// Like our loop's: up to 4 rounds (observers added while ending a tick run in the next round), the rest next time.
+    /// Up to 4 rounds (observers added while ending a tick run in the next round), the rest next time.
     private func runTickObservers() {
         var rounds = 0
         while !tickObservers.isEmpty && rounds < 4 {

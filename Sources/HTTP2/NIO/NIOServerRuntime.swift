@@ -6,9 +6,9 @@ import Darwin
 import NIOCore
 import NIOPosix
 
-/// An ``HTTP2Server`` on SwiftNIO's loops (`MOCKAPNS_IO_DRIVER=nio`, ``HTTP2ServerRuntime/nio``): a
-/// `MultiThreadedEventLoopGroup` of `loopCount` loops, one `ServerBootstrap` listener per port, and on each accepted
-/// channel a ``NIOChannelDriver`` that runs the same ``ServerConnection`` as our own loops do.
+/// A running ``HTTP2Server``: a `MultiThreadedEventLoopGroup` of `loopCount` loops, one `ServerBootstrap` listener per
+/// port (NIO's `AcceptBackoffHandler`, then an ``AcceptGate``), and on each accepted channel a ``NIOChannelDriver``
+/// running a ``ServerConnection``.
 final class NIOServerRuntime: Sendable {
     let group: MultiThreadedEventLoopGroup
     /// One adapter and one set of connections per NIO loop, in the group's order.
@@ -39,15 +39,20 @@ final class NIOServerRuntime: Sendable {
                 let bootstrap = ServerBootstrap(group: group)
                     .serverChannelOption(.backlog, value: 1024)
                     .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                    .serverChannelOption(.maxMessagesPerRead, value: 16)
+                    .serverChannelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            // Out of descriptors or memory: stop accepting for a moment instead of spinning on it.
+                            try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(backoffProvider: { _ in .milliseconds(100) }))
+                            try channel.pipeline.syncOperations.addHandler(AcceptGate(context: context))
+                        }
+                    }
                     .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                     .childChannelInitializer { channel in
                         let slot = slots[ObjectIdentifier(channel.eventLoop)]!
-                        do {
+                        return channel.eventLoop.makeCompletedFuture {
                             try channel.pipeline.syncOperations.addHandler(NIOChannelDriver(
-                                loop: adapters[slot], loopState: loopStates[slot], server: context, listener: listener))
-                            return channel.eventLoop.makeSucceededVoidFuture()
-                        } catch {
-                            return channel.eventLoop.makeFailedFuture(error)
+                                loop: adapters[slot], role: .server(context, loopStates[slot], listener: listener)))
                         }
                     }
                 do {

@@ -1,13 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 import Support
 
-/// An HTTP/2 server (TLS with or without ALPN, or h2c prior knowledge) on its own event loops (epoll, or `poll(2)`),
-/// or on SwiftNIO's (``HTTP2ServerConfiguration/runtime``, `MOCKAPNS_IO_DRIVER=nio`: a prototype to measure against).
+/// An HTTP/2 server (TLS with or without ALPN, or h2c prior knowledge) on SwiftNIO's event loops.
 ///
 /// ```swift
 /// let server = try HTTP2Server(configuration: .init(port: 0, tls: tls), handler: MyHandler())
@@ -18,8 +12,7 @@ import Support
 public final class HTTP2Server: Sendable {
     private enum State {
         case idle
-        case running(group: EventLoopGroup, acceptors: [Acceptor], loopStates: [ServerLoopState], ports: [Int])
-        case runningOnNIO(NIOServerRuntime)
+        case running(NIOServerRuntime)
         case stopped
     }
 
@@ -35,55 +28,18 @@ public final class HTTP2Server: Sendable {
         context = ServerContext(configuration: configuration, handler: handler, tls: tls)
     }
 
-    /// Binds, listens and starts the loops. Throws e.g. `.addressInUse` ("port 2197 … is already in use").
+    /// Binds every port, then serves. Throws e.g. `.addressInUse` ("port 2197 … is already in use"), and then
+    /// leaves nothing listening.
     public func start() throws(HTTP2Error) {
         try state.withLock { (state) throws(HTTP2Error) in
             guard case .idle = state else { throw .alreadyStarted }
-            if configuration.runtime == .nio {
-                let runtime = try NIOServerRuntime(context: context)
-                state = .runningOnNIO(runtime)
-                configuration.logger.debug(
-                    "HTTP/2 server listening",
-                    metadata: ["host": "\(configuration.host)", "ports": "\(runtime.ports)", "tls": "\(configuration.tls != nil)",
-                               "loops": "\(runtime.loops.count)", "runtime": "nio"])
-                return
-            }
-            // Every port is bound before any loop starts, so a port in use leaves nothing running.
-            var listeners: [Int32] = []
-            let group: EventLoopGroup
-            do throws(HTTP2Error) {
-                for port in [configuration.port] + configuration.extraPorts {
-                    listeners.append(try Socket.listen(host: configuration.host, port: port))
-                }
-                group = try EventLoopGroup(threads: configuration.loopCount, driver: configuration.ioDriver)
-            } catch {
-                for listener in listeners { Socket.close(listener) }
-                throw error
-            }
-            let ports = listeners.map { Socket.localPort(fd: $0) }
-            let loopStates = group.loops.map { ServerLoopState(loop: $0) }
-            let sweepInterval = ServerLoopState.sweepInterval(for: configuration)
-            for loopState in loopStates {
-                loopState.loop.execute { loopState.startTimeoutSweep(interval: sweepInterval) }
-            }
-            let acceptors = listeners.enumerated().map { index, listener in
-                Acceptor(fd: listener, loop: group.loops[0], group: group, context: context, loopStates: loopStates, listener: index)
-            }
-            group.loops[0].execute {
-                for acceptor in acceptors {
-                    do {
-                        try acceptor.loop.register(fd: acceptor.fd, events: IOEvents.input, handler: acceptor)
-                    } catch {
-                        acceptor.close()
-                    }
-                }
-            }
-            state = .running(group: group, acceptors: acceptors, loopStates: loopStates, ports: ports)
+            let runtime = try NIOServerRuntime(context: context)
+            state = .running(runtime)
             // debug: a program embedding the server prints its own start-up line (mockapns serve does).
             configuration.logger.debug(
                 "HTTP/2 server listening",
-                metadata: ["host": "\(configuration.host)", "ports": "\(ports)", "tls": "\(configuration.tls != nil)",
-                           "loops": "\(group.loops.count)"])
+                metadata: ["host": "\(configuration.host)", "ports": "\(runtime.ports)", "tls": "\(configuration.tls != nil)",
+                           "loops": "\(runtime.loops.count)"])
         }
     }
 
@@ -93,20 +49,8 @@ public final class HTTP2Server: Sendable {
     /// Every bound port, `port` first, then `extraPorts` in order; empty before `start()`.
     public var localPorts: [Int] {
         state.withLock { state in
-            switch state {
-            case let .running(_, _, _, ports): return ports
-            case let .runningOnNIO(runtime): return runtime.ports
-            case .idle, .stopped: return []
-            }
-        }
-    }
-
-    /// The server's event loops while it runs (e.g. to schedule timers or run a client on them); nil otherwise, and on
-    /// SwiftNIO's loops.
-    public var eventLoopGroup: EventLoopGroup? {
-        state.withLock { state in
-            if case let .running(group, _, _, _) = state { return group }
-            return nil
+            if case let .running(runtime) = state { return runtime.ports }
+            return []
         }
     }
 
@@ -124,19 +68,10 @@ public final class HTTP2Server: Sendable {
             defer { state = .stopped }
             return state
         }
-        let loopStates: [ServerLoopState]
-        switch previous {
-        case let .running(_, acceptors, states, _):
-            context.shuttingDown.store(true, ordering: .relaxed)
-            for acceptor in acceptors { acceptor.loop.execute { acceptor.close() } }
-            loopStates = states
-        case let .runningOnNIO(runtime):
-            context.shuttingDown.store(true, ordering: .relaxed)
-            await runtime.stopAccepting()
-            loopStates = runtime.loopStates
-        case .idle, .stopped:
-            return
-        }
+        guard case let .running(runtime) = previous else { return }
+        context.shuttingDown.store(true, ordering: .relaxed)
+        await runtime.stopAccepting()
+        let loopStates = runtime.loopStates
         for loopState in loopStates {
             loopState.loop.execute {
                 for connection in Array(loopState.connections.values) { connection.beginGracefulShutdown() }
@@ -156,11 +91,7 @@ public final class HTTP2Server: Sendable {
         while context.openConnections.load(ordering: .relaxed) > 0 && ContinuousClock.now < forceDeadline {
             try? await Task.sleep(for: .milliseconds(2))
         }
-        switch previous {
-        case let .running(group, _, _, _): await group.shutdown()
-        case let .runningOnNIO(runtime): await runtime.shutdown()
-        case .idle, .stopped: break
-        }
+        await runtime.shutdown()
         // The loop threads are gone (joined), so their state can be touched here: close anything that
         // was still being set up when they stopped.
         for loopState in loopStates {

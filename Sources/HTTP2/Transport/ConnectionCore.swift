@@ -5,7 +5,7 @@ import COpenSSL
 /// ``receive(_:)``, go out through its ``ConnectionDriver``. Inside: optional TLS through memory BIOs, the nghttp2
 /// session fed with `mem_recv` and drained with `mem_send` (nghttp2's libevent-server.c flow), a bounded output
 /// buffer and the back-pressure state. Subclasses create the session and handle its callbacks. Which driver moves
-/// the bytes — a socket on the loop's poller (``SocketDriver``) or memory (``EmbeddedDriver``) — is not its concern.
+/// the bytes — a SwiftNIO channel (``NIOChannelDriver``) or memory (``EmbeddedDriver``) — is not its concern.
 ///
 /// Output is batched: input only queues work; `endOfTick()` runs `mem_send` once per loop iteration, encrypts all of
 /// it with one `SSL_write`, and hands it to the driver in one write.
@@ -13,11 +13,14 @@ import COpenSSL
 /// Confined to its loop's thread; every entry point from elsewhere hops through `loop.execute`.
 /// Stored properties opt out of dynamic exclusivity checks (`@exclusivity(unchecked)`): single-threaded,
 /// no overlapping accesses, and the checks cost several percent per request. The same holds for the
-/// subclasses and for `EventLoop`'s loop-thread state.
+/// subclasses and for the loops' own state.
 class ConnectionCore: TickObserver {
     enum Phase { case connecting, handshaking, active, closed }
 
-    /// The loop it lives on: ours (``EventLoop``) or SwiftNIO's (``NIOConnectionLoop``).
+    /// Size of the loop's `plainBuffer`, and the most bytes a driver hands over in one call.
+    static let readBufferSize = 64 * 1024
+
+    /// The loop it lives on: SwiftNIO's (``NIOConnectionLoop``) or an embedded one (``EmbeddedLoop``).
     let loop: any ConnectionLoop
     /// Moves this connection's bytes; told to close with it.
     let driver: any ConnectionDriver
@@ -206,7 +209,7 @@ class ConnectionCore: TickObserver {
         guard let ssl else { return }
         while phase == .active && !readPaused {
             var got = 0
-            let rc = SSL_read_ex(ssl, loop.plainBuffer.baseAddress, EventLoop.readBufferSize, &got)
+            let rc = SSL_read_ex(ssl, loop.plainBuffer.baseAddress, ConnectionCore.readBufferSize, &got)
             if rc == 1 {
                 feed(UnsafeRawPointer(loop.plainBuffer.baseAddress!), got)
                 continue
@@ -421,12 +424,6 @@ class ConnectionCore: TickObserver {
     }
 
     // MARK: - Closing
-
-    /// The loop is stopping: closes the connection now, failing whatever waits on it.
-    final func loopStopped() {
-        inSessionCall = false   // the loop is past every callback: nothing can be inside nghttp2 now
-        close()
-    }
 
     /// Drops the connection now. Safe to call from nghttp2 callbacks (deferred until the call returns).
     func close() {

@@ -1,7 +1,7 @@
 /// What a connection needs from the loop it lives on: a clock, a way in from other threads, timers, and one call at
-/// the end of the loop's current batch of work (where ``ConnectionCore`` flushes its output). Implemented by our own
-/// ``EventLoop`` (epoll or `poll(2)`, or embedded) and, under `MOCKAPNS_IO_DRIVER=nio`, by ``NIOConnectionLoop`` over a
-/// SwiftNIO event loop. Everything but `execute` and `inEventLoop` is called on the loop's thread only.
+/// the end of the loop's current batch of work (where ``ConnectionCore`` flushes its output). Implemented over a
+/// SwiftNIO event loop (``NIOConnectionLoop``) and in memory (``EmbeddedLoop``). Everything but `execute` and
+/// `inEventLoop` is called on the loop's thread only.
 protocol ConnectionLoop: AnyObject, Sendable {
     /// Loop time (monotonic nanoseconds) of the current batch of events: cheap, a little behind the clock.
     var now: UInt64 { get }
@@ -12,12 +12,10 @@ protocol ConnectionLoop: AnyObject, Sendable {
     /// Runs `task` on the loop's thread, soon. Any thread.
     func execute(_ task: @escaping @Sendable () -> Void)
     /// Runs `task` on the loop's thread after `nanoseconds`. Loop thread only.
-    @discardableResult
-    func scheduleLocal(in nanoseconds: UInt64, _ task: @escaping () -> Void) -> Scheduled
+    func scheduleLocal(in nanoseconds: UInt64, _ task: @escaping () -> Void)
     /// Asks for `observer.endOfTick()` once the loop has handled the current batch of events. The caller de-duplicates.
     func addTickObserver(_ observer: TickObserver)
-    /// Scratch space for decrypted input (`EventLoop.readBufferSize` bytes), shared by the loop's connections, used synchronously.
+    /// Scratch space for decrypted input (``ConnectionCore/readBufferSize`` bytes), shared by the loop's connections,
+    /// used synchronously.
     var plainBuffer: UnsafeMutableRawBufferPointer { get }
 }
-
-extension EventLoop: ConnectionLoop {}

@@ -59,7 +59,7 @@ final class EmbeddedDriver: ConnectionDriver {
     func pump() -> Bool {
         var progressed = false
         while let core, core.wantsInput, inboundStart < inbound.count {
-            let count = min(inbound.count - inboundStart, EventLoop.readBufferSize)
+            let count = min(inbound.count - inboundStart, ConnectionCore.readBufferSize)
             inbound.withUnsafeBytes { raw in
                 core.receive(UnsafeRawBufferPointer(rebasing: raw[inboundStart..<(inboundStart + count)]))
             }

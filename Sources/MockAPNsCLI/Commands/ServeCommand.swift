@@ -17,9 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Defaults: TLS on 127.0.0.1:2197 (HTTP/2 with or without ALPN) using the bundled test certificate, \
             the bundled test keys trusted, development environment. Every option can also be set as an \
-            environment variable MOCKAPNS_<NAME> (e.g. MOCKAPNS_PORT=0, MOCKAPNS_RECORD=rec.jsonl). \
-            MOCKAPNS_IO_DRIVER=poll runs the event loops on poll(2), the driver macOS builds, instead of Linux's epoll; \
-            MOCKAPNS_IO_DRIVER=nio runs the HTTP/2 server on SwiftNIO's event loops (the runtime it is moving to: docs/runtime.md).
+            environment variable MOCKAPNS_<NAME> (e.g. MOCKAPNS_PORT=0, MOCKAPNS_RECORD=rec.jsonl).
             """
     )
 
@@ -274,13 +272,6 @@ struct ServeCommand: AsyncParsableCommand {
     /// every check that needs nothing started: contradicting flags, names, ranges and levels are usage errors here,
     /// before anything listens. Relay, webhooks and the store are set up by `run()`.
     func serveConfiguration(environment env: EnvironmentOptions) throws -> ServeConfiguration {
-        // The loops read MOCKAPNS_IO_DRIVER themselves (IODriver.configured, HTTP2ServerRuntime.configured: `nio` puts the
-        // HTTP/2 server on SwiftNIO's loops); a name they would pass over is a usage error.
-        if let name = env["IO_DRIVER"], name != HTTP2ServerRuntime.nio.rawValue, IODriver(rawValue: name)?.isAvailable != true {
-            let names = IODriver.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: ", ")
-                + " or " + HTTP2ServerRuntime.nio.rawValue
-            throw ValidationError("MOCKAPNS_IO_DRIVER must be \(names) on this system, got \"\(name)\"")
-        }
         var configuration = ServeConfiguration()
         configuration.server.host = host ?? env["HOST"] ?? configuration.server.host
         configuration.server.port = try port ?? env.int("PORT") ?? configuration.server.port

@@ -45,13 +45,6 @@ extension APNsClientRelay {
                     throw .invalidClientCertificate(error.description)
                 }
             }
-            // One event loop for every sender's connection: no thread per forwarded token.
-            let loops: EventLoopGroup
-            do {
-                loops = try EventLoopGroup(threads: 1)
-            } catch {
-                throw .cannotStart("no event loop: \(error)")
-            }
             var certificateClient: APNsClient?
             if let certificate {
                 do {
@@ -59,28 +52,29 @@ extension APNsClientRelay {
                         configuration, .certificate(pem: certificate.certificatePEM, privateKeyPEM: certificate.privateKeyPEM),
                         connections: configuration.connections)
                 } catch {
-                    loops.shutdown()
                     throw .cannotStart(Self.detail(error))
                 }
             }
+            // One event loop for every sender's connection: no thread per forwarded token.
+            let loops = HTTP2ClientLoops(threads: 1)
             // A connection per sender token (APNs ties a token to its connection); `connections` bounds how many
             // senders' tokens are kept connected at once, with room for a few.
-            let forwarding = ForwardingClients(limit: max(configuration.connections, 8), group: loops) {
-                try Self.makeClient(configuration, .perNotification, connections: 1, group: loops)
+            let forwarding = ForwardingClients(limit: max(configuration.connections, 8), loops: loops) {
+                try Self.makeClient(configuration, .perNotification, connections: 1, loops: loops)
             }
             self.init(configuration: configuration, tokens: .forward(forwarding), certificateClient: certificateClient)
         }
     }
 
     /// A client to the upstream with `authentication`: no retries (the sender owns them), the relay's timeout for the
-    /// whole push, at most 10 seconds of it connecting, one event loop of its own unless `group` is given.
+    /// whole push, at most 10 seconds of it connecting, one event loop of its own unless `loops` are given.
     private static func makeClient(_ configuration: RelayConfiguration, _ authentication: APNsAuthentication, connections: Int,
-                                   group: EventLoopGroup? = nil) throws(APNsClientError) -> APNsClient {
+                                   loops: HTTP2ClientLoops? = nil) throws(APNsClientError) -> APNsClient {
         let settings = APNsClientConfiguration(
             environment: configuration.upstream, authentication: authentication, trustRootsPEM: configuration.trustRootsPEM,
             connections: connections, requestTimeout: configuration.timeout, retryPolicy: .never,
             connectTimeout: min(configuration.timeout, .seconds(10)), eventLoopThreads: 1)
-        return try APNsClient(configuration: settings, group: group)
+        return try APNsClient(configuration: settings, loops: loops)
     }
 
     /// What is wrong, without the client's "The client configuration is invalid" preamble.

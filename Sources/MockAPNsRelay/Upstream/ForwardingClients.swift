@@ -18,13 +18,13 @@ final class ForwardingClients: Sendable {
     private let make: @Sendable () throws -> APNsClient
     private let limit: Int
     /// The event loops every client's connection runs on (shared: no thread per token), shut down last.
-    private let group: EventLoopGroup
+    private let loops: HTTP2ClientLoops
     private let state = Locked<(entries: [String: Entry], uses: UInt64)>(([:], 0))
 
-    /// Clients made by `make` (each with its own connection, on `group`'s loops), at most `limit` kept.
-    init(limit: Int, group: EventLoopGroup, make: @escaping @Sendable () throws -> APNsClient) {
+    /// Clients made by `make` (each with its own connection, on `loops`), at most `limit` kept.
+    init(limit: Int, loops: HTTP2ClientLoops, make: @escaping @Sendable () throws -> APNsClient) {
         self.limit = max(1, limit)
-        self.group = group
+        self.loops = loops
         self.make = make
     }
 
@@ -68,6 +68,6 @@ final class ForwardingClients: Sendable {
             return state.entries.values.map(\.client)
         }
         for client in all { await client.shutdown() }
-        await group.shutdown()
+        await loops.shutdown()
     }
 }

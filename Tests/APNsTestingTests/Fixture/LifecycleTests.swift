@@ -13,7 +13,7 @@ import XCTest
 /// would show as 100. The sending side shares one `HTTP2Client` created before counting: this measures the mock.
 final class LifecycleTests: LeakCheckedTestCase {
     func testHundredStartStopRoundsLeakNoDescriptorsOrThreads() async throws {
-        let client = try HTTP2Client()
+        let client = HTTP2Client()
         addTeardownBlock { await client.shutdown() }
         try await Self.round(client)   // warm up: lazy runtime threads, OpenSSL and resolver state
         let descriptorsBefore = try await ProcessProbe.settledOpenDescriptors()

@@ -32,7 +32,7 @@ final class RawSender: Sendable {
         let key = key ?? mock.testKey
         var configuration = HTTP2ClientConfiguration()
         configuration.requestTimeout = requestTimeout
-        let client = try shared ?? HTTP2Client(configuration: configuration)
+        let client = shared ?? HTTP2Client(configuration: configuration)
         do {
             let tls = mock.url.hasPrefix("https:") ? TLSClientConfiguration(trustRoots: .string(mock.caCertificatePEM)) : nil
             let connection = try await client.connect(host: mock.host, port: mock.port, tls: tls)

@@ -3,14 +3,14 @@ import XCTest
 
 /// Base class for tests that talk to a test server with our own client: one client event loop per test.
 class ClientServerTestCase: ServerTestCase {
-    var group: EventLoopGroup!
+    var client: HTTP2Client!
 
     override func setUpWithError() throws {
-        group = try EventLoopGroup(threads: 1)
+        client = HTTP2Client()
     }
 
     override func tearDown() async throws {
-        await group.shutdown()
+        await client.shutdown()
     }
 
     /// Trusts the test CA (the servers' certificates).
@@ -18,6 +18,6 @@ class ClientServerTestCase: ServerTestCase {
 
     /// A client connection to `server`.
     func connect(_ server: HTTP2Server, host: String = "localhost", tls: TLSClientConfiguration?) async throws -> HTTP2ClientConnection {
-        try await HTTP2ClientConnection.connect(host: host, port: server.localPort, tls: tls, on: group)
+        try await client.connect(host: host, port: server.localPort, tls: tls)
     }
 }
