@@ -95,12 +95,12 @@ let package = Package(
         ),
         // The mock's HTTP/2 endpoint: `MockAPNsServer` serves a `Mock` (its listener settings, TLS identity and the
         // adapter from the HTTP2 transport's requests to the mock's pipeline), beside MockAPNsHTTP1.
-        // → MockAPNs, HTTP2, APNsCrypto, APNsModel
+        // → MockAPNs, HTTP2, APNsCrypto, APNsModel, NIOPosix (the shared loops it runs on by default)
         .target(
             name: "MockAPNsHTTP2",
             dependencies: [
                 "MockAPNs", "HTTP2", "APNsCrypto", "APNsModel",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import NIOPosix
 
 /// How an `HTTP2Server` listens and what it advertises.
 public struct HTTP2ServerConfiguration: Sendable {
@@ -38,8 +39,12 @@ public struct HTTP2ServerConfiguration: Sendable {
     /// Most connections open at once; a connection accepted beyond it is closed at once (logged at warning, once
     /// a second at most), so a client that opens connections in a loop cannot grow the server's memory unboundedly.
     public var maxConnections: Int = 10_000
-    /// Number of SwiftNIO event-loop threads (default: one per core).
+    /// Number of SwiftNIO event-loop threads of the server's own (default: one per core); not used with `eventLoopGroup`.
     public var loopCount: Int = System.coreCount
+    /// Run on these loops, shared with the rest of the process (e.g. `MultiThreadedEventLoopGroup.singleton`, which
+    /// Hummingbird, postgres-nio and AsyncHTTPClient use by default), instead of `loopCount` loops of its own. The
+    /// server never shuts a shared group down.
+    public var eventLoopGroup: MultiThreadedEventLoopGroup?
     /// Per-connection initial SETTINGS_MAX_CONCURRENT_STREAMS, decided when the connection opens
     /// (e.g. APNs: 1 until the first valid token). nil = `maxConcurrentStreams`. Runs on a loop thread.
     public var initialMaxConcurrentStreams: (@Sendable (HTTP2ConnectionInfo) -> UInt32)? = nil

@@ -11,6 +11,8 @@ import NIOPosix
 /// running a ``ServerConnection``.
 final class NIOServerRuntime: Sendable {
     let group: MultiThreadedEventLoopGroup
+    /// Whether `group` is the server's own (then stopping the server stops it).
+    private let ownsGroup: Bool
     /// One adapter and one set of connections per NIO loop, in the group's order.
     let loops: [NIOConnectionLoop]
     let loopStates: [ServerLoopState]
@@ -19,7 +21,8 @@ final class NIOServerRuntime: Sendable {
 
     init(context: ServerContext) throws(HTTP2Error) {
         let configuration = context.configuration
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.loopCount))
+        let ownsGroup = configuration.eventLoopGroup == nil
+        let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.loopCount))
         var loops: [NIOConnectionLoop] = []
         var slotOf: [ObjectIdentifier: Int] = [:]
         for nioLoop in group.makeIterator() {
@@ -67,10 +70,15 @@ final class NIOServerRuntime: Sendable {
             }
         } catch {
             for channel in channels { try? channel.close().wait() }
-            try? group.syncShutdownGracefully()
+            if ownsGroup {
+                try? group.syncShutdownGracefully()
+            } else {
+                for loopState in loopStates { loopState.loop.execute { loopState.stopTimeoutSweep() } }
+            }
             throw error
         }
         self.group = group
+        self.ownsGroup = ownsGroup
         self.loops = loops
         self.loopStates = loopStates
         self.channels = channels
@@ -82,8 +90,22 @@ final class NIOServerRuntime: Sendable {
         for channel in channels { try? await channel.close() }
     }
 
-    /// Stops the loops; NIO closes what is still open on them (each connection hears `channelInactive`).
+    /// Closes what is still open. The server's own loops stop (NIO closes what is open on them: each connection hears
+    /// `channelInactive`), and anything still being set up when they stopped is closed once their threads are gone;
+    /// on shared loops, each loop closes its connections and ends its timeout sweep.
     func shutdown() async {
-        try? await group.shutdownGracefully()
+        if ownsGroup {
+            try? await group.shutdownGracefully()
+            for loopState in loopStates {
+                for connection in Array(loopState.connections.values) { connection.close() }
+            }
+            return
+        }
+        for (loop, loopState) in zip(loops, loopStates) {
+            try? await loop.nio.submit {
+                loopState.stopTimeoutSweep()
+                for connection in Array(loopState.connections.values) { connection.close() }
+            }.get()
+        }
     }
 }

@@ -62,7 +62,7 @@ public final class HTTP2Server: Sendable {
     public var peakPendingOutputBytes: Int { context.peakPendingOutput.load(ordering: .relaxed) }
 
     /// Graceful shutdown: stop accepting, GOAWAY(NO_ERROR) to every connection, let in-flight streams
-    /// finish for up to `gracePeriod`, then close what is left and stop the loops.
+    /// finish for up to `gracePeriod`, then close what is left and stop the loops (unless they are shared).
     public func shutdown(gracePeriod: Duration) async {
         let previous = state.withLock { state in
             defer { state = .stopped }
@@ -92,10 +92,5 @@ public final class HTTP2Server: Sendable {
             try? await Task.sleep(for: .milliseconds(2))
         }
         await runtime.shutdown()
-        // The loop threads are gone (joined), so their state can be touched here: close anything that
-        // was still being set up when they stopped.
-        for loopState in loopStates {
-            for connection in Array(loopState.connections.values) { connection.close() }
-        }
     }
 }

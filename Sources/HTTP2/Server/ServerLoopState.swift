@@ -3,6 +3,8 @@
 final class ServerLoopState: @unchecked Sendable {
     let loop: any ConnectionLoop
     var connections: [UInt64: ServerConnection] = [:]
+    /// Set when the server stops on loops it shares: the sweep ends.
+    private var sweeping = true
 
     init(loop: any ConnectionLoop) {
         self.loop = loop
@@ -11,13 +13,19 @@ final class ServerLoopState: @unchecked Sendable {
     /// Starts the periodic timeout sweep on the loop thread: every `interval` nanoseconds, each connection
     /// checks its preface and idle deadlines. One timer per loop instead of one per connection, so a closed
     /// connection is released at once and a request costs nothing beyond stamping `lastActivity`.
-    /// The sweep ends with the loop (its timers are dropped when it stops).
+    /// The sweep ends with the loop (its timers are dropped when it stops), or with ``stopTimeoutSweep()``.
     func startTimeoutSweep(interval: UInt64) {
         loop.scheduleLocal(in: interval) { [self] in
+            guard sweeping else { return }
             let now = loop.currentTime()
             for connection in Array(connections.values) { connection.checkTimeouts(now: now) }
             startTimeoutSweep(interval: interval)
         }
+    }
+
+    /// Ends the sweep at its next turn. Loop thread only.
+    func stopTimeoutSweep() {
+        sweeping = false
     }
 
     /// How often to sweep: a quarter of the shortest timeout (so a connection is closed at most 25 % late),

@@ -2,6 +2,7 @@ import APNsCrypto
 import APNsModel
 import HTTP2
 import MockAPNs
+import NIOPosix
 
 /// The mock's HTTP/2 listener: a ``Mock`` served over nghttp2 and OpenSSL on one port (or four, under
 /// `--apple-hosts`), with the TLS identity senders verify it by.
@@ -33,7 +34,11 @@ public final class MockAPNsServer: Sendable {
         transportConfiguration.idleTimeout = configuration.idleTimeout
         transportConfiguration.timeoutGoAwayDebugData = Pipeline.reasonBody(APNsReason.idleTimeout.rawValue, timestamp: nil)
         transportConfiguration.logger = logger
-        if let loops = configuration.loopCount { transportConfiguration.loopCount = loops }
+        if let loops = configuration.loopCount {
+            transportConfiguration.loopCount = loops
+        } else {
+            transportConfiguration.eventLoopGroup = .singleton
+        }
         var roles: [ListenerRole] = [.mock]
         if let apple = configuration.appleHosts {
             transportConfiguration.extraPorts = apple.extraListeners.map(\.port)

@@ -24,7 +24,9 @@ public struct MockServerConfiguration: Sendable {
     /// `certificateAuthorityDirectory`'s CA (never the bundled one, whose key is public), `port` serves pushes as
     /// Apple's 2197, and these ports the rest. Nil = the mock's own address only.
     public var appleHosts: AppleHostsConfiguration?
-    /// Event loops (threads); nil = one per core.
+    /// Event loops (threads) of the listener's own; nil = the process's shared SwiftNIO loops
+    /// (`MultiThreadedEventLoopGroup.singleton`, one per core), which the control plane, the store and the webhooks
+    /// run on too.
     public var loopCount: Int?
     /// Most client connections open at once; more are closed as they arrive.
     public var maxConnections = 10_000
