@@ -128,7 +128,9 @@ final class RequestDeciderTests: XCTestCase {
         XCTAssertEqual(Verdict.accepted(created).status, 201)
 
         let noPolicy = APNsRequest(method: "POST", path: "/1/apps/\(app)/channels", body: Array(#"{"push-type":"LiveActivity"}"#.utf8))
-        XCTAssertEqual(Requests.decide(noPolicy).accepted?.messageStoragePolicy, 0, "missing policy means 0 (lenient)")
+        XCTAssertEqual(Requests.decide(noPolicy).reason, .badRequestParams, "a channel needs its storage policy")
+        let noPolicyBadType = APNsRequest(method: "POST", path: "/1/apps/\(app)/channels", body: Array(#"{"push-type":"alert"}"#.utf8))
+        XCTAssertEqual(Requests.decide(noPolicyBadType).reason, .invalidPushType, "the push type is checked first")
 
         let cases: [(String, APNsReason)] = [
             (#"{"message-storage-policy":"1"}"#, .badRequestParams),

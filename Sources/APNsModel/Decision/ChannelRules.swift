@@ -6,9 +6,9 @@
 /// - create (`POST …/channels`): body empty → `PayloadEmpty`; over 5120 bytes → `PayloadTooLarge` (no limit is
 ///   documented; we reuse the broadcast one); not a JSON object → `BadRequestPayload`; an attribute other
 ///   than `message-storage-policy` / `push-type` → `BadRequestParams`; a policy other than integer 0 or 1 →
-///   `BadRequestParams`; a `push-type` other than Live Activity (any letter case) → `InvalidPushType`.
-///   A missing `push-type` is accepted (APNSwift omits it) and a missing policy means 0 — both lenient,
-///   since Apple does not say whether they are required.
+///   `BadRequestParams`; a `push-type` other than Live Activity (any letter case) → `InvalidPushType`; no
+///   policy → `BadRequestParams` (apns-rules §3.5). A missing `push-type` is accepted (APNSwift omits it; lenient,
+///   since Apple does not say it is required).
 /// - read, delete: `apns-channel-id` → `MissingChannelId`, `BadChannelId`.
 /// - list: nothing more.
 /// Whether the channel exists, and the per-app channel limit, are the server's (it owns channel storage).
@@ -42,7 +42,7 @@ public enum ChannelRules {
             for key in body.objectKeys ?? [] where !creationAttributes.contains(key) {
                 return .rejected(.badRequestParams)
             }
-            var policy = 0
+            var policy: Int?
             if let value = body["message-storage-policy"] {
                 guard let number = value.integerValue, number == 0 || number == 1 else {
                     return .rejected(.badRequestParams)
@@ -54,6 +54,7 @@ public enum ChannelRules {
                     return .rejected(.invalidPushType)
                 }
             }
+            guard let policy else { return .rejected(.badRequestParams) }
             push.payload = body
             push.messageStoragePolicy = policy
         case .read, .delete:

@@ -21,16 +21,16 @@ struct ChannelManagementHandler: Sendable {
         static func refused(_ reason: APNsReason) -> Answer { Answer(refusal: reason) }
     }
 
-    /// The answer to an accepted request on a broadcast route (`expiration`: the push's `apns-expiration`); nil for
-    /// a device push.
-    func answer(route: Route, expiration: Int64?, request: APNsRequest) -> Answer? {
-        switch route {
+    /// The answer to an accepted request on a broadcast route (`push`: what the model accepted, its expiration and a
+    /// created channel's storage policy among it); nil for a device push.
+    func answer(to push: AcceptedPush, request: APNsRequest) -> Answer? {
+        switch push.route {
         case .device:
             return nil
         case .broadcast(let bundleID):
-            return checkBroadcast(bundleID: bundleID, request: request, expiration: expiration)
+            return checkBroadcast(bundleID: bundleID, request: request, expiration: push.expiration)
         case .channels(let bundleID):
-            return manage(bundleID: bundleID, request: request)
+            return manage(bundleID: bundleID, messageStoragePolicy: push.messageStoragePolicy, request: request)
         case .allChannels(let bundleID):
             let ids = channels.all(bundleID: bundleID).map(JSONValue.string)
             return Answer(body: Array(JSONValue.object([.init("channels", .array(ids))]).jsonText().utf8))
@@ -48,10 +48,12 @@ struct ChannelManagementHandler: Sendable {
     }
 
     /// Create (`POST`), read (`GET`) or delete (`DELETE`) one channel.
-    private func manage(bundleID: String, request: APNsRequest) -> Answer {
+    private func manage(bundleID: String, messageStoragePolicy: Int?, request: APNsRequest) -> Answer {
         switch request.method {
         case "POST":
-            switch channels.create(bundleID: bundleID, body: request.body) {
+            // The model accepts no creation without a policy.
+            guard let messageStoragePolicy else { return .refused(.badRequestParams) }
+            switch channels.create(bundleID: bundleID, messageStoragePolicy: messageStoragePolicy) {
             case .success(let channel):
                 return Answer(status: 201, headers: [HeaderField(name: "apns-channel-id", value: channel.id)])
             case .failure(let reason):

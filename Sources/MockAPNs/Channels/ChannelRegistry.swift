@@ -38,23 +38,13 @@ public final class ChannelRegistry: Sendable {
         inTotal = limitInTotal
     }
 
-    /// Creates a channel from a create request's JSON body, or says why not.
-    func create(bundleID: String, body: [UInt8]) -> Result<Channel, APNsReason> {
-        guard !body.isEmpty else { return .failure(.payloadEmpty) }
-        guard let json = try? JSONValue.parse(body), case .object(let members) = json else { return .failure(.badRequestPayload) }
-        let known: Set<String> = ["message-storage-policy", "push-type"]
-        guard members.allSatisfy({ known.contains($0.key) }),
-              let policy = json["message-storage-policy"]?.integerValue, policy == 0 || policy == 1 else {
-            return .failure(.badRequestParams)
-        }
-        if let pushType = json["push-type"] {
-            // Apple's page spells it "LiveActivity" here; accept any casing (lenient, apns-rules §10.3).
-            guard pushType.stringValue?.lowercased() == "liveactivity" else { return .failure(.invalidPushType) }
-        }
+    /// Creates a channel with `messageStoragePolicy` (0 or 1: the body the model accepted), or says why not: the
+    /// app's or the mock's ceiling is reached.
+    func create(bundleID: String, messageStoragePolicy: Int) -> Result<Channel, APNsReason> {
         var random = [UInt8](repeating: 0, count: 16)
         for i in random.indices { random[i] = UInt8.random(in: 0...255) }
         let channel = Channel(id: Base64.encodedString(random, alphabet: .standard, padded: true),
-                              messageStoragePolicy: Int(policy))
+                              messageStoragePolicy: messageStoragePolicy)
         return state.withLock { state in
             guard state.byApp[bundleID, default: [:]].count < perApp, state.total < inTotal else {
                 return .failure(.cannotCreateChannelConfig)

@@ -17,7 +17,7 @@ extension Pipeline {
             if let (reason, timestamp) = devices.verdict(token: token, topic: push.topic, now: Timestamp.nowMillis()) {
                 decision.reject(reason, timestamp: timestamp)
             }
-        } else if let answer = channelManagement.answer(route: push.route, expiration: push.expiration, request: request) {
+        } else if let answer = channelManagement.answer(to: push, request: request) {
             decision.apply(answer)
         }
         return nil

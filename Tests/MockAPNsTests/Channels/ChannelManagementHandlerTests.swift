@@ -15,12 +15,21 @@ final class ChannelManagementHandlerTests: LeakCheckedTestCase {
                     body: Array(body.utf8))
     }
 
-    private func manage(_ request: APNsRequest) throws -> ChannelManagementHandler.Answer {
-        try XCTUnwrap(handler.answer(route: .channels(bundleID: app), expiration: nil, request: request))
+    /// The handler's answer to `request`, accepted by the model on `route` (with a creation's storage policy).
+    private func answer(_ request: APNsRequest, route: Route, expiration: Int64? = nil, policy: Int? = nil)
+        -> ChannelManagementHandler.Answer?
+    {
+        let push = AcceptedPush(route: route, topic: app, pushType: .liveactivity, expiration: expiration,
+                                payload: .object([]), messageStoragePolicy: policy)
+        return handler.answer(to: push, request: request)
+    }
+
+    private func manage(_ request: APNsRequest, policy: Int? = nil) throws -> ChannelManagementHandler.Answer {
+        try XCTUnwrap(answer(request, route: .channels(bundleID: app), policy: policy))
     }
 
     func testACreatedChannelIsReadBackThenDeleted() throws {
-        let created = try manage(request("POST", body: #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#))
+        let created = try manage(request("POST", body: #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#), policy: 1)
         XCTAssertNil(created.refusal)
         XCTAssertEqual(created.status, 201)
         let id = try XCTUnwrap(created.headers.first { $0.name == "apns-channel-id" }?.value)
@@ -30,7 +39,7 @@ final class ChannelManagementHandlerTests: LeakCheckedTestCase {
         XCTAssertEqual(read.body.map { String(decoding: $0, as: UTF8.self) },
                        #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#)
 
-        let listed = try XCTUnwrap(handler.answer(route: .allChannels(bundleID: app), expiration: nil, request: request("GET")))
+        let listed = try XCTUnwrap(answer(request("GET"), route: .allChannels(bundleID: app)))
         XCTAssertEqual(listed.body.map { String(decoding: $0, as: UTF8.self) }, #"{"channels":["\#(id)"]}"#)
 
         XCTAssertEqual(try manage(request("DELETE", channel: id)).status, 204)
@@ -44,12 +53,12 @@ final class ChannelManagementHandlerTests: LeakCheckedTestCase {
     }
 
     func testABroadcastNeedsItsChannelAndANoStorageChannelTakesOnlyExpirationZero() throws {
-        let created = try manage(request("POST", body: #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#))
+        let created = try manage(request("POST", body: #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#), policy: 0)
         let id = try XCTUnwrap(created.headers.first?.value)
         func broadcast(channel: String?, expiration: Int64?) -> APNsReason? {
             let push = APNsRequest(method: "POST", path: "/4/broadcasts/apps/\(app)",
                                    headers: channel.map { [HeaderField(name: "apns-channel-id", value: $0)] } ?? [])
-            return handler.answer(route: .broadcast(bundleID: app), expiration: expiration, request: push)?.refusal
+            return answer(push, route: .broadcast(bundleID: app), expiration: expiration)?.refusal
         }
         XCTAssertNil(broadcast(channel: id, expiration: 0))
         XCTAssertNil(broadcast(channel: id, expiration: nil))
@@ -59,6 +68,6 @@ final class ChannelManagementHandlerTests: LeakCheckedTestCase {
     }
 
     func testADevicePushIsNotTheHandlersToAnswer() {
-        XCTAssertNil(handler.answer(route: .device(token: "ab"), expiration: nil, request: request("POST")))
+        XCTAssertNil(answer(request("POST"), route: .device(token: "ab")))
     }
 }

@@ -6,10 +6,8 @@ import TestSupport
 /// Channel creation stops at APNs's per-app ceiling and at the mock's ceiling over all apps, with APNs's reason,
 /// and a delete makes room again.
 final class ChannelRegistryTests: LeakCheckedTestCase {
-    private let body = Array(#"{"message-storage-policy":1,"push-type":"LiveActivity"}"#.utf8)
-
     private func create(_ store: ChannelRegistry, _ app: String) -> APNsReason? {
-        switch store.create(bundleID: app, body: body) {
+        switch store.create(bundleID: app, messageStoragePolicy: 1) {
         case .success: nil
         case .failure(let reason): reason
         }
