@@ -63,6 +63,7 @@ public final class APNsMock: Sendable {
         }
         let caPEM = try APNsMockError.readText(credentials.caPath)
         let key = try TestSigningKey.bundled(in: credentials)
+        var configuration = try options.mockConfiguration(credentialsDirectory: credentials.directory)
         // Before anything listens: a relay that cannot be made stops the start with the field to fix.
         var relay: APNsClientRelay?
         if let relayConfiguration = options.relay {
@@ -72,7 +73,6 @@ public final class APNsMock: Sendable {
                 throw .cannotStart(error.description)
             }
         }
-        var configuration = options.mockConfiguration(credentialsDirectory: credentials.directory)
         configuration.relay = relay
         let mock: Mock
         do {

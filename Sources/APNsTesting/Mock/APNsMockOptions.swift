@@ -42,6 +42,15 @@ public struct APNsMockOptions: Sendable {
     /// With ``relay``: relay the device pushes this mock rejects too (by its rules or its devices; not those a fault
     /// fires on), so the sender gets the upstream's answer to them and the record keeps both (`serve --relay-rejected`).
     public var relayRejected = false
+    /// With ``relay``: relay only the accepted device pushes this search matches, in the dashboard's search grammar
+    /// (`topic:com.example.app token:ab12 "order"`), as `serve --relay-match` does; the others are answered by the mock
+    /// and their records say why they were not relayed. Nil relays every one. A query that does not parse stops
+    /// `APNsMock.start(_:)` with the mistake.
+    public var relayMatch: String?
+    /// With ``relay``: keep relayed pushes' provider tokens whole in the records (`serve --record-credentials`). Off (the
+    /// default), a relayed push's `authorization` is recorded without its signature, since that token reached a real
+    /// APNs.
+    public var recordsRelayedCredentials = false
 
     /// How much the mock logs into the test's output; warnings only by default, so a passing suite is quiet.
     public var logLevel: Logger.Level = .warning
@@ -55,8 +64,8 @@ public struct APNsMockOptions: Sendable {
     }
 
     /// The mock these options stand for, with `credentialsDirectory` resolved. Without its relay: `APNsMock.start(_:)`
-    /// makes that from ``relay`` and owns it.
-    func mockConfiguration(credentialsDirectory: String) -> MockConfiguration {
+    /// makes that from ``relay`` and owns it. Throws when ``relayMatch`` does not parse.
+    func mockConfiguration(credentialsDirectory: String) throws(APNsMockError) -> MockConfiguration {
         var configuration = MockConfiguration()
         configuration.credentialsDirectory = credentialsDirectory
         configuration.trustBundledKeys = true
@@ -68,6 +77,14 @@ public struct APNsMockOptions: Sendable {
         configuration.recordPath = recordFile
         configuration.memoryLimit = memoryLimit
         configuration.pipeline.relaysRejected = relayRejected
+        configuration.pipeline.recordsRelayedCredentials = recordsRelayedCredentials
+        if let relayMatch {
+            do {
+                configuration.pipeline.relayMatch = try SearchQuery(parsing: relayMatch)
+            } catch {
+                throw .cannotStart("relayMatch \"\(relayMatch)\": \(error)")
+            }
+        }
         configuration.logger.logLevel = logLevel
         return configuration
     }

@@ -83,6 +83,64 @@ final class RelayTests: LeakCheckedTestCase {
         }
     }
 
+    /// `relayMatch` relays only the pushes its search matches (the mock answers the rest, their records saying why),
+    /// and `recordsRelayedCredentials` keeps a relayed push's provider token whole in its record.
+    func testRelayMatchChoosesWhatGoesUpAndRecordsRelayedCredentialsKeepTheToken() async throws {
+        let upstream = try await APNsMock.start()
+        addTeardownBlock { await upstream.stop() }
+        var options = APNsMockOptions()
+        options.relay = upstream.relayConfiguration
+        options.relayMatch = "token:\(Tokens.first)"
+        options.recordsRelayedCredentials = true
+        try await APNsMock.withMock(options) { mock in
+            let client = try mock.makeClient { $0.retryPolicy = .never }
+            let first = await send(client, to: Tokens.first)
+            let second = await send(client, to: Tokens.second)
+            await client.shutdown()
+            XCTAssertNoThrow(try first.get())
+            XCTAssertNoThrow(try second.get(), "the mock itself accepts what it does not relay")
+            let records = mock.notifications.map(\.record)
+            XCTAssertEqual(records.map(\.deviceToken), [Tokens.first, Tokens.second])
+            XCTAssertEqual(records.map { $0.relay?.status }, [200, 0], "the second was not relayed")
+            XCTAssertNotNil(records[1].relay?.skipped)
+            let authorization = try XCTUnwrap(records[0].header("authorization"))
+            XCTAssertEqual(authorization.split(separator: ".", omittingEmptySubsequences: false).count, 3, authorization)
+            XCTAssertFalse(authorization.hasSuffix("."), "the signature is kept: \(authorization)")
+            let received = try await upstream.waitForNotifications(count: 1, timeout: .seconds(10))
+            XCTAssertEqual(received.map(\.deviceToken), [Tokens.first], "only the matching push went up")
+        }
+    }
+
+    /// Without `recordsRelayedCredentials`, the record keeps the token's header and claims but not its signature.
+    func testARelayedPushIsRecordedWithoutItsTokensSignatureByDefault() async throws {
+        let upstream = try await APNsMock.start()
+        addTeardownBlock { await upstream.stop() }
+        var options = APNsMockOptions()
+        options.relay = upstream.relayConfiguration
+        try await APNsMock.withMock(options) { mock in
+            let client = try mock.makeClient { $0.retryPolicy = .never }
+            let sent = await send(client, to: Tokens.first)
+            await client.shutdown()
+            XCTAssertNoThrow(try sent.get())
+            let authorization = try XCTUnwrap(mock.notifications.first?.record.header("authorization"))
+            XCTAssertTrue(authorization.hasSuffix("."), "the signature is cut off: \(authorization)")
+        }
+    }
+
+    func testARelayMatchThatDoesNotParseStopsTheStart() async {
+        var options = APNsMockOptions()
+        options.relay = RelayConfiguration(upstream: .custom(url: "https://127.0.0.1:1"))
+        options.relayMatch = "status:often"
+        do {
+            let mock = try await APNsMock.start(options)
+            await mock.stop()
+            XCTFail("a relayMatch that does not parse was accepted")
+        } catch {
+            XCTAssertEqual(error.description, "the APNs mock could not start: relayMatch \"status:often\": "
+                + "'status:often' is not a status: use a code such as 200 or 410, or a class such as 4xx.")
+        }
+    }
+
     func testARelayThatCannotBeMadeStopsTheStartWithTheFieldToFix() async {
         var options = APNsMockOptions()
         options.relay = RelayConfiguration(upstream: .custom(url: "ftp://upstream.example"))
