@@ -127,6 +127,40 @@ final class RelayTests: LeakCheckedTestCase {
         }
     }
 
+    /// A relay at its `maxInFlight` answers the next push `429 TooManyRequests` at once, without queueing it or
+    /// sending it up, and the push in flight still gets the upstream's answer.
+    func testARelayAtItsInFlightBoundAnswers429AtOnce() async throws {
+        let upstream = try await APNsMock.start()
+        addTeardownBlock { await upstream.stop() }
+        let stall = upstream.delayNext(by: .seconds(2), token: Tokens.first)
+        var relay = upstream.relayConfiguration
+        relay.maxInFlight = 1
+        var options = APNsMockOptions()
+        options.relay = relay
+        try await APNsMock.withMock(options) { mock in
+            let client = try mock.makeClient { $0.retryPolicy = .never }
+            let slow = Task {
+                try await client.send(APNsNotification.alert(bundleID: "com.example.shop", title: "Slow", body: "Up there"),
+                                      deviceToken: Tokens.first)
+            }
+            let upThere = try await Poll.until(timeout: .seconds(10), every: .milliseconds(5)) { upstream.timesFired(stall) == 1 }
+            XCTAssertTrue(upThere, "the first push never reached the upstream")
+            let refused = await send(client, to: Tokens.second)
+            guard case .failure(.rejected(429, .known(.tooManyRequests), _, _)) = refused else {
+                return XCTFail("the push over the bound is answered 429 TooManyRequests: \(refused)")
+            }
+            let answered = await slow.result
+            XCTAssertNoThrow(try answered.get(), "the push in flight gets the upstream's 200")
+            await client.shutdown()
+            let records = mock.notifications.map(\.record)
+            XCTAssertEqual(records.map(\.deviceToken), [Tokens.second, Tokens.first], "in the order they were answered")
+            XCTAssertEqual(records.map { $0.relay?.status }, [429, 200])
+            XCTAssertEqual(records[0].relay?.error?.contains("maxInFlight"), true, "\(String(describing: records[0].relay))")
+            let received = try await upstream.waitForNotifications(count: 1, timeout: .seconds(10))
+            XCTAssertEqual(received.map(\.deviceToken), [Tokens.first], "the refused push never went up")
+        }
+    }
+
     func testARelayMatchThatDoesNotParseStopsTheStart() async {
         var options = APNsMockOptions()
         options.relay = RelayConfiguration(upstream: .custom(url: "https://127.0.0.1:1"))
