@@ -53,7 +53,7 @@ public final class HTTP2ClientConnection: Sendable {
         do {
             channel = try await ClientBootstrap(group: loop.nio)
                 .connectTimeout(.nanoseconds(Int64(clamping: configuration.connectTimeout.nanoseconds)))
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(NIOChannelDriver(loop: loop, role: .client))

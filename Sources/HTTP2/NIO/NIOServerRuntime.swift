@@ -50,7 +50,7 @@ final class NIOServerRuntime: Sendable {
                             try channel.pipeline.syncOperations.addHandler(AcceptGate(context: context))
                         }
                     }
-                    .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                    .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
                     .childChannelInitializer { channel in
                         let slot = slots[ObjectIdentifier(channel.eventLoop)]!
                         return channel.eventLoop.makeCompletedFuture {
