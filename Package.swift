@@ -305,7 +305,10 @@ let package = Package(
         .testTarget(name: "DeviceSimulationTests", dependencies: ["DeviceSimulation", "APNsModel", "JSON", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
-        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "PeerSupport"], swiftSettings: strict),
+        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "PeerSupport", "Support",
+                                                       .product(name: "NIOCore", package: "swift-nio"),
+                                                       .product(name: "NIOEmbedded", package: "swift-nio")],
+                    swiftSettings: strict),
         .testTarget(
             name: "MockAPNsTests",
             dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "Support", "TestSupport"],

@@ -120,12 +120,24 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
 
     @inline(__always)
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let core else { return }
         let buffer = unwrapInboundIn(data)
+        guard let core else {
+            // A client's channel is read before its connection attaches, and an h2c server speaks first (its
+            // SETTINGS): kept for the connection, which takes it once it takes input (`setInterest`).
+            if !closed { hold(buffer) }
+            return
+        }
         loop.now = monotonicNanoseconds()
         if pendingInbound == nil && core.wantsInput {
             buffer.withUnsafeReadableBytes { core.receive($0) }
-        } else if pendingInbound == nil {
+        } else {
+            hold(buffer)
+        }
+    }
+
+    /// Keeps `buffer` after what already waits for the core.
+    private func hold(_ buffer: ByteBuffer) {
+        if pendingInbound == nil {
             pendingInbound = buffer
         } else {
             var buffer = buffer
