@@ -20,9 +20,6 @@ public final class HTTP2ClientLoops: Sendable {
         executors = loops.map { NIOLoopExecutor($0.nio) }
     }
 
-    /// How many loops there are.
-    public var count: Int { loops.count }
-
     /// The executor of the only loop, when there is one (see `APNsClient.taskExecutor`); nil with several.
     public var soleExecutor: (any TaskExecutor)? { executors.count == 1 ? executors[0] : nil }
 

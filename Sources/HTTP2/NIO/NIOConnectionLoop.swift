@@ -22,7 +22,7 @@ final class NIOConnectionLoop: ConnectionLoop, @unchecked Sendable {
         plainBuffer = .allocate(byteCount: ConnectionCore.readBufferSize, alignment: 16)
         tickObservers.reserveCapacity(64)
         runningObservers.reserveCapacity(64)
-        // Unowned: the server keeps this object until its NIO loops have stopped, so no queued tick outlives it.
+        // Unowned: a queued tick always has observers waiting, connections that hold this loop, so it outlives the tick.
         tickTask = { [unowned self] in runTickObservers() }
     }
 
