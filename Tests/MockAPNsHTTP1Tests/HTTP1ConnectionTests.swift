@@ -9,6 +9,9 @@ import XCTest
 /// and header limits, bad input, browser origins, and how connection churn reads a keep-alive pool.
 final class HTTP1ConnectionTests: LeakCheckedTestCase {
     private let device = String(repeating: "ab", count: 32)
+    /// One token for the whole test, as a sender reuses it: a fresh one per push changes when the clock crosses a
+    /// second, and the mock answers the change `429 TooManyProviderTokenUpdates`.
+    private let bearer = TokenFixture.bearer()
 
     private func withEndpoint(churnLimit: Int? = nil,
                               _ body: (Mock, Int) async throws -> Void) async throws {
@@ -29,7 +32,7 @@ final class HTTP1ConnectionTests: LeakCheckedTestCase {
 
     private func push(_ id: String, body: String = #"{"aps":{"alert":"hi"}}"#, extra: [String] = []) throws -> String {
         RawHTTP1Connection.request("POST", "/3/device/\(device)", headers: [
-            "authorization: bearer \(try TokenFixture.bearer())", "apns-topic: com.example.app", "apns-push-type: alert",
+            "authorization: bearer \(bearer)", "apns-topic: com.example.app", "apns-push-type: alert",
             "apns-id: \(id)",
         ] + extra, body: body)
     }

@@ -20,7 +20,7 @@ final class HTTP1CurlTests: LeakCheckedTestCase {
         let endpoint = APNsHTTP1Server(mock: mock)
         addTeardownBlock { await endpoint.stop() }
         let port = try await endpoint.start()
-        let jwt = try TokenFixture.bearer()
+        let jwt = TokenFixture.bearer()
         let token = String(repeating: "ab", count: 32)
 
         let ok = try curl(port, "/3/device/\(token)", headers: ["authorization: bearer \(jwt)", "apns-topic: com.example.app"],
@@ -38,9 +38,11 @@ final class HTTP1CurlTests: LeakCheckedTestCase {
     }
 }
 
-/// A well-formed ES256-shaped provider token for servers started with `trustAnySignature`.
+/// A well-formed ES256-shaped provider token for servers started with `trustAnySignature`. Its `iat` is the current
+/// second, so two calls a second apart give different tokens, and a connection that changes token gets
+/// `429 TooManyProviderTokenUpdates`: a test sends one token on all its connections.
 enum TokenFixture {
-    static func bearer() throws -> String {
+    static func bearer() -> String {
         func segment(_ json: String) -> String {
             Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
                 .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

@@ -21,15 +21,8 @@ final class HTTP1EndpointTests: LeakCheckedTestCase {
         await endpoint.stop()
     }
 
-    /// An unsigned-looking but well-formed provider token (the test mock trusts any signature).
-    private var bearer: String {
-        func segment(_ json: String) -> String {
-            Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        }
-        let now = Int(Date().timeIntervalSince1970)
-        return "bearer \(segment(#"{"alg":"ES256","kid":"KEY1234567"}"#)).\(segment(#"{"iss":"TEAM123456","iat":\#(now)}"#)).\(segment("signature-bytes-not-checked"))"
-    }
+    /// One provider token for the whole test, reused on the keep-alive connection as a sender does.
+    private let bearer = "bearer " + TokenFixture.bearer()
 
     func testAPushGetsThePipelinesAnswerAndIsRecorded() async throws {
         try await withEndpoint { mock, client in
