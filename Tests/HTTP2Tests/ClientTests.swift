@@ -250,6 +250,30 @@ final class ClientTests: ClientServerTestCase {
         }
     }
 
+    /// Once its client has shut down, a connection's calls answer at once: its loop is gone, and a task queued there
+    /// would never run (NIO drops it), so a caller waiting for one would wait forever.
+    func testAConnectionOfAShutDownClientFailsAtOnce() async throws {
+        let (server, _) = try startServer()
+        let client = HTTP2Client()
+        let connection = try await client.connect(host: "localhost", port: server.localPort, tls: trustTestCA)
+        await client.shutdown()
+        do {
+            _ = try await connection.send(HTTP2ClientRequest(path: "/echo"))
+            XCTFail("a connection of a shut-down client took a request")
+        } catch {
+            XCTAssertEqual(error, .connectionClosed)
+        }
+        do {
+            _ = try await connection.ping()
+            XCTFail("a connection of a shut-down client answered a ping")
+        } catch {
+            XCTAssertEqual(error, .connectionClosed)
+        }
+        let accepting = await connection.isAcceptingRequests
+        XCTAssertFalse(accepting)
+        await connection.close()
+    }
+
     func testCloseLetsInFlightRequestsFinish() async throws {
         let (server, handler) = try startServer()
         let connection = try await connect(server, tls: trustTestCA)

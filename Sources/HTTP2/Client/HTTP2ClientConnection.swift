@@ -27,7 +27,8 @@ public final class HTTP2ClientConnection: Sendable {
         self.connection = connection
     }
 
-    /// Dropping the last reference closes the connection gracefully (in-flight requests still finish).
+    /// Dropping the last reference closes the connection gracefully (in-flight requests still finish). Once the
+    /// client has shut down, its loops closed the connection already.
     deinit {
         let connection = self.connection
         connection.loop.execute { connection.shutdown() }
@@ -106,7 +107,8 @@ public final class HTTP2ClientConnection: Sendable {
 
     /// Sends a request and waits for the complete response. Waits for a stream slot when the server's
     /// concurrency limit is reached. Throws `.goAway(retryable: true)` when the server is going away and
-    /// never processed it, `.timeout`, `.streamReset`, `.connectionClosed`, `.cancelled`.
+    /// never processed it, `.timeout`, `.streamReset`, `.connectionClosed` (also once the client has shut down),
+    /// `.cancelled`.
     public func send(_ request: HTTP2ClientRequest) async throws(HTTP2ClientError) -> HTTP2ClientResponse {
         let connection = self.connection
         let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -116,10 +118,10 @@ public final class HTTP2ClientConnection: Sendable {
                 if connection.loop.inEventLoop {
                     // A task running on this loop (``NIOLoopExecutor``): no hop.
                     connection.enqueue(ClientStream(token: token, request: request, completion: completion))
-                } else {
-                    connection.loop.execute {
-                        connection.enqueue(ClientStream(token: token, request: request, completion: completion))
-                    }
+                } else if !connection.loop.execute({
+                    connection.enqueue(ClientStream(token: token, request: request, completion: completion))
+                }) {
+                    completion(.failure(.connectionClosed))
                 }
             }
         } onCancel: {
@@ -132,9 +134,10 @@ public final class HTTP2ClientConnection: Sendable {
     public func ping() async throws(HTTP2ClientError) -> Duration {
         let connection = self.connection
         let result: Result<Duration, HTTP2ClientError> = await withCheckedContinuation { continuation in
-            connection.loop.execute {
+            let queued = connection.loop.execute {
                 connection.ping { result in continuation.resume(returning: result) }
             }
+            if !queued { continuation.resume(returning: .failure(.connectionClosed)) }
         }
         return try result.get()
     }
@@ -144,17 +147,19 @@ public final class HTTP2ClientConnection: Sendable {
         get async {
             let connection = self.connection
             return await withCheckedContinuation { continuation in
-                connection.loop.execute { continuation.resume(returning: connection.isAcceptingRequests) }
+                let queued = connection.loop.execute { continuation.resume(returning: connection.isAcceptingRequests) }
+                if !queued { continuation.resume(returning: false) }
             }
         }
     }
 
-    /// The server's current SETTINGS_MAX_CONCURRENT_STREAMS.
+    /// The server's current SETTINGS_MAX_CONCURRENT_STREAMS (0 once the client has shut down).
     public var maxConcurrentStreams: UInt32 {
         get async {
             let connection = self.connection
             return await withCheckedContinuation { continuation in
-                connection.loop.execute { continuation.resume(returning: connection.remoteMaxConcurrentStreams) }
+                let queued = connection.loop.execute { continuation.resume(returning: connection.remoteMaxConcurrentStreams) }
+                if !queued { continuation.resume(returning: 0) }
             }
         }
     }
@@ -164,7 +169,8 @@ public final class HTTP2ClientConnection: Sendable {
         get async {
             let connection = self.connection
             return await withCheckedContinuation { continuation in
-                connection.loop.execute { continuation.resume(returning: connection.alpn) }
+                let queued = connection.loop.execute { continuation.resume(returning: connection.alpn) }
+                if !queued { continuation.resume(returning: nil) }
             }
         }
     }
@@ -173,10 +179,11 @@ public final class HTTP2ClientConnection: Sendable {
     public func close() async {
         let connection = self.connection
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            connection.loop.execute {
+            let queued = connection.loop.execute {
                 connection.shutdown()
                 continuation.resume()
             }
+            if !queued { continuation.resume() }
         }
     }
 }

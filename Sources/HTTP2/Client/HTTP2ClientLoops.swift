@@ -17,7 +17,7 @@ public final class HTTP2ClientLoops: Sendable {
     public init(threads: Int = 1) {
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
         loops = group.makeIterator().map { NIOConnectionLoop(nio: $0) }
-        executors = loops.map { NIOLoopExecutor($0.nio) }
+        executors = loops.map { NIOLoopExecutor($0) }
     }
 
     /// The executor of the only loop, when there is one (see `APNsClient.taskExecutor`); nil with several.
@@ -28,8 +28,10 @@ public final class HTTP2ClientLoops: Sendable {
         loops[nextIndex.wrappingAdd(1, ordering: .relaxed).oldValue % loops.count]
     }
 
-    /// Stops the loops; connections still open on them end (their waiters fail). Idempotent.
+    /// Stops the loops; connections still open on them end (their waiters fail), and calls on them from then on fail at
+    /// once. Idempotent.
     public func shutdown() async {
+        for loop in loops { loop.markStopped() }
         try? await group.shutdownGracefully()
     }
 }

@@ -54,9 +54,12 @@ final class EmbeddedLoop: ConnectionLoop, @unchecked Sendable {
 
     var inEventLoop: Bool { Self.currentThreadID == threadID.load(ordering: .relaxed) }
 
-    func execute(_ task: @escaping @Sendable () -> Void) {
+    @discardableResult
+    func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
         queue.withLock { queue in
-            if !queue.stopped { queue.tasks.append(task) }
+            if queue.stopped { return false }
+            queue.tasks.append(task)
+            return true
         }
     }
 

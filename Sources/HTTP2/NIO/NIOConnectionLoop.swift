@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 
 /// A SwiftNIO event loop as a ``ConnectionLoop``: one per NIO loop per server or client, shared by the connections
 /// NIO puts on that loop. The end of a tick is one task queued on the NIO loop the first time a connection asks for
@@ -15,6 +16,9 @@ final class NIOConnectionLoop: ConnectionLoop, @unchecked Sendable {
     /// The end-of-tick task, made once (so queueing it allocates nothing).
     @exclusivity(unchecked) private var tickTask: (() -> Void)?
     let plainBuffer: UnsafeMutableRawBufferPointer
+    /// Set by whoever owns the NIO loop just before shutting it down: NIO drops tasks queued on a stopped loop (with an
+    /// error it will one day make a crash), and a caller waiting on such a task would wait forever.
+    private let stopped = Atomic<Bool>(false)
 
     init(nio: any NIOCore.EventLoop) {
         self.nio = nio
@@ -35,8 +39,20 @@ final class NIOConnectionLoop: ConnectionLoop, @unchecked Sendable {
 
     var inEventLoop: Bool { nio.inEventLoop }
 
-    func execute(_ task: @escaping @Sendable () -> Void) {
+    @discardableResult
+    func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
+        guard !isStopped else { return false }
         nio.execute(task)
+        return true
+    }
+
+    /// Whether ``markStopped()`` was called.
+    var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// From now on `execute` drops its task and says so. Call before the NIO loop shuts down. A task queued by a
+    /// thread that raced this call may still be dropped by NIO; owners stop loops only once they are done with them.
+    func markStopped() {
+        stopped.store(true, ordering: .releasing)
     }
 
     func scheduleLocal(in nanoseconds: UInt64, _ task: @escaping () -> Void) {

@@ -8,17 +8,22 @@ import NIOCore
 /// small requests costs more than the request itself. A task on the loop must not block: it shares the thread with
 /// every connection of the loop.
 public final class NIOLoopExecutor: TaskExecutor {
-    private let loop: any NIOCore.EventLoop
+    private let loop: NIOConnectionLoop
 
-    init(_ loop: any NIOCore.EventLoop) {
+    init(_ loop: NIOConnectionLoop) {
         self.loop = loop
     }
 
     /// Whether the calling thread is the loop's.
     public var inEventLoop: Bool { loop.inEventLoop }
 
-    /// Runs `job` on the loop thread.
+    /// Runs `job` on the loop thread; once the loop has stopped, on the global executor, so that a task that still
+    /// prefers this loop after its client shut down finishes rather than waits forever.
     public func enqueue(_ job: consuming ExecutorJob) {
+        if loop.isStopped {
+            globalConcurrentExecutor.enqueue(job)
+            return
+        }
         let job = UnownedJob(job)
         loop.execute { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }

@@ -9,8 +9,10 @@ protocol ConnectionLoop: AnyObject, Sendable {
     func currentTime() -> UInt64
     /// True when called on the loop's thread.
     var inEventLoop: Bool { get }
-    /// Runs `task` on the loop's thread, soon. Any thread.
-    func execute(_ task: @escaping @Sendable () -> Void)
+    /// Runs `task` on the loop's thread, soon, and returns true; once the loop has stopped, drops `task` and returns
+    /// false, so that a caller waiting for the task can stop waiting. Any thread.
+    @discardableResult
+    func execute(_ task: @escaping @Sendable () -> Void) -> Bool
     /// Runs `task` on the loop's thread after `nanoseconds`. Loop thread only.
     func scheduleLocal(in nanoseconds: UInt64, _ task: @escaping () -> Void)
     /// Asks for `observer.endOfTick()` once the loop has handled the current batch of events. The caller de-duplicates.
