@@ -98,4 +98,28 @@ final class ServerControlTests: ServerTestCase {
         XCTAssertNil(weakServer, "the server leaked")
         XCTAssertNil(weakHandler, "the handler leaked")
     }
+
+    /// A shutdown that races a start, whichever wins, leaves nothing listening: the start binds outside the server's
+    /// lock, and when the shutdown came meanwhile it closes what it bound.
+    func testAShutdownRacingAStartLeavesThePortFree() async throws {
+        let port = try PeerProcess.freePort()
+        func server() throws -> HTTP2Server {
+            try HTTP2Server(configuration: HTTP2ServerConfiguration(host: "127.0.0.1", port: port, loopCount: 1), handler: TestHandler())
+        }
+        for _ in 0..<20 {
+            let racing = try server()
+            let start = Task.detached { try racing.start() }
+            await racing.shutdown(gracePeriod: .zero)
+            do {
+                try await start.value
+            } catch HTTP2Error.alreadyStarted {
+                // The shutdown came first.
+            }
+            XCTAssertEqual(racing.localPorts, [])
+            let next = try server()
+            try next.start()
+            XCTAssertEqual(next.localPort, port)
+            await next.shutdown(gracePeriod: .zero)
+        }
+    }
 }

@@ -69,12 +69,7 @@ final class NIOServerRuntime: Sendable {
                 }
             }
         } catch {
-            for channel in channels { try? channel.close().wait() }
-            if ownsGroup {
-                try? group.syncShutdownGracefully()
-            } else {
-                for loopState in loopStates { loopState.loop.execute { loopState.stopTimeoutSweep() } }
-            }
+            Self.release(channels: channels, group: group, ownsGroup: ownsGroup, loops: loops, loopStates: loopStates)
             throw error
         }
         self.group = group
@@ -83,6 +78,33 @@ final class NIOServerRuntime: Sendable {
         self.loopStates = loopStates
         self.channels = channels
         ports = channels.map { $0.localAddress?.port ?? 0 }
+    }
+
+    /// Closes everything at once, blocking until it is closed: for a start that ``HTTP2Server/shutdown(gracePeriod:)``
+    /// overtook.
+    func closeNow() {
+        Self.release(channels: channels, group: group, ownsGroup: ownsGroup, loops: loops, loopStates: loopStates)
+    }
+
+    /// Closes the listeners and the connections, ends the timeout sweeps, and stops the loops if they are the
+    /// runtime's own; blocking.
+    private static func release(channels: [any Channel], group: MultiThreadedEventLoopGroup, ownsGroup: Bool,
+                                loops: [NIOConnectionLoop], loopStates: [ServerLoopState]) {
+        for channel in channels { try? channel.close().wait() }
+        if ownsGroup {
+            for loop in loops { loop.markStopped() }
+            try? group.syncShutdownGracefully()
+            for loopState in loopStates {
+                for connection in Array(loopState.connections.values) { connection.close() }
+            }
+            return
+        }
+        for (loop, loopState) in zip(loops, loopStates) {
+            try? loop.nio.submit {
+                loopState.stopTimeoutSweep()
+                for connection in Array(loopState.connections.values) { connection.close() }
+            }.wait()
+        }
     }
 
     /// Stops accepting (the listeners close).
@@ -95,6 +117,7 @@ final class NIOServerRuntime: Sendable {
     /// on shared loops, each loop closes its connections and ends its timeout sweep.
     func shutdown() async {
         if ownsGroup {
+            for loop in loops { loop.markStopped() }
             try? await group.shutdownGracefully()
             for loopState in loopStates {
                 for connection in Array(loopState.connections.values) { connection.close() }

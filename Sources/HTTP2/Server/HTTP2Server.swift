@@ -12,6 +12,9 @@ import Support
 public final class HTTP2Server: Sendable {
     private enum State {
         case idle
+        /// Binding, outside the lock. A `shutdown` meanwhile marks the server stopped, and `start` then closes what it
+        /// bound.
+        case starting
         case running(NIOServerRuntime)
         case stopped
     }
@@ -33,14 +36,32 @@ public final class HTTP2Server: Sendable {
     public func start() throws(HTTP2Error) {
         try state.withLock { (state) throws(HTTP2Error) in
             guard case .idle = state else { throw .alreadyStarted }
-            let runtime = try NIOServerRuntime(context: context)
-            state = .running(runtime)
-            // debug: a program embedding the server prints its own start-up line (mockapns serve does).
-            configuration.logger.debug(
-                "HTTP/2 server listening",
-                metadata: ["host": "\(configuration.host)", "ports": "\(runtime.ports)", "tls": "\(configuration.tls != nil)",
-                           "loops": "\(runtime.loops.count)"])
+            state = .starting
         }
+        // Binding waits on the sockets, so it runs without the lock that `localPorts` and `shutdown` take.
+        let runtime: NIOServerRuntime
+        do {
+            runtime = try NIOServerRuntime(context: context)
+        } catch {
+            state.withLock { state in
+                if case .starting = state { state = .idle }
+            }
+            throw error
+        }
+        let overtaken = state.withLock { state in
+            guard case .starting = state else { return true }
+            state = .running(runtime)
+            return false
+        }
+        if overtaken {
+            runtime.closeNow()
+            return
+        }
+        // debug: a program embedding the server prints its own start-up line (mockapns serve does).
+        configuration.logger.debug(
+            "HTTP/2 server listening",
+            metadata: ["host": "\(configuration.host)", "ports": "\(runtime.ports)", "tls": "\(configuration.tls != nil)",
+                       "loops": "\(runtime.loops.count)"])
     }
 
     /// The bound port (useful with port 0); 0 before `start()`.
