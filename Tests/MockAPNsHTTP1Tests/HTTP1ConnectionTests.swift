@@ -138,6 +138,27 @@ final class HTTP1ConnectionTests: LeakCheckedTestCase {
         }
     }
 
+    /// `stop()` closes what is still open, an idle keep-alive connection and one in the middle of a request, on loops
+    /// of the endpoint's own (stopping them closes their connections) and on SwiftNIO's shared loops (which go on).
+    func testStopClosesOpenConnectionsOnOwnAndSharedLoops() async throws {
+        for threads in [1, nil] as [Int?] {
+            let mock = try TestMock.anySignature()
+            addTeardownBlock { mock.shutdown() }
+            let endpoint = APNsHTTP1Server(mock: mock, configuration: APNsHTTP1Configuration(eventLoopThreads: threads))
+            let port = try await endpoint.start()
+            let idle = try RawHTTP1Connection(port: port)
+            let stalled = try RawHTTP1Connection(port: port)
+            for (index, connection) in [idle, stalled].enumerated() {
+                try connection.send(try push(String(format: "5E8F1A2B-0000-4000-8000-%012d", index)))
+                XCTAssertEqual(try connection.readAnswer()?.status, 200)
+            }
+            try stalled.send("POST /3/device/\(device) HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 100\r\n\r\n{\"aps\"")
+            await endpoint.stop()
+            XCTAssertTrue(try idle.isClosedByServer(), "threads: \(threads.map(String.init) ?? "shared")")
+            XCTAssertTrue(try stalled.isClosedByServer(), "threads: \(threads.map(String.init) ?? "shared")")
+        }
+    }
+
     func testTheHTTP1APNsEndpointRefusesForeignOriginsWithoutRecordingThem() async throws {
         let mock = try TestMock.anySignature()
         addTeardownBlock { mock.shutdown() }

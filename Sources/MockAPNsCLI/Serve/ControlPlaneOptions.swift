@@ -75,7 +75,7 @@ struct ControlPlaneOptions: ParsableArguments {
         if let port = try http1Port ?? environment.int("HTTP1_PORT") {
             try Self.check(port: port, flag: "--http1-port")
             let host = http1Host ?? environment["HTTP1_HOST"] ?? "127.0.0.1"
-            // As many loops as the HTTP/2 listener (`--loops`).
+            // The HTTP/2 listener's loops: SwiftNIO's shared ones, or with `--loops` as many of its own.
             let configuration = APNsHTTP1Configuration(
                 host: host, port: port, eventLoopThreads: server.configuration.loopCount,
                 maxBodyBytes: server.configuration.maxBodyBytes)

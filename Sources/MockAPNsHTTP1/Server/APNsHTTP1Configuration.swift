@@ -8,7 +8,8 @@ public struct APNsHTTP1Configuration: Sendable {
     public var host: String
     /// The port; 0 picks a free one (read it from `APNsHTTP1Server.port` after `start()`).
     public var port: Int
-    /// Event-loop threads serving connections; nil = one per core (as the HTTP/2 listener's default).
+    /// Event-loop threads of the endpoint's own; nil = SwiftNIO's shared loops (`MultiThreadedEventLoopGroup.singleton`,
+    /// one per core), which `mockapns serve`'s HTTP/2 listener and control plane run on too.
     public var eventLoopThreads: Int?
     /// The largest body kept; the rest is read and discarded (the pipeline still sees the body is too large).
     public var maxBodyBytes: Int

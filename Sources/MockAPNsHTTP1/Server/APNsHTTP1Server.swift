@@ -28,10 +28,13 @@ public final class APNsHTTP1Server: Sendable {
     private let logger: Logger
     private let nextConnectionID: Atomic<UInt64>
     private let state = Locked<State>(.idle)
+    /// The open connections, which `stop()` closes: on shared loops nothing else would.
+    private let connections = HTTP1Connections()
 
     private enum State {
         case idle
-        case running(group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int)
+        /// `ownGroup` is nil on SwiftNIO's shared loops.
+        case running(ownGroup: MultiThreadedEventLoopGroup?, channel: any Channel, port: Int)
         case stopped
     }
 
@@ -65,7 +68,9 @@ public final class APNsHTTP1Server: Sendable {
             return false
         }
         guard startable else { throw .notStartable }
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads ?? System.coreCount))
+        let ownGroup = configuration.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: max(1, $0)) }
+        let group: any EventLoopGroup = ownGroup ?? MultiThreadedEventLoopGroup.singleton
+        let connections = self.connections
         let handlerConfiguration = APNsHTTP1Handler.Limits(
             maxBodyBytes: configuration.maxBodyBytes, maxHeaderListSize: configuration.maxHeaderListSize)
         let pipeline = self.pipeline
@@ -75,6 +80,9 @@ public final class APNsHTTP1Server: Sendable {
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { [self] channel in
                 let id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard connections.add(channel) else {
+                    return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+                }
                 do {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withPipeliningAssistance: true, withErrorHandling: true)
@@ -89,13 +97,13 @@ public final class APNsHTTP1Server: Sendable {
         do {
             channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
         } catch {
-            try? await group.shutdownGracefully()
+            try? await ownGroup?.shutdownGracefully()
             throw .couldNotListen(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
         let port = channel.localAddress?.port ?? configuration.port
         let stale = state.withLock { state -> Bool in
             if case .idle = state {
-                state = .running(group: group, channel: channel, port: port)
+                state = .running(ownGroup: ownGroup, channel: channel, port: port)
                 return false
             }
             return true
@@ -103,7 +111,8 @@ public final class APNsHTTP1Server: Sendable {
         if stale {
             // Stopped (or started twice) while binding: give the socket and threads back.
             try? await channel.close()
-            try? await group.shutdownGracefully()
+            await connections.closeAll()
+            try? await ownGroup?.shutdownGracefully()
             throw .notStartable
         }
         logger.info("HTTP/1.1 APNs endpoint listening", metadata: ["url": "\(url ?? "")"])
@@ -113,14 +122,14 @@ public final class APNsHTTP1Server: Sendable {
     /// Stops listening, closes every connection (a stalled request included) and frees the threads. Safe to call
     /// twice.
     public func stop() async {
-        let running = state.withLock { state -> (MultiThreadedEventLoopGroup, any Channel)? in
+        let running = state.withLock { state -> (MultiThreadedEventLoopGroup?, any Channel)? in
             defer { state = .stopped }
-            if case .running(let group, let channel, _) = state { return (group, channel) }
+            if case .running(let ownGroup, let channel, _) = state { return (ownGroup, channel) }
             return nil
         }
-        guard let (group, channel) = running else { return }
+        guard let (ownGroup, channel) = running else { return }
         try? await channel.close()
-        // Shutting the group down closes the connections still open on it.
-        try? await group.shutdownGracefully()
+        await connections.closeAll()
+        try? await ownGroup?.shutdownGracefully()
     }
 }
