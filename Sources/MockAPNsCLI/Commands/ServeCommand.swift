@@ -61,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Answer each request only once its record is written to the --record file and committed to the --store (no loss on a crash; slower).")
     var recordSync = false
     @Option(help: "Records kept in memory (default 50000).") var memoryLimit: Int?
-    @Option(help: "Event-loop threads of the APNs listener's own (default: the process's shared loops, one per core).") var loops: Int?
+    @Option(help: "Event-loop threads of the APNs listeners' own, HTTP/2's and HTTP/1.1's each (default: the process's shared loops, one per core).") var loops: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: ArgumentHelp(
         "Once every listener is up, write {apns_url, control_url, http1_url, dashboard_url, ca_file, pid, version} here (atomically; removed at start and exit). `mockapns wait --ready-file PATH` waits for it.",
