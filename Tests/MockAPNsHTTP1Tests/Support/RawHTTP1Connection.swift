@@ -36,13 +36,14 @@ final class RawHTTP1Connection {
         return text
     }
 
-    /// Reads the next answer (its body by `content-length`); nil when the server closed the connection first.
+    /// Reads the next answer (its body by `content-length`); nil when the server closed the connection first, with a
+    /// FIN or, when it closed with our bytes still unread, a reset.
     func readAnswer() throws -> Answer? {
         while true {
             if let answer = try parse() { return answer }
             var chunk = [UInt8](repeating: 0, count: 16 * 1024)
             let count = connection.receive(into: &chunk)
-            if count == 0 { return nil }
+            if count == 0 || (count < 0 && errno == ECONNRESET) { return nil }
             guard count > 0 else { throw Failure("read failed or timed out: errno \(errno)") }
             buffer += chunk[0..<count]
         }
