@@ -159,6 +159,28 @@ final class HTTP1ConnectionTests: LeakCheckedTestCase {
         }
     }
 
+    /// Several `start()`s at once: one binds and serves, the others are refused at once and leave its connections alone.
+    func testConcurrentStartsAreRefusedButTheOneThatWonKeepsServing() async throws {
+        let mock = try TestMock.anySignature()
+        addTeardownBlock { mock.shutdown() }
+        let endpoint = APNsHTTP1Server(mock: mock, configuration: APNsHTTP1Configuration(eventLoopThreads: nil))
+        let starts = (0..<8).map { _ in Task { try await endpoint.start() } }
+        var ports: [Int] = []
+        for start in starts {
+            switch await start.result {
+            case .success(let port): ports.append(port)
+            case .failure(let error):
+                guard case .notStartable = error as? APNsHTTP1ServerError else { return XCTFail("\(error)") }
+            }
+        }
+        XCTAssertEqual(ports.count, 1)
+        XCTAssertEqual(ports, endpoint.port.map { [$0] })
+        let connection = try RawHTTP1Connection(port: try XCTUnwrap(ports.first))
+        try connection.send(try push("5E8F1A2B-0000-4000-8000-000000000001"))
+        XCTAssertEqual(try connection.readAnswer()?.status, 200)
+        await endpoint.stop()
+    }
+
     func testTheHTTP1APNsEndpointRefusesForeignOriginsWithoutRecordingThem() async throws {
         let mock = try TestMock.anySignature()
         addTeardownBlock { mock.shutdown() }

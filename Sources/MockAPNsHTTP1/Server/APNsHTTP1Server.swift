@@ -33,6 +33,9 @@ public final class APNsHTTP1Server: Sendable {
 
     private enum State {
         case idle
+        /// Binding. A second `start()` meanwhile is refused; a `stop()` marks the endpoint stopped, and `start()` then
+        /// gives back what it bound.
+        case starting
         /// `ownGroup` is nil on SwiftNIO's shared loops.
         case running(ownGroup: MultiThreadedEventLoopGroup?, channel: any Channel, port: Int)
         case stopped
@@ -64,8 +67,9 @@ public final class APNsHTTP1Server: Sendable {
     @discardableResult
     public func start() async throws(APNsHTTP1ServerError) -> Int {
         let startable = state.withLock { state in
-            if case .idle = state { return true }
-            return false
+            guard case .idle = state else { return false }
+            state = .starting
+            return true
         }
         guard startable else { throw .notStartable }
         let ownGroup = configuration.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: max(1, $0)) }
@@ -98,18 +102,21 @@ public final class APNsHTTP1Server: Sendable {
             channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
         } catch {
             try? await ownGroup?.shutdownGracefully()
+            state.withLock { state in
+                if case .starting = state { state = .idle }
+            }
             throw .couldNotListen(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
         let port = channel.localAddress?.port ?? configuration.port
         let stale = state.withLock { state -> Bool in
-            if case .idle = state {
+            if case .starting = state {
                 state = .running(ownGroup: ownGroup, channel: channel, port: port)
                 return false
             }
             return true
         }
         if stale {
-            // Stopped (or started twice) while binding: give the socket and threads back.
+            // Stopped while binding: give the socket, what it accepted meanwhile and the threads back.
             try? await channel.close()
             await connections.closeAll()
             try? await ownGroup?.shutdownGracefully()
