@@ -144,46 +144,32 @@ public final class HTTP2ClientConnection: Sendable {
 
     /// Whether new requests are accepted (false after GOAWAY, `close()`, or a dropped connection).
     public var isAcceptingRequests: Bool {
-        get async {
-            let connection = self.connection
-            return await withCheckedContinuation { continuation in
-                let queued = connection.loop.execute { continuation.resume(returning: connection.isAcceptingRequests) }
-                if !queued { continuation.resume(returning: false) }
-            }
-        }
+        get async { await onLoop(orOnceStopped: false) { $0.isAcceptingRequests } }
     }
 
     /// The server's current SETTINGS_MAX_CONCURRENT_STREAMS (0 once the client has shut down).
     public var maxConcurrentStreams: UInt32 {
-        get async {
-            let connection = self.connection
-            return await withCheckedContinuation { continuation in
-                let queued = connection.loop.execute { continuation.resume(returning: connection.remoteMaxConcurrentStreams) }
-                if !queued { continuation.resume(returning: 0) }
-            }
-        }
+        get async { await onLoop(orOnceStopped: 0) { $0.remoteMaxConcurrentStreams } }
     }
 
     /// The negotiated ALPN protocol ("h2"), or nil.
     public var alpn: String? {
-        get async {
-            let connection = self.connection
-            return await withCheckedContinuation { continuation in
-                let queued = connection.loop.execute { continuation.resume(returning: connection.alpn) }
-                if !queued { continuation.resume(returning: nil) }
-            }
-        }
+        get async { await onLoop(orOnceStopped: nil) { $0.alpn } }
     }
 
     /// Sends GOAWAY, fails requests still waiting for a slot, lets in-flight ones finish, then closes.
     public func close() async {
+        await onLoop(orOnceStopped: ()) { $0.shutdown() }
+    }
+
+    /// `body`'s result on the connection's loop, or `fallback` once the loop has stopped (its client shut down), since
+    /// a task queued there would never run.
+    private func onLoop<Value: Sendable>(orOnceStopped fallback: Value,
+                                         _ body: @escaping @Sendable (ClientConnection) -> Value) async -> Value {
         let connection = self.connection
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let queued = connection.loop.execute {
-                connection.shutdown()
-                continuation.resume()
-            }
-            if !queued { continuation.resume() }
+        return await withCheckedContinuation { continuation in
+            let queued = connection.loop.execute { continuation.resume(returning: body(connection)) }
+            if !queued { continuation.resume(returning: fallback) }
         }
     }
 }

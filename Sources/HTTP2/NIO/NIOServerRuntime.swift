@@ -87,23 +87,16 @@ final class NIOServerRuntime: Sendable {
     }
 
     /// Closes the listeners and the connections, ends the timeout sweeps, and stops the loops if they are the
-    /// runtime's own; blocking.
+    /// runtime's own; blocking. ``shutdown()`` is the same after ``stopAccepting()``, awaited.
     private static func release(channels: [any Channel], group: MultiThreadedEventLoopGroup, ownsGroup: Bool,
                                 loops: [NIOConnectionLoop], loopStates: [ServerLoopState]) {
         for channel in channels { try? channel.close().wait() }
         if ownsGroup {
             for loop in loops { loop.markStopped() }
             try? group.syncShutdownGracefully()
-            for loopState in loopStates {
-                for connection in Array(loopState.connections.values) { connection.close() }
-            }
-            return
-        }
-        for (loop, loopState) in zip(loops, loopStates) {
-            try? loop.nio.submit {
-                loopState.stopTimeoutSweep()
-                for connection in Array(loopState.connections.values) { connection.close() }
-            }.wait()
+            for loopState in loopStates { loopState.closeConnections() }
+        } else {
+            for (loop, loopState) in zip(loops, loopStates) { try? loop.nio.submit { loopState.end() }.wait() }
         }
     }
 
@@ -119,16 +112,9 @@ final class NIOServerRuntime: Sendable {
         if ownsGroup {
             for loop in loops { loop.markStopped() }
             try? await group.shutdownGracefully()
-            for loopState in loopStates {
-                for connection in Array(loopState.connections.values) { connection.close() }
-            }
-            return
-        }
-        for (loop, loopState) in zip(loops, loopStates) {
-            try? await loop.nio.submit {
-                loopState.stopTimeoutSweep()
-                for connection in Array(loopState.connections.values) { connection.close() }
-            }.get()
+            for loopState in loopStates { loopState.closeConnections() }
+        } else {
+            for (loop, loopState) in zip(loops, loopStates) { try? await loop.nio.submit { loopState.end() }.get() }
         }
     }
 }

@@ -103,9 +103,7 @@ public final class HTTP2Server: Sendable {
             try? await Task.sleep(for: .milliseconds(5))
         }
         for loopState in loopStates {
-            loopState.loop.execute {
-                for connection in Array(loopState.connections.values) { connection.close() }
-            }
+            loopState.loop.execute { loopState.closeConnections() }
         }
         // Connections still being set up on another loop may close a moment later.
         let forceDeadline = ContinuousClock.now + .seconds(2)

@@ -28,6 +28,18 @@ final class ServerLoopState: @unchecked Sendable {
         sweeping = false
     }
 
+    /// Drops every connection now. On the loop thread, or once the loop's thread is gone.
+    func closeConnections() {
+        for connection in Array(connections.values) { connection.close() }
+    }
+
+    /// What a server leaves on loops it shares when it stops: the sweep ends and every connection closes. Loop thread
+    /// only.
+    func end() {
+        stopTimeoutSweep()
+        closeConnections()
+    }
+
     /// How often to sweep: a quarter of the shortest timeout (so a connection is closed at most 25 % late),
     /// between 5 ms and 1 s.
     static func sweepInterval(for configuration: HTTP2ServerConfiguration) -> UInt64 {
