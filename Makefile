@@ -205,7 +205,7 @@ bench-search: deps
 	bash bench/search.sh
 
 ## bench-deps: what the server benchmarks count CPU with (perf, callgrind) and build their valgrind shim with.
-BENCH_APT_PKGS := linux-perf valgrind binutils gcc
+BENCH_APT_PKGS := linux-perf valgrind binutils gcc strace
 bench-deps:
 	$(call apt_install,bench-deps,$(BENCH_APT_PKGS))
 

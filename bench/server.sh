@@ -2,7 +2,7 @@
 # Server benchmark: `mockapns serve` (full APNs pipeline) with and without `--record`, against nghttpd, on traffic
 # shaped like real senders, all loaded by the same generator in the same run.
 #
-#   bench/server.sh [scenarios="a b c"]        env: REQUESTS=100000 CG_REQUESTS=20000 ROUNDS=3 CG=1 STREAMS=100
+#   bench/server.sh [scenarios="a b c"]        env: REQUESTS=100000 CG_REQUESTS=20000 ROUNDS=3 CG=1 STREAMS=100 STRACE=1
 #
 # Scenarios:
 #   a  fan-out: one payload to 10 000 distinct device tokens, no apns-id (the server generates one): h2load -i
@@ -15,6 +15,9 @@
 # request: `perf stat -e task-clock` on the server process (µs; indicative, the machine is shared), and
 # `valgrind --tool=callgrind` instructions per request on a CG_REQUESTS run after a warm-up (stable: the figure
 # for A/B decisions), then the ratios to nghttpd. nghttpd serves empty files at the same paths (/3/device/<token>).
+# With STRACE=1 (the default) each server also takes CG_REQUESTS pushes under `strace -c -f` after a warm-up: the
+# system calls per request, in all and for the ones a runtime change moves (futex: hand-offs between threads; write,
+# writev, sendmsg: output flushes; epoll_wait; mprotect and madvise: the allocator growing and trimming heaps).
 # Both servers get one worker per core. MOCKAPNS=path runs another mockapns binary (A/B of two builds).
 # SERVERS picks the servers (default "mock mockrec nghttpd").
 set -euo pipefail
@@ -29,7 +32,8 @@ STREAMS=${STREAMS:-100}
 CORES=$(nproc)
 source bench/lib.sh
 
-for tool in h2load nghttpd perf valgrind callgrind_control; do
+STRACE=${STRACE:-1}
+for tool in h2load nghttpd perf valgrind callgrind_control $([ "$STRACE" = 1 ] && echo strace); do
     command -v "$tool" >/dev/null || { echo "server.sh: $tool not found (make deps)" >&2; exit 1; }
 done
 
@@ -93,7 +97,7 @@ server_cmd() {  # $1 = server name, $2 = port
 }
 
 
-declare -A RATE CPU IR SPLIT
+declare -A RATE CPU IR SPLIT SYSCALLS
 for scenario in $SCENARIOS; do
     # Fresh servers per scenario: the ring and the record file start empty.
     declare -A PORT PID
@@ -139,6 +143,36 @@ for scenario in $SCENARIOS; do
             echo "scenario $scenario callgrind: $s ${IR[$scenario.$s]} instructions/request" >&2
         done
     fi
+    if [ "$STRACE" = 1 ]; then
+        for s in "${SERVERS[@]}"; do
+            ST_PORT=$(free_port)
+            exec $(server_cmd "$s" "$ST_PORT") > "$WORK/$s.strace-server.log" 2>&1 &
+            ST_PID=$!; PIDS+=("$ST_PID")
+            wait_port "$ST_PORT"
+            load "$scenario" "$ST_PORT" 2000 > "$WORK/load.out" 2>&1 || { echo "warm-up failed" >&2; cat "$WORK/load.out" >&2; exit 1; }
+            strace -c -f -q -o "$WORK/strace.$scenario.$s" -p "$ST_PID" & strace_pid=$!
+            sleep 0.5   # attached to every thread before the load starts
+            load "$scenario" "$ST_PORT" "$CG_REQUESTS" > "$WORK/load.out" 2>&1 || { echo "load failed under strace" >&2; cat "$WORK/load.out" >&2; exit 1; }
+            check_rate "$CG_REQUESTS" > /dev/null
+            kill -INT "$strace_pid"; wait "$strace_pid" || true
+            kill -TERM "$ST_PID"; wait "$ST_PID" 2>/dev/null || true
+            SYSCALLS[$scenario.$s]=$(python3 - "$WORK/strace.$scenario.$s" "$CG_REQUESTS" <<'PY'
+import sys
+calls = {}
+for line in open(sys.argv[1]):
+    parts = line.split()
+    if len(parts) >= 5 and parts[0][0].isdigit() and parts[-1] != "total":
+        calls[parts[-1]] = int(parts[3])
+n = int(sys.argv[2])
+total = sum(calls.values())
+pick = lambda *names: sum(calls.get(name, 0) for name in names) / n
+print("%.2f %.3f %.3f %.3f %.3f" % (total / n, pick("futex"), pick("write", "writev", "sendmsg", "sendto"),
+                                    pick("epoll_wait", "epoll_pwait"), pick("mprotect", "madvise")))
+PY
+)
+            echo "scenario $scenario strace: $s ${SYSCALLS[$scenario.$s]} (calls, futex, writes, epoll waits, mprotect+madvise per request)" >&2
+        done
+    fi
     unset PORT PID
 done
 
@@ -158,3 +192,13 @@ print("%-9s %-11s %10.0f %9.2f %8.2f %8.2f %10d | %s, %s, %s" % (sc, s, rate, us
 PY
     done
 done
+if [ "$STRACE" = 1 ]; then
+    echo "system calls per request under strace -c -f ($CG_REQUESTS requests after a warm-up)"
+    printf '%-9s %-11s %8s %8s %8s %8s %10s\n' scenario server calls futex writes epoll "mprot+madv"
+    for scenario in $SCENARIOS; do
+        for s in "${SERVERS[@]}"; do
+            read -r calls futex writes epoll mem <<<"${SYSCALLS[$scenario.$s]:-0 0 0 0 0}"
+            printf '%-9s %-11s %8s %8s %8s %8s %10s\n' "$scenario" "$s" "$calls" "$futex" "$writes" "$epoll" "$mem"
+        done
+    done
+fi

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HTTP2
 import PeerSupport
+import Support
 import XCTest
 
 /// The server connection driven in memory (``EmbeddedHTTP2Connection``): settings, answers, flow control,
@@ -55,6 +56,31 @@ final class EmbeddedConnectionTests: LeakCheckedTestCase {
         sent += rest.reduce(0) { $0 + $1.payload.count }
         XCTAssertEqual(sent, 1 << 20)
         XCTAssertEqual(rest.last?.flags, H2Frame.endStream)
+    }
+
+    /// An application whose consumer fell behind shuts the intake gate: the connection hands over the request it is
+    /// reading and then reads nothing more (the rest waits, unread), and it goes on once the gate opens; nothing
+    /// blocks, and every request is answered.
+    func testAShutIntakeGateHoldsInputUntilItOpens() throws {
+        var configuration = HTTP2ServerConfiguration()
+        let gate = IntakeGate()
+        configuration.intakeGate = gate
+        let handler = TestHandler()
+        let peer = try EmbeddedPeer(configuration: configuration, handler: handler)
+        _ = peer.frames()
+        gate.shut(by: .recordStore)
+        peer.request(stream: 1, path: "/first")
+        peer.request(stream: 3, path: "/second")
+        peer.request(stream: 5, path: "/third")
+        XCTAssertEqual(handler.requests.map(\.path), ["/first"], "one request is handed over, then input is held")
+        XCTAssertGreaterThan(peer.connection.pendingInboundBytes, 0, "the rest waits unread")
+        let answered = peer.frames().filter { $0.type == H2Frame.headers }.map(\.streamID)
+        XCTAssertEqual(answered, [1], "the request read before the hold is answered")
+        gate.open(by: .recordStore).run()
+        let rest = peer.frames().filter { $0.type == H2Frame.headers }.map(\.streamID)
+        XCTAssertEqual(handler.requests.map(\.path), ["/first", "/second", "/third"])
+        XCTAssertEqual(rest, [3, 5])
+        XCTAssertEqual(peer.connection.pendingInboundBytes, 0)
     }
 
     /// A client that does not read: the server stops taking its input once output reaches the high-water mark, holds

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import Support
 
 /// How an `HTTP2Server` listens and what it advertises.
 public struct HTTP2ServerConfiguration: Sendable {
@@ -51,6 +52,9 @@ public struct HTTP2ServerConfiguration: Sendable {
     /// Pending encrypted output per connection above which the server stops reading from that peer
     /// until the output drains (back-pressure).
     public var outputHighWaterMark: Int = 256 * 1024
+    /// Shut by the application while its consumer cannot keep up (a record writer's full queue): each connection
+    /// then stops reading after the request it just handed over, and reads again once the gate opens. nil = never.
+    public var intakeGate: IntakeGate?
     /// Where connection-level events go (handshake failures at debug, open/close at trace).
     /// Nothing is logged per request.
     public var logger: Logger = Logger(label: "mockapns.http2")

@@ -1,3 +1,4 @@
+import NIOPosix
 import Synchronization
 import Support
 
@@ -29,6 +30,7 @@ public final class HTTP2Server: Sendable {
         self.configuration = configuration
         let tls = try configuration.tls.map { (tls) throws(HTTP2Error) in try TLSServerContext(configuration: tls) }
         context = ServerContext(configuration: configuration, handler: handler, tls: tls)
+        BlockingCheck.installLoopThreadCheck(isNIOLoopThread)
     }
 
     /// Binds every port, then serves. Throws e.g. `.addressInUse` ("port 2197 … is already in use"), and then
@@ -112,4 +114,9 @@ public final class HTTP2Server: Sendable {
         }
         await runtime.shutdown()
     }
+}
+
+/// Whether the calling thread is one of SwiftNIO's event loops (``BlockingCheck``'s test).
+@Sendable func isNIOLoopThread() -> Bool {
+    MultiThreadedEventLoopGroup.currentEventLoop != nil
 }

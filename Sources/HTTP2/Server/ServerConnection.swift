@@ -1,6 +1,7 @@
 import CNghttp2
 import COpenSSL
 import Logging
+import Support
 
 /// One accepted HTTP/2 connection: TLS (or h2c), an nghttp2 server session, its streams, and the
 /// handler calls. Lives on one loop thread; responders from other threads hop to it.
@@ -265,6 +266,20 @@ final class ServerConnection: ConnectionCore, @unchecked Sendable {
         stream.request.receivedAt = loop.now
         let request = stream.takeRequest()
         context.handler.handle(request, responder: HTTP2Responder(connection: self, streamID: streamID))
+        if let gate = context.configuration.intakeGate, gate.isShut { waitForIntake(gate) }
+    }
+
+    /// The application's consumer fell behind (``HTTP2ServerConfiguration/intakeGate`` is shut): reads nothing more
+    /// until the gate opens, so the loop stays free and the sender is slowed by TCP and HTTP/2 flow control.
+    private func waitForIntake(_ gate: IntakeGate) {
+        guard !inputHeld else { return }
+        holdInput()
+        // Always through the loop's queue: the gate may be open again already, and this runs inside nghttp2's
+        // callback, where reading more would reenter the session.
+        let loop = self.loop
+        gate.whenOpen { [self] in
+            _ = loop.execute { self.releaseInput() }
+        }
     }
 
     fileprivate func goAwaySent(errorCode: UInt32) {

@@ -41,6 +41,8 @@ class ConnectionCore: TickObserver {
 
     @exclusivity(unchecked) private var interest: UInt32 = 0
     @exclusivity(unchecked) private(set) var readPaused = false
+    /// Input held by the application (``holdInput()``): its consumer fell behind, so no more requests are read.
+    @exclusivity(unchecked) private(set) var inputHeld = false
     @exclusivity(unchecked) private var tickScheduled = false
     /// Inside `mem_recv`/`mem_send`: the session must not be deleted now, so `close()` is deferred.
     @exclusivity(unchecked) private var inSessionCall = false
@@ -55,7 +57,7 @@ class ConnectionCore: TickObserver {
     var isTLS: Bool { ssl != nil }
     var pendingOutputBytes: Int { output.count - outputStart }
     /// Whether the driver should read and hand over more bytes now (not while back-pressure holds input).
-    var wantsInput: Bool { !readPaused && (phase == .active || phase == .handshaking) }
+    var wantsInput: Bool { !readPaused && !inputHeld && (phase == .active || phase == .handshaking) }
 
     init(loop: any ConnectionLoop, driver: any ConnectionDriver, phase: Phase, highWaterMark: Int) {
         self.loop = loop
@@ -75,9 +77,9 @@ class ConnectionCore: TickObserver {
     }
 
     /// Hands the connection to its driver, which from now on delivers its bytes; a driver that cannot take it
-    /// (e.g. the loop refused the descriptor) closes the connection.
+    /// (e.g. its channel closed before the connection attached) closes the connection.
     func attachToDriver() -> Bool {
-        interest = phase == .connecting ? IOEvents.output : IOEvents.input
+        interest = phase == .connecting ? 0 : IOEvents.input
         do {
             try driver.attach(self, interest: interest)
             return true
@@ -207,7 +209,7 @@ class ConnectionCore: TickObserver {
     /// Decrypts everything buffered in the TLS input BIO and feeds it to nghttp2.
     final func drainTLS() {
         guard let ssl else { return }
-        while phase == .active && !readPaused {
+        while phase == .active && !readPaused && !inputHeld {
             var got = 0
             let rc = SSL_read_ex(ssl, loop.plainBuffer.baseAddress, ConnectionCore.readBufferSize, &got)
             if rc == 1 {
@@ -394,15 +396,27 @@ class ConnectionCore: TickObserver {
         }
     }
 
+    /// Reads nothing more from the peer until ``releaseInput()``: what was read already is still handled (at most one
+    /// read's worth), the rest waits in the TLS buffer, the driver and the kernel. Safe inside nghttp2 callbacks.
+    final func holdInput() {
+        guard !inputHeld, phase != .closed else { return }
+        inputHeld = true
+        updateInterest()
+    }
+
+    /// Reads again after ``holdInput()``: first what was decrypted and held, then the driver's and the socket's.
+    final func releaseInput() {
+        guard inputHeld else { return }
+        inputHeld = false
+        guard phase == .active else { return }
+        if ssl != nil && !readPaused { drainTLS() }
+        updateInterest()
+        scheduleTick()
+    }
+
     final func updateInterest() {
         guard phase != .closed else { return }
-        var wanted: UInt32 = 0
-        if phase == .connecting {
-            wanted = IOEvents.output
-        } else {
-            if !readPaused { wanted |= IOEvents.input }
-            if pendingOutputBytes > 0 { wanted |= IOEvents.output }
-        }
+        let wanted: UInt32 = phase != .connecting && !readPaused && !inputHeld ? IOEvents.input : 0
         if wanted != interest {
             interest = wanted
             driver.setInterest(wanted)

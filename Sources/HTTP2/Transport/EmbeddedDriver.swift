@@ -1,6 +1,9 @@
 /// The in-memory driver (``ConnectionDriver``): the peer's bytes wait in `inbound` until the core takes input, the
 /// core's output collects in `outbound` until the test reads it. Single-threaded and deterministic; nothing touches
 /// a descriptor. `outboundRoom` plays a peer that stops reading, so back-pressure can be driven byte by byte.
+///
+/// It asks the core itself what it wants on each ``pump()`` (``ConnectionCore/wantsInput``, its pending output), so
+/// the interest the core hands over is not kept.
 final class EmbeddedDriver: ConnectionDriver {
     /// The connection it serves (until it closes).
     private(set) var core: ConnectionCore?
@@ -13,13 +16,10 @@ final class EmbeddedDriver: ConnectionDriver {
     private var inboundEnded = false
     /// How many more bytes the peer accepts before it stops reading (nil: no limit).
     var outboundRoom: Int?
-    /// What the core waits for (``IOEvents`` bits).
-    private(set) var interest: UInt32 = 0
     private(set) var isClosed = false
 
     func attach(_ core: ConnectionCore, interest: UInt32) throws(HTTP2Error) {
         self.core = core
-        self.interest = interest
     }
 
     func write(_ pointer: UnsafeRawPointer, _ count: Int) -> Int {
@@ -30,9 +30,7 @@ final class EmbeddedDriver: ConnectionDriver {
         return taken
     }
 
-    func setInterest(_ events: UInt32) {
-        interest = events
-    }
+    func setInterest(_ events: UInt32) {}
 
     func close() {
         isClosed = true
@@ -70,7 +68,7 @@ final class EmbeddedDriver: ConnectionDriver {
             core.transportEnded()
             progressed = true
         }
-        if let core, interest & IOEvents.output != 0, outboundRoom.map({ $0 > 0 }) ?? true {
+        if let core, core.pendingOutputBytes > 0, outboundRoom.map({ $0 > 0 }) ?? true {
             core.transportWritable()
             progressed = true
         }

@@ -42,7 +42,8 @@ public final class Mock: Sendable {
         }
         let recorder = try Recorder(memoryLimit: configuration.memoryLimit, filePath: configuration.recordPath,
                                     synchronousFile: configuration.recordSync, store: configuration.recordStore,
-                                    synchronousStore: configuration.recordSync)
+                                    synchronousStore: configuration.recordSync,
+                                    writerQueueLimit: configuration.recordQueueLimit)
         let devices = DeviceRegistry()
         if let path = configuration.devicesPath { try devices.load(contentsOf: path, changes: deviceChanges) }
         let faults = FaultPlan()

@@ -40,6 +40,9 @@ public struct MockConfiguration: Sendable {
     public var sharedState: (any SharedStateStore)?
     /// How many records stay in memory.
     public var memoryLimit = 50_000
+    /// How many records the record file's and the store's writer each queue before the listeners stop reading new
+    /// requests until it catches up (`--record-queue`).
+    public var recordQueueLimit = Recorder.defaultWriterQueueLimit
     /// Folder of the bundled credentials; nil = search the usual places (``BundledCredentials/locate(sourceFile:)``).
     public var credentialsDirectory: String?
 

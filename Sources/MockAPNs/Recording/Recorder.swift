@@ -15,9 +15,10 @@ import Support
 /// are waiting for news, once per batch they read, not once per record.
 ///
 /// `append` is called on event-loop threads, so it only takes the lock for numbering, the ring, counters and
-/// hand-offs. Encoding and writing happen on the writers' consuming tasks. The one time `append` waits is when a
-/// writer's queue is full (a disk or database slower than the traffic): it then holds its caller, with no lock held,
-/// until the writer catches up, so intake slows down rather than memory growing or records being lost.
+/// hand-offs, and never waits. Encoding and writing happen on the writers' consuming tasks. When a writer's queue is
+/// full (a disk or database slower than the traffic), the writer shuts ``intake``: the transports stop reading new
+/// requests until it has caught up, so intake slows down rather than memory growing, records being lost, or a loop
+/// thread waiting for a writer that may need that very loop.
 public final class Recorder: Sendable {
     private struct State {
         var ring: RecordRing
@@ -27,15 +28,17 @@ public final class Recorder: Sendable {
         var clearedTotals = RecorderStatistics()
     }
 
-    /// How many records each writer's queue holds before `append` waits for room: about 100 MB of records in the
-    /// worst case, and far more than a healthy writer ever has waiting (it takes the queue every 100 ms, or at its
-    /// sink's batch size).
-    static let writerQueueLimit = 65_536
+    /// How many records each writer's queue holds before it shuts ``intake``: about 100 MB of records in the worst
+    /// case, and far more than a healthy writer ever has waiting (it takes the queue every 100 ms, or at its sink's
+    /// batch size).
+    public static let defaultWriterQueueLimit = 65_536
 
     private let state: Locked<State>
     /// On once a follower has read records: from then on storing a record drops the line of the one leaving
     /// ``RecordFeed/sharedLineWindow``, and the file writer hands the lines it encodes to followers.
     let lineSharing: LineSharing
+    /// Shut while a writer's queue is full: the transports stop reading requests until it opens (``IntakeGate``).
+    public let intake = IntakeGate()
     private let fileWriter: BatchWriter<RecordFileSink>?
     private let storeWriter: BatchWriter<RecordStoreSink>?
     /// The JSON Lines file every record is appended to, when there is one (searches page into it).
@@ -52,10 +55,14 @@ public final class Recorder: Sendable {
     ///
     /// `store`, when set, receives every record too, in batches from its own task (`--store`); with
     /// `synchronousStore` an answer also waits until its record's batch is committed there.
+    ///
+    /// `writerQueueLimit` (`--record-queue`) is how many records each writer's queue holds before it shuts ``intake``.
     public convenience init(memoryLimit: Int = 50_000, filePath: String? = nil, synchronousFile: Bool = false,
-                            store: (any RecordStore)? = nil, synchronousStore: Bool = false) throws(RecorderError) {
-        try self.init(memoryLimit: memoryLimit, filePath: filePath, fileQueueLimit: Self.writerQueueLimit,
-                      synchronousFile: synchronousFile, store: store, synchronousStore: synchronousStore)
+                            store: (any RecordStore)? = nil, synchronousStore: Bool = false,
+                            writerQueueLimit: Int = Recorder.defaultWriterQueueLimit) throws(RecorderError) {
+        try self.init(memoryLimit: memoryLimit, filePath: filePath, fileQueueLimit: writerQueueLimit,
+                      synchronousFile: synchronousFile, store: store, storeQueueLimit: writerQueueLimit,
+                      synchronousStore: synchronousStore)
     }
 
     /// `init(memoryLimit:filePath:)` with the file writer's queue limit, how much it holds for an unwritable file,
@@ -64,8 +71,10 @@ public final class Recorder: Sendable {
          heldBytesLimit: Int = RecordFileSink.defaultHeldBytesLimit, synchronousFile: Bool = false,
          fileOperations: RecordFileAppender.FileOperations = .system,
          beforeFileBatch: (@Sendable () -> Void)? = nil,
-         store: (any RecordStore)? = nil, synchronousStore: Bool = false) throws(RecorderError) {
+         store: (any RecordStore)? = nil, storeQueueLimit: Int = Recorder.defaultWriterQueueLimit,
+         synchronousStore: Bool = false) throws(RecorderError) {
         guard memoryLimit > 0 else { throw .invalidMemoryLimit(memoryLimit) }
+        guard fileQueueLimit > 0, storeQueueLimit > 0 else { throw .invalidQueueLimit(min(fileQueueLimit, storeQueueLimit)) }
         self.memoryLimit = memoryLimit
         self.filePath = filePath
         let fileIndex = RecordFileIndex()
@@ -77,11 +86,14 @@ public final class Recorder: Sendable {
                                beforeBatch: beforeFileBatch, fileChanged: { [fileIndex] in fileIndex.reset() },
                                lineSharing: lineSharing)
         }
+        let intake = self.intake
         fileWriter = fileSink.map { sink in
-            BatchWriter(sink: sink, queueLimit: fileQueueLimit, synchronous: synchronousFile, threadName: "record-file")
+            BatchWriter(sink: sink, queueLimit: fileQueueLimit, synchronous: synchronousFile, gate: intake,
+                        holder: .recordFile, threadName: "record-file")
         }
         storeWriter = store.map { store in
-            BatchWriter(sink: RecordStoreSink(store: store), queueLimit: Self.writerQueueLimit, synchronous: synchronousStore)
+            BatchWriter(sink: RecordStoreSink(store: store), queueLimit: storeQueueLimit, synchronous: synchronousStore,
+                        gate: intake, holder: .recordStore)
         }
         let recovery = fileSink?.recovery ?? RecordFileRecovery()
         if let path = filePath {
@@ -170,8 +182,6 @@ public final class Recorder: Sendable {
             withExtendedLifetime(evicted) {}
             if let leavingWindow { _ = leavingWindow.dropLine() }
         }
-        var fileQueueFull = false
-        var storeQueueFull = false
         // `--record-sync`: the answer waits for each synchronous writer; with two, for both.
         var fileCompletion: WriteCompletion?
         var storeCompletion: WriteCompletion?
@@ -191,8 +201,8 @@ public final class Recorder: Sendable {
         state.withLock { state in
             evicted = state.ring.append(shared)
             if lineSharing.isOn { leavingWindow = RecordFeed.lineLeavingWindow(in: state.ring) }
-            fileQueueFull = fileWriter?.enqueue(shared, completion: fileCompletion) ?? false   // under the lock: file in `seq` order
-            storeQueueFull = storeWriter?.enqueue(shared, completion: storeCompletion) ?? false
+            fileWriter?.enqueue(shared, completion: fileCompletion)   // under the lock: file in `seq` order
+            storeWriter?.enqueue(shared, completion: storeCompletion)
             state.totals.statistics.count(status: status, reason: reason, pushType: pushType, connectionChurn: churn)
             state.totals.durations.add(micros: duration)
             // Asked first, so a record nobody waits for costs no call (continuations are resilient types, each
@@ -207,8 +217,6 @@ public final class Recorder: Sendable {
         if !woken.isEmpty {
             for (continuation, records) in woken { continuation.resume(returning: records) }   // linted by the waiter
         }
-        if fileQueueFull { fileWriter?.waitForRoom() }   // a slow disk holds this thread back, with no lock held
-        if storeQueueFull { storeWriter?.waitForRoom() }   // so does a slow database
         if fileCompletion == nil, storeCompletion == nil, let whenWritten { whenWritten(true) }
         return shared
     }
@@ -377,22 +385,41 @@ public final class Recorder: Sendable {
         return records.map { $0.withLint() }   // here, on the waiter's task, not on the loop thread that woke it
     }
 
-    /// Writes every record so far to the file and the store (those there are) and waits until it is done.
+    /// Writes every record so far to the file and the store (those there are) and suspends until it is done.
+    public func flushed() async {
+        await fileWriter?.flush()
+        await storeWriter?.flush()
+    }
+
+    /// Writes every record so far to the file and the store (those there are) and blocks until it is done: for
+    /// callers off any event loop (a loop thread calling it is stopped, ``BlockingCheck``); `flushed()` suspends.
     public func flush() {
-        fileWriter?.flush()
-        storeWriter?.flush()
+        fileWriter?.flushBlocking()
+        storeWriter?.flushBlocking()
     }
 
     /// Opens the record file's path again and appends there from now on (SIGHUP after a rename rotation); does
-    /// nothing without a file. Records already written stay in the file that was at the path before.
+    /// nothing without a file. Records already written stay in the file that was at the path before. Blocks until
+    /// done: never on a loop.
     public func reopenFile() {
         fileWriter?.reopen()
     }
 
-    /// Flushes and closes the file and the store's writer, and ends every subscription.
+    /// Flushes and closes the file and the store's writer, and ends every subscription; suspends until done.
+    public func close() async {
+        await fileWriter?.close()
+        await storeWriter?.close()
+        endSubscriptions()
+    }
+
+    /// `close()`, blocking its thread: for callers off any event loop.
     public func shutdown() {
-        fileWriter?.close()
-        storeWriter?.close()
+        fileWriter?.closeBlocking()
+        storeWriter?.closeBlocking()
+        endSubscriptions()
+    }
+
+    private func endSubscriptions() {
         let followers = state.withLock { $0.feed.shutDown() }
         for continuation in followers { continuation.resume() }
     }

@@ -2,6 +2,8 @@
 public enum RecorderError: Error, CustomStringConvertible, Equatable {
     /// `--memory-limit` must be at least 1.
     case invalidMemoryLimit(Int)
+    /// `--record-queue` must be at least 1.
+    case invalidQueueLimit(Int)
     /// The record file could not be opened for appending.
     case cannotOpenFile(path: String, errno: Int32)
     /// An existing record file could not be read (to trim a torn last line and find its highest `seq`).
@@ -15,6 +17,8 @@ public enum RecorderError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .invalidMemoryLimit(let n):
             return "memory limit must be at least 1 record (got \(n))"
+        case .invalidQueueLimit(let n):
+            return "--record-queue must be at least 1 record (got \(n))"
         case .cannotOpenFile(let path, let code):
             return "cannot open record file \(path) for appending: \(String(cString: strerror(code))) — check the directory exists and is writable"
         case .cannotReadFile(let path, let code):

@@ -61,6 +61,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Answer each request only once its record is written to the --record file and committed to the --store (no loss on a crash; slower).")
     var recordSync = false
     @Option(help: "Records kept in memory (default 50000).") var memoryLimit: Int?
+    @Option(help: "Records the --record file's and the --store's writer each queue before the APNs listeners stop reading new requests until it catches up (default 65536).")
+    var recordQueue: Int?
     @Option(help: "Event-loop threads of the APNs listeners' own, HTTP/2's and HTTP/1.1's each (default: the process's shared loops, one per core).") var loops: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: ArgumentHelp(
@@ -336,6 +338,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--record-sync needs --record FILE or --store URL")
         }
         if let limit = try memoryLimit ?? env.int("MEMORY_LIMIT") { configuration.mock.memoryLimit = limit }
+        if let limit = try recordQueue ?? env.int("RECORD_QUEUE") { configuration.mock.recordQueueLimit = limit }
         configuration.server.loopCount = try loops ?? env.int("LOOPS")
         let level = logLevel ?? env["LOG_LEVEL"] ?? "info"
         let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]

@@ -27,6 +27,18 @@ struct StoreServeOptions: ParsableArguments {
             + "each change triggers (default 5).", valueName: "seconds"))
     var storeResync: Int?
 
+    @Option(name: .customLong("store-write-timeout"), help: ArgumentHelp(
+        "With --store, seconds a batch's write may take before the mock gives up on the connection, answers 500 "
+            + "InternalServerError while it cannot write, and retries on a new one (default 5).", valueName: "seconds"))
+    var storeWriteTimeout: Int?
+
+    /// The store writer's watchdog; a usage error below 1 second.
+    func writeTimeout(environment env: EnvironmentOptions) throws -> Duration {
+        let seconds = try storeWriteTimeout ?? env.int("STORE_WRITE_TIMEOUT") ?? 5
+        guard seconds >= 1 else { throw ValidationError("--store-write-timeout must be at least 1 second (got \(seconds))") }
+        return .seconds(seconds)
+    }
+
     /// How often the shared state is read again regardless of changes; a usage error below 1 second.
     func resync(environment env: EnvironmentOptions) throws -> Duration {
         let seconds = try storeResync ?? env.int("STORE_RESYNC") ?? 5
@@ -84,15 +96,18 @@ struct StoreServeOptions: ParsableArguments {
     func open(environment env: EnvironmentOptions, synchronousCommit: Bool) async throws -> PostgresRecordStore? {
         try checkRetention(environment: env, hasStore: store != nil || env["STORE"] != nil)
         guard let text = store ?? env["STORE"] else {
-            if instanceName != nil || storeNamespace != nil || layout.storeEvents != nil || layout.partitionSpan != nil {
+            if instanceName != nil || storeNamespace != nil || layout.storeEvents != nil || layout.partitionSpan != nil
+                || storeWriteTimeout != nil {
                 FileHandle.standardError.write(Data(
-                    "mockapns: --instance-name, --store-namespace, --store-events and --store-partition-span go with --store URL\n".utf8))
+                    "mockapns: --instance-name, --store-namespace, --store-events, --store-partition-span and "
+                        .appending("--store-write-timeout go with --store URL\n").utf8))
                 throw ExitCode(2)
             }
             return nil
         }
         let events = try layout.events(environment: env)
         let span = try layout.partitionSpanMillis(environment: env)
+        let writeTimeout = try writeTimeout(environment: env)
         let url: PostgresStoreURL
         do {
             url = try PostgresStoreURL(parsing: text)
@@ -102,7 +117,8 @@ struct StoreServeOptions: ParsableArguments {
         }
         let opened = PostgresRecordStore(url: url, instance: instanceName ?? env["INSTANCE_NAME"] ?? "starting",
                                          namespace: storeNamespace ?? env["STORE_NAMESPACE"] ?? "", events: events,
-                                         synchronousCommit: synchronousCommit, partitionSpanMillis: span, logger: StoreLogger.make())
+                                         synchronousCommit: synchronousCommit, partitionSpanMillis: span,
+                                         writeTimeout: writeTimeout, logger: StoreLogger.make())
         do {
             let versions = try await opened.open()
             let migrated = versions.from == versions.to ? "" : " (migrated from version \(versions.from))"

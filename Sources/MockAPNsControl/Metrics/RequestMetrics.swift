@@ -32,6 +32,10 @@ final class RequestMetrics: Sendable {
     private let recordsLost: Counter
     /// The file status's failures and losses already added to the counters (they only grow).
     private let fileReported = Locked<(failures: Int, lost: Int)>((0, 0))
+    /// The intake gate's series: whether the listeners hold input now, and how often they did.
+    private let intakeHeld: Gauge
+    private let intakeHolds: Counter
+    private let intakeReported = Locked(0)
     /// The `--store` series, when there is a store.
     private let store: StoreMetrics?
     /// The `--relay` series, when the pipeline relays.
@@ -58,6 +62,10 @@ final class RequestMetrics: Sendable {
             "Times the --record file became unwritable."))
         recordsLost = registry.makeCounter(descriptor: Self.name("records_lost", "total",
             "Records that never reached the --record file (held past the bound while it was unwritable, or at exit)."))
+        intakeHeld = registry.makeGauge(descriptor: Self.name("intake", "held",
+            "1 while a record writer's queue is full and the APNs listeners read no new requests (back-pressure)."))
+        intakeHolds = registry.makeCounter(descriptor: Self.name("intake_holds", "total",
+            "Times a full record queue (--record file or --store) made the APNs listeners stop reading until it caught up."))
         store = StoreMetrics(recorder: recorder, registry: registry)
         if let pipeline { relay = RelayMetrics(pipeline: pipeline, registry: registry) } else { relay = nil }
         self.webhooks = WebhookMetrics(webhooks: webhooks, registry: registry)
@@ -128,6 +136,13 @@ final class RequestMetrics: Sendable {
             if newFailures > 0 { fileFailures.increment(by: Int64(newFailures)) }
             if newLost > 0 { recordsLost.increment(by: Int64(newLost)) }
         }
+        intakeHeld.set(to: recorder.intake.isShut ? 1 : 0)
+        let holds = recorder.intake.timesShut
+        let newHolds = intakeReported.withLock { reported in
+            defer { reported = max(reported, holds) }
+            return max(0, holds - reported)
+        }
+        if newHolds > 0 { intakeHolds.increment(by: Int64(newHolds)) }
         store?.update()
         relay?.update()
         webhooks?.update()

@@ -12,8 +12,12 @@ import NIOHTTP1
 /// Faults map onto HTTP/1.1 as closely as it allows: `reset`, `goaway` and `drop` close the connection without an
 /// answer (HTTP/1.1 has no stream reset or GOAWAY), `stall` never answers (the connection waits until the client
 /// gives up or the endpoint stops), `delay` is waited out on the event loop before answering.
-final class APNsHTTP1Handler: ChannelInboundHandler, RemovableChannelHandler {
+///
+/// While the recorder's intake gate is shut (a record writer's queue is full) it holds the channel's `read`, so
+/// nothing more is read from the socket until the gate opens: back-pressure stops the input, never the loop.
+final class APNsHTTP1Handler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
     /// The request limits, the HTTP/2 listener's (see ``APNsHTTP1Configuration``).
@@ -30,6 +34,8 @@ final class APNsHTTP1Handler: ChannelInboundHandler, RemovableChannelHandler {
     private var remote = "unknown"
     private var isActive = false
     private var request = HTTP1RequestAssembly()
+    /// A `read` held while the intake gate is shut, passed on when it opens.
+    private var readHeld = false
 
     init(pipeline: Pipeline, connectionID: UInt64, limits: Limits) {
         self.apnsPipeline = pipeline
@@ -61,6 +67,30 @@ final class APNsHTTP1Handler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             finish(context: context)
         }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        let gate = apnsPipeline.recorder.intake
+        guard gate.isShut else {
+            context.read()
+            return
+        }
+        guard !readHeld else { return }
+        readHeld = true
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        gate.whenOpen {
+            bound.eventLoop.execute {
+                let (handler, context) = bound.value
+                handler.resumeReading(context: context)
+            }
+        }
+    }
+
+    /// The gate opened: passes the held `read` on (it is checked again there).
+    private func resumeReading(context: ChannelHandlerContext) {
+        guard readHeld else { return }
+        readHeld = false
+        if isActive { read(context: context) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

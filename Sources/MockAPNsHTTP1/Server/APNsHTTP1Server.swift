@@ -48,6 +48,7 @@ public final class APNsHTTP1Server: Sendable {
         self.configuration = configuration
         self.logger = logger
         nextConnectionID = Atomic(configuration.firstConnectionID)
+        BlockingCheck.installLoopThreadCheck { MultiThreadedEventLoopGroup.currentEventLoop != nil }
     }
 
     /// The bound port while running, else nil.

@@ -34,6 +34,7 @@ public final class MockAPNsServer: Sendable {
         transportConfiguration.idleTimeout = configuration.idleTimeout
         transportConfiguration.timeoutGoAwayDebugData = Pipeline.reasonBody(APNsReason.idleTimeout.rawValue, timestamp: nil)
         transportConfiguration.logger = logger
+        transportConfiguration.intakeGate = mock.recorder.intake
         if let loops = configuration.loopCount {
             transportConfiguration.loopCount = loops
         } else {

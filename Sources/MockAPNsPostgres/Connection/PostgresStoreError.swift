@@ -44,6 +44,15 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
     static func describing(_ error: any Error, store: String) -> PostgresStoreError {
         if let known = error as? PostgresStoreError { return known }
         if error is PostgresConnectionLost { return closed(store) }
+        if let stalled = error as? PostgresStatementStalled, stalled.backendsLeft > 0 {
+            return .unavailable("PostgreSQL at \(store): waiting for the server process of a connection that stopped "
+                + "answering to end, so that its last batch can be checked before it is written again")
+        }
+        if let stalled = error as? PostgresStatementStalled {
+            return .unavailable("PostgreSQL at \(store) stopped answering in the middle of a statement (nothing for "
+                + "\(stalled.after.formattedSeconds)); closed the connection and opening a new one — is the server overloaded, "
+                + "stopped or cut off?")
+        }
         guard let error = error as? PSQLError else { return .unavailable("PostgreSQL at \(store): \(error)") }
         switch error.code {
         case .server:
@@ -72,5 +81,14 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
         default:
             return .unavailable("PostgreSQL at \(store) failed: \(error.code)")
         }
+    }
+}
+
+extension Duration {
+    /// "5 s", "0.5 s".
+    var formattedSeconds: String {
+        let (seconds, attoseconds) = components
+        let millis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return millis % 1000 == 0 ? "\(millis / 1000) s" : "\(Double(millis) / 1000) s"
     }
 }

@@ -31,7 +31,7 @@ public final class PostgresSharedState: SharedStateStore {
         self.namespace = namespace
         self.events = events
         self.logger = logger
-        session = PostgresSession(url: url, logger: logger)
+        session = PostgresSession(url: url, logger: logger, applicationName: "mockapns shared state")
     }
 
     public var label: String { url.redacted }
@@ -337,7 +337,7 @@ public final class PostgresSharedState: SharedStateStore {
         return Task {
             while !Task.isCancelled {
                 do {
-                    let connection = try await PostgresConnection.connect(configuration: try PostgresSession.configuration(for: url), id: 1, logger: logger)
+                    let connection = try await PostgresConnection.connect(configuration: try PostgresSession.configuration(for: url, applicationName: "mockapns shared state events"), id: 1, logger: logger)
                     defer { Task { try? await connection.close() } }
                     wake.yield()   // (re)connected: a notification may have been missed meanwhile
                     try await connection.listen(on: StoreSchema.sharedStateChannel) { notifications in

@@ -7,7 +7,7 @@ extension PostgresRecordStore {
     func ensurePartitions(around times: [Int64]) async throws {
         let logger = self.logger
         if partitions.withLock({ $0.span }) == nil {
-            let span = try await run { connection in
+            let span = try await run(timeout: writeTimeout) { connection in
                 try await connection.query("SELECT value::bigint FROM mockapns_store_settings WHERE name = 'partition_span_ms'",
                                            logger: logger).collect().first?.decode(Int64.self)
             }
@@ -15,7 +15,7 @@ extension PostgresRecordStore {
         }
         let missing = partitions.withLock { $0.missing(around: times) }
         guard !missing.isEmpty else { return }
-        try await run { connection in
+        try await run(timeout: writeTimeout) { connection in
             for start in missing {
                 _ = try await connection.query("SELECT mockapns_records_partition(\(start))", logger: logger).collect()
             }

@@ -55,21 +55,30 @@ public final class PostgresRecordStore: RecordStore {
     /// How many search blocks one step of a word search reads (newest first); a test lowers it to page through
     /// blocks.
     let searchBlocksPerStep: Int
+    /// The writer's watchdog (`--store-write-timeout`): a batch's transaction, or the check of a batch whose commit is
+    /// uncertain, that has not finished by then is abandoned and its connection closed. The writer then holds the
+    /// batch, answers 500 while it cannot write, and retries on a new connection.
+    public let writeTimeout: Duration
+    /// The default ``writeTimeout``: a batch of 2 000 records commits in milliseconds on a healthy server.
+    public static let defaultWriteTimeout: Duration = .seconds(5)
 
     /// A store on `url` for `instance` in `namespace`; nothing is opened until ``open()`` or the first use.
     public convenience init(url: PostgresStoreURL, instance: String, namespace: String = "", events: StoreEvents = .notify,
                             synchronousCommit: Bool = true, partitionSpanMillis: Int64? = nil,
+                            writeTimeout: Duration = PostgresRecordStore.defaultWriteTimeout,
                             logger: Logger = Logger(label: "mockapns.store")) {
         self.init(url: url, instance: instance, namespace: namespace, events: events, synchronousCommit: synchronousCommit,
-                  partitionSpanMillis: partitionSpanMillis, searchBlocksPerStep: 64, logger: logger)
+                  partitionSpanMillis: partitionSpanMillis, searchBlocksPerStep: 64, writeTimeout: writeTimeout, logger: logger)
     }
 
-    /// `init(url:instance:namespace:events:synchronousCommit:partitionSpanMillis:logger:)` reading
+    /// `init(url:instance:namespace:events:synchronousCommit:partitionSpanMillis:writeTimeout:logger:)` reading
     /// `searchBlocksPerStep` blocks a step of a word search.
     init(url: PostgresStoreURL, instance: String, namespace: String = "", events: StoreEvents = .notify,
          synchronousCommit: Bool = true, partitionSpanMillis: Int64? = nil, searchBlocksPerStep: Int,
+         writeTimeout: Duration = PostgresRecordStore.defaultWriteTimeout,
          logger: Logger = Logger(label: "mockapns.store")) {
         self.url = url
+        self.writeTimeout = writeTimeout
         self.searchBlocksPerStep = max(1, searchBlocksPerStep)
         self.events = events
         self.synchronousCommit = synchronousCommit
@@ -77,8 +86,8 @@ public final class PostgresRecordStore: RecordStore {
         instanceName = Locked(instance)
         self.namespace = namespace
         self.logger = logger
-        session = PostgresSession(url: url, logger: logger)
-        pruneSession = PostgresSession(url: url, logger: logger)
+        session = PostgresSession(url: url, logger: logger, applicationName: "mockapns records")
+        pruneSession = PostgresSession(url: url, logger: logger, applicationName: "mockapns prune")
     }
 
     /// The database, without its password.
@@ -173,6 +182,8 @@ public final class PostgresRecordStore: RecordStore {
     /// written twice.
     public func append(_ batch: [RecordedRequest]) async throws {
         var batch = batch
+        // A connection the watchdog abandoned may still commit once its server process runs again: end it first.
+        try await session.endStalledBackends(timeout: writeTimeout)
         if let uncertain = uncertainBatch.withLock({ $0 }), batch.contains(where: { $0.seq == uncertain.seq }) {
             if try await holds(seq: uncertain.seq, receivedAtMillis: uncertain.receivedAtMillis) {
                 batch.removeAll { $0.seq <= uncertain.seq }
@@ -205,7 +216,7 @@ public final class PostgresRecordStore: RecordStore {
     /// next value before the COPY to its value after; other instances' ids in between only widen the range).
     private func write(_ rows: ByteBuffer, words: String) async throws {
         let logger = self.logger, namespace = self.namespace, synchronous = synchronousCommit
-        try await session.run { connection in
+        try await session.run(timeout: writeTimeout) { connection in
             try await connection.transaction(logger: logger) {
                 if !synchronous { _ = try await connection.query("SET LOCAL synchronous_commit = off", logger: logger).collect() }
                 // The lowest id the COPY can take, read without taking one (the sequence caches one value at a time,
@@ -234,7 +245,7 @@ public final class PostgresRecordStore: RecordStore {
         query.add("seq = ", Int64(bitPattern: seq))
         query.add("received_ms = ", receivedAtMillis)
         return try await !rows(PostgresQuery(unsafeSQL: "SELECT 1 FROM mockapns_records WHERE \(query.conditions) LIMIT 1",
-                                             binds: query.binds)).isEmpty
+                                             binds: query.binds), timeout: writeTimeout).isEmpty
     }
 
     /// The columns each COPY row fills, in order (the id is the table's own).
@@ -402,13 +413,14 @@ public final class PostgresRecordStore: RecordStore {
 
     // MARK: - Helpers
 
-    func run<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await session.run(body)
+    func run<Result: Sendable>(timeout: Duration? = nil,
+                               _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await session.run(timeout: timeout, body)
     }
 
-    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+    func rows(_ query: PostgresQuery, timeout: Duration? = nil) async throws -> [PostgresRow] {
         let logger = self.logger
-        return try await session.run { connection in try await connection.query(query, logger: logger).collect() }
+        return try await session.run(timeout: timeout) { connection in try await connection.query(query, logger: logger).collect() }
     }
 
     @discardableResult

@@ -108,34 +108,53 @@ final class RecorderTests: LeakCheckedTestCase {
         XCTAssertEqual(Set(try lines.map { try RecordedRequest(jsonLine: Array($0.utf8)).seq }).count, threads * perThread)
     }
 
-    /// A disk slower than the traffic holds the recording threads back once the file's queue is full, instead of
-    /// the queue growing without bound; when the disk catches up, every record reaches the file, in order.
-    func testSlowFileHoldsAppendsBackAtItsQueueLimitAndLosesNothing() throws {
+    /// A disk slower than the traffic shuts the recorder's intake gate once the file's queue is full, instead of
+    /// the queue growing without bound or the appending thread waiting (it may be an event loop the writer needs):
+    /// appends return at once, the gate opens as soon as the writer takes the queue, and every record reaches the
+    /// file, in order.
+    func testSlowFileShutsTheIntakeGateAtItsQueueLimitAndLosesNothing() throws {
         let path = try makeTestDirectory("slow", file: "slow.jsonl")
         let disk = DispatchSemaphore(value: 0)
-        let limit = 100, total = 1_000
-        let recorder = try Recorder(memoryLimit: 10, filePath: path, fileQueueLimit: limit, beforeFileBatch: { disk.wait() })
+        let atDisk = DispatchSemaphore(value: 0)
+        let limit = 100
+        let recorder = try Recorder(memoryLimit: 10, filePath: path, fileQueueLimit: limit, beforeFileBatch: {
+            atDisk.signal()
+            disk.wait()
+        })
         addTeardownBlock { recorder.shutdown() }
-        let appended = Locked(0)
-        let producerDone = DispatchSemaphore(value: 0)
-        let producer = Thread {
-            for _ in 0..<total {
-                recorder.append(Self.sample())
-                appended.withLock { $0 += 1 }
-            }
-            producerDone.signal()
-        }
-        producer.start()
-        Thread.sleep(forTimeInterval: 0.5)   // the writer holds one batch at the "disk"; the queue fills behind it
-        let held = appended.withLock { $0 }
-        XCTAssertGreaterThanOrEqual(held, limit, "the queue fills up to its limit")
-        XCTAssertLessThanOrEqual(held, 2 * limit + 1, "one batch at the disk and one full queue at most")
-        for _ in 0..<total { disk.signal() }   // the disk catches up
-        XCTAssertEqual(producerDone.wait(timeout: .now() + 30), .success)
+        recorder.append(Self.sample())
+        XCTAssertEqual(atDisk.wait(timeout: .now() + 10), .success, "the writer takes the first record to the disk")
+        for _ in 0..<(limit - 1) { recorder.append(Self.sample()) }
+        XCTAssertFalse(recorder.intake.isShut, "below the limit the gate stays open")
+        recorder.append(Self.sample())
+        XCTAssertTrue(recorder.intake.isShut, "at the limit the gate shuts")
+        recorder.append(Self.sample())   // what is already read when it shuts is still taken, at once
+        let opened = DispatchSemaphore(value: 0)
+        recorder.intake.whenOpen { opened.signal() }
+        XCTAssertEqual(opened.wait(timeout: .now() + 0.2), .timedOut, "the gate stays shut while the disk holds the writer")
+        disk.signal()   // the first batch is written; the writer takes the queue
+        XCTAssertEqual(opened.wait(timeout: .now() + 30), .success, "the gate opens once the writer takes the queue")
+        XCTAssertFalse(recorder.intake.isShut)
+        XCTAssertEqual(recorder.intake.timesShut, 1)
+        for _ in 0..<10 { disk.signal() }   // the disk catches up
         recorder.flush()
-        XCTAssertEqual(appended.withLock { $0 }, total)
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        XCTAssertEqual(try lines.map { try RecordedRequest(jsonLine: Array($0.utf8)).seq }, (1...UInt64(total)).map { $0 })
+        XCTAssertEqual(try lines.map { try RecordedRequest(jsonLine: Array($0.utf8)).seq }, (1...UInt64(limit + 2)).map { $0 })
+    }
+
+    /// `flushed()` suspends rather than blocking: many flushes wait at once on a two-thread pool without starving
+    /// the writer.
+    func testAsyncFlushesWaitWithoutHoldingThreads() async throws {
+        let path = try makeTestDirectory("flushed", file: "flushed.jsonl")
+        let recorder = try Recorder(memoryLimit: 10, filePath: path)
+        for _ in 0..<1_000 { recorder.append(Self.sample()) }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<64 { group.addTask { await recorder.flushed() } }
+        }
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 1_000)
+        await recorder.close()
+        await recorder.flushed()   // after close: returns at once
     }
 
     func testFileRecordsCarryLintFindings() throws {

@@ -18,7 +18,7 @@ extension Recorder {
         else { return [] }
         let descriptor = open(filePath, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .cannotOpenFile(path: filePath, errno: errno) }
-        defer { close(descriptor) }
+        defer { closeDescriptor(descriptor) }
         var found: [FollowedRecord] = []
         try RecordFileScanner.lines(descriptor: descriptor, path: filePath, from: index.entries[block].offset,
                                     to: index.end) { line throws(RecorderError) in
@@ -30,4 +30,13 @@ extension Recorder {
         }
         return found
     }
+}
+
+/// `close(2)`, named apart from ``Recorder/close()``.
+private func closeDescriptor(_ descriptor: Int32) {
+    #if canImport(Glibc)
+    _ = Glibc.close(descriptor)
+    #elseif canImport(Darwin)
+    _ = Darwin.close(descriptor)
+    #endif
 }

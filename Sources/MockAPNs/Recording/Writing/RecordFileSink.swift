@@ -128,7 +128,8 @@ final class RecordFileSink: BatchSink, @unchecked Sendable {
     }
 
     func fallingBehindSentence(queueLimit: Int) -> String? {
-        "the record file is falling behind (\(queueLimit) records were waiting); new requests wait while it catches up"
+        "the record file is falling behind (\(queueLimit) records were waiting); the APNs listeners read no new requests "
+            + "while it catches up"
     }
 
     func recoveredSentence(written: Int, lost: Int) -> String {
