@@ -91,13 +91,17 @@ SWIFT_TEST = MOCKAPNS_PYTHON=$(abspath $(PYTHON)) $(SWIFT) test --skip-build
 PARALLEL   = --parallel --num-workers $(or $(TEST_WORKERS),4)
 
 ## test-unit: the in-memory tier (model, pipeline, embedded HTTP/2, CLI in process, routes without a socket): the
-## developer loop, under 3 minutes after a build.
+## developer loop, under 3 minutes after a build. First two static checks for a Mac's build, which no machine here
+## runs: no two paths, targets or build products differ only in case (scripts/check-case-collisions.py), and no
+## Swift file has a Glibc import or glibc-only form that macOS would compile (scripts/check-glibc-imports.py).
 # The mock's suites that put a server on a socket (TestServer) or start a peer; the rest of MockAPNsTests is in memory.
 MOCK_SOCKET_SUITES := WireConformanceTests|H2loadWireTests|KalykeWireTests|BadInputTests|ConnectionRuleTests|CurlWireTests|PyapnsClientWireTests|AioapnsWireTests|PipelineTests|RefusedRequestRecordingTests|RecordFileFailureTests|LeakCheckTests
 # MockAPNsRelayTests: the configuration's checks are in memory; APNsClientRelayTests relays to a TestServer (integration).
 UNIT_SUITES := JSONTests|APNsModelTests|DeviceSimulationTests|APNsCryptoTests|MockAPNsCLITests|FuzzRegressionTests|MockAPNsTests\.(?!($(MOCK_SOCKET_SUITES))/)|HTTP2Tests\.(EmbeddedConnectionTests|EmbeddedTLSTests|HeaderBlockBuilderTests|StreamLimitGateTests|NIOChannelDriverTests|ClientLoopsTests)/|MockAPNsRelayTests\.RelayConfigurationTests/
 test-unit: build-tests test-unit-only
 test-unit-only:
+	python3 scripts/check-case-collisions.py
+	python3 scripts/check-glibc-imports.py
 	$(SWIFT_TEST) $(PARALLEL) --filter '$(UNIT_SUITES)' --xunit-output .build/xunit-unit.xml
 
 ## test-integration: real peers, processes, sockets, PostgreSQL, browsers and the wire corpus over sockets; the suites
@@ -109,15 +113,17 @@ test-integration-only:
 	$(SWIFT_TEST) $(PARALLEL) --skip '$(UNIT_SUITES)' --skip '$(SERIAL_SUITES)' --xunit-output .build/xunit-integration.xml
 	set -o pipefail; $(SWIFT_TEST) --filter '$(SERIAL_SUITES)' 2>&1 | tee .build/test-serial.log
 
-## test-docs: every "apns-rules §N" citation names a section of docs/apns-rules.md (scripts/check-rule-refs.py, and
-## its own tests), and every code block of README.md, CONTRIBUTING.md, docs/*.md and Examples/*/README.md still works
-## (scripts/doc-snippets.py): Swift blocks are Tests/DocSnippetTests, compiled and run with the rest (this checks the
-## files match the documents), shell blocks run against a mock on free ports, transcripts compared with what the
-## command prints now, Python/Go/Node blocks run as tests with the kits (kits/).
+## test-docs: every "apns-rules §N" citation names a section of docs/apns-rules.md (scripts/check-rule-refs.py; its
+## own tests run here, with those of the unit tier's two checks), and every code block of README.md, CONTRIBUTING.md,
+## docs/*.md and Examples/*/README.md still works (scripts/doc-snippets.py): Swift blocks are Tests/DocSnippetTests,
+## compiled and run with the rest (this checks the files match the documents), shell blocks run against a mock on
+## free ports, transcripts compared with what the command prints now, Python/Go/Node blocks run as tests with the
+## kits (kits/).
 test-docs: build-tests test-docs-only
 test-docs-only: kits/python/.venv/.installed lint-workflows
 	python3 scripts/check-rule-refs.py
-	$(KIT_PY_VENV)/bin/python -m pytest -p no:cacheprovider scripts/test-check-rule-refs.py
+	$(KIT_PY_VENV)/bin/python -m pytest -p no:cacheprovider scripts/test-check-rule-refs.py \
+		scripts/test-check-case-collisions.py scripts/test-check-glibc-imports.py
 	python3 scripts/doc-snippets.py swift --check
 	python3 scripts/doc-snippets.py shell --mockapns .build/debug/mockapns
 	python3 scripts/doc-snippets.py yaml --python $(VENV)/bin/python --actionlint $(VENV)/bin/actionlint

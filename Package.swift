@@ -11,19 +11,16 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "MockAPNs",
     platforms: [.macOS(.v15)],
+    // What a user's package depends on: the test kit, the sender library and the command line. Every other module is
+    // an implementation part of these, and what a user needs of it comes through them (the model with the client; the
+    // simulator's value types, the fault, device and record values and the relay's configuration with the kit, by
+    // name: Sources/APNsTesting/Exports/ReExports.swift). FuzzHarness is here only for the package in Fuzz/.
     products: [
-        .library(name: "JSON", targets: ["JSON"]),
-        .library(name: "APNsModel", targets: ["APNsModel"]),
-        .library(name: "DeviceSimulation", targets: ["DeviceSimulation"]),
-        .library(name: "APNsCrypto", targets: ["APNsCrypto"]),
-        .library(name: "HTTP2", targets: ["HTTP2"]),
-        .library(name: "MockAPNs", targets: ["MockAPNs"]),
-        .library(name: "MockAPNsHTTP2", targets: ["MockAPNsHTTP2"]),
-        .library(name: "MockAPNsHTTP1", targets: ["MockAPNsHTTP1"]),
-        .library(name: "APNsClient", targets: ["APNsClient"]),
-        .library(name: "MockAPNsRelay", targets: ["MockAPNsRelay"]),
+        // A sender's XCTest / Swift Testing suites: the in-process mock, assertions, faults, APNsClient.
         .library(name: "APNsTesting", targets: ["APNsTesting"]),
-        .executable(name: "mockapns", targets: ["mockapns"]),
+        // The sender library: the client and the model it re-exports (push types, reasons, `JSONValue`).
+        .library(name: "APNsClient", targets: ["APNsClient"]),
+        .executable(name: "mockapns", targets: ["MockAPNsTool"]),
         // The fuzz targets' logic, for the libFuzzer package in Fuzz/ (a separate package, so fuzz executables and
         // their sanitizer flags stay out of this build); not an API for senders.
         .library(name: "FuzzHarness", targets: ["FuzzHarness"]),
@@ -49,7 +46,7 @@ let package = Package(
         .systemLibrary(
             name: "CNghttp2",
             pkgConfig: "libnghttp2",
-            providers: [.apt(["libnghttp2-dev"]), .brew(["nghttp2"])]
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]
         ),
         .systemLibrary(
             name: "COpenSSL",
@@ -273,8 +270,10 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
-        // The `mockapns` executable: one file that runs MockAPNsCLI's root command. → MockAPNsCLI
-        .executableTarget(name: "mockapns", dependencies: ["MockAPNsCLI"], swiftSettings: strict),
+        // The `mockapns` executable (product `mockapns`): one file that runs MockAPNsCLI's root command. Its module is
+        // not called `mockapns`: that and `MockAPNs` are one folder on a case-insensitive file system (macOS's
+        // default; scripts/check-case-collisions.py). → MockAPNsCLI
+        .executableTarget(name: "MockAPNsTool", dependencies: ["MockAPNsCLI"], swiftSettings: strict),
 
         // A trivial-handler HTTP/2 server for `make bench-transport` (measures HTTP2 alone).
         .executableTarget(name: "HTTP2BenchServer", dependencies: ["HTTP2"], path: "bench/HTTP2BenchServer", swiftSettings: strict),

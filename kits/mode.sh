@@ -16,7 +16,16 @@ kit_mode() {
         export MOCKAPNS_IMAGE=${2:-${MOCKAPNS_IMAGE:-mockapns:latest}}
         # Podman here needs the project's settings (runc, cgroupfs); /etc is left alone.
         export CONTAINERS_CONF=${CONTAINERS_CONF:-$ROOT/scripts/image/containers.conf}
-        local engine=${MOCKAPNS_CONTAINER_ENGINE:-$(command -v podman || command -v docker || true)}
+        # The engine the kits pick: podman or docker, and with both the one whose `info` answers, podman first.
+        local engine=${MOCKAPNS_CONTAINER_ENGINE:-} podman docker
+        if [ -z "$engine" ]; then
+            podman=$(command -v podman || true)
+            docker=$(command -v docker || true)
+            engine=${podman:-$docker}
+            if [ -n "$podman" ] && [ -n "$docker" ] && ! "$podman" info >/dev/null 2>&1 && "$docker" info >/dev/null 2>&1; then
+                engine=$docker
+            fi
+        fi
         [ -n "$engine" ] || die "container mode needs podman or docker on PATH (or MOCKAPNS_CONTAINER_ENGINE)"
         "$engine" image inspect "$MOCKAPNS_IMAGE" >/dev/null 2>&1 || die "$engine has no image $MOCKAPNS_IMAGE: make image builds mockapns:latest"
         # The suite must need the image only: no binary, no credentials from the checkout.

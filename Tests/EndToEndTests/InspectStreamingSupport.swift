@@ -61,7 +61,7 @@ enum PeakMemory {
     struct Usage {
         /// Exit status.
         let status: Int32
-        /// Peak resident set size in kilobytes (`ru_maxrss`).
+        /// Peak resident set size in kilobytes (from `ru_maxrss`, which Linux gives in KiB and Darwin in bytes).
         let peakKB: Int
     }
 
@@ -69,7 +69,11 @@ enum PeakMemory {
     /// returns its exit status and peak RSS.
     static func run(_ arguments: [String], stdoutPath: String? = nil) throws -> Usage {
         let binary = try InspectCLI.binary.path
+        #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
+        #elseif canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil   // an opaque pointer there, which _init allocates
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -78,7 +82,12 @@ enum PeakMemory {
         let argv: [UnsafeMutablePointer<CChar>?] = ([binary] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
+        #if canImport(Glibc)
         let spawned = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+        #elseif canImport(Darwin)
+        // Darwin's module does not give Swift `environ`.
+        let spawned = posix_spawn(&pid, binary, &actions, nil, argv, _NSGetEnviron().pointee)
+        #endif
         guard spawned == 0 else { throw SpawnFailure(binary: binary, code: spawned) }
         var status: Int32 = 0
         var usage = rusage()
@@ -86,7 +95,12 @@ enum PeakMemory {
             guard errno == EINTR else { throw SpawnFailure(binary: binary, code: errno) }
         }
         let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Usage(status: exit, peakKB: Int(usage.ru_maxrss))
+        #if canImport(Darwin)
+        let peakKB = Int(usage.ru_maxrss) / 1024
+        #else
+        let peakKB = Int(usage.ru_maxrss)
+        #endif
+        return Usage(status: exit, peakKB: peakKB)
     }
 
     /// `posix_spawn` or `wait4` failed.

@@ -51,6 +51,7 @@ final class ServeDescriptorLimitTests: LeakCheckedTestCase {
         // One warning for all those connections (rate-limited to one a minute).
         let text = serve.process.stdout + serve.process.stderr
         XCTAssertEqual(text.components(separatedBy: "out of file descriptors").count - 1, 1, text)
+        XCTAssertTrue(text.contains("descriptor limit (RLIMIT_NOFILE) is 128: raise it with `ulimit -n"), text)
 
         // Once some clients leave, a new one gets in.
         for connection in held.prefix(10) { connection.close() }

@@ -2,6 +2,8 @@ import Foundation
 import PeerSupport
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A throwaway PostgreSQL cluster for the store's tests: `initdb` into a temporary directory, `pg_ctl start` on a
@@ -133,7 +135,11 @@ public final class PostgresCluster: Sendable {
 
     /// Runs `argv` with `posix_spawn`, its output discarded, and waits for it with `waitpid`; returns its exit status.
     private static func spawnAndWait(_ argv: [String]) throws -> Int32 {
+        #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
+        #elseif canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil   // an opaque pointer there, which _init allocates
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd: Int32 in [0, 1, 2] {
@@ -142,7 +148,12 @@ public final class PostgresCluster: Sendable {
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         var pid: pid_t = 0
+        #if canImport(Glibc)
         let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
+        #elseif canImport(Darwin)
+        // Darwin's module does not give Swift `environ`.
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, _NSGetEnviron().pointee)
+        #endif
         guard spawned == 0 else { throw ClusterError("cannot run \(argv[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

@@ -4,7 +4,11 @@
 // Usage: HTTP2BenchServer [--cert server.pem --key server-key.pem] [--port 8443] [--host 127.0.0.1]
 //                         [--threads N] [--h2c]
 // Prints "listening on PORT" once ready, then serves until killed.
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTP2
 
 /// Answers 200 with no body, synchronously on the loop thread.

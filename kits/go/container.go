@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -44,7 +45,9 @@ type containerServer struct {
 }
 
 // findEngine returns the container engine's executable: explicit (WithContainerEngine or
-// $MOCKAPNS_CONTAINER_ENGINE) when given, else podman, else docker on PATH.
+// $MOCKAPNS_CONTAINER_ENGINE) when given, else podman or docker, whichever is on PATH. With both on PATH it is the
+// one that answers (`info`), podman first: on a Mac, podman may be installed with its machine stopped while Docker
+// Desktop runs. When neither answers it is podman, whose own error then says why.
 func findEngine(explicit, image string) (string, error) {
 	if explicit != "" {
 		path, err := exec.LookPath(explicit)
@@ -54,14 +57,52 @@ func findEngine(explicit, image string) (string, error) {
 		}
 		return path, nil
 	}
+	var found []string
 	for _, name := range []string{"podman", "docker"} {
 		if path, err := exec.LookPath(name); err == nil {
-			return path, nil
+			found = append(found, path)
 		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 2:
+		return answeringEngine(found), nil
 	}
 	return "", fmt.Errorf("the mock should run from the image %s (MOCKAPNS_IMAGE or WithImage), but neither podman nor "+
 		"docker is on PATH. Either install one (or set MOCKAPNS_CONTAINER_ENGINE to its path), or run the mockapns "+
 		"binary instead: unset MOCKAPNS_IMAGE and set MOCKAPNS_BIN=/path/to/mockapns (or put it on PATH)", image)
+}
+
+// engineProbeTimeout bounds one `info` of answeringEngine: a first podman start sets up its storage.
+const engineProbeTimeout = 15 * time.Second
+
+var (
+	answeringMu     sync.Mutex
+	answeringPicked = map[string]string{} // PATH, DOCKER_HOST and CONTAINER_HOST → the engine picked for them
+)
+
+// answeringEngine returns the first of engines whose `info` succeeds (asked once per PATH, DOCKER_HOST and
+// CONTAINER_HOST in a test process), else the first.
+func answeringEngine(engines []string) string {
+	key := os.Getenv("PATH") + "\x00" + os.Getenv("DOCKER_HOST") + "\x00" + os.Getenv("CONTAINER_HOST")
+	answeringMu.Lock()
+	defer answeringMu.Unlock()
+	if picked, ok := answeringPicked[key]; ok {
+		return picked
+	}
+	picked := engines[0]
+	for _, engine := range engines {
+		ctx, cancel := context.WithTimeout(context.Background(), engineProbeTimeout)
+		err := exec.CommandContext(ctx, engine, "info").Run()
+		cancel()
+		if err == nil {
+			picked = engine
+			break
+		}
+	}
+	answeringPicked[key] = picked
+	return picked
 }
 
 // enginesOnPath says which container engines the no-binary error can point at.

@@ -37,6 +37,29 @@ func TestWithNeitherABinaryNorAnEngineTheErrorGivesBothWays(t *testing.T) {
 	}
 }
 
+func TestWithBothEnginesOnPathTheOneThatAnswersIsPicked(t *testing.T) {
+	t.Setenv("MOCKAPNS_CONTAINER_ENGINE", "")
+	// Exit status of each fake engine's `info`: podman's machine stopped while Docker Desktop runs, both up, both down.
+	for _, c := range []struct{ podman, docker, want string }{
+		{podman: "1", docker: "0", want: "docker"},
+		{podman: "0", docker: "0", want: "podman"},
+		{podman: "1", docker: "1", want: "podman"},
+	} {
+		dir := t.TempDir()
+		for name, status := range map[string]string{"podman": c.podman, "docker": c.docker} {
+			script := "#!/bin/sh\n[ \"$1\" = info ] && exit " + status + "\nexit 0\n"
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Setenv("PATH", dir)
+		got, err := mockapnstest.ContainerEngine()
+		if err != nil || got != filepath.Join(dir, c.want) {
+			t.Errorf("podman info exits %s, docker info %s: picked %q (%v); want %s", c.podman, c.docker, got, err, c.want)
+		}
+	}
+}
+
 func TestContainerModeSendsTheControlTokenItMade(t *testing.T) {
 	onlyIn(t, "container", "the image's control plane listens on 0.0.0.0 and needs a token; a local binary's does not")
 	mock := mockapnstest.Start(t)

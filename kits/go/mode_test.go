@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	mockapnstest "github.com/mockapns/mockapns/kits/go"
 )
 
 // The suite runs in one of two modes, as the kit does: against the mockapns binary (MOCKAPNS_BIN), or against its
@@ -29,19 +31,15 @@ func onlyIn(t *testing.T, mode, why string) {
 	}
 }
 
-// engine is the container engine the kit picks: MOCKAPNS_CONTAINER_ENGINE, else podman, else docker.
+// engine is the container engine the kit picks: MOCKAPNS_CONTAINER_ENGINE, else podman or docker on PATH (with
+// both, the one that answers).
 func engine(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{os.Getenv("MOCKAPNS_CONTAINER_ENGINE"), "podman", "docker"} {
-		if name == "" {
-			continue
-		}
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
+	path, err := mockapnstest.ContainerEngine()
+	if err != nil {
+		t.Fatalf("container mode needs podman or docker on PATH (or MOCKAPNS_CONTAINER_ENGINE): %v", err)
 	}
-	t.Fatal("container mode needs podman or docker on PATH (or MOCKAPNS_CONTAINER_ENGINE)")
-	return ""
+	return path
 }
 
 // kitContainers lists the names of the containers the kit started in this test process that still exist.

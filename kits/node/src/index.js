@@ -31,7 +31,7 @@ const dispose = Symbol.dispose ?? Symbol.for('nodejs.dispose');
  * @property {string} [image] run the mock from this container image (e.g. 'mockapns:latest', which `make image`
  *   builds) with podman or docker instead of a binary; default `$MOCKAPNS_IMAGE` unless `bin` is given
  * @property {string} [engine] the container engine (podman, docker or a path); default
- *   `$MOCKAPNS_CONTAINER_ENGINE`, else podman, else docker on PATH
+ *   `$MOCKAPNS_CONTAINER_ENGINE`, else podman or docker on PATH (with both, the one that answers, podman first)
  * @property {boolean} [appleHosts] also serve Apple's own host names (api.push.apple.com, …) under a private CA made
  *   for this mock, so `mock.intercept()` can route a sender with Apple's URLs hard-coded to it
  * @property {string} [certsDir] the test credentials folder; default `$MOCKAPNS_CERTS_DIR`, else `certs/` beside or

@@ -1,5 +1,5 @@
 // Binary mode: `mockapns serve` as a child process of the test.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { MockAPNsError } from './errors.js';
@@ -7,6 +7,8 @@ import { onExit, sleep, within } from './util.js';
 
 /** How much of the server's stderr an error quotes. */
 const STDERR_KEPT = 8 * 1024;
+/** How long the exit hook waits after SIGTERM before SIGKILL, in ms. */
+const EXIT_GRACE = 1000;
 
 /** One `mockapns serve` process in its own temporary folder: its exit, its stderr (a file, which outlives the test
  * process, where a pipe would break the server's last write), and stopping it. */
@@ -32,9 +34,9 @@ export class ServerProcess {
     this.forget = onExit(() => {
       if (!this.exit) {
         this.child.kill('SIGTERM');
-        // A SIGTERM that reaches serve right after its ready file, before its handler is in place, is lost: give it
-        // a second, then SIGKILL.
-        if (!goneWithin(this.pid, 1000)) this.child.kill('SIGKILL');
+        // SIGTERM lets serve flush its recording. One that reaches it right after its ready file, before its handler
+        // is in place, is lost: so SIGKILL after a grace of EXIT_GRACE ms, on every system.
+        if (!goneWithin(this.pid, EXIT_GRACE)) this.child.kill('SIGKILL');
       }
       fs.rmSync(this.dir, { recursive: true, force: true });
     });
@@ -127,19 +129,38 @@ export class ServerProcess {
   }
 }
 
-/** Whether process `pid` (a child of this process) exits within `ms`, waiting synchronously, as an exit hook must:
- * gone, or on Linux a zombie (nobody reaps it while this process runs). Without /proc it cannot tell: false. */
+/** Whether process `pid` (a child of this process) exits within `ms`, waiting synchronously, as an exit hook must.
+ * It has exited once it is gone or a zombie (nobody reaps it while this process runs, so it stays one). */
 function goneWithin(pid, ms) {
-  if (!fs.existsSync('/proc/self')) return false;
   const pause = new Int32Array(new SharedArrayBuffer(4));
   const deadline = Date.now() + ms;
   for (;;) {
+    if (exited(pid)) return true;
+    if (Date.now() >= deadline) return false;
+    Atomics.wait(pause, 0, 0, 20);
+  }
+}
+
+/** Whether process `pid` is gone or a zombie: its state from /proc on Linux, else from `ps` (macOS has no /proc);
+ * false while it runs, or when neither can say. */
+function exited(pid) {
+  if (fs.existsSync('/proc/self')) {
     try {
-      if (/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))) return true;
+      return /^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
     } catch {
       return true;
     }
-    if (Date.now() >= deadline) return false;
-    Atomics.wait(pause, 0, 0, 20);
+  }
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return error.code === 'ESRCH';
+  }
+  try {
+    const state = execFileSync('ps', ['-o', 'stat=', '-p', String(pid)],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 });
+    return state.trim().startsWith('Z');
+  } catch {
+    return false;
   }
 }

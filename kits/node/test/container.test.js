@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { MockAPNsError, startMockAPNs } from 'mockapns';
+import { findEngine } from '../src/container.js';
 import { deviceToken, engine, leavesNoContainer, onlyIn, push } from './support.js';
 
 /** The status of GET `url` without a token. */
@@ -97,5 +98,24 @@ describe('container mode', onlyIn('container', 'it needs a container engine and 
         await mock.stop();
       }
     });
+  });
+});
+
+describe('the engine picked', () => {
+  it('is the one that answers when podman and docker are both on PATH, podman first', () => {
+    // Exit status of each fake engine's `info`: podman's machine stopped while Docker Desktop runs, both up, both down.
+    for (const { podman, docker, want } of [{ podman: 1, docker: 0, want: 'docker' }, { podman: 0, docker: 0, want: 'podman' },
+      { podman: 1, docker: 1, want: 'podman' }]) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mockapns-engines-'));
+      try {
+        for (const [name, status] of [['podman', podman], ['docker', docker]]) {
+          fs.writeFileSync(path.join(dir, name), `#!/bin/sh\n[ "$1" = info ] && exit ${status}\nexit 0\n`, { mode: 0o755 });
+        }
+        assert.equal(findEngine(undefined, 'mockapns:latest', { PATH: dir }), path.join(dir, want),
+          `podman info exits ${podman}, docker info ${docker}`);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
   });
 });

@@ -1,9 +1,8 @@
 // The sender the tests use (node:http2, the transport @parse/node-apn uses), and the suite's two modes.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import http2 from 'node:http2';
-import path from 'node:path';
+import { findEngine } from '../src/container.js';
 
 /** A device token: 64 hex characters made from `n`. */
 export function deviceToken(n) {
@@ -61,21 +60,14 @@ export function onlyIn(mode, why) {
   return suiteMode === mode ? {} : { skip: `${mode} mode only (${why}); this run is in ${suiteMode} mode` };
 }
 
-/** The container engine the kit picks: MOCKAPNS_CONTAINER_ENGINE, else podman, else docker on PATH. */
+/** The container engine the kit picks: MOCKAPNS_CONTAINER_ENGINE, else podman or docker on PATH (with both, the one
+ * that answers). */
 export function engine() {
-  for (const name of [process.env.MOCKAPNS_CONTAINER_ENGINE, 'podman', 'docker']) {
-    if (!name) continue;
-    for (const dir of name.includes('/') ? [''] : (process.env.PATH ?? '').split(path.delimiter)) {
-      const file = dir ? path.join(dir, name) : name;
-      try {
-        fs.accessSync(file, fs.constants.X_OK);
-        return file;
-      } catch {
-        // not here
-      }
-    }
+  try {
+    return findEngine(undefined, process.env.MOCKAPNS_IMAGE ?? 'mockapns:latest');
+  } catch (error) {
+    throw new Error(`container mode needs podman or docker on PATH (or MOCKAPNS_CONTAINER_ENGINE): ${error.message}`);
   }
-  throw new Error('container mode needs podman or docker on PATH (or MOCKAPNS_CONTAINER_ENGINE)');
 }
 
 /** The names of the containers the kit started in this test process (node --test runs files in processes of their
