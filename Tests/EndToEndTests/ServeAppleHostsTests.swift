@@ -140,21 +140,72 @@ final class ServeAppleHostsTests: LeakCheckedTestCase {
     }
 
     /// Port 443 for a user without the right to bind it: the error says the ways out. Run as `nobody` when the suite
-    /// runs as root (CI does), as the user itself otherwise.
+    /// runs as root (CI does), as the user itself otherwise. `nobody` may not be able to enter the clone (root's home,
+    /// a `mktemp -d` folder), so it runs a copy of what it needs from this test's folder (``copiesForOthers(in:)``).
     func testPort443WithoutTheRightToBindItSaysWhatToDo() throws {
         let folder = directory + "/ca-nobody"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o777])
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory)
-        let serve = [try InspectCLI.binary.path, "serve", "--apple-hosts", "--ca-dir", folder, "--no-control", "--port", "0",
+        let serve = ["serve", "--apple-hosts", "--ca-dir", folder, "--no-control", "--port", "0",
                      "--apple-https-port", "443", "--manage-sandbox-port", "0", "--manage-production-port", "0"]
-        let run = getuid() == 0
-            ? try PeerProcess.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups"] + serve, timeout: 30)
-            : try PeerProcess.run(serve[0], Array(serve.dropFirst()), timeout: 30)
+        let run: PeerProcess.Output
+        if getuid() == 0 {
+            let copies = try copiesForOthers(in: directory + "/for-nobody")
+            run = try PeerProcess.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env",
+                                                           "--chdir=" + directory, "MOCKAPNS_CERTS_DIR=" + copies.certs,
+                                                           copies.binary] + serve, timeout: 30)
+        } else {
+            run = try PeerProcess.run(try InspectCLI.binary.path, serve, timeout: 30)
+        }
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertTrue(run.stderr.contains("cannot start the APNs endpoint"), run.stderr)
         XCTAssertTrue(run.stderr.contains("--apple-https-port or --port; 0 picks a free one, then route 443 to it"), run.stderr)
         XCTAssertTrue(run.stderr.contains("setcap cap_net_bind_service=+ep"), run.stderr)
+    }
+
+    /// What another user needs to run `mockapns serve` from a clone it cannot enter: the bundled credentials copied
+    /// into `folder/certs` (folders 0755, files 0644), and the binary, copied into `folder` when others cannot run it
+    /// where it was built. Returns the binary to run and the credentials folder (for `MOCKAPNS_CERTS_DIR`).
+    private func copiesForOthers(in folder: String) throws -> (binary: String, certs: String) {
+        let files = FileManager.default
+        let certs = folder + "/certs"
+        try files.createDirectory(atPath: certs, withIntermediateDirectories: true)
+        for path in [folder, certs] { try files.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
+        for name in try files.contentsOfDirectory(atPath: RepoPaths.certs) {
+            let kind = try files.attributesOfItem(atPath: RepoPaths.cert(name))[.type] as? FileAttributeType
+            guard kind == FileAttributeType.typeRegular else { continue }
+            try files.copyItem(atPath: RepoPaths.cert(name), toPath: certs + "/" + name)
+            try files.setAttributes([.posixPermissions: 0o644], ofItemAtPath: certs + "/" + name)
+        }
+        let built = try InspectCLI.binary.path
+        guard !Self.othersCanRun(built) else { return (built, certs) }
+        let binary = folder + "/mockapns"
+        try files.copyItem(atPath: built, toPath: binary)
+        try files.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary)
+        return (binary, certs)
+    }
+
+    /// Whether a user who owns neither `path` nor any folder above it, and is in none of their groups, may run it:
+    /// every folder on the way (through symbolic links too) searchable by others, and the file executable by them.
+    /// Mode bits only: access control lists are not read.
+    private static func othersCanRun(_ path: String) -> Bool {
+        func mode(_ item: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: item))?[.posixPermissions] as? Int) ?? 0
+        }
+        let given = URL(fileURLWithPath: path).standardized
+        let real = given.resolvingSymlinksInPath()
+        guard mode(real.path) & 0o001 != 0 else { return false }
+        for start in Set([given.path, real.path]) {
+            var folder = start
+            while true {
+                let parent = URL(fileURLWithPath: folder).deletingLastPathComponent().path
+                guard parent.count < folder.count else { break }   // at the root
+                folder = parent
+                guard mode(folder) & 0o001 != 0 else { return false }
+            }
+        }
+        return true
     }
 
     /// A program embedding the mock cannot get Apple's names signed by the bundled CA either.

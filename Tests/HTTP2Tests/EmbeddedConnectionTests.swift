@@ -212,6 +212,23 @@ final class EmbeddedConnectionTests: LeakCheckedTestCase {
         XCTAssertEqual(fields.first { $0.0 == "x-delayed" }?.1, "1")
     }
 
+    /// Work scheduled on the connection's loop (``HTTP2ConnectionControl/schedule(after:_:)``, as the delay fault's
+    /// answer is) runs by the loop's clock: not while the clock is short of the delay, at once when it reaches it.
+    func testAScheduledAnswerWaitsForTheLoopsClock() throws {
+        let peer = try EmbeddedPeer(handler: TestHandler())
+        _ = peer.frames()
+        peer.request(stream: 1, path: "/scheduled")
+        XCTAssertFalse(peer.frames().contains { $0.type == H2Frame.headers }, "not answered yet")
+        peer.connection.advanceTime(by: .milliseconds(1_999))
+        XCTAssertFalse(peer.frames().contains { $0.type == H2Frame.headers }, "not before the delay has passed")
+        peer.connection.advanceTime(by: .milliseconds(1))
+        let answer = try XCTUnwrap(peer.frames().first { $0.type == H2Frame.headers && $0.streamID == 1 },
+                                   "answered once the clock reaches the delay")
+        let fields = peer.fields(answer)
+        XCTAssertEqual(fields.first { $0.0 == ":status" }?.1, "200")
+        XCTAssertEqual(fields.first { $0.0 == "x-scheduled" }?.1, "1")
+    }
+
     func testBadPrefaceClosesAndPeerCloseEnds() throws {
         let bad = try EmbeddedPeer(handler: TestHandler(), preface: false)
         bad.send(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))

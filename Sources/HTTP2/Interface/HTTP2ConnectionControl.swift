@@ -32,6 +32,14 @@ public struct HTTP2ConnectionControl: Sendable {
         run { $0.close() }
     }
 
+    /// Runs `task` on the connection's loop once `delay` has passed, with the loop's own timer: a SwiftNIO scheduled
+    /// task, or an embedded connection's clock (``EmbeddedHTTP2Connection/advanceTime(by:)``). A responder called from
+    /// `task` answers at once, with no further hop. Dropped if the loop stops first.
+    public func schedule(after delay: Duration, _ task: @escaping @Sendable () -> Void) {
+        let nanoseconds = delay.nanoseconds
+        run { $0.loop.scheduleLocal(in: nanoseconds, task) }
+    }
+
     private func run(_ body: @escaping @Sendable (ServerConnection) -> Void) {
         let connection = connectionObject
         if connection.loop.inEventLoop {

@@ -113,7 +113,8 @@ final class APNsHTTP1Handler: ChannelDuplexHandler, RemovableChannelHandler {
         if HTTP1OriginPolicy.refuses(apnsRequest, host: request.host) {
             // Refused before the pipeline, so a web page leaves no record; answered as APNs answers a forbidden request.
             write(status: 403, headers: [HeaderField(name: "content-type", value: "application/json")],
-                  body: Array(#"{"reason":"Forbidden"}"#.utf8), version: version, keepAlive: keepAlive, context: context)
+                  body: Pipeline.reasonBody(APNsReason.forbidden.rawValue, timestamp: nil), version: version,
+                  keepAlive: keepAlive, context: context)
             return
         }
         let answer = apnsPipeline.process(apnsRequest, on: connection,

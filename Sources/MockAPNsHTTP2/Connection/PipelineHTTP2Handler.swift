@@ -72,10 +72,8 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
             responder.connection.setMaxConcurrentStreams(limit)
         }
         if let delay = response.delay {
-            Task {
-                try? await Task.sleep(for: delay)
-                Self.carryOut(response, responder: responder)
-            }
+            // On the connection's loop, by its timer: no task to start, no hop back when it fires.
+            responder.connection.schedule(after: delay) { Self.carryOut(response, responder: responder) }
         } else {
             Self.carryOut(response, responder: responder)
         }

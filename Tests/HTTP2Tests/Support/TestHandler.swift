@@ -3,6 +3,7 @@ import Foundation
 
 /// A test-only handler. Paths:
 /// - `/delay`: answers 200 after 300 ms from another thread.
+/// - `/scheduled`: answers 200 with `x-scheduled: 1` 2 s later on the connection's loop (`schedule(after:_:)`).
 /// - `/big`: answers 200 with a 1 MiB body.
 /// - `/limit`: calls `setMaxConcurrentStreams(7)`, then answers 200.
 /// - `/goaway`: answers 403 with a JSON body, then GOAWAY(0, {"reason":"Shutdown"}) and close.
@@ -46,6 +47,10 @@ final class TestHandler: HTTP2RequestHandler, @unchecked Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
                 self.lock.withLock { self._inFlight -= 1 }
                 responder.respond(status: 200, headers: [HTTPHeaderField(name: "x-delayed", value: "1")], body: nil)
+            }
+        case "/scheduled":
+            responder.connection.schedule(after: .seconds(2)) {
+                responder.respond(status: 200, headers: [HTTPHeaderField(name: "x-scheduled", value: "1")], body: nil)
             }
         case "/big":
             responder.respond(status: 200, headers: [], body: [UInt8](repeating: 0x61, count: 1 << 20))
