@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Tests for scripts/check-rule-refs.py: each test lays out a small git checkout (a rules page and a few citing files)
-in a temporary folder, runs the checker on it and reads its exit status and output. Standard library only:
+"""Tests for scripts/check-rule-refs.py: each test lays out a small git checkout (the two rules pages and a few citing
+files) in a temporary folder, runs the checker on it and reads its exit status and output. Standard library only:
 `python3 scripts/test-check-rule-refs.py` (add `-v` for each test's name)."""
 import os
 import shutil
@@ -32,6 +32,32 @@ RULES_PAGE = """# Rules
 ```
 """
 
+DEVICE_PAGE = """# Device rules
+
+- [Inputs](#inputs), [§1 One](#s1), [§10 Ten](#s10), [a scenario](../Fixtures/devices/001.json)
+
+<a id="inputs"></a>
+## Inputs
+
+<a id="s1"></a>
+## §1 One
+
+<a id="s10"></a>
+## §10 Ten
+
+<a id="over-time"></a>
+## Over time
+
+<a id="s11"></a>
+## §11 Eleven
+
+<a id="s15"></a>
+## §15 Fifteen
+"""
+
+# The retired delivery rules document, in two halves so that this file does not name it.
+OLD_DELIVERY = "DELIVERY" + ".md"
+
 
 class CheckRuleRefsTests(unittest.TestCase):
     def setUp(self):
@@ -39,7 +65,9 @@ class CheckRuleRefsTests(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.root)
         self.git("init", "-q")
         self.write("docs/apns-rules.md", RULES_PAGE)
+        self.write("docs/device-rules.md", DEVICE_PAGE)
         self.write("Fixtures/case.json", '{"spec": "apns-rules §2.1"}\n')
+        self.write("Fixtures/devices/001.json", '{"rules": "device-rules §11"}\n')
 
     def git(self, *arguments):
         subprocess.run(["git", "-C", self.root, *arguments], check=True, capture_output=True)
@@ -72,7 +100,7 @@ class CheckRuleRefsTests(unittest.TestCase):
                                       "/// Builders for apns-rules §2.1-2.2.\n")
         status, lines = self.check()
         self.assertEqual(status, 0, lines)
-        self.assertIn("6 citation(s) in 2 file(s)", lines[-1])
+        self.assertIn("7 citation(s) in 3 file(s)", lines[-1])
 
     def test_dangling_section_is_listed_with_file_and_line(self):
         self.write("Sources/A.swift", "import X\n// apns-rules §3.1: gone\n")
@@ -137,6 +165,83 @@ class CheckRuleRefsTests(unittest.TestCase):
         status, lines = self.check()
         self.assertEqual(status, 1, lines)
         self.assertIn("cannot read docs/apns-rules.md", lines[-1])
+
+    # The device rules page: cited as `device-rules §N`, checked against docs/device-rules.md the same way.
+
+    def test_device_rules_citations_that_exist_pass(self):
+        self.write("Sources/D.swift", "/// Over time (device-rules §11–§15; §1 for taps).\n"
+                                      "/// Routing (device-rules §1, §10 and §11, apns-rules §2.1).\n"
+                                      "/// The defaults (docs/device-rules.md#inputs, docs/device-rules.md#over-time).\n")
+        self.write("docs/guide.md", "See [device-rules §10](device-rules.md#s10) and [the inputs](device-rules.md#inputs).\n")
+        status, lines = self.check()
+        self.assertEqual(status, 0, lines)
+        # 1 (apns) + 1 (device fixture) + 6 in D.swift (§11, §15, §1, §10, §11 and apns-rules §2.1) + 1 in guide.md.
+        self.assertIn("9 citation(s) in 4 file(s)", lines[-1])
+        self.assertIn("docs/device-rules.md has 4 sections", lines[-1])
+
+    def test_a_dangling_device_rules_section_fails(self):
+        self.write("Sources/D.swift", "// device-rules §12: not on the page\n// device-rules §1, §7 and §10\n"
+                                      "// device-rules §11–§16\n")
+        self.assertFails("Sources/D.swift:1: device-rules §12 does not exist in docs/device-rules.md",
+                         "Sources/D.swift:2: device-rules §7 does not exist",
+                         "Sources/D.swift:3: device-rules §16 does not exist")
+
+    def test_an_apns_rules_section_is_not_a_device_rules_section(self):
+        self.write("Sources/D.swift", "// device-rules §2.1 (an apns-rules section)\n")
+        self.assertFails("Sources/D.swift:1: device-rules §2.1 does not exist in docs/device-rules.md")
+
+    def test_device_rules_links_must_reach_the_page_and_an_anchor_it_has(self):
+        self.write("Fixtures/devices/README.md", "Good ([device-rules §11](../../docs/device-rules.md#s11)).\n"
+                                                 "Gone ([device-rules §1](../../docs/device-rules.md#s9)).\n"
+                                                 "Wrong ([device-rules §1](../../docs/device-rules.md#s10)).\n"
+                                                 "Path ([device-rules §1](../docs/device-rules.md#s1)).\n")
+        self.assertFails("Fixtures/devices/README.md:2: link to docs/device-rules.md#s9, which the page does not have",
+                         "Fixtures/devices/README.md:3: link text says §1 but points at #s10",
+                         "Fixtures/devices/README.md:4: link ../docs/device-rules.md does not lead to "
+                         "docs/device-rules.md")
+
+    def test_a_named_anchor_outside_a_link_must_be_one_the_page_has(self):
+        self.write("Sources/D.swift", "/// (docs/device-rules.md#inputs)\n/// (docs/device-rules.md#outputs)\n"
+                                      "/// (docs/apns-rules.md#s2-1, docs/apns-rules.md#s4-8)\n")
+        self.assertFails("Sources/D.swift:2: device-rules.md#outputs names an anchor docs/device-rules.md does not have",
+                         "Sources/D.swift:3: apns-rules.md#s4-8 names an anchor docs/apns-rules.md does not have")
+
+    def test_a_bad_anchor_in_a_link_is_reported_once(self):
+        self.write("docs/guide.md", "See [the outputs](device-rules.md#outputs).\n")
+        self.assertFails("docs/guide.md:1: link to docs/device-rules.md#outputs, which the page does not have")
+
+    def test_a_dangling_delivery_rule_citation_fails_with_the_citation_to_write(self):
+        self.write("Sources/D.swift", f"/// {OLD_DELIVERY} rule 10: system handlers.\n")
+        self.write("Fixtures/devices/002.json", f'{{"rules": "{OLD_DELIVERY} rules 3, 4, 5 and 14; seed 000"}}\n')
+        self.write("Tests/T.swift", f'XCTAssertEqual(text, "outside the model ({OLD_DELIVERY} rules 1–9)")\n')
+        problems = self.assertFails("Fixtures/devices/002.json:1: cites rules 3, 4, 5 and 14 of a delivery rules document",
+                                    "Sources/D.swift:1: cites rule 10 of a delivery rules document",
+                                    "Tests/T.swift:1: cites rules 1–9 of a delivery rules document")
+        self.assertIn("cite 'device-rules §3, §4, §5 and §14'", problems[0])
+        self.assertIn("cite 'device-rules §10' (a link to docs/device-rules.md#s10 in Markdown)", problems[1])
+        self.assertIn("cite 'device-rules §1–§9'", problems[2])
+
+    def test_naming_the_delivery_rules_document_without_a_rule_fails_too(self):
+        self.write("docs/guide.md", f"The defaults are {OLD_DELIVERY}'s.\n")
+        self.assertFails("docs/guide.md:1: names a delivery rules document the repository does not have")
+
+    def test_the_device_rules_pages_own_structure_is_checked(self):
+        self.write("docs/device-rules.md", DEVICE_PAGE.replace('<a id="s10"></a>', '<a id="s9"></a>')
+                   + "\nSee [§12](#s12).\n")
+        self.assertFails("docs/device-rules.md:11: anchor s9 is above the heading of §10",
+                         "docs/device-rules.md:12: §10 has no anchor",
+                         "docs/device-rules.md:3: link to #s10, which the page does not have",
+                         "docs/device-rules.md:23: link to #s12, which the page does not have")
+
+    def test_removing_a_device_rules_section_fails_its_citations(self):
+        self.write("docs/device-rules.md", DEVICE_PAGE.replace('<a id="s11"></a>\n## §11 Eleven\n', ""))
+        self.assertFails("Fixtures/devices/001.json:1: device-rules §11 does not exist in docs/device-rules.md")
+
+    def test_a_checkout_without_the_device_rules_page_is_refused_with_the_reason(self):
+        os.remove(os.path.join(self.root, "docs/device-rules.md"))
+        status, lines = self.check()
+        self.assertEqual(status, 1, lines)
+        self.assertIn("cannot read docs/device-rules.md", lines[-1])
 
 
 if __name__ == "__main__":

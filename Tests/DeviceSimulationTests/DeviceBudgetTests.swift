@@ -3,7 +3,7 @@ import XCTest
 @testable import APNsModel
 @testable import DeviceSimulation
 
-/// DELIVERY.md rule 13: the background budget over a rolling hour, a model number.
+/// device-rules §13: the background budget over a rolling hour, a model number.
 final class DeviceBudgetTests: XCTestCase {
     private let minute: Int64 = 60
 

@@ -113,10 +113,12 @@ final class DeviceJSONTests: XCTestCase {
         ])
         let entries = DeviceTimeline.json(timeline.entries(until: Dev.at(3))).arrayElements ?? []
         XCTAssertEqual(entries.map(\.objectKeys), [
-            ["apns_id", "time", "outcome", "rule", "explanation", "simulation"],
-            ["apns_id", "time", "outcome", "rule", "explanation", "tap"],
-            ["apns_id", "time", "outcome", "rule", "explanation"],
+            ["apns_id", "time", "outcome", "rule", "console_state", "explanation", "simulation"],
+            ["apns_id", "time", "outcome", "rule", "console_state", "explanation", "tap"],
+            ["apns_id", "time", "outcome", "rule", "console_state", "explanation"],
         ])
+        XCTAssertEqual(entries.map { $0["console_state"] }, [.string("Delivered to Device"), .null, .string("Stored - Device Offline")],
+                       "the Push Notifications Console's words beside the rule; a tap has none (device-rules §16)")
         XCTAssertEqual(entries[0]["simulation"], json(#"""
             {"events": [], "presentation": {"badge": null, "kind": "banner", "sound": false}, "warnings": []}
             """#))

@@ -3,7 +3,7 @@ import XCTest
 @testable import APNsModel
 @testable import DeviceSimulation
 
-/// DELIVERY.md rule 15: Live Activities started, updated, ended, dismissed and stale.
+/// device-rules §15: Live Activities started, updated, ended, dismissed and stale.
 final class DeviceLiveActivityTests: XCTestCase {
     /// `t0` in seconds, as `timestamp`, `stale-date` and `dismissal-date` are written.
     private let s0 = Dev.t0 / 1000

@@ -3,7 +3,7 @@ import XCTest
 @testable import APNsModel
 @testable import DeviceSimulation
 
-/// DELIVERY.md rule 14: replacement, order, grouping, badge and sounds on the screen.
+/// device-rules §14: replacement, order, grouping, badge and sounds on the screen.
 final class DeviceScreenTests: XCTestCase {
     private func screen(_ pushes: [AcceptedPush], settings: DeviceSettings = Dev.settings()) -> (DeviceScreen, [DeviceTimelineEntry]) {
         let events = pushes.enumerated().map { DeviceEvent.push($0.element, at: Dev.at(Int64($0.offset))) }

@@ -3,7 +3,7 @@ import XCTest
 @testable import APNsModel
 @testable import DeviceSimulation
 
-/// DELIVERY.md rules 11 (store and forward) and 12 (priority 5 and 1 in order).
+/// device-rules §11 (store and forward) and §12 (priority 5 and 1 in order).
 final class DeviceStoreAndForwardTests: XCTestCase {
     private func timeline(_ events: [DeviceEvent], settings: DeviceSettings = Dev.settings()) -> DeviceTimeline {
         DeviceTimeline(settings: settings, events: events)

@@ -38,9 +38,13 @@ final class DeviceCommandTests: LeakCheckedTestCase {
                        ["00000000-0000-4000-8000-000000000002"], "APNs keeps the newer push while the device is offline")
         XCTAssertEqual(try live.json()["timeline"]?.arrayElements?.compactMap { $0["outcome"]?.stringValue },
                        ["stored", "replaced", "stored"], "the first is replaced as the second arrives")
+        XCTAssertEqual(try live.json()["timeline"]?.arrayElements?.map { $0["console_state"] },
+                       [.string("Stored - Device Offline"), .null, .string("Stored - Device Offline")],
+                       "each entry in the Push Notifications Console's words; a replaced stored push has none")
         let text = try await InspectCLI.run(["device", token, "--server", control])
         XCTAssertTrue(text.stdout.contains("Stored by APNs"), text.stdout)
         XCTAssertTrue(text.stdout.contains("offline"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("CONSOLE STATE") && text.stdout.contains("Stored - Device Offline"), text.stdout)
 
         serve.stop()
         _ = try await serve.waitForExit(timeout: .seconds(30))

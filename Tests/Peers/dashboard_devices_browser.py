@@ -70,6 +70,9 @@ send(alert("Elsewhere", "Another device", "misc"), token=OTHER)
 EXPECTED = [("delivered", "11-delivered-online"), ("delivered", "11-delivered-online"), ("delivered", "11-delivered-online"),
             ("replaced", "14-collapse-id-replacement"), ("delivered", "11-delivered-online"), ("stored", "11-store-and-forward"),
             ("delivered", "11-delivered-on-reconnect"), ("delivered", "15-live-activity-update")]
+# The same entries in the Push Notifications Console's words (device-rules §16); "" where the Console has no state.
+EXPECTED_CONSOLE = ["Delivered to Device", "Delivered to Device", "Delivered to Device", "", "Delivered to Device",
+                    "Stored - Device Offline", "Delivered to Device (From Storage)", "Delivered to Device"]
 
 driver = start_chromium(height=1300)
 checks = Checks(driver, shots, "devices-failure.png")
@@ -178,6 +181,10 @@ try:
     wait_for(lambda: len(entries()) == len(EXPECTED), lambda: f"timeline has {len(entries())} entries")
     seen = [(e.get_attribute("data-outcome"), e.find_element(By.CSS_SELECTOR, ".rule").text) for e in entries()]
     check(seen == EXPECTED, f"timeline outcomes and rules: {seen}")
+    console = driver.execute_script("""return [...document.querySelectorAll("#timeline [data-testid=entry]")].map((e) => e.dataset.console)""")
+    check(console == EXPECTED_CONSOLE, f"timeline Console states: {console}")
+    check("Stored - Device Offline" in entries()[5].find_element(By.CSS_SELECTOR, "[data-testid=console-state]").text,
+          f"the stored entry's Console state: {entries()[5].text!r}")
     check(not find("#timeline .entry.current, #timeline .entry.later"), "at now an entry is highlighted or marked later")
     check("Score: 1-0" in entries()[3].text and "apns-collapse-id" in entries()[3].text, f"the replaced entry: {entries()[3].text!r}")
     check("Alice: Are you there?" in entries()[5].text and "offline" in entries()[5].text, f"the stored entry: {entries()[5].text!r}")

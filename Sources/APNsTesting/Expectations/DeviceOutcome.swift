@@ -1,7 +1,7 @@
 import APNsModel
 import DeviceSimulation
 
-/// What a test expects an iPhone to do with a push, checked with the delivery simulator (DELIVERY.md).
+/// What a test expects an iPhone to do with a push, checked with the delivery simulator (device-rules §1–§10).
 public enum DeviceOutcome: Sendable, Hashable, CustomStringConvertible {
     /// The app draws an in-app notification instead of a system banner; each given style field must match
     /// (colours compare case-insensitively), nil fields are not checked.

@@ -4,7 +4,7 @@ import DeviceSimulation
 /// On-device outcomes, from the delivery simulator: what an iPhone would show and run.
 extension NotificationProperty {
     /// On an app in `appState`, the push has `outcome`. The device is ``DeviceOutcome/typicalDevice(in:)``:
-    /// DELIVERY.md's defaults, plus in-app routing for `presentsInApp` and a service extension for
+    /// the defaults of docs/device-rules.md#inputs, plus in-app routing for `presentsInApp` and a service extension for
     /// `runsServiceExtension`.
     public static func onDevice(_ outcome: DeviceOutcome, appState: AppState = .foreground) -> NotificationProperty {
         onDevice(outcome, device: outcome.typicalDevice(in: appState))

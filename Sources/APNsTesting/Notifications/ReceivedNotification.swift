@@ -57,7 +57,7 @@ public struct ReceivedNotification: Sendable, Equatable {
     /// The fault rules that fired for this request, by name.
     public var faults: [String] { record.faults }
 
-    /// What an iPhone set up as `device` would do with this push (DELIVERY.md's model): what it shows,
+    /// What an iPhone set up as `device` would do with this push (the model of device-rules §1–§10): what it shows,
     /// which code runs, and warnings. A body that is not JSON comes back `unknown`.
     public func simulate(on device: DeviceProfile = DeviceProfile()) -> Simulation {
         let request = APNsRequest(method: record.method, path: record.path, headers: record.headers, body: record.body)

@@ -1,5 +1,5 @@
 import APNsModel
-/// Where the app is when a push arrives (DELIVERY.md "Inputs").
+/// Where the app is when a push arrives (docs/device-rules.md#inputs).
 public enum AppState: String, CaseIterable, Sendable, Hashable, Codable {
     /// On screen and active.
     case foreground

@@ -1,5 +1,5 @@
 import APNsModel
-/// The user's notification permission for the app (`UNAuthorizationStatus`), DELIVERY.md rule 7.
+/// The user's notification permission for the app (`UNAuthorizationStatus`), device-rules §7.
 public enum Authorization: String, CaseIterable, Sendable, Hashable, Codable {
     /// Alerts, sounds and badges allowed.
     case authorized

@@ -1,5 +1,5 @@
 import APNsModel
-/// The app's own data in a payload, wherever the sender put it (DELIVERY.md rule 4, apns-rules §9).
+/// The app's own data in a payload, wherever the sender put it (device-rules §4, apns-rules §9).
 ///
 /// | Layout | Detected by | Custom data |
 /// |---|---|---|

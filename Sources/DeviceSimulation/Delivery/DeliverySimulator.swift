@@ -1,5 +1,5 @@
 import APNsModel
-/// DELIVERY.md's model of what an iPhone does with a push: which code runs, what the user sees, and why.
+/// What an iPhone does with a push (device-rules §1–§10): which code runs, what the user sees, and why.
 ///
 /// Routing: Live Activity, widget, control, VoIP, location and Push to Talk pushes go to their system
 /// handler (rule 10, `SystemRouteDelivery`); `alert`, `background` and untyped pushes follow rules 1–9
@@ -32,7 +32,7 @@ public enum DeliverySimulator {
             simulation = SystemRouteDelivery.location(input)
         case .complication?, .fileprovider?, .mdm?:
             simulation = Simulation(
-                unknown: "\(pushType?.rawValue ?? "") pushes are outside the delivery model (DELIVERY.md rule 10)")
+                unknown: "\(pushType?.rawValue ?? "") pushes are outside the delivery model (device-rules §10)")
         case .alert?, .background?, nil:
             simulation = NotificationDelivery.simulate(input, pushType: pushType, on: device)
         }

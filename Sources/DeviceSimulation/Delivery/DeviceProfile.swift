@@ -1,8 +1,8 @@
 import APNsModel
-/// The app and device a push is simulated against (DELIVERY.md "Inputs").
+/// The app and device a push is simulated against (docs/device-rules.md#inputs).
 ///
-/// Every property has the default DELIVERY.md gives, so `DeviceProfile()` is a foreground, authorized app
-/// whose delegate returns `[banner, sound, badge]`. Decoding accepts any subset of the keys.
+/// Every property has the default of docs/device-rules.md#inputs, so `DeviceProfile()` is a foreground, authorized
+/// app whose delegate returns `[banner, sound, badge]`. Decoding accepts any subset of the keys.
 public struct DeviceProfile: Sendable, Hashable, Codable {
     /// Where the app is when the push arrives.
     public var state: AppState
@@ -14,14 +14,14 @@ public struct DeviceProfile: Sendable, Hashable, Codable {
     public var backgroundModesRemoteNotification: Bool
     /// Whether the app ships a Notification Service Extension.
     public var notificationServiceExtension: Bool
-    /// Whether the app routes foreground pushes to in-app notifications (DELIVERY.md rule 4).
+    /// Whether the app routes foreground pushes to in-app notifications (device-rules §4).
     public var inAppRouting: Bool
     /// Entitlements the app holds.
     public var entitlements: Set<Entitlement>
     /// Whether the app reports a call to CallKit for every VoIP push (iOS terminates apps that do not).
     public var reportsIncomingCalls: Bool
 
-    /// Makes a profile; every argument defaults to DELIVERY.md's default.
+    /// Makes a profile; every argument defaults to its default in docs/device-rules.md#inputs.
     public init(
         state: AppState = .foreground,
         authorization: Authorization = .authorized,

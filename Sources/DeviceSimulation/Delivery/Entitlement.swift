@@ -1,5 +1,5 @@
 import APNsModel
-/// Entitlements that change how an alert interrupts the user (DELIVERY.md rule 8).
+/// Entitlements that change how an alert interrupts the user (device-rules §8).
 public enum Entitlement: String, CaseIterable, Sendable, Hashable, Codable {
     /// `com.apple.developer.usernotifications.critical-alerts`: critical alerts play through silent mode and Focus.
     case criticalAlerts

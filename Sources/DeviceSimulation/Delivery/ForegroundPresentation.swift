@@ -1,5 +1,5 @@
 import APNsModel
-/// What an app does with an alert that arrives while it is in the foreground (DELIVERY.md rule 3).
+/// What an app does with an alert that arrives while it is in the foreground (device-rules §3).
 ///
 /// Encodes as the string `"noDelegate"` or as a sorted array of options, e.g. `["banner","sound","badge"]`.
 public enum ForegroundPresentation: Sendable, Hashable, Codable {

@@ -1,5 +1,5 @@
 import APNsModel
-/// DELIVERY.md rule 4: whether a foreground push becomes an in-app notification, and with which style.
+/// device-rules §4: whether a foreground push becomes an in-app notification, and with which style.
 ///
 /// The rule (from SwiftyLaunch's NotifKit): the alert has a `title` and a `body`, and the custom data has
 /// `inAppSymbol` and `inAppColor` (strings). `inAppSize` (`normal`|`compact`) and `inAppHaptics`

@@ -1,5 +1,5 @@
 import APNsModel
-/// How the app draws an in-app notification that replaced a system banner (DELIVERY.md rule 4).
+/// How the app draws an in-app notification that replaced a system banner (device-rules §4).
 public struct InAppStyle: Sendable, Hashable, Codable {
     /// The symbol's size.
     public enum Size: String, CaseIterable, Sendable, Hashable, Codable {

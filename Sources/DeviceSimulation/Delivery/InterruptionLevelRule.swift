@@ -1,5 +1,5 @@
 import APNsModel
-/// DELIVERY.md rule 8: the interruption level the device applies.
+/// device-rules §8: the interruption level the device applies.
 enum InterruptionLevelRule {
     /// The values of `aps.interruption-level`.
     enum Level: String, CaseIterable, Sendable, Hashable {

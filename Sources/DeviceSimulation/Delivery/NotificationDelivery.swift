@@ -1,5 +1,5 @@
 import APNsModel
-/// DELIVERY.md rules 1–9: ordinary notifications (`alert`, `background`, or no push type).
+/// device-rules §1–§9: ordinary notifications (`alert`, `background`, or no push type).
 enum NotificationDelivery {
     /// Simulates an ordinary notification.
     static func simulate(_ input: SimulationInput, pushType: PushType?, on device: DeviceProfile) -> Simulation {

@@ -1,5 +1,5 @@
 import APNsModel
-/// DELIVERY.md rule 10: pushes that go to their own system handler and are never presented as ordinary
+/// device-rules §10: pushes that go to their own system handler and are never presented as ordinary
 /// alerts (except a Live Activity's `alert`).
 enum SystemRouteDelivery {
     /// The keys a Live Activity push needs in `aps`, by event (apns-rules §4.8).

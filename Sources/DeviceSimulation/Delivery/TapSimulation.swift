@@ -1,5 +1,5 @@
 import APNsModel
-/// What runs when the user taps a presented notification or one of its action buttons (DELIVERY.md rule 5).
+/// What runs when the user taps a presented notification or one of its action buttons (device-rules §5).
 ///
 /// Modelled apart from ``Simulation`` because a tap is a second, optional user action: the delivery
 /// simulation says what was presented; this says what a tap on it runs.

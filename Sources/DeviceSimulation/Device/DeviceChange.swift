@@ -1,6 +1,6 @@
 import APNsModel
 /// A change to a virtual device that is not a push: an event on its timeline, so the screen can be computed for any
-/// moment (DELIVERY.md "Over time").
+/// moment (docs/device-rules.md#over-time).
 ///
 /// JSON (``init(json:)``, ``json``), one object per change, its kind under `"change"`:
 /// `{"change": "online"}`, `{"change": "offline"}`, `{"change": "app_state", "state": "background"}`,

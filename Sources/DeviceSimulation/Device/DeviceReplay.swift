@@ -94,6 +94,10 @@ struct DeviceReplay {
         let forwarded = storedSince.map {
             " Forwarded when the device came back online (stored \(DeviceTime.describe(DeviceTime.difference(time, $0))))."
         } ?? ""
+        // What the Push Notifications Console would call it (device-rules §16): from storage, or disabled by the user.
+        let fromStorage = storedSince != nil
+        let denied = settings.profile.authorization == .denied
+            && (push.payload["aps"].flatMap { ApsFacts(aps: $0) }?.isUserFacing ?? false)
         var decided: (DeviceRule, String)?
 
         if wakesAppInBackground(push, simulation) {
@@ -101,7 +105,8 @@ struct DeviceReplay {
             let limit = settings.backgroundBudgetPerHour
             guard Int64(budgetUses.count) < limit else {
                 return record(push.apnsID, at: time, .throttled, .backgroundBudget,
-                              "Over the background budget: \(budgetUses.count) silent pushes already woke the app in the rolling hour and the model allows \(limit) (a model number; Apple says \"not more than two or three per hour\")." + forwarded)
+                              "Over the background budget: \(budgetUses.count) silent pushes already woke the app in the rolling hour and the model allows \(limit) (a model number; Apple says \"not more than two or three per hour\")." + forwarded,
+                              fromStorage: fromStorage)
             }
             budgetUses.append(time)
             decided = (.backgroundBudget,
@@ -110,7 +115,9 @@ struct DeviceReplay {
 
         if let event = simulation.events.first(where: Self.liveActivityEvents.contains) {
             let (rule, text, applied) = applyLiveActivity(push, event: event, at: time)
-            guard applied else { return record(push.apnsID, at: time, .dropped, rule, text + forwarded) }
+            guard applied else {
+                return record(push.apnsID, at: time, .dropped, rule, text + forwarded, fromStorage: fromStorage)
+            }
             decided = (rule, text)
         }
 
@@ -132,7 +139,8 @@ struct DeviceReplay {
         if let unknown = simulation.unknown {
             text += " The per-push model does not cover what it shows (\(unknown)), so the screen leaves it out."
         }
-        record(push.apnsID, at: time, .delivered, rule, text, simulation: simulation)
+        record(push.apnsID, at: time, .delivered, rule, text, simulation: simulation, fromStorage: fromStorage,
+               notificationsDenied: denied)
         if simulation.unknown == nil { present(push, simulation.presentation, at: time) }
     }
 
@@ -308,11 +316,12 @@ struct DeviceReplay {
 
     private mutating func record(
         _ apnsID: String?, at time: Int64, _ outcome: DeviceTimelineEntry.Outcome, _ rule: DeviceRule,
-        _ explanation: String, simulation: Simulation? = nil, tap: TapSimulation? = nil
+        _ explanation: String, simulation: Simulation? = nil, tap: TapSimulation? = nil, fromStorage: Bool = false,
+        notificationsDenied: Bool = false
     ) {
         entries.append(DeviceTimelineEntry(
             apnsID: apnsID, time: time, outcome: outcome, rule: rule, explanation: explanation,
-            simulation: simulation, tap: tap))
+            simulation: simulation, tap: tap, fromStorage: fromStorage, notificationsDenied: notificationsDenied))
     }
 
     /// The app a push is for: its topic without the push type's suffix (APNs stores one push per app).

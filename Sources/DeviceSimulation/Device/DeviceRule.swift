@@ -1,7 +1,7 @@
 import APNsModel
-/// The rule that decided a timeline entry: a stable identifier, numbered as in DELIVERY.md ("Over time", rules
-/// 11–15; rule 5 for taps), that the control API, dashboard and tests can match on. The entry carries the sentence
-/// for people (``DeviceTimelineEntry/explanation``).
+/// The rule that decided a timeline entry: a stable identifier, numbered as the section that states the rule
+/// (device-rules §11–§15 over time; §5 for taps), that the control API, dashboard and tests can match on. The entry
+/// carries the sentence for people (``DeviceTimelineEntry/explanation``).
 public enum DeviceRule: String, CaseIterable, Sendable, Hashable {
     /// The device was online: the push was delivered at once (priority 10).
     case deliveredOnline = "11-delivered-online"

@@ -1,5 +1,5 @@
 import APNsModel
-/// What a virtual device shows and holds at one instant (DELIVERY.md rules 11–15): computed by
+/// What a virtual device shows and holds at one instant (device-rules §11–§15): computed by
 /// ``DeviceTimeline/screen(at:)`` from the device's events up to that instant.
 ///
 /// JSON (``json``): `{"at", "token", "online", "app_state", "badge", "notifications": [ …newest first… ],

@@ -1,6 +1,6 @@
 import APNsModel
 /// What a virtual device is, apart from the events on its timeline: the app the per-push simulation runs against,
-/// and the numbers of the over-time model (DELIVERY.md rules 11–15).
+/// and the numbers of the over-time model (device-rules §11–§15).
 ///
 /// Apple does not publish the background budget, how long an ended Live Activity stays when the payload gives no
 /// `dismissal-date` (only "up to four hours"), or how long APNs stores a push for an offline device (only "a limited

@@ -3,7 +3,7 @@ import APNsModel
 /// `received_at`), and every value read from the wire (`apns-expiration`, `stale-date`, `dismissal-date`, all in
 /// seconds) is converted and added saturating, so a sender's huge or negative number cannot trap the server.
 enum DeviceTime {
-    /// One hour: the window of the background budget (DELIVERY.md rule 13).
+    /// One hour: the window of the background budget (device-rules §13).
     static let hour: Int64 = 3_600_000
 
     /// `seconds` as milliseconds, clamped to `Int64`'s range.

@@ -1,5 +1,5 @@
 import APNsModel
-/// A virtual device over time (DELIVERY.md rules 11–15): its settings and its events, replayed in time order to
+/// A virtual device over time (device-rules §11–§15): its settings and its events, replayed in time order to
 /// answer what the device shows at an instant and what happened to each push up to then. Pure: the same settings
 /// and events always give the same answers, and nothing is kept between calls.
 ///

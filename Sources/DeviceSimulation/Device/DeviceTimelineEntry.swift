@@ -5,8 +5,9 @@ import APNsModel
 /// replaced, or dropped when it expires. A push that was rejected never reaches a device and has none.
 ///
 /// JSON (``json``): `{"apns_id": "…"|null, "time": <ms>, "outcome": "delivered", "rule": "11-delivered-online",
-/// "explanation": "…"}`, plus `"simulation": {…}` (``Simulation``, exactly as `simulate` answers) on deliveries and
-/// `"tap": {…}` (``TapSimulation``) on taps.
+/// "console_state": "Delivered to Device"|null, "explanation": "…"}`, plus `"simulation": {…}` (``Simulation``,
+/// exactly as `simulate` answers) on deliveries and `"tap": {…}` (``TapSimulation``) on taps. `console_state` is
+/// the entry in the Push Notifications Console's words (``consoleState``, device-rules §16).
 public struct DeviceTimelineEntry: Sendable, Hashable {
     /// What happened to the push.
     public enum Outcome: String, CaseIterable, Sendable, Hashable {
@@ -39,11 +40,18 @@ public struct DeviceTimelineEntry: Sendable, Hashable {
     public var simulation: Simulation?
     /// For a tap: what the tap ran.
     public var tap: TapSimulation?
+    /// Decided when APNs forwarded a stored push, as the device came back online: the Console then says
+    /// "(From Storage)" (``consoleState``).
+    public var fromStorage: Bool
+    /// For a delivery: the push would show something (an alert, a sound or a badge) while the app's notifications
+    /// were `denied`, which the Console counts as Discarded - Disabled (``consoleState``).
+    public var notificationsDenied: Bool
 
     /// Makes an entry.
     public init(
         apnsID: String?, time: Int64, outcome: Outcome, rule: DeviceRule, explanation: String,
-        simulation: Simulation? = nil, tap: TapSimulation? = nil
+        simulation: Simulation? = nil, tap: TapSimulation? = nil, fromStorage: Bool = false,
+        notificationsDenied: Bool = false
     ) {
         self.apnsID = apnsID
         self.time = time
@@ -52,6 +60,16 @@ public struct DeviceTimelineEntry: Sendable, Hashable {
         self.explanation = explanation
         self.simulation = simulation
         self.tap = tap
+        self.fromStorage = fromStorage
+        self.notificationsDenied = notificationsDenied
+    }
+
+    /// The entry as the Push Notifications Console names a push's state ("Stored - Device Offline", "Delivered to
+    /// Device (From Storage)", …, ``ConsoleState``), so a timeline reads in Apple's words beside the mock's rule; nil
+    /// where device-rules §16 gives no state (a replacement, a tap).
+    public var consoleState: String? {
+        ConsoleState.of(rule: rule, outcome: outcome, fromStorage: fromStorage,
+                        notificationsDenied: notificationsDenied)?.rawValue
     }
 
     /// The JSON form.
@@ -61,6 +79,7 @@ public struct DeviceTimelineEntry: Sendable, Hashable {
             .init("time", .integer(time)),
             .init("outcome", .string(outcome.rawValue)),
             .init("rule", .string(rule.rawValue)),
+            .init("console_state", .string(orNull: consoleState)),
             .init("explanation", .string(explanation)),
         ]
         if let simulation { members.append(.init("simulation", DeviceJSONReader.encode(simulation))) }

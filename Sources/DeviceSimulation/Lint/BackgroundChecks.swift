@@ -1,5 +1,5 @@
 import APNsModel
-/// Checks for silent (background) pushes: DELIVERY.md rule 1, apns-rules §4.7.
+/// Checks for silent (background) pushes: device-rules §1, apns-rules §4.7.
 enum BackgroundChecks {
     static func run(_ context: inout LintContext) {
         guard let aps = context.aps else { return }

@@ -1,5 +1,5 @@
 import APNsModel
-/// Checks on the in-app routing keys (DELIVERY.md rule 4), wherever the custom data sits.
+/// Checks on the in-app routing keys (device-rules §4), wherever the custom data sits.
 enum InAppRoutingChecks {
     static func run(_ context: inout LintContext) {
         guard mayHaveRoutingKeys(context.payload) else { return }

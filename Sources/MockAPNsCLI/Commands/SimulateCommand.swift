@@ -2,8 +2,9 @@ import APNsModel
 import DeviceSimulation
 import ArgumentParser
 import Foundation
+import JSON
 
-/// `mockapns simulate PAYLOAD`: what an iPhone does with the push (DELIVERY.md), for one app state or all.
+/// `mockapns simulate PAYLOAD`: what an iPhone does with the push (device-rules §1–§10), for one app state or all.
 ///
 /// Exit status: 0 when the simulation ran (even when its answer is `unknown`), 2 when the payload file or
 /// an option value cannot be used.
@@ -11,7 +12,7 @@ struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Show what an iPhone does with a push: which code runs and what the user sees.",
-        discussion: "The model is DELIVERY.md's; cases it does not cover are reported as unknown, never guessed."
+        discussion: "The model is docs/device-rules.md; cases it does not cover are reported as unknown, never guessed."
     )
 
     @Argument(help: "The payload: a .json body or a Simulator .apns file.")

@@ -24,6 +24,7 @@ import MockAPNs
 /// - `GET /api/v1/stream` (same filters) → server-sent events, `data: <record>` per record, live
 /// - `GET /api/v1/stats`; `GET|DELETE /api/v1/devices`, `PUT|DELETE /api/v1/devices/{token}`
 /// - `GET /api/v1/devices/{token}/screen?at=`, `GET …/timeline?until=`, `POST …/changes`: virtual devices over time
+/// - `GET /api/v1/delivery-log/{apns-unique-id}?until=`: one push's states in the Push Notifications Console's words
 /// - `GET|POST|DELETE /api/v1/faults`, `DELETE /api/v1/faults/{id}`; `GET /metrics`; `GET /healthz`
 /// - `GET /api/v1/ca.pem`: the CA senders verify the APNs endpoint with (with `/healthz`, open without the token)
 /// - `GET /api/v1/search?q=&before=&limit=` (the search grammar of ``SearchQuery``, memory then record file, or the
@@ -121,6 +122,8 @@ public final class ControlServer: Sendable {
         OpenAPIRoute().register(on: router)
         SearchRoute(reader: reader).register(on: router)
         DeliveryRoute(reader: reader).register(on: router)
+        DeliveryLogRoute(reader: reader, changes: mock.deviceChanges, clock: mock.pipeline.configuration.clock)
+            .register(on: router)
         TestPushRoute(sender: testPushSender).register(on: router)
         if configuration.dashboard { DashboardRoutes().register(on: router) }
         return router

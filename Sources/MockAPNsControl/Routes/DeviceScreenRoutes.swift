@@ -74,10 +74,16 @@ struct DeviceScreenRoutes {
         enum CodingKeys: String, CodingKey { case token, change }
     }
 
-    /// `token`'s timeline from its changes and the newest ``recordLimit`` records of its token and of each related
-    /// one (push-to-start and Live Activity tokens).
+    /// `token`'s timeline (``timeline(_:reader:changes:)``).
     private func timeline(_ token: String) async throws -> DeviceTimeline {
         try DeviceRoutes.validate(token: token)
+        return try await Self.timeline(token, reader: reader, changes: changes)
+    }
+
+    /// `token`'s timeline from its changes and the newest ``recordLimit`` records of its token and of each related
+    /// one (push-to-start and Live Activity tokens). Shared with ``DeliveryLogRoute``, so a push's delivery log is
+    /// read from the very timeline this route serves.
+    static func timeline(_ token: String, reader: RecordReader, changes: DeviceChangeLog) async throws -> DeviceTimeline {
         var records: [RecordedRequest] = []
         for each in [token] + changes.relatedTokens(device: token) {
             records += try await reader.records(matching: RecordFilter(token: each, limit: Self.recordLimit))
@@ -86,7 +92,7 @@ struct DeviceScreenRoutes {
     }
 
     /// A query parameter that is an instant in milliseconds since 1970, or nil when absent.
-    private static func instant(_ request: Request, _ name: String) throws -> Int64? {
+    static func instant(_ request: Request, _ name: String) throws -> Int64? {
         guard let raw = request.uri.queryParameters[Substring(name)], !raw.isEmpty else { return nil }
         guard let millis = Int64(raw), millis >= 0 else {
             throw ControlAPIError.badRequest("'\(name)' is an instant in milliseconds since 1970; got '\(raw)'.")

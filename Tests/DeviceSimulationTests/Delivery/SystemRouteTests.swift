@@ -88,7 +88,7 @@ final class SystemRouteTests: XCTestCase {
     func testTypesOutsideTheModelAreUnknown() {
         for type in [PushType.complication, .fileprovider, .mdm] {
             let result = simulate(##"{"aps": {"alert": "x"}}"##, pushType: type)
-            XCTAssertEqual(result.unknown, "\(type.rawValue) pushes are outside the delivery model (DELIVERY.md rule 10)")
+            XCTAssertEqual(result.unknown, "\(type.rawValue) pushes are outside the delivery model (device-rules §10)")
         }
     }
 

@@ -1,6 +1,7 @@
 import APNsModel
 
-/// `mockapns device` for a person: the screen as a phone would stack it, then the timeline.
+/// `mockapns device` for a person: the screen as a phone would stack it, then the timeline, each entry with its rule
+/// and the Push Notifications Console's state for it.
 enum DeviceScreenText {
     /// The screen and the timeline entries (the control API's JSON) as text.
     static func render(screen: JSONValue, entries: JSONValue, style: TerminalStyle) -> String {
@@ -41,11 +42,14 @@ enum DeviceScreenText {
         let list = entries.arrayElements ?? []
         out += "\n\(style.bold("Timeline"))\n"
         if list.isEmpty { out += "  no push yet\n" }
-        var table = TablePrinter(headers: ["TIME", "OUTCOME", "RULE", "APNS-ID"])
+        // Beside each rule, the Push Notifications Console's name for the entry (device-rules §16), "-" where it has none.
+        var table = TablePrinter(headers: ["TIME", "OUTCOME", "RULE", "CONSOLE STATE", "APNS-ID"])
         for entry in list {
             let outcome = text(entry["outcome"])
             let coloured = outcome == "delivered" ? style.green(outcome) : (outcome == "stored" ? outcome : style.yellow(outcome))
-            table.append([RecordText.clock(entry["time"]?.integerValue ?? 0), coloured, text(entry["rule"]), text(entry["apns_id"])])
+            let console = entry["console_state"]?.stringValue ?? "-"
+            table.append([RecordText.clock(entry["time"]?.integerValue ?? 0), coloured, text(entry["rule"]), console,
+                          text(entry["apns_id"])])
         }
         if !list.isEmpty { out += table.render(style: style) }
         return out

@@ -1,7 +1,8 @@
 // The Devices page: a virtual iPhone for one device token. Its lock screen at any instant (notifications stacked by
 // thread, the badge, Live Activities, online or offline and what APNs stores meanwhile), the timeline of what happened
-// to each push and by which rule, scrubbable, and controls that change the device now. All of it comes from the
-// control API: GET /api/v1/devices/{token}/screen?at= and …/timeline, PUT /api/v1/devices/{token}, POST …/changes.
+// to each push, by which rule and in the Push Notifications Console's words, scrubbable, and controls that change the
+// device now. All of it comes from the control API: GET /api/v1/devices/{token}/screen?at= and …/timeline,
+// PUT /api/v1/devices/{token}, POST …/changes.
 import { h, alertOf, appName, shortToken } from "/dashboard/render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -291,13 +292,23 @@ function renderTimeline() {
     list.replaceChildren(h("li", { class: "muted" }, "Nothing has happened to this device yet: no push was accepted for it."));
     return;
   }
-  list.replaceChildren(...page.entries.map((e, i) => h("li", { class: "entry", "data-testid": "entry", dataset: { index: i, outcome: e.outcome } },
+  list.replaceChildren(...page.entries.map((e, i) => h("li", { class: "entry", "data-testid": "entry",
+    dataset: { index: i, outcome: e.outcome, console: e.console_state || "" } },
     h("button", { type: "button", class: "at mono", title: "Show the screen at this instant", onclick: () => scrubTo(i) }, instant(e.time)),
     h("span", { class: `chip ${OUTCOME_KIND[e.outcome] || "muted"}` }, e.outcome),
     h("span", { class: "what" }, titleOf(e.apns_id) || h("span", { class: "mono" }, e.apns_id || "—")),
     h("code", { class: "rule" }, e.rule),
+    consoleLine(e),
     h("div", { class: "why" }, e.explanation))));
   markCurrent();
+}
+
+// The entry in the words of Apple's Push Notifications Console (device-rules §16: the mock's model of APNs's view),
+// so a timeline read here matches what the Console's delivery log would say; an entry it has no state for says so.
+function consoleLine(e) {
+  return h("div", { class: "console", "data-testid": "console-state", title: "Apple's Push Notifications Console's name for it (the mock's model)" },
+    h("span", { class: "muted" }, "Push Notifications Console: "),
+    e.console_state ? h("b", {}, e.console_state) : h("span", { class: "muted" }, "no state for this"));
 }
 
 function markCurrent() {
