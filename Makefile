@@ -125,6 +125,7 @@ test-docs-only: kits/python/.venv/.installed lint-workflows
 	$(KIT_PY_VENV)/bin/python -m pytest -p no:cacheprovider scripts/test-check-rule-refs.py \
 		scripts/test-check-case-collisions.py scripts/test-check-glibc-imports.py
 	python3 scripts/doc-snippets.py swift --check
+	python3 scripts/doc-snippets.py swift-consumer --check
 	python3 scripts/doc-snippets.py shell --mockapns .build/debug/mockapns
 	python3 scripts/doc-snippets.py yaml --python $(VENV)/bin/python --actionlint $(VENV)/bin/actionlint
 	python3 scripts/doc-snippets.py kits --mockapns .build/debug/mockapns --python $(KIT_PY_VENV)/bin/python

@@ -85,8 +85,9 @@ let package = Package(
         .target(
             name: "MockAPNs",
             dependencies: [
-                "APNsCrypto", "APNsModel", "DeviceSimulation", "Support",
+                "APNsCrypto", "APNsModel", "DeviceSimulation", "JSON", "Support",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -176,7 +177,7 @@ let package = Package(
         .target(
             name: "MockAPNsControl",
             dependencies: [
-                "MockAPNs", "APNsModel", "APNsCrypto", "DeviceSimulation", "Support",
+                "MockAPNs", "APNsModel", "APNsCrypto", "DeviceSimulation", "JSON", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -230,7 +231,7 @@ let package = Package(
         .target(
             name: "MockAPNsWebhooks",
             dependencies: [
-                "MockAPNs", "APNsModel", "APNsCrypto", "Support",
+                "MockAPNs", "APNsModel", "APNsCrypto", "JSON", "Support",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -252,7 +253,7 @@ let package = Package(
             name: "MockAPNsCLI",
             dependencies: [
                 "MockAPNs", "MockAPNsHTTP2", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "MockAPNsWebhooks",
-                "MockAPNsRelay", "APNsModel",
+                "MockAPNsRelay", "APNsModel", "JSON",
                 "DeviceSimulation", "APNsCrypto", "APNsClient", "HTTP2",
                 "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -43,6 +43,11 @@ Usage:
   doc-snippets.py swift --check                         fail unless Tests/DocSnippetTests matches the documents
   doc-snippets.py swift --package DIR --checkout PATH   the same blocks as a standalone package in DIR (the release
                                                         workflow builds it, as a user's package would be)
+  doc-snippets.py swift-consumer --write                write Tests/ConsumerPackage's test files: the Swift blocks
+                                                        of docs/swift-test-kit.md (and the example sender they test)
+                                                        with their imports reduced to `import APNsTesting`
+  doc-snippets.py swift-consumer --check                fail unless those files match the document
+                                                        (scripts/test-consumer-package.sh compiles the package)
   doc-snippets.py shell --mockapns PATH                 run the shell blocks and transcripts
   doc-snippets.py kits --mockapns PATH [--python PATH]  run the python, go and js blocks with the test kits
                                                         (--python: the kit venv's python, by default
@@ -337,6 +342,135 @@ def write_swift_package(directory, checkout):
           f"{manifest_block.name} written to {directory}")
 
 
+# ---------------------------------------------------------------- swift-consumer
+
+# Tests/ConsumerPackage: a package of its own that depends on this repository's product APNsTesting and nothing else,
+# whose one test target holds docs/swift-test-kit.md's Swift blocks (as swift_test_files() lays them out, so the same
+# blocks are compiled here as in DocSnippetTests) with every import reduced to `import APNsTesting` (+ XCTest /
+# Testing where the block had them), so it fails to compile when a block needs a module the kit does not re-export.
+# The sender those blocks test (Examples/OrderNotifier's sources) is compiled into the same target, reduced the same
+# way, since a user's sender is their own module, not the kit's. Built by scripts/test-consumer-package.sh.
+CONSUMER_DOCUMENT = "docs/swift-test-kit.md"
+CONSUMER_PACKAGE = "Tests/ConsumerPackage"
+CONSUMER_TARGET = "ConsumerPackageTests"
+CONSUMER_SENDER = "Examples/OrderNotifier/Sources/OrderNotifier"
+# The sender's module: its sources are in the consumer's target, so `import OrderNotifier` is dropped.
+CONSUMER_SENDER_MODULE = "OrderNotifier"
+# The imports a consumer file may keep, in the order they are written.
+CONSUMER_KEPT_IMPORTS = ("APNsTesting", "Testing", "XCTest")
+IMPORT_LINE = re.compile(r"^(?:@\w+\s+)*import\s+(?:(?:struct|enum|class|protocol|typealias|func|let|var)\s+)?"
+                         r"([A-Za-z_]\w*)")
+
+
+def package_module_names():
+    """Every target name of the root Package.swift: the modules `import APNsTesting` must stand in for."""
+    with open(os.path.join(ROOT, "Package.swift"), encoding="utf-8") as handle:
+        manifest = handle.read()
+    return set(re.findall(r'\.(?:target|testTarget|executableTarget|systemLibrary)\(\s*name:\s*"([^"]+)"', manifest))
+
+
+def consumer_reduced(text, source, note):
+    """`text` with its imports reduced: `import APNsTesting` first, then `import Testing` / `import XCTest` where `text`
+    had them, then `note` (a comment line), then the rest. An import of this package's modules or of the sender is
+    dropped (APNsTesting must supply what the block uses); any other import is an error naming `source`."""
+    droppable = package_module_names() | {CONSUMER_SENDER_MODULE}
+    modules, rest = set(), []
+    for line in text.split("\n"):
+        found = IMPORT_LINE.match(line)
+        if not found:
+            rest.append(line)
+            continue
+        module = found.group(1)
+        if module not in CONSUMER_KEPT_IMPORTS and module not in droppable:
+            sys.exit(f"doc-snippets: {source} imports {module}: a package that depends on APNsTesting alone has "
+                     f"only {', '.join(CONSUMER_KEPT_IMPORTS)} (mark the block `snippet: skip REASON` if it needs more)")
+        modules.add(module)
+    while rest and not rest[0].strip():
+        rest.pop(0)
+    imports = [f"import {module}" for module in CONSUMER_KEPT_IMPORTS
+               if module == "APNsTesting" or module in modules]
+    return "\n".join(imports) + "\n\n" + note + "\n\n" + "\n".join(rest).rstrip("\n") + "\n"
+
+
+def consumer_files():
+    """The consumer's test target: {file name: text}, and the blocks it holds."""
+    files, written = swift_test_files()
+    stem = re.sub(r"[^A-Za-z0-9]", "_", os.path.splitext(CONSUMER_DOCUMENT)[0])
+    selected = [block for block in written if block.document == CONSUMER_DOCUMENT]
+    if not selected:
+        sys.exit(f"doc-snippets: {CONSUMER_DOCUMENT} has no Swift block for {CONSUMER_PACKAGE}")
+    generated = "written by\n// `scripts/doc-snippets.py swift-consumer --write`"
+    result = {}
+    for name, text in files.items():
+        if name == "DocSnippetXCTestContext.swift":
+            note = (f"// The fixture {CONSUMER_DOCUMENT}'s XCTest fragments assume, as in Tests/{SNIPPET_TARGET} "
+                    f"({generated}: edit XCTEST_CONTEXT there, not this file)")
+        elif name.startswith(stem + "_swift"):
+            ordinal = name[len(stem + "_swift"):-len(".swift")]
+            # Drop swift_test_files()'s own header line; this file says where it comes from after its imports.
+            text = text.split("\n", 1)[1]
+            note = (f"// {CONSUMER_DOCUMENT}, Swift block {ordinal}, with its imports reduced to APNsTesting "
+                    f"({generated}: edit the document, not this file)")
+        else:
+            continue
+        result[name] = consumer_reduced(text, f"{CONSUMER_DOCUMENT} ({name})", note)
+    sender = os.path.join(ROOT, CONSUMER_SENDER)
+    for source in sorted(os.listdir(sender)):
+        if not source.endswith(".swift"):
+            continue
+        with open(os.path.join(sender, source), encoding="utf-8") as handle:
+            text = handle.read()
+        path = f"{CONSUMER_SENDER}/{source}"
+        note = (f"// {path}: the sender under test,\n// compiled into this target with its imports reduced to "
+                f"APNsTesting ({generated}: edit the example, not this file)")
+        result[f"{CONSUMER_SENDER_MODULE}_{source}"] = consumer_reduced(text, path, note)
+    return result, selected
+
+
+def check_consumer_manifest():
+    """Tests/ConsumerPackage/Package.swift (written by hand) depends on this repository by path and on the product
+    APNsTesting only, and names the test target the files are written to."""
+    path = os.path.join(ROOT, CONSUMER_PACKAGE, "Package.swift")
+    if not os.path.exists(path):
+        sys.exit(f"doc-snippets: no {CONSUMER_PACKAGE}/Package.swift")
+    with open(path, encoding="utf-8") as handle:
+        manifest = handle.read()
+    packages = re.findall(r'\.package\(([^)]*)\)', manifest)
+    products = re.findall(r'\.product\(name:\s*"([^"]+)"', manifest)
+    if len(packages) != 1 or 'path: "../.."' not in packages[0] or products != ["APNsTesting"]:
+        sys.exit(f"doc-snippets: {CONSUMER_PACKAGE}/Package.swift must depend on this repository (path: \"../..\") and "
+                 f"on its product APNsTesting alone (found packages {packages}, products {products})")
+    if not re.search(r'\.testTarget\(\s*name:\s*"' + re.escape(CONSUMER_TARGET) + '"', manifest):
+        sys.exit(f"doc-snippets: {CONSUMER_PACKAGE}/Package.swift has no test target {CONSUMER_TARGET}")
+
+
+def write_consumer_package(check):
+    """Writes (or, with `check`, compares) Tests/ConsumerPackage/Tests/ConsumerPackageTests."""
+    check_consumer_manifest()
+    files, selected = consumer_files()
+    relative = f"{CONSUMER_PACKAGE}/Tests/{CONSUMER_TARGET}"
+    directory = os.path.join(ROOT, relative)
+    present = {}
+    if os.path.isdir(directory):
+        for name in os.listdir(directory):
+            with open(os.path.join(directory, name), encoding="utf-8") as handle:
+                present[name] = handle.read()
+    if check:
+        stale = sorted(name for name in set(files) | set(present) if files.get(name) != present.get(name))
+        if stale:
+            sys.exit(f"doc-snippets: {relative} differs from {CONSUMER_DOCUMENT} ({', '.join(stale)}): run "
+                     f"`python3 scripts/doc-snippets.py swift-consumer --write` and commit the result")
+        print(f"doc-snippets: {relative} matches {CONSUMER_DOCUMENT}'s {len(selected)} Swift block(s) "
+              f"({count_by_kind(selected)}), imports reduced to APNsTesting")
+        return
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory)
+    for name, text in files.items():
+        with open(os.path.join(directory, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    print(f"doc-snippets: {CONSUMER_DOCUMENT}'s {len(selected)} Swift block(s) ({count_by_kind(selected)}) and the "
+          f"sender written to {relative}")
+
 # ---------------------------------------------------------------- shell
 
 def read_ready(path, process, deadline):
@@ -610,6 +744,9 @@ def main():
         return 0
     if arguments[0] == "swift" and arguments[1:] in (["--write"], ["--check"]):
         write_swift_target(check=arguments[1] == "--check")
+        return 0
+    if arguments[0] == "swift-consumer" and arguments[1:] in (["--write"], ["--check"]):
+        write_consumer_package(check=arguments[1] == "--check")
         return 0
     if arguments[0] == "swift" and len(arguments) == 5 and arguments[1] == "--package" and arguments[3] == "--checkout":
         write_swift_package(os.path.abspath(arguments[2]), os.path.abspath(arguments[4]))

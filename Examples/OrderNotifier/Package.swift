@@ -20,8 +20,8 @@ let package = Package(
         .target(
             name: "OrderNotifier",
             dependencies: [
+                // The client and the model it is written in (push types, reasons, `JSONValue`), which it re-exports.
                 .product(name: "APNsClient", package: "MockAPNs"),
-                .product(name: "APNsModel", package: "MockAPNs"),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

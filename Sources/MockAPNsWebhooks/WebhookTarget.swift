@@ -1,4 +1,5 @@
 import APNsModel
+import JSON
 import Foundation
 import MockAPNs
 

@@ -4,11 +4,17 @@ import XCTest
 
 extension DocSnippetXCTestContext {
     func snippet_docs_swift_test_kit_swift4() async throws {
-var options = APNsMockOptions()
-options.http1 = true                       // off by default
-let h1Mock = try await APNsMock.start(options)
-let (h1URL, h1Port) = (h1Mock.http1URL!, h1Mock.http1Port!)   // "http://127.0.0.1:40124", 40124
-_ = (h1URL, h1Port)
-await h1Mock.stop()
+// A user who allowed quiet (provisional) notifications: Notification Center only, no banner.
+let provisional = DeviceProfile(state: .background, authorization: .provisional)
+XCTAssertReceived(mock, .onDevice(.appearsInNotificationCenterOnly, device: provisional))
+let simulation: Simulation = mock.notifications[0].simulate(on: provisional)   // what that device does, and why
+XCTAssertEqual(simulation.presentation.kind, .list)
+
+mock.setAppState(.background, token: phone)
+mock.change(phone, .offline)                     // APNs keeps the next push (one per app) until it is back
+let device = mock.device(phone)
+XCTAssertShown(device, title: "Your order shipped")
+let screen: DeviceScreen = device.screen
+XCTAssertEqual(screen.appState, .background)
     }
 }

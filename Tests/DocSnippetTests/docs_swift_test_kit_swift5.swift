@@ -4,13 +4,11 @@ import XCTest
 
 extension DocSnippetXCTestContext {
     func snippet_docs_swift_test_kit_swift5() async throws {
-let upstream = try await APNsMock.start()       // stands in for Apple
-upstream.unregister(token: oldTablet)           // the sender gets the upstream's 410 for it
-var relaying = APNsMockOptions()
-relaying.relay = upstream.relayConfiguration    // or: .credentials = .forward() to send the sender's own token up
-let front = try await APNsMock.start(relaying)  // point the sender at front.url
-_ = front.url
-await front.stop()
-await upstream.stop()
+var options = APNsMockOptions()
+options.http1 = true                       // off by default
+let h1Mock = try await APNsMock.start(options)
+let (h1URL, h1Port) = (h1Mock.http1URL!, h1Mock.http1Port!)   // "http://127.0.0.1:40124", 40124
+_ = (h1URL, h1Port)
+await h1Mock.stop()
     }
 }

@@ -1,4 +1,5 @@
 import APNsModel
+import JSON
 import MockAPNs
 import MockAPNsControl
 import TestSupport

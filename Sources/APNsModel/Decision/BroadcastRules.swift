@@ -1,3 +1,5 @@
+import JSON
+
 /// The rules for `POST /4/broadcasts/apps/<bundleID>` (a Live Activity broadcast) and the bundle-ID rules
 /// shared with channel management, once the route and credential have passed.
 ///

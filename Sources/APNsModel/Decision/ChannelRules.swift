@@ -1,3 +1,5 @@
+import JSON
+
 /// The rules for channel management (`/1/apps/<bundleID>/channels` and `/all-channels`), once the route and
 /// credential have passed.
 ///

@@ -1,3 +1,5 @@
+import JSON
+
 /// The outcome of applying APNs's rules to one request.
 public enum Verdict: Sendable, Hashable {
     /// Every rule passed; what was accepted.

@@ -1,3 +1,5 @@
+import JSON
+
 /// A view over the `aps` dictionary: every Apple-defined key, typed, with the raw value always in `json`.
 public struct APS: Sendable, Hashable {
     /// The `aps` dictionary itself.

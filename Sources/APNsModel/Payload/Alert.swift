@@ -1,3 +1,5 @@
+import JSON
+
 /// The `aps.alert` value: a plain string (shown as the body) or a dictionary of parts.
 public enum Alert: Sendable, Hashable {
     /// `"alert": "text"`: the text is the body.

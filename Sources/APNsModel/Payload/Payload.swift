@@ -1,3 +1,5 @@
+import JSON
+
 /// A typed, read-only view over a notification body.
 ///
 /// It wraps the parsed `JSONValue` rather than decoding into structs, so nothing is lost: unknown keys,

@@ -1,3 +1,5 @@
+import JSON
+
 /// The body rules shared by device and broadcast pushes.
 public enum PayloadRules {
     /// The largest body of a broadcast (channel) Live Activity push: 5120 bytes.

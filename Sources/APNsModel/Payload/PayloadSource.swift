@@ -1,3 +1,5 @@
+import JSON
+
 /// How a push, and the record of it, hold a payload: as a value, or as JSON text kept as received and parsed only
 /// when the payload is read. The server decides and records at the request rate and reads payloads rarely; a parsed
 /// tree is many small allocations to build, copy and free, while the text is the body it already holds.

@@ -1,3 +1,5 @@
+import JSON
+
 /// The `aps.sound` value: a sound file name, or the critical-alert dictionary.
 public enum Sound: Sendable, Hashable {
     /// `"sound": "name"` (`"default"` is the system sound).

@@ -1,3 +1,5 @@
+import JSON
+
 /// Reading and writing the JSON body of an APNs error response: `{"reason":"BadTopic"}`, plus
 /// `"timestamp"` (milliseconds since 1970) on a 410.
 extension APNsReason {

@@ -1,4 +1,5 @@
 import APNsModel
+import JSON
 extension SimulationInput {
     /// The input for a recorded request: its body and its `apns-push-type`, `apns-priority`, `apns-topic` and
     /// `apns-collapse-id` headers. Header values APNs would reject are read as absent.

@@ -1,4 +1,5 @@
 import APNsModel
+import JSON
 
 /// Reads one JSON object of the device model's input (settings, a change) strictly: every key must be known, every
 /// value of the right kind, and each problem is a ``DeviceModelError`` naming the key. Also converts the delivery

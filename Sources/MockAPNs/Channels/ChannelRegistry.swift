@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import JSON
 import Support
 
 /// Broadcast channels for Live Activities, per bundle ID, as the channel-management API creates them.

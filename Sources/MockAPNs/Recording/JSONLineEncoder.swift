@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JSON
 
 /// Writes a record as one line of JSON straight into bytes.
 ///

@@ -1,6 +1,7 @@
 import APNsModel
 import DeviceSimulation
 import Foundation
+import JSON
 
 /// The JSON form of a record: one line of a `--record` file, one item of the control API.
 /// Field names are fixed and documented in docs/records.md ("Fields").

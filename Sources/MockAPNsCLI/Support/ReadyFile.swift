@@ -1,5 +1,6 @@
 import APNsModel
 import Foundation
+import JSON
 
 /// The file `serve --ready-file` writes once every listener is up, so scripts can wait for it (`mockapns wait`)
 /// and read the URLs. Removed when `serve` starts and when it exits, so a reader never finds a stale one.

@@ -2,6 +2,7 @@ import APNsModel
 import DeviceSimulation
 import Foundation
 import Hummingbird
+import JSON
 import MockAPNs
 
 /// `GET /api/v1/notifications/{seq}/delivery?state=&authorization=&in_app_routing=`: what an iPhone does with a

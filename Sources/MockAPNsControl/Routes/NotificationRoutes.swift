@@ -1,5 +1,6 @@
 import APNsModel
 import Hummingbird
+import JSON
 import MockAPNs
 
 /// `/api/v1/notifications` (list, one, clear) and `/api/v1/stream` (server-sent events).

@@ -1,5 +1,6 @@
 import APNsModel
 import Hummingbird
+import JSON
 import MockAPNs
 
 /// `GET /api/v1/stats`: totals by status, reason and push type (with `serve --store`, over every instance's records); with `--relay` what the relay did

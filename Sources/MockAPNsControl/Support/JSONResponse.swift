@@ -1,5 +1,6 @@
 import APNsModel
 import Hummingbird
+import JSON
 
 /// Builds JSON responses from ``JSONValue`` (which keeps key order) and from `Encodable` bodies.
 enum JSONResponse {

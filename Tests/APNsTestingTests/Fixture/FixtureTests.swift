@@ -1,5 +1,4 @@
 import APNsModel
-import DeviceSimulation
 import APNsTesting
 import Foundation
 import MockAPNs

@@ -1,5 +1,6 @@
 import APNsModel
 import DeviceSimulation
+import JSON
 import XCTest
 @testable import MockAPNs
 import TestSupport

@@ -1,5 +1,4 @@
-import APNsClient
-import APNsModel
+import APNsClient   // the client, and the model it re-exports (`JSONValue`, reasons)
 
 /// Tells a customer's devices that their order shipped.
 ///
