@@ -97,8 +97,9 @@ let package = Package(
         .target(
             name: "MockAPNsHTTP2",
             dependencies: [
-                "MockAPNs", "HTTP2", "APNsCrypto", "APNsModel",
+                "MockAPNs", "HTTP2", "APNsCrypto", "APNsModel", "Support",
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -112,6 +113,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -156,7 +158,8 @@ let package = Package(
         .target(
             name: "APNsTesting",
             dependencies: ["DeviceSimulation", "MockAPNs", "MockAPNsHTTP2", "MockAPNsHTTP1", "MockAPNsRelay", "APNsModel", "APNsClient",
-                           .product(name: "Logging", package: "swift-log")],
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -261,6 +264,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

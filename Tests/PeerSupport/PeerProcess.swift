@@ -49,19 +49,9 @@ public enum PeerProcess {
 
     /// A loopback port nothing listens on right now (the kernel's pick for port 0): for a peer the test starts.
     public static func freePort() throws -> Int {
-        let fd = socket(AF_INET, LoopbackConnection.streamType, 0)
-        guard fd >= 0 else { throw PeerError.system("socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw PeerError.system("bind() to a free port failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let listener = try LoopbackListener()
+        defer { listener.close() }
+        return listener.port
     }
 
     /// `name` as given when absolute, else the first executable of that name in the usual directories.

@@ -4,6 +4,7 @@ import MockAPNs
 import MockAPNsHTTP1
 import MockAPNsHTTP2
 import MockAPNsRelay
+import ServiceLifecycle
 import Synchronization
 
 /// An in-process APNs mock for a test: port 0, TLS with the bundled test CA, the bundled test key trusted,
@@ -37,16 +38,19 @@ public final class APNsMock: Sendable {
     public let http1Server: APNsHTTP1Server?
     /// The relay to the upstream, when `APNsMockOptions.relay` asked for one; closed by ``stop(gracePeriod:)``.
     private let relay: APNsClientRelay?
+    /// The mock, its relay and its listeners as one group, as `mockapns serve` runs them.
+    private let services: BackgroundServiceGroup
     private let stopped = Atomic<Bool>(false)
 
     private init(mock: Mock, server: MockAPNsServer, caCertificatePEM: String, testKey: TestSigningKey, http1Server: APNsHTTP1Server?,
-                 relay: APNsClientRelay?) {
+                 relay: APNsClientRelay?, services: BackgroundServiceGroup) {
         self.mock = mock
         self.server = server
         self.caCertificatePEM = caCertificatePEM
         self.testKey = testKey
         self.http1Server = http1Server
         self.relay = relay
+        self.services = services
     }
 
     /// Starts a mock with `options` on a free port; throws a sentence saying what to fix.
@@ -75,37 +79,35 @@ public final class APNsMock: Sendable {
         }
         configuration.relay = relay
         let mock: Mock
-        do {
-            mock = try Mock(configuration: configuration)
-        } catch {
-            await relay?.shutdown()
-            throw .cannotStart("\(error)")
-        }
         let server: MockAPNsServer
         do {
+            mock = try Mock(configuration: configuration)
             server = try MockAPNsServer(mock: mock, configuration: options.serverConfiguration)
-            try server.start()
         } catch {
             await relay?.shutdown()
-            mock.shutdown()
             throw .cannotStart("\(error)")
         }
-        var http1Server: APNsHTTP1Server?
-        if options.http1 {
-            var logger = Logger(label: "mockapns.http1")
-            logger.logLevel = options.logLevel
-            let http1 = APNsHTTP1Server(mock: mock, configuration: options.http1Configuration, logger: logger)
-            do {
-                try await http1.start()
-            } catch {
-                await server.shutdown(gracePeriod: .zero)
-                await relay?.shutdown()
-                mock.shutdown()
-                throw .cannotStart(error.description)
-            }
-            http1Server = http1
+        var logger = Logger(label: "mockapns.http1")
+        logger.logLevel = options.logLevel
+        let http1Server = options.http1 ? APNsHTTP1Server(mock: mock, configuration: options.http1Configuration, logger: logger) : nil
+        // In `mockapns serve`'s order: stopped in reverse, the listeners first, then the relay's last answers come
+        // back, then the recording is flushed.
+        var parts: [any Service] = [mock]
+        if let relay { parts.append(ClosingService("relay") { await relay.shutdown() }) }
+        parts.append(server)
+        if let http1Server { parts.append(http1Server) }
+        var lifecycleLogger = Logger(label: "mockapns.lifecycle")
+        lifecycleLogger.logLevel = .warning
+        let services = BackgroundServiceGroup(parts, logger: lifecycleLogger)
+        do {
+            try await server.waitUntilListening()
+            try await http1Server?.waitUntilListening()
+        } catch {
+            await services.stop()
+            throw .cannotStart("\(error)")
         }
-        return APNsMock(mock: mock, server: server, caCertificatePEM: caPEM, testKey: key, http1Server: http1Server, relay: relay)
+        return APNsMock(mock: mock, server: server, caCertificatePEM: caPEM, testKey: key, http1Server: http1Server, relay: relay,
+                        services: services)
     }
 
     /// Starts a mock, runs `body` with it, and stops it however `body` ends.
@@ -137,24 +139,17 @@ public final class APNsMock: Sendable {
     public var http1Port: Int? { http1Server?.port }
 
     /// Closes every connection (letting in-flight requests finish for up to `gracePeriod`), then the relay's
-    /// connections upstream, and frees the port and threads. Records stay readable afterwards.
+    /// connections upstream, flushes the recording and frees the port and threads. Records stay readable afterwards.
     public func stop(gracePeriod: Duration = .milliseconds(200)) async {
         stopped.store(true, ordering: .relaxed)
-        await http1Server?.stop()
-        await server.shutdown(gracePeriod: gracePeriod)
-        await relay?.shutdown()   // pushes still upstream are answered and recorded first
-        mock.shutdown()
+        server.shutdownGracePeriod = gracePeriod
+        await services.stop()
     }
 
     /// A safety net for a forgotten ``stop(gracePeriod:)``: the port and threads are freed in the background.
     deinit {
         guard !stopped.load(ordering: .relaxed) else { return }
-        let (mock, server, http1Server, relay) = (self.mock, self.server, self.http1Server, self.relay)
-        Task {
-            await http1Server?.stop()
-            await server.shutdown(gracePeriod: .zero)
-            await relay?.shutdown()
-            mock.shutdown()
-        }
+        let services = self.services
+        Task { await services.stop() }
     }
 }

@@ -6,6 +6,8 @@ import Logging
 import MockAPNs
 import MockAPNsHTTP2
 import MockAPNsPostgres
+import MockAPNsRelay
+import ServiceLifecycle
 
 /// `mockapns serve`: runs the mock until SIGINT/SIGTERM, which flush the recording and exit 0 (3 when a record could
 /// not be written to the `--record` file or the `--store`). SIGHUP and SIGUSR1 reopen the `--record` file (rename
@@ -76,14 +78,26 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var webhookOptions: WebhookOptions
 
     func run() async throws {
-        ReopenSignal.ignoreUntilHandled()
-        // Before anything listens: a SIGTERM sent as soon as the ready file appears is kept for the wait below.
-        let shutdown = ShutdownSignal.install()
+        ReopenSignalService.ignoreUntilRunning()
         let env = EnvironmentOptions()
-        var configuration = try serveConfiguration(environment: env)
+        let configuration = try serveConfiguration(environment: env)
         let logger = configuration.mock.logger
         let readyPath = readyFile ?? env["READY_FILE"]
         if let readyPath { ReadyFile.remove(at: readyPath) }   // a stale one would hand a script old URLs
+        do {
+            try await serve(configuration, readyPath: readyPath, environment: env, logger: logger)
+        } catch let failure as ServeFailure {
+            FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// Builds every long-lived part in dependency order and runs them as one ``MockServiceGroup`` until SIGINT or
+    /// SIGTERM; whatever fails (a port in use, the store, the ready file) stops what had started, in reverse order,
+    /// and comes back as a ``ServeFailure``. Exits 3 when a record could not be written.
+    private func serve(_ flags: ServeConfiguration, readyPath: String?, environment env: EnvironmentOptions,
+                       logger: Logger) async throws {
+        var configuration = flags
         // No connection yet: the relay's pool dials on the first relayed push.
         let relay = try relayOptions.makeRelay(environment: env)
         configuration.mock.relay = relay
@@ -97,169 +111,85 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Before anything listens: a wrong URL, password or schema stops the mock with one line.
         let store = try await storeOptions.open(environment: env, synchronousCommit: configuration.mock.recordSync)
-        configuration.mock.recordStore = store
         // Device states and fault rules are shared through the same database and namespace.
         let sharedState = store.map { PostgresSharedState(url: $0.url, namespace: $0.namespace, events: $0.events) }
+        configuration.mock.recordStore = store
         configuration.mock.sharedState = sharedState
+        // The control plane reads the store over a connection of its own, so searches never queue behind the writer.
+        let storeReader = store.map { PostgresRecordStore(url: $0.url, instance: $0.instance, namespace: $0.namespace, events: $0.events,
+                                                          logger: StoreLogger.make()) }
+        let storeClosing: [any Service] = store.map { store in
+            [ClosingService("store connections") {
+                await sharedState?.close()
+                await store.close()
+                await storeReader?.close()
+            }]
+        } ?? []
 
         let mock: Mock
+        let server: MockAPNsServer
+        let plane: ControlPlaneListeners
         do {
             mock = try Mock(configuration: configuration.mock)
-        } catch {
-            FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
-            await store?.close()
-            throw ExitCode(1)
-        }
-        let server: MockAPNsServer
-        do {
             server = try MockAPNsServer(mock: mock, configuration: configuration.server)
-            try server.start()
-        } catch let error as HTTP2Error {
-            switch error {
-            case .addressInUse(let host, let port):
-                let flag = configuration.server.appleHosts.flatMap { apple in
-                    [(apple.httpsPort, "--apple-https-port"), (apple.channelManagementSandboxPort, "--manage-sandbox-port"),
-                     (apple.channelManagementProductionPort, "--manage-production-port")].first { $0.0 == port && port != 0 }?.1
-                } ?? "--port"
-                let failure = ListenerStartFailure(listener: "the APNs endpoint", reason: "\(host):\(port) is already in use",
-                                                   remedy: "\(flag) (0 picks a free port) or stop the other process")
-                FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
-            case .bindFailed(_, let port, _) where port > 0 && port < 1024:
-                // A port below 1024 needs the right to bind it: Apple's 443 under --apple-hosts, most often.
-                let failure = ListenerStartFailure(
-                    listener: "the APNs endpoint", reason: "\(error)",
-                    remedy: "the port (--apple-https-port or --port; 0 picks a free one, then route \(port) to it), or give this "
-                        + "binary the right to bind low ports: run as root, or `sudo setcap cap_net_bind_service=+ep \(CommandLine.arguments[0])`")
-                FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
-            case .bindFailed, .invalidAddress:
-                let failure = ListenerStartFailure(listener: "the APNs endpoint", reason: "\(error)",
-                                                   remedy: configuration.server.appleHosts == nil ? "--host or --port"
-                                                       : "--host, --port, --apple-https-port, --manage-sandbox-port or --manage-production-port")
-                FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
-            default:
-                FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
-            }
-            mock.shutdown()
-            await store?.close()
-            throw ExitCode(1)
+            plane = try control.make(mock: mock, server: server, sharedRecords: storeReader)
         } catch {
-            FileHandle.standardError.write(Data("mockapns: cannot start: \(error)\n".utf8))
-            mock.shutdown()
+            // Nothing runs yet: only the connections opened above are to close.
+            await relay?.shutdown()
+            await sharedState?.close()
             await store?.close()
-            throw ExitCode(1)
+            await storeReader?.close()
+            if error is ValidationError { throw error }
+            throw ServeFailure("cannot start: \(error)")
         }
-        if let store, storeOptions.namesInstanceByAddress(env) {
-            store.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
-        }
-        let pruner = try store.flatMap { store in try storeOptions.startPruning(store, recorder: mock.recorder, environment: env) }
-        var sharedFollower: Task<Void, Never>?
-        if let sharedState {
-            // The first instance's --devices/--faults files seed the namespace; every instance then takes what it holds.
-            do {
-                try await sharedState.seed(devices: mock.devices.all(), faults: mock.faults.entries.map(\.rule),
-                                           deviceChanges: mock.deviceChanges.all())
-                let snapshot = try await sharedState.load()
-                mock.devices.replaceAll(with: snapshot.devices)
-                mock.faults.replaceRules(snapshot.faults, fired: snapshot.fired)
-                mock.deviceChanges.replaceChanges(with: snapshot.deviceChanges)
-            } catch {
-                FileHandle.standardError.write(Data("mockapns: cannot read the shared device states and fault rules from \(sharedState.label): \(String(reflecting: error))\n".utf8))
-                await server.shutdown()
-                mock.shutdown()
-                await store?.close()
-                throw ExitCode(1)
-            }
-            sharedFollower = sharedState.follow(into: mock.devices, faults: mock.faults, deviceChanges: mock.deviceChanges,
-                                                resync: try storeOptions.resync(environment: env))
-        }
-        // Before the ready file: every push a script sends once it sees the file is posted.
+        let settled = configuration
         let webhooks = RunningWebhooks(targets: webhookTargets, statistics: mock.configuration.webhooks,
                                        recorder: mock.recorder, logger: logger)
-        webhooks.start()
         for target in webhookTargets {
             let match = target.match.terms.isEmpty ? "every record" : "records matching the --webhook-match query"
             FileHandle.standardError.write(Data("mockapns: posting \(match) to \(target.url)\n".utf8))
         }
-        let mode = configuration.server.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
-        FileHandle.standardError.write(Data(
-            "mockapns: listening on \(server.url) (\(mode); \(configuration.mock.pipeline.environment.rawValue))\n".utf8))
-        if !configuration.server.tlsNames.isEmpty || configuration.server.certificateAuthorityDirectory != nil, let ca = server.certificateAuthorityPath {
-            let apple = configuration.server.appleHosts == nil ? [] : AppleHost.names
-            let names = (apple + configuration.server.tlsNames + ServerIdentity.loopbackNames).joined(separator: ", ")
-            FileHandle.standardError.write(Data("mockapns: TLS certificate issued for \(names); senders trust \(ca)\n".utf8))
+        let sharedService = try sharedState.map { shared in
+            SharedStateService(shared: shared, mock: mock, resync: try storeOptions.resync(environment: env))
         }
-        if configuration.server.appleHosts != nil {
-            let ports = server.applePorts.sorted { $0.key < $1.key }.map { "Apple's \($0.key) on \($0.value)" }.joined(separator: ", ")
-            FileHandle.standardError.write(Data(
-                "mockapns: serving Apple's host names: \(ports) (pushes on 443/2197, channel management on 2195/2196)\n".utf8))
+        let pruner = try storeOptions.pruner(store, recorder: mock.recorder, environment: env)
+        let requestLog = quiet || env.bool("QUIET") ? nil : RequestLogService(recorder: mock.recorder, logger: logger)
+        let apns = ServeListener(server, name: "the APNs endpoint") { error in
+            Self.explain(error, appleHosts: settled.server.appleHosts)
         }
-        // Started before the ready file is written, so every request a script sends is logged.
-        let requestLog = quiet || env.bool("QUIET") ? nil : RequestLog.start(recorder: mock.recorder, logger: logger)
-        // The control plane reads the store over a connection of its own, so searches never queue behind the writer.
-        let storeReader = store.map { PostgresRecordStore(url: $0.url, instance: $0.instance, namespace: $0.namespace, events: $0.events,
-                                                          logger: StoreLogger.make()) }
-        let plane: RunningControlPlane
-        do {
-            plane = try await control.start(mock: mock, server: server, sharedRecords: storeReader)
-        } catch {
-            let text = (error as? ListenerStartFailure)?.description ?? "cannot start: \(error)"
-            FileHandle.standardError.write(Data("mockapns: \(text)\n".utf8))
-            await server.shutdown()
-            mock.shutdown()
-            throw ExitCode(1)
-        }
-        if let relay {
-            FileHandle.standardError.write(Data("mockapns: relaying accepted device pushes to \(relay.upstream) (\(relay.identity))\n".utf8))
-        }
-        if let url = plane.controlURL { FileHandle.standardError.write(Data("mockapns: control plane on \(url)\n".utf8)) }
-        if let url = plane.http1URL { FileHandle.standardError.write(Data("mockapns: HTTP/1.1 APNs endpoint on \(url)\n".utf8)) }
-        if let url = plane.dashboardURL { FileHandle.standardError.write(Data("mockapns: dashboard on \(url)\n".utf8)) }
-        if let readyPath {
-            let ready = ReadyFile(apnsURL: server.url, controlURL: plane.controlURL, http1URL: plane.http1URL,
-                                  dashboardURL: plane.dashboardURL, caFile: server.certificateAuthorityPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                                  certsDir: server.credentials.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path },
-                                  pid: getpid(), version: MockAPNsVersion.current,
-                                  applePorts: configuration.server.appleHosts == nil ? nil
-                                      : Dictionary(uniqueKeysWithValues: server.applePorts.map { ("\($0.key)", $0.value) }))
-            do {
-                try ready.write(to: readyPath)
-            } catch {
-                FileHandle.standardError.write(Data("mockapns: cannot write the ready file \(readyPath): \(error)\n".utf8))
-                await plane.stop()
-                await server.shutdown()
-                mock.shutdown()
-                throw ExitCode(1)
+        let namesInstanceByAddress = storeOptions.namesInstanceByAddress(env)
+        let announce = ServeReadiness(waitForListeners: {
+            try await server.waitUntilListening()
+            let urls = try await plane.urls()
+            try await sharedService?.ready.value()
+            if let store, namesInstanceByAddress {
+                store.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
             }
-        }
-        let recorder = mock.recorder
-        ReopenSignal.handle { signalName in
-            if recorder.filePath == nil {
-                FileHandle.standardError.write(Data("mockapns: \(signalName): no --record file to reopen\n".utf8))
-            } else {
-                recorder.reopenFile()   // says on stderr what it did
-            }
-        }
-        await shutdown.wait()
-        if let readyPath { ReadyFile.remove(at: readyPath) }   // the URLs are about to stop answering
-        await plane.stop()
-        await server.shutdown()
-        mock.shutdown()
-        await webhooks.finish(grace: .seconds(5))   // what was recorded goes out first, unless receivers stay down
-        await relay?.shutdown()
-        pruner?.cancel()
-        await pruner?.value
-        sharedFollower?.cancel()
-        await sharedFollower?.value
-        await sharedState?.close()
-        await store?.close()
-        await storeReader?.close()
-        requestLog?.cancel()      // it prints what is left first: every request is logged or counted before exit
-        await requestLog?.value
+            return Self.announcement(configuration: settled, server: server, urls: urls, relay: relay)
+        }, path: readyPath)
+
+        // Dependency order; the group stops them in reverse: the ready file goes, the listeners stop taking requests,
+        // the relay's last answers come back, the recording is flushed, what follows it (webhooks, the request log)
+        // drains, then the store's connections close.
+        var services: [any Service] = storeClosing
+        if let sharedService { services.append(sharedService) }
+        if let pruner { services.append(pruner) }
+        if let requestLog { services.append(requestLog) }
+        services.append(webhooks)
+        services.append(mock)
+        if let relay { services.append(ClosingService("relay") { await relay.shutdown() }) }
+        services.append(apns)
+        services += plane.services
+        services.append(ReopenSignalService(recorder: mock.recorder))
+        services.append(announce)
+        let group = MockServiceGroup.make(services, signals: [.sigterm, .sigint], logger: Self.groupLogger)
+        try await group.run()
+
         FileHandle.standardError.write(Data("mockapns: stopped after \(mock.recorder.lastSequence) request(s)\n".utf8))
         var lostAny = false
         if let lost = mock.recorder.fileStatus?.lost, lost > 0 {
             FileHandle.standardError.write(Data(
-                "mockapns: \(lost) record(s) could not be written to \(configuration.mock.recordPath ?? "the record file")\n".utf8))
+                "mockapns: \(lost) record(s) could not be written to \(settled.mock.recordPath ?? "the record file")\n".utf8))
             lostAny = true
         }
         if let lost = mock.recorder.storeStatus?.lost, lost > 0 {
@@ -268,6 +198,69 @@ struct ServeCommand: AsyncParsableCommand {
             lostAny = true
         }
         if lostAny { throw ExitCode(3) }
+    }
+
+    /// The group's own log (services starting and stopping) only at warning: `serve` says what matters itself.
+    private static var groupLogger: Logger {
+        var logger = Logger(label: "mockapns.lifecycle") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// The ready file and the lines said before it, once every listener is up.
+    private static func announcement(configuration: ServeConfiguration, server: MockAPNsServer,
+                                     urls: (control: String?, dashboard: String?, http1: String?),
+                                     relay: APNsClientRelay?) -> (file: ReadyFile, lines: [String]) {
+        var lines: [String] = []
+        let mode = configuration.server.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
+        lines.append("listening on \(server.url) (\(mode); \(configuration.mock.pipeline.environment.rawValue))")
+        if !configuration.server.tlsNames.isEmpty || configuration.server.certificateAuthorityDirectory != nil,
+           let ca = server.certificateAuthorityPath {
+            let apple = configuration.server.appleHosts == nil ? [] : AppleHost.names
+            let names = (apple + configuration.server.tlsNames + ServerIdentity.loopbackNames).joined(separator: ", ")
+            lines.append("TLS certificate issued for \(names); senders trust \(ca)")
+        }
+        if configuration.server.appleHosts != nil {
+            let ports = server.applePorts.sorted { $0.key < $1.key }.map { "Apple's \($0.key) on \($0.value)" }.joined(separator: ", ")
+            lines.append("serving Apple's host names: \(ports) (pushes on 443/2197, channel management on 2195/2196)")
+        }
+        if let relay { lines.append("relaying accepted device pushes to \(relay.upstream) (\(relay.identity))") }
+        if let url = urls.control { lines.append("control plane on \(url)") }
+        if let url = urls.http1 { lines.append("HTTP/1.1 APNs endpoint on \(url)") }
+        if let url = urls.dashboard { lines.append("dashboard on \(url)") }
+        let file = ReadyFile(apnsURL: server.url, controlURL: urls.control, http1URL: urls.http1, dashboardURL: urls.dashboard,
+                             caFile: server.certificateAuthorityPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+                             certsDir: server.credentials.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path },
+                             pid: getpid(), version: MockAPNsVersion.current,
+                             applePorts: configuration.server.appleHosts == nil ? nil
+                                 : Dictionary(uniqueKeysWithValues: server.applePorts.map { ("\($0.key)", $0.value) }))
+        return (file, lines)
+    }
+
+    /// The APNs endpoint's failure to bind, with the flag that moves it.
+    private static func explain(_ error: any Error, appleHosts: AppleHostsConfiguration?) -> ListenerStartFailure? {
+        guard let error = error as? HTTP2Error else { return nil }
+        switch error {
+        case .addressInUse(let host, let port):
+            let flag = appleHosts.flatMap { apple in
+                [(apple.httpsPort, "--apple-https-port"), (apple.channelManagementSandboxPort, "--manage-sandbox-port"),
+                 (apple.channelManagementProductionPort, "--manage-production-port")].first { $0.0 == port && port != 0 }?.1
+            } ?? "--port"
+            return ListenerStartFailure(listener: "the APNs endpoint", reason: "\(host):\(port) is already in use",
+                                        remedy: "\(flag) (0 picks a free port) or stop the other process")
+        case .bindFailed(_, let port, _) where port > 0 && port < 1024:
+            // A port below 1024 needs the right to bind it: Apple's 443 under --apple-hosts, most often.
+            return ListenerStartFailure(
+                listener: "the APNs endpoint", reason: "\(error)",
+                remedy: "the port (--apple-https-port or --port; 0 picks a free one, then route \(port) to it), or give this "
+                    + "binary the right to bind low ports: run as root, or `sudo setcap cap_net_bind_service=+ep \(CommandLine.arguments[0])`")
+        case .bindFailed, .invalidAddress:
+            return ListenerStartFailure(listener: "the APNs endpoint", reason: "\(error)",
+                                        remedy: appleHosts == nil ? "--host or --port"
+                                            : "--host, --port, --apple-https-port, --manage-sandbox-port or --manage-production-port")
+        default:
+            return nil
+        }
     }
 
     /// The server's configuration from the flags and `MOCKAPNS_*` variables (a flag wins over its variable), with

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import ServiceLifecycle
 import MockAPNs
 import MockAPNsControl
 import MockAPNsHTTP1
@@ -48,29 +49,21 @@ struct ControlPlaneOptions: ParsableArguments {
         ).withDashboard(!(noDashboard || environment.bool("NO_DASHBOARD")))
     }
 
-    /// Starts the control plane and the HTTP/1.1 endpoint as asked for (after `server.start()`).
-    /// Throws ``ControlServerError`` (non-loopback without a token, port in use) with a sentence to print.
+    /// The control plane and the HTTP/1.1 endpoint as asked for, as services that bind when their group runs them;
+    /// a failure to bind says which flag to change. Throws a usage error for a bad port.
     /// The default logger only reports warnings: `serve` prints the URLs itself.
     /// `sharedRecords` (with `--store`) is what the record routes and the dashboard read.
-    func start(mock: Mock, server: MockAPNsServer, sharedRecords: (any RecordStore)? = nil,
-               logger: Logger = ControlPlaneOptions.quietLogger) async throws -> RunningControlPlane {
+    func make(mock: Mock, server: MockAPNsServer, sharedRecords: (any RecordStore)? = nil,
+              logger: Logger = ControlPlaneOptions.quietLogger) throws -> ControlPlaneListeners {
         let environment = EnvironmentOptions()
-        var running = RunningControlPlane()
+        var listeners = ControlPlaneListeners()
         if let configuration = try controlConfiguration(environment: environment, freePort: server.configuration.port == 0) {
             let control = ControlServer(mock: mock, certificateAuthorityPath: server.certificateAuthorityPath,
                                         configuration: configuration, logger: logger,
                                         testPushSender: DashboardTestPushSender.make(for: server), sharedRecords: sharedRecords)
-            let port: Int
-            do {
-                port = try await control.start()
-            } catch {
-                guard case .couldNotListen(_, _, let reason) = error else { throw error }
-                throw ListenerStartFailure(listener: "the control plane", reason: reason,
-                                           remedy: "--control-port (0 picks a free port) or pass --no-control")
-            }
-            running.control = control
-            running.controlURL = Self.url(host: configuration.host, port: port)
-            if configuration.dashboard { running.dashboardURL = Self.url(host: configuration.host, port: port) + "/" }
+            listeners.control = control
+            listeners.controlHost = configuration.host
+            listeners.dashboard = configuration.dashboard
         }
         if let port = try http1Port ?? environment.int("HTTP1_PORT") {
             try Self.check(port: port, flag: "--http1-port")
@@ -79,20 +72,10 @@ struct ControlPlaneOptions: ParsableArguments {
             let configuration = APNsHTTP1Configuration(
                 host: host, port: port, eventLoopThreads: server.configuration.loopCount,
                 maxBodyBytes: server.configuration.maxBodyBytes)
-            let endpoint = APNsHTTP1Server(mock: mock, configuration: configuration, logger: logger)
-            do {
-                let bound = try await endpoint.start()
-                running.http1 = endpoint
-                running.http1URL = Self.url(host: host, port: bound)
-            } catch {
-                await running.stop()
-                if case .couldNotListen(_, _, let reason) = error {
-                    throw ListenerStartFailure(listener: "the HTTP/1.1 endpoint", reason: reason, remedy: "--http1-port (0 picks a free port)")
-                }
-                throw error
-            }
+            listeners.http1 = APNsHTTP1Server(mock: mock, configuration: configuration, logger: logger)
+            listeners.http1Host = host
         }
-        return running
+        return listeners
     }
 
     /// `mockapns.control` at warning level.
@@ -113,22 +96,51 @@ struct ControlPlaneOptions: ParsableArguments {
     }
 }
 
-/// What ``ControlPlaneOptions/start(mock:server:sharedRecords:logger:)`` started; `stop()` before the mock's `shutdown()`.
-struct RunningControlPlane: Sendable {
+/// What ``ControlPlaneOptions/make(mock:server:sharedRecords:logger:)`` made: the control plane and the HTTP/1.1
+/// endpoint, each there when asked for, run as services of `serve`'s group.
+struct ControlPlaneListeners: Sendable {
     /// The control plane, unless `--no-control`.
     var control: ControlServer?
-    /// Its URL for the ready file's `control_url`.
-    var controlURL: String?
-    /// The dashboard's URL for the ready file's `dashboard_url`, unless `--no-dashboard` or `--no-control`.
-    var dashboardURL: String?
+    /// Its address.
+    var controlHost = "127.0.0.1"
+    /// Whether it serves the dashboard.
+    var dashboard = true
     /// The HTTP/1.1 APNs endpoint, when `--http1-port` was given.
     var http1: APNsHTTP1Server?
-    /// Its URL for the ready file's `http1_url`.
-    var http1URL: String?
+    /// Its address.
+    var http1Host = "127.0.0.1"
 
-    /// Stops both (open event streams end first).
-    func stop() async {
-        await control?.stop()
-        await http1?.stop()
+    /// The services, in the group's order (the control plane stops first), each failing with the sentence that
+    /// names the flag to change.
+    var services: [any Service] {
+        var services: [any Service] = []
+        if let http1 {
+            services.append(ServeListener(http1, name: "the HTTP/1.1 endpoint") { error in
+                guard let error = error as? APNsHTTP1ServerError, case .couldNotListen(_, _, let reason) = error else { return nil }
+                return ListenerStartFailure(listener: "the HTTP/1.1 endpoint", reason: reason, remedy: "--http1-port (0 picks a free port)")
+            })
+        }
+        if let control {
+            services.append(ServeListener(control, name: "the control plane") { error in
+                guard let error = error as? ControlServerError, case .couldNotListen(_, _, let reason) = error else { return nil }
+                return ListenerStartFailure(listener: "the control plane", reason: reason,
+                                            remedy: "--control-port (0 picks a free port) or pass --no-control")
+            })
+        }
+        return services
+    }
+
+    /// The URLs for the ready file, once both listen: `control_url`, `dashboard_url`, `http1_url`.
+    func urls() async throws -> (control: String?, dashboard: String?, http1: String?) {
+        var urls: (control: String?, dashboard: String?, http1: String?) = (nil, nil, nil)
+        if let control {
+            let port = try await control.waitUntilListening()
+            urls.control = ControlPlaneOptions.url(host: controlHost, port: port)
+            if dashboard { urls.dashboard = ControlPlaneOptions.url(host: controlHost, port: port) + "/" }
+        }
+        if let http1 {
+            urls.http1 = ControlPlaneOptions.url(host: http1Host, port: try await http1.waitUntilListening())
+        }
+        return urls
     }
 }

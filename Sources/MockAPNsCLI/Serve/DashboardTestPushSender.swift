@@ -15,10 +15,10 @@ enum DashboardTestPushSender {
               let key = try? String(contentsOfFile: credentials.directory + "/AuthKey_TESTKEY001.p8", encoding: .utf8)
         else { return nil }
         let ca = try? String(contentsOfFile: credentials.caPath, encoding: .utf8)
-        let url = server.url
         return TestPushSender { push in
+            // Read when a push is sent: the listener binds its port after the control plane is made.
             let configuration = APNsClientConfiguration(
-                environment: .custom(url: url), authentication: .token(privateKeyPEM: key, keyID: "TESTKEY001", teamID: "TESTTEAM01"),
+                environment: .custom(url: server.url), authentication: .token(privateKeyPEM: key, keyID: "TESTKEY001", teamID: "TESTTEAM01"),
                 trustRootsPEM: ca, requestTimeout: .seconds(10), retryPolicy: .never)
             // One short-lived client per push: the form is used by hand, and nothing is left running after it.
             let client = try APNsClient(configuration: configuration)

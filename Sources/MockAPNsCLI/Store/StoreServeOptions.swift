@@ -58,16 +58,17 @@ struct StoreServeOptions: ParsableArguments {
         "Seconds between pruning rounds for --retain-count/--retain-age (default 10).", valueName: "seconds"))
     var retainInterval: Int?
 
-    /// Starts background pruning when `--retain-count` or `--retain-age` is given (checked by `open`).
-    func startPruning(_ store: PostgresRecordStore, recorder: Recorder, environment env: EnvironmentOptions) throws
-        -> Task<Void, Never>?
+    /// Background pruning when `--retain-count` or `--retain-age` is given (checked by `open`), as a service.
+    func pruner(_ store: PostgresRecordStore?, recorder: Recorder, environment env: EnvironmentOptions) throws
+        -> StorePrunerService?
     {
+        guard let store else { return nil }
         let count = try retainCount ?? env.int("RETAIN_COUNT")
         let age = (retainAge ?? env["RETAIN_AGE"]).flatMap(RetentionAge.init)
         guard count != nil || age != nil else { return nil }
         let interval = try retainInterval ?? env.int("RETAIN_INTERVAL") ?? 10
-        return StorePruner.start(store: store, recorder: recorder, keepNewest: count, maxAgeMillis: age?.millis,
-                                 interval: .seconds(interval))
+        return StorePrunerService(store: store, recorder: recorder, keepNewest: count, maxAgeMillis: age?.millis,
+                                  interval: .seconds(interval))
     }
 
     /// Checks the retention options (one line and exit 2 when they make no sense).

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import Logging
+import ServiceLifecycle
 import MockAPNs
 import MockAPNsWebhooks
 
@@ -96,15 +97,25 @@ final class RunningWebhooks: Sendable {
     }
 
     /// Starts every dispatcher.
-    func start() {
+    private func start() {
         for dispatcher in dispatchers { dispatcher.start() }
     }
 
     /// Lets each dispatcher post what was recorded (up to `grace`), then closes the client.
-    func finish(grace: Duration) async {
+    private func finish(grace: Duration) async {
         await withTaskGroup(of: Void.self) { group in
             for dispatcher in dispatchers { group.addTask { await dispatcher.finish(grace: grace) } }
         }
         try? await client?.shutdown()
+    }
+}
+
+extension RunningWebhooks: Service {
+    /// Posts every record from its start; on shutdown (after the ``Mock``, whose recording is then closed) it
+    /// posts what was recorded for up to 5 s more, unless receivers stay down, then closes its HTTP client.
+    func run() async throws {
+        start()
+        try? await gracefulShutdown()
+        await finish(grace: .seconds(5))
     }
 }

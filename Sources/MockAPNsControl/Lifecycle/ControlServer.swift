@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import Logging
 import MockAPNs
+import ServiceLifecycle
+import Support
 
 /// The control plane: an HTTP/1.1 JSON API over a ``Mock`` — its recording, device registry and fault plan — plus
 /// a live event stream, Prometheus `/metrics` and `/healthz`. It knows no transport: whichever listeners serve the
@@ -10,10 +12,13 @@ import MockAPNs
 ///
 /// ```swift
 /// let control = ControlServer(mock: mock, configuration: .init(port: 0))
-/// let port = try await control.start()   // serving now
+/// let port = try await control.start()   // serving now, in a group of its own
 /// …
 /// await control.stop()
 /// ```
+///
+/// It is a `Service` (``run()``): `mockapns serve` runs it in the mock's one `ServiceGroup`; ``start()`` runs it in a
+/// group of its own for an owner that has none.
 ///
 /// Web pages other than its own are kept out (``BrowserRequestPolicy``): without a token, requests must be
 /// addressed to a loopback name, and a request carrying another site's `Origin` is refused with 403.
@@ -32,12 +37,15 @@ import MockAPNs
 /// - `GET /api/v1/notifications/{seq}/delivery?state=&authorization=&in_app_routing=` (``DeliverySimulator``)
 /// - `POST /api/v1/test-push` (with a ``TestPushSender``), `POST /api/v1/lint`
 /// - `GET /` and `GET /dashboard/{file}`: the web dashboard (unless ``ControlConfiguration/dashboard`` is false)
-public final class ControlServer: Sendable {
+public final class ControlServer: Service, Sendable {
     /// Where it listens and the optional bearer token.
     public let configuration: ControlConfiguration
     private let mock: Mock
     private let logger: Logger
-    private let runner = HTTPServerRunner()
+    /// The current run: its bound port once listening (nil before and after), and how waiters learn it.
+    private let current = Locked<(listening: Readiness<Int>, port: Int?)>((Readiness<Int>(), nil))
+    /// The group ``start()`` runs it in, while it runs.
+    private let ownGroup = Locked<BackgroundServiceGroup?>(nil)
     private let streams: LiveStreams
     private let metrics: RequestMetrics
     private let testPushSender: TestPushSender?
@@ -65,30 +73,86 @@ public final class ControlServer: Sendable {
                                       pipeline: mock.pipeline, webhooks: mock.configuration.webhooks)
     }
 
-    /// The bound port while running, else nil.
-    public var port: Int? { runner.port }
+    /// The bound port while listening, else nil.
+    public var port: Int? { current.withLock { $0.port } }
 
-    /// Binds and serves; returns the bound port (the chosen one when the configuration says 0).
+    private var listening: Readiness<Int> { current.withLock { $0.listening } }
+
+    /// Serves in a group of its own; returns the bound port (the chosen one when the configuration says 0). After
+    /// ``stop()`` it may start again.
     ///
     /// Throws ``ControlServerError/tokenRequiredForNonLoopback(host:)`` for a non-loopback host
     /// without a token, and ``ControlServerError/couldNotListen(host:port:reason:)`` when binding fails.
     @discardableResult
     public func start() async throws(ControlServerError) -> Int {
-        if !configuration.isLoopback, (configuration.controlToken ?? "").isEmpty {
-            throw .tokenRequiredForNonLoopback(host: configuration.host)
+        let listening = Readiness<Int>()
+        let group = ownGroup.withLock { group -> BackgroundServiceGroup? in
+            guard group == nil else { return nil }
+            current.withLock { $0 = (listening, nil) }
+            group = BackgroundServiceGroup([self], logger: logger)
+            return group
         }
-        guard runner.port == nil else { throw .alreadyStarted }
-        let port = try await runner.start(
-            responder: makeRouter().buildResponder(), host: configuration.host, port: configuration.port, logger: logger
-        )
-        logger.info("control plane listening", metadata: ["url": "http://\(configuration.host):\(port)"])
-        return port
+        guard let group else { throw .alreadyStarted }
+        do {
+            return try await listening.value()
+        } catch {
+            await group.stop()
+            ownGroup.withLock { $0 = nil }
+            throw (error as? ControlServerError) ?? .couldNotListen(host: configuration.host, port: configuration.port,
+                                                                      reason: "\(error)")
+        }
     }
 
-    /// Ends live streams, stops listening and waits for the socket to close. Safe to call twice.
+    /// Ends live streams, stops listening and waits for the socket to close (what ``start()`` started). Safe to
+    /// call twice.
     public func stop() async {
+        let group = ownGroup.withLock { $0 }
+        await group?.stop()
+        ownGroup.withLock { if $0 === group { $0 = nil } }
+    }
+
+    /// Returns once the control plane is bound (with its port), or throws why it could not bind.
+    @discardableResult
+    public func waitUntilListening() async throws -> Int {
+        try await listening.value()
+    }
+
+    /// Serves until its group shuts down: live streams end first (so their connections can close), then
+    /// Hummingbird's server stops gracefully. A bind that fails fails the run with
+    /// ``ControlServerError/couldNotListen(host:port:reason:)``.
+    public func run() async throws {
+        if !configuration.isLoopback, (configuration.controlToken ?? "").isEmpty {
+            let refusal = ControlServerError.tokenRequiredForNonLoopback(host: configuration.host)
+            listening.fail(refusal)
+            throw refusal
+        }
+        let (host, port, logger, listening, current) = (configuration.host, configuration.port, self.logger, self.listening, self.current)
+        defer { current.withLock { $0.port = nil } }
+        let app = Application(
+            responder: makeRouter().buildResponder(),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                logger.info("control plane listening", metadata: ["url": "http://\(host):\(bound)"])
+                current.withLock { $0.port = bound }
+                listening.succeed(bound)
+            },
+            logger: logger)
+        let streams = self.streams
+        do {
+            try await withGracefulShutdownHandler {
+                try await app.run()
+            } onGracefulShutdown: {
+                streams.closeAll()
+            }
+        } catch {
+            guard listening.current == nil else { throw error }
+            let failure = ControlServerError.couldNotListen(host: host, port: port, reason: ControlServerError.sentence(for: error))
+            listening.fail(failure)
+            throw failure
+        }
         streams.closeAll()
-        await runner.stop()
+        listening.fail(ControlServerError.couldNotListen(host: host, port: port, reason: "it stopped before it was listening"))
     }
 
     /// Every route, behind the JSON error, browser guard (``BrowserRequestPolicy``) and (when configured)

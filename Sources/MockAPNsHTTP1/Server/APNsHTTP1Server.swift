@@ -30,6 +30,8 @@ public final class APNsHTTP1Server: Sendable {
     private let state = Locked<State>(.idle)
     /// The open connections, which `stop()` closes: on shared loops nothing else would.
     private let connections = HTTP1Connections()
+    /// The bound port, once ``run()`` has bound it.
+    let listening = Readiness<Int>()
 
     private enum State {
         case idle

@@ -3,6 +3,7 @@ import APNsModel
 import HTTP2
 import MockAPNs
 import NIOPosix
+import Support
 
 /// The mock's HTTP/2 listener: a ``Mock`` served over nghttp2 and OpenSSL on one port (or four, under
 /// `--apple-hosts`), with the TLS identity senders verify it by.
@@ -19,11 +20,22 @@ public final class MockAPNsServer: Sendable {
     private let transport: HTTP2Server
     /// The pipeline as an HTTP/2 request handler (shared by the socket server and embedded connections).
     private let handler: PipelineHTTP2Handler
+    /// The bound port, once ``run()`` has bound it.
+    let listening = Readiness<Int>()
+    private let gracePeriod: Locked<Duration>
+
+    /// How long in-flight streams may finish after GOAWAY when the listener stops as a service; from
+    /// ``MockServerConfiguration/shutdownGracePeriod``, changeable until it stops.
+    public var shutdownGracePeriod: Duration {
+        get { gracePeriod.withLock { $0 } }
+        set { gracePeriod.withLock { $0 = newValue } }
+    }
 
     /// Resolves the TLS identity and binds the ports; throws a sentence saying what to fix.
     public init(mock: Mock, configuration: MockServerConfiguration = MockServerConfiguration()) throws {
         self.mock = mock
         self.configuration = configuration
+        gracePeriod = Locked(configuration.shutdownGracePeriod)
         let logger = mock.configuration.logger
         var transportConfiguration = HTTP2ServerConfiguration()
         transportConfiguration.host = configuration.host

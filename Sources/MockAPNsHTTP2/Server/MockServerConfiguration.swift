@@ -35,6 +35,9 @@ public struct MockServerConfiguration: Sendable {
     public var idleTimeout: Duration? = .seconds(3600)
     /// Largest request body buffered; larger bodies are answered 413 without being kept.
     public var maxBodyBytes = 64 * 1024
+    /// How long in-flight streams may finish after GOAWAY when the listener stops as a service (its group shuts
+    /// down), before what is left is closed.
+    public var shutdownGracePeriod: Duration = .seconds(2)
 
     /// The defaults.
     public init() {}
