@@ -45,6 +45,11 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
     @exclusivity(unchecked) private var output = ByteBuffer()
     @exclusivity(unchecked) private var closed = false
     @exclusivity(unchecked) private var inactive = false
+    /// Inside ``write(_:_:)``: NIO may report the channel's end from within `writeAndFlush` (a write to a peer that
+    /// reset the connection), while the core is in the middle of handing over its TLS output; the core hears of it
+    /// once the write has returned (`endAfterWrite`), never from inside it, where closing would free what it uses.
+    @exclusivity(unchecked) private var writing = false
+    @exclusivity(unchecked) private var endAfterWrite = false
 
     init(loop: NIOConnectionLoop, role: Role) {
         self.loop = loop
@@ -66,7 +71,13 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
         guard writable else { return 0 }
         output.clear()
         output.writeBytes(UnsafeRawBufferPointer(start: pointer, count: count))
+        writing = true
         context.writeAndFlush(NIOAny(output), promise: nil)
+        writing = false
+        if endAfterWrite {
+            endAfterWrite = false
+            loop.nio.assumeIsolatedUnsafeUnchecked().execute { [self] in core?.transportEnded() }
+        }
         return count
     }
 
@@ -165,6 +176,10 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
 
     func channelInactive(context: ChannelHandlerContext) {
         inactive = true
+        if writing {
+            endAfterWrite = true
+            return
+        }
         if let core { core.transportEnded() }
     }
 
