@@ -62,8 +62,8 @@ actor PostgresSession {
     func endStalledBackends(timeout: Duration) async throws {
         guard !stalledBackends.isEmpty else { return }
         let pids = Array(stalledBackends)
+        let logger = self.logger
         let remaining = try await run(timeout: timeout) { connection in
-            let logger = Logger(label: "mockapns.store")
             _ = try await connection.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY(\(pids))",
                                            logger: logger).collect()
             let rows = try await connection.query("SELECT pid FROM pg_stat_activity WHERE pid = ANY(\(pids))",
