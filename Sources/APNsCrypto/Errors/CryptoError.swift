@@ -21,6 +21,14 @@ public enum CryptoError: Error, Equatable, CustomStringConvertible {
     case operationFailed(step: String, openSSL: String)
     /// A value passed to `TestCredentialFactory` cannot go into a certificate.
     case invalidArgument(String)
+    /// The key decoded, but it is not an RSA key (what RS256 and Google service accounts use).
+    case notRSAKey(found: String)
+    /// The RSA key is shorter than RS256 allows (2048 bits, RFC 7518 §3.3).
+    case rsaKeyTooSmall(bits: Int)
+    /// The PEM text has the two characters `\n` where its line breaks belong (copied out of a JSON string).
+    case escapedPEM(expected: String)
+    /// OpenSSL refused to produce an RS256 signature.
+    case rs256SigningFailed(openSSL: String)
 
     /// A sentence a user can act on.
     public var description: String {
@@ -44,6 +52,18 @@ public enum CryptoError: Error, Equatable, CustomStringConvertible {
             return "OpenSSL failed to \(step): \(openSSL)."
         case let .invalidArgument(reason):
             return "Cannot create the certificate: \(reason)."
+        case let .notRSAKey(found):
+            return "The key is \(found), but RS256 (Google service accounts, FCM's OAuth grant) needs an RSA key: the "
+                + "\"private_key\" of a service-account JSON file (-----BEGIN PRIVATE KEY-----), its public key or its certificate."
+        case let .rsaKeyTooSmall(bits):
+            return "The RSA key has \(bits) bits, but RS256 needs at least 2048 (RFC 7518 §3.3, and Google's service-account keys "
+                + "have 2048); make a new one with `openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048`."
+        case let .escapedPEM(expected):
+            return "Expected a PEM \(expected), but the text has the two characters \\n where its line breaks belong (copied out "
+                + "of a JSON string such as a service-account file's \"private_key\"); replace each \\n with a line break, or "
+                + "give the JSON file itself."
+        case let .rs256SigningFailed(openSSL):
+            return "RS256 signing failed: \(openSSL)."
         }
     }
 }

@@ -1,6 +1,6 @@
 import JSON
 
-/// Mints ES256 provider tokens, as an APNs sender does.
+/// Mints ES256 provider tokens, as an APNs sender does, and RS256 tokens, as a Google service account's grant.
 public enum JWTSigner {
     /// How the signature segment is encoded.
     public enum SignatureForm: Sendable, Equatable {
@@ -38,13 +38,29 @@ public enum JWTSigner {
         key: P256PrivateKey,
         signatureForm: SignatureForm = .raw
     ) throws(CryptoError) -> String {
-        let signingInput = Base64URL.encode(Array(jsonObject(header).utf8)) + "." + Base64URL.encode(Array(jsonObject(claims).utf8))
+        let signingInput = signingInput(header: header, claims: claims)
         let bytes = Array(signingInput.utf8)
         let signature = switch signatureForm {
         case .raw: try key.signature(for: bytes)
         case .der: try key.derSignature(for: bytes)
         }
         return signingInput + "." + Base64URL.encode(signature)
+    }
+
+    /// A token with exactly the given header and claims fields (in order), signed RS256 by `key`. The header is
+    /// written as given: google-auth writes `{"typ":"JWT","alg":"RS256","kid":private_key_id}`.
+    public static func makeToken(
+        header: KeyValuePairs<String, Value>,
+        claims: KeyValuePairs<String, Value>,
+        key: RSAPrivateKey
+    ) throws(CryptoError) -> String {
+        let signingInput = signingInput(header: header, claims: claims)
+        return signingInput + "." + Base64URL.encode(try key.signRS256(Array(signingInput.utf8)))
+    }
+
+    /// `base64url(header) "." base64url(claims)`: what the signature covers.
+    static func signingInput(header: KeyValuePairs<String, Value>, claims: KeyValuePairs<String, Value>) -> String {
+        Base64URL.encode(Array(jsonObject(header).utf8)) + "." + Base64URL.encode(Array(jsonObject(claims).utf8))
     }
 
     /// The JSON object text of `fields`, in order.
