@@ -8,7 +8,7 @@ import MockAPNs
 extension APNsMock {
     /// What `token`'s device shows at `at` (now on the mock's clock when nil), and its timeline up to then.
     public func device(_ token: String, at: Date? = nil) -> VirtualDevice {
-        let instant = at.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? mock.pipeline.configuration.clock.nowMillis()
+        let instant = at.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? mock.clock.nowMillis()
         var records: [RecordedRequest] = []
         for each in [token] + mock.deviceChanges.relatedTokens(device: token) {
             records += mock.recorder.records(matching: RecordFilter(token: each))
@@ -30,7 +30,7 @@ extension APNsMock {
 
     /// Records any change of `token`'s device (a tap, new settings, a Live Activity token…) now on the mock's clock.
     public func change(_ token: String, _ change: DeviceChange) {
-        let event = DeviceEvent.change(change, at: mock.pipeline.configuration.clock.nowMillis())
+        let event = DeviceEvent.change(change, at: mock.clock.nowMillis())
         do {
             try mock.deviceChanges.append(event, token: token)
         } catch {

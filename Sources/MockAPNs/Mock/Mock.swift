@@ -24,6 +24,12 @@ public final class Mock: Sendable {
     public var devices: DeviceRegistry { pipeline.devices }
     /// Scripted faults.
     public var faults: FaultPlan { pipeline.faults }
+    /// The mock's clock: the time its rules, devices and screens read, which a test may move.
+    public var clock: MockClock { pipeline.configuration.clock }
+    /// What the relay did (`serve --relay`), or nil when the mock relays nothing.
+    public var relayStatistics: RelayStatistics? { pipeline.relay == nil ? nil : pipeline.relayStatistics }
+    /// How many connections the mock's listeners hold open.
+    public var openConnections: Int { pipeline.openConnections }
 
     /// Loads credentials, devices and faults and opens the recording; throws a sentence saying what to fix.
     public init(configuration: MockConfiguration) throws {

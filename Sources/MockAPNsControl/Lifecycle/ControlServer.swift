@@ -68,9 +68,8 @@ public final class ControlServer: Service, Sendable {
         self.configuration = configuration
         self.logger = logger
         self.streams = LiveStreams(recorder: mock.recorder, heartbeatInterval: configuration.streamHeartbeat)
-        let pipeline = mock.pipeline
-        self.metrics = RequestMetrics(recorder: mock.recorder, openConnections: { pipeline.openConnections },
-                                      pipeline: mock.pipeline, webhooks: mock.configuration.webhooks)
+        self.metrics = RequestMetrics(recorder: mock.recorder, openConnections: { mock.openConnections },
+                                      relay: mock.relayStatistics, webhooks: mock.configuration.webhooks)
     }
 
     /// The bound port while listening, else nil.
@@ -172,11 +171,11 @@ public final class ControlServer: Service, Sendable {
             }))
         }
         NotificationRoutes(reader: reader, streams: streams, webhooks: mock.configuration.webhooks).register(on: router)
-        StatsRoute(reader: reader, relay: mock.pipeline.relay == nil ? nil : mock.pipeline.relayStatistics,
+        StatsRoute(reader: reader, relay: mock.relayStatistics,
                    webhooks: mock.configuration.webhooks).register(on: router)
         DeviceRoutes(devices: mock.devices, shared: mock.configuration.sharedState, changes: mock.deviceChanges,
-                     clock: mock.pipeline.configuration.clock).register(on: router)
-        DeviceScreenRoutes(reader: reader, changes: mock.deviceChanges, clock: mock.pipeline.configuration.clock,
+                     clock: mock.clock).register(on: router)
+        DeviceScreenRoutes(reader: reader, changes: mock.deviceChanges, clock: mock.clock,
                            shared: mock.configuration.sharedState)
             .register(on: router)
         FaultRoutes(faults: mock.faults, shared: mock.configuration.sharedState).register(on: router)

@@ -13,10 +13,9 @@ final class RelayMetrics: Sendable {
     /// What the counters already hold (the statistics only grow).
     private let reported = Locked<(relayed: Int, disagreements: Int, errors: Int)>((0, 0, 0))
 
-    /// Series for `pipeline`'s relay in `registry`, or nil when it relays nothing.
-    init?(pipeline: Pipeline, registry: PrometheusCollectorRegistry) {
-        guard pipeline.relay != nil else { return nil }
-        statistics = pipeline.relayStatistics
+    /// Series for the relay's `statistics` in `registry`.
+    init(statistics: RelayStatistics, registry: PrometheusCollectorRegistry) {
+        self.statistics = statistics
         relayed = registry.makeCounter(descriptor: RequestMetrics.name("relay_relayed", "total",
             "Device pushes the mock accepted and sent on to the --relay upstream."))
         disagreements = registry.makeCounter(descriptor: RequestMetrics.name("relay_disagreements", "total",

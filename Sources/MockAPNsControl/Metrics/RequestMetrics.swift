@@ -38,13 +38,13 @@ final class RequestMetrics: Sendable {
     private let intakeReported = Locked(0)
     /// The `--store` series, when there is a store.
     private let store: StoreMetrics?
-    /// The `--relay` series, when the pipeline relays.
+    /// The `--relay` series, when the mock relays.
     private let relay: RelayMetrics?
     /// The `--webhook` series, when there are webhooks.
     private let webhooks: WebhookMetrics?
 
-    /// Follows `recorder`; `openConnections` is read at each scrape; `pipeline`'s relay counts, when it relays.
-    init(recorder: Recorder, openConnections: @escaping @Sendable () -> Int, pipeline: Pipeline? = nil,
+    /// Follows `recorder`; `openConnections` is read at each scrape; `relay`'s counts, when the mock relays.
+    init(recorder: Recorder, openConnections: @escaping @Sendable () -> Int, relay: RelayStatistics? = nil,
          webhooks: [WebhookStatistics] = []) {
         self.recorder = recorder
         self.openConnections = openConnections
@@ -67,7 +67,8 @@ final class RequestMetrics: Sendable {
         intakeHolds = registry.makeCounter(descriptor: Self.name("intake_holds", "total",
             "Times a full record queue (--record file or --store) made the APNs listeners stop reading until it caught up."))
         store = StoreMetrics(recorder: recorder, registry: registry)
-        if let pipeline { relay = RelayMetrics(pipeline: pipeline, registry: registry) } else { relay = nil }
+        let registry = self.registry
+        self.relay = relay.map { RelayMetrics(statistics: $0, registry: registry) }
         self.webhooks = WebhookMetrics(webhooks: webhooks, registry: registry)
     }
 
