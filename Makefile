@@ -97,7 +97,7 @@ PARALLEL   = --parallel --num-workers $(or $(TEST_WORKERS),4)
 # The mock's suites that put a server on a socket (TestServer) or start a peer; the rest of MockAPNsTests is in memory.
 MOCK_SOCKET_SUITES := WireConformanceTests|H2loadWireTests|KalykeWireTests|BadInputTests|ConnectionRuleTests|CurlWireTests|PyapnsClientWireTests|AioapnsWireTests|PipelineTests|RefusedRequestRecordingTests|RecordFileFailureTests|LeakCheckTests
 # MockAPNsRelayTests: the configuration's checks are in memory; APNsClientRelayTests relays to a TestServer (integration).
-UNIT_SUITES := JSONTests|APNsModelTests|DeviceSimulationTests|APNsCryptoTests|MockAPNsCLITests|FuzzRegressionTests|MockAPNsTests\.(?!($(MOCK_SOCKET_SUITES))/)|HTTP2Tests\.(EmbeddedConnectionTests|EmbeddedTLSTests|HeaderBlockBuilderTests|StreamLimitGateTests|NIOChannelDriverTests|ClientLoopsTests)/|MockAPNsRelayTests\.RelayConfigurationTests/
+UNIT_SUITES := JSONTests|APNsModelTests|FCMModelTests|DeviceSimulationTests|APNsCryptoTests|MockAPNsCLITests|FuzzRegressionTests|MockAPNsTests\.(?!($(MOCK_SOCKET_SUITES))/)|HTTP2Tests\.(EmbeddedConnectionTests|EmbeddedTLSTests|HeaderBlockBuilderTests|StreamLimitGateTests|NIOChannelDriverTests|ClientLoopsTests)/|MockAPNsRelayTests\.RelayConfigurationTests/
 test-unit: build-tests test-unit-only
 test-unit-only:
 	python3 scripts/check-case-collisions.py

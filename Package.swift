@@ -64,6 +64,11 @@ let package = Package(
         // yes/no validator, an encoder and string escaping; and the base64 records and JWTs carry (pure Swift).
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "APNsModel", dependencies: ["HTTPFields", "JSON", "Support"], swiftSettings: strict),
+        // What FCM (HTTP v1) is, as APNsModel is what APNs is: the message schema and Google's checks, errors in Google's
+        // shape, registration tokens, topics and conditions, the OAuth grant's claims, and the translation of an iOS
+        // message into the APNs request FCM sends and of APNs's answer back (docs/fcm-rules.md). Pure Swift.
+        // → JSON, HTTPFields, Support (no APNs rule: those stay in APNsModel)
+        .target(name: "FCMModel", dependencies: ["JSON", "HTTPFields", "Support"], swiftSettings: strict),
         // What an iPhone does with an accepted push, on top of the rules: the delivery simulator, the virtual devices
         // (screen, timeline, store-and-forward) and the payload linter (pure Swift). → APNsModel, JSON
         .target(name: "DeviceSimulation", dependencies: ["APNsModel", "JSON"], swiftSettings: strict),
@@ -308,6 +313,7 @@ let package = Package(
         .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DeviceSimulationTests", dependencies: ["DeviceSimulation", "APNsModel", "JSON", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "FCMModelTests", dependencies: ["FCMModel", "JSON"], swiftSettings: strict),
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "PeerSupport", "Support",
                                                        .product(name: "NIOCore", package: "swift-nio"),

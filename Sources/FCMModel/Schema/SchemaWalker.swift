@@ -1,0 +1,241 @@
+import JSON
+
+/// Reads a JSON value against a ``ProtoMessage`` as Google's JSON front end does (fcm-rules §3.1), and writes the
+/// value again in a normal form for the rules after it: keys in their proto (snake_case) spelling, `null` members
+/// dropped (proto3: absent), enum names in their canonical upper case, integers as integers, map keys unique.
+///
+/// Every problem is collected, not only the first, since Google's front end reports them all (one field
+/// violation each, the message their descriptions joined by newlines); at most ``maximumViolations`` are kept, so a
+/// hostile body cannot make the answer grow without bound. The descriptions follow the front end's wording:
+/// `Invalid JSON payload received. Unknown name "x" at 'message': Cannot find field.` and
+/// `Invalid value at 'message.data[0].value' (TYPE_STRING), 12`.
+struct SchemaWalker {
+    /// The problems found, in the order met.
+    private(set) var violations: [FCMError.FieldViolation] = []
+    /// The most violations one answer reports.
+    static let maximumViolations = 50
+    /// The most characters of an offending value quoted in a description.
+    static let maximumQuotedValue = 100
+
+    /// Reads `value` as a `type`, found at `path` (`""` for the request itself); `nil` when it is not an object.
+    mutating func message(_ value: JSONValue, _ type: ProtoMessage, path: String) -> JSONValue? {
+        guard case .object(let members) = value else {
+            invalidValue(path: path, label: "type.googleapis.com/" + type.typeName, value: value)
+            return nil
+        }
+        var out: [JSONValue.JSONMember] = []
+        var seen = Set<String>()
+        var oneofs: [String: String] = [:]
+        for member in members {
+            guard let field = type.field(named: member.key) else {
+                report(field: path.isEmpty ? nil : path,
+                       "Invalid JSON payload received. Unknown name \(JSONEscaping.quoted(member.key))\(Self.at(path)): Cannot find field.")
+                continue
+            }
+            guard seen.insert(field.name).inserted else {
+                report(field: path.isEmpty ? nil : path,
+                       "Invalid JSON payload received. Duplicate field \(JSONEscaping.quoted(member.key))\(Self.at(path)).")
+                continue
+            }
+            if member.value == .null { continue }
+            let childPath = path.isEmpty ? field.name : path + "." + field.name
+            if let oneof = field.oneof {
+                if oneofs[oneof] != nil {
+                    report(field: path.isEmpty ? nil : path,
+                           "Invalid value at '\(path)' (oneof), oneof field '\(oneof)' is already set. Cannot set '\(field.name)'")
+                    continue
+                }
+                oneofs[oneof] = field.name
+            }
+            if case .array = member.value, !field.kind.isRepeated {
+                report(field: path.isEmpty ? nil : path,
+                       "Invalid JSON payload received. Unknown name \(JSONEscaping.quoted(member.key))\(Self.at(path)): Proto field is not repeating, cannot start list.")
+                continue
+            }
+            if let normal = self.value(member.value, kind: field.kind, path: childPath, owner: type, field: field) {
+                out.append(.init(field.name, normal))
+            }
+        }
+        return .object(out)
+    }
+
+    private mutating func value(_ value: JSONValue, kind: ProtoKind, path: String, owner: ProtoMessage,
+                                field: ProtoField) -> JSONValue? {
+        switch kind {
+        case .string:
+            guard case .string = value else { return invalidValue(path: path, label: "TYPE_STRING", value: value) }
+            return value
+        case .bool:
+            guard case .bool = value else { return invalidValue(path: path, label: "TYPE_BOOL", value: value) }
+            return value
+        case .int32:
+            guard let number = Self.int32(value) else { return invalidValue(path: path, label: "TYPE_INT32", value: value) }
+            return .integer(Int64(number))
+        case .float:
+            guard let number = Self.float(value) else { return invalidValue(path: path, label: "TYPE_FLOAT", value: value) }
+            return .double(number)
+        case .enumeration(let type):
+            switch value {
+            case .string(let text):
+                if let name = type.value(named: text) { return .string(name) }
+            case .integer(let number):
+                if number >= 0, number < Int64(type.values.count) { return .string(type.values[Int(number)]) }
+            default:
+                break
+            }
+            return invalidValue(path: path, label: "type.googleapis.com/" + type.typeName, value: value)
+        case .duration:
+            guard case .string(let text) = value, ProtoDuration(text) != nil else {
+                return invalidValue(path: path, label: "type.googleapis.com/google.protobuf.Duration", value: value)
+            }
+            return value
+        case .timestamp:
+            guard case .string(let text) = value, ProtoTimestamp.isValid(text) else {
+                return invalidValue(path: path, label: "type.googleapis.com/google.protobuf.Timestamp", value: value)
+            }
+            return value
+        case .stringMap:
+            return stringMap(value, path: path, entryType: owner.typeName + "." + Self.upperCamel(field.name) + "Entry")
+        case .structObject:
+            guard case .object = value else {
+                return invalidValue(path: path, label: "type.googleapis.com/google.protobuf.Struct", value: value)
+            }
+            return value.withUniqueKeys()
+        case .message(let type):
+            return message(value, type, path: path)
+        case .repeated(let element):
+            guard case .array(let elements) = value else {
+                return invalidValue(path: path, label: element.label, value: value)
+            }
+            var out: [JSONValue] = []
+            for (index, item) in elements.enumerated() {
+                let itemPath = "\(path)[\(index)]"
+                if case .array = item {
+                    report(field: itemPath, "Invalid JSON payload received. Unknown name \(JSONEscaping.quoted(field.jsonName)) at '\(itemPath)': Proto field is not repeating, cannot start list.")
+                    continue
+                }
+                if let normal = self.value(item, kind: element, path: itemPath, owner: owner, field: field) { out.append(normal) }
+            }
+            return .array(out)
+        }
+    }
+
+    /// A `map<string, string>`: each value a string (its path `path[i].value`, `i` its place as sent), each key once.
+    private mutating func stringMap(_ value: JSONValue, path: String, entryType: String) -> JSONValue? {
+        guard case .object(let members) = value else {
+            return invalidValue(path: path, label: "type.googleapis.com/" + entryType, value: value)
+        }
+        var out: [JSONValue.JSONMember] = []
+        var keys = Set<String>()
+        for (index, member) in members.enumerated() {
+            guard case .string = member.value else {
+                invalidValue(path: "\(path)[\(index)].value", label: "TYPE_STRING", value: member.value)
+                continue
+            }
+            guard keys.insert(member.key).inserted else {
+                report(field: path, "Invalid JSON payload received. Duplicate map key \(JSONEscaping.quoted(member.key)) at '\(path)'.")
+                continue
+            }
+            out.append(member)
+        }
+        return .object(out)
+    }
+
+    @discardableResult
+    private mutating func invalidValue(path: String, label: String, value: JSONValue) -> JSONValue? {
+        var text = value.jsonText()
+        if text.count > Self.maximumQuotedValue { text = String(text.prefix(Self.maximumQuotedValue)) + "…" }
+        report(field: path.isEmpty ? nil : path, "Invalid value at '\(path)' (\(label)), \(text)")
+        return nil
+    }
+
+    private mutating func report(field: String?, _ description: String) {
+        guard violations.count < Self.maximumViolations else { return }
+        violations.append(FCMError.FieldViolation(field: field, description: description))
+    }
+
+    /// ` at 'path'`, or nothing at the root (Google leaves it out there).
+    private static func at(_ path: String) -> String {
+        path.isEmpty ? "" : " at '\(path)'"
+    }
+
+    /// `headers` → `Headers`, for a map's entry type name.
+    private static func upperCamel(_ name: String) -> String {
+        let camel = ProtoField.lowerCamel(name)
+        return camel.prefix(1).uppercased() + camel.dropFirst()
+    }
+
+    /// A 32-bit integer from a JSON number without a fraction, or from a string of decimal digits.
+    static func int32(_ value: JSONValue) -> Int32? {
+        switch value {
+        case .integer(let number): return Int32(exactly: number)
+        case .double(let number): return Int32(exactly: number)
+        case .string(let text):
+            var bytes = Substring(text)
+            let negative = bytes.first == "-"
+            if negative { bytes = bytes.dropFirst() }
+            guard !bytes.isEmpty, bytes.utf8.count <= 10, bytes.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                  let magnitude = Int64(bytes) else { return nil }
+            return Int32(exactly: negative ? -magnitude : magnitude)
+        default: return nil
+        }
+    }
+
+    /// A finite float from a JSON number or a string of one.
+    static func float(_ value: JSONValue) -> Double? {
+        switch value {
+        case .integer(let number): return Double(number)
+        case .double(let number): return number.isFinite ? number : nil
+        case .string(let text):
+            guard text.utf8.count <= 64, let number = Double(text), number.isFinite else { return nil }
+            return number
+        default: return nil
+        }
+    }
+}
+
+extension ProtoKind {
+    /// Whether a JSON array is this kind's form.
+    var isRepeated: Bool {
+        if case .repeated = self { return true }
+        return false
+    }
+
+    /// The type the front end names in an "Invalid value" description.
+    var label: String {
+        switch self {
+        case .string: return "TYPE_STRING"
+        case .bool: return "TYPE_BOOL"
+        case .int32: return "TYPE_INT32"
+        case .float: return "TYPE_FLOAT"
+        case .enumeration(let type): return "type.googleapis.com/" + type.typeName
+        case .duration: return "type.googleapis.com/google.protobuf.Duration"
+        case .timestamp: return "type.googleapis.com/google.protobuf.Timestamp"
+        case .stringMap: return "TYPE_MESSAGE"
+        case .structObject: return "type.googleapis.com/google.protobuf.Struct"
+        case .message(let type): return "type.googleapis.com/" + type.typeName
+        case .repeated(let element): return element.label
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value with each object's keys made unique, recursively: a repeated key keeps its first place and its last
+    /// value, as a `google.protobuf.Struct` (a map) built from it would.
+    func withUniqueKeys() -> JSONValue {
+        switch self {
+        case .object(let members):
+            var order: [String] = []
+            var values: [String: JSONValue] = [:]
+            for member in members {
+                if values[member.key] == nil { order.append(member.key) }
+                values[member.key] = member.value.withUniqueKeys()
+            }
+            return .object(order.map { .init($0, values[$0]!) })
+        case .array(let elements):
+            return .array(elements.map { $0.withUniqueKeys() })
+        default:
+            return self
+        }
+    }
+}

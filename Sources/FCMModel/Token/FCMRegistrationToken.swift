@@ -1,0 +1,84 @@
+import JSON
+
+/// FCM registration tokens (fcm-rules §3.3): `<prefix>:APA91b<rest>`.
+///
+/// - The prefix is the app instance's id: a Firebase installation id (FID), 22 characters of the URL-safe base64
+///   alphabet `A-Z a-z 0-9 - _`, or, in tokens from before Firebase Installations, an 11-character instance id of
+///   the same alphabet (firebase-admin-python's integration tests use one: `fGw0qy4TGgk:APA91b…`).
+/// - After the colon, `APA91b` and one or more characters of the same alphabet.
+///
+/// Google documents no exact length (real tokens are about 150 to 165 characters); the mock's model accepts at most
+/// ``maximumLength``. A bare `APA91b…` (a GCM registration id from before instance ids) has no installation id,
+/// which the mock needs, and is refused. What is refused is answered as Google does: 400 `INVALID_ARGUMENT`, "The
+/// registration token is not a valid FCM registration token".
+public struct FCMRegistrationToken: Sendable, Hashable, CustomStringConvertible {
+    /// The whole token.
+    public let token: String
+    /// The installation id: the part before the colon (what an iPhone sees as `google.c.fid`).
+    public let fid: String
+
+    /// The marker every token carries after the colon.
+    public static let marker = "APA91b"
+    /// The longest token accepted.
+    public static let maximumLength = 1024
+    /// The length of a Firebase installation id.
+    public static let fidLength = 22
+    /// The length of an instance id, the older prefix.
+    public static let instanceIDLength = 11
+    /// How many characters a minted token has after `APA91b`: 134, so a minted token is 163 characters long, as
+    /// current tokens are.
+    public static let mintedRestLength = 134
+    /// How many random bytes ``mint(randomBytes:)`` reads: 16 for the FID and 101 for the rest.
+    public static let randomByteCount = 16 + (mintedRestLength * 6 + 7) / 8
+
+    /// Parses `token`; throws 400 `INVALID_ARGUMENT` when it is not shaped like a registration token.
+    public static func parse(_ token: String) throws(FCMError) -> FCMRegistrationToken {
+        let bytes = Array(token.utf8)
+        guard bytes.count <= maximumLength, let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+              colon == fidLength || colon == instanceIDLength,
+              bytes[..<colon].allSatisfy(isAlphabetByte) else { throw FCMError.invalidRegistrationToken() }
+        let rest = bytes[(colon + 1)...]
+        let marker = Array(Self.marker.utf8)
+        guard rest.count > marker.count, rest.starts(with: marker), rest.allSatisfy(isAlphabetByte) else {
+            throw FCMError.invalidRegistrationToken()
+        }
+        return FCMRegistrationToken(token: token, fid: String(decoding: bytes[..<colon], as: UTF8.self))
+    }
+
+    /// Whether `token` is shaped like a registration token.
+    public static func isValid(_ token: String) -> Bool {
+        (try? parse(token)) != nil
+    }
+
+    /// A new token from `randomBytes` (at least ``randomByteCount`` of them; the server passes its own randomness):
+    /// a 22-character FID as Firebase Installations makes one (16 bytes whose first four bits are `0111`, so it starts
+    /// with `c`, `d`, `e` or `f`), a colon, `APA91b` and 134 more characters: 163 in all.
+    public static func mint(randomBytes: [UInt8]) -> FCMRegistrationToken {
+        precondition(randomBytes.count >= randomByteCount, "mint needs \(randomByteCount) random bytes")
+        var fidBytes = Array(randomBytes[0..<16])
+        fidBytes[0] = 0b0111_0000 | (fidBytes[0] & 0x0F)
+        let fid = String(Base64.encodedString(fidBytes, alphabet: .url, padded: false).prefix(fidLength))
+        let rest = String(Base64.encodedString(Array(randomBytes[16..<randomByteCount]), alphabet: .url, padded: false)
+            .prefix(mintedRestLength))
+        return FCMRegistrationToken(token: fid + ":" + marker + rest, fid: fid)
+    }
+
+    /// A new token from `generator`'s bytes (``mint(randomBytes:)``).
+    public static func mint(using generator: inout some RandomNumberGenerator) -> FCMRegistrationToken {
+        mint(randomBytes: (0..<randomByteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    /// The token.
+    public var description: String { token }
+
+    /// `A-Z a-z 0-9 - _`.
+    static func isAlphabetByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+}

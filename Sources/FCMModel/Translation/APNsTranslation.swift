@@ -1,0 +1,123 @@
+import HTTPFields
+import JSON
+
+/// The APNs request FCM makes for an iOS registration (fcm-rules §5): the headers and the payload. The device
+/// path (`/3/device/<token>`) and the provider token are the caller's: the path's token is the registration's APNs
+/// device token, or ``liveActivityToken`` when there is one.
+///
+/// What FCM documents is followed; where it is silent, the mock's model is written in fcm-rules §5 and here:
+///
+/// **Headers** (§5.1). Every `apns.headers` entry the sender gave is kept (its name lower-cased; a repeated name
+/// keeps its last value), except `authorization` (FCM signs with its own credential) and the connection's own
+/// fields (`host`, `content-length`, pseudo-headers). Missing ones get FCM's defaults:
+/// - `apns-push-type`: `liveactivity` with a `live_activity_token`, `background` for a data-only message
+///   (``FCMMessage/isDataOnlyForApple``), else `alert`;
+/// - `apns-topic`: the app's bundle id, with `.push-type.liveactivity` after it for a Live Activity;
+/// - `apns-priority`: 10 (Google's stated default), 5 for a data-only message or a `background` push;
+/// - `apns-expiration`: now plus 30 days (Google's stated default).
+///
+/// **Payload** (§5.2–§5.4): `aps` first — the sender's `apns.payload.aps`, with an `alert` of
+/// `notification.title`/`.body` put first when the sender's `aps` has none (`apns.payload` overrides the
+/// notification); nothing is added to a data-only message's `aps` (FCM documents no `content-available` of its
+/// own: a sender who wants the app woken sets it). Then the `data` entries, `apns.payload`'s other keys (which win
+/// over a `data` key of the same name), FCM's keys — `gcm.message_id`, `google.c.a.e`, `google.c.fid`,
+/// `google.c.sender.id`, `google.c.a.m_l` when there is an analytics label, `from` for a topic send — as strings
+/// (firebase-ios-sdk logs a notification only when `google.c.a.e` is the string `"1"`), and last
+/// `fcm_options: {image}` when there is an image (`apns.fcm_options.image`, else `notification.image`). A `data` key
+/// named `aps` or like one of FCM's keys is left out.
+public struct APNsTranslation: Sendable, Hashable {
+    /// The request's headers, without `authorization` and `:path`.
+    public var headers: [HTTPField]
+    /// The payload as sent.
+    public var payload: [UInt8]
+    /// The payload as JSON.
+    public var payloadJSON: JSONValue
+    /// The `apns-push-type` sent.
+    public var pushType: String
+    /// The token the request goes to instead of the registration's, for a Live Activity (`apns.live_activity_token`).
+    public var liveActivityToken: String?
+
+    /// `apns-expiration`'s default distance from now: 30 days.
+    public static let defaultExpirationSeconds: Int64 = 30 * 24 * 60 * 60
+    /// The suffix of a Live Activity's topic.
+    public static let liveActivityTopicSuffix = ".push-type.liveactivity"
+    /// Sender headers FCM does not pass on.
+    static let droppedHeaders: Set<String> = [
+        "authorization", "host", "content-length", "connection", "transfer-encoding", "te", "upgrade", "keep-alive",
+        "proxy-connection",
+    ]
+
+    /// The request FCM makes for `message` to the iOS registration whose installation id is `fid`, of the project
+    /// whose number (the sender id) is `senderID`, for the app `bundleID`. `messageID` is FCM's `gcm.message_id`;
+    /// `topic` the topic the send came through (nil for a token, installation or condition send); `nowSeconds` the
+    /// time the expiration is counted from.
+    public static func translate(_ message: FCMMessage, fid: String, senderID: String, messageID: UInt64, topic: String?,
+                                 bundleID: String, nowSeconds: Int64) -> APNsTranslation {
+        let dataOnly = message.isDataOnlyForApple
+        let liveActivityToken = message.apns?.liveActivityToken
+        let given = senderHeaders(message.apns?.headers ?? [])
+        func sent(_ name: String) -> String? { given.last { $0.name == name }?.value }
+
+        let pushType = sent("apns-push-type") ?? (liveActivityToken != nil ? "liveactivity" : dataOnly ? "background" : "alert")
+        let topicHeader = sent("apns-topic") ?? (pushType == "liveactivity" ? bundleID + liveActivityTopicSuffix : bundleID)
+        let priority = sent("apns-priority") ?? (dataOnly || pushType == "background" ? "5" : "10")
+        let (later, overflow) = nowSeconds.addingReportingOverflow(defaultExpirationSeconds)
+        let expiration = sent("apns-expiration") ?? String(overflow ? Int64.max : later)
+        var headers = [
+            HTTPField(lowercaseName: "apns-topic", value: topicHeader),
+            HTTPField(lowercaseName: "apns-push-type", value: pushType),
+            HTTPField(lowercaseName: "apns-priority", value: priority),
+            HTTPField(lowercaseName: "apns-expiration", value: expiration),
+        ]
+        let fixed: Set<String> = ["apns-topic", "apns-push-type", "apns-priority", "apns-expiration"]
+        headers += given.filter { !fixed.contains($0.name) }
+
+        let payload = Self.payload(message, fid: fid, senderID: senderID, messageID: messageID, topic: topic)
+        return APNsTranslation(headers: headers, payload: Array(payload.jsonText().utf8), payloadJSON: payload,
+                               pushType: pushType, liveActivityToken: liveActivityToken)
+    }
+
+    /// The sender's headers, names lower-cased, each name once (its last value, at its first place), without the
+    /// ones FCM does not pass on.
+    static func senderHeaders(_ entries: [FCMKeyValue]) -> [HTTPField] {
+        var order: [String] = []
+        var values: [String: String] = [:]
+        for entry in entries {
+            let name = entry.key.lowercased()
+            guard !name.isEmpty, !name.hasPrefix(":"), !droppedHeaders.contains(name) else { continue }
+            if values[name] == nil { order.append(name) }
+            values[name] = entry.value
+        }
+        return order.map { HTTPField(lowercaseName: $0, value: values[$0]!) }
+    }
+
+    /// The payload (see the type's documentation).
+    static func payload(_ message: FCMMessage, fid: String, senderID: String, messageID: UInt64, topic: String?) -> JSONValue {
+        var aps = message.apns?.aps?.objectMembers ?? []
+        if !aps.contains(where: { $0.key == "alert" }), let notification = message.notification, notification.hasText {
+            var alert: [JSONValue.JSONMember] = []
+            if let title = notification.title, !title.isEmpty { alert.append(.init("title", .string(title))) }
+            if let body = notification.body, !body.isEmpty { alert.append(.init("body", .string(body))) }
+            aps.insert(.init("alert", .object(alert)), at: 0)
+        }
+
+        var fcmKeys: [JSONValue.JSONMember] = [
+            .init("gcm.message_id", .string(String(messageID))),
+            .init("google.c.a.e", .string("1")),
+            .init("google.c.fid", .string(fid)),
+            .init("google.c.sender.id", .string(senderID)),
+        ]
+        if let label = message.apns?.analyticsLabel ?? message.analyticsLabel { fcmKeys.append(.init("google.c.a.m_l", .string(label))) }
+        if let topic { fcmKeys.append(.init("from", .string(FCMTopic.iidPrefix + topic))) }
+        var tail = fcmKeys
+        if let image = message.apns?.image ?? message.notification?.image {
+            tail.append(.init("fcm_options", .object([.init("image", .string(image))])))
+        }
+        let taken = Set(tail.map(\.key)).union(["aps"])
+        let custom = (message.apns?.payload?.objectMembers ?? []).filter { !taken.contains($0.key) }
+        let customKeys = Set(custom.map(\.key))
+        let data = message.data.filter { !taken.contains($0.key) && !customKeys.contains($0.key) }
+            .map { JSONValue.JSONMember($0.key, .string($0.value)) }
+        return .object([.init("aps", .object(aps))] + data + custom + tail)
+    }
+}
