@@ -14,7 +14,7 @@ APT_PKGS   += postgresql
 APT_PKGS   += golang-go nodejs
 # What building and running the mock needs (make run); APT_PKGS adds the test peers.
 APT_RUN_PKGS := libnghttp2-dev libssl-dev pkg-config
-PY_PKGS    := h2==4.4.1 aioapns==4.0 schemathesis==4.32.5
+PY_PKGS    := h2==4.4.1 aioapns==4.0 schemathesis==4.32.5 firebase-admin==7.7.0 pyfcm==2.1.1 async-firebase==6.4.0
 PY_PKGS    += selenium==4.51.0
 # More real APNs clients for the wire tests: pyapns_client (httpx, float iat), kalyke-apns (httpx2, string iat).
 PY_PKGS    += pyapns-client==2.0.6 kalyke-apns==1.5.0
@@ -97,7 +97,7 @@ PARALLEL   = --parallel --num-workers $(or $(TEST_WORKERS),4)
 # The mock's suites that put a server on a socket (TestServer) or start a peer; the rest of MockAPNsTests is in memory.
 MOCK_SOCKET_SUITES := WireConformanceTests|H2loadWireTests|KalykeWireTests|BadInputTests|ConnectionRuleTests|CurlWireTests|PyapnsClientWireTests|AioapnsWireTests|PipelineTests|RefusedRequestRecordingTests|RecordFileFailureTests|LeakCheckTests
 # MockAPNsRelayTests: the configuration's checks are in memory; APNsClientRelayTests relays to a TestServer (integration).
-UNIT_SUITES := JSONTests|APNsModelTests|FCMModelTests|DeviceSimulationTests|APNsCryptoTests|MockAPNsCLITests|FuzzRegressionTests|MockAPNsTests\.(?!($(MOCK_SOCKET_SUITES))/)|HTTP2Tests\.(EmbeddedConnectionTests|EmbeddedTLSTests|HeaderBlockBuilderTests|StreamLimitGateTests|NIOChannelDriverTests|ClientLoopsTests)/|MockAPNsRelayTests\.RelayConfigurationTests/
+UNIT_SUITES := JSONTests|APNsModelTests|FCMModelTests|MockAPNsFCMTests\.FCMFrontDoorTests/|DeviceSimulationTests|APNsCryptoTests|MockAPNsCLITests|FuzzRegressionTests|MockAPNsTests\.(?!($(MOCK_SOCKET_SUITES))/)|HTTP2Tests\.(EmbeddedConnectionTests|EmbeddedTLSTests|HeaderBlockBuilderTests|StreamLimitGateTests|NIOChannelDriverTests|ClientLoopsTests)/|MockAPNsRelayTests\.RelayConfigurationTests/
 test-unit: build-tests test-unit-only
 test-unit-only:
 	python3 scripts/check-case-collisions.py

@@ -40,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
         // --- webhooks (MockAPNsWebhooks, linked by the command line, MockAPNsCLI, only) ---
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // --- the FCM front door (MockAPNsFCM): TLS with ALPN h2 and http/1.1 on one port, as Google serves ---
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // C libraries, found through pkg-config; shim.h wraps the macros Swift cannot import.
@@ -72,7 +74,8 @@ let package = Package(
         // What an iPhone does with an accepted push, on top of the rules: the delivery simulator, the virtual devices
         // (screen, timeline, store-and-forward) and the payload linter (pure Swift). → APNsModel, JSON
         .target(name: "DeviceSimulation", dependencies: ["APNsModel", "JSON"], swiftSettings: strict),
-        // ES256, JWT, .p8 keys, APNs client certificates (OpenSSL 3). → COpenSSL, JSON
+        // ES256, JWT, .p8 keys, APNs client certificates, and RSA with RS256 (a Google service account's key and its OAuth
+        // grants, for MockAPNsFCM) (OpenSSL 3). → COpenSSL, JSON
         .target(name: "APNsCrypto", dependencies: ["COpenSSL", "JSON"], swiftSettings: strict),
         // HTTP/2 over nghttp2 + OpenSSL: one connection core, driven by a channel on SwiftNIO's loops (server and
         // client) or in memory; knows nothing of APNs. NIO moves raw bytes; TLS and HTTP/2 stay in the core.
@@ -125,6 +128,24 @@ let package = Package(
         .testTarget(
             name: "MockAPNsHTTP1Tests",
             dependencies: ["MockAPNsHTTP1", "MockAPNs", "APNsModel", "TestSupport"],
+            swiftSettings: strict
+        ),
+        // The FCM front door (`serve --fcm`): Google's names (FCM HTTP v1, the OAuth token exchange, IID topic
+        // management) on Hummingbird over TLS with ALPN h2 and http/1.1 on one port; the projects, service accounts,
+        // registrations and topics; each iOS message translated (FCMModel) into the APNs request FCM sends and run
+        // through the same `Mock`; the FCM records. → FCMModel, MockAPNs, MockAPNsHTTP2 (the private CA), APNsCrypto
+        // (RS256, ES256), APNsModel, Hummingbird, HummingbirdHTTP2, NIOSSL
+        .target(
+            name: "MockAPNsFCM",
+            dependencies: [
+                "FCMModel", "MockAPNs", "MockAPNsHTTP2", "APNsCrypto", "APNsModel", "JSON", "HTTPFields", "Support",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
         // The sender library: pooled HTTP/2 connections, provider tokens, typed notifications, retries.
@@ -181,11 +202,12 @@ let package = Package(
         ),
         // --- control plane (MockAPNsControl) ---
         // HTTP/1.1 JSON control API, live stream, Prometheus /metrics and the dashboard, over a `Mock` (no APNs
-        // transport). → MockAPNs, APNsModel, APNsCrypto, DeviceSimulation, Support, Hummingbird, Prometheus
+        // transport), and the FCM front door's routes (/api/v1/fcm/…). → MockAPNs, MockAPNsFCM, APNsModel, APNsCrypto,
+        // DeviceSimulation, Support, Hummingbird, Prometheus
         .target(
             name: "MockAPNsControl",
             dependencies: [
-                "MockAPNs", "APNsModel", "APNsCrypto", "DeviceSimulation", "JSON", "Support",
+                "MockAPNs", "MockAPNsFCM", "APNsModel", "APNsCrypto", "DeviceSimulation", "JSON", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -253,15 +275,15 @@ let package = Package(
             swiftSettings: strict
         ),
         // The `mockapns` command line: every subcommand, its options, record reading, output formats, send, and the
-        // relay, store and webhook options; only the root command is public. → MockAPNs, MockAPNsHTTP2, MockAPNsControl,
-        // MockAPNsHTTP1, MockAPNsPostgres, MockAPNsWebhooks, MockAPNsRelay, APNsModel, APNsCrypto, APNsClient, HTTP2,
-        // Support, ArgumentParser, Logging, AsyncHTTPClient (the one outbound HTTP client: the control plane's readers,
-        // webhooks), NIOCore, NIOPosix
+        // relay, store, webhook and FCM options; only the root command is public. → MockAPNs, MockAPNsHTTP2,
+        // MockAPNsControl, MockAPNsHTTP1, MockAPNsPostgres, MockAPNsWebhooks, MockAPNsRelay, MockAPNsFCM, APNsModel,
+        // APNsCrypto, APNsClient, HTTP2, Support, ArgumentParser, Logging, AsyncHTTPClient (the one outbound HTTP client:
+        // the control plane's readers, webhooks), NIOCore, NIOPosix
         .target(
             name: "MockAPNsCLI",
             dependencies: [
                 "MockAPNs", "MockAPNsHTTP2", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "MockAPNsWebhooks",
-                "MockAPNsRelay", "APNsModel", "JSON",
+                "MockAPNsRelay", "MockAPNsFCM", "APNsModel", "JSON",
                 "DeviceSimulation", "APNsCrypto", "APNsClient", "HTTP2",
                 "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -312,6 +334,9 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON", "Support"], swiftSettings: strict),
         .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DeviceSimulationTests", dependencies: ["DeviceSimulation", "APNsModel", "JSON", "TestSupport"],
+                    swiftSettings: strict),
+        // The FCM front door: in memory (FCMFrontDoorTests, the unit tier) and on its TLS listener with real peers.
+        .testTarget(name: "MockAPNsFCMTests", dependencies: ["MockAPNsFCM", "FCMModel", "MockAPNs", "MockAPNsHTTP2", "APNsCrypto", "JSON", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "FCMModelTests", dependencies: ["FCMModel", "JSON"], swiftSettings: strict),
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),

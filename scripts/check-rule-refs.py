@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Checks that every citation of the rules pages names a section the page has, so renumbering or removing a section
-cannot leave code pointing at nothing. There are two pages, each cited by its own name: docs/apns-rules.md (what
-APNs expects of a provider, `apns-rules §N`) and docs/device-rules.md (what the device simulator does with a push,
-`device-rules §N`).
+cannot leave code pointing at nothing. There are three pages, each cited by its own name: docs/apns-rules.md (what
+APNs expects of a provider, `apns-rules §N`), docs/device-rules.md (what the device simulator does with a push,
+`device-rules §N`) and docs/fcm-rules.md (what Firebase Cloud Messaging expects of a sender and sends to APNs,
+`fcm-rules §N`).
 
 What it checks, in every file git tracks (text files only, as they are on disk; not this script and its tests):
 
 - a citation `apns-rules §N` or `apns-rules §N.M`, and the sections chained after it (`apns-rules §2.2, §6`,
   `apns-rules §3.4 and §7`, `apns-rules §2.2-2.3`): each number is a section of docs/apns-rules.md; the same for
-  `device-rules §N` (`device-rules §11–§15`, `device-rules §3, §4 and §14`) and docs/device-rules.md;
-- a Markdown link to apns-rules.md or device-rules.md: its path leads to the page, its `#anchor` is one of the
+  `device-rules §N` (`device-rules §11–§15`, `device-rules §3, §4 and §14`) and docs/device-rules.md, and for
+  `fcm-rules §N` (`fcm-rules §2.6, §4.4`, `fcm-rules §3–§5`) and docs/fcm-rules.md;
+- a Markdown link to apns-rules.md, device-rules.md or fcm-rules.md: its path leads to the page, its `#anchor` is one of the
   page's, and a link whose text names one section points at that section's anchor;
 - a page named with an anchor outside a Markdown link (`docs/device-rules.md#inputs` in a code comment): the anchor
   is one of the page's;
@@ -64,7 +66,8 @@ class Page:
         self.anchors = set()
 
 
-PAGES = [Page("apns-rules", "docs/apns-rules.md"), Page("device-rules", "docs/device-rules.md")]
+PAGES = [Page("apns-rules", "docs/apns-rules.md"), Page("device-rules", "docs/device-rules.md"),
+         Page("fcm-rules", "docs/fcm-rules.md")]
 
 
 def anchor_of(number):
@@ -240,7 +243,8 @@ def main():
         citing += 1 if count else 0
     for problem in problems:
         print(problem)
-    pages = " and ".join(f"{page.path} has {len(page.sections)}" for page in PAGES)
+    counts = [f"{page.path} has {len(page.sections)}" for page in PAGES]
+    pages = ", ".join(counts[:-1]) + " and " + counts[-1] if len(counts) > 1 else counts[0]
     if problems:
         print(f"check-rule-refs: {len(problems)} problem(s); {pages} sections")
         return 1

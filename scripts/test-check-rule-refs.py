@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests for scripts/check-rule-refs.py: each test lays out a small git checkout (the two rules pages and a few citing
+"""Tests for scripts/check-rule-refs.py: each test lays out a small git checkout (the three rules pages and a few citing
 files) in a temporary folder, runs the checker on it and reads its exit status and output. Standard library only:
 `python3 scripts/test-check-rule-refs.py` (add `-v` for each test's name)."""
 import os
@@ -55,6 +55,32 @@ DEVICE_PAGE = """# Device rules
 ## §15 Fifteen
 """
 
+FCM_PAGE = """# FCM rules
+
+- [§1 Hosts](#s1), [§3.6](#s3-6), [Sources](#sources)
+
+<a id="s1"></a>
+## §1 Hosts
+
+<a id="s1-1"></a>
+### §1.1 Sending
+
+<a id="s3"></a>
+## §3 The message
+
+<a id="s3-6"></a>
+### §3.6 `data`
+
+<a id="s4"></a>
+## §4 Errors
+
+<a id="s4-5"></a>
+### §4.5 APNs's answer
+
+<a id="sources"></a>
+## Sources
+"""
+
 # The retired delivery rules document, in two halves so that this file does not name it.
 OLD_DELIVERY = "DELIVERY" + ".md"
 
@@ -66,6 +92,7 @@ class CheckRuleRefsTests(unittest.TestCase):
         self.git("init", "-q")
         self.write("docs/apns-rules.md", RULES_PAGE)
         self.write("docs/device-rules.md", DEVICE_PAGE)
+        self.write("docs/fcm-rules.md", FCM_PAGE)
         self.write("Fixtures/case.json", '{"spec": "apns-rules §2.1"}\n')
         self.write("Fixtures/devices/001.json", '{"rules": "device-rules §11"}\n')
 
@@ -177,7 +204,7 @@ class CheckRuleRefsTests(unittest.TestCase):
         self.assertEqual(status, 0, lines)
         # 1 (apns) + 1 (device fixture) + 6 in D.swift (§11, §15, §1, §10, §11 and apns-rules §2.1) + 1 in guide.md.
         self.assertIn("9 citation(s) in 4 file(s)", lines[-1])
-        self.assertIn("docs/device-rules.md has 4 sections", lines[-1])
+        self.assertIn("docs/device-rules.md has 4 and docs/fcm-rules.md has 6 sections", lines[-1])
 
     def test_a_dangling_device_rules_section_fails(self):
         self.write("Sources/D.swift", "// device-rules §12: not on the page\n// device-rules §1, §7 and §10\n"
@@ -242,6 +269,51 @@ class CheckRuleRefsTests(unittest.TestCase):
         status, lines = self.check()
         self.assertEqual(status, 1, lines)
         self.assertIn("cannot read docs/device-rules.md", lines[-1])
+
+    # The FCM rules page: cited as `fcm-rules §N`, checked against docs/fcm-rules.md the same way.
+
+    def test_fcm_rules_citations_that_exist_pass(self):
+        self.write("Sources/F.swift", "/// Reserved keys (fcm-rules §3.6).\n"
+                                      "/// The answer (fcm-rules §1.1, §4.5 and §3; apns-rules §2.1).\n"
+                                      "/// Every rule (fcm-rules §3–§4).\n")
+        self.write("Fixtures/fcm/001.json", '{"rules": "fcm-rules §1.1"}\n')
+        self.write("docs/fcm.md", "See [fcm-rules §3.6](fcm-rules.md#s3-6) and [the sources](fcm-rules.md#sources).\n")
+        status, lines = self.check()
+        self.assertEqual(status, 0, lines)
+        # 2 in setUp's fixtures + 7 in F.swift (§3.6, §1.1, §4.5, §3, apns-rules §2.1, §3, §4) + 1 fixture + 1 in fcm.md.
+        self.assertIn("11 citation(s) in 5 file(s)", lines[-1])
+        self.assertIn("docs/device-rules.md has 4 and docs/fcm-rules.md has 6 sections", lines[-1])
+
+    def test_a_dangling_fcm_rules_section_fails(self):
+        self.write("Sources/F.swift", "// fcm-rules §3.13: not on the page\n// fcm-rules §1, §7 and §3.6\n"
+                                      "// fcm-rules §3–§5\n")
+        self.assertFails("Sources/F.swift:1: fcm-rules §3.13 does not exist in docs/fcm-rules.md",
+                         "Sources/F.swift:2: fcm-rules §7 does not exist",
+                         "Sources/F.swift:3: fcm-rules §5 does not exist")
+
+    def test_an_apns_rules_section_is_not_an_fcm_rules_section(self):
+        self.write("Sources/F.swift", "// fcm-rules §2.1 (an apns-rules section)\n")
+        self.assertFails("Sources/F.swift:1: fcm-rules §2.1 does not exist in docs/fcm-rules.md")
+
+    def test_fcm_rules_links_must_reach_the_page_and_an_anchor_it_has(self):
+        self.write("Fixtures/fcm/README.md", "Good ([fcm-rules §3.6](../../docs/fcm-rules.md#s3-6)).\n"
+                                             "Gone ([the grant](../../docs/fcm-rules.md#s2)).\n"
+                                             "Wrong ([fcm-rules §1](../../docs/fcm-rules.md#s1-1)).\n"
+                                             "Path ([fcm-rules §1](../docs/fcm-rules.md#s1)).\n")
+        self.assertFails("Fixtures/fcm/README.md:2: link to docs/fcm-rules.md#s2, which the page does not have",
+                         "Fixtures/fcm/README.md:3: link text says §1 but points at #s1-1",
+                         "Fixtures/fcm/README.md:4: link ../docs/fcm-rules.md does not lead to docs/fcm-rules.md")
+
+    def test_the_fcm_rules_pages_own_structure_is_checked(self):
+        self.write("docs/fcm-rules.md", FCM_PAGE.replace('<a id="s4-5"></a>', '<a id="s4-4"></a>'))
+        self.assertFails("docs/fcm-rules.md:20: anchor s4-4 is above the heading of §4.5",
+                         "docs/fcm-rules.md:21: §4.5 has no anchor")
+
+    def test_a_checkout_without_the_fcm_rules_page_is_refused_with_the_reason(self):
+        os.remove(os.path.join(self.root, "docs/fcm-rules.md"))
+        status, lines = self.check()
+        self.assertEqual(status, 1, lines)
+        self.assertIn("cannot read docs/fcm-rules.md", lines[-1])
 
 
 if __name__ == "__main__":

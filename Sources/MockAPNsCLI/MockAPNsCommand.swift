@@ -23,7 +23,7 @@ public struct MockAPNsCommand: AsyncParsableCommand {
             WaitCommand.self,
             HealthCommand.self,
             StoreCommand.self,
-        ] + InspectCommands.all
+        ] + InspectCommands.all + [FCMCommand.self]
     )
 
     public init() {}

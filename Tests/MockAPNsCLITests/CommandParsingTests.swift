@@ -32,7 +32,7 @@ final class CommandParsingTests: LeakCheckedTestCase {
         XCTAssertEqual(MockAPNsCommand.configuration.version, MockAPNsVersion.current)
         XCTAssertEqual(MockAPNsCommand.configuration.subcommands.map { $0._commandName }, [
             "serve", "lint", "simulate", "send", "certs", "wait", "health", "store",
-            "list", "show", "tail", "export", "stats", "expect", "device", "token",
+            "list", "show", "tail", "export", "stats", "expect", "device", "token", "fcm",
         ])
     }
 

@@ -73,6 +73,7 @@ final class OpenAPIDocumentTests: LeakCheckedTestCase {
             let parts = operation.split(separator: " ", maxSplits: 1).map(String.init)
             let path = parts[1].replacingOccurrences(of: "{id}", with: parts[1].contains("faults") ? "f1" : "1")
                 .replacingOccurrences(of: "{token}", with: "aabb").replacingOccurrences(of: "{file}", with: "app.js")
+                .replacingOccurrences(of: "{project}", with: "mockapns-test")
             let reply = try await harness.client.send(parts[0], path, body: bodies[operation],
                                                       headers: bodies[operation] == nil ? [:] : ["content-type": "application/json"])
             let documentedStatuses = Set(document["paths"]?[parts[1]]?[parts[0].lowercased()]?["responses"]?.objectMembers?.map(\.key) ?? [])

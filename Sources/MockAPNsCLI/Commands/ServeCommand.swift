@@ -4,6 +4,7 @@ import Foundation
 import HTTP2
 import Logging
 import MockAPNs
+import MockAPNsFCM
 import MockAPNsHTTP2
 import MockAPNsPostgres
 import MockAPNsRelay
@@ -76,6 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreServeOptions
     @OptionGroup var relayOptions: RelayOptions
     @OptionGroup var webhookOptions: WebhookOptions
+    @OptionGroup var fcmOptions: FCMServeOptions
 
     func run() async throws {
         ReopenSignalService.ignoreUntilRunning()
@@ -129,10 +131,16 @@ struct ServeCommand: AsyncParsableCommand {
         let mock: Mock
         let server: MockAPNsServer
         let plane: ControlPlaneListeners
+        var fcm: (frontDoor: FCMFrontDoor, listeners: [FCMListener], caFile: String)?
         do {
             mock = try Mock(configuration: configuration.mock)
             server = try MockAPNsServer(mock: mock, configuration: configuration.server)
-            plane = try control.make(mock: mock, server: server, sharedRecords: storeReader)
+            if let settings = configuration.fcm {
+                fcm = try FCMServeOptions.make(mock: mock, configuration: settings,
+                                               authorityDirectory: try Self.fcmAuthorityDirectory(configuration, environment: env),
+                                               logger: logger)
+            }
+            plane = try control.make(mock: mock, server: server, sharedRecords: storeReader, fcm: fcm?.frontDoor)
         } catch {
             // Nothing runs yet: only the connections opened above are to close.
             await relay?.shutdown()
@@ -158,14 +166,31 @@ struct ServeCommand: AsyncParsableCommand {
             Self.explain(error, appleHosts: settled.server.appleHosts)
         }
         let namesInstanceByAddress = storeOptions.namesInstanceByAddress(env)
+        let fcmParts = fcm
         let announce = ServeReadiness(waitForListeners: {
             try await server.waitUntilListening()
             let urls = try await plane.urls()
+            var fcmReady: FCMReadiness?
+            if let parts = fcmParts {
+                fcmReady = try await FCMReadiness.wait(parts.listeners, host: settled.fcm?.host ?? "127.0.0.1", frontDoor: parts.frontDoor)
+            }
             try await sharedService?.ready.value()
             if let store, namesInstanceByAddress {
                 store.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
             }
-            return Self.announcement(configuration: settled, server: server, urls: urls, relay: relay)
+            var announcement = Self.announcement(configuration: settled, server: server, urls: urls, relay: relay)
+            if let fcmReady, let parts = fcmParts {
+                announcement.file.fcmURL = fcmReady.url
+                announcement.file.fcmPorts = fcmReady.ports.isEmpty ? nil : fcmReady.ports
+                announcement.file.fcmServiceAccount = fcmReady.serviceAccount
+                announcement.file.fcmCAFile = URL(fileURLWithPath: parts.caFile).standardizedFileURL.path
+                let google = fcmReady.ports["443"].map { ", Google's names on \($0)" } ?? ""
+                announcement.lines.append("FCM front door on \(fcmReady.url)\(google) (fcm.googleapis.com, oauth2.googleapis.com, iid.googleapis.com; senders trust \(parts.caFile))")
+                if let account = fcmReady.serviceAccount {
+                    announcement.lines.append("FCM service account for project \(settled.fcm?.defaultProject ?? ""): \(account)")
+                }
+            }
+            return announcement
         }, path: readyPath)
 
         // Dependency order; the group stops them in reverse: the ready file goes, the listeners stop taking requests,
@@ -179,6 +204,13 @@ struct ServeCommand: AsyncParsableCommand {
         services.append(mock)
         if let relay { services.append(ClosingService("relay") { await relay.shutdown() }) }
         services.append(apns)
+        if let fcm {
+            services.append(fcm.frontDoor)
+            for listener in fcm.listeners {
+                // FCMListenerError says what failed and which flag moves it.
+                services.append(ServeListener(listener, name: listener.role.rawValue) { _ in nil })
+            }
+        }
         services += plane.services
         services.append(ReopenSignalService(recorder: mock.recorder))
         services.append(announce)
@@ -295,6 +327,12 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         try applyAppleHosts(to: &configuration.server, environment: env, useH2C: useH2C, ownCertificate: ownCertificate)
+        configuration.fcm = try fcmOptions.configuration(environment: env, host: configuration.server.host,
+                                                         freePorts: configuration.server.port == 0)
+        if let fcm = configuration.fcm, let apple = configuration.server.appleHosts, let google = fcm.googlePort,
+           google != 0, google == apple.httpsPort {
+            throw ValidationError("--apple-hosts and --fcm both serve port \(google) on \(configuration.server.host): one port serves one of them; move Google's names with --fcm-https-port (or Apple's with --apple-https-port) and route that name's address there")
+        }
         configuration.mock.keyFiles = keyFiles + (env["KEY_FILE"].map { $0.split(separator: ",").map(String.init) } ?? [])
         configuration.mock.trustAnySignature = trustAnySignature || env.bool("TRUST_ANY_SIGNATURE")
         if let name = environment ?? env["ENVIRONMENT"] {
@@ -340,6 +378,17 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: level) ?? .info
         configuration.mock.logger = logger
         return configuration
+    }
+
+    /// The private CA the FCM front door's certificate comes from: `--ca-dir`'s (or `--apple-hosts`' own), else the
+    /// one kept in the user's data folder, so one CA covers Apple's names and Google's; never the bundled one.
+    private static func fcmAuthorityDirectory(_ configuration: ServeConfiguration,
+                                              environment env: EnvironmentOptions) throws -> String {
+        if let directory = configuration.server.certificateAuthorityDirectory { return directory }
+        guard let data = UserDataDirectory.path(environment: env.variables) else {
+            throw ValidationError("--fcm needs a CA of this machine's own and neither XDG_DATA_HOME nor HOME is set: give --ca-dir DIR")
+        }
+        return data + "/apple-hosts-ca"
     }
 
     /// `--apple-hosts` and its ports: Apple's names need TLS and a CA of this machine's own (`--ca-dir`, else the user's

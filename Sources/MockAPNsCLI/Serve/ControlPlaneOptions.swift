@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import MockAPNs
 import MockAPNsControl
+import MockAPNsFCM
 import MockAPNsHTTP1
 import MockAPNsHTTP2
 
@@ -53,14 +54,15 @@ struct ControlPlaneOptions: ParsableArguments {
     /// a failure to bind says which flag to change. Throws a usage error for a bad port.
     /// The default logger only reports warnings: `serve` prints the URLs itself.
     /// `sharedRecords` (with `--store`) is what the record routes and the dashboard read.
-    func make(mock: Mock, server: MockAPNsServer, sharedRecords: (any RecordStore)? = nil,
+    func make(mock: Mock, server: MockAPNsServer, sharedRecords: (any RecordStore)? = nil, fcm: FCMFrontDoor? = nil,
               logger: Logger = ControlPlaneOptions.quietLogger) throws -> ControlPlaneListeners {
         let environment = EnvironmentOptions()
         var listeners = ControlPlaneListeners()
         if let configuration = try controlConfiguration(environment: environment, freePort: server.configuration.port == 0) {
             let control = ControlServer(mock: mock, certificateAuthorityPath: server.certificateAuthorityPath,
                                         configuration: configuration, logger: logger,
-                                        testPushSender: DashboardTestPushSender.make(for: server), sharedRecords: sharedRecords)
+                                        testPushSender: DashboardTestPushSender.make(for: server), sharedRecords: sharedRecords,
+                                        fcm: fcm)
             listeners.control = control
             listeners.controlHost = configuration.host
             listeners.dashboard = configuration.dashboard

@@ -30,11 +30,20 @@ struct ReadyFile: Encodable, Equatable {
     /// Under `--apple-hosts`: Apple's port ("443", "2197", "2195", "2196") → the port the mock listens on, for a
     /// sender's routing of Apple's names.
     var applePorts: [String: Int]? = nil
+    /// Under `--fcm`: the mock's own FCM port, `https://127.0.0.1:PORT`.
+    var fcmURL: String? = nil
+    /// Under `--fcm`: Google's port ("443") → the port the mock serves Google's names on.
+    var fcmPorts: [String: Int]? = nil
+    /// Under `--fcm`: a service-account key file of the default project `mockapns-test`, trusted by the mock.
+    var fcmServiceAccount: String? = nil
+    /// Under `--fcm`: the CA (PEM file) the FCM listeners' certificate chains to (the private CA, as `--apple-hosts`').
+    var fcmCAFile: String? = nil
 
     /// The keys as written: snake case, in the order `sortedKeys` gives them.
     enum CodingKeys: String, CodingKey {
         case apnsURL = "apns_url", controlURL = "control_url", http1URL = "http1_url", dashboardURL = "dashboard_url"
         case caFile = "ca_file", certsDir = "certs_dir", pid, version, applePorts = "apple_ports"
+        case fcmURL = "fcm_url", fcmPorts = "fcm_ports", fcmServiceAccount = "fcm_service_account", fcmCAFile = "fcm_ca_file"
     }
 
     /// Writes atomically (a temporary file in the same folder, then rename), so a reader sees no file or the

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MockAPNs
+import MockAPNsFCM
 import ServiceLifecycle
 import Support
 
@@ -36,6 +37,7 @@ import Support
 ///   shared store)
 /// - `GET /api/v1/notifications/{seq}/delivery?state=&authorization=&in_app_routing=` (``DeliverySimulator``)
 /// - `POST /api/v1/test-push` (with a ``TestPushSender``), `POST /api/v1/lint`
+/// - `/api/v1/fcm/…`: the FCM front door's projects, registrations and records (``FCMRoutes``)
 /// - `GET /` and `GET /dashboard/{file}`: the web dashboard (unless ``ControlConfiguration/dashboard`` is false)
 public final class ControlServer: Service, Sendable {
     /// Where it listens and the optional bearer token.
@@ -52,6 +54,8 @@ public final class ControlServer: Service, Sendable {
     private let reader: RecordReader
     /// The CA senders trust, read once here (``CertificateAuthorityRoute``).
     private let certificateAuthorityPEM: [UInt8]?
+    /// The FCM front door `/api/v1/fcm/…` steers (`serve --fcm`), if there is one.
+    private let fcm: FCMFrontDoor?
 
     /// Makes a control plane for `mock`; nothing listens until ``start()``. `certificateAuthorityPath` is the CA
     /// (PEM file) senders verify the mock's APNs listener with, served at `/api/v1/ca.pem` (nil: 404 there).
@@ -60,8 +64,9 @@ public final class ControlServer: Service, Sendable {
     /// routes, search, stats and the live stream read, so they show every instance's records; without it they read
     /// `mock`'s recorder.
     public init(mock: Mock, certificateAuthorityPath: String? = nil, configuration: ControlConfiguration = ControlConfiguration(), logger: Logger = Logger(label: "mockapns.control"),
-                testPushSender: TestPushSender? = nil, sharedRecords: (any RecordStore)? = nil) {
+                testPushSender: TestPushSender? = nil, sharedRecords: (any RecordStore)? = nil, fcm: FCMFrontDoor? = nil) {
         self.mock = mock
+        self.fcm = fcm
         reader = RecordReader(recorder: mock.recorder, store: sharedRecords)
         self.testPushSender = testPushSender
         certificateAuthorityPEM = certificateAuthorityPath.flatMap { FileManager.default.contents(atPath: $0) }.map(Array.init)
@@ -185,9 +190,10 @@ public final class ControlServer: Service, Sendable {
         OpenAPIRoute().register(on: router)
         SearchRoute(reader: reader).register(on: router)
         DeliveryRoute(reader: reader).register(on: router)
-        DeliveryLogRoute(reader: reader, changes: mock.deviceChanges, clock: mock.pipeline.configuration.clock)
+        DeliveryLogRoute(reader: reader, changes: mock.deviceChanges, clock: mock.clock)
             .register(on: router)
         TestPushRoute(sender: testPushSender).register(on: router)
+        FCMRoutes(frontDoor: fcm).register(on: router)
         if configuration.dashboard { DashboardRoutes().register(on: router) }
         return router
     }

@@ -75,6 +75,25 @@ public struct ServerIdentity: Sendable {
         }
     }
 
+    /// A certificate for `names` plus the loopback ones, signed by the CA kept in `authorityDirectory` (made there
+    /// first when there is none): how another front door (the FCM one, for Google's names) is trusted through the
+    /// same private CA as `--apple-hosts`.
+    public static func issue(names: [String], authorityDirectory: String) throws(ConfigurationError) -> ServerIdentity {
+        let folder = CertificateAuthorityDirectory(path: authorityDirectory)
+        let authority = try folder.loadOrCreate()
+        var unique: [String] = []
+        for name in names + loopbackNames where !unique.contains(name.lowercased()) { unique.append(name.lowercased()) }
+        do {
+            let server = try TestCredentialFactory.makeServerCertificate(
+                hosts: unique, issuer: authority, notBefore: Int64(Date().timeIntervalSince1970) - TestCredentialFactory.secondsPerDay,
+                days: 825)
+            return ServerIdentity(certificateChainPEM: server.certificatePEM, privateKeyPEM: server.privateKeyPEM,
+                                  certificateAuthorityPath: folder.certificatePath)
+        } catch {
+            throw .invalidCertificate("could not issue a server certificate for \(unique.joined(separator: ", ")): \(error)")
+        }
+    }
+
     /// A CA certificate and its key from two PEM files.
     static func load(certificate: String, key: String) throws(ConfigurationError) -> IssuedCertificate {
         let certificatePEM = try Mock.readText(certificate)

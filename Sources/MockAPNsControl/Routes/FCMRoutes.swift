@@ -1,0 +1,111 @@
+import Hummingbird
+import JSON
+import MockAPNsFCM
+
+/// `/api/v1/fcm/…`: the FCM front door's projects, registrations and records (docs/fcm.md). Without `serve --fcm`
+/// every one answers 404 saying so.
+/// - `POST /api/v1/fcm/projects/{project}/service-account` → a new service-account key file the mock trusts from
+///   then on;
+/// - `POST /api/v1/fcm/registrations` `{"project", "platform", "bundle_id", "apns_token"?}` → `{"token", "fid",
+///   "platform", "project", "bundle_id", "apns_token"?, "topics"}`; `GET /api/v1/fcm/registrations?project=` lists them;
+/// - `GET /api/v1/fcm/messages?project=&name=&token=&topic=&status=&limit=` → `{"messages": [record…]}`, oldest
+///   first; `GET /api/v1/fcm/messages/{id}` (the name's last part, or the record's `seq`); `DELETE` clears them.
+struct FCMRoutes {
+    let frontDoor: FCMFrontDoor?
+
+    static let registrationExample = #"{"project": "mockapns-test", "platform": "ios", "bundle_id": "com.example.app"}"#
+
+    func register(on router: Router<ControlRequestContext>) {
+        let group = router.group("api/v1/fcm")
+        group.post("projects/:project/service-account") { _, context in
+            let frontDoor = try self.required()
+            let project = try context.parameters.require("project")
+            do {
+                let account = try frontDoor.projects.makeServiceAccount(project: project)
+                return JSONResponse.make(account.json, status: .created)
+            } catch {
+                throw ControlAPIError.badRequest("\(error)")
+            }
+        }
+        group.post("registrations") { request, _ in
+            let frontDoor = try self.required()
+            let json = try await JSONResponse.body(of: request, what: Self.registrationExample)
+            let project = json["project"]?.stringValue ?? frontDoor.configuration.defaultProject
+            guard let name = json["platform"]?.stringValue ?? Optional("ios"), let platform = FCMPlatform(rawValue: name) else {
+                throw ControlAPIError.badRequest("\"platform\" must be ios, android or web; send \(Self.registrationExample)")
+            }
+            guard let bundleID = json["bundle_id"]?.stringValue else {
+                throw ControlAPIError.badRequest("\"bundle_id\" is missing: the app's bundle id (iOS) or package name; send \(Self.registrationExample)")
+            }
+            if let given = json["apns_token"], given.stringValue == nil, given != .null {
+                throw ControlAPIError.badRequest("\"apns_token\" must be a string of hex digits")
+            }
+            do {
+                let registration = try frontDoor.register(project: project, platform: platform, bundleID: bundleID,
+                                                          apnsToken: json["apns_token"]?.stringValue)
+                return JSONResponse.make(Self.json(registration), status: .created)
+            } catch {
+                throw ControlAPIError.badRequest("\(error)")
+            }
+        }
+        group.get("registrations") { request, _ in
+            let frontDoor = try self.required()
+            let project = request.uri.queryParameters["project"].map(String.init) ?? frontDoor.configuration.defaultProject
+            return JSONResponse.make(.object([.init("registrations", .array(frontDoor.registrations.all(project: project).map(Self.json)))]))
+        }
+        group.get("messages") { request, _ in
+            let frontDoor = try self.required()
+            let query = request.uri.queryParameters
+            var limit = Int.max
+            if let text = query["limit"] {
+                guard let value = Int(text), value > 0 else { throw ControlAPIError.badRequest("limit must be a positive number") }
+                limit = value
+            }
+            var status: Int?
+            if let text = query["status"] {
+                guard let value = Int(text) else { throw ControlAPIError.badRequest("status must be an HTTP status such as 200 or 404") }
+                status = value
+            }
+            let project = query["project"].map(String.init), name = query["name"].map(String.init)
+            let token = query["token"].map(String.init), topic = query["topic"].map(String.init)
+            let records = frontDoor.records.records(limit: limit) { record in
+                (project == nil || record.project == project) && (name == nil || record.name == name || record.name?.hasSuffix("/" + name!) == true)
+                    && (token == nil || record.target?.value == token && record.target?.kind == "token")
+                    && (topic == nil || record.target?.value == topic && record.target?.kind == "topic")
+                    && (status == nil || record.status == status)
+            }
+            return JSONResponse.make(.object([.init("messages", .array(records.map(\.json)))]))
+        }
+        group.get("messages/:id") { _, context in
+            let frontDoor = try self.required()
+            let id = try context.parameters.require("id")
+            let found = frontDoor.records.records { record in
+                record.name?.hasSuffix("/" + id) == true || record.name == id || String(record.sequence) == id
+            }.last
+            guard let found else { throw ControlAPIError.notFound("no FCM record has the name or seq \(id)") }
+            return JSONResponse.make(found.json)
+        }
+        group.delete("messages") { _, _ in
+            let frontDoor = try self.required()
+            return JSONResponse.make(.object([.init("cleared", .integer(Int64(frontDoor.records.removeAll())))]))
+        }
+    }
+
+    private func required() throws -> FCMFrontDoor {
+        guard let frontDoor else {
+            throw ControlAPIError.notFound("this mock serves no FCM front door: start it with `mockapns serve --fcm` (MOCKAPNS_FCM=1)")
+        }
+        return frontDoor
+    }
+
+    static func json(_ registration: FCMRegistration) -> JSONValue {
+        var members: [JSONValue.JSONMember] = [
+            .init("token", .string(registration.token)), .init("fid", .string(registration.fid)),
+            .init("platform", .string(registration.platform.rawValue)), .init("project", .string(registration.project)),
+            .init("bundle_id", .string(registration.bundleID)),
+        ]
+        if let apns = registration.apnsToken { members.append(.init("apns_token", .string(apns))) }
+        members.append(.init("topics", .array(registration.topics.sorted().map(JSONValue.string))))
+        return .object(members)
+    }
+}

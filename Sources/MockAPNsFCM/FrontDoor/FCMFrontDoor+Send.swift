@@ -1,0 +1,170 @@
+import FCMModel
+import Foundation
+import JSON
+import MockAPNs
+
+extension FCMFrontDoor {
+    /// `POST /v1/projects/{project}/messages:send` (fcm-rules §3–§5): the bearer token, the body, the message's
+    /// rules, the target, then one delivery per device it names — on iOS the APNs push FCM sends, through the mock,
+    /// whose answer becomes FCM's. `validate_only` runs every check and delivers nothing. Every request, refused or
+    /// not, leaves one FCM record.
+    func send(project pathProject: String, authorization: String?, contentType: String?, body: [UInt8], tooLarge: Bool,
+              transport: String, remote: String) async -> FCMHTTPAnswer {
+        var record = FCMRecord(sequence: 0, name: nil, project: pathProject, receivedAtMillis: mock.clock.nowMillis(),
+                               transport: transport, remote: remote, validateOnly: false, target: nil, message: nil,
+                               status: 200, answer: .null, deliveries: [])
+        let answer = await decide(pathProject: pathProject, authorization: authorization, contentType: contentType,
+                                  body: body, tooLarge: tooLarge, remote: remote, into: &record)
+        record.status = answer.status
+        record.answer = (try? JSONValue.parse(answer.body)) ?? .null
+        records.append(record)
+        return answer
+    }
+
+    private func decide(pathProject: String, authorization: String?, contentType: String?, body: [UInt8], tooLarge: Bool,
+                        remote: String, into record: inout FCMRecord) async -> FCMHTTPAnswer {
+        // Who is asking: a bearer token the token exchange issued, unexpired, for this project.
+        guard let bearer = Self.bearer(authorization) else { return FCMHTTPAnswer(FCMError.missingCredential()) }
+        guard let grant = accessTokens.grant(for: bearer), grant.expiresAt > nowSeconds else {
+            return FCMHTTPAnswer(FCMError.invalidCredential())
+        }
+        guard let project = projects.project(named: pathProject), project == grant.project else {
+            return FCMHTTPAnswer(FCMError.permissionDenied(project: pathProject))
+        }
+        record.project = project
+        if let contentType, !contentType.lowercased().hasPrefix("application/json") {
+            return FCMHTTPAnswer(FCMError.invalidContentType(contentType))
+        }
+        if tooLarge { return FCMHTTPAnswer(FCMError.payloadTooLarge(limit: configuration.maxBodyBytes)) }
+        let request: FCMSendRequest
+        do {
+            request = try FCMSendRequest.parse(body, limits: configuration.limits)
+        } catch {
+            let message = (try? JSONValue.parse(body))?["message"]
+            record.message = message
+            // The target as written, when the body has one, so a refused send is found by its token too.
+            for kind in ["token", "topic", "condition", "fid"] {
+                if let value = message?[kind]?.stringValue { record.target = (kind, value); break }
+            }
+            return FCMHTTPAnswer(error)
+        }
+        record.message = request.rawMessage
+        record.validateOnly = request.validateOnly
+        let message = request.message
+        switch message.target {
+        case .token(let token):
+            record.target = ("token", token)
+            return await sendToToken(token, message: message, project: project, validateOnly: request.validateOnly,
+                                     remote: remote, into: &record)
+        case .fid(let fid):
+            record.target = ("fid", fid)
+            guard let registration = registrations.all(project: project).first(where: { $0.fid == fid }) else {
+                return FCMHTTPAnswer(FCMError.unregistered())
+            }
+            return await deliverOne(registration, message: message, project: project, validateOnly: request.validateOnly,
+                                    remote: remote, into: &record)
+        case .topic(let topic):
+            record.target = ("topic", topic)
+            let devices = registrations.subscribers(of: topic, project: project)
+            return await fanOut(devices, topic: topic, message: message, project: project,
+                                validateOnly: request.validateOnly, remote: remote, into: &record)
+        case .condition(let condition):
+            record.target = ("condition", condition.text)
+            let devices = registrations.all(project: project).filter { condition.matches(subscribedTopics: $0.topics) }
+            return await fanOut(devices, topic: nil, message: message, project: project,
+                                validateOnly: request.validateOnly, remote: remote, into: &record)
+        }
+    }
+
+    /// A message to one registration token: a token of the wrong shape is 400, one the mock never issued 404
+    /// UNREGISTERED (as FCM answers a stale one) unless `--fcm-accept-any-token`, one of another project 403
+    /// SENDER_ID_MISMATCH.
+    private func sendToToken(_ token: String, message: FCMMessage, project: String, validateOnly: Bool, remote: String,
+                             into record: inout FCMRecord) async -> FCMHTTPAnswer {
+        let fid: String
+        do { fid = try FCMRegistrationToken.parse(token).fid } catch { return FCMHTTPAnswer(error) }
+        var registration = registrations.registration(token)
+        if registration == nil, let platform = configuration.acceptAnyToken {
+            var random = SystemRandomNumberGenerator()
+            let apns = platform == .ios
+                ? (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined() : nil
+            let adopted = FCMRegistration(token: token, fid: fid, project: project, platform: platform,
+                                          bundleID: "com.example.app", apnsToken: apns)
+            registrations.adopt(adopted)
+            registration = adopted
+        }
+        guard let registration else { return FCMHTTPAnswer(FCMError.unregistered()) }
+        guard registration.project == project else { return FCMHTTPAnswer(FCMError.senderIDMismatch()) }
+        return await deliverOne(registration, message: message, project: project, validateOnly: validateOnly, remote: remote,
+                                into: &record)
+    }
+
+    /// A message to one device: its name, or the error its delivery met.
+    private func deliverOne(_ registration: FCMRegistration, message: FCMMessage, project: String, validateOnly: Bool,
+                            remote: String, into record: inout FCMRecord) async -> FCMHTTPAnswer {
+        if validateOnly {
+            // Validation never contacts APNs (fcm-rules §3.12): a dry run to a device APNs would refuse succeeds.
+            record.name = FCMSendAnswer.dryRunName(project: project)
+            return Self.named(FCMSendAnswer.dryRunName(project: project))
+        }
+        let messageID = nextMessageID()
+        let name = FCMSendAnswer.name(project: project, messageID: messageID, toTopic: false)
+        let (delivery, error) = await deliver(message, to: registration, project: project, messageID: messageID, topic: nil,
+                                              remote: remote)
+        record.deliveries.append(delivery)
+        if let error { return FCMHTTPAnswer(error) }
+        record.name = name
+        return Self.named(name)
+    }
+
+    /// A topic or condition message: one name answered, one delivery per device it reaches (none is an error: FCM
+    /// accepts a send to a topic with no subscribers).
+    private func fanOut(_ devices: [FCMRegistration], topic: String?, message: FCMMessage, project: String,
+                        validateOnly: Bool, remote: String, into record: inout FCMRecord) async -> FCMHTTPAnswer {
+        if validateOnly {
+            record.name = FCMSendAnswer.dryRunName(project: project)
+            return Self.named(FCMSendAnswer.dryRunName(project: project))
+        }
+        let messageID = nextMessageID()
+        let name = FCMSendAnswer.name(project: project, messageID: messageID, toTopic: true)
+        for device in devices {
+            let (delivery, _) = await deliver(message, to: device, project: project, messageID: messageID, topic: topic,
+                                              remote: remote)
+            record.deliveries.append(delivery)
+        }
+        record.name = name
+        return Self.named(name)
+    }
+
+    /// Delivers to one device: an iOS one gets the APNs push FCM sends, through the mock; Android and web are recorded.
+    private func deliver(_ message: FCMMessage, to registration: FCMRegistration, project: String, messageID: UInt64,
+                         topic: String?, remote: String) async -> (FCMRecord.Delivery, FCMError?) {
+        var delivery = FCMRecord.Delivery(token: registration.token, platform: registration.platform)
+        guard registration.platform == .ios, let deviceToken = registration.apnsToken else { return (delivery, nil) }
+        let push = APNsTranslation.translate(
+            message, fid: registration.fid, senderID: FCMProjects.number(of: project), messageID: messageID, topic: topic,
+            bundleID: registration.bundleID, nowSeconds: nowSeconds)
+        let target = push.liveActivityToken ?? deviceToken
+        delivery.apnsToken = target
+        let outcome = await uplink.push(project: project, deviceToken: target, headers: push.headers, payload: push.payload,
+                                        remote: remote)
+        delivery.apnsID = outcome.apnsID
+        if outcome.unanswered { return (delivery, FCMError.unavailable()) }
+        delivery.apnsStatus = outcome.status
+        delivery.apnsReason = outcome.reason
+        return (delivery, FCMError.fromAPNs(status: outcome.status, reason: outcome.reason))
+    }
+
+    private static func named(_ name: String) -> FCMHTTPAnswer {
+        FCMHTTPAnswer(status: 200, json: FCMSendAnswer.json(name: name))
+    }
+
+    /// The token of `Bearer TOKEN` (any case of the scheme).
+    static func bearer(_ authorization: String?) -> String? {
+        guard let authorization else { return nil }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+}
