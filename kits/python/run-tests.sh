@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run-tests.sh [PYTEST ARG…]: the Python kit's suite in binary mode (tests/): every test starts the mockapns binary
-# it needs ($MOCKAPNS_BIN) and real senders (aioapns, kalyke-apns, pyapns-client, h2); no container engine.
+# it needs ($MOCKAPNS_BIN) and real senders (aioapns, kalyke-apns, pyapns-client, h2; firebase-admin, pyfcm and
+# async-firebase against serve --fcm); no container engine.
 # PYTHON is a python with the kit installed and its test extra (pip install -e 'kits/python[test]'); default: the
 # kit's .venv. MOCKAPNS_CERTS_DIR defaults to the repository's certs/.
 set -euo pipefail

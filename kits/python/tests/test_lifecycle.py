@@ -136,6 +136,16 @@ def test_a_binary_without_apple_hosts_says_to_use_a_newer_one_or_turn_them_off(t
                             "false).")
 
 
+def test_a_binary_without_fcm_says_to_use_one_with_the_front_door(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOCKAPNS_BIN", script(tmp_path, "echo \"Error: Unknown option '--fcm'\" >&2; exit 64"))
+    with pytest.raises(MockAPNsError) as failure:
+        MockAPNs(fcm=True).start()
+    message = str(failure.value)
+    assert " --ca-dir " in message and " --fcm --fcm-port 0 --fcm-https-port 0" in message
+    assert message.endswith("This mockapns does not know --fcm (fcm=True, which the fcm_mock fixture and the ini "
+                            "option mockapns_fcm use): point MOCKAPNS_BIN at a build with the FCM front door.")
+
+
 def test_args_given_as_one_string_are_refused():
     with pytest.raises(TypeError, match=r"MockAPNs\(args=…\) is a list of `mockapns serve` arguments"):
         MockAPNs(args="--log-level debug")

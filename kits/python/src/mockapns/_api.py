@@ -1,14 +1,20 @@
 """What a test asks of a running mock through its control API: recorded pushes and expectations, device states,
-virtual devices over time and fault rules. Shared by `MockAPNs` and the Testcontainers module's `MockAPNsContainer`."""
+virtual devices over time, fault rules and, with `serve --fcm`, FCM registrations and records. Shared by `MockAPNs`
+and the Testcontainers module's `MockAPNsContainer`."""
 
 from __future__ import annotations
 
+import json
+import os
 import time
 import urllib.parse
-from typing import Any, Dict, List, Optional, Sequence
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Union
 
-from ._control import ControlClient
+from ._control import ControlClient, MockAPNsError
 from ._devices import DeviceScreen, Instant, ShownNotification, TimelineEntry, millis, shown_failure
+from ._fcm import (DEFAULT_PROJECT, PLATFORMS, PROPERTY_FILTERS as FCM_PROPERTY_FILTERS, SERVER_FILTERS,
+                   FCMMessage, FCMRegistration, check_fcm_filters, fcm_failure_message, fcm_matches)
 from ._notifications import PROPERTY_FILTERS, Notification, check_filters, failure_message, matches
 
 
@@ -17,6 +23,14 @@ class ControlAPI:
 
     def _client(self) -> ControlClient:
         raise NotImplementedError
+
+    def _files(self) -> Path:
+        """A folder of this mock's own for files the kit writes (service-account files), deleted with it."""
+        raise NotImplementedError
+
+    def _serves_fcm(self) -> bool:
+        """Whether this mock was started with its FCM front door (so `clear()` clears FCM records too)."""
+        return False
 
     # What the mock received
 
@@ -148,12 +162,92 @@ class ControlAPI:
         return self._client().request("POST", "/api/v1/faults", body=rule)["id"]
 
     def clear(self) -> None:
-        """Forgets the recorded pushes, device states, virtual-device changes and fault rules: the mock behaves as if
-        just started (record numbering goes on)."""
+        """Forgets the recorded pushes, device states, virtual-device changes and fault rules, and the FCM records of
+        a mock serving FCM: the mock behaves as if just started (record numbering goes on). FCM registrations,
+        their topic subscriptions and trusted service accounts stay, as trusted keys do."""
         client = self._client()
-        for path in ("/api/v1/notifications", "/api/v1/devices", "/api/v1/faults"):
+        paths = ["/api/v1/notifications", "/api/v1/devices", "/api/v1/faults"]
+        if self._serves_fcm():
+            paths.append("/api/v1/fcm/messages")
+        for path in paths:
             client.request("DELETE", path)
+
+    # FCM (`serve --fcm`)
+
+    def new_fcm_service_account(self, project: str = DEFAULT_PROJECT, path: Union[str, "os.PathLike[str]", None] = None
+                                ) -> str:
+        """A new service-account key file for `project`, which the mock trusts from then on (the project exists once
+        it does): written to `path`, else to a file of this mock's own; returns its path. Give it to the sender as
+        Google's file: `credentials.Certificate(path)`, `FCMNotification(service_account_file=path, …)`."""
+        account = self._client().request("POST", "/api/v1/fcm/projects/%s/service-account"
+                                         % urllib.parse.quote(project, safe=""))
+        if not isinstance(account, dict) or account.get("type") != "service_account":
+            raise MockAPNsError("POST /api/v1/fcm/projects/%s/service-account answered no service-account JSON: %r"
+                                % (project, account))
+        key_id = _file_safe(str(account.get("private_key_id", "")))[:12]
+        target = Path(path) if path is not None else (
+            self._files() / ("service-account-%s-%s.json" % (_file_safe(project), key_id)))
+        target.write_text(json.dumps(account, indent=2))
+        os.chmod(target, 0o600)
+        return str(target)
+
+    def register_fcm(self, platform: str = "ios", bundle_id: str = "com.example.app", *,
+                     project: str = DEFAULT_PROJECT, apns_token: Optional[str] = None) -> FCMRegistration:
+        """Registers an app instance with the mock's FCM, as the Firebase SDK in an app does, and returns its
+        registration `token` (what the sender sends to). `platform` is `ios`, `android` or `web`; `bundle_id` the
+        app's bundle id or package name. An iOS registration is backed by the APNs device token `apns_token` (the mock
+        makes one when None), whose virtual iPhone shows what FCM delivers: `device(registration.apns_token)`."""
+        if platform not in PLATFORMS:
+            raise ValueError("register_fcm: platform is one of %s, not %r" % (", ".join(PLATFORMS), platform))
+        body: Dict[str, Any] = {"project": project, "platform": platform, "bundle_id": bundle_id}
+        if apns_token is not None:
+            if platform != "ios":
+                raise ValueError("register_fcm: apns_token= is for an iOS registration, not %s" % platform)
+            body["apns_token"] = apns_token
+        answer = self._client().request("POST", "/api/v1/fcm/registrations", body=body)
+        return FCMRegistration.from_json(answer, project, bundle_id)
+
+    def fcm_messages(self, *, project: Optional[str] = None, name: Optional[str] = None, **filters: Any
+                     ) -> List[FCMMessage]:
+        """The recorded FCM requests (`messages:send`), oldest first, narrowed by `project`, `name` (the whole
+        `projects/P/messages/ID` or its last part) and the control API's other filters: `token`, `topic`, `status`,
+        `limit` (the newest n)."""
+        query = check_fcm_filters(dict(filters, project=project, name=name), SERVER_FILTERS)
+        answer = self._client().request("GET", "/api/v1/fcm/messages", query=query)
+        return [FCMMessage(record) for record in answer["messages"]]
+
+    def expect_fcm(self, count: Optional[int] = None, **filters: Any) -> List[FCMMessage]:
+        """Returns the recorded FCM requests matching `filters` (`project`, `name`, `token`, `topic`, `condition`,
+        `status`, `validate_only`). Raises AssertionError unless there are `count` of them (at least one when
+        `count` is None; `count=0`: none), listing what was recorded, closest match first."""
+        wanted = check_fcm_filters(filters, FCM_PROPERTY_FILTERS)
+        received = self.fcm_messages()
+        message = fcm_failure_message(count, wanted, received)
+        if message:
+            raise AssertionError(message)
+        return [m for m in received if fcm_matches(m, wanted)]
+
+    def apns_pushes_of(self, message: Union[FCMMessage, str]) -> List[Notification]:
+        """The APNs pushes an FCM message became (its `apns_ids`), as ordinary recorded pushes (`Notification`:
+        `payload` with `aps` and FCM's `gcm.message_id`, `google.c.fid`…), in the order of `apns_ids`. `message` is
+        an FCMMessage or a message name."""
+        if isinstance(message, str):
+            found = self.fcm_messages(name=message)
+            if not found:
+                raise AssertionError("No FCM message is named %s; the mock recorded %d FCM messages."
+                                     % (message, len(self.fcm_messages())))
+            message = found[-1]
+        by_id = {n.apns_id: n for n in self.notifications() if n.apns_id}
+        missing = [apns_id for apns_id in message.apns_ids if apns_id not in by_id]
+        if missing:
+            raise AssertionError("%s names APNs pushes the mock has no record of: %s (cleared since?)"
+                                 % (message.summary, ", ".join(missing)))
+        return [by_id[apns_id] for apns_id in message.apns_ids]
 
     @staticmethod
     def _device_path(token: str) -> str:
         return "/api/v1/devices/" + urllib.parse.quote(token, safe="")
+
+
+def _file_safe(text: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in text) or "x"

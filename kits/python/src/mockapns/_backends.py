@@ -64,6 +64,10 @@ _UNKNOWN_APPLE_OPTION = re.compile(r"unknown option '--(apple-hosts|apple-https-
                                    re.IGNORECASE)
 
 
+#: The same for fcm=True (`--fcm` and its port options).
+_UNKNOWN_FCM_OPTION = re.compile(r"unknown option '--(fcm|fcm-port|fcm-https-port)'", re.IGNORECASE)
+
+
 #: Apple's ports besides 2197 that a container with apple_hosts publishes: 443 (pushes) and 2195/2196 (channels).
 APPLE_CONTAINER_PORTS = (443, 2195, 2196)
 
@@ -77,10 +81,11 @@ class ProcessBackend:
     """`mockapns serve` on free loopback ports, as a child process; its output goes to a log file in `workdir`."""
 
     def __init__(self, binary: Optional[str], args: Sequence[str], control_token: Optional[str], workdir: Path,
-                 startup_timeout: float, apple_hosts: bool = False):
+                 startup_timeout: float, apple_hosts: bool = False, fcm: bool = False):
         self.binary = find_binary(binary)
         self.args = list(args)
         self.apple_hosts = apple_hosts
+        self.fcm = fcm
         self.control_token = control_token
         self.workdir = workdir
         self.startup_timeout = startup_timeout
@@ -88,7 +93,8 @@ class ProcessBackend:
         self.log_path = workdir / "serve.log"
 
     def start(self) -> Dict[str, Any]:
-        """Starts the server and returns its ready file (apns_url, control_url, http1_url, ca_file, pid, version)."""
+        """Starts the server and returns its ready file (apns_url, control_url, http1_url, ca_file, pid, version;
+        with fcm, fcm_url, fcm_ports, fcm_service_account)."""
         ready_path = self.workdir / "ready.json"
         command = [self.binary, "serve", "--port", "0", "--control-port", "0", "--http1-port", "0",
                    "--ready-file", str(ready_path), "--quiet"]
@@ -97,8 +103,18 @@ class ProcessBackend:
             # adds to a client's TLS context vouches for nothing else.
             command += ["--apple-hosts", "--ca-dir", str(self.workdir / "ca"), "--apple-https-port", "0",
                         "--manage-sandbox-port", "0", "--manage-production-port", "0"]
+        if self.fcm:
+            # Google's names: the same CA of this mock's own (one CA for Apple's names and Google's), the mock's FCM
+            # port and Google's 443 on free ports.
+            if not self.apple_hosts:
+                command += ["--ca-dir", str(self.workdir / "ca")]
+            command += ["--fcm", "--fcm-port", "0", "--fcm-https-port", "0"]
         command += self.args
         env = dict(os.environ)
+        if self.fcm:
+            # The default project's service account is "made once in the data folder": this mock's own folder, so
+            # its private key dies with the mock and two mocks starting at once do not share (or race for) one.
+            env["XDG_DATA_HOME"] = str(self.workdir / "data")
         env.pop("MOCKAPNS_CONTROL_TOKEN", None)      # one set for another mock would lock the kit out
         if self.control_token:
             env["MOCKAPNS_CONTROL_TOKEN"] = self.control_token   # kept out of `ps`, unlike --control-token
@@ -118,11 +134,19 @@ class ProcessBackend:
                     hint = ("\nThis mockapns does not know --apple-hosts (apple_hosts=True, which intercept() and the "
                             "apns_mock fixture use): point MOCKAPNS_BIN at a newer build, or turn it off "
                             "(MockAPNs(apple_hosts=False); for the fixture, the ini option mockapns_apple_hosts = false).")
+                if self.fcm and _UNKNOWN_FCM_OPTION.search(output):
+                    hint = ("\nThis mockapns does not know --fcm (fcm=True, which the fcm_mock fixture and the ini "
+                            "option mockapns_fcm use): point MOCKAPNS_BIN at a build with the FCM front door.")
                 raise MockAPNsError("`%s` exited with %s before it was ready. Its output:\n%s%s"
                                     % (" ".join(command), self._exit_text(), _tail(output), hint))
             try:
                 ready = json.loads(ready_path.read_text())
                 if ready.get("apns_url") and ready.get("control_url"):
+                    if self.fcm and not ready.get("fcm_url"):
+                        self.stop()
+                        raise MockAPNsError("`%s` started, but its ready file names no fcm_url: this mockapns (%s) "
+                                            "does not serve FCM as the kit expects; use a newer binary."
+                                            % (" ".join(command), ready.get("version", "unknown version")))
                     return ready
             except (OSError, ValueError):
                 pass  # not written yet (the server writes it atomically once every listener is up)

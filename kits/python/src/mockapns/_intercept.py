@@ -1,15 +1,18 @@
-"""`intercept()`: Apple's APNs host names lead to a mock in this process, so a sender runs unchanged.
+"""`intercept()`: Apple's APNs host names, and Google's FCM names when the mock serves them, lead to a mock in this
+process, so a sender runs unchanged.
 
 Inside the block:
 
-- `socket.getaddrinfo` (which `socket.create_connection`, asyncio's `loop.getaddrinfo` and anyio call) answers each of
-  Apple's five names with a stand-in loopback address of its own (127.0.80.1…5) and the port asked for;
-- `socket.socket.connect` / `connect_ex` turn a connection to (stand-in, Apple's port) into one to the mock's
+- `socket.getaddrinfo` (which `socket.create_connection`, asyncio's `loop.getaddrinfo` and anyio call) answers each
+  name the mock serves with a stand-in loopback address of its own and the port asked for: Apple's five names
+  127.0.80.1…5 (a mock with `apple_hosts`), Google's three (fcm.googleapis.com, oauth2.googleapis.com,
+  iid.googleapis.com) 127.0.80.6…8 (a mock with `fcm`). A name the mock does not serve is resolved as before;
+- `socket.socket.connect` / `connect_ex` turn a connection to (stand-in, the name's port) into one to the mock's
   listener for that name and port, and refuse any other port of those names. The redirection is at connect, not in
   the resolved port, because some clients (anyio, so httpx's async client) keep only the resolved address and
   connect to the port they were given;
 - `ssl.SSLContext.wrap_socket` / `wrap_bio` add the mock's CA to a client context the first time it opens a TLS
-  connection to one of those names.
+  connection to one of those names (urllib3 makes a context per connection, httpx one per client: both get it).
 
 Every other name, address and context is left alone. All three are process-wide (every thread), so one interception
 at a time. A client that does its own resolution or connects outside Python's socket module (uvloop, a C library)
@@ -23,7 +26,7 @@ import socket
 import ssl
 import threading
 import weakref
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Set, Tuple
 
 from ._control import MockAPNsError
 
@@ -34,10 +37,15 @@ MANAGE_HOSTS = {"api-manage-broadcast.sandbox.push.apple.com": 2195, "api-manage
 APPLE_HOSTS = PUSH_HOSTS + tuple(MANAGE_HOSTS)
 #: Apple's ports, as the ready file's `apple_ports` names them.
 APPLE_PORTS = (443, 2197, 2195, 2196)
-#: The address each Apple name resolves to inside the block: loopback addresses nothing listens on (Linux routes
-#: all of 127.0.0.0/8 to lo), one per name, so a connection says which name it was for even when the client dropped
-#: the name after resolving it.
-STAND_IN = {name: "127.0.80.%d" % (index + 1) for index, name in enumerate(APPLE_HOSTS)}
+#: Google's names a Firebase sender calls, each on 443: FCM HTTP v1 (`messages:send`), the service account's OAuth
+#: token exchange (`/token`, the `token_uri` of Google's service-account files) and IID topic management.
+GOOGLE_HOSTS = ("fcm.googleapis.com", "oauth2.googleapis.com", "iid.googleapis.com")
+#: Google's port, as the ready file's `fcm_ports` names it.
+GOOGLE_PORT = 443
+#: The address each name resolves to inside the block: loopback addresses nothing listens on (Linux routes all of
+#: 127.0.0.0/8 to lo), one per name, so a connection says which name it was for even when the client dropped the name
+#: after resolving it.
+STAND_IN = {name: "127.0.80.%d" % (index + 1) for index, name in enumerate(APPLE_HOSTS + GOOGLE_HOSTS)}
 _NAME_OF = {address: name for name, address in STAND_IN.items()}
 
 
@@ -52,8 +60,17 @@ def apple_routes(host: str, apple_ports: Dict[int, int]) -> Dict[Tuple[str, int]
     return routes
 
 
-def _apple_name(host: Any) -> Optional[str]:
-    """`host` as one of Apple's five names (any case, bytes as anyio passes them, a trailing dot), else None."""
+def google_routes(host: str, fcm_ports: Dict[int, int]) -> Dict[Tuple[str, int], Tuple[str, int]]:
+    """(Google's name, 443) → (mock host, mock port), from `fcm_ports` (Google's port → the mock's)."""
+    return {(name, GOOGLE_PORT): (host, fcm_ports[GOOGLE_PORT]) for name in GOOGLE_HOSTS}
+
+
+def _served_name(host: Any) -> Optional[str]:
+    """`host` as one of the names the interception in force serves (any case, bytes as anyio passes them, a trailing
+    dot), else None."""
+    interception = _active
+    if interception is None:
+        return None
     if isinstance(host, (bytes, bytearray)):
         try:
             host = bytes(host).decode("ascii")
@@ -62,7 +79,7 @@ def _apple_name(host: Any) -> Optional[str]:
     if not isinstance(host, str):
         return None
     name = host.lower().rstrip(".")
-    return name if name in STAND_IN else None
+    return name if name in interception.names else None
 
 
 # The process-wide state: the interception in force (None outside every block) and what its block replaced (what
@@ -77,7 +94,7 @@ _original_wrap_bio: Callable[..., Any] = ssl.SSLContext.wrap_bio
 
 
 def _getaddrinfo(host: Any, port: Any, family: int = 0, type: int = 0, proto: int = 0, flags: int = 0) -> Any:
-    name = _apple_name(host) if _active is not None else None
+    name = _served_name(host)
     if name is None:
         return _original_getaddrinfo(host, port, family, type, proto, flags)
     return _original_getaddrinfo(STAND_IN[name], port, family, type, proto, flags | socket.AI_NUMERICHOST)
@@ -90,7 +107,7 @@ def _redirect(address: Any) -> Any:
     if interception is None or not isinstance(address, tuple) or len(address) != 2:
         return address
     name = _NAME_OF.get(address[0]) if isinstance(address[0], str) else None
-    if name is None:
+    if name is None or name not in interception.names:
         return address
     target = interception.routes.get((name, address[1]))
     if target is None:
@@ -115,9 +132,10 @@ def _connect_ex(self: socket.socket, address: Any) -> int:
 
 def _trust(context: ssl.SSLContext, server_side: bool, server_hostname: Any) -> None:
     interception = _active
-    if interception is None or server_side or _apple_name(server_hostname) is None:
+    name = None if interception is None or server_side else _served_name(server_hostname)
+    if interception is None or name is None:
         return
-    interception.trust(context)
+    interception.trust(context, name)
 
 
 def _wrap_socket(self: ssl.SSLContext, sock: socket.socket, server_side: bool = False,
@@ -147,30 +165,38 @@ _inherited: Dict[str, bool] = {}
 
 
 class Interception:
-    """The context manager `intercept()` returns. Entering it leads Apple's names to the mock; leaving it puts
-    `socket.getaddrinfo`, `socket.socket.connect`/`connect_ex` and `ssl.SSLContext.wrap_socket`/`wrap_bio` back as
-    they were. Connections opened inside the block stay where they are when it ends (a pooled client keeps talking
-    to the mock over them); new ones go to Apple."""
+    """The context manager `intercept()` returns. Entering it leads the names of `routes` (Apple's, Google's, or both)
+    to the mock; leaving it puts `socket.getaddrinfo`, `socket.socket.connect`/`connect_ex` and
+    `ssl.SSLContext.wrap_socket`/`wrap_bio` back as they were. Connections opened inside the block stay where they are
+    when it ends (a pooled client keeps talking to the mock over them); new ones go to Apple and Google."""
 
     def __init__(self, mock: Any, address: str, routes: Dict[Tuple[str, int], Tuple[str, int]], ca_file: str,
-                 check: Callable[[], None]):
+                 check: Callable[[], None], ca_files: Optional[Dict[str, str]] = None):
         self.mock = mock          # the MockAPNs (or MockAPNsContainer) whose block this is
         self.owner = repr(mock)
         self.routes = {key: (_numeric(host), port) for key, (host, port) in routes.items()}
+        #: The names led to the mock: those of `routes`; every other name (Google's too, for a mock without them) is
+        #: resolved, connected and verified as before.
+        self.names = frozenset(name for name, _ in self.routes)
         self.ca_file = ca_file
+        #: The CA each name's certificate chains to, where it is not `ca_file`.
+        self.ca_files = dict(ca_files or {})
         self._check = check
-        self._trusted: "weakref.WeakSet[ssl.SSLContext]" = weakref.WeakSet()
+        self._trusted: "weakref.WeakKeyDictionary[ssl.SSLContext, Set[str]]" = weakref.WeakKeyDictionary()
         self._trust_lock = threading.Lock()
         self._entered = False
 
-    def trust(self, context: ssl.SSLContext) -> None:
-        """Adds the mock's CA to `context`, once. The CA is the mock's own (made for it; its key never leaves the
-        mock), so it vouches only for that mock's certificate; the context keeps it after the block."""
+    def trust(self, context: ssl.SSLContext, name: Optional[str] = None) -> None:
+        """Adds the mock's CA (for `name`: the one its certificate chains to) to `context`, once. The CA is the mock's
+        own (made for it; its key never leaves the mock), so it vouches only for that mock's certificates; the
+        context keeps it after the block."""
+        ca = self.ca_files.get(name, self.ca_file) if name is not None else self.ca_file
         with self._trust_lock:
-            if context in self._trusted:
+            loaded = self._trusted.setdefault(context, set())
+            if ca in loaded:
                 return
-            context.load_verify_locations(cafile=self.ca_file)
-            self._trusted.add(context)
+            context.load_verify_locations(cafile=ca)
+            loaded.add(ca)
 
     def __enter__(self) -> "Interception":
         global _active
@@ -181,11 +207,13 @@ class Interception:
         with _lock:
             if _active is not None:
                 same = _active.mock is self.mock
+                apple = any(name in _active.names for name in APPLE_HOSTS)
                 raise MockAPNsError(
-                    "%s.intercept(): %s already intercepts Apple's host names in this process (%s), and there is "
+                    "%s.intercept(): %s already intercepts %s host names in this process (%s), and there is "
                     "one resolver per process. Leave that `with ….intercept():` block first%s."
-                    % (self.owner, "it" if same else _active.owner, "blocks do not nest" if same else
-                       "two mocks cannot both be api.push.apple.com", "" if same else
+                    % (self.owner, "it" if same else _active.owner, "Apple's" if apple else "Google's FCM",
+                       "blocks do not nest" if same else "two mocks cannot both be %s"
+                       % ("api.push.apple.com" if apple else "fcm.googleapis.com"), "" if same else
                        ", or send to this mock by its url and ca_file instead"))
             for owner, attribute, ours, saved in _PATCHES:
                 current = getattr(owner, attribute)

@@ -16,7 +16,8 @@ from typing import Any, Dict, Optional, Sequence
 from ._api import ControlAPI
 from ._backends import BUNDLED_DIR, ContainerBackend, ProcessBackend, find_binary, find_certs
 from ._control import ControlClient, MockAPNsError
-from ._intercept import Interception, apple_routes
+from ._fcm import DEFAULT_PROJECT
+from ._intercept import GOOGLE_HOSTS, GOOGLE_PORT, Interception, apple_routes, google_routes
 
 
 class MockAPNs(ControlAPI):
@@ -31,22 +32,28 @@ class MockAPNs(ControlAPI):
 
     The binary is `binary`, else $MOCKAPNS_BIN, else the one bundled in the wheel, else `mockapns` on PATH; `args`
     are more `mockapns serve` options. `apple_hosts=True` serves Apple's own host names too (`mockapns serve
-    --apple-hosts`, with a CA of its own), which `intercept()` needs. `MockAPNs.container(image=…)` runs the image
-    with docker or podman instead.
+    --apple-hosts`, with a CA of its own), which `intercept()` needs. `fcm=True` serves Google's FCM names as well
+    (`mockapns serve --fcm`): `intercept()` then leads firebase-admin, pyfcm or async-firebase to the mock too, with
+    the service account `fcm_service_account`. `MockAPNs.container(image=…)` runs the image with docker or podman
+    instead.
     """
+
+    #: The project of `fcm_service_account`, the one the mock makes at start.
+    FCM_PROJECT = DEFAULT_PROJECT
 
     #: How long a provider token from `token()` is reused: APNs refuses tokens refreshed more often than every
     #: 20 minutes and older than an hour.
     TOKEN_REUSE_SECONDS = 20 * 60
 
     def __init__(self, binary: Optional[str] = None, *, args: Sequence[str] = (), control_token: Optional[str] = None,
-                 startup_timeout: float = 30.0, apple_hosts: bool = False):
+                 startup_timeout: float = 30.0, apple_hosts: bool = False, fcm: bool = False):
         if isinstance(args, (str, bytes)):
             raise TypeError("MockAPNs(args=…) is a list of `mockapns serve` arguments, e.g. [\"--log-level\", "
                             "\"debug\"], not the string %r" % (args,))
         self._binary = binary
         self._args = list(args)
         self._apple_hosts = apple_hosts
+        self._fcm = fcm
         self._control_token = control_token
         self._startup_timeout = startup_timeout
         self._container: Optional[Dict[str, Any]] = None
@@ -88,7 +95,7 @@ class MockAPNs(ControlAPI):
                                                 self._startup_timeout, apple_hosts=self._apple_hosts)
             else:
                 backend = ProcessBackend(self._binary, self._args, self._control_token, self._workdir,
-                                         self._startup_timeout, apple_hosts=self._apple_hosts)
+                                         self._startup_timeout, apple_hosts=self._apple_hosts, fcm=self._fcm)
             self._backend = backend
             self._finalizer = weakref.finalize(self, _cleanup, backend, self._workdir)
             self._ready = backend.start()
@@ -221,17 +228,66 @@ class MockAPNs(ControlAPI):
         ports = self._started().get("apple_ports") or {}
         return {int(apple): int(local) for apple, local in ports.items()}
 
+    # Google's FCM names (`serve --fcm`)
+
+    @property
+    def fcm(self) -> bool:
+        """Whether this mock serves Google's FCM names (started with `fcm=True`)."""
+        return self._fcm
+
+    @property
+    def fcm_url(self) -> str:
+        """The mock's own FCM port, e.g. `https://127.0.0.1:40127` (TLS; trust `fcm_ca_file`), for senders given a
+        URL; Google's names reach it inside `intercept()`."""
+        url = self._started().get("fcm_url")
+        if not url:
+            raise MockAPNsError("This mock serves no FCM: make it with MockAPNs(fcm=True) (the fcm_mock fixture "
+                                "does).")
+        return url
+
+    @property
+    def fcm_ports(self) -> Dict[int, int]:
+        """Google's port (443) → the local port that serves fcm.googleapis.com, oauth2.googleapis.com and
+        iid.googleapis.com; empty unless started with `fcm=True`."""
+        ports = self._started().get("fcm_ports") or {}
+        return {int(google): int(local) for google, local in ports.items()}
+
+    @property
+    def fcm_ca_file(self) -> str:
+        """The CA (PEM) the FCM ports' certificate chains to: this mock's own, the same as `ca_file`."""
+        return self._started().get("fcm_ca_file") or self.ca_file
+
+    @property
+    def fcm_service_account(self) -> str:
+        """Path of a service-account key file of project `mockapns-test` (`FCM_PROJECT`) that the mock trusts, as
+        Google's console hands one out (`token_uri` https://oauth2.googleapis.com/token): give it to the sender,
+        e.g. `firebase_admin.initialize_app(credentials.Certificate(mock.fcm_service_account))`. Another project's:
+        `new_fcm_service_account(project)`."""
+        path = self._started().get("fcm_service_account")
+        if not self._fcm:
+            raise MockAPNsError("This mock serves no FCM: make it with MockAPNs(fcm=True) (the fcm_mock fixture "
+                                "does).")
+        if not path:
+            path = self._ready["fcm_service_account"] = self.new_fcm_service_account(self.FCM_PROJECT)
+        return path
+
     def intercept(self) -> Interception:
         """A `with` block inside which this process reaches Apple's APNs hosts (api.push.apple.com,
         api.sandbox.push.apple.com, api.development.push.apple.com on 443 and 2197; the channel-management hosts
         api-manage-broadcast.sandbox.push.apple.com:2195 and api-manage-broadcast.push.apple.com:2196) at this mock,
-        and TLS to those names trusts its CA, so a sender runs as in production, unchanged. No root, nothing outside
-        this process; other names are untouched, and everything is as before once the block ends. Process-wide:
-        one `intercept()` block at a time."""
+        and, for a mock with `fcm=True`, Google's fcm.googleapis.com, oauth2.googleapis.com and iid.googleapis.com
+        on 443; TLS to those names trusts its CA, so a sender runs as in production, unchanged. No root, nothing
+        outside this process; other names (Apple's or Google's too, for a mock that does not serve them) are
+        untouched, and everything is as before once the block ends. Process-wide: one `intercept()` block at a
+        time."""
         self._check_interceptable()
         host = urllib.parse.urlsplit(self.url).hostname or "127.0.0.1"
-        return Interception(self, host, apple_routes(host, self.apple_ports), self.ca_file,
-                            self._check_interceptable)
+        routes = apple_routes(host, self.apple_ports) if self._apple_hosts else {}
+        ca_files = {}
+        if self._fcm:
+            routes.update(google_routes(host, self.fcm_ports))
+            ca_files = {name: self.fcm_ca_file for name in GOOGLE_HOSTS}
+        return Interception(self, host, routes, self.ca_file, self._check_interceptable, ca_files=ca_files)
 
     def _check_interceptable(self) -> None:
         if self._backend is None:
@@ -240,10 +296,18 @@ class MockAPNs(ControlAPI):
         why = self._backend.death()
         if why is not None:
             raise MockAPNsError("intercept() needs a running mock. " + why)
-        if not self._apple_hosts:
+        if not self._apple_hosts and not self._fcm:
             raise MockAPNsError("intercept() needs a mock that serves Apple's host names: make it with "
                                 "MockAPNs(apple_hosts=True) (or MockAPNs.container(…, apple_hosts=True)); the "
-                                "apns_mock fixture does unless the ini option mockapns_apple_hosts is false.")
+                                "apns_mock fixture does unless the ini option mockapns_apple_hosts is false. For "
+                                "Google's FCM names: MockAPNs(fcm=True), or the fcm_mock fixture.")
+        if self._fcm and GOOGLE_PORT not in self.fcm_ports:
+            raise MockAPNsError("intercept(): the mock's ready file names no listener for Google's port 443 "
+                                "(fcm_ports: %r); this mockapns (%s) does not serve Google's names as the kit "
+                                "expects: use a newer binary." % (self._ready.get("fcm_ports"),
+                                                                  self._ready.get("version", "unknown version")))
+        if not self._apple_hosts:
+            return
         missing = [port for port in (443, 2197, 2195, 2196) if port not in self.apple_ports]
         if missing:
             raise MockAPNsError("intercept(): the mock's ready file names no listener for Apple's port%s %s "
@@ -273,6 +337,14 @@ class MockAPNs(ControlAPI):
         self._started()
         assert self._control is not None
         return self._control
+
+    def _files(self) -> Path:
+        self._started()
+        assert self._workdir is not None
+        return self._workdir
+
+    def _serves_fcm(self) -> bool:
+        return self._fcm
 
     def __repr__(self) -> str:
         return "<MockAPNs %s>" % (self._ready.get("apns_url") if self._backend else "stopped")

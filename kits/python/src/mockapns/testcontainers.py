@@ -181,6 +181,9 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
                                 "call start().")
         return ControlClient(self.control_url, self.control_token)
 
+    def _files(self) -> Path:
+        return self._work()
+
     def _work(self) -> Path:
         if self._workdir is None:
             raise MockAPNsError("This MockAPNsContainer is not started: use `with MockAPNsContainer() as apns:` or "
