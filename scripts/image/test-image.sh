@@ -14,6 +14,8 @@
 #   - SIGTERM (podman stop) exits 0 with every record in /data/records.jsonl;
 #   - after a restart the CA is the same (kept in the volume), a push verified with the CA fetched before is accepted,
 #     and the recording holds the earlier records and the new one.
+#   - with MOCKAPNS_FCM=1 Google's names are served on 443 and an OAuth grant and an iOS message sent to them become
+#     the APNs push FCM sends;
 #   - with MOCKAPNS_APPLE_HOSTS=1 the unprivileged user binds Apple's 443, 2195 and 2196, and a second container reaches
 #     https://api.push.apple.com by a network alias, verifying the CA the control plane serves;
 #   - the README's image quick start, run as written (ports 2197 and 2198, a container named mockapns), accepts its
@@ -224,6 +226,47 @@ ENVIRONMENTS=$(engine exec "$MOCK" mockapns list --json 2>/dev/null | tr -d ' \n
 [ "$ENVIRONMENTS" = ' 1 "environment":"development"; 2 "environment":"production";' ] \
     || fail "records' environments: expected one development (2195) and two production (api.push.apple.com), got '$ENVIRONMENTS'"
 ok "MOCKAPNS_APPLE_HOSTS=1: uid $RUID binds 443, 2195, 2196 (ip_unprivileged_port_start $UNPRIVILEGED_START); https://api.push.apple.com from a second container and the host, channels on 2195"
+
+# --- MOCKAPNS_FCM=1: the FCM front door on Google's 443 (bound by the unprivileged user) beside the mock's own 2199;
+#     from the host, the default project's service account (the ready file's fcm_service_account) signs the OAuth grant
+#     with openssl as google-auth would, trades it for a bearer token and sends an iOS message under Google's name,
+#     over HTTP/2 and over HTTP/1.1; the APNs recording shows the push FCM would make
+engine rm -f -v "$MOCK" >/dev/null 2>&1
+engine run -d --name "$MOCK" --network "$NET" -p 127.0.0.1::443 -p 127.0.0.1::2197 -p 127.0.0.1::2198 -p 127.0.0.1::2199 \
+    -e MOCKAPNS_FCM=1 -e MOCKAPNS_CONTROL_TOKEN="$CONTROL_TOKEN" -v "$VOLUME:/data" "$IMAGE" >/dev/null
+wait_up
+READY=$(engine exec "$MOCK" cat /tmp/mockapns-ready.json)
+[[ "$READY" == *'"fcm_ports":{"443":443}'* ]] || fail "the ready file's fcm_ports: $READY"
+field() { python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
+engine exec "$MOCK" cat "$(field fcm_service_account <<<"$READY")" >"$WORK/service-account.json" || fail "read the service account"
+engine exec "$MOCK" cat "$(field fcm_ca_file <<<"$READY")" >"$WORK/fcm-ca.pem" || fail "read the FCM CA"
+field private_key <"$WORK/service-account.json" >"$WORK/service-account-key.pem"
+REGISTRATION=$(curl -fsS -H "authorization: bearer $CONTROL_TOKEN" -H 'content-type: application/json' \
+    --data '{"project":"mockapns-test","platform":"ios","bundle_id":"com.example.app"}' \
+    "http://127.0.0.1:$CONTROL_PORT/api/v1/fcm/registrations") || fail "POST /api/v1/fcm/registrations"
+FCM_TOKEN=$(field token <<<"$REGISTRATION"); FCM_APNS=$(field apns_token <<<"$REGISTRATION")
+b64url() { base64 -w0 | tr '+/' '-_' | tr -d '='; }
+NOW=$(date +%s)
+HEADER=$(printf '{"typ":"JWT","alg":"RS256","kid":"%s"}' "$(field private_key_id <"$WORK/service-account.json")" | b64url)
+CLAIMS=$(printf '{"iss":"%s","scope":"https://www.googleapis.com/auth/firebase.messaging","aud":"https://oauth2.googleapis.com/token","iat":%s,"exp":%s}' \
+    "$(field client_email <"$WORK/service-account.json")" "$NOW" "$((NOW + 3600))" | b64url)
+SIGNATURE=$(printf '%s.%s' "$HEADER" "$CLAIMS" | openssl dgst -sha256 -sign "$WORK/service-account-key.pem" | b64url)
+GOOGLE="$(host_port 443)"
+GRANT=$(curl -fsS --cacert "$WORK/fcm-ca.pem" --resolve "oauth2.googleapis.com:$GOOGLE:127.0.0.1" \
+    --data "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=$HEADER.$CLAIMS.$SIGNATURE" \
+    "https://oauth2.googleapis.com:$GOOGLE/token") || fail "the OAuth grant at oauth2.googleapis.com (443)"
+BEARER=$(field access_token <<<"$GRANT")
+for HTTP in --http2 --http1.1; do
+    STATUS=$(curl -sS "$HTTP" --cacert "$WORK/fcm-ca.pem" --resolve "fcm.googleapis.com:$GOOGLE:127.0.0.1" -o "$WORK/fcm.out" \
+        -w '%{http_code}' -H "authorization: Bearer $BEARER" -H 'content-type: application/json' \
+        --data "{\"message\":{\"token\":\"$FCM_TOKEN\",\"notification\":{\"title\":\"From FCM\"}}}" \
+        "https://fcm.googleapis.com:$GOOGLE/v1/projects/mockapns-test/messages:send" 2>&1 || true)
+    [ "$STATUS" = 200 ] || { cat "$WORK/fcm.out" >&2; fail "messages:send at fcm.googleapis.com ($HTTP): expected 200, got $STATUS"; }
+done
+PUSHES=$(engine exec "$MOCK" mockapns list --json --token "$FCM_APNS" 2>/dev/null | tr -d ' \n')
+[[ "$PUSHES" == *'"gcm.message_id"'* && "$PUSHES" == *'"title":"FromFCM"'* ]] \
+    || fail "the APNs record of the FCM message: expected aps.alert.title and gcm.message_id, got $PUSHES"
+ok "MOCKAPNS_FCM=1: Google's 443 bound by the unprivileged user; a service-account grant and an iOS message under Google's names over HTTP/2 and HTTP/1.1 became the APNs push FCM sends"
 
 # --- the README's quick start, as written (the block after the marker naming make test-image)
 engine rm -f -v "$MOCK" >/dev/null 2>&1
