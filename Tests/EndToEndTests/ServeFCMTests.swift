@@ -134,6 +134,26 @@ final class ServeFCMTests: LeakCheckedTestCase {
         XCTAssertEqual(exchanged.status, 200, exchanged.body)
     }
 
+    func testTheServiceAccountCommandMakesAFileTheRunningMockTrusts() async throws {
+        let served = try await start()
+        defer { served.stop() }
+        let file = directory + "/other.json"
+        let made = try await InspectCLI.run(["fcm", "service-account", "--project", "other-project", "--output", file,
+                                             "--ready-file", directory + "/ready.json"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int, 0o600)
+        let account = try JSONValue.parse(Array(try XCTUnwrap(FileManager.default.contents(atPath: file))))
+        XCTAssertEqual(account["project_id"]?.stringValue, "other-project")
+        let fcm = try XCTUnwrap(served.ready["fcm_url"]?.stringValue)
+        let ca = try XCTUnwrap(served.ready["fcm_ca_file"]?.stringValue)
+        let exchanged = try curl(fcm + "/token", http: "--http2", headers: ["content-type: application/x-www-form-urlencoded"],
+                                 body: try grantBody(serviceAccount: file), ca: ca)
+        XCTAssertEqual(exchanged.status, 200, exchanged.body)
+        let refused = try await InspectCLI.run(["fcm", "service-account", "--project", "Bad_Project", "--ready-file", directory + "/ready.json"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("is not a project id"), refused.stderr)
+    }
+
     func testFCMFlagsWithoutFCMAndApplesAndGooglesNamesOnOnePortAreUsageErrors() async throws {
         let lone = try await InspectCLI.run(["serve", "--fcm-port", "0"])
         XCTAssertNotEqual(lone.status, 0)

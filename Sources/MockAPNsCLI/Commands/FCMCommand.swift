@@ -1,8 +1,6 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
 import JSON
-import NIOCore
 
 /// `mockapns fcm …`: the FCM front door of a running mock (`serve --fcm`, docs/fcm.md).
 struct FCMCommand: AsyncParsableCommand {
@@ -48,20 +46,13 @@ struct FCMCommand: AsyncParsableCommand {
             let encoded = project.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? project
             let url = base.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
                 + "/api/v1/fcm/projects/\(encoded)/service-account"
-            var request = HTTPClientRequest(url: url)
-            request.method = .POST
-            if let token = controlToken ?? ProcessInfo.processInfo.environment["MOCKAPNS_CONTROL_TOKEN"] {
-                request.headers.add(name: "authorization", value: "Bearer \(token)")
-            }
             let status: Int
             let body: [UInt8]
             do {
-                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-                var buffer = try await response.body.collect(upTo: 1 << 20)
-                status = Int(response.status.code)
-                body = buffer.readBytes(length: buffer.readableBytes) ?? []
+                (status, body) = try await ControlHTTP.post(url, token: controlToken ?? ProcessInfo.processInfo.environment["MOCKAPNS_CONTROL_TOKEN"],
+                                                            timeout: 30)
             } catch {
-                FileHandle.standardError.write(Data("mockapns: no mock answered at \(url): \(ControlHTTP.describe(error, timeout: 30))\n".utf8))
+                FileHandle.standardError.write(Data("mockapns: no mock answered at \(url): \(error)\n".utf8))
                 throw ExitCode(2)
             }
             guard status == 201 else {

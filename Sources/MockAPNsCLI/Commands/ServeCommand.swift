@@ -207,8 +207,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let fcm {
             services.append(fcm.frontDoor)
             for listener in fcm.listeners {
-                // FCMListenerError says what failed and which flag moves it.
-                services.append(ServeListener(listener, name: listener.role.rawValue) { _ in nil })
+                services.append(ServeListener(listener, name: listener.role.rawValue) { error in
+                    (error as? FCMListenerError).map {
+                        ListenerStartFailure(listener: "\($0.role.rawValue) of the FCM front door",
+                                             reason: "\($0.host):\($0.port): \($0.reason)", remedy: $0.remedy)
+                    }
+                })
             }
         }
         services += plane.services
@@ -384,9 +388,15 @@ struct ServeCommand: AsyncParsableCommand {
     /// one kept in the user's data folder, so one CA covers Apple's names and Google's; never the bundled one.
     private static func fcmAuthorityDirectory(_ configuration: ServeConfiguration,
                                               environment env: EnvironmentOptions) throws -> String {
-        if let directory = configuration.server.certificateAuthorityDirectory { return directory }
+        try configuration.server.certificateAuthorityDirectory ?? privateCADirectory(for: "--fcm", environment: env)
+    }
+
+    /// The CA `--apple-hosts` and `--fcm` sign with when no `--ca-dir` is given: one made once in the user's data
+    /// folder, apart from the CA `mockapns certs --install` puts in the system store, so trust in Apple's and Google's
+    /// names stays per process (docs/unmodified-senders.md).
+    private static func privateCADirectory(for flag: String, environment env: EnvironmentOptions) throws -> String {
         guard let data = UserDataDirectory.path(environment: env.variables) else {
-            throw ValidationError("--fcm needs a CA of this machine's own and neither XDG_DATA_HOME nor HOME is set: give --ca-dir DIR")
+            throw ValidationError("\(flag) needs a CA of this machine's own and neither XDG_DATA_HOME nor HOME is set: give --ca-dir DIR")
         }
         return data + "/apple-hosts-ca"
     }
@@ -418,12 +428,7 @@ struct ServeCommand: AsyncParsableCommand {
         if values[2] >= 0 { apple.channelManagementProductionPort = values[2] }
         configuration.appleHosts = apple
         if configuration.certificateAuthorityDirectory == nil {
-            guard let data = UserDataDirectory.path(environment: env.variables) else {
-                throw ValidationError("--apple-hosts needs a CA of this machine's own and neither XDG_DATA_HOME nor HOME is set: give --ca-dir DIR")
-            }
-            // Apart from the CA `mockapns certs --install` puts in the system store: trust in Apple's names stays per
-            // process (docs/unmodified-senders.md).
-            configuration.certificateAuthorityDirectory = data + "/apple-hosts-ca"
+            configuration.certificateAuthorityDirectory = try Self.privateCADirectory(for: "--apple-hosts", environment: env)
         }
     }
 

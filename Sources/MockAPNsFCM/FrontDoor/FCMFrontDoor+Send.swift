@@ -85,9 +85,7 @@ extension FCMFrontDoor {
         do { fid = try FCMRegistrationToken.parse(token).fid } catch { return FCMHTTPAnswer(error) }
         var registration = registrations.registration(token)
         if registration == nil, let platform = configuration.acceptAnyToken {
-            var random = SystemRandomNumberGenerator()
-            let apns = platform == .ios
-                ? (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined() : nil
+            let apns = platform == .ios ? randomHex(bytes: 32) : nil
             let adopted = FCMRegistration(token: token, fid: fid, project: project, platform: platform,
                                           bundleID: "com.example.app", apnsToken: apns)
             registrations.adopt(adopted)

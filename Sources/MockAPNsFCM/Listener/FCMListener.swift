@@ -92,13 +92,18 @@ public struct FCMListenerError: Error, CustomStringConvertible {
     public var port: Int
     public var reason: String
 
-    public var description: String {
+    /// What to change: the flag that moves the port, and for a low port the right to bind it.
+    public var remedy: String {
         let flag = role == .own ? "--fcm-port" : "--fcm-https-port"
-        var text = "\(role.rawValue) cannot listen on \(host):\(port): \(reason); choose another with \(flag) (0 picks a free port)"
+        var text = "\(flag) (0 picks a free port)"
         if port > 0 && port < 1024 {
             text += ", or give this binary the right to bind low ports (run as root, or `setcap cap_net_bind_service=+ep`)"
         }
         return text
+    }
+
+    public var description: String {
+        "\(role.rawValue) cannot listen on \(host):\(port): \(reason); change \(remedy)"
     }
 }
 

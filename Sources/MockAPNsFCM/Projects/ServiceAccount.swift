@@ -28,7 +28,7 @@ public struct ServiceAccount: Sendable {
     public static func make(project: String, tokenURI: String = googleTokenURI) throws -> ServiceAccount {
         let key = try RSAPrivateKey.generate()
         var random = SystemRandomNumberGenerator()
-        let keyID = (0..<20).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
+        let keyID = randomHex(bytes: 20)
         let clientID = "1" + (0..<20).map { _ in String(Int.random(in: 0...9, using: &random)) }.joined()
         return ServiceAccount(projectID: project, privateKeyID: keyID,
                               clientEmail: "firebase-adminsdk-mock@\(project).iam.gserviceaccount.com",

@@ -58,7 +58,7 @@ public final class FCMRegistrations: Sendable {
                 }
                 apns = given.lowercased()
             } else {
-                apns = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
+                apns = randomHex(bytes: 32)
             }
         } else if apnsToken != nil {
             throw .badRegistration("\"apns_token\" goes with \"platform\": \"ios\" only")

@@ -58,11 +58,23 @@ public struct ServerIdentity: Sendable {
             authority = try Self.load(certificate: credentials.caPath, key: credentials.directory + "/ca-key.pem")
             authorityPath = credentials.caPath
         }
-        var names: [String] = []
         let appleNames = configuration.appleHosts == nil ? [] : AppleHost.names
-        for name in appleNames + configuration.tlsNames + Self.loopbackNames where !names.contains(name.lowercased()) {
-            names.append(name.lowercased())
-        }
+        return try issue(names: appleNames + configuration.tlsNames, authority: authority, authorityPath: authorityPath)
+    }
+
+    /// A certificate for `names` plus the loopback ones, signed by the CA kept in `authorityDirectory` (made there
+    /// first when there is none): how another front door (the FCM one, for Google's names) is trusted through the
+    /// same private CA as `--apple-hosts`.
+    public static func issue(names: [String], authorityDirectory: String) throws(ConfigurationError) -> ServerIdentity {
+        let folder = CertificateAuthorityDirectory(path: authorityDirectory)
+        return try issue(names: names, authority: try folder.loadOrCreate(), authorityPath: folder.certificatePath)
+    }
+
+    /// A fresh certificate for `names` plus the loopback ones (each once, lowercased), signed by `authority`.
+    private static func issue(names given: [String], authority: IssuedCertificate,
+                              authorityPath: String) throws(ConfigurationError) -> ServerIdentity {
+        var names: [String] = []
+        for name in given + loopbackNames where !names.contains(name.lowercased()) { names.append(name.lowercased()) }
         let now = Int64(Date().timeIntervalSince1970)
         do {
             // Valid from a day back, so a sender whose clock is a little behind the mock's still accepts it.
@@ -72,25 +84,6 @@ public struct ServerIdentity: Sendable {
                                   certificateAuthorityPath: authorityPath)
         } catch {
             throw .invalidCertificate("could not issue a server certificate for \(names.joined(separator: ", ")): \(error)")
-        }
-    }
-
-    /// A certificate for `names` plus the loopback ones, signed by the CA kept in `authorityDirectory` (made there
-    /// first when there is none): how another front door (the FCM one, for Google's names) is trusted through the
-    /// same private CA as `--apple-hosts`.
-    public static func issue(names: [String], authorityDirectory: String) throws(ConfigurationError) -> ServerIdentity {
-        let folder = CertificateAuthorityDirectory(path: authorityDirectory)
-        let authority = try folder.loadOrCreate()
-        var unique: [String] = []
-        for name in names + loopbackNames where !unique.contains(name.lowercased()) { unique.append(name.lowercased()) }
-        do {
-            let server = try TestCredentialFactory.makeServerCertificate(
-                hosts: unique, issuer: authority, notBefore: Int64(Date().timeIntervalSince1970) - TestCredentialFactory.secondsPerDay,
-                days: 825)
-            return ServerIdentity(certificateChainPEM: server.certificatePEM, privateKeyPEM: server.privateKeyPEM,
-                                  certificateAuthorityPath: folder.certificatePath)
-        } catch {
-            throw .invalidCertificate("could not issue a server certificate for \(unique.joined(separator: ", ")): \(error)")
         }
     }
 

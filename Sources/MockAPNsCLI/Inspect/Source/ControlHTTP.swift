@@ -25,9 +25,20 @@ enum ControlHTTP {
 
     /// GETs `url` within `timeout` seconds: the status and the whole body.
     static func get(_ url: String, token: String?, timeout: Double) async throws(Unreachable) -> (status: Int, body: [UInt8]) {
+        try await send(request(url, token: token), timeout: timeout)
+    }
+
+    /// POSTs to `url` (no body) within `timeout` seconds: the status and the whole body.
+    static func post(_ url: String, token: String?, timeout: Double) async throws(Unreachable) -> (status: Int, body: [UInt8]) {
+        var post = request(url, token: token)
+        post.method = .POST
+        return try await send(post, timeout: timeout)
+    }
+
+    /// Sends `request` within `timeout` seconds and reads its whole answer.
+    private static func send(_ request: HTTPClientRequest, timeout: Double) async throws(Unreachable) -> (status: Int, body: [UInt8]) {
         do {
-            let response = try await HTTPClient.shared.execute(request(url, token: token),
-                                                               timeout: .milliseconds(Int64(timeout * 1000)))
+            let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
             var body = try await response.body.collect(upTo: maxAnswerBytes)
             return (Int(response.status.code), body.readBytes(length: body.readableBytes) ?? [])
         } catch {

@@ -20,9 +20,6 @@ struct ServeListener: Service, CustomStringConvertible {
             try await listener.run()
         } catch {
             if let failure = explain(error) { throw ServeFailure(failure.description) }
-            if String(describing: error).hasPrefix(description) {
-                throw ServeFailure("cannot start: \(error)")
-            }
             throw ServeFailure("cannot start \(description): \(error)")
         }
     }
