@@ -94,6 +94,23 @@ final class DashboardBrowserTests: LeakCheckedTestCase {
         XCTAssertTrue(result.output.contains(#""ok": true"#), result.output)
     }
 
+    /// A push the FCM front door made (Tests/Peers/dashboard_fcm_browser.py): its detail shows the FCM message it
+    /// delivers, as the sender wrote it, and what FCM answered.
+    func testDashboardShowsTheFCMMessageAPushDelivers() async throws {
+        let directory = try makeTestDirectory("mockapns-dashfcm")
+        let served = try await ServedMock.start(["--port", "0", "--control-port", "0", "--fcm", "--fcm-port", "0",
+                                                 "--fcm-https-port", "0", "--ca-dir", directory + "/ca", "--quiet"],
+                                                readyFile: directory + "/ready.json", environment: ["XDG_DATA_HOME": directory + "/data"])
+        defer { served.stop() }
+        let control = try XCTUnwrap(served.controlURL)
+        let title = "Dashboard \(UInt32.random(in: 1000...9999))"
+        let (_, name) = try FCMCurl(directory: directory).sendNotification(ready: served.ready, control: control, title: title)
+        let shots = RepoPaths.root + "/.build/dashboard-screenshots"
+        let result = try await Self.run(RepoPaths.python, [RepoPaths.peers + "/dashboard_fcm_browser.py", control, shots, name, title])
+        XCTAssertEqual(result.status, 0, "browser test failed:\n\(result.output)")
+        XCTAssertTrue(result.output.contains(#""ok": true"#), result.output)
+    }
+
     static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

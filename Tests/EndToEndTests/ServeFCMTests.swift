@@ -23,34 +23,14 @@ final class ServeFCMTests: LeakCheckedTestCase {
                                    readyFile: directory + "/ready.json", environment: ["XDG_DATA_HOME": directory + "/data"])
     }
 
-    /// curl `method url` with `headers` and `body`: (exit status, HTTP status, body, HTTP version).
+    /// curl `method url` with `headers` and `body` (``FCMCurl``).
     private func curl(_ url: String, http: String, headers: [String] = [], body: String? = nil, ca: String,
                       method: String = "POST") throws -> (exit: Int32, status: Int, body: String, version: String) {
-        let output = directory + "/body-\(UUID().uuidString)"
-        var arguments = ["-sS", http, "--max-time", "20", "--cacert", ca, "-o", output, "-w", "%{http_code} %{http_version}", "-X", method]
-        for header in headers { arguments += ["-H", header] }
-        if let body { arguments += ["--data-binary", body] }
-        let run = try PeerProcess.run("/usr/bin/curl", arguments + [url], timeout: 30)
-        let parts = run.stdout.split(separator: " ")
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        return (run.status, Int(parts.first ?? "") ?? 0, text, parts.count > 1 ? String(parts[1]) : "")
+        try FCMCurl(directory: directory).run(url, http: http, headers: headers, body: body, ca: ca, method: method)
     }
 
-    /// The JWT-bearer grant google-auth posts for the service-account file at `path`.
     private func grantBody(serviceAccount path: String) throws -> String {
-        let account = try JSONValue.parse(Array(try XCTUnwrap(FileManager.default.contents(atPath: path))))
-        let now = Int64(Date().timeIntervalSince1970)
-        let header = JSONValue.object([.init("typ", .string("JWT")), .init("alg", .string("RS256")),
-                                       .init("kid", try XCTUnwrap(account["private_key_id"]))]).jsonText()
-        let claims = JSONValue.object([
-            .init("iss", try XCTUnwrap(account["client_email"])),
-            .init("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
-            .init("aud", .string("https://oauth2.googleapis.com/token")), .init("iat", .integer(now)), .init("exp", .integer(now + 3600)),
-        ]).jsonText()
-        let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
-        let key = try RSAPrivateKey(pem: try XCTUnwrap(account["private_key"]?.stringValue))
-        return "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + input + "."
-            + Base64URL.encode(try key.signRS256(Array(input.utf8)))
+        try FCMCurl.grantBody(serviceAccount: path)
     }
 
     func testAnIOSMessageOverHTTP1AndHTTP2ReachesTheAPNsRecordingAndIsRecordedAsFCM() async throws {
@@ -152,6 +132,41 @@ final class ServeFCMTests: LeakCheckedTestCase {
         let refused = try await InspectCLI.run(["fcm", "service-account", "--project", "Bad_Project", "--ready-file", directory + "/ready.json"])
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("is not a project id"), refused.stderr)
+    }
+
+    func testTheCLIListsShowsAndExpectsFCMMessagesBesideTheAPNsPushesTheyBecame() async throws {
+        let served = try await start()
+        defer { served.stop() }
+        let ready = directory + "/ready.json"
+        let (token, name) = try FCMCurl(directory: directory).sendNotification(ready: served.ready, control: try XCTUnwrap(served.controlURL),
+                                                                                title: "Parcel")
+
+        let listed = try await InspectCLI.run(["list", "--fcm", "--ready-file", ready])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stdout.contains("mockapns-test") && listed.stdout.contains("Parcel"), listed.stdout)
+        let json = try await InspectCLI.run(["list", "--fcm", "--ready-file", ready, "--token", token, "--json"])
+        XCTAssertEqual(try JSONValue.parse(json.stdout)["messages"]?.arrayElements?.first?["name"]?.stringValue, name, json.stdout)
+
+        let shown = try await InspectCLI.run(["show", "--fcm", name, "--ready-file", ready])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("APNs push #1"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("banner"), "what the phone does with it: \(shown.stdout)")
+        let push = try await InspectCLI.run(["show", "1", "--ready-file", ready])
+        XCTAssertTrue(push.stdout.contains("FCM         " + name), "the APNs record names its message: \(push.stdout)")
+
+        let met = try await InspectCLI.run(["expect", "--fcm", "--ready-file", ready, "--token", token, "--count", "1"])
+        XCTAssertEqual(met.status, 0, met.stdout + met.stderr)
+        let missed = try await InspectCLI.run(["expect", "--fcm", "--ready-file", ready, "--token", token, "--status", "404"])
+        XCTAssertEqual(missed.status, 1, missed.stdout)
+        XCTAssertTrue(missed.stdout.contains("Closest records:") && missed.stdout.contains("missed: status=404 (had 200 "), missed.stdout)
+        let fromFile = try await InspectCLI.run(["list", "--fcm", "--file", directory + "/nothing.jsonl"])
+        XCTAssertEqual(fromFile.status, 2)
+        XCTAssertTrue(fromFile.stderr.contains("running mock"), fromFile.stderr)
+        let apnsFilter = try await InspectCLI.run(["list", "--fcm", "--ready-file", ready, "--push-type", "alert"])
+        XCTAssertEqual(apnsFilter.status, 2)
+        let withoutFCM = try await InspectCLI.run(["list", "--project", "mockapns-test", "--ready-file", ready])
+        XCTAssertEqual(withoutFCM.status, 2)
+        XCTAssertTrue(withoutFCM.stderr.contains("add --fcm"), withoutFCM.stderr)
     }
 
     func testFCMFlagsWithoutFCMAndApplesAndGooglesNamesOnOnePortAreUsageErrors() async throws {

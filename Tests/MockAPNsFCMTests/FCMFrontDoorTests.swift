@@ -121,6 +121,37 @@ final class FCMFrontDoorTests: XCTestCase {
         let record = try XCTUnwrap(frontDoor.records.records().last)
         XCTAssertEqual(record.name, name)
         XCTAssertEqual(record.apnsIDs, [try XCTUnwrap(push.response.apnsID)], "the FCM record names the APNs record")
+        XCTAssertEqual(push.fcm, RecordedRequest.FCMLink(messageName: name, project: "mockapns-test", registrationToken: device.token),
+                       "and the APNs record names the FCM message")
+        let line = try JSONValue.parse(push.jsonLine())
+        XCTAssertEqual(line.value(at: ["fcm", "message_name"])?.stringValue, name, "the link is in the record's line (file, store, API)")
+        XCTAssertEqual(try RecordedRequest(jsonLine: push.jsonLine()).fcm, push.fcm, "and reads back")
+    }
+
+    func testFCMErrorRulesInTheFaultPlanFailSendsBeforeDeliveryAndNeverAnAPNsPush() async throws {
+        let token = try accessToken()
+        let device = try iPhone(), other = try iPhone()
+        let rule = #"{"name": "fcm down once", "match": {"project": "mockapns-test", "registration_token": "\#(device.token)"}, "count": 1, "action": {"type": "fcm_error", "status": "UNAVAILABLE"}}"#
+        mock.faults.add(try FaultRule(json: try JSONValue.parse(Array(rule.utf8))))
+        // The same device's APNs token pushed directly meets none of the front door's rules.
+        let message = #"{"token": "\#(device.token)", "notification": {"title": "Hi"}}"#
+        let (first, firstBody) = await send(message, token: token)
+        XCTAssertEqual(first, 503)
+        XCTAssertEqual(Self.errorCode(firstBody), "UNAVAILABLE")
+        XCTAssertTrue(mock.recorder.records().isEmpty, "refused before anything is delivered")
+        XCTAssertEqual(frontDoor.records.records().last?.faults, ["fcm down once"])
+        let (second, _) = await send(message, token: token)
+        XCTAssertEqual(second, 200, "count 1: the retry gets through")
+        XCTAssertEqual(mock.recorder.records().count, 1)
+        XCTAssertEqual(mock.recorder.records().first?.faults, [], "the APNs push met no fault")
+
+        mock.faults.add(FaultRule(project: "mockapns-test", action: .fcmError(status: "QUOTA_EXCEEDED")))
+        let (dryRun, _) = await send(#"{"token": "\#(other.token)", "notification": {"title": "Hi"}}"#, token: token, validateOnly: true)
+        XCTAssertEqual(dryRun, 200, "a dry run meets no fault")
+        let (quota, quotaBody) = await send(#"{"topic": "news", "notification": {"title": "Hi"}}"#, token: token)
+        XCTAssertEqual(quota, 429, "a project rule fails topic sends too")
+        XCTAssertEqual(Self.errorCode(quotaBody), "QUOTA_EXCEEDED")
+        XCTAssertEqual(mock.faults.entries.map(\.fired), [1, 1])
     }
 
     func testAPNsRefusalsReachTheSenderAsFirebaseReportsThem() async throws {
@@ -153,6 +184,9 @@ final class FCMFrontDoorTests: XCTestCase {
         let (status, body) = await send(#"{"token": "\#(device.token)", "notification": {"title": "Hi"}}"#, token: token, validateOnly: true)
         XCTAssertEqual(status, 200)
         XCTAssertEqual(body["name"]?.stringValue, "projects/mockapns-test/messages/fake_message_id")
+        XCTAssertEqual(frontDoor.records.records().last?.name, "projects/mockapns-test/messages/fake_message_id",
+                       "the record has the name answered")
+        XCTAssertEqual(frontDoor.records.records().last?.validateOnly, true)
         let (bad, badBody) = await send(#"{"token": "\#(device.token)", "data": {"n": 1}}"#, token: token, validateOnly: true)
         XCTAssertEqual(bad, 400, "a dry run still checks the message")
         XCTAssertEqual(badBody.value(at: ["error", "status"])?.stringValue, "INVALID_ARGUMENT")

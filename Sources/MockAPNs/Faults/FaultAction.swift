@@ -14,10 +14,20 @@ public enum FaultAction: Sendable, Equatable {
     case goAway(reason: String, errorCode: UInt32)
     /// Drop the TCP connection at once, without answering.
     case drop
+    /// At the FCM front door (`serve --fcm`): answer `messages:send` with this FCM error status (one of
+    /// ``fcmErrorStatuses``) before delivering anything. Such a rule matches on the FCM project and registration
+    /// token only, never an APNs request.
+    case fcmError(status: String)
+
+    /// The FCM error statuses an `fcm_error` action may answer, with their HTTP statuses: the server-side errors a
+    /// sender must retry or back off from (fcm-rules §4.2).
+    public static let fcmErrorStatuses: [(status: String, http: Int)] = [
+        ("UNAVAILABLE", 503), ("INTERNAL", 500), ("QUOTA_EXCEEDED", 429),
+    ]
 
     /// The JSON form, e.g. `{"type":"status","status":503,"reason":"ServiceUnavailable"}`,
     /// `{"type":"delay","ms":250}`, `{"type":"stall"}`, `{"type":"reset","error_code":2}`,
-    /// `{"type":"goaway","reason":"Shutdown","error_code":0}`, `{"type":"drop"}`.
+    /// `{"type":"goaway","reason":"Shutdown","error_code":0}`, `{"type":"drop"}`, `{"type":"fcm_error","status":"UNAVAILABLE"}`.
     public func jsonValue() -> JSONValue {
         typealias M = JSONValue.JSONMember
         switch self {
@@ -33,12 +43,14 @@ public enum FaultAction: Sendable, Equatable {
             return .object([M("type", .string("goaway")), M("reason", .string(reason)), M("error_code", .integer(Int64(code)))])
         case .drop:
             return .object([M("type", .string("drop"))])
+        case .fcmError(let status):
+            return .object([M("type", .string("fcm_error")), M("status", .string(status))])
         }
     }
 
     /// Reads the JSON form.
     public init(json: JSONValue) throws(ConfigurationError) {
-        let kinds = "status, delay, stall, reset, goaway or drop"
+        let kinds = "status, delay, stall, reset, goaway, drop or fcm_error"
         guard let type = json["type"]?.stringValue else { throw .invalidFault("an action needs a \"type\": \(kinds)") }
         switch type {
         case "status":
@@ -62,9 +74,21 @@ public enum FaultAction: Sendable, Equatable {
                            errorCode: try Self.errorCode(json["error_code"], default: 0))
         case "drop":
             self = .drop
+        case "fcm_error":
+            let known = Self.fcmErrorStatuses.map(\.status)
+            guard let status = json["status"]?.stringValue, known.contains(status) else {
+                throw .invalidFault("action \"fcm_error\" needs \"status\": \(known.joined(separator: ", "))")
+            }
+            self = .fcmError(status: status)
         default:
             throw .invalidFault("unknown action type \"\(type)\"; use \(kinds)")
         }
+    }
+
+    /// Whether the action belongs to the FCM front door (``fcmError(status:)``).
+    public var isFCM: Bool {
+        if case .fcmError = self { return true }
+        return false
     }
 
     /// An HTTP/2 error code: absent → `fallback`; otherwise a whole number from 0 to 2^32-1 (HTTP/2 codes are

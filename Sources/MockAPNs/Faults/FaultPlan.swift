@@ -179,6 +179,25 @@ public final class FaultPlan: Sendable {
         }
     }
 
+    /// The FCM front door's rules (`fcm_error`) that fire for a send to `project` (and `registrationToken`, nil for a
+    /// topic or condition send), in plan order, each firing counted. Counted here, in this mock, also under a shared
+    /// store.
+    public func fireFCM(project: String, registrationToken: String?) -> [FaultRule] {
+        if hasNoRules.load(ordering: .acquiring) { return [] }
+        return state.withLock { state in
+            var fired: [FaultRule] = []
+            for index in state.entries.indices {
+                let rule = state.entries[index].rule
+                guard rule.matchesFCM(project: project, registrationToken: registrationToken) else { continue }
+                if let count = rule.count, state.entries[index].fired >= count { continue }
+                if rule.probability < 1, state.random.nextUnit() >= rule.probability { continue }
+                state.entries[index].fired += 1
+                fired.append(rule)
+            }
+            return fired
+        }
+    }
+
     /// Claims one firing of each of `pending` from the shared store; the answer per id (a store that cannot be
     /// reached grants nothing: the push is answered as if the rule had run out, and that is logged by the caller).
     /// The local fire counts follow the store's.

@@ -73,7 +73,7 @@ extension Pipeline {
             streamID: connection.streamID, remote: connection.remote, method: request.method, path: request.path,
             deviceToken: deviceToken, headers: request.headers, body: request.body, payloadSource: payloadSource,
             payloadBytes: request.body.count, auth: auth, response: response, faults: faults, lint: [],
-            durationMicros: durationMicros, environment: connection.environment)
+            durationMicros: durationMicros, environment: connection.environment, fcm: connection.fcm)
     }
 
     /// `deviceToken(in: path)`, reusing the routed token's string when it is all of the path after

@@ -21,11 +21,14 @@ public struct PipelineConnection: Sendable {
     /// The environment the request's host implies under `--apple-hosts` (`api.push.apple.com` is production): it
     /// decides and is recorded in place of the configured one. Nil elsewhere.
     public var environment: APNsEnvironment?
+    /// The FCM message the request delivers, when the FCM front door made it: recorded as the record's `fcm`.
+    public var fcm: RecordedRequest.FCMLink?
 
     /// Describes a request's connection.
     public init(id: UInt64, remote: String, streamID: Int32, receivedAtNanos: UInt64 = Timestamp.monotonicNanos(),
                 certificateDER: [UInt8]? = nil, handle: PipelineConnectionHandle? = nil, servedAPIs: ServedAPIs = .all,
-                environment: APNsEnvironment? = nil) {
+                environment: APNsEnvironment? = nil, fcm: RecordedRequest.FCMLink? = nil) {
+        self.fcm = fcm
         self.servedAPIs = servedAPIs
         self.environment = environment
         self.id = id

@@ -66,6 +66,8 @@ struct PipelineDecision {
                 }
             case .drop:
                 if disposition == .respond { disposition = .drop }
+            case .fcmError:
+                continue   // the FCM front door's; such a rule never matches an APNs request
             }
         }
         if delayMillis > 0 { delay = .milliseconds(delayMillis) }

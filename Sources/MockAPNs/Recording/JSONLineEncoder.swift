@@ -95,6 +95,12 @@ struct JSONLineEncoder {
             // Only under `--apple-hosts`: lines without it read as before.
             raw(",\"environment\":"); string(environment.rawValue)
         }
+        if let fcm = record.fcm {
+            // Only on pushes the FCM front door made: lines without it read as before.
+            raw(",\"fcm\":{\"message_name\":"); string(fcm.messageName)
+            raw(",\"project\":"); string(fcm.project)
+            raw(",\"registration_token\":"); string(fcm.registrationToken); raw("}")
+        }
         if let instance = record.instance {
             // Only on records read back from a shared store: lines without it read as before.
             raw(",\"instance\":"); string(instance)

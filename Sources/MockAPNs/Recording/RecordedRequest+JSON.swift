@@ -122,6 +122,13 @@ extension RecordedRequest {
             }
             environment = value
         }
+        if let link = json["fcm"], link != .null {
+            guard let name = link["message_name"]?.stringValue, let project = link["project"]?.stringValue,
+                  let token = link["registration_token"]?.stringValue else {
+                throw DecodingError(description: "record field \"fcm\" must hold \"message_name\", \"project\" and \"registration_token\" strings")
+            }
+            fcm = FCMLink(messageName: name, project: project, registrationToken: token)
+        }
         if let relayJSON = json["relay"], case .object = relayJSON {
             relay = RelayVerdict(
                 status: Int(try int(relayJSON["status"], "relay.status")), reason: relayJSON["reason"]?.stringValue,

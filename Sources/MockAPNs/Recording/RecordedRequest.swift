@@ -64,6 +64,9 @@ public struct RecordedRequest: Sendable, Equatable {
     /// `api.push.apple.com` is production, the sandbox names development); nil on the mock's own address, where
     /// the configured environment applies to every request.
     public var environment: APNsEnvironment? = nil
+    /// The FCM message this push delivers, when the mock's FCM front door made it (`serve --fcm`); nil for a push
+    /// a sender made itself.
+    public var fcm: FCMLink? = nil
     /// The JSON line this record was read from and its parsed tree, when it was read from one (a record file, a
     /// store): ``jsonValue()`` serves that tree while the record still encodes to that line, instead of encoding
     /// and parsing it again.
@@ -88,7 +91,8 @@ public struct RecordedRequest: Sendable, Equatable {
         seq: UInt64, receivedAtMillis: Int64, connectionID: UInt64, streamID: Int32, remote: String,
         method: String, path: String, deviceToken: String?, headers: [HeaderField], body: [UInt8],
         payloadSource: PayloadSource, payloadBytes: Int, auth: Authentication, response: Response,
-        faults: [String], lint: [LintFinding], durationMicros: Int64, environment: APNsEnvironment? = nil
+        faults: [String], lint: [LintFinding], durationMicros: Int64, environment: APNsEnvironment? = nil,
+        fcm: FCMLink? = nil
     ) {
         // The one initializer that sets every field, each once; the public one passes `.value(payload)` in rather
         // than writing `payloadSource` afterwards, which copied the record (the server builds one per request).
@@ -110,6 +114,7 @@ public struct RecordedRequest: Sendable, Equatable {
         self.lint = lint
         self.durationMicros = durationMicros
         self.environment = environment
+        self.fcm = fcm
     }
 
     /// Records are equal when every field is, `payload` compared as JSON whichever way each record holds it.
@@ -120,8 +125,27 @@ public struct RecordedRequest: Sendable, Equatable {
             && lhs.body == rhs.body && lhs.payloadBytes == rhs.payloadBytes && lhs.auth == rhs.auth
             && lhs.response == rhs.response && lhs.faults == rhs.faults && lhs.lint == rhs.lint
             && lhs.durationMicros == rhs.durationMicros && lhs.relay == rhs.relay && lhs.instance == rhs.instance
-            && lhs.environment == rhs.environment
+            && lhs.environment == rhs.environment && lhs.fcm == rhs.fcm
             && (lhs.payloadSource == rhs.payloadSource || lhs.payload == rhs.payload)
+    }
+
+    /// The FCM message an APNs push delivers: FCM turns each message to an iOS registration into one APNs push, and
+    /// the two records name each other (the FCM record lists the push's `apns-id`).
+    public struct FCMLink: Sendable, Equatable {
+        /// The message's name, `projects/P/messages/ID`: what FCM answered, unless APNs refused this push, when FCM
+        /// answered an error instead and the FCM record has no name.
+        public var messageName: String
+        /// The Firebase project.
+        public var project: String
+        /// The registration token the message was sent to (for a topic or condition message, the subscriber's).
+        public var registrationToken: String
+
+        /// Makes a link.
+        public init(messageName: String, project: String, registrationToken: String) {
+            self.messageName = messageName
+            self.project = project
+            self.registrationToken = registrationToken
+        }
     }
 
     /// The credential a request carried, as far as the mock could read it.

@@ -17,6 +17,7 @@ struct ExpectCommand: AsyncParsableCommand {
 
     @OptionGroup var source: SourceOptions
     @OptionGroup var filters: FilterOptions
+    @OptionGroup var fcm: FCMOptions
 
     @Option(help: ArgumentHelp("Exactly this many matching records.", valueName: "n"))
     var count: Int?
@@ -37,6 +38,8 @@ struct ExpectCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await InspectRun.run {
+            if fcm.fcm { return try await expectFCM() }
+            try fcm.refuseWithoutFCM()
             let expectation = Expectation(
                 filter: filters.filter, conditions: try conditions.map { text throws(InspectError) in try PayloadCondition(parsing: text) },
                 quantity: try quantity()
@@ -57,6 +60,28 @@ struct ExpectCommand: AsyncParsableCommand {
             }
             return result.passed
         }
+    }
+
+    /// `expect --fcm`: the quantity of FCM records meeting the filters, checked until it holds or `--timeout` ends.
+    private func expectFCM() async throws(InspectError) -> Bool {
+        guard conditions.isEmpty else {
+            throw .usage("--where checks APNs payloads: with --fcm, check the APNs pushes the messages became with `expect --where … --token APNS_TOKEN`.")
+        }
+        let quantity = try quantity()
+        _ = try FCMInspection.query(filters, project: fcm.project, name: fcm.name)   // refuses the APNs-only filters
+        let inspection = try FCMInspection(try source.resolve())
+        let criteria = FCMInspection.criteria(filters, project: fcm.project, name: fcm.name)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(max(0, timeout) * 1000))
+        var result = FCMInspection.evaluate(quantity, criteria: criteria, over: try await inspection.messages([]),
+                                            source: inspection.client.label, style: output.style)
+        while !result.passed, clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(200))
+            result = FCMInspection.evaluate(quantity, criteria: criteria, over: try await inspection.messages([]),
+                                            source: inspection.client.label, style: output.style)
+        }
+        if output.json { output.printJSON(result.json) } else { StandardStreams.write(result.report) }
+        return result.passed
     }
 
     /// The expectation checked against the source's records in `scope`; a recording is streamed through a tally.

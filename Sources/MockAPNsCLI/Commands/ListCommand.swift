@@ -17,11 +17,17 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var source: SourceOptions
     @OptionGroup var filters: FilterOptions
+    @OptionGroup var fcm: FCMOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         try await InspectRun.run {
             let recordSource = try source.resolve()
+            if fcm.fcm {
+                try await listFCM(FCMInspection(recordSource))
+                return true
+            }
+            try fcm.refuseWithoutFCM()
             if case .file(let file) = recordSource, filters.limit == nil {
                 // Every match of a recording of any size: streamed, never held.
                 if output.json { try Self.streamJSON(file, filter: filters.filter) } else { try streamTable(file) }
@@ -38,6 +44,19 @@ struct ListCommand: AsyncParsableCommand {
             StandardStreams.write(records.isEmpty ? emptyMessage : table.render(style: style))
             return true
         }
+    }
+
+    /// `list --fcm`: the FCM records, as a table or `{"messages": [...]}`.
+    private func listFCM(_ inspection: FCMInspection) async throws(InspectError) {
+        let records = try await inspection.messages(try FCMInspection.query(filters, project: fcm.project, name: fcm.name))
+        if output.json {
+            output.printJSON(.object([.init("messages", .array(records))]))
+            return
+        }
+        let style = output.style
+        var table = TablePrinter(headers: FCMInspection.columns)
+        for record in records { table.append(FCMInspection.row(record, style: style)) }
+        StandardStreams.write(records.isEmpty ? "No FCM messages recorded.\n" : table.render(style: style))
     }
 
     /// `{"notifications": [...]}`.

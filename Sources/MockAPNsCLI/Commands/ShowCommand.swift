@@ -16,10 +16,23 @@ struct ShowCommand: AsyncParsableCommand {
     var id: String
 
     @OptionGroup var source: SourceOptions
+    @Flag(help: "Show the FCM message with this name (or its last part, or its seq) and the APNs pushes it became (`serve --fcm`; a running mock only).")
+    var fcm = false
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         try await InspectRun.run {
+            if fcm {
+                let inspection = try FCMInspection(try source.resolve())
+                let record = try await inspection.message(id)
+                let pushes = try await inspection.pushes(of: record)
+                if output.json {
+                    output.printJSON(.object([.init("message", record), .init("pushes", .array(pushes.map { $0.jsonValue() }))]))
+                } else {
+                    StandardStreams.write(FCMInspection.render(record, pushes: pushes, style: output.style))
+                }
+                return true
+            }
             let record = try await source.resolve().record(id)
             let jwt = RecordText.header(record, "authorization").flatMap(JWTInspector.init(authorization:))
             if output.json {
@@ -58,6 +71,9 @@ struct ShowCommand: AsyncParsableCommand {
         out.append("  Device      \(record.deviceToken ?? "-")")
         out.append("  Connection  \(record.connectionID), stream \(record.streamID), from \(record.remote)")
         if let instance = record.instance { out.append("  Instance    \(instance)") }
+        if let fcm = record.fcm {
+            out.append("  FCM         \(fcm.messageName), to \(RecordText.shortToken(fcm.registrationToken))")
+        }
         var auth = "  Auth        \(record.auth.kind)"
         if let team = record.auth.teamID { auth += ", team \(team)" }
         if let key = record.auth.keyID { auth += ", key \(key)" }

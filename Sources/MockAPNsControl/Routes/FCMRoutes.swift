@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import JSON
 import MockAPNsFCM
@@ -78,11 +79,13 @@ struct FCMRoutes {
         }
         group.get("messages/:id") { _, context in
             let frontDoor = try self.required()
-            let id = try context.parameters.require("id")
+            // A message id holds a `%` of its own (`0:…%41c6…`): the id as written in the path, and percent-decoded.
+            let raw = try context.parameters.require("id")
+            let ids = Set([raw, raw.removingPercentEncoding].compactMap { $0 })
             let found = frontDoor.records.records { record in
-                record.name?.hasSuffix("/" + id) == true || record.name == id || String(record.sequence) == id
+                ids.contains { id in record.name?.hasSuffix("/" + id) == true || record.name == id || String(record.sequence) == id }
             }.last
-            guard let found else { throw ControlAPIError.notFound("no FCM record has the name or seq \(id)") }
+            guard let found else { throw ControlAPIError.notFound("no FCM record has the name or seq \(raw)") }
             return JSONResponse.make(found.json)
         }
         group.delete("messages") { _, _ in

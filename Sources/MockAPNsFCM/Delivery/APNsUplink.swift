@@ -72,8 +72,10 @@ final class APNsUplink: Sendable {
     /// Whether `project` has a key to sign with.
     func canSign(for project: String) -> Bool { keys[project] != nil || fallbackKey != nil }
 
-    /// Sends one push for `project` to `deviceToken` (`/3/device/<token>`) and waits for the pipeline's answer.
-    func push(project: String, deviceToken: String, headers: [HeaderField], payload: [UInt8], remote: String) async -> Outcome {
+    /// Sends one push for `project` to `deviceToken` (`/3/device/<token>`) and waits for the pipeline's answer; its
+    /// record names the FCM message it delivers (`link`).
+    func push(project: String, deviceToken: String, headers: [HeaderField], payload: [UInt8], remote: String,
+              link: RecordedRequest.FCMLink) async -> Outcome {
         guard let key = keys[project] ?? fallbackKey else {
             return Outcome(status: 403, reason: APNsReason.missingProviderToken.rawValue, apnsID: nil, unanswered: false)
         }
@@ -83,7 +85,7 @@ final class APNsUplink: Sendable {
         var fields = headers
         fields.append(HeaderField(name: "authorization", value: "bearer " + connection.token))
         let request = APNsRequest(method: "POST", path: "/3/device/" + deviceToken, headers: fields, body: payload)
-        let on = PipelineConnection(id: connection.id, remote: remote, streamID: 1, handle: connection.handle)
+        let on = PipelineConnection(id: connection.id, remote: remote, streamID: 1, handle: connection.handle, fcm: link)
         let response: PipelineResponse = await withCheckedContinuation { continuation in
             let answer = mock.pipeline.process(request, on: on, later: { continuation.resume(returning: $0) })
             if case .now(let response) = answer { continuation.resume(returning: response) }

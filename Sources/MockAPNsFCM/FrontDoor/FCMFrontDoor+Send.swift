@@ -61,6 +61,10 @@ extension FCMFrontDoor {
             guard let registration = registrations.all(project: project).first(where: { $0.fid == fid }) else {
                 return FCMHTTPAnswer(FCMError.unregistered())
             }
+            if !request.validateOnly,
+               let fault = scriptedFault(project: project, registrationToken: registration.token, into: &record) {
+                return fault
+            }
             return await deliverOne(registration, message: message, project: project, validateOnly: request.validateOnly,
                                     remote: remote, into: &record)
         case .topic(let topic):
@@ -93,6 +97,7 @@ extension FCMFrontDoor {
         }
         guard let registration else { return FCMHTTPAnswer(FCMError.unregistered()) }
         guard registration.project == project else { return FCMHTTPAnswer(FCMError.senderIDMismatch()) }
+        if !validateOnly, let fault = scriptedFault(project: project, registrationToken: token, into: &record) { return fault }
         return await deliverOne(registration, message: message, project: project, validateOnly: validateOnly, remote: remote,
                                 into: &record)
     }
@@ -107,8 +112,8 @@ extension FCMFrontDoor {
         }
         let messageID = nextMessageID()
         let name = FCMSendAnswer.name(project: project, messageID: messageID, toTopic: false)
-        let (delivery, error) = await deliver(message, to: registration, project: project, messageID: messageID, topic: nil,
-                                              remote: remote)
+        let (delivery, error) = await deliver(message, to: registration, project: project, messageID: messageID,
+                                              name: name, topic: nil, remote: remote)
         record.deliveries.append(delivery)
         if let error { return FCMHTTPAnswer(error) }
         record.name = name
@@ -123,11 +128,12 @@ extension FCMFrontDoor {
             record.name = FCMSendAnswer.dryRunName(project: project)
             return Self.named(FCMSendAnswer.dryRunName(project: project))
         }
+        if let fault = scriptedFault(project: project, registrationToken: nil, into: &record) { return fault }
         let messageID = nextMessageID()
         let name = FCMSendAnswer.name(project: project, messageID: messageID, toTopic: true)
         for device in devices {
-            let (delivery, _) = await deliver(message, to: device, project: project, messageID: messageID, topic: topic,
-                                              remote: remote)
+            let (delivery, _) = await deliver(message, to: device, project: project, messageID: messageID, name: name,
+                                              topic: topic, remote: remote)
             record.deliveries.append(delivery)
         }
         record.name = name
@@ -136,7 +142,7 @@ extension FCMFrontDoor {
 
     /// Delivers to one device: an iOS one gets the APNs push FCM sends, through the mock; Android and web are recorded.
     private func deliver(_ message: FCMMessage, to registration: FCMRegistration, project: String, messageID: UInt64,
-                         topic: String?, remote: String) async -> (FCMRecord.Delivery, FCMError?) {
+                         name: String, topic: String?, remote: String) async -> (FCMRecord.Delivery, FCMError?) {
         var delivery = FCMRecord.Delivery(token: registration.token, platform: registration.platform)
         guard registration.platform == .ios, let deviceToken = registration.apnsToken else { return (delivery, nil) }
         let push = APNsTranslation.translate(
@@ -144,13 +150,27 @@ extension FCMFrontDoor {
             bundleID: registration.bundleID, nowSeconds: nowSeconds)
         let target = push.liveActivityToken ?? deviceToken
         delivery.apnsToken = target
+        let link = RecordedRequest.FCMLink(messageName: name, project: project, registrationToken: registration.token)
         let outcome = await uplink.push(project: project, deviceToken: target, headers: push.headers, payload: push.payload,
-                                        remote: remote)
+                                        remote: remote, link: link)
         delivery.apnsID = outcome.apnsID
         if outcome.unanswered { return (delivery, FCMError.unavailable()) }
         delivery.apnsStatus = outcome.status
         delivery.apnsReason = outcome.reason
         return (delivery, FCMError.fromAPNs(status: outcome.status, reason: outcome.reason))
+    }
+
+    /// The answer of the fault plan's `fcm_error` rules that fire for this send, if any: the first one's status
+    /// (every firing rule is counted and recorded). A dry run meets none: it delivers nothing, faults included.
+    private func scriptedFault(project: String, registrationToken: String?, into record: inout FCMRecord) -> FCMHTTPAnswer? {
+        let fired = mock.faults.fireFCM(project: project, registrationToken: registrationToken)
+        guard let first = fired.first, case .fcmError(let status) = first.action else { return nil }
+        record.faults = fired.map(\.name)
+        switch status {
+        case "QUOTA_EXCEEDED": return FCMHTTPAnswer(FCMError.quotaExceeded())
+        case "INTERNAL": return FCMHTTPAnswer(FCMError.internalError())
+        default: return FCMHTTPAnswer(FCMError.unavailable())
+        }
     }
 
     private static func named(_ name: String) -> FCMHTTPAnswer {

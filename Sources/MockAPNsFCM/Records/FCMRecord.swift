@@ -28,6 +28,8 @@ public struct FCMRecord: Sendable {
     public var answer: JSONValue
     /// Each device the message reached.
     public var deliveries: [Delivery]
+    /// The fault plan's `fcm_error` rules that fired for it, by name.
+    public var faults: [String] = []
 
     /// One device's delivery.
     public struct Delivery: Sendable {
@@ -63,6 +65,7 @@ public struct FCMRecord: Sendable {
         members.append(.init("status", .integer(Int64(status))))
         members.append(.init("message", message ?? .null))
         members.append(.init("answer", answer))
+        members.append(.init("faults", .array(faults.map(JSONValue.string))))
         members.append(.init("apns_ids", .array(apnsIDs.map(JSONValue.string))))
         members.append(.init("deliveries", .array(deliveries.map { delivery in
             var fields: [JSONValue.JSONMember] = [.init("token", .string(delivery.token)),

@@ -22,6 +22,17 @@ final class FaultPlanTests: LeakCheckedTestCase {
         XCTAssertEqual(plan.fire(token: "ccdd", topic: nil, pushType: "voip", path: "/3/device/ccdd").fired.count, 0)
     }
 
+    func testFCMRulesFireOnlyAtTheFrontDoorAndAPNsRulesNeverThere() {
+        let plan = FaultPlan()
+        plan.add(FaultRule(project: "p", count: 1, action: .fcmError(status: "UNAVAILABLE")))
+        plan.add(FaultRule(action: .status(503, reason: "ServiceUnavailable")))
+        XCTAssertEqual(plan.fire(token: "aa", topic: nil, pushType: nil, path: "/3/device/aa").fired.map(\.action),
+                       [.status(503, reason: "ServiceUnavailable")])
+        XCTAssertEqual(plan.fireFCM(project: "other", registrationToken: nil), [])
+        XCTAssertEqual(plan.fireFCM(project: "p", registrationToken: "t").map(\.action), [.fcmError(status: "UNAVAILABLE")])
+        XCTAssertEqual(plan.fireFCM(project: "p", registrationToken: "t"), [], "count 1")
+    }
+
     func testProbabilityIsReproducibleForASeed() {
         func run(seed: UInt64) -> [Bool] {
             let plan = FaultPlan(seed: seed)
@@ -44,7 +55,12 @@ final class FaultPlanTests: LeakCheckedTestCase {
         XCTAssertEqual(rule.name, "slow")
         XCTAssertEqual(rule.action, .goAway(reason: "Shutdown", errorCode: 0))
         XCTAssertEqual(try FaultRule(json: rule.jsonValue()), rule)
-        for action in [FaultAction.status(410, reason: "Unregistered"), .delay(milliseconds: 5), .stall, .reset(errorCode: 8), .drop] {
+        let fcm = try FaultRule(json: try parse(#"{"match":{"project":"p","registration_token":"t"},"action":{"type":"fcm_error","status":"INTERNAL"}}"#))
+        XCTAssertEqual(fcm.project, "p")
+        XCTAssertEqual(fcm.registrationToken, "t")
+        XCTAssertEqual(try FaultRule(json: fcm.jsonValue()), fcm)
+        for action in [FaultAction.status(410, reason: "Unregistered"), .delay(milliseconds: 5), .stall, .reset(errorCode: 8), .drop,
+                       .fcmError(status: "QUOTA_EXCEEDED")] {
             XCTAssertEqual(try FaultAction(json: action.jsonValue()), action)
         }
     }
@@ -56,6 +72,9 @@ final class FaultPlanTests: LeakCheckedTestCase {
             (#"{"action":{"type":"status","status":999}}"#, "100 to 599"),
             (#"{"action":{"type":"stall"},"probability":2}"#, "between 0 and 1"),
             (#"{"action":{"type":"delay"}}"#, "needs \"ms\""),
+            (#"{"action":{"type":"fcm_error","status":"NOT_FOUND"}}"#, "UNAVAILABLE, INTERNAL, QUOTA_EXCEEDED"),
+            (#"{"match":{"token":"aa"},"action":{"type":"fcm_error","status":"INTERNAL"}}"#, "not \"token\""),
+            (#"{"match":{"project":"p"},"action":{"type":"status","status":503}}"#, "only an \"fcm_error\" action"),
         ]
         for (text, expected) in cases {
             XCTAssertThrowsError(try FaultRule(json: try parse(text)), text) { error in

@@ -287,6 +287,26 @@ def test_one_apns_503_is_retried_by_the_sdk_and_the_retry_is_delivered(fcm_mock,
     assert [push.status for push in fcm_mock.notifications(token=phone.apns_token)] == [503, 200]
 
 
+def test_fcm_error_rules_fail_sends_at_the_front_door_as_firebase_does(fcm_mock, firebase, iphone):
+    """An `fcm_error` rule answers before anything is delivered: QUOTA_EXCEEDED is raised at once, one UNAVAILABLE
+    is retried by the SDK (urllib3's Retry on 503) and the retry is delivered."""
+    limited, flaky = iphone(), iphone()
+    fcm_mock.add_fault(action={"type": "fcm_error", "status": "QUOTA_EXCEEDED"}, name="over quota",
+                       match={"registration_token": limited.token})
+    fcm_mock.add_fault(action={"type": "fcm_error", "status": "UNAVAILABLE"}, name="blip", count=1,
+                       match={"project": PROJECT, "registration_token": flaky.token})
+    with fcm_mock.intercept():
+        with pytest.raises(firebase.QuotaExceededError):
+            firebase.send(notification_message(limited.token, title="Too many"))
+        name = firebase.send(notification_message(flaky.token, title="After a blip"))
+    [refused] = fcm_mock.expect_fcm(count=1, token=limited.token, status=429)
+    assert refused.faults == ["over quota"] and refused.error_code == "QUOTA_EXCEEDED"
+    assert fcm_mock.apns_pushes_of(refused) == [] and fcm_mock.notifications(token=limited.apns_token) == []
+    [blip] = fcm_mock.expect_fcm(count=1, token=flaky.token, status=503)
+    assert blip.faults == ["blip"]
+    assert_delivered(fcm_mock, name, flaky, title="After a blip")
+
+
 def test_a_raw_request_with_a_number_in_data_gets_a_field_violation(fcm_mock, firebase, iphone):
     """The SDK refuses a non-string data value itself; a hand-written request with the SDK's credential gets FCM's
     400 with a field violation naming message.data."""

@@ -128,7 +128,7 @@ struct ControlClient: RecordSource {
     }
 
     /// GETs `path` and parses the JSON answer; non-2xx answers become ``InspectError``s.
-    private func get(_ path: String, query: [(String, String)]) async throws(InspectError) -> JSONValue {
+    func get(_ path: String, query: [(String, String)]) async throws(InspectError) -> JSONValue {
         let status: Int
         let data: [UInt8]
         do {
@@ -139,7 +139,9 @@ struct ControlClient: RecordSource {
         let body = try? JSONValue.parse(data)
         guard (200..<300).contains(status) else {
             let message = body?["error"]?.stringValue ?? String(decoding: data, as: UTF8.self)
-            if status == 404 && path.hasPrefix("api/v1/notifications/") { throw .notFound(message) }
+            if status == 404 && (path.hasPrefix("api/v1/notifications/") || path.hasPrefix("api/v1/fcm/messages/")) {
+                throw .notFound(message)
+            }
             throw .server(url: baseURL.absoluteString, status: status, message: message)
         }
         guard let body else {

@@ -263,7 +263,26 @@ async function select(seq) {
   pane.parentElement.classList.add("open");
   pane.replaceChildren(detail(record));
   refreshWebhooks(seq, 60);
+  if (record.fcm) showFCMMessage(seq, record.fcm);
   await simulate(record);
+}
+
+// The FCM message a push delivers (`serve --fcm`): the push names it, and the front door's record holds the message
+// as the sender wrote it and what FCM answered.
+function showFCMMessage(seq, link) {
+  const id = link.message_name.split("/").pop();
+  api(`/api/v1/fcm/messages/${encodeURIComponent(id)}`).then((message) => {
+    const slot = $("fcm-slot");
+    if (state.selected !== seq || !slot) return;
+    const answer = message.status === 200 ? "200" : `${message.status} ${(message.answer.error || {}).status || ""}`;
+    slot.replaceChildren(...section("From Firebase", h("dl", { class: "kv", "data-testid": "fcm" },
+      h("dt", {}, "message"), h("dd", { class: "mono" }, link.message_name),
+      h("dt", {}, "project"), h("dd", {}, link.project),
+      h("dt", {}, "registration token"), h("dd", { class: "mono" }, link.registration_token),
+      h("dt", {}, "FCM answered"), h("dd", {}, answer),
+      h("dt", {}, "sent over"), h("dd", {}, `${message.transport} from ${message.remote}`)),
+      h("details", {}, h("summary", {}, "The message as sent"), h("pre", {}, JSON.stringify(message.message, null, 2)))));
+  }).catch(() => {});
 }
 
 // What each webhook (`serve --webhook`) did with the selected record: only the record's own API answer says, so ask
@@ -333,6 +352,8 @@ function detail(record) {
       ...(record.instance ? [h("dt", {}, "instance"), h("dd", {}, record.instance)] : []),
       h("dt", {}, "device token"), h("dd", { class: "mono" }, record.device_token || "—"))),
     ...(record.relay ? section("Mock and upstream", relayComparison(record)) : []),
+    h("div", { id: "fcm-slot" }, record.fcm ? section("From Firebase", h("dl", { class: "kv" },
+      h("dt", {}, "message"), h("dd", { class: "mono" }, record.fcm.message_name))) : []),
     h("div", { id: "webhooks-slot" }, record.webhooks ? webhookSection(record.webhooks) : []),
     ...section(`Lint (${record.lint.length})`, record.lint.length
       ? h("ul", { class: "lint" }, record.lint.map((f) => h("li", { class: f.severity }, h("code", {}, f.id), ` ${f.message} `, h("span", { class: "mono" }, f.path))))

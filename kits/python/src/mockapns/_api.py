@@ -150,7 +150,9 @@ class ControlAPI:
         """Adds a fault rule and returns its id: the next `count` pushes (every one when None) matching `match`
         (`token`, `topic`, `push_type`, `path` prefix) are answered `status` with `reason` (APNs's reason for that
         status when None). `action` instead gives any other action, e.g. `{"type": "delay", "ms": 500}`,
-        `{"type": "stall"}`, `{"type": "drop"}`, `{"type": "goaway", "reason": "Shutdown"}`."""
+        `{"type": "stall"}`, `{"type": "drop"}`, `{"type": "goaway", "reason": "Shutdown"}`; and, for a mock serving
+        FCM, `{"type": "fcm_error", "status": "UNAVAILABLE"}` (or `INTERNAL`, `QUOTA_EXCEEDED`) with `match` on
+        `project` and `registration_token`: the front door answers the send with that error before delivering."""
         if (status is None) == (action is None):
             raise TypeError("add_fault needs either status= (with reason=) or action=, not both or neither")
         rule: Dict[str, Any] = {"match": dict(match or {}), "action": action or {"type": "status", "status": status}}

@@ -69,6 +69,11 @@ class FCMMessage:
         return int(self.record["status"])
 
     @property
+    def faults(self) -> List[str]:
+        """The fault plan's `fcm_error` rules that fired for it, by name."""
+        return list(self.record.get("faults") or [])
+
+    @property
     def validate_only(self) -> bool:
         """`validate_only` (the SDKs' `dry_run`): checked, not delivered."""
         return bool(self.record.get("validate_only"))

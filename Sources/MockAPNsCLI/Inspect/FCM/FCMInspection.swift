@@ -1,0 +1,261 @@
+import APNsModel
+import MockAPNs
+
+/// `list --fcm`, `show --fcm` and `expect --fcm`: the FCM front door's records (`serve --fcm`), which a running mock
+/// keeps in memory and serves at `/api/v1/fcm/messages`, each beside the APNs pushes it became. A recording or a
+/// store holds those pushes (with their `fcm` field), not the FCM records.
+struct FCMInspection {
+    /// The mock's control plane.
+    let client: ControlClient
+
+    /// The running mock `source` names.
+    init(_ source: InspectSource) throws(InspectError) {
+        guard case .live(let client) = source else {
+            throw .usage("--fcm reads the FCM records a running mock keeps in memory: point at it with --server URL or --ready-file PATH. A recording or a store holds the APNs pushes the messages became (`list --file … ` shows them, each with its \"fcm\" field).")
+        }
+        self.client = client
+    }
+
+    /// The filters that apply to FCM records, as the control API's query; the APNs-only ones are refused.
+    static func query(_ filters: FilterOptions, project: String?, name: String?) throws(InspectError) -> [(String, String)] {
+        if filters.pushType != nil || filters.reason != nil || filters.since != nil {
+            throw .usage("With --fcm the filters are --project, --name, --token (the registration token), --topic (the FCM topic), --status and --limit; --push-type, --reason and --since are for APNs records.")
+        }
+        var query: [(String, String)] = []
+        if let project { query.append(("project", project)) }
+        if let name { query.append(("name", name)) }
+        if let token = filters.token { query.append(("token", token)) }
+        if let topic = filters.topic { query.append(("topic", topic)) }
+        if let status = filters.status { query.append(("status", String(status))) }
+        if let limit = filters.limit { query.append(("limit", String(limit))) }
+        return query
+    }
+
+    /// `GET /api/v1/fcm/messages` with `query`: the records, oldest first.
+    func messages(_ query: [(String, String)]) async throws(InspectError) -> [JSONValue] {
+        let body = try await client.get("api/v1/fcm/messages", query: query)
+        guard case .array(let items)? = body["messages"] else {
+            throw .server(url: client.label, status: 200, message: "the answer has no \"messages\" array.")
+        }
+        return items
+    }
+
+    /// `GET /api/v1/fcm/messages/{id}`: by the name (or its last part) or the record's `seq`.
+    func message(_ id: String) async throws(InspectError) -> JSONValue {
+        // The path is percent-encoded on the way (`address`): an FCM message id holds `%` and `:`.
+        let last = id.split(separator: "/").last.map(String.init) ?? id
+        return try await client.get("api/v1/fcm/messages/" + last, query: [])
+    }
+
+    /// The APNs records of the pushes `record` became, in delivery order (a push the mock no longer holds is left
+    /// out).
+    func pushes(of record: JSONValue) async throws(InspectError) -> [RecordedRequest] {
+        guard case .array(let ids)? = record["apns_ids"] else { return [] }
+        var found: [RecordedRequest] = []
+        for id in ids.compactMap(\.stringValue) {
+            if let push = try await client.record(id) { found.append(push) }
+        }
+        return found
+    }
+
+    // MARK: Texts
+
+    /// The table's columns.
+    static let columns = ["SEQ", "TIME", "STATUS", "PROJECT", "TARGET", "DELIVERIES", "MESSAGE"]
+
+    /// One record's row.
+    static func row(_ record: JSONValue, style: TerminalStyle) -> [String] {
+        let status = Int(record["status"]?.integerValue ?? 0)
+        return [
+            String(record["seq"]?.integerValue ?? 0),
+            RecordText.clock(record["received_at_ms"]?.integerValue ?? 0),
+            style.status(status, verdict(record)),
+            record["project"]?.stringValue ?? "-",
+            target(record),
+            deliveries(record),
+            RecordText.clip(summary(record), 40),
+        ]
+    }
+
+    /// `200 projects/P/messages/ID`, `200 dry run`, or `404 UNREGISTERED`.
+    static func verdict(_ record: JSONValue) -> String {
+        let status = record["status"]?.integerValue ?? 0
+        if status == 200 {
+            if record["validate_only"]?.boolValue == true { return "200 dry run" }
+            return "200 " + (record["name"]?.stringValue.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "")
+        }
+        let code = errorCode(record) ?? record["answer"]?["error"]?["status"]?.stringValue ?? ""
+        return "\(status) \(code)"
+    }
+
+    /// The `FcmError` detail's `errorCode`, when the answer has one.
+    static func errorCode(_ record: JSONValue) -> String? {
+        guard case .array(let details)? = record["answer"]?["error"]?["details"] else { return nil }
+        return details.lazy.compactMap { $0["errorCode"]?.stringValue }.first
+    }
+
+    /// `token …`, `topic news`, `condition '…'` or `-`.
+    static func target(_ record: JSONValue) -> String {
+        for kind in ["token", "fid", "topic", "condition"] {
+            if let value = record[kind]?.stringValue {
+                return kind + " " + (kind == "token" ? RecordText.shortToken(value) : RecordText.clip(value, 32))
+            }
+        }
+        return "-"
+    }
+
+    /// `2: ios 200, android` — each device reached, an iOS one with APNs's status.
+    static func deliveries(_ record: JSONValue) -> String {
+        guard case .array(let items)? = record["deliveries"], !items.isEmpty else { return "0" }
+        let shown = items.prefix(3).map { item -> String in
+            let platform = item["platform"]?.stringValue ?? "?"
+            guard let status = item["apns_status"]?.integerValue else {
+                return item["apns_id"] == nil ? platform : platform + " no answer"
+            }
+            return [platform, String(status), item["apns_reason"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+        }
+        return "\(items.count): " + shown.joined(separator: ", ") + (items.count > 3 ? ", …" : "")
+    }
+
+    /// The notification's title and body, or what the message is.
+    static func summary(_ record: JSONValue) -> String {
+        let message = record["message"]
+        let notification = message?["notification"]
+        let text = [notification?["title"]?.stringValue, notification?["body"]?.stringValue].compactMap { $0 }
+            .joined(separator: " — ")
+        if !text.isEmpty { return text }
+        if message?["data"] != nil { return "(data)" }
+        return message == nil || message == .null ? "(no message)" : RecordText.clip(message!.jsonText(), 40)
+    }
+
+    /// `show --fcm`'s page: the record, then each APNs push it became, with what the phone does with it.
+    static func render(_ record: JSONValue, pushes: [RecordedRequest], style: TerminalStyle) -> String {
+        var out: [String] = []
+        let seq = record["seq"]?.integerValue ?? 0
+        out.append(style.bold("FCM message #\(seq)") + "  \(RecordText.timestamp(record["received_at_ms"]?.integerValue ?? 0))")
+        out.append("  Verdict     " + style.status(Int(record["status"]?.integerValue ?? 0), verdict(record)))
+        if let name = record["name"]?.stringValue { out.append("  Name        \(name)") }
+        out.append("  Project     \(record["project"]?.stringValue ?? "-")")
+        out.append("  Target      \(target(record))")
+        out.append("  From        \(record["remote"]?.stringValue ?? "-") over \(record["transport"]?.stringValue ?? "-")")
+        if record["validate_only"]?.boolValue == true { out.append("  Dry run     checked, nothing delivered") }
+        if case .array(let faults)? = record["faults"], !faults.isEmpty {
+            out.append("  Faults      " + faults.compactMap(\.stringValue).map(style.yellow).joined(separator: ", "))
+        }
+        out.append("")
+        out.append(style.bold("Message"))
+        let message = record["message"] ?? .null
+        out.append(message.prettyText().split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
+        if record["status"]?.integerValue != 200 {
+            out.append("")
+            out.append(style.bold("Answer"))
+            out.append("  " + (record["answer"] ?? .null).jsonText())
+        }
+        out.append("")
+        out.append(style.bold("Deliveries") + (deliveries(record) == "0" ? "  none" : ""))
+        if case .array(let items)? = record["deliveries"] {
+            for item in items {
+                var line = "  \(item["platform"]?.stringValue ?? "?") \(RecordText.shortToken(item["token"]?.stringValue))"
+                if let apns = item["apns_token"]?.stringValue { line += " → APNs \(RecordText.shortToken(apns))" }
+                if let status = item["apns_status"]?.integerValue {
+                    line += ": " + style.status(Int(status), [String(status), item["apns_reason"]?.stringValue].compactMap { $0 }.joined(separator: " "))
+                } else if item["apns_id"] != nil {
+                    line += ": no answer"
+                }
+                out.append(line)
+            }
+        }
+        for push in pushes {
+            out.append("")
+            out.append(style.bold("APNs push #\(push.seq)") + "  \(RecordText.verdict(push))  apns-id \(push.response.apnsID ?? "-")")
+            out.append("  " + RecordText.summary(push))
+            for result in ShowCommand.simulations(push) {
+                out.append("  \(result.state.rawValue): " + SimulationReport.summary(result.simulation.presentation)
+                           + " — " + SimulationReport.chain(result.simulation.events))
+            }
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: expect --fcm
+
+    /// One thing an FCM record must satisfy, and what a record had instead.
+    struct Criterion {
+        /// `token=…`, `status=200`.
+        let label: String
+        /// Whether the record meets it.
+        let test: (JSONValue) -> Bool
+        /// What the record had there, for a miss.
+        let found: (JSONValue) -> String
+    }
+
+    /// The criteria of an FCM expectation.
+    static func criteria(_ filters: FilterOptions, project: String?, name: String?) -> [Criterion] {
+        func text(_ value: JSONValue?) -> String { value.flatMap(\.stringValue).map { "\"\($0)\"" } ?? "none" }
+        var list: [Criterion] = []
+        if let project {
+            list.append(Criterion(label: "project=\(project)", test: { $0["project"]?.stringValue == project }, found: { text($0["project"]) }))
+        }
+        if let name {
+            list.append(Criterion(label: "name=\(name)", test: { record in
+                guard let have = record["name"]?.stringValue else { return false }
+                return have == name || have.hasSuffix("/" + name)
+            }, found: { text($0["name"]) }))
+        }
+        if let token = filters.token {
+            list.append(Criterion(label: "token=\(token)", test: { $0["token"]?.stringValue == token }, found: { target($0) }))
+        }
+        if let topic = filters.topic {
+            list.append(Criterion(label: "topic=\(topic)", test: { $0["topic"]?.stringValue == topic }, found: { target($0) }))
+        }
+        if let status = filters.status {
+            list.append(Criterion(label: "status=\(status)", test: { $0["status"]?.integerValue == Int64(status) }, found: { verdict($0) }))
+        }
+        return list
+    }
+
+    /// The report of an FCM expectation over `records`: whether it holds, and the message (the closest records first
+    /// when it does not).
+    static func evaluate(_ quantity: Expectation.Quantity, criteria: [Criterion],
+                         over records: [JSONValue], source: String, style: TerminalStyle) -> (passed: Bool, report: String, json: JSONValue) {
+        let scored = records.map { record in (record, criteria.filter { $0.test(record) }.count) }
+        let matched = scored.filter { $0.1 == criteria.count }.map(\.0)
+        let passed = quantity.accepts(matched.count)
+        let wanted = criteria.isEmpty ? "any FCM record" : criteria.map(\.label).joined(separator: ", ")
+        let count = "\(matched.count) matched (of \(records.count) FCM \(records.count == 1 ? "record" : "records") in \(source))"
+        var lines: [String] = []
+        if passed {
+            lines.append("\(style.green("expect: ok")) — \(count); wanted \(quantity.phrase) with \(wanted).")
+        } else {
+            lines.append("\(style.red("expect: FAILED")) — wanted \(quantity.phrase) with \(wanted); \(count).")
+            let closest = scored.filter { $0.1 < criteria.count }.enumerated()
+                .sorted { ($0.element.1, $0.offset) > ($1.element.1, $1.offset) }.prefix(5).map(\.element)
+            if !matched.isEmpty {
+                lines.append("Matching records:")
+                for record in matched.suffix(5) { lines.append("  " + line(record)) }
+            }
+            if closest.isEmpty, matched.isEmpty {
+                lines.append(records.isEmpty ? "No FCM records arrived at all." : "No other records to compare with.")
+            } else if !closest.isEmpty {
+                lines.append("Closest records:")
+                for (record, met) in closest {
+                    let missed = criteria.filter { !$0.test(record) }.map { "\($0.label) (had \($0.found(record)))" }
+                    lines.append("  " + line(record) + "  meets \(met) of \(criteria.count); missed: \(missed.joined(separator: "; "))")
+                }
+            }
+        }
+        let json = JSONValue.object([
+            .init("passed", .bool(passed)),
+            .init("expected", .string(quantity.phrase)),
+            .init("criteria", .array(criteria.map { .string($0.label) })),
+            .init("considered", .integer(Int64(records.count))),
+            .init("matched", .integer(Int64(matched.count))),
+            .init("matched_seqs", .array(matched.compactMap { $0["seq"] })),
+        ])
+        return (passed, lines.joined(separator: "\n") + "\n", json)
+    }
+
+    private static func line(_ record: JSONValue) -> String {
+        "#\(record["seq"]?.integerValue ?? 0)  \(RecordText.clock(record["received_at_ms"]?.integerValue ?? 0))  \(verdict(record))  \(target(record))"
+    }
+}
