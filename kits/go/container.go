@@ -3,10 +3,13 @@ package mockapnstest
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -18,12 +21,13 @@ import (
 	"time"
 )
 
-// Ports of `mockapns serve` inside the image: APNs and the control plane are the image's defaults; the kit turns on
-// plain HTTP/1.1 on http1ContainerPort.
+// Ports of `mockapns serve` inside the image: APNs, the control plane and the mock's own FCM port are the image's
+// defaults; the kit turns on plain HTTP/1.1 on http1ContainerPort (beside the FCM port, so both can be on).
 const (
 	apnsContainerPort    = 2197
 	controlContainerPort = 2198
-	http1ContainerPort   = 2199
+	fcmContainerPort     = 2199
+	http1ContainerPort   = 2200
 	// imageCertsDir holds the test credentials the image's mockapns trusts: certs/ beside the binary
 	// (Containerfile unpacks the release tarball into /opt/mockapns).
 	imageCertsDir = "/opt/mockapns/certs"
@@ -147,6 +151,14 @@ func startContainer(t testing.TB, c *config, controlToken string) (*containerSer
 		args = append(args, "-e", "MOCKAPNS_APPLE_HOSTS=1")
 		ports = append(ports, 443, 2195, 2196)
 	}
+	if c.fcm {
+		// Only the mock's own FCM port is published: it serves Google's three names too (its certificate carries
+		// them), so Transport routes them there. Google's 443 inside the container goes to a free port, where it
+		// cannot collide with Apple's 443.
+		args = append(args, "-e", "MOCKAPNS_FCM=1", "-e", "MOCKAPNS_FCM_PORT="+strconv.Itoa(fcmContainerPort),
+			"-e", "MOCKAPNS_FCM_HTTPS_PORT=0")
+		ports = append(ports, fcmContainerPort)
+	}
 	for _, port := range ports {
 		args = append(args, "-p", "127.0.0.1::"+strconv.Itoa(port))
 	}
@@ -174,6 +186,10 @@ func startContainer(t testing.TB, c *config, controlToken string) (*containerSer
 		ready.ApplePorts = map[string]int{"443": published[443], "2197": published[apnsContainerPort],
 			"2195": published[2195], "2196": published[2196]}
 	}
+	if c.fcm {
+		ready.FCMURL = "https://" + host(fcmContainerPort)
+		ready.FCMPorts = map[string]int{"443": published[fcmContainerPort]}
+	}
 	if err := s.waitReady(waits); err != nil {
 		return s, ready, "", err
 	}
@@ -186,6 +202,14 @@ func startContainer(t testing.TB, c *config, controlToken string) (*containerSer
 	ready.CAFile = filepath.Join(dir, "ca.pem")
 	if err := os.WriteFile(ready.CAFile, ca, 0o600); err != nil {
 		return s, ready, "", err
+	}
+	if c.fcm {
+		// The FCM listeners start after the control plane, and the engine's forwarder accepts a connection before
+		// they listen: only a verified handshake says the front door is up (and chains to the CA read above).
+		ready.FCMCAFile = ready.CAFile
+		if err := s.waitTLS(published[fcmContainerPort], "fcm.googleapis.com", ca); err != nil {
+			return s, ready, "", err
+		}
 	}
 	// The keys the image's mockapns trusts, whichever certs/ the test machine has.
 	certsDir := filepath.Join(dir, "certs")
@@ -229,6 +253,39 @@ func (s *containerServer) waitReady(endpoints []endpoint) error {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return nil
+}
+
+// waitTLS polls a TLS handshake with serverName on 127.0.0.1:port, trusting only the PEM ca, until it succeeds,
+// while the container runs and readyTimeout has not passed; a certificate that does not verify fails at once.
+func (s *containerServer) waitTLS(port int, serverName string, ca []byte) error {
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(ca)
+	config := &tls.Config{RootCAs: roots, ServerName: serverName, NextProtos: []string{"h2", "http/1.1"}, MinVersion: tls.VersionTLS12}
+	address := "127.0.0.1:" + strconv.Itoa(port)
+	deadline := time.Now().Add(readyTimeout)
+	for {
+		conn, err := tls.DialWithDialer(&net.Dialer{Timeout: 2 * time.Second}, "tcp", address, config)
+		if err == nil {
+			return conn.Close()
+		}
+		var unknownAuthority x509.UnknownAuthorityError
+		var hostname x509.HostnameError
+		if errors.As(err, &unknownAuthority) || errors.As(err, &hostname) {
+			return s.failure("serves FCM on "+address+" with a certificate that does not chain to its CA (/api/v1/ca.pem): "+
+				err.Error(), "use an image built by `make image` from this repository")
+		}
+		if ended := s.ended(); ended != nil {
+			return fmt.Errorf("%v. It stopped before it was ready: check the flags given with WithArgs", ended)
+		}
+		if time.Now().After(deadline) {
+			err := s.failure(fmt.Sprintf("runs, but its FCM port (%s) did not complete a TLS handshake within %v (%v), "+
+				"so it was removed", address, readyTimeout, err), "check that the image's mockapns knows MOCKAPNS_FCM (an "+
+				"image older than the FCM front door ignores it)")
+			s.stop()
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // publishedPorts maps each container port to the host port the engine picked.

@@ -121,10 +121,15 @@ func (m *Mock) ClearNotifications() {
 	m.must(m.call(http.MethodDelete, "/api/v1/notifications", nil, nil))
 }
 
-// Clear forgets recorded pushes, device states and changes, and fault rules: the mock behaves as if just started.
+// Clear forgets recorded pushes, device states and changes, and fault rules, and with WithFCM the FCM records: the
+// mock behaves as if just started. FCM registrations, their topic subscriptions and trusted service accounts stay.
 func (m *Mock) Clear() {
 	m.tb.Helper()
-	for _, path := range []string{"/api/v1/notifications", "/api/v1/devices", "/api/v1/faults"} {
+	paths := []string{"/api/v1/notifications", "/api/v1/devices", "/api/v1/faults"}
+	if m.fcm != nil {
+		paths = append(paths, "/api/v1/fcm/messages")
+	}
+	for _, path := range paths {
 		m.must(m.call(http.MethodDelete, path, nil, nil))
 	}
 }

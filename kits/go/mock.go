@@ -7,7 +7,8 @@
 //	// … point the sender at mock.URL, authorize with "bearer "+mock.Token(), send …
 //	mock.Expect(t, mockapnstest.Filter{Topic: "com.example.app", Status: 200})
 //
-// A sender with Apple's URLs hard-coded reaches the mock through mock.HTTPClient() of Start(t, WithAppleHosts()).
+// A sender with Apple's URLs hard-coded reaches the mock through mock.HTTPClient() of Start(t, WithAppleHosts()),
+// and a Firebase sender (firebase-admin-go) through mock.FCMURL() and mock.HTTPClient() of Start(t, WithFCM()).
 // The mock decides every answer; the kit only starts it, reads where it listens and calls its control API.
 package mockapnstest
 
@@ -60,6 +61,8 @@ type Mock struct {
 	// applePorts maps Apple's ports (443, 2197, 2195, 2196) to where the mock listens for them; nil without
 	// WithAppleHosts.
 	applePorts map[int]int
+	// fcm is where the FCM front door listens and what it trusts; nil without WithFCM.
+	fcm *fcmFrontDoor
 
 	mu          sync.Mutex
 	token       string
@@ -82,6 +85,12 @@ type readyFile struct {
 	HTTP1URL   string         `json:"http1_url"`
 	CAFile     string         `json:"ca_file"`
 	ApplePorts map[string]int `json:"apple_ports"`
+	// With --fcm: the mock's own FCM port, Google's 443 → the port behind Google's names, a service-account file
+	// the mock trusts and the CA the FCM ports chain to.
+	FCMURL            string         `json:"fcm_url"`
+	FCMPorts          map[string]int `json:"fcm_ports"`
+	FCMServiceAccount string         `json:"fcm_service_account"`
+	FCMCAFile         string         `json:"fcm_ca_file"`
 }
 
 // Start runs a mock for this test and waits until it is ready; t.Cleanup stops it (and removes its container).
@@ -145,6 +154,11 @@ func start(t testing.TB, options []Option) (*Mock, error) {
 	}
 	if m.Key, err = loadSigningKey(certsDir); err != nil {
 		return nil, err
+	}
+	if c.fcm {
+		if m.fcm, err = m.startFCM(ready, c.image != ""); err != nil {
+			return nil, err
+		}
 	}
 	return m, nil
 }

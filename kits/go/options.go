@@ -15,6 +15,7 @@ type config struct {
 	image      string
 	engine     string
 	appleHosts bool
+	fcm        bool
 	http1      bool
 }
 
@@ -46,6 +47,14 @@ func WithContainerEngine(engine string) Option {
 // made for this mock, so a sender with Apple's URLs hard-coded reaches the mock through Transport or HTTPClient.
 func WithAppleHosts() Option {
 	return func(c *config) { c.appleHosts = true }
+}
+
+// WithFCM also serves Firebase Cloud Messaging HTTP v1 (`mockapns serve --fcm`, MOCKAPNS_FCM=1 in the image): at
+// Mock.FCMURL, for senders given an endpoint (firebase-admin-go's option.WithEndpoint), and under Google's names
+// (fcm.googleapis.com, oauth2.googleapis.com, iid.googleapis.com), which Transport and HTTPClient route to it, under
+// a private CA made for this mock, with a service account it trusts (Mock.FCMServiceAccount).
+func WithFCM() Option {
+	return func(c *config) { c.fcm = true }
 }
 
 // WithHTTP1 also serves plain HTTP/1.1 APNs requests (no TLS) at Mock.HTTP1URL.

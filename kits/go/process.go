@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -42,12 +43,25 @@ func startProcess(t testing.TB, c *config) (*processServer, readyFile, string, e
 		args = append(args, "--apple-hosts", "--ca-dir", filepath.Join(dir, "ca"), "--apple-https-port", "0",
 			"--manage-sandbox-port", "0", "--manage-production-port", "0")
 	}
+	if c.fcm {
+		// Google's names: the same private CA (one for Apple's names and Google's), the mock's own FCM port and
+		// Google's 443 on free ports.
+		if !c.appleHosts {
+			args = append(args, "--ca-dir", filepath.Join(dir, "ca"))
+		}
+		args = append(args, "--fcm", "--fcm-port", "0", "--fcm-https-port", "0")
+	}
 	p := &processServer{tb: t, exited: make(chan struct{}), output: &tailBuffer{limit: 16 << 10}}
 	p.cmd = exec.Command(bin, append(args, c.args...)...)
 	p.cmd.Stdout, p.cmd.Stderr = p.output, p.output
 	p.cmd.Env = os.Environ()
 	if certsDir != "" {
 		p.cmd.Env = append(p.cmd.Env, "MOCKAPNS_CERTS_DIR="+certsDir)
+	}
+	if c.fcm {
+		// The default project's service account is made once in the data folder: this test's own, so its private
+		// key dies with the mock and parallel mocks do not share (or race for) one.
+		p.cmd.Env = append(p.cmd.Env, "XDG_DATA_HOME="+filepath.Join(dir, "data"))
 	}
 	if err := p.cmd.Start(); err != nil {
 		return nil, readyFile{}, "", fmt.Errorf("cannot run %s: %v", bin, err)
@@ -57,6 +71,10 @@ func startProcess(t testing.TB, c *config) (*processServer, readyFile, string, e
 
 	ready, err := p.waitReady(readyPath)
 	if err != nil {
+		if c.fcm && unknownFCMOption.MatchString(p.output.String()) {
+			err = fmt.Errorf("%v\nThis mockapns (%s) does not know --fcm (WithFCM): point MOCKAPNS_BIN or WithBinary "+
+				"at a build with the FCM front door", err, bin)
+		}
 		return p, ready, "", err
 	}
 	if ready.CAFile == "" && certsDir != "" {
@@ -71,6 +89,9 @@ func startProcess(t testing.TB, c *config) (*processServer, readyFile, string, e
 	}
 	return p, ready, certsDir, nil
 }
+
+// unknownFCMOption is swift-argument-parser's answer to an FCM option the binary does not have.
+var unknownFCMOption = regexp.MustCompile(`(?i)unknown option '--(fcm|fcm-port|fcm-https-port)'`)
 
 // waitReady polls for the ready file until it names both URLs, the server exits, or readyTimeout passes.
 func (p *processServer) waitReady(path string) (readyFile, error) {

@@ -13,6 +13,9 @@ export interface MockAPNsOptions {
   engine?: string;
   /** Also serve Apple's own host names under a private CA, so `intercept()` can route them to the mock. */
   appleHosts?: boolean;
+  /** Also serve Firebase Cloud Messaging under Google's names and at `fcmURL` (`mockapns serve --fcm`), with a
+   * service account the mock trusts; `intercept()` then routes Google's names too. */
+  fcm?: boolean;
   /** The test credentials folder (keys.json, AuthKey_*.p8); in container mode, default the image's own. */
   certsDir?: string;
   /** Which key of keys.json token() signs with; default the first for both environments and all topics. */
@@ -134,6 +137,89 @@ export interface FaultRule {
   action: { type: 'status' | 'delay' | 'stall' | 'drop' | 'goaway'; status?: number; reason?: string; ms?: number };
 }
 
+/** What registerFCM() takes: the app instance to register. */
+export interface FCMApp {
+  /** Default mockapns-test. */
+  project?: string;
+  /** Default 'ios'. */
+  platform?: 'ios' | 'android' | 'web';
+  /** The app's bundle id or package name; default com.example.app. */
+  bundleId?: string;
+  bundle_id?: string;
+  /** iOS: the APNs device token behind the registration; default one the mock makes. */
+  apnsToken?: string;
+  apns_token?: string;
+}
+
+/** An app instance registered with the mock's FCM (POST /api/v1/fcm/registrations). */
+export interface FCMRegistration {
+  /** The registration token, what the sender sends to. */
+  token: string;
+  fid: string;
+  platform: 'ios' | 'android' | 'web';
+  project: string;
+  bundle_id: string;
+  /** iOS: the APNs device token of its virtual iPhone. */
+  apns_token?: string;
+  topics: string[];
+  [field: string]: unknown;
+}
+
+/** Filters of fcmMessages(), as the control API takes them. */
+export interface FCMFilter {
+  project?: string;
+  /** The whole projects/P/messages/ID, or its last part. */
+  name?: string;
+  token?: string;
+  topic?: string;
+  status?: number;
+  /** The newest n. */
+  limit?: number;
+}
+
+/** expectFCM()'s filter: what each record must have, how many must match and how long to keep asking. */
+export interface ExpectFCMFilter {
+  project?: string;
+  name?: string;
+  token?: string;
+  topic?: string;
+  condition?: string;
+  status?: number;
+  validateOnly?: boolean;
+  validate_only?: boolean;
+  /** 0 or unset: at least one; n: exactly n. */
+  count?: number;
+  /** Ms to keep asking before failing (default 0). */
+  timeout?: number;
+}
+
+/** One FCM request the mock answered, as GET /api/v1/fcm/messages returns it (docs/fcm.md). */
+export interface RecordedFCMMessage {
+  seq: number;
+  /** projects/P/messages/ID as answered; null when refused or a dry run. */
+  name: string | null;
+  project: string;
+  received_at_ms: number;
+  /** h2 or http/1.1. */
+  transport: string;
+  validate_only: boolean;
+  token?: string;
+  topic?: string;
+  condition?: string;
+  fid?: string;
+  status: number;
+  /** The message as the sender wrote it. */
+  message: Record<string, unknown> | null;
+  /** The answer's body as the sender got it. */
+  answer: unknown;
+  /** The fault rules (`fcm_error`) that fired for it, by name. */
+  faults?: string[];
+  /** The apns-ids of the APNs pushes it became. */
+  apns_ids: string[];
+  deliveries: { token: string; platform: string; apns_token?: string; apns_id?: string; apns_status?: number; apns_reason?: string }[];
+  [field: string]: unknown;
+}
+
 /** What intercept() returns: restore() ends it (so does disposing of it: `using _ = mock.intercept()`). */
 export interface Interception {
   restore(): void;
@@ -158,6 +244,16 @@ export interface MockAPNs {
   readonly keyId: string;
   /** With `options.appleHosts`: Apple's ports (443, 2197, 2195, 2196) → where the mock listens for each. */
   readonly applePorts: Readonly<Record<number, number>> | undefined;
+  /** With `options.fcm`: the mock's own FCM port, e.g. `https://127.0.0.1:40127` (trust `fcmCA`). */
+  readonly fcmURL: string | undefined;
+  /** With `options.fcm`: Google's port (443) → where the mock serves Google's names. */
+  readonly fcmPorts: Readonly<Record<number, number>> | undefined;
+  /** With `options.fcm`: a service-account key file (project mockapns-test) the mock trusts, on this machine. */
+  readonly fcmServiceAccount: string | undefined;
+  /** With `options.fcm`: the CA certificate (PEM) of the FCM ports. */
+  readonly fcmCA: string | undefined;
+  /** With `options.fcm`: the same CA as a file. */
+  readonly fcmCAFile: string | undefined;
   /** The image the mock runs from in container mode. */
   readonly image: string | undefined;
   /** The container's name in container mode. */
@@ -184,9 +280,20 @@ export interface MockAPNs {
   expectShown(deviceToken: string, wanted?: { title?: string; body?: string; at?: Date | number }): Promise<ShownNotification>;
   /** Adds a fault rule; resolves with its id. */
   addFault(rule: FaultRule): Promise<string>;
-  /** Forgets records, faults, device states and changes; resolves with how many of each were removed. */
-  clear(): Promise<{ notifications: number; faults: number; devices: number }>;
-  /** Routes Apple's APNs host names in this process to the mock until restore(); needs `options.appleHosts`. */
+  /** Forgets records, faults, device states and changes (and FCM records); resolves with how many of each were removed. */
+  clear(): Promise<{ notifications: number; faults: number; devices: number; fcmMessages?: number }>;
+  /** Writes a new service-account key file for `project` (default mockapns-test) the mock trusts; resolves with its path. */
+  newFCMServiceAccount(project?: string, file?: string): Promise<string>;
+  /** Registers an app instance with the mock's FCM; resolves with its registration token and APNs token. */
+  registerFCM(app?: FCMApp): Promise<FCMRegistration>;
+  /** The recorded FCM requests matching `filter`, oldest first. */
+  fcmMessages(filter?: FCMFilter): Promise<RecordedFCMMessage[]>;
+  /** Resolves with the matching FCM records, or rejects with an AssertionError listing what was recorded. */
+  expectFCM(filter?: ExpectFCMFilter): Promise<RecordedFCMMessage[]>;
+  /** The APNs pushes an FCM record (or message name) became, in the order of its apns_ids. */
+  apnsPushesOf(message: RecordedFCMMessage | string): Promise<RecordedNotification[]>;
+  /** Routes Apple's APNs host names (with `options.fcm`, Google's FCM names too) in this process to the mock until
+   * restore(); needs `options.appleHosts` or `options.fcm`. */
   intercept(): Interception;
   /** Ends this mock's intercept(), if it is in force. */
   restore(): void;
@@ -213,5 +320,11 @@ export declare class MockAPNsError extends Error {
 /** One readable line for a record, e.g. `#3 alert push to 00fc13ad…1de8f0, topic com.example.shop: accepted (200)`. */
 export declare function summary(record: RecordedNotification): string;
 
+/** One readable line for an FCM record, e.g. `#3 FCM message to token cJ3sX0aB…Qw9zPk, project mockapns-test: accepted (200), 1 APNs push`. */
+export declare function fcmSummary(record: RecordedFCMMessage): string;
+
 /** Apple's APNs host names and the ports APNs serves each on. */
 export declare const APPLE_HOSTS: Readonly<Record<string, readonly number[]>>;
+
+/** Google's names a Firebase sender calls (FCM, OAuth, IID), each on 443. */
+export declare const GOOGLE_HOSTS: Readonly<Record<string, readonly number[]>>;

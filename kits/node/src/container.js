@@ -4,11 +4,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import tls from 'node:tls';
 import { MockAPNsError } from './errors.js';
 import { onExit, sleep } from './util.js';
 
-/** Ports of `mockapns serve` in the image: APNs and the control plane are the image's; the kit turns HTTP/1.1 on. */
-export const CONTAINER_PORTS = { apns: 2197, control: 2198, http1: 2199 };
+/** Ports of `mockapns serve` in the image: APNs, the control plane and the mock's own FCM port are the image's; the
+ * kit turns HTTP/1.1 on (beside the FCM port, so both can be on). */
+export const CONTAINER_PORTS = { apns: 2197, control: 2198, fcm: 2199, http1: 2200 };
 /** Apple's ports, published too when the mock serves Apple's host names (2197 is the APNs port above). */
 const APPLE_PORTS = [443, 2195, 2196];
 /** The test credentials the image's mockapns trusts: certs/ beside the binary (the Containerfile unpacks the
@@ -114,10 +116,10 @@ export class ContainerServer {
 
   /**
    * Runs the container and waits until its control plane answers /healthz; resolves with what a ready file says.
-   * @param {{ args: string[], env: Record<string, string>, http1: boolean, appleHosts: boolean, token: string,
-   *   timeout: number }} how
+   * @param {{ args: string[], env: Record<string, string>, http1: boolean, appleHosts: boolean, fcm: boolean,
+   *   token: string, timeout: number }} how
    */
-  async start({ args, env, http1, appleHosts, token, timeout }) {
+  async start({ args, env, http1, appleHosts, fcm, token, timeout }) {
     const ports = [CONTAINER_PORTS.apns, CONTAINER_PORTS.control];
     // --pull=never: a missing image is an error at once, not a download; no --rm, so a container that dies keeps
     // its output for the error (stop() removes it).
@@ -130,6 +132,13 @@ export class ContainerServer {
     if (appleHosts) {
       run.push('-e', 'MOCKAPNS_APPLE_HOSTS=1');
       ports.push(...APPLE_PORTS);
+    }
+    if (fcm) {
+      // Only the mock's own FCM port is published: it serves Google's three names too (its certificate carries them),
+      // so intercept() routes them there. Google's 443 inside the container goes to a free port, where it cannot
+      // collide with Apple's 443.
+      run.push('-e', 'MOCKAPNS_FCM=1', '-e', `MOCKAPNS_FCM_PORT=${CONTAINER_PORTS.fcm}`, '-e', 'MOCKAPNS_FCM_HTTPS_PORT=0');
+      ports.push(CONTAINER_PORTS.fcm);
     }
     // Values travel in the engine's environment (-e NAME), so the token is on no command line.
     for (const name of Object.keys(env)) run.push('-e', name);
@@ -149,6 +158,8 @@ export class ContainerServer {
       http1_url: http1 ? `http://${at(CONTAINER_PORTS.http1)}` : undefined,
       apple_ports: appleHosts ? { 443: published[443], 2197: published[CONTAINER_PORTS.apns],
         2195: published[2195], 2196: published[2196] } : undefined,
+      fcm_url: fcm ? `https://${at(CONTAINER_PORTS.fcm)}` : undefined,
+      fcm_ports: fcm ? { 443: published[CONTAINER_PORTS.fcm] } : undefined,
     };
     const waits = [{ what: "the control plane's /healthz", url: `${ready.control_url}/healthz`, anyStatus: false }];
     // The HTTP/1.1 endpoint starts after the control plane, so /healthz alone does not say it listens.
@@ -161,7 +172,37 @@ export class ContainerServer {
     }
     ready.ca_file = path.join(this.dir, 'ca.pem');
     fs.writeFileSync(ready.ca_file, ready.ca);
+    // The FCM listeners start after the control plane; the engine's forwarder accepts a connection before they
+    // listen, so only a verified handshake says the front door is up (and that it chains to the CA read above).
+    if (fcm) await this.waitTLS(timeout, published[CONTAINER_PORTS.fcm], 'fcm.googleapis.com', ready.ca);
     return ready;
+  }
+
+  /** Polls a TLS handshake with `servername` on 127.0.0.1:`port`, trusting only `ca`, until it succeeds, while the
+   * container runs and `timeout` ms have not passed; a certificate that does not verify fails at once. */
+  async waitTLS(timeout, port, servername, ca) {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const outcome = await handshake(port, servername, ca);
+      if (outcome === true) return;
+      if (outcome.verify) {
+        throw await this.failure(`serves FCM on ${port} with a certificate that does not chain to its CA ` +
+          `(/api/v1/ca.pem): ${outcome.verify}`, 'use an image built by `make image` from this repository');
+      }
+      const death = await this.diagnose();
+      if (death) {
+        death.message += ' It stopped before it was ready: check the flags in options.args.';
+        throw death;
+      }
+      if (Date.now() >= deadline) {
+        const error = await this.failure(`runs, but its FCM port (127.0.0.1:${port}) did not complete a TLS handshake ` +
+          `within ${timeout} ms (${outcome.error}), so it was removed`, 'check that the image\'s mockapns knows ' +
+          'MOCKAPNS_FCM (an image older than the FCM front door ignores it), or raise options.startTimeout');
+        await this.stop();
+        throw error;
+      }
+      await sleep(100);
+    }
   }
 
   /** Copies the test credentials out of the image (the keys its mockapns trusts) and returns their folder. */
@@ -301,6 +342,19 @@ export class ContainerServer {
       });
     });
   }
+}
+
+/** One TLS handshake: true, { verify: why } when the certificate does not verify, or { error } when none happened. */
+function handshake(port, servername, ca) {
+  return new Promise((resolve) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, servername, ca, ALPNProtocols: ['h2', 'http/1.1'] });
+    socket.setTimeout(2000, () => socket.destroy(new Error('no handshake within 2000 ms')));
+    socket.once('secureConnect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', (error) => {
+      const verify = typeof error.code === 'string' && /CERT|SIGNATURE|VERIFY|ALTNAME/.test(error.code);
+      resolve(verify ? { verify: `${error.code}: ${error.message}` } : { error: error.code ?? error.message });
+    });
+  });
 }
 
 /** Output without podman's noise lines, trimmed. */

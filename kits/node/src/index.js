@@ -1,5 +1,5 @@
 // MockAPNs test kit for Node: runs a mock APNs (`mockapns serve`, or its container image) on free ports for a test
-// and talks to its control API.
+// and talks to its control API; with `fcm`, the mock answers Firebase senders under Google's names too.
 import { AssertionError } from 'node:assert';
 import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
@@ -10,7 +10,8 @@ import { ContainerServer, findEngine } from './container.js';
 import { deviceChange, deviceUpdate, instantQuery, shownFailure, shows } from './device.js';
 import { MockAPNsError } from './errors.js';
 import { failureMessage, queryFor, satisfied } from './expect.js';
-import { routeAppleHosts } from './intercept.js';
+import { DEFAULT_PROJECT, fcmFailureMessage, fcmMatches, fcmQuery, fcmWanted, registrationBody } from './fcm.js';
+import { APPLE_HOSTS, GOOGLE_HOSTS, routeHosts } from './intercept.js';
 import { findBinary, findCertsDir, hasKeys } from './locate.js';
 import { ServerProcess } from './process.js';
 import { loadSigningKey, tokenSource } from './token.js';
@@ -18,7 +19,8 @@ import { sleep } from './util.js';
 
 export { MockAPNsError } from './errors.js';
 export { summary } from './expect.js';
-export { APPLE_HOSTS } from './intercept.js';
+export { fcmSummary } from './fcm.js';
+export { APPLE_HOSTS, GOOGLE_HOSTS } from './intercept.js';
 
 /** `await using mock = await startMockAPNs()` calls this symbol; Node 18.18+ and 20 define it, and its registered
  * form is what they define it as. */
@@ -34,6 +36,9 @@ const dispose = Symbol.dispose ?? Symbol.for('nodejs.dispose');
  *   `$MOCKAPNS_CONTAINER_ENGINE`, else podman or docker on PATH (with both, the one that answers, podman first)
  * @property {boolean} [appleHosts] also serve Apple's own host names (api.push.apple.com, …) under a private CA made
  *   for this mock, so `mock.intercept()` can route a sender with Apple's URLs hard-coded to it
+ * @property {boolean} [fcm] also serve Firebase Cloud Messaging under Google's names (`mockapns serve --fcm`:
+ *   fcm.googleapis.com, oauth2.googleapis.com, iid.googleapis.com) and at `fcmURL`, under a private CA made for this
+ *   mock, with a service account it trusts (`fcmServiceAccount`); `mock.intercept()` then routes Google's names too
  * @property {string} [certsDir] the test credentials folder; default `$MOCKAPNS_CERTS_DIR`, else `certs/` beside or
  *   up to 4 folders above the binary, else the folder of the CA the server reports (`ca_file` in its ready file);
  *   in container mode, default the credentials the image carries
@@ -65,7 +70,7 @@ export async function startMockAPNs(options = {}) {
   }
   const image = options.image ?? (options.bin ? undefined : process.env.MOCKAPNS_IMAGE || undefined);
   const started = image ? await startContainer(image, options) : await startProcess(options);
-  const { server, ready, certsDir, ca, controlToken } = started;
+  const { server, ready, certsDir, ca, controlToken, fcm } = started;
   let signingKey;
   try {
     signingKey = loadSigningKey(certsDir, options.keyId);
@@ -77,6 +82,8 @@ export async function startMockAPNs(options = {}) {
   const requestTimeout = options.requestTimeout ?? 10000;
   const applePorts = ready.apple_ports ? Object.fromEntries(
     Object.entries(ready.apple_ports).map(([apple, port]) => [Number(apple), port])) : undefined;
+  const fcmPorts = fcm ? Object.fromEntries(Object.entries(ready.fcm_ports).map(([google, port]) => [Number(google), port]))
+    : undefined;
   let stopping = null;
   let interception = null;
 
@@ -115,6 +122,20 @@ export async function startMockAPNs(options = {}) {
     /** With `options.appleHosts`: Apple's ports (443, 2197, 2195, 2196) → where the mock listens for each; else
      * undefined. */
     applePorts,
+    /** With `options.fcm`: the mock's own FCM port, e.g. `https://127.0.0.1:40127` (TLS; trust `fcmCA`), for senders
+     * given a URL; else undefined. Google's names reach the same front door inside intercept(). */
+    fcmURL: fcm?.url,
+    /** With `options.fcm`: Google's port (443) → where the mock serves fcm.googleapis.com, oauth2.googleapis.com and
+     * iid.googleapis.com; else undefined. */
+    fcmPorts,
+    /** With `options.fcm`: the path of a service-account key file of project `mockapns-test` that the mock trusts,
+     * as Google's console hands one out (`token_uri` https://oauth2.googleapis.com/token), on this machine in either
+     * mode: `initializeApp({ credential: cert(mock.fcmServiceAccount) })`. Another project's: newFCMServiceAccount(). */
+    fcmServiceAccount: fcm?.serviceAccount,
+    /** With `options.fcm`: the CA certificate (PEM text) the FCM ports' certificates chain to (this mock's own). */
+    fcmCA: fcm?.ca,
+    /** With `options.fcm`: the same CA as a file, e.g. for NODE_EXTRA_CA_CERTS of a sender in another process. */
+    fcmCAFile: fcm?.caFile,
     /** The image the mock runs from in container mode, else undefined. */
     image,
     /** The container's name in container mode (for `podman logs`), else undefined. */
@@ -256,33 +277,146 @@ export async function startMockAPNs(options = {}) {
     },
 
     /**
-     * Forgets the recorded pushes, the fault rules and the device states and changes: the mock behaves as if just
-     * started (record numbering goes on).
-     * @returns {Promise<{ notifications: number, faults: number, devices: number }>} how many of each were removed
+     * Forgets the recorded pushes, the fault rules and the device states and changes, and with `options.fcm` the FCM
+     * records: the mock behaves as if just started (record numbering goes on). FCM registrations, their topic
+     * subscriptions and trusted service accounts stay.
+     * @returns {Promise<{ notifications: number, faults: number, devices: number, fcmMessages?: number }>} how many
+     *   of each were removed
      */
     async clear() {
       const notifications = (await ask('DELETE', '/api/v1/notifications')).cleared;
       const faults = (await ask('DELETE', '/api/v1/faults')).removed;
       const devices = (await ask('DELETE', '/api/v1/devices')).removed;
-      return { notifications, faults, devices };
+      if (!fcm) return { notifications, faults, devices };
+      const fcmMessages = (await ask('DELETE', '/api/v1/fcm/messages')).cleared;
+      return { notifications, faults, devices, fcmMessages };
+    },
+
+    /**
+     * Writes a new service-account key file for `project` (default mockapns-test), which the mock trusts from then
+     * on (the project exists once it does), to `file` (default a file in the mock's own folder); resolves with its
+     * path. Give it to the sender as Google's file. Needs `options.fcm`.
+     * @param {string} [project]
+     * @param {string} [file]
+     * @returns {Promise<string>}
+     */
+    async newFCMServiceAccount(project = DEFAULT_PROJECT, file) {
+      needsFCM('newFCMServiceAccount()');
+      const account = await ask('POST', `/api/v1/fcm/projects/${encodeURIComponent(project)}/service-account`);
+      return writeServiceAccount(account, file ?? path.join(started.dir, serviceAccountName(account)));
+    },
+
+    /**
+     * Registers an app instance with the mock's FCM, as the Firebase SDK in an app does, and resolves with its
+     * registration: { token (what the sender sends to), fid, platform, project, bundle_id, apns_token, topics }.
+     * `platform` is 'ios' (default), 'android' or 'web'; `bundleId` the app's bundle id or package name (default
+     * com.example.app); `project` default mockapns-test. An iOS registration is backed by the APNs device token
+     * `apnsToken` (the mock makes one when it is not given), whose virtual iPhone shows what FCM delivers:
+     * device(registration.apns_token); setDevice(registration.apns_token, 'unregistered') makes sends to it answer
+     * 404 UNREGISTERED. Needs `options.fcm`.
+     * @param {{ project?: string, platform?: 'ios' | 'android' | 'web', bundleId?: string, apnsToken?: string }} [app]
+     * @returns {Promise<object>}
+     */
+    async registerFCM(app = {}) {
+      const body = registrationBody(app);
+      needsFCM('registerFCM()');
+      return ask('POST', '/api/v1/fcm/registrations', body);
+    },
+
+    /**
+     * The recorded FCM requests (`messages:send`, accepted or refused), oldest first, narrowed by `project`, `name`
+     * (the whole projects/P/messages/ID or its last part), `token`, `topic`, `status` and `limit` (the newest n), as
+     * the control API filters them. Each record has name, project, status, validate_only, token/topic/condition/fid,
+     * message (as sent), answer (as answered), apns_ids (the APNs pushes it became), deliveries, transport.
+     * @param {{ project?: string, name?: string, token?: string, topic?: string, status?: number, limit?: number }} [filter]
+     * @returns {Promise<object[]>}
+     */
+    async fcmMessages(filter = {}) {
+      const query = fcmQuery(filter);
+      needsFCM('fcmMessages()');
+      return (await ask('GET', `/api/v1/fcm/messages${query}`)).messages;
+    },
+
+    /**
+     * Resolves with the recorded FCM requests matching `filter`, or rejects with an AssertionError saying what was
+     * expected and listing what was recorded, closest match first. Keys: project, name (whole or last part), token,
+     * topic, condition, status, validateOnly, plus `count` (0 or undefined: at least one; n: exactly n) and `timeout`
+     * (ms to keep asking before failing; default 0).
+     * @param {{ project?: string, name?: string, token?: string, topic?: string, condition?: string,
+     *   status?: number, validateOnly?: boolean, count?: number, timeout?: number }} [filter]
+     * @returns {Promise<object[]>}
+     */
+    async expectFCM(filter = {}) {
+      const wanted = fcmWanted(filter);
+      for (const key of ['count', 'timeout']) {
+        const value = filter[key];
+        if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
+          throw new TypeError(`expectFCM(): "${key}" must be a whole number, 0 or more; got ${value}.`);
+        }
+      }
+      needsFCM('expectFCM()');
+      const deadline = Date.now() + (filter.timeout ?? 0);
+      const matching = (received) => received.filter((record) => fcmMatches(record, wanted));
+      let received = (await ask('GET', '/api/v1/fcm/messages')).messages;
+      while (!satisfied(filter.count, matching(received).length) && !(filter.count && matching(received).length > filter.count)
+        && Date.now() < deadline) {
+        await sleep(50);
+        received = (await ask('GET', '/api/v1/fcm/messages')).messages;
+      }
+      if (satisfied(filter.count, matching(received).length)) return matching(received);
+      throw new AssertionError({ message: fcmFailureMessage(filter.count, wanted, received), operator: 'expectFCM' });
+    },
+
+    /**
+     * The APNs pushes an FCM request became (its `apns_ids`), as recorded pushes (notifications()' records: payload
+     * with `aps` and FCM's `gcm.message_id`, `google.c.fid`…), in the order of `apns_ids`. `message` is an FCM record
+     * or a message name (whole or last part). Rejects with an AssertionError when the mock has no such record.
+     * @param {object | string} message
+     * @returns {Promise<object[]>}
+     */
+    async apnsPushesOf(message) {
+      let record = message;
+      if (typeof message === 'string') {
+        needsFCM('apnsPushesOf()');
+        record = (await ask('GET', `/api/v1/fcm/messages${fcmQuery({ name: message })}`)).messages.at(-1);
+        if (!record) {
+          const count = (await ask('GET', '/api/v1/fcm/messages')).messages.length;
+          throw new AssertionError({ message: `No FCM message is named ${message}; the mock recorded ${count} FCM ` +
+            `message${count === 1 ? '' : 's'}.`, operator: 'apnsPushesOf' });
+        }
+      }
+      const ids = record?.apns_ids ?? [];
+      const byID = new Map((await mock.notifications()).map((push) => [push.response?.apns_id, push]));
+      const missing = ids.filter((id) => !byID.has(id));
+      if (missing.length) {
+        throw new AssertionError({ message: `FCM message ${record.name ?? `#${record.seq}`} names APNs pushes the mock ` +
+          `has no record of: ${missing.join(', ')} (cleared since?)`, operator: 'apnsPushesOf' });
+      }
+      return ids.map((id) => byID.get(id));
     },
 
     /**
      * Routes Apple's APNs host names to this mock inside this process until restore(): node:http2's
-     * connect('https://api.push.apple.com') (or api.sandbox…, api.development…, on 443 or 2197) and node:https reach
-     * the mock and trust its CA; api-manage-broadcast.sandbox.push.apple.com:2195 and
-     * api-manage-broadcast.push.apple.com:2196 reach its channel management. Other hosts are untouched; other ports
-     * of Apple's names are refused. Needs `options.appleHosts`; one interception at a time.
+     * connect('https://api.push.apple.com') (or api.sandbox…, api.development…, on 443 or 2197), node:https and
+     * fetch reach the mock and trust its CA; api-manage-broadcast.sandbox.push.apple.com:2195 and
+     * api-manage-broadcast.push.apple.com:2196 reach its channel management. With `options.fcm`, Google's
+     * fcm.googleapis.com, oauth2.googleapis.com and iid.googleapis.com on 443 reach its FCM front door the same way
+     * (firebase-admin's sendEach over http2.connect, send and the token request over HTTPS). Other hosts are
+     * untouched; other ports of those names are refused. Needs `options.appleHosts` or `options.fcm`; one
+     * interception at a time.
      * @returns {{ restore: () => void }} also disposable: `using _ = mock.intercept()`
      */
     intercept() {
       if (stopping) throw new MockAPNsError('intercept(): this mock was stopped; start a new one with startMockAPNs({ appleHosts: true }).');
-      if (!applePorts) {
+      if (!applePorts && !fcmPorts) {
         throw new MockAPNsError('intercept() routes Apple\'s host names to the mock, which serves them only when started ' +
-          'with startMockAPNs({ appleHosts: true }).');
+          'with startMockAPNs({ appleHosts: true }), and Google\'s FCM names, with startMockAPNs({ fcm: true }).');
       }
       const owner = `the mock at ${ready.apns_url}`;
-      const route = routeAppleHosts({ address: new URL(ready.apns_url).hostname, ports: applePorts, ca, owner });
+      const groups = [];
+      if (applePorts) groups.push({ what: "Apple's host names", service: 'APNs', hosts: APPLE_HOSTS, ports: applePorts, ca });
+      if (fcmPorts) groups.push({ what: "Google's FCM names", service: 'Google', hosts: GOOGLE_HOSTS, ports: fcmPorts, ca: fcm.ca });
+      const route = routeHosts({ address: new URL(ready.apns_url).hostname, groups, owner });
       interception = route;
       return { restore: () => route.restore(), [dispose]: () => route.restore() };
     },
@@ -311,6 +445,14 @@ export async function startMockAPNs(options = {}) {
       await mock.stop();
     },
   };
+  /** Throws a MockAPNsError saying how to get FCM, for a mock started without `options.fcm`. */
+  function needsFCM(what) {
+    if (!fcm) {
+      throw new MockAPNsError(`${what}: this mock serves no FCM; start it with startMockAPNs({ fcm: true }) ` +
+        '(mockapns serve --fcm).');
+    }
+  }
+
   return mock;
 }
 
@@ -325,10 +467,26 @@ async function startProcess(options) {
     // A private CA in this mock's own folder: --apple-hosts refuses the bundled test CA, whose key is public.
     ...(options.appleHosts ? ['--apple-hosts', '--ca-dir', path.join(dir, 'ca'), '--apple-https-port', '0',
       '--manage-sandbox-port', '0', '--manage-production-port', '0'] : []),
+    // Google's names: the same private CA (one for Apple's names and Google's), the mock's own FCM port and Google's
+    // 443 on free ports.
+    ...(options.fcm ? [...(options.appleHosts ? [] : ['--ca-dir', path.join(dir, 'ca')]),
+      '--fcm', '--fcm-port', '0', '--fcm-https-port', '0'] : []),
     ...(options.args ?? [])];
-  const server = new ServerProcess(bin, args, childEnvironment(certs.dir, options.env), dir);
+  // The default project's service account is made once in the data folder: this mock's own, so its private key dies
+  // with the mock and two mocks starting at once do not share (or race for) one.
+  const env = options.fcm ? { XDG_DATA_HOME: path.join(dir, 'data'), ...options.env } : options.env;
+  const server = new ServerProcess(bin, args, childEnvironment(certs.dir, env), dir);
   try {
-    const ready = await server.waitReady(readyFile, options.startTimeout ?? 20000);
+    let ready;
+    try {
+      ready = await server.waitReady(readyFile, options.startTimeout ?? 20000);
+    } catch (error) {
+      if (options.fcm && /unknown option '--(fcm|fcm-port|fcm-https-port)'/i.test(error.stderr ?? '')) {
+        error.message += `\nThis mockapns (${bin}) does not know --fcm (options.fcm): point options.bin or MOCKAPNS_BIN ` +
+          'at a build with the FCM front door.';
+      }
+      throw error;
+    }
     // Without a certs/ folder of its own to go by, the kit takes the one the server found (its CA's folder).
     const certsDir = certs.dir ?? (ready.ca_file && hasKeys(path.dirname(ready.ca_file)) ? path.dirname(ready.ca_file) : null);
     if (!certsDir) {
@@ -343,7 +501,9 @@ async function startProcess(options) {
     } catch (error) {
       throw new MockAPNsError(`Cannot read the mock's CA ${caFile}: ${error.message}.`, { cause: error });
     }
-    return { server, ready, certsDir, ca, controlToken: options.env?.MOCKAPNS_CONTROL_TOKEN };
+    const controlToken = options.env?.MOCKAPNS_CONTROL_TOKEN;
+    const fcm = options.fcm ? await processFCM(ready, { bin, ca, dir, controlToken, options }) : undefined;
+    return { server, ready, certsDir, ca, controlToken, fcm, dir };
   } catch (error) {
     await server.stop(options.stopTimeout ?? 5000);
     throw error;
@@ -362,13 +522,64 @@ async function startContainer(image, options) {
   const controlToken = options.env?.MOCKAPNS_CONTROL_TOKEN ?? crypto.randomBytes(16).toString('hex');
   try {
     const ready = await server.start({ args: options.args ?? [], env: options.env ?? {}, http1: Boolean(options.http1),
-      appleHosts: Boolean(options.appleHosts), token: controlToken, timeout: options.startTimeout ?? 60000 });
+      appleHosts: Boolean(options.appleHosts), fcm: Boolean(options.fcm), token: controlToken,
+      timeout: options.startTimeout ?? 60000 });
     const certsDir = options.certsDir ? path.resolve(options.certsDir) : await server.copyCredentials();
-    return { server, ready, certsDir, ca: ready.ca, controlToken };
+    let fcm;
+    if (options.fcm) {
+      // The ready file's service account is a path in the container: the kit has the mock make one for the default
+      // project (trusted as that one is) and keeps it on this machine.
+      const account = await controlRequest(ready.control_url, 'POST',
+        `/api/v1/fcm/projects/${DEFAULT_PROJECT}/service-account`, undefined, options.requestTimeout ?? 10000, controlToken);
+      fcm = { url: ready.fcm_url, ca: ready.ca, caFile: ready.ca_file,
+        serviceAccount: await writeServiceAccount(account, path.join(dir, serviceAccountName(account))) };
+    }
+    return { server, ready, certsDir, ca: ready.ca, controlToken, fcm, dir };
   } catch (error) {
     await server.stop(options.stopTimeout ?? 5000);
     throw error;
   }
+}
+
+/** Binary mode with `options.fcm`: the ready file's FCM fields, checked, with the CA read. */
+async function processFCM(ready, { bin, ca, dir, controlToken, options }) {
+  if (!ready.fcm_url || !ready.fcm_ports?.[443]) {
+    throw new MockAPNsError(`mockapns serve --fcm (${bin}, version ${ready.version ?? 'unknown'}) started, but its ready ` +
+      `file names no ${ready.fcm_url ? 'fcm_ports for Google\'s 443' : 'fcm_url'}: it does not serve FCM as the kit ` +
+      'expects; use a newer binary.');
+  }
+  const caFile = ready.fcm_ca_file ?? ready.ca_file;
+  let fcmCA = ca;
+  if (caFile && caFile !== ready.ca_file) {
+    try {
+      fcmCA = await fsp.readFile(caFile, 'utf8');
+    } catch (error) {
+      throw new MockAPNsError(`Cannot read the mock's FCM CA ${caFile}: ${error.message}.`, { cause: error });
+    }
+  }
+  let serviceAccount = ready.fcm_service_account;
+  if (!serviceAccount) {
+    const account = await controlRequest(ready.control_url, 'POST', `/api/v1/fcm/projects/${DEFAULT_PROJECT}/service-account`,
+      undefined, options.requestTimeout ?? 10000, controlToken);
+    serviceAccount = await writeServiceAccount(account, path.join(dir, serviceAccountName(account)));
+  }
+  return { url: ready.fcm_url, ca: fcmCA, caFile, serviceAccount };
+}
+
+/** A file name for a service account of the control API: its project and the start of its key id. */
+function serviceAccountName(account) {
+  const safe = (text) => String(text ?? '').replace(/[^A-Za-z0-9._-]/g, '_') || 'x';
+  return `service-account-${safe(account.project_id)}-${safe(account.private_key_id).slice(0, 12)}.json`;
+}
+
+/** Writes a service account of the control API to `file` (readable by this user only: it holds a private key) and
+ * resolves with the path. */
+async function writeServiceAccount(account, file) {
+  if (account?.type !== 'service_account') {
+    throw new MockAPNsError(`The mock answered no service-account JSON: ${JSON.stringify(account).slice(0, 200)}`);
+  }
+  await fsp.writeFile(file, `${JSON.stringify(account, null, 2)}\n`, { mode: 0o600 });
+  return path.resolve(file);
 }
 
 /** The control API route of one device. */
