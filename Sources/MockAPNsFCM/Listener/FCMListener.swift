@@ -45,6 +45,10 @@ public final class FCMListener: Service, Sendable {
             let key = try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)
             var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
             tls.applicationProtocols = ["h2", "http/1.1"]
+            // On close, NIOSSL waits this long for the peer's close_notify (5 s by default). An idle keep-alive client
+            // (requests' pool, node's agent) never reads it until its next request, so shutting down waited the whole
+            // default for each such connection; a peer that answers does so within milliseconds.
+            tls.shutdownTimeout = .milliseconds(250)
             self.tls = tls
         } catch {
             throw .file(path: "the FCM certificate", problem: "TLS cannot use it: \(error)")
