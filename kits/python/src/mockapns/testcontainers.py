@@ -6,13 +6,18 @@ Needs testcontainers-python (`pip install mockapns[testcontainers]`); the rest o
     >>> with MockAPNsContainer() as apns:                       # doctest: +SKIP
     ...     send(url=apns.url, ca=apns.ca_file, key=apns.key_file, key_id=apns.key_id, team_id=apns.team_id)
     ...     apns.expect(count=1, topic="com.example.app", status=200)
+
+`with_fcm()` serves Google's FCM names too (`MOCKAPNS_FCM=1`): `fcm_url`, `fcm_service_account` and `fcm_ca_file`
+are what a Firebase sender needs, and `intercept()` leads firebase-admin to the container unchanged.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
+import shlex
 import shutil
 import tempfile
 import time
@@ -29,11 +34,14 @@ except ImportError as error:
 
 from ._api import ControlAPI
 from ._control import ControlClient, MockAPNsError
-from ._intercept import APPLE_PORTS, Interception, apple_routes
+from ._fcm import DEFAULT_PROJECT
+from ._intercept import APPLE_PORTS, GOOGLE_HOSTS, GOOGLE_PORT, Interception, apple_routes, google_routes
 
 #: The ports the image serves: APNs (HTTP/2 over TLS) and the control plane (HTTP).
 APNS_PORT = 2197
 CONTROL_PORT = 2198
+#: The image's own FCM port (`MOCKAPNS_FCM=1`): FCM HTTP v1, the OAuth token exchange and IID, told apart by path.
+FCM_PORT = 2199
 #: A shell command printing a file of the test keys the image's mockapns signs with: certs/ beside the binary.
 _CAT_CERT = 'cat "$(dirname "$(readlink -f "$(command -v mockapns)")")/certs/%s"'
 
@@ -44,7 +52,9 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
 
     `url`, `control_url`, `ca_file`, `key_file`, `key_id`, `team_id` and `token()` are what a sender needs;
     `notifications()`, `expect()`, `wait_for()`, `set_device()`, `device()`, `add_fault()`, `clear()`… are the kit's.
-    `with_apple_hosts()` serves Apple's own host names too, and `intercept()` then leads them here.
+    `with_apple_hosts()` serves Apple's own host names too, and `intercept()` then leads them here. `with_fcm()` serves
+    Google's FCM names (`fcm_url`, `fcm_service_account`, `fcm_ca_file`; `register_fcm()`, `fcm_messages()`,
+    `expect_fcm()`, `apns_pushes_of()`), which `intercept()` then leads here too.
 
     Example:
 
@@ -58,16 +68,23 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
     """
 
     TOKEN_REUSE_SECONDS = 20 * 60
+    #: The project of `fcm_service_account`, the one the mock makes at start.
+    FCM_PROJECT = DEFAULT_PROJECT
+    #: How long `start()` waits, after GET /healthz answers, for the ready file to name the FCM listener.
+    FCM_STARTUP_TIMEOUT = 30.0
 
     def __init__(self, image: str = "mockapns:latest", *, control_token: Optional[str] = None,
                  **kwargs: Any) -> None:
         super().__init__(image, _wait_strategy=HttpWaitStrategy(CONTROL_PORT, "/healthz"), **kwargs)
         self.control_token = control_token or secrets.token_hex(16)
         self.apple_hosts = False
+        self.fcm = False
         self.with_exposed_ports(APNS_PORT, CONTROL_PORT)
         self.with_env("MOCKAPNS_CONTROL_TOKEN", self.control_token)
         self._workdir: Optional[Path] = None
         self._ca_file: Optional[str] = None
+        self._ready: Dict[str, Any] = {}
+        self._fcm_files: Dict[str, str] = {}
         self._keys: Optional[Dict[str, str]] = None
         self._token: Optional[str] = None
         self._token_minted = 0.0
@@ -82,9 +99,31 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
         self.with_exposed_ports(*(port for port in APPLE_PORTS if port != APNS_PORT))
         return self
 
+    def with_fcm(self) -> Self:
+        """Serves Google's FCM names as well (MOCKAPNS_FCM=1, `mockapns serve --fcm`): FCM HTTP v1
+        (`messages:send`), the service account's OAuth token exchange (`/token`) and IID topic management on the
+        image's FCM port 2199, exposed, with a certificate for fcm.googleapis.com, oauth2.googleapis.com,
+        iid.googleapis.com and the loopback names from the container's CA. `fcm_url`, `fcm_service_account` and
+        `fcm_ca_file` are the sender's; `intercept()` leads Google's three names to that port."""
+        self.fcm = True
+        self.with_envs(MOCKAPNS_FCM="1", MOCKAPNS_FCM_PORT=str(FCM_PORT))
+        self.with_exposed_ports(FCM_PORT)
+        return self
+
     def start(self) -> Self:
+        if self.fcm and self.apple_hosts:
+            # Google's port (443 by default) is Apple's here, and one port serves one of them: Google's names move to
+            # a free port inside the container, which nothing uses, since 2199 serves the same three APIs and
+            # intercept() leads Google's names there.
+            self.with_env("MOCKAPNS_FCM_HTTPS_PORT", "0")
         super().start()
         self._workdir = Path(tempfile.mkdtemp(prefix="mockapns-tc-"))
+        if self.fcm:
+            try:
+                self._ready = self._wait_for_fcm()
+            except BaseException:
+                self.stop()
+                raise
         return self
 
     def stop(self, force: bool = True, delete_volume: bool = True) -> None:
@@ -92,6 +131,7 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
             shutil.rmtree(self._workdir, ignore_errors=True)
             self._workdir = None
         self._ca_file = self._keys = self._token = None
+        self._ready, self._fcm_files = {}, {}
         super().stop(force=force, delete_volume=delete_volume)
 
     # Where to connect
@@ -152,21 +192,58 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
             return {}
         return {port: int(self.get_exposed_port(port)) for port in APPLE_PORTS}
 
+    # Google's FCM names (`with_fcm()`)
+
+    @property
+    def fcm_url(self) -> str:
+        """The container's FCM port as published, e.g. `https://localhost:32771` (TLS; trust `fcm_ca_file`): FCM HTTP
+        v1 at `/v1/projects/P/messages:send`, the OAuth token exchange at `/token`, IID at `/iid/v1:batchAdd`."""
+        self._need_fcm("fcm_url")
+        return "https://%s:%d" % (self.get_container_host_ip(), int(self.get_exposed_port(FCM_PORT)))
+
+    @property
+    def fcm_ports(self) -> Dict[int, int]:
+        """Google's port (443) → the host port that serves Google's names (the published FCM port); empty without
+        `with_fcm()`."""
+        if not self.fcm:
+            return {}
+        return {GOOGLE_PORT: int(self.get_exposed_port(FCM_PORT))}
+
+    @property
+    def fcm_service_account(self) -> str:
+        """A local copy of the service-account key file of project `mockapns-test` (`FCM_PROJECT`) that the container
+        made at start and trusts (the ready file's `fcm_service_account`), as Google's console hands one out:
+        `credentials.Certificate(apns.fcm_service_account)`. Another project's: `new_fcm_service_account(project)`."""
+        self._need_fcm("fcm_service_account")
+        return self._fcm_file("fcm_service_account", "service-account-%s.json" % self.FCM_PROJECT, private=True)
+
+    @property
+    def fcm_ca_file(self) -> str:
+        """A local copy of the CA (PEM) the FCM port's certificate chains to (the ready file's `fcm_ca_file`)."""
+        self._need_fcm("fcm_ca_file")
+        return self._fcm_file("fcm_ca_file", "fcm-ca.pem")
+
     def intercept(self) -> Interception:
-        """As `MockAPNs.intercept()`: inside the block this process reaches Apple's APNs hosts at this container and
-        trusts its CA for them. Needs `with_apple_hosts()`."""
+        """As `MockAPNs.intercept()`: inside the block this process reaches Apple's APNs hosts (with
+        `with_apple_hosts()`) and Google's fcm.googleapis.com, oauth2.googleapis.com and iid.googleapis.com on 443
+        (with `with_fcm()`) at this container, and trusts its CA for them."""
         self._check_interceptable()
         host = self.get_container_host_ip()
-        return Interception(self, host, apple_routes(host, self.apple_ports), self.ca_file,
-                            self._check_interceptable)
+        routes = apple_routes(host, self.apple_ports) if self.apple_hosts else {}
+        ca_files = {}
+        if self.fcm:
+            routes.update(google_routes(host, self.fcm_ports))
+            ca_files = {name: self.fcm_ca_file for name in GOOGLE_HOSTS}
+        return Interception(self, host, routes, self.ca_file, self._check_interceptable, ca_files=ca_files)
 
     def _check_interceptable(self) -> None:
         if self._container is None or self._workdir is None:
             raise MockAPNsError("intercept() needs a started container: `with MockAPNsContainer().with_apple_hosts() "
                                 "as apns:` (or start() it) before `with apns.intercept():`.")
-        if not self.apple_hosts:
+        if not self.apple_hosts and not self.fcm:
             raise MockAPNsError("intercept() needs a container that serves Apple's host names: make it with "
-                                "MockAPNsContainer().with_apple_hosts().")
+                                "MockAPNsContainer().with_apple_hosts(); for Google's FCM names, "
+                                "MockAPNsContainer().with_fcm().")
         self._container.reload()
         if self._container.status != "running":
             raise MockAPNsError("intercept() needs a running container; %s is %s. Its output:\n%s"
@@ -183,6 +260,52 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
 
     def _files(self) -> Path:
         return self._work()
+
+    def _serves_fcm(self) -> bool:
+        return self.fcm
+
+    def _need_fcm(self, what: str) -> None:
+        if not self.fcm:
+            raise MockAPNsError("%s: this container serves no FCM; make it with MockAPNsContainer().with_fcm()." % what)
+        self._work()
+
+    def _wait_for_fcm(self) -> Dict[str, Any]:
+        """The container's ready file once it names the FCM listener. GET /healthz answers before every listener is
+        up; the ready file is written (atomically) only once they all are."""
+        deadline = time.monotonic() + self.FCM_STARTUP_TIMEOUT
+        while True:
+            result = self.exec(["sh", "-c", 'cat "$MOCKAPNS_READY_FILE"'])
+            if result.exit_code == 0:
+                try:
+                    ready = json.loads(result.output)
+                except ValueError:
+                    ready = {}
+                if ready.get("fcm_url"):
+                    return ready
+                if ready.get("apns_url"):
+                    raise MockAPNsError("The %s container serves no FCM though it was given MOCKAPNS_FCM=1: its "
+                                        "mockapns (%s) predates the FCM front door; rebuild the image (make image)."
+                                        % (self.image, ready.get("version", "unknown version")))
+            if time.monotonic() > deadline:
+                raise MockAPNsError("The %s container's ready file ($MOCKAPNS_READY_FILE) named no fcm_url within "
+                                    "%g s. Its output:\n%s" % (self.image, self.FCM_STARTUP_TIMEOUT,
+                                                              self._container.logs().decode("utf-8", "replace")[-2000:]
+                                                              if self._container else ""))
+            time.sleep(0.2)
+
+    def _fcm_file(self, field: str, name: str, private: bool = False) -> str:
+        """A local copy of the container's file that its ready file names in `field`."""
+        if field not in self._fcm_files:
+            inside = self._ready.get(field)
+            if not isinstance(inside, str) or not inside:
+                raise MockAPNsError("The %s container's ready file names no %s (it has %s); rebuild the image "
+                                    "(make image)." % (self.image, field, ", ".join(sorted(self._ready)) or "nothing"))
+            path = self._work() / name
+            path.write_bytes(self._exec("cat " + shlex.quote(inside)))
+            if private:
+                os.chmod(path, 0o600)
+            self._fcm_files[field] = str(path)
+        return self._fcm_files[field]
 
     def _work(self) -> Path:
         if self._workdir is None:

@@ -13,12 +13,34 @@ interface Backend {
         final Path caFile;
         /** The folder of the test keys (keys.json, AuthKey_*.p8) the mock trusts. */
         final Path certsDir;
+        /** With FCM: what the sender of Firebase messages needs; null without. */
+        final Fcm fcm;
 
-        Ready(String apnsUrl, String controlUrl, Path caFile, Path certsDir) {
+        Ready(String apnsUrl, String controlUrl, Path caFile, Path certsDir, Fcm fcm) {
             this.apnsUrl = apnsUrl;
             this.controlUrl = controlUrl;
             this.caFile = caFile;
             this.certsDir = certsDir;
+            this.fcm = fcm;
+        }
+    }
+
+    /** The FCM front door of a mock started with it ({@code serve --fcm}), as this machine reaches it. */
+    final class Fcm {
+        /** The mock's own FCM port, {@code https://127.0.0.1:PORT}. */
+        final String url;
+        /** The local port behind Google's names (their 443). */
+        final int httpsPort;
+        /** A service-account key file of the default project that the mock trusts, on this machine. */
+        final Path serviceAccount;
+        /** The CA (PEM file) the FCM ports' certificate chains to, on this machine. */
+        final Path caFile;
+
+        Fcm(String url, int httpsPort, Path serviceAccount, Path caFile) {
+            this.url = url;
+            this.httpsPort = httpsPort;
+            this.serviceAccount = serviceAccount;
+            this.caFile = caFile;
         }
     }
 

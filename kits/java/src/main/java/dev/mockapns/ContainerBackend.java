@@ -21,12 +21,16 @@ import javax.net.ssl.SSLSocket;
 
 /**
  * The mockapns image under docker or podman: its ports 2197 (APNs over TLS) and 2198 (the control plane) published
- * on free loopback ports, a random control token, the CA read from {@code GET /api/v1/ca.pem}. The container has a
- * name chosen before it is created, so it can be removed whatever happened ({@code rm -f}).
+ * on free loopback ports, a random control token, the CA read from {@code GET /api/v1/ca.pem}; with FCM,
+ * {@code MOCKAPNS_FCM=1} and its ports 2199 and 443 published too. The container has a name chosen before it is
+ * created, so it can be removed whatever happened ({@code rm -f}).
  */
 final class ContainerBackend implements Backend {
     /** Where the image keeps the test keys (the `make dist` tarball's certs/ beside the binary). */
     static final String CERTS_IN_IMAGE = "/opt/mockapns/certs";
+    /** With FCM: the image's own FCM port, and Google's port behind their names, set so the published ones are known. */
+    static final int FCM_PORT = 2199;
+    static final int GOOGLE_PORT = 443;
     /** How many lines of the container's output an error quotes. */
     static final int TAIL_LINES = 20;
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
@@ -43,12 +47,14 @@ final class ContainerBackend implements Backend {
     private final Path workdir;
     private final Duration startupTimeout;
     private final String controlToken;
+    private final boolean fcm;
     private final String name;
     private volatile boolean created;
     private final HttpClient probe = ControlClient.newHttpClient();
 
     ContainerBackend(Path engine, String image, List<String> args, Map<String, String> env,
-                     Map<String, String> extraEnv, Path explicitCerts, Path workdir, Duration startupTimeout) {
+                     Map<String, String> extraEnv, Path explicitCerts, Path workdir, Duration startupTimeout,
+                     boolean fcm) {
         this.engine = engine;
         this.image = image;
         this.args = args;
@@ -58,6 +64,7 @@ final class ContainerBackend implements Backend {
         this.workdir = workdir;
         this.startupTimeout = startupTimeout;
         this.controlToken = randomHex(16);
+        this.fcm = fcm;
         this.name = "mockapns-java-" + randomHex(6);
     }
 
@@ -122,16 +129,23 @@ final class ContainerBackend implements Backend {
         Exec.Result inspect = engine("image", "inspect", "--format", "{{.Id}}", image);
         if (!inspect.ok()) throw new MockAPNsException(whyNoImage(inspect));
 
-        List<String> run = new ArrayList<>(List.of("run", "-d", "--name", name, "--label", "dev.mockapns.kit=java",
-                "-e", "MOCKAPNS_CONTROL_TOKEN"));
-        for (String variable : extraEnv.keySet()) run.addAll(List.of("-e", variable));
-        run.addAll(List.of("-p", "127.0.0.1::2197", "-p", "127.0.0.1::2198", image));
+        Map<String, String> runEnv = new LinkedHashMap<>();
+        if (fcm) {
+            runEnv.put("MOCKAPNS_FCM", "1");
+            runEnv.put("MOCKAPNS_FCM_PORT", String.valueOf(FCM_PORT));
+            runEnv.put("MOCKAPNS_FCM_HTTPS_PORT", String.valueOf(GOOGLE_PORT));
+        }
+        runEnv.putAll(extraEnv);
+        runEnv.put("MOCKAPNS_CONTROL_TOKEN", controlToken); // passed by name, so it stays out of `ps`
+        List<String> run = new ArrayList<>(List.of("run", "-d", "--name", name, "--label", "dev.mockapns.kit=java"));
+        for (String variable : runEnv.keySet()) run.addAll(List.of("-e", variable));
+        run.addAll(List.of("-p", "127.0.0.1::2197", "-p", "127.0.0.1::2198"));
+        if (fcm) run.addAll(List.of("-p", "127.0.0.1::" + FCM_PORT, "-p", "127.0.0.1::" + GOOGLE_PORT));
+        run.add(image);
         if (!args.isEmpty()) {
             run.add("serve");
             run.addAll(args);
         }
-        Map<String, String> runEnv = new LinkedHashMap<>(extraEnv);
-        runEnv.put("MOCKAPNS_CONTROL_TOKEN", controlToken); // passed by name, so it stays out of `ps`
         created = true; // from here on, stop() removes the container by its name
         Exec.Result started = engine(runEnv, startupTimeout, run.toArray(new String[0]));
         if (!started.ok()) {
@@ -148,7 +162,7 @@ final class ContainerBackend implements Backend {
             String caPem = waitUntilServing(controlUrl, apnsPort);
             Path caFile = workdir.resolve("ca.pem");
             Files.writeString(caFile, caPem, StandardCharsets.US_ASCII);
-            return new Ready("https://127.0.0.1:" + apnsPort, controlUrl, caFile, certs());
+            return new Ready("https://127.0.0.1:" + apnsPort, controlUrl, caFile, certs(), fcm ? fcmReady() : null);
         } catch (IOException e) {
             stop();
             throw new MockAPNsException("Cannot write the mock's CA to " + workdir + ": " + e.getMessage(), e);
@@ -255,6 +269,73 @@ final class ContainerBackend implements Backend {
             socket.setSoTimeout(2000);
             socket.startHandshake();
         }
+    }
+
+    /**
+     * The FCM front door as published: waits until the container's ready file names it (it is written once every
+     * listener is up, after /healthz answers) and a TLS handshake with its CA succeeds on the published FCM port, then
+     * copies the service-account file and the CA the ready file names out of the container.
+     */
+    private Fcm fcmReady() throws IOException {
+        int fcmPort = publishedPort(FCM_PORT);
+        int googlePort = publishedPort(GOOGLE_PORT);
+        long deadline = System.nanoTime() + startupTimeout.toNanos();
+        String lastProblem = "no ready file yet";
+        while (true) {
+            Exec.Result cat = engine("exec", name, "sh", "-c", "cat \"$MOCKAPNS_READY_FILE\"");
+            if (cat.ok()) {
+                Map<String, Object> ready;
+                try {
+                    ready = Json.parseObject(cat.stdout, "the container's ready file");
+                } catch (IllegalArgumentException e) {
+                    ready = Map.of();
+                }
+                if (ready.get("fcm_service_account") instanceof String && ready.get("fcm_ca_file") instanceof String) {
+                    String account = inContainer((String) ready.get("fcm_service_account"));
+                    String caPem = inContainer((String) ready.get("fcm_ca_file"));
+                    try {
+                        handshake(fcmPort, caPem);
+                        Path accountFile = workdir.resolve("service-account.json");
+                        Files.writeString(accountFile, account, StandardCharsets.UTF_8);
+                        Path caFile = workdir.resolve("fcm-ca.pem");
+                        Files.writeString(caFile, caPem, StandardCharsets.US_ASCII);
+                        return new Fcm("https://127.0.0.1:" + fcmPort, googlePort, accountFile, caFile);
+                    } catch (IOException e) {
+                        lastProblem = "a TLS handshake on port " + fcmPort + ": " + e;
+                    }
+                } else if (ready.get("apns_url") instanceof String) {
+                    throw new MockAPNsException("The " + image + " container (" + name + ") serves no FCM though it was "
+                            + "given MOCKAPNS_FCM=1: its mockapns (" + ready.getOrDefault("version", "unknown version")
+                            + ") predates the FCM front door. Rebuild the image (`make image`).");
+                }
+            } else {
+                lastProblem = "`" + cat.commandLine() + "`: " + cat.lastLine();
+            }
+            String why = death();
+            if (why != null) throw new MockAPNsException(why);
+            if (System.nanoTime() > deadline) {
+                throw new MockAPNsException("The " + image + " container (" + name + ", " + engineName()
+                        + ") did not serve FCM on 127.0.0.1:" + fcmPort + " within " + startupTimeout.toSeconds()
+                        + " s (last problem: " + lastProblem + "), so it was removed. Its output:\n"
+                        + Exec.tail(logs(), TAIL_LINES));
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new MockAPNsException("Interrupted while waiting for the " + image + " container", e);
+            }
+        }
+    }
+
+    /** The text of a file in the container. */
+    private String inContainer(String path) {
+        Exec.Result cat = engine("exec", name, "cat", path);
+        if (!cat.ok()) {
+            throw new MockAPNsException("Cannot read " + path + " in the " + image + " container: `"
+                    + cat.commandLine() + "` failed (" + cat.lastLine() + ").");
+        }
+        return cat.stdout;
     }
 
     /** The test keys: the builder's folder or $MOCKAPNS_CERTS_DIR, else the image's own, copied out of it. */

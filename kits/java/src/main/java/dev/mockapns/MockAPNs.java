@@ -7,6 +7,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
@@ -39,8 +40,15 @@ import javax.net.ssl.TrustManagerFactory;
  * <p>What runs: the builder's {@link Builder#image(String)} or {@link Builder#binary(String)}, else the image in
  * {@code MOCKAPNS_IMAGE}, else the binary in {@code MOCKAPNS_BIN}, else {@code mockapns} on PATH. A mock is closed by
  * {@link #close()}, and at the latest when the JVM exits (a container is always removed).
+ *
+ * <p>{@link Builder#fcm()} serves Google's FCM names too ({@code mockapns serve --fcm}, docs/fcm.md): a Firebase
+ * sender gets {@link #fcmUrl()}, {@link #fcmServiceAccount()} and {@link #fcmSslContext()}, and each iOS message it
+ * sends becomes the APNs push FCM makes, recorded as any other ({@link #apnsPushesOf(FcmMessage)}).
  */
 public final class MockAPNs implements AutoCloseable {
+    /** The project of {@link #fcmServiceAccount()}, the one the mock makes at start. */
+    public static final String FCM_PROJECT = "mockapns-test";
+
     private static final Set<MockAPNs> OPEN = ConcurrentHashMap.newKeySet();
 
     static {
@@ -70,6 +78,8 @@ public final class MockAPNs implements AutoCloseable {
     private final String teamId;
     private final ProviderToken tokens;
     private final ControlClient control;
+    private final Backend.Fcm fcm;
+    private final SSLContext fcmSslContext;
     private volatile boolean closed;
 
     private MockAPNs(Backend backend, Path workdir, String description, Clock clock, Duration controlTimeout) {
@@ -92,6 +102,18 @@ public final class MockAPNs implements AutoCloseable {
         this.keyFile = ready.certsDir.resolve((String) key.get("file"));
         this.tokens = new ProviderToken(teamId, keyId, ProviderToken.readP8(keyFile), clock);
         this.control = new ControlClient(controlUrl, backend.controlToken(), backend::death, controlTimeout);
+        this.fcm = ready.fcm;
+        if (fcm == null) {
+            this.fcmSslContext = null;
+        } else {
+            String fcmCa;
+            try {
+                fcmCa = Files.readString(fcm.caFile, StandardCharsets.US_ASCII);
+            } catch (IOException e) {
+                throw new MockAPNsException("Cannot read the mock's FCM CA " + fcm.caFile + ": " + e.getMessage() + ".", e);
+            }
+            this.fcmSslContext = fcmCa.equals(caPem) ? sslContext : trusting(fcmCa);
+        }
     }
 
     /** Starts a mock as {@link #builder()} configures it by default (see the class comment for what runs). */
@@ -116,6 +138,7 @@ public final class MockAPNs implements AutoCloseable {
         private final Map<String, String> extraEnv = new LinkedHashMap<>();
         private Map<String, String> environment = System.getenv();
         private Clock clock = Clock.systemUTC();
+        private boolean fcm;
 
         private Builder() {}
 
@@ -175,6 +198,16 @@ public final class MockAPNs implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Serves Google's FCM names too: {@code serve --fcm --fcm-port 0 --fcm-https-port 0} with a CA and a data
+         * folder of the mock's own (its service account, made at start, dies with it); in a container,
+         * {@code MOCKAPNS_FCM=1} with the FCM port 2199 and Google's 443 published. See {@link #fcmUrl()}.
+         */
+        public Builder fcm() {
+            this.fcm = true;
+            return this;
+        }
+
         /** An environment variable for the server, e.g. {@code env("MOCKAPNS_H2C", "1")}. */
         public Builder env(String name, String value) {
             this.extraEnv.put(name, value);
@@ -229,13 +262,13 @@ public final class MockAPNs implements AutoCloseable {
             if (imageToRun != null) {
                 ContainerBackend container = new ContainerBackend(engineToUse, imageToRun, List.copyOf(args),
                         environment, Map.copyOf(extraEnv), certsDir, workdir,
-                        startupTimeout != null ? startupTimeout : Duration.ofSeconds(90));
+                        startupTimeout != null ? startupTimeout : Duration.ofSeconds(90), fcm);
                 backend = container;
                 description = "container " + container.containerName().orElseThrow() + " (" + imageToRun + ", "
                         + engineToUse.getFileName() + ")";
             } else {
                 backend = new ProcessBackend(binaryToRun, List.copyOf(args), environment, Map.copyOf(extraEnv),
-                        certsDir, workdir, startupTimeout != null ? startupTimeout : Duration.ofSeconds(30));
+                        certsDir, workdir, startupTimeout != null ? startupTimeout : Duration.ofSeconds(30), fcm);
                 description = binaryToRun.toString();
             }
             try {
@@ -328,6 +361,152 @@ public final class MockAPNs implements AutoCloseable {
      */
     public String token() {
         return tokens.get();
+    }
+
+    // Google's FCM names (Builder.fcm())
+
+    /** Whether this mock serves FCM ({@link Builder#fcm()}). */
+    public boolean servesFcm() {
+        return fcm != null;
+    }
+
+    /**
+     * The mock's own FCM port, e.g. {@code https://127.0.0.1:40127} (TLS; trust {@link #fcmSslContext()}): FCM HTTP
+     * v1 at {@code /v1/projects/P/messages:send}, the service account's OAuth grant at {@code /token}, IID topic
+     * management at {@code /iid/v1:batchAdd}. For senders given a URL; HTTP/2 and HTTP/1.1.
+     */
+    public String fcmUrl() {
+        return requireFcm("fcmUrl()").url;
+    }
+
+    /**
+     * The local port behind Google's names (their 443), for senders with {@code https://fcm.googleapis.com} built
+     * in, routed here by a hosts entry (docs/fcm.md, "Java"). Process mode: a free port, unless
+     * {@code args("--fcm-https-port", "443")}; container mode: the container's 443 as published.
+     */
+    public int fcmHttpsPort() {
+        return requireFcm("fcmHttpsPort()").httpsPort;
+    }
+
+    /**
+     * A service-account key file of project {@link #FCM_PROJECT} that the mock trusts, as Google's console hands one
+     * out ({@code token_uri} https://oauth2.googleapis.com/token): what {@code GoogleCredentials.fromStream(...)}
+     * reads. Another project's: {@link #newFcmServiceAccount(String)}.
+     */
+    public Path fcmServiceAccount() {
+        return requireFcm("fcmServiceAccount()").serviceAccount;
+    }
+
+    /** The CA certificate (PEM file) the FCM ports' certificate chains to: the mock's own (not the bundled test CA). */
+    public Path fcmCaFile() {
+        return requireFcm("fcmCaFile()").caFile;
+    }
+
+    /** A TLS context that trusts {@link #fcmCaFile()} and nothing else. */
+    public SSLContext fcmSslContext() {
+        requireFcm("fcmSslContext()");
+        return fcmSslContext;
+    }
+
+    /**
+     * A new service-account key file for {@code project}, which the mock trusts from then on (the project exists once
+     * it does), written into the mock's temporary folder; a project id is 6 to 30 of a-z, 0-9 and '-'.
+     */
+    public Path newFcmServiceAccount(String project) {
+        requireFcm("newFcmServiceAccount()");
+        Map<String, Object> account = control().object("POST", "/api/v1/fcm/projects/" + pathPart(project)
+                + "/service-account", null);
+        if (!"service_account".equals(account.get("type"))) {
+            throw new MockAPNsException("POST /api/v1/fcm/projects/" + project + "/service-account answered no "
+                    + "service-account JSON: " + Json.write(account));
+        }
+        Path file = workdir.resolve("service-account-" + project.replaceAll("[^A-Za-z0-9-]", "_") + "-"
+                + String.valueOf(account.get("private_key_id")).replaceAll("[^A-Za-z0-9]", "_") + ".json");
+        try {
+            Files.writeString(file, Json.write(account), StandardCharsets.UTF_8);
+            if (Files.getFileStore(file).supportsFileAttributeView("posix")) {
+                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------")); // a private key
+            }
+        } catch (IOException e) {
+            throw new MockAPNsException("Cannot write the service-account file " + file + ": " + e.getMessage(), e);
+        }
+        return file;
+    }
+
+    /** Registers an iOS app instance of {@code bundleId} in {@link #FCM_PROJECT}, backed by a new virtual iPhone. */
+    public FcmRegistration registerFcm(String bundleId) {
+        return registerFcm("ios", bundleId, null, null);
+    }
+
+    /** Registers an app instance of {@code bundleId} on {@code platform} ({@code ios}, {@code android}, {@code web}). */
+    public FcmRegistration registerFcm(String platform, String bundleId) {
+        return registerFcm(platform, bundleId, null, null);
+    }
+
+    /**
+     * Registers an app instance with the mock's FCM, as the Firebase SDK in an app does ({@code POST
+     * /api/v1/fcm/registrations}); its {@link FcmRegistration#token()} is what the sender sends to. {@code project}
+     * null: {@link #FCM_PROJECT}. {@code apnsToken} (iOS only): the APNs device token behind it; null, the mock makes
+     * one.
+     */
+    public FcmRegistration registerFcm(String platform, String bundleId, String project, String apnsToken) {
+        requireFcm("registerFcm()");
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("project", project != null ? project : FCM_PROJECT);
+        body.put("platform", platform);
+        body.put("bundle_id", bundleId);
+        if (apnsToken != null) body.put("apns_token", apnsToken);
+        return new FcmRegistration(control().object("POST", "/api/v1/fcm/registrations", body));
+    }
+
+    /** Every recorded FCM request ({@code messages:send}), accepted or refused, oldest first. */
+    public List<FcmMessage> fcmMessages() {
+        return fcmMessages(new FcmFilter());
+    }
+
+    /** The recorded FCM requests that match {@code filter}, oldest first; the mock decides what matches. */
+    public List<FcmMessage> fcmMessages(FcmFilter filter) {
+        requireFcm("fcmMessages()");
+        Object list = control().object("GET", "/api/v1/fcm/messages" + filter.query(), null).get("messages");
+        if (!(list instanceof List)) {
+            throw new MockAPNsException("GET /api/v1/fcm/messages answered without a \"messages\" list");
+        }
+        List<FcmMessage> messages = new ArrayList<>();
+        for (Object record : (List<?>) list) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> fields = (Map<String, Object>) record;
+            messages.add(new FcmMessage(fields));
+        }
+        return messages;
+    }
+
+    /**
+     * The APNs pushes an FCM message became ({@link FcmMessage#apnsIds()}), as recorded pushes (their payload holds
+     * {@code aps} and FCM's {@code gcm.message_id}, {@code google.c.fid}, ...), in that order; an AssertionError when
+     * one of them is no longer recorded.
+     */
+    public List<Notification> apnsPushesOf(FcmMessage message) {
+        Map<String, Notification> byId = new LinkedHashMap<>();
+        for (Notification push : notifications()) {
+            if (push.apnsId() != null) byId.put(push.apnsId(), push);
+        }
+        List<Notification> pushes = new ArrayList<>();
+        for (String id : message.apnsIds()) {
+            Notification push = byId.get(id);
+            if (push == null) {
+                throw new AssertionError(message + " names the APNs push " + id + ", which the mock has no record of "
+                        + "(cleared since?)");
+            }
+            pushes.add(push);
+        }
+        return pushes;
+    }
+
+    private Backend.Fcm requireFcm(String what) {
+        if (fcm == null) {
+            throw new MockAPNsException(what + ": this mock serves no FCM; start it with MockAPNs.builder().fcm().start().");
+        }
+        return fcm;
     }
 
     // What the mock received
@@ -429,12 +608,15 @@ public final class MockAPNs implements AutoCloseable {
     }
 
     /**
-     * Forgets the recorded pushes, device states and changes, and fault rules: the mock behaves as if just started
-     * (record numbering goes on).
+     * Forgets the recorded pushes, device states and changes, and fault rules, and a mock serving FCM its FCM records:
+     * the mock behaves as if just started (record numbering goes on). FCM registrations, their topics and trusted
+     * service accounts stay.
      */
     public void clear() {
         ControlClient client = control();
-        for (String path : List.of("/api/v1/notifications", "/api/v1/devices", "/api/v1/faults")) {
+        List<String> paths = new ArrayList<>(List.of("/api/v1/notifications", "/api/v1/devices", "/api/v1/faults"));
+        if (fcm != null) paths.add("/api/v1/fcm/messages");
+        for (String path : paths) {
             client.request("DELETE", path, null);
         }
     }
@@ -491,7 +673,11 @@ public final class MockAPNs implements AutoCloseable {
     }
 
     private static String devicePath(String token) {
-        return "/api/v1/devices/" + URLEncoder.encode(token, StandardCharsets.UTF_8).replace("+", "%20");
+        return "/api/v1/devices/" + pathPart(token);
+    }
+
+    private static String pathPart(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     /** A TLS context whose only trusted roots are the certificates in {@code pem}. */

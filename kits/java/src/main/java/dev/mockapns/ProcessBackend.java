@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * {@code mockapns serve} on free loopback ports as a child process. It writes a ready file once every listener is
@@ -20,6 +21,9 @@ import java.util.concurrent.TimeUnit;
 final class ProcessBackend implements Backend {
     /** How many lines of the server's output an error quotes. */
     static final int TAIL_LINES = 20;
+    /** swift-argument-parser's answer to an FCM option the binary does not have. */
+    private static final Pattern UNKNOWN_FCM_OPTION =
+            Pattern.compile("unknown option '--fcm(-port|-https-port)?'", Pattern.CASE_INSENSITIVE);
 
     private final Path binary;
     private final List<String> args;
@@ -28,12 +32,13 @@ final class ProcessBackend implements Backend {
     private final Path explicitCerts;
     private final Path workdir;
     private final Duration startupTimeout;
+    private final boolean fcm;
     private final Path log;
     private Process process;
     private List<String> command;
 
     ProcessBackend(Path binary, List<String> args, Map<String, String> env, Map<String, String> extraEnv,
-                   Path explicitCerts, Path workdir, Duration startupTimeout) {
+                   Path explicitCerts, Path workdir, Duration startupTimeout, boolean fcm) {
         this.binary = binary;
         this.args = args;
         this.env = env;
@@ -41,6 +46,7 @@ final class ProcessBackend implements Backend {
         this.explicitCerts = explicitCerts;
         this.workdir = workdir;
         this.startupTimeout = startupTimeout;
+        this.fcm = fcm;
         this.log = workdir.resolve("serve.log");
     }
 
@@ -100,7 +106,12 @@ final class ProcessBackend implements Backend {
         Path readyFile = workdir.resolve("ready.json");
         command = new ArrayList<>(List.of(binary.toString(), "serve", "--port", "0", "--control-port", "0",
                 "--ready-file", readyFile.toString(), "--quiet"));
-        command.addAll(args);
+        if (fcm) {
+            // A CA of this mock's own, in its temporary folder (its key dies with the mock), and both FCM ports free.
+            command.addAll(List.of("--ca-dir", workdir.resolve("ca").toString(), "--fcm", "--fcm-port", "0",
+                    "--fcm-https-port", "0"));
+        }
+        command.addAll(args); // after the kit's, so an option given here wins
         List<Path> candidates = certsCandidates(explicitCerts, binary, env);
         Path certs = firstWithKeys(candidates);
 
@@ -116,6 +127,9 @@ final class ProcessBackend implements Backend {
             if (!name.startsWith("MOCKAPNS_")) childEnv.put(name, value);
         });
         if (certs != null) childEnv.put("MOCKAPNS_CERTS_DIR", certs.toString());
+        // The default project's service account is made once in the data folder: this mock's own, so its private
+        // key dies with the mock and two mocks starting at once neither share nor race for one.
+        if (fcm) childEnv.put("XDG_DATA_HOME", workdir.resolve("data").toString());
         childEnv.putAll(extraEnv);
         builder.environment().clear();
         builder.environment().putAll(childEnv);
@@ -130,8 +144,12 @@ final class ProcessBackend implements Backend {
         Map<String, Object> ready = null;
         while (ready == null) {
             if (!process.isAlive()) {
+                String output = Exec.readQuietly(log);
                 throw new MockAPNsException("`" + String.join(" ", command) + "` " + exitText()
-                        + " before it was ready. Its output:\n" + Exec.tail(Exec.readQuietly(log), TAIL_LINES));
+                        + " before it was ready. Its output:\n" + Exec.tail(output, TAIL_LINES)
+                        + (fcm && UNKNOWN_FCM_OPTION.matcher(output).find()
+                                ? "\nThis mockapns does not know --fcm (MockAPNs.builder().fcm()): point MOCKAPNS_BIN "
+                                        + "at a build with the FCM front door." : ""));
             }
             ready = readReady(readyFile);
             if (ready != null) break;
@@ -154,6 +172,11 @@ final class ProcessBackend implements Backend {
         if (certs == null && caFile != null && Files.isRegularFile(caFile.resolveSibling("keys.json"))) {
             certs = caFile.getParent().toAbsolutePath();
         }
+        // A CA of the mock's own (fcm) is not beside the test keys; the ready file names their folder itself.
+        if (certs == null && ready.get("certs_dir") instanceof String
+                && Files.isRegularFile(Path.of((String) ready.get("certs_dir"), "keys.json"))) {
+            certs = Path.of((String) ready.get("certs_dir")).toAbsolutePath();
+        }
         if (certs == null) {
             stop();
             List<String> searched = new ArrayList<>();
@@ -164,7 +187,26 @@ final class ProcessBackend implements Backend {
                     + "folder (or the one beside the binary in the `make dist` tarball).");
         }
         if (caFile == null) caFile = certs.resolve("ca.pem");
-        return new Ready((String) ready.get("apns_url"), (String) controlUrl, caFile, certs);
+        Fcm fcmReady = fcm ? fcmReady(ready) : null;
+        return new Ready((String) ready.get("apns_url"), (String) controlUrl, caFile, certs, fcmReady);
+    }
+
+    /** The ready file's FCM fields; a MockAPNsException (the server stopped) when a field the kit needs is missing. */
+    private Fcm fcmReady(Map<String, Object> ready) {
+        Object url = ready.get("fcm_url");
+        Object ports = ready.get("fcm_ports");
+        Object google = ports instanceof Map ? ((Map<?, ?>) ports).get("443") : null;
+        Object account = ready.get("fcm_service_account");
+        Object ca = ready.get("fcm_ca_file");
+        if (!(url instanceof String) || !(google instanceof Number) || !(account instanceof String)
+                || !(ca instanceof String)) {
+            stop();
+            throw new MockAPNsException("`" + String.join(" ", command) + "` started, but its ready file does not name "
+                    + "fcm_url, fcm_ports (443), fcm_service_account and fcm_ca_file: this mockapns ("
+                    + ready.getOrDefault("version", "unknown version") + ") does not serve FCM as the kit expects; use "
+                    + "a newer binary. Ready file: " + Json.write(ready));
+        }
+        return new Fcm((String) url, ((Number) google).intValue(), Path.of((String) account), Path.of((String) ca));
     }
 
     /** The ready file's object once it names the APNs URL; null before the server wrote it (atomically, by rename). */
