@@ -1,4 +1,5 @@
 import APNsCrypto
+import FCMModel
 import JSON
 import MockAPNs
 import XCTest
@@ -262,5 +263,44 @@ final class FCMFrontDoorTests: XCTestCase {
         XCTAssertEqual(FCMResponder.topicSubscription("/v1/projects/p-1/registrations/a%3Ab/topicSubscriptions")?.token, "a:b")
         XCTAssertEqual(FCMResponder.topicSubscription("/v1/projects/p-1/registrations/t/topicSubscriptions/news")?.topic, "news")
         XCTAssertNil(FCMResponder.topicSubscription("/v1/projects/p-1/registrations/t/other"))
+    }
+
+    // MARK: Android
+
+    func testAnAndroidDeviceHandlesMessagesAsItsAppStateSaysAndGetsWhatFCMStoredWhenItComesBack() async throws {
+        let token = try accessToken()
+        let phone = try frontDoor.register(project: "mockapns-test", platform: .android, bundleID: "com.example.app", apnsToken: nil)
+        func send(_ fields: String) async -> (Int, JSONValue) {
+            await self.send(#"{"token": "\#(phone.token)", \#(fields)}"#, token: token)
+        }
+        func handled() -> [String?] { frontDoor.records.records().last?.deliveries.map(\.android) ?? [] }
+        let (status, _) = await send(#""notification": {"title": "Sale"}, "data": {"sku": "1"}"#)
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(handled(), ["system_tray"], "a notification to an app in the background goes to the tray")
+        XCTAssertEqual(frontDoor.androidDevices.snapshot(phone.token).received.last?.dataInIntent, true)
+        _ = await send(#""data": {"sku": "2"}"#)
+        XCTAssertEqual(handled(), ["on_message_received"], "a data message always goes to the app")
+        frontDoor.androidDevices.update(phone.token, appInForeground: true, online: nil, nowMillis: frontDoor.nowMillis)
+        _ = await send(#""notification": {"title": "Sale"}"#)
+        XCTAssertEqual(handled(), ["on_message_received"], "in the foreground, everything goes to the app")
+        XCTAssertTrue(mock.recorder.records().isEmpty, "nothing goes through APNs")
+
+        frontDoor.androidDevices.update(phone.token, appInForeground: nil, online: false, nowMillis: frontDoor.nowMillis)
+        _ = await send(#""data": {"n": "now"}, "android": {"ttl": "0s"}"#)
+        XCTAssertEqual(handled(), ["dropped"], "ttl 0 is now or never")
+        for n in 1...3 { _ = await send(#""data": {"n": "\#(n)"}, "android": {"collapse_key": "score"}"#) }
+        _ = await send(#""data": {"n": "plain"}"#)
+        XCTAssertEqual(handled(), ["stored"])
+        XCTAssertEqual(frontDoor.androidDevices.snapshot(phone.token).stored.count, 4)
+        let back = frontDoor.androidDevices.update(phone.token, appInForeground: nil, online: true, nowMillis: frontDoor.nowMillis)
+        XCTAssertEqual(back.map { $0.data.value(forKey: "n") }, ["3", "plain"], "the latest of a collapse key, and the rest")
+        XCTAssertEqual(back.map(\.fromStorage), [true, true])
+        XCTAssertEqual(back.map(\.handledBy), [.onMessageReceived, .onMessageReceived])
+        XCTAssertEqual(frontDoor.androidDevices.snapshot(phone.token).stored, [])
+
+        frontDoor.androidDevices.update(phone.token, appInForeground: nil, online: false, nowMillis: frontDoor.nowMillis)
+        for n in 0...FCMAndroidHandling.maximumPendingMessages { _ = await send(#""data": {"n": "\#(n)"}"#) }
+        let flooded = frontDoor.androidDevices.update(phone.token, appInForeground: nil, online: true, nowMillis: frontDoor.nowMillis)
+        XCTAssertEqual(flooded.map(\.handledBy), [.onDeletedMessages], "past 100 stored, the app is told they were deleted")
     }
 }

@@ -21,27 +21,37 @@ public enum FCMAndroidHandling: Sendable, Hashable {
     /// The most collapse keys FCM keeps at once for one device.
     public static let maximumCollapseKeys = 4
 
+    /// The most messages FCM stores for one offline app instance: past this, none is delivered when the device comes
+    /// back and the app's `onDeletedMessages` is called instead (fcm-rules §6.3).
+    public static let maximumPendingMessages = 100
+
     /// The messages an offline device gets when it comes back (fcm-rules §6.2), given what was sent while it was
     /// away, oldest first, each with the time it was sent and the time it comes back (seconds): a message whose
     /// `ttl` ran out is dropped (a `ttl` of 0 means now or never, so it is always dropped for an offline device); of
     /// messages with the same `collapse_key` only the latest is kept; and at most ``maximumCollapseKeys`` collapse
     /// keys are kept, the oldest keys' messages dropped first. Messages without a collapse key are all kept.
     public static func delivered(_ pending: [(message: FCMMessage, sentAt: Int64)], reconnectAt: Int64) -> [FCMMessage] {
-        var kept: [(message: FCMMessage, sentAt: Int64)] = []
-        for item in pending {
+        deliveredIndices(pending, reconnectAt: reconnectAt).map { pending[$0].message }
+    }
+
+    /// ``delivered(_:reconnectAt:)`` as positions in `pending`, in delivery order, so a caller keeps what it stored
+    /// beside each message.
+    public static func deliveredIndices(_ pending: [(message: FCMMessage, sentAt: Int64)], reconnectAt: Int64) -> [Int] {
+        var kept: [Int] = []
+        for (index, item) in pending.enumerated() {
             let ttl = item.message.android?.ttlSeconds ?? FCMAndroidConfig.maximumTTLSeconds
             let (expiry, overflow) = item.sentAt.addingReportingOverflow(ttl)
             guard ttl > 0, overflow || expiry >= reconnectAt else { continue }
             if let key = item.message.android?.collapseKey {
-                kept.removeAll { $0.message.android?.collapseKey == key }
+                kept.removeAll { pending[$0].message.android?.collapseKey == key }
             }
-            kept.append(item)
+            kept.append(index)
         }
         var keys: [String] = []
-        for item in kept.reversed() {
-            if let key = item.message.android?.collapseKey, !keys.contains(key) { keys.append(key) }
+        for index in kept.reversed() {
+            if let key = pending[index].message.android?.collapseKey, !keys.contains(key) { keys.append(key) }
         }
         let allowed = Set(keys.prefix(maximumCollapseKeys))
-        return kept.filter { item in item.message.android?.collapseKey.map(allowed.contains) ?? true }.map(\.message)
+        return kept.filter { index in pending[index].message.android?.collapseKey.map(allowed.contains) ?? true }
     }
 }

@@ -37,7 +37,8 @@ import Support
 ///   shared store)
 /// - `GET /api/v1/notifications/{seq}/delivery?state=&authorization=&in_app_routing=` (``DeliverySimulator``)
 /// - `POST /api/v1/test-push` (with a ``TestPushSender``), `POST /api/v1/lint`
-/// - `/api/v1/fcm/…`: the FCM front door's projects, registrations and records (``FCMRoutes``)
+/// - `/api/v1/fcm/…`: the FCM front door's projects, registrations and records (``FCMRoutes``), and the virtual
+///   Android devices (``FCMAndroidDeviceRoutes``)
 /// - `GET /` and `GET /dashboard/{file}`: the web dashboard (unless ``ControlConfiguration/dashboard`` is false)
 public final class ControlServer: Service, Sendable {
     /// Where it listens and the optional bearer token.
@@ -194,6 +195,7 @@ public final class ControlServer: Service, Sendable {
             .register(on: router)
         TestPushRoute(sender: testPushSender).register(on: router)
         FCMRoutes(frontDoor: fcm).register(on: router)
+        FCMAndroidDeviceRoutes(frontDoor: fcm).register(on: router)
         if configuration.dashboard { DashboardRoutes().register(on: router) }
         return router
     }

@@ -10,7 +10,8 @@ import MockAPNsFCM
 /// - `POST /api/v1/fcm/registrations` `{"project", "platform", "bundle_id", "apns_token"?}` → `{"token", "fid",
 ///   "platform", "project", "bundle_id", "apns_token"?, "topics"}`; `GET /api/v1/fcm/registrations?project=` lists them;
 /// - `GET /api/v1/fcm/messages?project=&name=&token=&topic=&status=&limit=` → `{"messages": [record…]}`, oldest
-///   first; `GET /api/v1/fcm/messages/{id}` (the name's last part, or the record's `seq`); `DELETE` clears them.
+///   first; `GET /api/v1/fcm/messages/{id}` (the name's last part, or the record's `seq`); `DELETE` clears them and
+///   what the virtual Android devices received and stored.
 struct FCMRoutes {
     let frontDoor: FCMFrontDoor?
 
@@ -90,6 +91,8 @@ struct FCMRoutes {
         }
         group.delete("messages") { _, _ in
             let frontDoor = try self.required()
+            // The Android devices' receipts are those messages' deliveries: a test starting afresh wants neither.
+            frontDoor.androidDevices.removeAll()
             return JSONResponse.make(.object([.init("cleared", .integer(Int64(frontDoor.records.removeAll())))]))
         }
     }

@@ -140,10 +140,19 @@ extension FCMFrontDoor {
         return Self.named(name)
     }
 
-    /// Delivers to one device: an iOS one gets the APNs push FCM sends, through the mock; Android and web are recorded.
+    /// Delivers to one device: an iOS one gets the APNs push FCM sends, through the mock; an Android one is the
+    /// virtual Android device's (fcm-rules §6); a web one is recorded.
     private func deliver(_ message: FCMMessage, to registration: FCMRegistration, project: String, messageID: UInt64,
                          name: String, topic: String?, remote: String) async -> (FCMRecord.Delivery, FCMError?) {
         var delivery = FCMRecord.Delivery(token: registration.token, platform: registration.platform)
+        if registration.platform == .android {
+            switch androidDevices.deliver(message, name: name, to: registration.token, nowMillis: mock.clock.nowMillis()) {
+            case .received(let receipt): delivery.android = receipt.handledBy.rawValue
+            case .stored: delivery.android = "stored"
+            case .dropped: delivery.android = "dropped"
+            }
+            return (delivery, nil)
+        }
         guard registration.platform == .ios, let deviceToken = registration.apnsToken else { return (delivery, nil) }
         let push = APNsTranslation.translate(
             message, fid: registration.fid, senderID: FCMProjects.number(of: project), messageID: messageID, topic: topic,

@@ -19,6 +19,8 @@ public final class FCMFrontDoor: Service, Sendable {
     public let projects: FCMProjects
     /// The registration tokens issued, and their topics.
     public let registrations = FCMRegistrations()
+    /// The virtual Android devices behind Android registrations.
+    public let androidDevices = AndroidDevices()
     /// The access tokens issued.
     let accessTokens = FCMAccessTokens()
     /// Every FCM request, newest last.
@@ -56,6 +58,8 @@ public final class FCMFrontDoor: Service, Sendable {
 
     /// Seconds since 1970 on the mock's clock (which a test may move).
     var nowSeconds: Int64 { mock.clock.nowMillis() / 1000 }
+    /// Milliseconds since 1970 on the mock's clock.
+    public var nowMillis: Int64 { mock.clock.nowMillis() }
 
     /// A new `gcm.message_id`: the time in microseconds, one more than the last when two fall in one microsecond.
     func nextMessageID() -> UInt64 {

@@ -45,6 +45,9 @@ public struct FCMRecord: Sendable {
         public var apnsStatus: Int?
         /// iOS: APNs's reason, when it refused.
         public var apnsReason: String?
+        /// Android: what the virtual device did (`system_tray`, `on_message_received`), or `stored` while it is
+        /// offline, `dropped` for a `ttl` of 0 then (fcm-rules §6).
+        public var android: String?
     }
 
     /// The `apns-id`s of the APNs pushes it produced.
@@ -74,6 +77,7 @@ public struct FCMRecord: Sendable {
             if let id = delivery.apnsID { fields.append(.init("apns_id", .string(id))) }
             if let status = delivery.apnsStatus { fields.append(.init("apns_status", .integer(Int64(status)))) }
             if let reason = delivery.apnsReason { fields.append(.init("apns_reason", .string(reason))) }
+            if let android = delivery.android { fields.append(.init("android", .string(android))) }
             return .object(fields)
         })))
         return .object(members)

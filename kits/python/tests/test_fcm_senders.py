@@ -375,3 +375,43 @@ def test_async_firebase_gets_quota_exceeded_for_apns_429(fcm_mock, iphone):
     [record] = fcm_mock.expect_fcm(count=1, token=phone.token, status=429)
     assert record.error_code == "QUOTA_EXCEEDED"
     fcm_mock.expect(count=1, token=phone.apns_token, status=429)
+
+
+def test_an_android_device_handles_what_firebase_admin_sends_as_its_app_state_says(fcm_mock, firebase):
+    """An Android registration's virtual device (fcm-rules §6): the tray in the background, onMessageReceived in the
+    foreground; offline, ttl 0 is dropped, a collapse key keeps its latest, and coming back delivers the rest."""
+    phone = fcm_mock.register_fcm("android", "com.example.android")
+
+    def android(ttl=None, collapse_key=None, **data):
+        return firebase.AndroidConfig(ttl=ttl, collapse_key=collapse_key, data=data or None)
+
+    with fcm_mock.intercept():
+        tray = firebase.send(notification_message(phone.token, title="In the tray"))
+        fcm_mock.set_android_device(phone.token, app_state="foreground")
+        handler = firebase.send(notification_message(phone.token, title="In the app"))
+        fcm_mock.set_android_device(phone.token, online=False)
+        firebase.send(firebase.Message(token=phone.token, data={"n": "now"}, android=android(ttl=0)))
+        for n in ("1", "2", "3"):
+            firebase.send(firebase.Message(token=phone.token, android=android(collapse_key="score", n=n)))
+        plain = firebase.send(firebase.Message(token=phone.token, data={"n": "plain"}))
+    handled = [record.record["deliveries"][0]["android"] for record in fcm_mock.fcm_messages(token=phone.token)]
+    assert handled == ["system_tray", "on_message_received", "dropped", "stored", "stored", "stored", "stored"]
+    device = fcm_mock.android_device(phone.token)
+    assert [(r["name"], r["handled_by"], r.get("title")) for r in device["received"]] == [
+        (tray, "system_tray", "In the tray"), (handler, "on_message_received", "In the app")]
+    assert len(device["stored"]) == 4 and device["online"] is False
+    back = fcm_mock.set_android_device(phone.token, online=True)
+    assert [(r["data"].get("n"), r["from_storage"]) for r in back] == [("3", True), ("plain", True)]
+    assert back[-1]["name"] == plain and fcm_mock.android_device(phone.token)["stored"] == []
+    assert fcm_mock.notifications() == [], "nothing went through APNs"
+
+
+def test_an_ios_registration_has_no_android_device_and_says_where_its_device_is(fcm_mock, iphone):
+    from mockapns import MockAPNsError
+
+    phone = iphone()
+    with pytest.raises(MockAPNsError, match="/api/v1/devices/" + phone.apns_token):
+        fcm_mock.android_device(phone.token)
+    android = fcm_mock.register_fcm("android", "com.example.android")
+    with pytest.raises(MockAPNsError, match='"app_state" is "foreground" or "background"'):
+        fcm_mock.set_android_device(android.token, app_state="asleep")

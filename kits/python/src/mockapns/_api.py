@@ -209,6 +209,26 @@ class ControlAPI:
         answer = self._client().request("POST", "/api/v1/fcm/registrations", body=body)
         return FCMRegistration.from_json(answer, project, bundle_id)
 
+    def android_device(self, token: str) -> Dict[str, Any]:
+        """The virtual Android device behind the Android registration `token`: `{"app_state", "online", "received":
+        [{"name", "handled_by", "data_in_intent", "title", "body", "data", "received_at_ms", "from_storage"}…],
+        "stored": [name…]}` (`handled_by` is `system_tray`, `on_message_received` or `on_deleted_messages`)."""
+        return self._client().request("GET", "/api/v1/fcm/registrations/%s/device" % urllib.parse.quote(token, safe=""))
+
+    def set_android_device(self, token: str, *, app_state: Optional[str] = None, online: Optional[bool] = None
+                           ) -> List[Dict[str, Any]]:
+        """Puts the Android device of `token`'s app in the `foreground` or `background`, and takes it offline or back
+        online; returns what coming back delivered (FCM's stored messages, or one `on_deleted_messages`)."""
+        body: Dict[str, Any] = {}
+        if app_state is not None:
+            body["app_state"] = app_state
+        if online is not None:
+            body["online"] = online
+        if not body:
+            raise TypeError("set_android_device needs app_state=, online= or both")
+        answer = self._client().request("PUT", "/api/v1/fcm/registrations/%s/device" % urllib.parse.quote(token, safe=""), body=body)
+        return list(answer.get("delivered") or [])
+
     def fcm_messages(self, *, project: Optional[str] = None, name: Optional[str] = None, **filters: Any
                      ) -> List[FCMMessage]:
         """The recorded FCM requests (`messages:send`), oldest first, narrowed by `project`, `name` (the whole
@@ -248,7 +268,7 @@ class ControlAPI:
 
     @staticmethod
     def _device_path(token: str) -> str:
-        return "/api/v1/devices/" + urllib.parse.quote(token, safe="")
+        return "/api/v1/devices/" + urllib.parse.urllib.parse.quote(token, safe="")
 
 
 def _file_safe(text: str) -> str:
