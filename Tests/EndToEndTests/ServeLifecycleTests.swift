@@ -75,6 +75,22 @@ final class ServeLifecycleTests: PostgresTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/ready.json"))
     }
 
+    /// The FCM port is taken: the listeners that had bound (APNs, the control plane, Google's port) close again, the
+    /// sentence names the flag that moves the port, and no ready file is left.
+    func testTheFCMPortTakenStopsEveryListenerWithTheFlagThatMovesIt() async throws {
+        let taken = try LoopbackListener()
+        defer { taken.close() }
+        let run = try await InspectCLI.run(["serve", "--port", "0", "--control-port", "0", "--fcm", "--fcm-port", "\(taken.port)",
+                                            "--fcm-https-port", "0", "--ca-dir", directory + "/ca",
+                                            "--ready-file", directory + "/ready.json"],
+                                           timeout: .seconds(90), environment: ["XDG_DATA_HOME": directory + "/data"])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("mockapns: cannot start the FCM front door: 127.0.0.1:\(taken.port): the address is already in use — change --fcm-port (0 picks a free port)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("change --fcm-port (0 picks a free port)"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("listening on"), "nothing is announced before every listener is up: \(run.stderr)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/ready.json"))
+    }
+
     /// Waits until the database has no connection of a mock left (`application_name` is `mockapns …`): the process
     /// has exited, and the server notices a closed connection at once, a dropped one only later.
     private func assertNoMockConnections(_ cluster: PostgresCluster, database: String) async throws {

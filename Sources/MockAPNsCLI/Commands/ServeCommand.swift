@@ -209,8 +209,8 @@ struct ServeCommand: AsyncParsableCommand {
             for listener in fcm.listeners {
                 services.append(ServeListener(listener, name: listener.role.rawValue) { error in
                     (error as? FCMListenerError).map {
-                        ListenerStartFailure(listener: "\($0.role.rawValue) of the FCM front door",
-                                             reason: "\($0.host):\($0.port): \($0.reason)", remedy: $0.remedy)
+                        ListenerStartFailure(listener: $0.role.rawValue, reason: "\($0.host):\($0.port): \($0.reason)",
+                                             remedy: $0.remedy)
                     }
                 })
             }

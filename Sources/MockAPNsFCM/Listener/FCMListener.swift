@@ -18,9 +18,9 @@ public final class FCMListener: Service, Sendable {
     /// What a port stands for, for logs and the ready file.
     public enum Role: String, Sendable {
         /// The mock's own FCM port (`--fcm-port`).
-        case own = "the FCM port"
+        case own = "the FCM front door"
         /// The port behind Google's names (`--fcm-https-port`, 443).
-        case google = "Google's HTTPS port"
+        case google = "the FCM front door for Google's names"
     }
 
     /// What this port stands for.
@@ -81,11 +81,24 @@ public final class FCMListener: Service, Sendable {
         do {
             try await app.run()
         } catch {
-            let failure = FCMListenerError(role: role, host: host, port: requested, reason: "\(error)")
+            let failure = FCMListenerError(role: role, host: host, port: requested, reason: Self.reason(error))
             if listening.current == nil { listening.fail(failure) }
             throw failure
         }
         listening.fail(FCMListenerError(role: role, host: host, port: requested, reason: "it stopped before it was listening"))
+    }
+}
+
+extension FCMListener {
+    /// Why binding failed, in words: NIO's `IOError` spells its call and errno.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? IOError else { return "\(error)" }
+        switch error.errnoCode {
+        case EADDRINUSE: return "the address is already in use"
+        case EACCES: return "permission denied"
+        case EADDRNOTAVAIL: return "no interface has that address"
+        default: return "\(error)"
+        }
     }
 }
 
