@@ -169,6 +169,19 @@ final class ServeFCMTests: LeakCheckedTestCase {
         XCTAssertTrue(withoutFCM.stderr.contains("add --fcm"), withoutFCM.stderr)
     }
 
+    func testTheFCMCertificateCarriesTheTLSNamesSendersReachTheMockBy() async throws {
+        let served = try await start(["--tls-name", "mockapns.test"])
+        defer { served.stop() }
+        let ca = try XCTUnwrap(served.ready["fcm_ca_file"]?.stringValue)
+        let port = try XCTUnwrap(served.ready["fcm_url"]?.stringValue?.split(separator: ":").last.map(String.init))
+        // A network alias, as a container's: the name resolves to the mock and the certificate verifies for it.
+        let run = try PeerProcess.run("/usr/bin/curl", ["-sS", "--http2", "--max-time", "10", "--cacert", ca,
+                                                        "--resolve", "mockapns.test:\(port):127.0.0.1", "-o", "/dev/null",
+                                                        "-w", "%{http_code}", "https://mockapns.test:\(port)/nowhere"], timeout: 20)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "404")
+    }
+
     func testFCMFlagsWithoutFCMAndApplesAndGooglesNamesOnOnePortAreUsageErrors() async throws {
         let lone = try await InspectCLI.run(["serve", "--fcm-port", "0"])
         XCTAssertNotEqual(lone.status, 0)

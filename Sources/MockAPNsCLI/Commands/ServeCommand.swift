@@ -138,7 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let settings = configuration.fcm {
                 fcm = try FCMServeOptions.make(mock: mock, configuration: settings,
                                                authorityDirectory: try Self.fcmAuthorityDirectory(configuration, environment: env),
-                                               logger: logger)
+                                               extraNames: configuration.server.tlsNames, logger: logger)
             }
             plane = try control.make(mock: mock, server: server, sharedRecords: storeReader, fcm: fcm?.frontDoor)
         } catch {
@@ -185,7 +185,8 @@ struct ServeCommand: AsyncParsableCommand {
                 announcement.file.fcmServiceAccount = fcmReady.serviceAccount
                 announcement.file.fcmCAFile = URL(fileURLWithPath: parts.caFile).standardizedFileURL.path
                 let google = fcmReady.ports["443"].map { ", Google's names on \($0)" } ?? ""
-                announcement.lines.append("FCM front door on \(fcmReady.url)\(google) (fcm.googleapis.com, oauth2.googleapis.com, iid.googleapis.com; senders trust \(parts.caFile))")
+                let names = (FCMIdentity.googleNames + settled.server.tlsNames).joined(separator: ", ")
+                announcement.lines.append("FCM front door on \(fcmReady.url)\(google) (\(names); senders trust \(parts.caFile))")
                 if let account = fcmReady.serviceAccount {
                     announcement.lines.append("FCM service account for project \(settled.fcm?.defaultProject ?? ""): \(account)")
                 }

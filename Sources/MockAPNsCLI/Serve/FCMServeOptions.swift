@@ -60,10 +60,11 @@ struct FCMServeOptions: ParsableArguments {
     }
 
     /// The front door and its listeners (the mock's own port, then Google's), each presenting a certificate for
-    /// Google's names from the private CA in `authorityDirectory`.
-    static func make(mock: Mock, configuration: FCMConfiguration, authorityDirectory: String,
+    /// Google's names and `extraNames` (`--tls-name`: the names senders reach the mock by, such as a network alias)
+    /// from the private CA in `authorityDirectory`.
+    static func make(mock: Mock, configuration: FCMConfiguration, authorityDirectory: String, extraNames: [String],
                      logger: Logger) throws -> (frontDoor: FCMFrontDoor, listeners: [FCMListener], caFile: String) {
-        let identity = try ServerIdentity.issue(names: FCMIdentity.googleNames, authorityDirectory: authorityDirectory)
+        let identity = try ServerIdentity.issue(names: FCMIdentity.googleNames + extraNames, authorityDirectory: authorityDirectory)
         let ca = identity.certificateAuthorityPath ?? authorityDirectory + "/ca.pem"
         let tls = FCMIdentity(certificateChainPEM: identity.certificateChainPEM, privateKeyPEM: identity.privateKeyPEM,
                               certificateAuthorityPath: ca)
