@@ -25,7 +25,7 @@ final class ExpectationTests: LeakCheckedTestCase {
         let result = try tally(expectation)
         XCTAssertFalse(result.passed)
         XCTAssertEqual(result.matchedCount, 9)
-        XCTAssertEqual(result.report(source: InspectFixtures.recording, style: plain), try InspectFixtures.goldenStdout(
+        XCTAssertEqual(result.report(source: InspectFixtures.recording, marks: .init(plain)), try InspectFixtures.goldenStdout(
             ["expect", "--topic", "com.example.app", "--where", "aps.alert.title=Shipped", "--count", "7"]))
     }
 
@@ -35,7 +35,7 @@ final class ExpectationTests: LeakCheckedTestCase {
         let result = try tally(expectation)
         XCTAssertEqual(result.closest.map(\.record.seq), [17, 16, 15])
         XCTAssertEqual(result.closest.first?.misses, ["aps.alert.title=Shiped (found \"Shipped\")"])
-        XCTAssertEqual(result.report(source: InspectFixtures.recording, style: plain),
+        XCTAssertEqual(result.report(source: InspectFixtures.recording, marks: .init(plain)),
                        try InspectFixtures.goldenStdout(["expect", "--where", "aps.alert.title=Shiped"]))
         XCTAssertEqual(result.json().jsonText() + "\n",
                        try InspectFixtures.goldenStdout(["expect", "--where", "aps.alert.title=Shiped", "--json"]))
@@ -45,7 +45,7 @@ final class ExpectationTests: LeakCheckedTestCase {
         let result = try tally(Expectation(filter: RecordFilter(status: 503), conditions: [], quantity: .exactly(0)))
         XCTAssertFalse(result.passed)
         XCTAssertEqual(result.matchedSeqs, [8, 9, 10, 11])
-        XCTAssertEqual(result.report(source: InspectFixtures.recording, style: plain),
+        XCTAssertEqual(result.report(source: InspectFixtures.recording, marks: .init(plain)),
                        try InspectFixtures.goldenStdout(["expect", "--none", "--status", "503"]))
     }
 
@@ -61,7 +61,7 @@ final class ExpectationTests: LeakCheckedTestCase {
                                            quantity: .atLeast(1)))
         XCTAssertEqual(result.considered, 13)
         XCTAssertEqual(result.matchedSeqs, [5])
-        XCTAssertEqual(result.report(source: "rec.jsonl", style: plain),
+        XCTAssertEqual(result.report(source: "rec.jsonl", marks: .init(plain)),
                        "expect: ok — 1 matched (of 13 records in rec.jsonl); wanted at least 1 record with sync=orders.\n")
     }
 
@@ -75,7 +75,7 @@ final class ExpectationTests: LeakCheckedTestCase {
 
     func testAnEmptyRecordingSaysNoRecordsArrived() {
         let result = Expectation(filter: RecordFilter(token: "abcd"), conditions: [], quantity: .atLeast(1)).evaluate([])
-        XCTAssertEqual(result.report(source: "http://127.0.0.1:2198", style: plain), """
+        XCTAssertEqual(result.report(source: "http://127.0.0.1:2198", marks: .init(plain)), """
             expect: FAILED — wanted at least 1 record with token=abcd; 0 matched (of 0 records in http://127.0.0.1:2198).
             No records arrived at all.
 
@@ -85,9 +85,9 @@ final class ExpectationTests: LeakCheckedTestCase {
     func testAFailureIsRedAndAPassGreenOnATerminal() {
         let colour = TerminalStyle(enabled: true)
         let failed = Expectation(filter: RecordFilter(), conditions: [], quantity: .exactly(1)).evaluate([])
-        XCTAssertTrue(failed.report(source: "x", style: colour).hasPrefix("\u{1B}[31mexpect: FAILED\u{1B}[0m — wanted exactly 1 record with any record;"))
+        XCTAssertTrue(failed.report(source: "x", marks: .init(colour)).hasPrefix("\u{1B}[31mexpect: FAILED\u{1B}[0m — wanted exactly 1 record with any record;"))
         let passed = Expectation(filter: RecordFilter(), conditions: [], quantity: .exactly(1)).evaluate([makeRecord(seq: 1)])
-        XCTAssertTrue(passed.report(source: "x", style: colour).hasPrefix("\u{1B}[32mexpect: ok\u{1B}[0m — 1 matched (of 1 record in x)"))
+        XCTAssertTrue(passed.report(source: "x", marks: .init(colour)).hasPrefix("\u{1B}[32mexpect: ok\u{1B}[0m — 1 matched (of 1 record in x)"))
     }
 
     func testQuantityPhrasesAndAcceptance() {
@@ -118,11 +118,11 @@ final class ExpectationTests: LeakCheckedTestCase {
         XCTAssertNil(try PayloadCondition(parsing: "aps.sound=default").found(in: payload))
     }
 
-    func testAConditionWithoutPathOrEqualsIsAUsageError() {
+    func testAConditionWithoutPathOrEqualsSaysWhatItNeeds() {
         for text in ["aps.alert.title", "=Shipped"] {
             XCTAssertThrowsError(try PayloadCondition(parsing: text)) { error in
-                XCTAssertEqual((error as? InspectError)?.description,
-                               "--where needs PATH=VALUE, e.g. --where aps.alert.title=Shipped; got '\(text)'.")
+                XCTAssertEqual((error as? ExpectationError)?.description,
+                               "a payload condition is PATH=VALUE, e.g. aps.alert.title=Shipped; got '\(text)'")
             }
         }
     }

@@ -24,20 +24,20 @@ final class OutputFormatTests: LeakCheckedTestCase {
 
     func testRecordTextsForTablesAndReports() {
         XCTAssertEqual(RecordText.timestamp(1_795_563_847_127), "2026-11-24T23:44:07.127Z")
-        XCTAssertEqual(RecordText.clock(1_795_563_847_127), "23:44:07.127")
-        XCTAssertEqual(RecordText.verdict(makeRecord(seq: 1)), "200 OK")
-        XCTAssertEqual(RecordText.verdict(makeRecord(seq: 1, status: 410, reason: "Unregistered")), "410 Unregistered")
-        XCTAssertEqual(RecordText.verdict(makeRecord(seq: 1, status: 0)), "no response")
+        XCTAssertEqual(RecordedRequest.clockText(1_795_563_847_127), "23:44:07.127")
+        XCTAssertEqual(makeRecord(seq: 1).verdictText, "200 OK")
+        XCTAssertEqual(makeRecord(seq: 1, status: 410, reason: "Unregistered").verdictText, "410 Unregistered")
+        XCTAssertEqual(makeRecord(seq: 1, status: 0).verdictText, "no response")
         XCTAssertEqual(RecordText.shortToken("00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"), "00fc13ad…e8f0")
         XCTAssertEqual(RecordText.shortToken("0123456789abcdef"), "0123456789abcdef", "16 characters are shown whole")
         XCTAssertEqual(RecordText.shortToken(nil), "-")
-        XCTAssertEqual(RecordText.clip("abcdef", 4), "abc…")
-        XCTAssertEqual(RecordText.clip("abcd", 4), "abcd")
+        XCTAssertEqual(RecordedRequest.clip("abcdef", 4), "abc…")
+        XCTAssertEqual(RecordedRequest.clip("abcd", 4), "abcd")
     }
 
     func testSummaryNamesTheAlertOrWhatKindOfPushItIs() throws {
         func summary(_ json: String?) throws -> String {
-            try RecordText.summary(makeRecord(seq: 1, payload: json.map { try JSONValue.parse(Array($0.utf8)) }))
+            try makeRecord(seq: 1, payload: json.map { try JSONValue.parse(Array($0.utf8)) }).summaryText
         }
         XCTAssertEqual(try summary(#"{"aps":{"alert":{"title":"Shipped","body":"On its way"}}}"#), "Shipped — On its way")
         XCTAssertEqual(try summary(#"{"aps":{"alert":"Hello"}}"#), "Hello")

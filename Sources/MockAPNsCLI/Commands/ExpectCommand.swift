@@ -41,7 +41,11 @@ struct ExpectCommand: AsyncParsableCommand {
             if fcm.fcm { return try await expectFCM() }
             try fcm.refuseWithoutFCM()
             let expectation = Expectation(
-                filter: filters.filter, conditions: try conditions.map { text throws(InspectError) in try PayloadCondition(parsing: text) },
+                filter: filters.filter, conditions: try conditions.map { text throws(InspectError) in
+                    do { return try PayloadCondition(parsing: text) } catch {
+                        throw .usage("--where needs PATH=VALUE, e.g. --where aps.alert.title=Shipped; got '\(text)'.")
+                    }
+                },
                 quantity: try quantity()
             )
             let recordSource = try source.resolve()
@@ -56,7 +60,7 @@ struct ExpectCommand: AsyncParsableCommand {
             if output.json {
                 output.printJSON(result.json())
             } else {
-                StandardStreams.write(result.report(source: recordSource.label, style: output.style))
+                StandardStreams.write(result.report(source: recordSource.label, marks: .init(output.style)))
             }
             return result.passed
         }

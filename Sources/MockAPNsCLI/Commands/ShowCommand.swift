@@ -62,7 +62,7 @@ struct ShowCommand: AsyncParsableCommand {
         var out: [String] = []
         let millis = Double(record.durationMicros) / 1000
         out.append(style.bold("Notification #\(record.seq)") + "  \(RecordText.timestamp(record.receivedAtMillis))  (\(String(format: "%.3f", millis)) ms)")
-        out.append("  Verdict     " + style.status(record.response.status, RecordText.verdict(record)))
+        out.append("  Verdict     " + style.status(record.response.status, record.verdictText))
         if let id = record.response.apnsID { out.append("  apns-id     \(id)") }
         if let unique = record.response.apnsUniqueID { out.append("  unique-id   \(unique)") }
         if let timestamp = record.response.timestamp { out.append("  timestamp   \(timestamp) (\(RecordText.timestamp(timestamp)))") }
@@ -104,7 +104,7 @@ struct ShowCommand: AsyncParsableCommand {
         } else if record.body.isEmpty {
             out.append("  (empty)")
         } else {
-            out.append("  (not JSON) " + RecordText.clip(String(decoding: record.body, as: UTF8.self), 400))
+            out.append("  (not JSON) " + RecordedRequest.clip(String(decoding: record.body, as: UTF8.self), 400))
         }
 
         out.append("")

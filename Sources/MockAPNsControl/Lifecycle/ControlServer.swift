@@ -28,6 +28,8 @@ import Support
 /// - `GET /api/v1/notifications?token=&topic=&push_type=&status=&reason=&since=&limit=` → `{"notifications": [record…]}`
 /// - `GET /api/v1/notifications/{seq or apns-id}` → one record; `DELETE /api/v1/notifications` → `{"cleared": n}`
 /// - `GET /api/v1/stream` (same filters) → server-sent events, `data: <record>` per record, live
+/// - `GET /api/v1/expect` (same filters, `where=`, `count=`/`at_least=`/`none=true`) → `{"met", "matching", "closest",
+///   "message"}` (``ExpectRoute``)
 /// - `GET /api/v1/stats`; `GET|DELETE /api/v1/devices`, `PUT|DELETE /api/v1/devices/{token}`
 /// - `GET /api/v1/devices/{token}/screen?at=`, `GET …/timeline?until=`, `POST …/changes`: virtual devices over time
 /// - `GET /api/v1/delivery-log/{apns-unique-id}?until=`: one push's states in the Push Notifications Console's words
@@ -177,6 +179,7 @@ public final class ControlServer: Service, Sendable {
             }))
         }
         NotificationRoutes(reader: reader, streams: streams, webhooks: mock.configuration.webhooks).register(on: router)
+        ExpectRoute(reader: reader).register(on: router)
         StatsRoute(reader: reader, relay: mock.relayStatistics,
                    webhooks: mock.configuration.webhooks).register(on: router)
         DeviceRoutes(devices: mock.devices, shared: mock.configuration.sharedState, changes: mock.deviceChanges,

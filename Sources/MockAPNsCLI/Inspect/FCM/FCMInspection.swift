@@ -68,12 +68,12 @@ struct FCMInspection {
         let status = Int(record["status"]?.integerValue ?? 0)
         return [
             String(record["seq"]?.integerValue ?? 0),
-            RecordText.clock(record["received_at_ms"]?.integerValue ?? 0),
+            RecordedRequest.clockText(record["received_at_ms"]?.integerValue ?? 0),
             style.status(status, verdict(record)),
             record["project"]?.stringValue ?? "-",
             target(record),
             deliveries(record),
-            RecordText.clip(summary(record), 40),
+            RecordedRequest.clip(summary(record), 40),
         ]
     }
 
@@ -98,7 +98,7 @@ struct FCMInspection {
     static func target(_ record: JSONValue) -> String {
         for kind in ["token", "fid", "topic", "condition"] {
             if let value = record[kind]?.stringValue {
-                return kind + " " + (kind == "token" ? RecordText.shortToken(value) : RecordText.clip(value, 32))
+                return kind + " " + (kind == "token" ? RecordText.shortToken(value) : RecordedRequest.clip(value, 32))
             }
         }
         return "-"
@@ -125,7 +125,7 @@ struct FCMInspection {
             .joined(separator: " — ")
         if !text.isEmpty { return text }
         if message?["data"] != nil { return "(data)" }
-        return message == nil || message == .null ? "(no message)" : RecordText.clip(message!.jsonText(), 40)
+        return message == nil || message == .null ? "(no message)" : RecordedRequest.clip(message!.jsonText(), 40)
     }
 
     /// `show --fcm`'s page: the record, then each APNs push it became, with what the phone does with it.
@@ -167,8 +167,8 @@ struct FCMInspection {
         }
         for push in pushes {
             out.append("")
-            out.append(style.bold("APNs push #\(push.seq)") + "  \(RecordText.verdict(push))  apns-id \(push.response.apnsID ?? "-")")
-            out.append("  " + RecordText.summary(push))
+            out.append(style.bold("APNs push #\(push.seq)") + "  \(push.verdictText)  apns-id \(push.response.apnsID ?? "-")")
+            out.append("  " + push.summaryText)
             for result in ShowCommand.simulations(push) {
                 out.append("  \(result.state.rawValue): " + SimulationReport.summary(result.simulation.presentation)
                            + " — " + SimulationReport.chain(result.simulation.events))
@@ -256,6 +256,6 @@ struct FCMInspection {
     }
 
     private static func line(_ record: JSONValue) -> String {
-        "#\(record["seq"]?.integerValue ?? 0)  \(RecordText.clock(record["received_at_ms"]?.integerValue ?? 0))  \(verdict(record))  \(target(record))"
+        "#\(record["seq"]?.integerValue ?? 0)  \(RecordedRequest.clockText(record["received_at_ms"]?.integerValue ?? 0))  \(verdict(record))  \(target(record))"
     }
 }

@@ -1,4 +1,5 @@
 import APNsModel
+import MockAPNs
 
 /// `mockapns device` for a person: the screen as a phone would stack it, then the timeline, each entry with its rule
 /// and the Push Notifications Console's state for it.
@@ -48,7 +49,7 @@ enum DeviceScreenText {
             let outcome = text(entry["outcome"])
             let coloured = outcome == "delivered" ? style.green(outcome) : (outcome == "stored" ? outcome : style.yellow(outcome))
             let console = entry["console_state"]?.stringValue ?? "-"
-            table.append([RecordText.clock(entry["time"]?.integerValue ?? 0), coloured, text(entry["rule"]), console,
+            table.append([RecordedRequest.clockText(entry["time"]?.integerValue ?? 0), coloured, text(entry["rule"]), console,
                           text(entry["apns_id"])])
         }
         if !list.isEmpty { out += table.render(style: style) }

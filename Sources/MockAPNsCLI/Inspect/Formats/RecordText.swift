@@ -17,20 +17,6 @@ enum RecordText {
         return formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
     }
 
-    /// `12:00:00.123` (UTC), for table columns.
-    static func clock(_ millis: Int64) -> String {
-        let full = timestamp(millis)
-        guard let t = full.firstIndex(of: "T") else { return full }
-        return String(full[full.index(after: t)...].dropLast())
-    }
-
-    /// `200` or `400 BadDeviceToken`.
-    static func verdict(_ record: RecordedRequest) -> String {
-        if record.response.status == 0 { return "no response" }
-        if record.response.status == 200 { return "200 OK" }
-        return [String(record.response.status), record.response.reason].compactMap { $0 }.joined(separator: " ")
-    }
-
     /// The upstream's side of a relayed push (`serve --relay`): `410 Unregistered in 12.3 ms, apns-id …`, the error
     /// when it gave no answer, or why the push was not relayed.
     static func relayVerdict(_ relay: RelayVerdict, style: TerminalStyle) -> String {
@@ -50,24 +36,6 @@ enum RecordText {
         return token.count > 16 ? "\(token.prefix(8))…\(token.suffix(4))" : token
     }
 
-    /// The alert's title/body, or what kind of push it is when it has none.
-    static func summary(_ record: RecordedRequest) -> String {
-        guard let payload = record.payload else { return record.body.isEmpty ? "(empty body)" : "(not JSON)" }
-        let alert = payload.value(at: ["aps", "alert"])
-        let title = alert?["title"]?.stringValue
-        let body = alert?.stringValue ?? alert?["body"]?.stringValue
-        let text = [title, body].compactMap { $0 }.joined(separator: " — ")
-        if !text.isEmpty { return clip(text, 48) }
-        if payload.value(at: ["aps", "content-available"]) != nil { return "(content-available)" }
-        if let event = payload.value(at: ["aps", "event"])?.stringValue { return "(live activity: \(event))" }
-        return clip(payload.jsonText(), 48)
-    }
-
-    /// `text` cut to `limit` characters with an ellipsis.
-    static func clip(_ text: String, _ limit: Int) -> String {
-        text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
-    }
-
     /// The table row used by `list` and `tail`.
     static func row(_ record: RecordedRequest, style: TerminalStyle) -> [String] {
         var notes: [String] = []
@@ -78,12 +46,12 @@ enum RecordText {
         }
         return [
             String(record.seq),
-            clock(record.receivedAtMillis),
-            style.status(record.response.status, verdict(record)),
+            RecordedRequest.clockText(record.receivedAtMillis),
+            style.status(record.response.status, record.verdictText),
             header(record, "apns-push-type") ?? "-",
             header(record, "apns-topic") ?? "-",
             shortToken(record.deviceToken),
-            summary(record),
+            record.summaryText,
             style.yellow(notes.joined(separator: "; ")),
         ]
     }

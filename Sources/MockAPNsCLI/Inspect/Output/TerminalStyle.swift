@@ -1,3 +1,4 @@
+import MockAPNs
 /// ANSI styling that turns itself off when output is not a terminal (or `NO_COLOR` is set).
 struct TerminalStyle: Sendable {
     /// Whether escapes are emitted.
@@ -26,5 +27,12 @@ struct TerminalStyle: Sendable {
 
     private func wrap(_ text: String, _ code: String) -> String {
         enabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+extension ExpectationResult.Marks {
+    /// An expectation's verdict in `style`: green when it holds, red when not.
+    init(_ style: TerminalStyle) {
+        self.init(passed: { style.green($0) }, failed: { style.red($0) })
     }
 }

@@ -1,30 +1,30 @@
 import APNsModel
 
-/// One `--where PATH=VALUE` condition on the payload, e.g. `aps.alert.title=Shipped` or `aps.badge=3`.
+/// One `PATH=VALUE` condition (`mockapns expect --where`, `/api/v1/expect?where=`) on the payload, e.g. `aps.alert.title=Shipped` or `aps.badge=3`.
 ///
 /// PATH is dot-separated object keys (array elements by index: `aps.alert.loc-args.0`). VALUE matches
 /// a string exactly, a number numerically (`3` matches `3` and `3.0`), `true`/`false` a boolean and
 /// `null` a null; otherwise it is compared with the value's compact JSON text (for objects and arrays).
-struct PayloadCondition: CustomStringConvertible, Sendable {
+public struct PayloadCondition: CustomStringConvertible, Sendable {
     /// The path as written.
-    let path: String
+    public let path: String
     /// The expected value as written.
-    let expected: String
+    public let expected: String
 
     /// Parses `PATH=VALUE` (the first `=` splits).
-    init(parsing text: String) throws(InspectError) {
+    public init(parsing text: String) throws(ExpectationError) {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw .usage("--where needs PATH=VALUE, e.g. --where aps.alert.title=Shipped; got '\(text)'.")
+            throw ExpectationError("a payload condition is PATH=VALUE, e.g. aps.alert.title=Shipped; got '\(text)'")
         }
         path = String(text[..<equals])
         expected = String(text[text.index(after: equals)...])
     }
 
     /// `aps.alert.title = "Shipped"`.
-    var description: String { "\(path)=\(expected)" }
+    public var description: String { "\(path)=\(expected)" }
 
     /// The value at ``path`` in `payload`, if any.
-    func actual(in payload: JSONValue?) -> JSONValue? {
+    public func actual(in payload: JSONValue?) -> JSONValue? {
         var current = payload
         for key in path.split(separator: ".", omittingEmptySubsequences: false) {
             switch current {
@@ -39,7 +39,7 @@ struct PayloadCondition: CustomStringConvertible, Sendable {
     }
 
     /// Whether `payload` satisfies the condition.
-    func matches(_ payload: JSONValue?) -> Bool {
+    public func matches(_ payload: JSONValue?) -> Bool {
         guard let value = actual(in: payload) else { return false }
         switch value {
         case .string(let text): return text == expected
@@ -53,7 +53,17 @@ struct PayloadCondition: CustomStringConvertible, Sendable {
     }
 
     /// What the payload has at ``path``, for reports: its JSON, or nil when the path is absent.
-    func found(in payload: JSONValue?) -> String? {
+    public func found(in payload: JSONValue?) -> String? {
         actual(in: payload).map { $0.jsonText() }
     }
+}
+
+/// An expectation that cannot be checked as given (a condition not of the form PATH=VALUE, a bad quantity), in a
+/// sentence.
+public struct ExpectationError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public var description: String
+
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
 }

@@ -1,17 +1,17 @@
 import APNsModel
-import MockAPNs
 
-/// What `mockapns expect` checks: how many records match the filters and payload conditions.
-struct Expectation {
+/// What a test expects of the recording: how many records match the filters and payload conditions. `mockapns
+/// expect`, `GET /api/v1/expect` and the kits check it here, so they say the same thing in the same words.
+public struct Expectation: Sendable {
     /// How many matching records pass.
-    enum Quantity: Equatable {
+    public enum Quantity: Equatable, Sendable {
         /// N or more.
         case atLeast(Int)
         /// Exactly N (`--none` is exactly 0).
         case exactly(Int)
 
         /// Whether `count` satisfies it.
-        func accepts(_ count: Int) -> Bool {
+        public func accepts(_ count: Int) -> Bool {
             switch self {
             case .atLeast(let n): return count >= n
             case .exactly(let n): return count == n
@@ -19,7 +19,7 @@ struct Expectation {
         }
 
         /// `at least 1 record` / `exactly 2 records` / `no records`.
-        var phrase: String {
+        public var phrase: String {
             switch self {
             case .atLeast(let n): return "at least \(n) \(n == 1 ? "record" : "records")"
             case .exactly(0): return "no records"
@@ -29,34 +29,41 @@ struct Expectation {
     }
 
     /// One thing a record must satisfy, with a way to say what it had instead.
-    struct Criterion {
+    public struct Criterion: Sendable {
         /// `topic=com.example` or `aps.alert.title=Shipped`.
-        let label: String
+        public let label: String
         /// Whether the record meets it.
-        let test: (RecordedRequest) -> Bool
+        public let test: @Sendable (RecordedRequest) -> Bool
         /// What the record had, for a miss; nil when it had nothing there.
-        let found: (RecordedRequest) -> String?
+        public let found: @Sendable (RecordedRequest) -> String?
     }
 
     /// The record filters (`since` only narrows which records count; the rest are criteria).
-    let filter: RecordFilter
-    /// `--where` conditions.
-    let conditions: [PayloadCondition]
+    public let filter: RecordFilter
+    /// Payload conditions (`--where`, `where=`).
+    public let conditions: [PayloadCondition]
     /// The quantity asked for.
-    let quantity: Quantity
+    public let quantity: Quantity
+
+    /// An expectation of `quantity` records meeting `filter` and `conditions`.
+    public init(filter: RecordFilter, conditions: [PayloadCondition], quantity: Quantity) {
+        self.filter = filter
+        self.conditions = conditions
+        self.quantity = quantity
+    }
 
     /// Every criterion, filters first.
-    var criteria: [Criterion] {
+    public var criteria: [Criterion] {
         var list: [Criterion] = []
-        func quoted(_ value: String?) -> String? { value.map { "\"\($0)\"" } }
+        @Sendable func quoted(_ value: String?) -> String? { value.map { "\"\($0)\"" } }
         if let token = filter.token {
             list.append(Criterion(label: "token=\(token)", test: { $0.deviceToken == token }, found: { quoted($0.deviceToken) }))
         }
         if let topic = filter.topic {
-            list.append(Criterion(label: "topic=\(topic)", test: { RecordText.header($0, "apns-topic") == topic }, found: { quoted(RecordText.header($0, "apns-topic")) }))
+            list.append(Criterion(label: "topic=\(topic)", test: { $0.header("apns-topic") == topic }, found: { quoted($0.header("apns-topic")) }))
         }
         if let pushType = filter.pushType {
-            list.append(Criterion(label: "push-type=\(pushType)", test: { RecordText.header($0, "apns-push-type") == pushType }, found: { quoted(RecordText.header($0, "apns-push-type")) }))
+            list.append(Criterion(label: "push-type=\(pushType)", test: { $0.header("apns-push-type") == pushType }, found: { quoted($0.header("apns-push-type")) }))
         }
         if let status = filter.status {
             list.append(Criterion(label: "status=\(status)", test: { $0.response.status == status }, found: { String($0.response.status) }))
@@ -71,7 +78,7 @@ struct Expectation {
     }
 
     /// What the records show.
-    func evaluate(_ records: [RecordedRequest]) -> ExpectationResult {
+    public func evaluate(_ records: [RecordedRequest]) -> ExpectationResult {
         var tally = ExpectationTally(self)
         for record in records { tally.add(record) }
         return tally.result()
@@ -79,53 +86,70 @@ struct Expectation {
 }
 
 /// The outcome of an ``Expectation``.
-struct ExpectationResult {
+public struct ExpectationResult: Sendable {
     /// A record that met some but not all criteria.
-    struct NearMiss {
+    public struct NearMiss: Sendable {
         /// The record.
-        let record: RecordedRequest
+        public let record: RecordedRequest
         /// How many criteria it met.
-        let met: Int
+        public let met: Int
         /// The criteria it missed, each with what it had.
-        let misses: [String]
+        public let misses: [String]
     }
 
     /// What was checked.
-    let expectation: Expectation
+    public let expectation: Expectation
     /// Records looked at (after `--since`).
-    let considered: Int
+    public let considered: Int
     /// How many records met every criterion.
-    let matchedCount: Int
+    public let matchedCount: Int
     /// Their sequence numbers, in recording order.
-    let matchedSeqs: [UInt64]
+    public let matchedSeqs: [UInt64]
     /// The last few of them (``ExpectationTally/keptMatches``), for the report.
-    let lastMatched: [RecordedRequest]
+    public let lastMatched: [RecordedRequest]
     /// Whether the quantity was satisfied.
-    let passed: Bool
+    public let passed: Bool
     /// The records that came closest, best first.
-    let closest: [NearMiss]
+    public let closest: [NearMiss]
     /// How many criteria there were.
-    let criteriaCount: Int
+    public let criteriaCount: Int
 
     /// The criteria joined for messages.
-    var wanted: String {
+    public var wanted: String {
         let labels = expectation.criteria.map(\.label)
         return labels.isEmpty ? "any record" : labels.joined(separator: ", ")
     }
 
-    /// The report for people.
-    func report(source: String, style: TerminalStyle) -> String {
+    /// How a report marks its verdict: the CLI colours it on a terminal.
+    public struct Marks: Sendable {
+        /// Wraps `expect: ok`.
+        public var passed: @Sendable (String) -> String
+        /// Wraps `expect: FAILED`.
+        public var failed: @Sendable (String) -> String
+        /// Plain text.
+        public static let plain = Marks(passed: { $0 }, failed: { $0 })
+
+        /// Marks wrapping each verdict.
+        public init(passed: @escaping @Sendable (String) -> String, failed: @escaping @Sendable (String) -> String) {
+            self.passed = passed
+            self.failed = failed
+        }
+    }
+
+    /// The report for people: whether it holds, and if not the matching and closest records, `source` naming where
+    /// the records were read.
+    public func report(source: String, marks: Marks = .plain) -> String {
         var lines: [String] = []
         let count = "\(matchedCount) matched (of \(considered) \(considered == 1 ? "record" : "records") in \(source))"
         if passed {
-            lines.append("\(style.green("expect: ok")) — \(count); wanted \(expectation.quantity.phrase) with \(wanted).")
+            lines.append("\(marks.passed("expect: ok")) — \(count); wanted \(expectation.quantity.phrase) with \(wanted).")
             return lines.joined(separator: "\n") + "\n"
         }
-        lines.append("\(style.red("expect: FAILED")) — wanted \(expectation.quantity.phrase) with \(wanted); \(count).")
+        lines.append("\(marks.failed("expect: FAILED")) — wanted \(expectation.quantity.phrase) with \(wanted); \(count).")
         if matchedCount > 0 {
             lines.append("Matching records:")
             for record in lastMatched {
-                lines.append("  #\(record.seq)  \(RecordText.clock(record.receivedAtMillis))  \(RecordText.verdict(record))  \(RecordText.summary(record))")
+                lines.append("  #\(record.seq)  \(RecordedRequest.clockText(record.receivedAtMillis))  \(record.verdictText)  \(record.summaryText)")
             }
         }
         if matchedCount < minimumWanted {
@@ -134,7 +158,7 @@ struct ExpectationResult {
             } else {
                 lines.append("Closest records:")
                 for miss in closest {
-                    lines.append("  #\(miss.record.seq)  \(RecordText.clock(miss.record.receivedAtMillis))  \(RecordText.verdict(miss.record))  meets \(miss.met) of \(criteriaCount); missed: \(miss.misses.joined(separator: "; "))")
+                    lines.append("  #\(miss.record.seq)  \(RecordedRequest.clockText(miss.record.receivedAtMillis))  \(miss.record.verdictText)  meets \(miss.met) of \(criteriaCount); missed: \(miss.misses.joined(separator: "; "))")
                 }
             }
         }
@@ -147,8 +171,8 @@ struct ExpectationResult {
         }
     }
 
-    /// The result as JSON for `--json`.
-    func json() -> JSONValue {
+    /// The result as JSON (`--json`; `GET /api/v1/expect` adds the report as `message`).
+    public func json() -> JSONValue {
         .object([
             .init("passed", .bool(passed)),
             .init("expected", .string(expectation.quantity.phrase)),

@@ -1,16 +1,15 @@
-import MockAPNs
 
 /// Evaluates an ``Expectation`` one record at a time, keeping only what its report needs — counts, the matching
-/// sequence numbers, the last few matches and the closest few misses — so `mockapns expect --file` checks a
-/// recording of any size in constant memory (apart from the matching numbers it prints with `--json`).
-struct ExpectationTally {
+/// sequence numbers, the last few matches and the closest few misses — so a recording file or store is checked,
+/// whatever its size, in constant memory (apart from the matching sequence numbers).
+public struct ExpectationTally {
     /// Matching records kept for the report's "Matching records:" list.
-    static let keptMatches = 5
+    public static let keptMatches = 5
     /// Near misses kept for the report's "Closest records:" list.
-    static let keptMisses = 3
+    public static let keptMisses = 3
 
     /// What is checked.
-    let expectation: Expectation
+    public let expectation: Expectation
     private let criteria: [Expectation.Criterion]
     private let scope: RecordFilter
     private var considered = 0
@@ -21,7 +20,7 @@ struct ExpectationTally {
     private var closest: [(record: RecordedRequest, misses: [Expectation.Criterion])] = []
 
     /// An empty tally for `expectation`.
-    init(_ expectation: Expectation) {
+    public init(_ expectation: Expectation) {
         self.expectation = expectation
         criteria = expectation.criteria
         var scope = RecordFilter()
@@ -30,7 +29,7 @@ struct ExpectationTally {
     }
 
     /// Counts one record (records are given in recording order).
-    mutating func add(_ record: RecordedRequest) {
+    public mutating func add(_ record: RecordedRequest) {
         guard scope.matches(record) else { return }
         considered += 1
         let misses = criteria.filter { !$0.test(record) }
@@ -51,7 +50,7 @@ struct ExpectationTally {
     }
 
     /// The outcome so far.
-    func result() -> ExpectationResult {
+    public func result() -> ExpectationResult {
         let near = closest.map { entry in
             ExpectationResult.NearMiss(
                 record: entry.record,
