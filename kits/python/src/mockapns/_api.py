@@ -268,7 +268,7 @@ class ControlAPI:
 
     @staticmethod
     def _device_path(token: str) -> str:
-        return "/api/v1/devices/" + urllib.parse.urllib.parse.quote(token, safe="")
+        return "/api/v1/devices/" + urllib.parse.quote(token, safe="")
 
 
 def _file_safe(text: str) -> str:
