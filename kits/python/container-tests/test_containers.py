@@ -104,6 +104,28 @@ def test_mockapns_container_with_apple_hosts_intercepts_through_the_published_po
     assert gone(container_id)
 
 
+def test_mockapns_container_with_fcm_takes_an_unchanged_firebase_admin(image, monkeypatch, no_ca_variables):
+    """MockAPNs.container(fcm=True): the image's FCM port published, its private CA copied out, a service account
+    made for this machine, and intercept() leading Google's names there."""
+    from firebase_admin import messaging
+    from mockapns import MockAPNs
+
+    monkeypatch.setenv("MOCKAPNS_CONTAINER_ENGINE", "podman")
+    with MockAPNs.container(image=image, fcm=True) as mock:
+        assert mock.fcm_ports == {443: int(mock.fcm_url.rsplit(":", 1)[1])}
+        with open(mock.fcm_ca_file) as f:
+            assert f.read().startswith("-----BEGIN CERTIFICATE-----")
+        with open(mock.fcm_service_account) as f:
+            assert json.load(f)["project_id"] == FCM_PROJECT
+        phone = mock.register_fcm("ios", BUNDLE)
+        with firebase_app(mock.fcm_service_account):
+            with mock.intercept():
+                name = messaging.send(notification_message(phone.token, title="From MockAPNs.container"))
+        assert_fcm_delivered(mock, name, phone, title="From MockAPNs.container")
+        container_id = mock._backend.container_id
+    assert gone(container_id)
+
+
 def assert_fcm_delivered(apns, name, phone, *, title, body="Order 42"):
     """The message `name` was accepted once and became one APNs push to `phone`'s APNs token, with aps.alert and
     FCM's gcm.message_id. Returns the APNs record."""

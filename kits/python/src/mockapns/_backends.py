@@ -70,6 +70,8 @@ _UNKNOWN_FCM_OPTION = re.compile(r"unknown option '--(fcm|fcm-port|fcm-https-por
 
 #: Apple's ports besides 2197 that a container with apple_hosts publishes: 443 (pushes) and 2195/2196 (channels).
 APPLE_CONTAINER_PORTS = (443, 2195, 2196)
+#: The image's FCM port (`MOCKAPNS_FCM=1`).
+FCM_CONTAINER_PORT = 2199
 
 
 def _tail(text: str, lines: int = 20) -> str:
@@ -198,12 +200,16 @@ class ProcessBackend:
 class ContainerBackend:
     """The mockapns image under docker or podman: ports 2197 (APNs, TLS) and 2198 (control, needing
     MOCKAPNS_CONTROL_TOKEN) published on free loopback ports; the CA in use read from GET /api/v1/ca.pem. With
-    `apple_hosts`, MOCKAPNS_APPLE_HOSTS=1 and Apple's ports 443, 2195 and 2196 published too."""
+    `apple_hosts`, MOCKAPNS_APPLE_HOSTS=1 and Apple's ports 443, 2195 and 2196 published too. With `fcm`,
+    MOCKAPNS_FCM=1 and the FCM port 2199 published (it answers Google's three names too, so Google's 443 stays
+    inside the container, on a free port that cannot clash with Apple's); its CA, the container's private one, is
+    copied out from the path its ready file names."""
 
     def __init__(self, image: str, engine: Optional[str], control_token: str, workdir: Path, startup_timeout: float,
-                 apple_hosts: bool = False):
+                 apple_hosts: bool = False, fcm: bool = False):
         self.image = image
         self.apple_hosts = apple_hosts
+        self.fcm = fcm
         wanted = engine or os.environ.get("MOCKAPNS_CONTAINER_ENGINE")
         found = shutil.which(wanted) if wanted else shutil.which("docker") or shutil.which("podman")
         if not found:
@@ -237,6 +243,9 @@ class ContainerBackend:
             options += ["-e", "MOCKAPNS_APPLE_HOSTS=1", "-e", "MOCKAPNS_APPLE_HTTPS_PORT=443",
                         "-e", "MOCKAPNS_MANAGE_SANDBOX_PORT=2195", "-e", "MOCKAPNS_MANAGE_PRODUCTION_PORT=2196",
                         *[arg for port in APPLE_CONTAINER_PORTS for arg in ("-p", "127.0.0.1::%d" % port)]]
+        if self.fcm:
+            options += ["-e", "MOCKAPNS_FCM=1", "-e", "MOCKAPNS_FCM_PORT=%d" % FCM_CONTAINER_PORT,
+                        "-e", "MOCKAPNS_FCM_HTTPS_PORT=0", "-p", "127.0.0.1::%d" % FCM_CONTAINER_PORT]
         self.container_id = self._run("run", "-d", *options, self.image, env=env)
         apns_port, control_port = self._published(2197), self._published(2198)
         control_url = "http://127.0.0.1:%d" % control_port
@@ -246,7 +255,7 @@ class ContainerBackend:
             listeners.append((self._published(443), "api.push.apple.com"))
         deadline = time.monotonic() + self.startup_timeout
         ca_path = self.workdir / "ca.pem"
-        while not self._serves(control_url, listeners, ca_path):
+        while not self._serves(control_url, listeners, ca_path) or (self.fcm and not self._serves_fcm()):
             why = self.death()
             if why:
                 raise MockAPNsError(why)
@@ -256,6 +265,9 @@ class ContainerBackend:
                 where = " and ".join("127.0.0.1:%d (TLS as %s)" % listener for listener in listeners)
                 hint = (" An image whose mockapns predates --apple-hosts ignores MOCKAPNS_APPLE_HOSTS and never serves "
                         "Apple's names: rebuild it, or drop apple_hosts=True." if self.apple_hosts else "")
+                if self.fcm:
+                    hint += (" An image whose mockapns predates the FCM front door ignores MOCKAPNS_FCM and never "
+                             "serves %d: rebuild it (make image), or drop fcm=True." % FCM_CONTAINER_PORT)
                 raise MockAPNsError("The %s container did not answer on %s and %s within %g s.%s Its output:\n%s"
                                     % (self.image, where, control_url, self.startup_timeout, hint, _tail(logs)))
             time.sleep(0.2)
@@ -263,7 +275,35 @@ class ContainerBackend:
         if self.apple_hosts:
             ready["apple_ports"] = {"2197": apns_port,
                                     **{str(port): self._published(port) for port in APPLE_CONTAINER_PORTS}}
+        if self.fcm:
+            fcm_port = self._published(FCM_CONTAINER_PORT)
+            # No fcm_service_account: the container's path means nothing here; the mock makes one on request.
+            ready.update(fcm_url="https://127.0.0.1:%d" % fcm_port, fcm_ports={"443": fcm_port},
+                         fcm_ca_file=str(self.workdir / "fcm-ca.pem"))
         return ready
+
+    def _serves_fcm(self) -> bool:
+        """Whether the container's ready file names its FCM listener (written once every listener is up), its CA
+        is copied out, and a TLS handshake as fcm.googleapis.com verifies with it on the published port."""
+        ready_text = self._run("exec", self.container_id or "", "sh", "-c", 'cat "$MOCKAPNS_READY_FILE"', check=False)
+        try:
+            inside = json.loads(ready_text).get("fcm_ca_file") if ready_text else None
+        except ValueError:
+            return False
+        if not inside:
+            return False
+        ca = self._run("exec", self.container_id or "", "cat", inside, check=False)
+        if "BEGIN CERTIFICATE" not in ca:
+            return False
+        ca_path = self.workdir / "fcm-ca.pem"
+        ca_path.write_text(ca + "\n")
+        try:
+            context = ssl.create_default_context(cafile=str(ca_path))
+            with socket.create_connection(("127.0.0.1", self._published(FCM_CONTAINER_PORT)), timeout=2) as raw:
+                with context.wrap_socket(raw, server_hostname="fcm.googleapis.com"):
+                    return True
+        except (OSError, ssl.SSLError):
+            return False
 
     def exec(self, *command: str) -> str:
         """The output of `command` run in the container."""

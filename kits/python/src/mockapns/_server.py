@@ -70,14 +70,16 @@ class MockAPNs(ControlAPI):
 
     @classmethod
     def container(cls, image: str = "mockapns", *, engine: Optional[str] = None, control_token: Optional[str] = None,
-                  startup_timeout: float = 60.0, apple_hosts: bool = False) -> "MockAPNs":
+                  startup_timeout: float = 60.0, apple_hosts: bool = False, fcm: bool = False) -> "MockAPNs":
         """A MockAPNs that runs `image` with docker or podman (`engine`, else $MOCKAPNS_CONTAINER_ENGINE, else
         whichever is on PATH) instead of a local binary. The control plane gets a random token unless
         `control_token` is given; `http1_url` is None. `key_file` is the test key of the wheel (or
         $MOCKAPNS_CERTS_DIR), which the image trusts too; `token()` is minted in the container. `apple_hosts=True`
-        sets MOCKAPNS_APPLE_HOSTS=1 and publishes Apple's ports 443, 2195 and 2196 as well, for `intercept()`."""
+        sets MOCKAPNS_APPLE_HOSTS=1 and publishes Apple's ports 443, 2195 and 2196 as well, for `intercept()`;
+        `fcm=True` sets MOCKAPNS_FCM=1 and publishes the FCM port 2199, which answers Google's names in
+        `intercept()` (`fcm_service_account` is then a file the mock makes for this machine on first use)."""
         mock = cls(control_token=control_token or secrets.token_hex(16), startup_timeout=startup_timeout,
-                   apple_hosts=apple_hosts)
+                   apple_hosts=apple_hosts, fcm=fcm)
         mock._container = {"image": image, "engine": engine}
         return mock
 
@@ -92,7 +94,7 @@ class MockAPNs(ControlAPI):
             if self._container:
                 backend: Any = ContainerBackend(self._container["image"], self._container["engine"],
                                                 self._control_token or "", self._workdir,
-                                                self._startup_timeout, apple_hosts=self._apple_hosts)
+                                                self._startup_timeout, apple_hosts=self._apple_hosts, fcm=self._fcm)
             else:
                 backend = ProcessBackend(self._binary, self._args, self._control_token, self._workdir,
                                          self._startup_timeout, apple_hosts=self._apple_hosts, fcm=self._fcm)

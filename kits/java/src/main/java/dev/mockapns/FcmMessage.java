@@ -30,7 +30,7 @@ public final class FcmMessage {
         return seq instanceof Number ? ((Number) seq).longValue() : 0;
     }
 
-    /** {@code projects/P/messages/ID} as answered; null when the request was refused, or for a dry run. */
+    /** {@code projects/P/messages/ID} as answered ({@code …/fake_message_id} for a dry run); null when the request was refused. */
     public String name() {
         return string(record.get("name"));
     }
