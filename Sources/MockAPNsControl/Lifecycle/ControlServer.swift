@@ -182,12 +182,9 @@ public final class ControlServer: Service, Sendable {
         ExpectRoute(reader: reader).register(on: router)
         StatsRoute(reader: reader, relay: mock.relayStatistics,
                    webhooks: mock.configuration.webhooks).register(on: router)
-        DeviceRoutes(devices: mock.devices, shared: mock.configuration.sharedState, changes: mock.deviceChanges,
-                     clock: mock.clock).register(on: router)
-        DeviceScreenRoutes(reader: reader, changes: mock.deviceChanges, clock: mock.clock,
-                           shared: mock.configuration.sharedState)
-            .register(on: router)
-        FaultRoutes(faults: mock.faults, shared: mock.configuration.sharedState).register(on: router)
+        DeviceRoutes(mock: mock).register(on: router)
+        DeviceScreenRoutes(reader: reader, mock: mock).register(on: router)
+        FaultRoutes(mock: mock).register(on: router)
         MetricsRoute(metrics: metrics).register(on: router)
         HealthRoute().register(on: router)
         CertificateAuthorityRoute(pem: certificateAuthorityPEM).register(on: router)

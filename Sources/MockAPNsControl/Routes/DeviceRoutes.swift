@@ -10,18 +10,16 @@ import MockAPNs
 /// The same `PUT` also changes the virtual device (``DeviceUpdate``: online, app state, settings); those changes and
 /// the device's accepted pushes make the screen and timeline served by ``DeviceScreenRoutes``.
 ///
-/// With a shared store (`serve --store`) a state and the virtual device's changes are written there too, so every
-/// instance applies them (push-to-start tokens stay with the instance that was told).
+/// Changes go through the mock's own operations (``Mock/updateDevice(_:_:)``): with a shared store (`serve --store`)
+/// a state and the virtual device's changes are written there too, so every instance applies them (push-to-start
+/// tokens stay with the instance that was told).
 struct DeviceRoutes {
-    let devices: DeviceRegistry
-    var shared: (any SharedStateStore)?
-    let changes: DeviceChangeLog
-    let clock: MockClock
+    let mock: Mock
 
     func register(on router: Router<ControlRequestContext>) {
         let group = router.group("api/v1/devices")
         group.get { _, _ in
-            let all = devices.all()
+            let all = mock.devices.all()
             var members: [JSONValue.JSONMember] = []
             for token in all.keys.sorted() {
                 if let state = all[token] { members.append(.init(token, state.jsonValue())) }
@@ -29,13 +27,7 @@ struct DeviceRoutes {
             return JSONResponse.make(.object([.init("devices", .object(members))]))
         }
         group.delete { _, _ in
-            var count = devices.all().count
-            if let shared {
-                count = try await FaultRoutes.sharing(shared) { try await $0.removeAllDevices() }
-                _ = try await FaultRoutes.sharing(shared) { try await $0.removeDeviceChanges(nil) }
-            }
-            devices.removeAll()
-            changes.removeAll()
+            let count = try await FaultRoutes.answering { () async throws(MockOperationError) in try await mock.removeAllDevices() }
             return try JSONResponse.make(encoding: ControlBody.RemovedCount(removed: count))
         }
         group.put(":token") { request, context in
@@ -44,27 +36,11 @@ struct DeviceRoutes {
             let json = try await JSONResponse.body(of: request, what: Self.example)
             let update: DeviceUpdate
             do {
-                update = try DeviceUpdate(json: json, now: clock.nowMillis())
+                update = try DeviceUpdate(json: json, now: mock.clock.nowMillis())
             } catch {
                 throw ControlAPIError.badRequest("The body is not a device update: \(error). Send \(Self.example).")
             }
-            do {
-                if let state = update.state { try devices.set(token, state) }
-                for change in update.changes { try changes.append(change, token: token) }
-                if let tokens = update.pushToStartTokens { try changes.setPushToStartTokens(tokens, device: token) }
-            } catch let error as DeviceRegistryError {
-                switch error {
-                case .full, .topicsFull, .ratePushesFull: throw ControlAPIError(.conflict, error.description)
-                case .outOfBounds: throw ControlAPIError.badRequest(error.description)
-                }
-            }
-            if let shared, let state = update.state {
-                // Checked against this instance's limits first (above); the store then gives it to every instance.
-                try await FaultRoutes.sharing(shared) { try await $0.putDevice(token, state) }
-            }
-            if let shared, !update.changes.isEmpty {
-                try await FaultRoutes.sharing(shared) { try await $0.addDeviceChanges(token, update.changes) }
-            }
+            try await FaultRoutes.answering { () async throws(MockOperationError) in try await mock.updateDevice(token, update) }
             return try JSONResponse.make(encoding: Updated(
                 token: token, device: update.state?.jsonValue(),
                 changes: update.changes.isEmpty ? nil : update.changes.map(Self.json(change:)),
@@ -72,16 +48,9 @@ struct DeviceRoutes {
         }
         group.delete(":token") { _, context in
             let token = try context.parameters.require("token")
-            var sharedHadIt = false
-            if let shared {
-                sharedHadIt = try await FaultRoutes.sharing(shared) { try await $0.removeDevice(token) }
-                sharedHadIt = try await FaultRoutes.sharing(shared) { try await $0.removeDeviceChanges(token) } > 0 || sharedHadIt
-            }
-            let hadChanges = changes.remove(token: token)
-            guard devices.all()[token.lowercased()] != nil || sharedHadIt || hadChanges else {
+            guard try await FaultRoutes.answering({ () async throws(MockOperationError) in try await mock.removeDevice(token) }) else {
                 throw ControlAPIError.notFound("Device \(token) has no configured state; GET /api/v1/devices lists the ones that do.")
             }
-            devices.remove(token)
             return try JSONResponse.make(encoding: ControlBody.RemovedID(removed: token))
         }
     }

@@ -12,10 +12,10 @@ import MockAPNs
 /// - `POST /api/v1/devices/{token}/changes` with `{"change": "tap", "apns_id": …, "at"?: MS}` (any ``DeviceChange``)
 struct DeviceScreenRoutes {
     let reader: RecordReader
-    let changes: DeviceChangeLog
-    let clock: MockClock
-    /// With `serve --store`: where a change is written for every instance.
-    var shared: (any SharedStateStore)?
+    /// Whose changes and clock these are; a change goes through ``Mock/addDeviceChange(_:token:)``.
+    let mock: Mock
+    var changes: DeviceChangeLog { mock.deviceChanges }
+    var clock: MockClock { mock.clock }
 
     /// The most recent records of one device a timeline is computed from.
     static let recordLimit = 10_000
@@ -48,12 +48,7 @@ struct DeviceScreenRoutes {
             } catch {
                 throw ControlAPIError.badRequest("The body is not a device change: \(error). Send \(Self.example).")
             }
-            do {
-                try changes.append(event, token: token)
-            } catch {
-                throw ControlAPIError(.conflict, "\(error)")
-            }
-            if let shared { try await FaultRoutes.sharing(shared) { try await $0.addDeviceChanges(token, [event]) } }
+            try await FaultRoutes.answering { () async throws(MockOperationError) in try await mock.addDeviceChange(event, token: token) }
             return try JSONResponse.make(encoding: ChangeMade(token: token.lowercased(), change: DeviceRoutes.json(change: event)),
                                          status: .created)
         }
