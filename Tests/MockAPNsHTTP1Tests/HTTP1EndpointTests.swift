@@ -44,7 +44,7 @@ final class HTTP1EndpointTests: LeakCheckedTestCase {
             XCTAssertEqual(record.path, "/3/device/\(token)")
             XCTAssertEqual(record.deviceToken, token)
             XCTAssertEqual(record.streamID, 0)
-            XCTAssertGreaterThanOrEqual(record.connectionID, APNsHTTP1Configuration.defaultFirstConnectionID)
+            XCTAssertGreaterThanOrEqual(record.connectionID, Mock.firstMintedConnectionID, "an id the mock minted")
             XCTAssertEqual(record.header("apns-topic"), "com.example.app")
             XCTAssertEqual(record.payload?.value(at: ["aps", "alert"])?.stringValue, "hello")
             XCTAssertTrue(record.remote.hasPrefix("127.0.0.1:"), record.remote)

@@ -1,5 +1,6 @@
 import APNsCrypto
 import Foundation
+import Synchronization
 
 /// The mock APNs service with no transport: the pipeline that decides every request, and the state a test or the
 /// control plane reads and steers — the recording, the device registry and its change log, the fault plan, the
@@ -17,6 +18,18 @@ public final class Mock: Sendable {
     /// What happened to each virtual device besides its pushes (online, app state, settings…): with the recording,
     /// the events its screen is computed from (``DeviceChangeLog/timeline(token:records:)``).
     public let deviceChanges = DeviceChangeLog()
+    /// The next connection id ``newConnectionID()`` hands out.
+    private let nextConnectionID = Atomic<UInt64>(Mock.firstMintedConnectionID)
+
+    /// Where the ids the mock mints start: far above the HTTP/2 listener's own counter (1, 2, 3… per process), so
+    /// no two connections of one mock share an id in its records, whichever listener took them.
+    public static let firstMintedConnectionID: UInt64 = 1 << 40
+
+    /// A connection id of this mock's, for a listener that numbers no connections of its own (the HTTP/1.1
+    /// endpoint, the FCM front door's uplink): every listener of one mock draws from here, so none collide.
+    public func newConnectionID() -> UInt64 {
+        nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
 
     /// Every recorded request.
     public var recorder: Recorder { pipeline.recorder }

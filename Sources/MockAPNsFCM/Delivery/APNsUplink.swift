@@ -37,15 +37,13 @@ final class APNsUplink: Sendable {
         var tokenIssuedAt: Int64
     }
 
-    /// Connection ids of the front door's pipeline connections: apart from the HTTP/2 listener's counter and the
-    /// HTTP/1.1 endpoint's range from 2^40.
-    private static let firstConnectionID: UInt64 = 1 << 41
     private static let tokenLifetimeSeconds: Int64 = 50 * 60
 
     private let mock: Mock
     private let keys: [String: SigningKey]
     private let fallbackKey: SigningKey?
-    private let connections = Locked<(byProject: [String: Connection], next: UInt64)>(([:], APNsUplink.firstConnectionID))
+    /// Each project's connection, numbered by the mock (``Mock/newConnectionID()``).
+    private let connections = Locked<[String: Connection]>([:])
 
     /// Loads each project's key (`*` for every project without its own), else the bundled test key.
     init(mock: Mock, keys files: [String: APNsSigningKeyFile]) throws(FCMSetupError) {
@@ -104,20 +102,19 @@ final class APNsUplink: Sendable {
 
     /// The project's connection, with a provider token no older than ``tokenLifetimeSeconds``.
     private func connection(for project: String, key: SigningKey, now: Int64) -> Connection {
-        connections.withLock { state in
-            if var existing = state.byProject[project] {
+        connections.withLock { byProject in
+            if var existing = byProject[project] {
                 if now - existing.tokenIssuedAt >= Self.tokenLifetimeSeconds || now < existing.tokenIssuedAt {
                     existing.token = Self.token(key, now: now)
                     existing.tokenIssuedAt = now
-                    state.byProject[project] = existing
+                    byProject[project] = existing
                 }
                 return existing
             }
-            let id = state.next
-            state.next &+= 1
+            let id = mock.newConnectionID()
             let handle = mock.pipeline.connectionOpened(id: id, certificateDER: nil, transport: .http2)
             let made = Connection(id: id, handle: handle, token: Self.token(key, now: now), tokenIssuedAt: now)
-            state.byProject[project] = made
+            byProject[project] = made
             return made
         }
     }
@@ -129,9 +126,9 @@ final class APNsUplink: Sendable {
 
     /// Closes the front door's pipeline connections.
     func close() {
-        let ids = connections.withLock { state in
-            defer { state.byProject.removeAll() }
-            return state.byProject.values.map(\.id)
+        let ids = connections.withLock { byProject in
+            defer { byProject.removeAll() }
+            return byProject.values.map(\.id)
         }
         for id in ids { mock.pipeline.connectionClosed(id: id) }
     }

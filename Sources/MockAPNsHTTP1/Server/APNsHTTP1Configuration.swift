@@ -16,20 +16,14 @@ public struct APNsHTTP1Configuration: Sendable {
     /// The largest header list accepted, counted as HTTP/2 counts it (name + value + 32 per field, the request
     /// line's method and target included); larger ones are answered 431.
     public var maxHeaderListSize: Int
-    /// HTTP/1.1 connection ids start here, far from the HTTP/2 listener's, so the two never collide in records.
-    public var firstConnectionID: UInt64
-
-    /// The default first connection id, 2^40.
-    public static let defaultFirstConnectionID: UInt64 = 1 << 40
 
     /// A configuration with the HTTP/2 listener's limits.
     public init(host: String = "127.0.0.1", port: Int = 0, eventLoopThreads: Int? = 1, maxBodyBytes: Int = 64 * 1024,
-                maxHeaderListSize: Int = 8000, firstConnectionID: UInt64 = APNsHTTP1Configuration.defaultFirstConnectionID) {
+                maxHeaderListSize: Int = 8000) {
         self.host = host
         self.port = port
         self.eventLoopThreads = eventLoopThreads
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderListSize = maxHeaderListSize
-        self.firstConnectionID = firstConnectionID
     }
 }

@@ -12,8 +12,8 @@ import Support
 /// It exists for senders that cannot trust the mock's private CA — APNSwift's `.custom(url: "http://…", port:)`
 /// speaks plain HTTP/1.1 — and it is light (SwiftNIO only), so the test kit can offer it in-process. Every request,
 /// `POST /3/device/<token>` or any other path, goes through the same pipeline as the HTTP/2 listener: the same
-/// authentication, validation, faults and recording (stream id 0, connection ids from
-/// ``APNsHTTP1Configuration/firstConnectionID``).
+/// authentication, validation, faults and recording (stream id 0, connection ids the mock mints,
+/// ``Mock/newConnectionID()``).
 ///
 /// ```swift
 /// let http1 = APNsHTTP1Server(mock: mock, configuration: APNsHTTP1Configuration(port: 0))
@@ -26,7 +26,8 @@ public final class APNsHTTP1Server: Sendable {
     public let configuration: APNsHTTP1Configuration
     private let pipeline: Pipeline
     private let logger: Logger
-    private let nextConnectionID: Atomic<UInt64>
+    /// The mock, which numbers the endpoint's connections.
+    private let mock: Mock
     private let state = Locked<State>(.idle)
     /// The open connections, which `stop()` closes: on shared loops nothing else would.
     private let connections = HTTP1Connections()
@@ -46,10 +47,10 @@ public final class APNsHTTP1Server: Sendable {
     /// Makes the endpoint for `mock`; nothing listens until ``start()``.
     public init(mock: Mock, configuration: APNsHTTP1Configuration = APNsHTTP1Configuration(),
                 logger: Logger = Logger(label: "mockapns.http1")) {
+        self.mock = mock
         pipeline = mock.pipeline
         self.configuration = configuration
         self.logger = logger
-        nextConnectionID = Atomic(configuration.firstConnectionID)
         BlockingCheck.installLoopThreadCheck { MultiThreadedEventLoopGroup.currentEventLoop != nil }
     }
 
@@ -86,7 +87,7 @@ public final class APNsHTTP1Server: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { [self] channel in
-                let id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
+                let id = mock.newConnectionID()
                 guard connections.add(channel) else {
                     return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
                 }

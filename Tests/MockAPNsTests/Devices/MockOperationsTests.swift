@@ -55,3 +55,15 @@ final class MockOperationsTests: XCTestCase {
         XCTAssertTrue(mock.deviceChanges.events(token: token).isEmpty)
     }
 }
+
+/// Connection ids: every listener of one mock that numbers no connections itself draws from the mock, so two
+/// HTTP/1.1 endpoints (or one and the FCM front door's uplink) on one mock never share an id.
+final class MockConnectionIDTests: XCTestCase {
+    func testTheMockMintsDistinctIDsAboveTheHTTP2ListenersCounter() throws {
+        let mock = try Mock(configuration: MockConfiguration())
+        defer { mock.shutdown() }
+        let ids = (0..<1000).map { _ in mock.newConnectionID() }
+        XCTAssertEqual(Set(ids).count, ids.count)
+        XCTAssertTrue(ids.allSatisfy { $0 >= Mock.firstMintedConnectionID })
+    }
+}
