@@ -95,9 +95,9 @@ PARALLEL   = --parallel --num-workers $(or $(TEST_WORKERS),4)
 ## runs: no two paths, targets or build products differ only in case (scripts/check-case-collisions.py), and no
 ## Swift file has a Glibc import or glibc-only form that macOS would compile (scripts/check-glibc-imports.py).
 # The mock's suites that put a server on a socket (TestServer) or start a peer; the rest of MockAPNsTests is in memory.
-MOCK_SOCKET_SUITES := WireConformanceTests|H2loadWireTests|KalykeWireTests|BadInputTests|ConnectionRuleTests|CurlWireTests|PyapnsClientWireTests|AioapnsWireTests|PipelineTests|RefusedRequestRecordingTests|RecordFileFailureTests|LeakCheckTests
+MOCK_SOCKET_SUITES := WireConformanceTests|H2loadWireTests|KalykeWireTests|BadInputTests|ConnectionRuleTests|CurlWireTests|PyapnsClientWireTests|AioapnsWireTests|RefusedRequestRecordingTests|RecordFileFailureTests|LeakCheckTests
 # MockAPNsRelayTests: the configuration's checks are in memory; APNsClientRelayTests relays to a TestServer (integration).
-UNIT_SUITES := JSONTests|APNsModelTests|FCMModelTests|MockAPNsFCMTests\.FCMFrontDoorTests/|DeviceSimulationTests|APNsCryptoTests|MockAPNsCLITests|FuzzRegressionTests|MockAPNsTests\.(?!($(MOCK_SOCKET_SUITES))/)|HTTP2Tests\.(EmbeddedConnectionTests|EmbeddedTLSTests|HeaderBlockBuilderTests|StreamLimitGateTests|NIOChannelDriverTests|ClientLoopsTests)/|MockAPNsRelayTests\.RelayConfigurationTests/
+UNIT_SUITES := JSONTests|APNsModelTests|FCMModelTests|MockAPNsFCMTests\.FCMFrontDoorTests/|DeviceSimulationTests|APNsCryptoTests|MockAPNsCLITests|FuzzRegressionTests|MockAPNsTests\.(?!($(MOCK_SOCKET_SUITES))/)|HTTP2Tests\.(EmbeddedConnectionTests|EmbeddedTLSTests|HeaderBlockBuilderTests|StreamLimitGateTests|NIOChannelDriverTests|ClientLoopsTests)/|MockAPNsRelayTests\.RelayConfigurationTests/|MockAPNsHTTP1Tests\.HTTP1HandlerEmbeddedTests/
 test-unit: build-tests test-unit-only
 test-unit-only:
 	python3 scripts/check-case-collisions.py

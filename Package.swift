@@ -127,7 +127,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MockAPNsHTTP1Tests",
-            dependencies: ["MockAPNsHTTP1", "MockAPNs", "APNsModel", "TestSupport"],
+            dependencies: ["MockAPNsHTTP1", "MockAPNs", "APNsModel", "TestSupport",
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOEmbedded", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")],
             swiftSettings: strict
         ),
         // The FCM front door (`serve --fcm`): Google's names (FCM HTTP v1, the OAuth token exchange, IID topic
