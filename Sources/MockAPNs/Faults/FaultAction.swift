@@ -19,11 +19,9 @@ public enum FaultAction: Sendable, Equatable {
     /// token only, never an APNs request.
     case fcmError(status: String)
 
-    /// The FCM error statuses an `fcm_error` action may answer, with their HTTP statuses: the server-side errors a
+    /// The FCM error statuses an `fcm_error` action may answer (503, 500 and 429 over HTTP): the server-side errors a
     /// sender must retry or back off from (fcm-rules §4.2).
-    public static let fcmErrorStatuses: [(status: String, http: Int)] = [
-        ("UNAVAILABLE", 503), ("INTERNAL", 500), ("QUOTA_EXCEEDED", 429),
-    ]
+    public static let fcmErrorStatuses = ["UNAVAILABLE", "INTERNAL", "QUOTA_EXCEEDED"]
 
     /// The JSON form, e.g. `{"type":"status","status":503,"reason":"ServiceUnavailable"}`,
     /// `{"type":"delay","ms":250}`, `{"type":"stall"}`, `{"type":"reset","error_code":2}`,
@@ -75,9 +73,8 @@ public enum FaultAction: Sendable, Equatable {
         case "drop":
             self = .drop
         case "fcm_error":
-            let known = Self.fcmErrorStatuses.map(\.status)
-            guard let status = json["status"]?.stringValue, known.contains(status) else {
-                throw .invalidFault("action \"fcm_error\" needs \"status\": \(known.joined(separator: ", "))")
+            guard let status = json["status"]?.stringValue, Self.fcmErrorStatuses.contains(status) else {
+                throw .invalidFault("action \"fcm_error\" needs \"status\": \(Self.fcmErrorStatuses.joined(separator: ", "))")
             }
             self = .fcmError(status: status)
         default:

@@ -191,16 +191,14 @@ public final class AndroidDevices: Sendable {
     }
 
     private static func receipt(_ message: FCMMessage, name: String, foreground: Bool, at millis: Int64, fromStorage: Bool) -> Receipt {
-        let handling = FCMAndroidHandling.of(message, appInForeground: foreground)
-        let title = message.android?.notification?.title ?? message.notification?.title
-        let body = message.android?.notification?.body ?? message.notification?.body
-        switch handling {
-        case .systemTray(let dataInIntent):
-            return Receipt(name: name, handledBy: .systemTray, dataInIntent: dataInIntent, title: title, body: body,
-                           data: message.android?.data ?? message.data, receivedAtMillis: millis, fromStorage: fromStorage)
-        case .onMessageReceived:
-            return Receipt(name: name, handledBy: .onMessageReceived, dataInIntent: false, title: title, body: body,
-                           data: message.android?.data ?? message.data, receivedAtMillis: millis, fromStorage: fromStorage)
+        let handledBy: Receipt.Handler, dataInIntent: Bool
+        switch FCMAndroidHandling.of(message, appInForeground: foreground) {
+        case .systemTray(let withData): (handledBy, dataInIntent) = (.systemTray, withData)
+        case .onMessageReceived: (handledBy, dataInIntent) = (.onMessageReceived, false)
         }
+        return Receipt(name: name, handledBy: handledBy, dataInIntent: dataInIntent,
+                       title: message.android?.notification?.title ?? message.notification?.title,
+                       body: message.android?.notification?.body ?? message.notification?.body,
+                       data: message.android?.data ?? message.data, receivedAtMillis: millis, fromStorage: fromStorage)
     }
 }
