@@ -32,8 +32,8 @@ final class ClientConformanceTests: LeakCheckedTestCase {
             let key = ServerKey(environment: c.environment, environmentKeyReason: c.environmentKeyReason)
             if servers[key] == nil {
                 let started = try ClientTestServer.start {
-                    $0.pipeline.environment = key.environment
-                    $0.pipeline.environmentKeyReason = key.environmentKeyReason
+                    $0.mock.environment = key.environment
+                    $0.mock.environmentKeyReason = key.environmentKeyReason
                 }
                 addTeardownBlock { await started.stop() }
                 servers[key] = started

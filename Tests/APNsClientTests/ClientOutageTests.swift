@@ -72,7 +72,7 @@ final class ClientOutageTests: LeakCheckedTestCase {
         // Wait until the pool has failed twice (so the pushes are waiting on its back-off), then start the server.
         let failedTwice = try await Poll.until(every: .milliseconds(20)) { (client.outage?.attempts ?? 0) >= 2 }
         XCTAssertTrue(failedTwice, "the pool never failed twice")
-        let server = try ClientTestServer.start { $0.port = port }
+        let server = try ClientTestServer.start { $0.listener.port = port }
         addTeardownBlock { await server.stop() }
         let outcomes = await pushes.value
         XCTAssertEqual(outcomes.filter { if case .success = $0 { return true } else { return false } }.count, 20, "\(outcomes)")
@@ -95,7 +95,7 @@ final class ClientOutageTests: LeakCheckedTestCase {
             guard case let .unreachable(failure) = error else { return XCTFail("expected .unreachable, got \(error)") }
             XCTAssertEqual(failure.cause, "connection refused")
         }
-        let second = try ClientTestServer.start { $0.port = port }
+        let second = try ClientTestServer.start { $0.listener.port = port }
         addTeardownBlock { await second.stop() }
         // The back-off may hold the next attempt past one push's 1 s timeout (it has grown with the failed attempts),
         // so pushes may still fail fast with .unreachable until it fires; then they go through on the new server.

@@ -210,11 +210,11 @@ final class ServeAppleHostsTests: LeakCheckedTestCase {
 
     /// A program embedding the mock cannot get Apple's names signed by the bundled CA either.
     func testTheBundledCANeverSignsApplesNames() throws {
-        var configuration = TestMockConfiguration()
-        configuration.port = 0
-        configuration.credentialsDirectory = RepoPaths.certs
-        configuration.appleHosts = AppleHostsConfiguration()
-        XCTAssertThrowsError(try configuration.makeServer()) { error in
+        var configuration = MockDeployment()
+        configuration.listener.port = 0
+        configuration.mock.credentialsDirectory = RepoPaths.certs
+        configuration.listener.appleHosts = ListenerConfiguration.AppleHostPorts()
+        XCTAssertThrowsError(try TestServer.makeServer(configuration)) { error in
             XCTAssertEqual("\(error)", "invalid certificate: --apple-hosts never uses the bundled test CA (its private key is public): give --ca-dir DIR, a folder for a CA of this machine's own")
         }
     }

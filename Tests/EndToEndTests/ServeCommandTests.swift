@@ -51,10 +51,10 @@ final class ServeCommandTests: LeakCheckedTestCase {
         XCTAssertEqual(noConnections.status, 2)
         XCTAssertTrue(noConnections.stderr.contains("--max-connections must be at least 1"), noConnections.stderr)
 
-        var blocking = TestMockConfiguration()
-        blocking.port = 0
-        blocking.credentialsDirectory = Self.repo + "/certs"
-        let blocker = try blocking.makeServer()
+        var blocking = MockDeployment()
+        blocking.listener.port = 0
+        blocking.mock.credentialsDirectory = Self.repo + "/certs"
+        let blocker = try TestServer.makeServer(blocking)
         try blocker.start()
         addTeardownBlock {
             await blocker.shutdown()

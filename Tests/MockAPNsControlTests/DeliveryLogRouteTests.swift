@@ -47,7 +47,7 @@ final class DeliveryLogRouteTests: LeakCheckedTestCase {
     func testWithoutUntilTheLogRunsToNowOnTheMocksClockAndNamesOnlyThatPush() async throws {
         let harness = try await ControlTestHarness.start()
         addTeardownBlock { await harness.stop() }
-        harness.mock.pipeline.configuration.clock.freeze(atMillis: t0 + 10_000)
+        harness.mock.clock.freeze(atMillis: t0 + 10_000)
         harness.mock.recorder.append(.sample(receivedAtMillis: t0, token: token, apnsID: apnsID, apnsUniqueID: uniqueID))
         harness.mock.recorder.append(.sample(receivedAtMillis: t0 + 1_000, token: token, apnsID: "0f1e2d3c-0000-4000-8000-000000000002",
                                              apnsUniqueID: "c0ffee00-0000-4000-8000-000000000002"))

@@ -18,7 +18,7 @@ final class DeviceScenarioWireTests: LeakCheckedTestCase {
         let control = ControlServer(mock: mock.mock, configuration: ControlConfiguration(host: "127.0.0.1", port: 0))
         addTeardownBlock { await control.stop() }
         let client = HTTPTestClient(base: "http://127.0.0.1:\(try await control.start())")
-        let clock = mock.mock.pipeline.configuration.clock
+        let clock = mock.mock.clock
         var checked = 0
         do {
             for scenario in scenarios {

@@ -16,10 +16,10 @@ final class HTTP1ConnectionTests: LeakCheckedTestCase {
     private func withEndpoint(churnLimit: Int? = nil,
                               _ body: (Mock, Int) async throws -> Void) async throws {
         let mock = try TestMock.anySignature { configuration in
-            if let churnLimit { configuration.pipeline.newConnectionsPerSecondLimit = churnLimit }
+            if let churnLimit { configuration.newConnectionsPerSecondLimit = churnLimit }
         }
         addTeardownBlock { mock.shutdown() }
-        let endpoint = APNsHTTP1Server(mock: mock)
+        let endpoint = try APNsHTTP1Listener(mock: mock)
         let port = try await endpoint.start()
         do {
             try await body(mock, port)
@@ -141,10 +141,12 @@ final class HTTP1ConnectionTests: LeakCheckedTestCase {
     /// `stop()` closes what is still open, an idle keep-alive connection and one in the middle of a request, on loops
     /// of the endpoint's own (stopping them closes their connections) and on SwiftNIO's shared loops (which go on).
     func testStopClosesOpenConnectionsOnOwnAndSharedLoops() async throws {
-        for threads in [1, nil] as [Int?] {
+        for loops in [.own(1), .shared] as [ListenerConfiguration.Loops] {
             let mock = try TestMock.anySignature()
             addTeardownBlock { mock.shutdown() }
-            let endpoint = APNsHTTP1Server(mock: mock, configuration: APNsHTTP1Configuration(eventLoopThreads: threads))
+            var configuration = ListenerConfiguration.plainHTTP1
+            configuration.loops = loops
+            let endpoint = try APNsHTTP1Listener(mock: mock, configuration: configuration)
             let port = try await endpoint.start()
             let idle = try RawHTTP1Connection(port: port)
             let stalled = try RawHTTP1Connection(port: port)
@@ -154,8 +156,48 @@ final class HTTP1ConnectionTests: LeakCheckedTestCase {
             }
             try stalled.send("POST /3/device/\(device) HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 100\r\n\r\n{\"aps\"")
             await endpoint.stop()
-            XCTAssertTrue(try idle.isClosedByServer(), "threads: \(threads.map(String.init) ?? "shared")")
-            XCTAssertTrue(try stalled.isClosedByServer(), "threads: \(threads.map(String.init) ?? "shared")")
+            XCTAssertTrue(try idle.isClosedByServer(), "loops: \(loops)")
+            XCTAssertTrue(try stalled.isClosedByServer(), "loops: \(loops)")
+        }
+    }
+
+    /// The listener's connection limit and idle timeout hold on HTTP/1.1 as on HTTP/2: a connection past the limit is
+    /// closed as it arrives, and one left idle is closed once the timeout passes.
+    func testTheConnectionLimitAndTheIdleTimeoutHold() async throws {
+        let mock = try TestMock.anySignature()
+        addTeardownBlock { mock.shutdown() }
+        var configuration = ListenerConfiguration.plainHTTP1
+        configuration.maxConnections = 1
+        configuration.idleTimeout = .milliseconds(300)
+        let endpoint = try APNsHTTP1Listener(mock: mock, configuration: configuration)
+        let port = try await endpoint.start()
+        let first = try RawHTTP1Connection(port: port)
+        try first.send(try push("5E8F1A2B-0000-4000-8000-000000000001"))
+        XCTAssertEqual(try first.readAnswer()?.status, 200)
+        let second = try RawHTTP1Connection(port: port)
+        XCTAssertTrue(try second.isClosedByServer(), "a connection past maxConnections is closed")
+        let started = ContinuousClock.now
+        XCTAssertTrue(try first.isClosedByServer(), "an idle connection is closed")
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(100), "not before the timeout")
+        // Its slot is free again.
+        let third = try RawHTTP1Connection(port: port)
+        try third.send(try push("5E8F1A2B-0000-4000-8000-000000000002"))
+        XCTAssertEqual(try third.readAnswer()?.status, 200)
+        await endpoint.stop()
+    }
+
+    /// TLS and Apple's names are the HTTP/2 listener's; the HTTP/1.1 listener refuses them with a sentence.
+    func testTLSAndAppleHostsAreRefused() throws {
+        let mock = try TestMock.anySignature()
+        addTeardownBlock { mock.shutdown() }
+        XCTAssertThrowsError(try APNsHTTP1Listener(mock: mock, configuration: ListenerConfiguration())) { error in
+            XCTAssertEqual("\(error)", "The HTTP/1.1 APNs endpoint serves plain HTTP only, so it takes no TLS identity: set `tls` "
+                + "and `appleHosts` to nil (ListenerConfiguration.plainHTTP1), and serve TLS with the HTTP/2 listener.")
+        }
+        var apple = ListenerConfiguration.plainHTTP1
+        apple.appleHosts = ListenerConfiguration.AppleHostPorts()
+        XCTAssertThrowsError(try APNsHTTP1Listener(mock: mock, configuration: apple)) { error in
+            XCTAssertTrue("\(error)".contains("takes no Apple host names"), "\(error)")
         }
     }
 
@@ -163,14 +205,14 @@ final class HTTP1ConnectionTests: LeakCheckedTestCase {
     func testConcurrentStartsAreRefusedButTheOneThatWonKeepsServing() async throws {
         let mock = try TestMock.anySignature()
         addTeardownBlock { mock.shutdown() }
-        let endpoint = APNsHTTP1Server(mock: mock, configuration: APNsHTTP1Configuration(eventLoopThreads: nil))
+        let endpoint = try APNsHTTP1Listener(mock: mock, configuration: .plainHTTP1)
         let starts = (0..<8).map { _ in Task { try await endpoint.start() } }
         var ports: [Int] = []
         for start in starts {
             switch await start.result {
             case .success(let port): ports.append(port)
             case .failure(let error):
-                guard case .notStartable = error as? APNsHTTP1ServerError else { return XCTFail("\(error)") }
+                guard case .notStartable = error as? APNsHTTP1ListenerError else { return XCTFail("\(error)") }
             }
         }
         XCTAssertEqual(ports.count, 1)
@@ -184,7 +226,7 @@ final class HTTP1ConnectionTests: LeakCheckedTestCase {
     func testTheHTTP1APNsEndpointRefusesForeignOriginsWithoutRecordingThem() async throws {
         let mock = try TestMock.anySignature()
         addTeardownBlock { mock.shutdown() }
-        let endpoint = APNsHTTP1Server(mock: mock)
+        let endpoint = try APNsHTTP1Listener(mock: mock)
         addTeardownBlock { await endpoint.stop() }
         let port = try await endpoint.start()
         let url = "http://127.0.0.1:\(port)/3/device/\(String(repeating: "ab", count: 32))"

@@ -17,7 +17,7 @@ final class HTTP1CurlTests: LeakCheckedTestCase {
         configuration.trustAnySignature = true
         let mock = try Mock(configuration: configuration)
         addTeardownBlock { mock.shutdown() }
-        let endpoint = APNsHTTP1Server(mock: mock)
+        let endpoint = try APNsHTTP1Listener(mock: mock)
         addTeardownBlock { await endpoint.stop() }
         let port = try await endpoint.start()
         let jwt = TokenFixture.bearer()

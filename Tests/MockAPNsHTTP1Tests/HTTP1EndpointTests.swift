@@ -10,7 +10,7 @@ final class HTTP1EndpointTests: LeakCheckedTestCase {
                               _ body: (Mock, HTTPTestClient) async throws -> Void) async throws {
         let mock = try TestMock.anySignature(configure)
         addTeardownBlock { mock.shutdown() }
-        let endpoint = APNsHTTP1Server(mock: mock)
+        let endpoint = try APNsHTTP1Listener(mock: mock)
         let port = try await endpoint.start()
         do {
             try await body(mock, HTTPTestClient(base: "http://127.0.0.1:\(port)"))

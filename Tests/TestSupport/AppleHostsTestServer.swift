@@ -25,7 +25,7 @@ public struct AppleHostsTestServer: Sendable {
     }
 
     /// Starts a mock on a fresh loopback address; `configure` adjusts the defaults.
-    public static func start(directory: String, _ configure: (inout TestMockConfiguration) -> Void = { _ in }) throws -> AppleHostsTestServer {
+    public static func start(directory: String, _ configure: (inout MockDeployment) -> Void = { _ in }) throws -> AppleHostsTestServer {
         guard getuid() == 0 else {
             throw Unavailable(description: "routing Apple's names to the mock needs root (port 443 and `unshare -m` with a hosts file): run the suite as root, as make test and CI do")
         }
@@ -35,10 +35,10 @@ public struct AppleHostsTestServer: Sendable {
             let address = "127.\(Int.random(in: 1...254)).\(Int.random(in: 1...254)).\(Int.random(in: 2...254))"
             do {
                 let test = try TestServer.start {
-                    $0.host = address
-                    $0.port = 2197
-                    $0.appleHosts = AppleHostsConfiguration()
-                    $0.certificateAuthorityDirectory = authority
+                    $0.listener.host = address
+                    $0.listener.port = 2197
+                    $0.listener.appleHosts = ListenerConfiguration.AppleHostPorts()
+                    $0.listener.tls?.certificateAuthorityDirectory = authority
                     configure(&$0)
                 }
                 return AppleHostsTestServer(test: test, address: address, caPath: authority + "/ca.pem", directory: directory)
@@ -67,7 +67,7 @@ public struct AppleHostsTestServer: Sendable {
     /// The mock.
     public var mock: Mock { test.mock }
     /// Its running HTTP/2 listener.
-    public var server: MockAPNsServer { test.server }
+    public var server: APNsHTTP2Listener { test.server }
 
     /// Shuts the mock down.
     public func stop() async { await test.stop() }

@@ -6,18 +6,19 @@ import MockAPNsHTTP2
 /// A mock started in-process on a free port with the bundled test credentials.
 public struct TestServer: Sendable {
     /// The running mock.
-    public let server: MockAPNsServer
+    public let server: APNsHTTP2Listener
 
     /// A 64-digit device token.
     public static let token64 = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
 
-    /// Starts a mock on a free port with the bundled credentials; `configure` adjusts the defaults.
-    public static func start(_ configure: (inout TestMockConfiguration) -> Void = { _ in }) throws -> TestServer {
-        var configuration = TestMockConfiguration()
-        configuration.port = 0
-        configuration.credentialsDirectory = RepoPaths.certs
+    /// Starts a mock on a free port with the bundled credentials; `configure` adjusts the defaults (its `mock` and
+    /// its `listener`; the tests' server runs no HTTP/1.1 listener or control plane of its own).
+    public static func start(_ configure: (inout MockDeployment) -> Void = { _ in }) throws -> TestServer {
+        var configuration = MockDeployment()
+        configuration.listener.port = 0
+        configuration.mock.credentialsDirectory = RepoPaths.certs
         configure(&configuration)
-        let server = try configuration.makeServer()
+        let server = try makeServer(configuration)
         do {
             try server.start()
         } catch {
@@ -25,6 +26,17 @@ public struct TestServer: Sendable {
             throw error
         }
         return TestServer(server: server)
+    }
+
+    /// The mock and its HTTP/2 listener of `deployment` (not started).
+    public static func makeServer(_ deployment: MockDeployment) throws -> APNsHTTP2Listener {
+        let mock = try Mock(configuration: deployment.mock)
+        do {
+            return try APNsHTTP2Listener(mock: mock, configuration: deployment.listener)
+        } catch {
+            mock.shutdown()
+            throw error
+        }
     }
 
     /// The bound port.

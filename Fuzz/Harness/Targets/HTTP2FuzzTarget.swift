@@ -3,24 +3,24 @@ import Logging
 import MockAPNs
 import MockAPNsHTTP2
 
-/// The HTTP/2 input path: the bytes are what a client sends on one h2c connection to a real `MockAPNsServer`
+/// The HTTP/2 input path: the bytes are what a client sends on one h2c connection to a real `APNsHTTP2Listener`
 /// (connection core, nghttp2 session, pipeline, in-memory recorder), driven in memory: each input gets its own
 /// ``EmbeddedHTTP2Connection`` — no socket, no thread, nothing left running between inputs. The bytes are written,
 /// the client's side is closed, and everything the server does in answer has happened when `run` returns. An input
 /// whose first byte is even is prefixed with the HTTP/2 client preface, so mutations mostly exercise frames.
 public enum HTTP2FuzzTarget {
     /// The mock, built once (never started: no port is bound).
-    static let server: MockAPNsServer = {
+    static let server: APNsHTTP2Listener = {
         var configuration = MockConfiguration()
         configuration.memoryLimit = 256
         configuration.credentialsDirectory = FuzzCredentials.credentials.directory
         configuration.logger.logLevel = .critical
-        var listener = MockServerConfiguration()
+        var listener = ListenerConfiguration()
         listener.port = 0
-        listener.tls = false
-        listener.loopCount = 1
+        listener.tls = nil
+        listener.loops = .own(1)
         do {
-            return try MockAPNsServer(mock: Mock(configuration: configuration), configuration: listener)
+            return try APNsHTTP2Listener(mock: Mock(configuration: configuration), configuration: listener)
         } catch {
             fatalError("fuzz setup: \(error)")
         }

@@ -32,7 +32,7 @@ extension APNsMock {
     public func change(_ token: String, _ change: DeviceChange) {
         let event = DeviceEvent.change(change, at: mock.clock.nowMillis())
         do {
-            try mock.deviceChanges.append(event, token: token)
+            try mock.addDeviceChangeHere(event, token: token)
         } catch {
             // Only a test that changes more than DeviceChangeLog.maxDevices devices gets here: say so loudly.
             preconditionFailure("APNsMock.change: \(error)")

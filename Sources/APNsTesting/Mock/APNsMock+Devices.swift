@@ -44,12 +44,12 @@ extension APNsMock {
     /// Every token with a state, keyed by lowercase token.
     public var devices: [String: DeviceState] { mock.devices.all() }
 
-    /// Sets `token`'s state in the device registry. The registry's bounds (100,000 devices, 100 topics, rate limits
-    /// up to 10,000 pushes a day) are far past what a test sets up; crossing them is a mistake in the test, reported
-    /// as one.
+    /// Sets `token`'s state, as `PUT /api/v1/devices/{token}` does (the in-process mock has no shared store). The
+    /// registry's bounds (100,000 devices, 100 topics, rate limits up to 10,000 pushes a day) are far past what a
+    /// test sets up; crossing them is a mistake in the test, reported as one.
     private func setState(_ token: String, _ state: DeviceState) {
         do {
-            try mock.devices.set(token, state)
+            try mock.updateDeviceHere(token, DeviceUpdate(state: state))
         } catch {
             preconditionFailure("APNsMock: \(error)")
         }

@@ -42,10 +42,15 @@ extension APNsMock {
         addFault(FaultRule(name: "goaway \(reason)", token: token, count: count, action: .goAway(reason: reason, errorCode: 0)))
     }
 
-    /// Adds any fault rule; returns its id.
+    /// Adds any fault rule; returns its id. As `POST /api/v1/faults` does (the in-process mock has no shared store);
+    /// a plan already holding `FaultPlan.limitRules` rules is a mistake in the test, reported as one.
     @discardableResult
     public func addFault(_ rule: FaultRule) -> FaultID {
-        FaultID(rawValue: mock.faults.add(rule))
+        do {
+            return FaultID(rawValue: try mock.addFaultHere(rule))
+        } catch {
+            preconditionFailure("APNsMock.addFault: \(error)")
+        }
     }
 
     /// Removes a fault; returns whether it was still in the plan.

@@ -29,20 +29,20 @@ public final class APNsMock: Sendable {
     /// methods of this type).
     package let mock: Mock
     /// Its HTTP/2 listener.
-    package let server: MockAPNsServer
+    package let server: APNsHTTP2Listener
     /// The bundled test CA (PEM) that signed the mock's certificate: the sender's only trusted root.
     public let caCertificatePEM: String
     /// The signing key the mock trusts, for provider-token authentication.
     public let testKey: TestSigningKey
     /// The plain HTTP/1.1 listener, when `APNsMockOptions.http1` asked for it.
-    public let http1Server: APNsHTTP1Server?
+    public let http1Server: APNsHTTP1Listener?
     /// The relay to the upstream, when `APNsMockOptions.relay` asked for one; closed by ``stop(gracePeriod:)``.
     private let relay: APNsClientRelay?
     /// The mock, its relay and its listeners as one group, as `mockapns serve` runs them.
     private let services: BackgroundServiceGroup
     private let stopped = Atomic<Bool>(false)
 
-    private init(mock: Mock, server: MockAPNsServer, caCertificatePEM: String, testKey: TestSigningKey, http1Server: APNsHTTP1Server?,
+    private init(mock: Mock, server: APNsHTTP2Listener, caCertificatePEM: String, testKey: TestSigningKey, http1Server: APNsHTTP1Listener?,
                  relay: APNsClientRelay?, services: BackgroundServiceGroup) {
         self.mock = mock
         self.server = server
@@ -67,7 +67,8 @@ public final class APNsMock: Sendable {
         }
         let caPEM = try APNsMockError.readText(credentials.caPath)
         let key = try TestSigningKey.bundled(in: credentials)
-        var configuration = try options.mockConfiguration(credentialsDirectory: credentials.directory)
+        var deployment = options.deployment(credentialsDirectory: credentials.directory)
+        let relayMatch = try options.relayMatchQuery()
         // Before anything listens: a relay that cannot be made stops the start with the field to fix.
         var relay: APNsClientRelay?
         if let relayConfiguration = options.relay {
@@ -77,19 +78,26 @@ public final class APNsMock: Sendable {
                 throw .cannotStart(error.description)
             }
         }
-        configuration.relay = relay
+        if let relay {
+            var settings = RelaySettings(upstream: relay)
+            settings.match = relayMatch
+            settings.relaysRejected = options.relayRejected
+            settings.recordsCredentials = options.recordsRelayedCredentials
+            deployment.mock.relay = settings
+        }
         let mock: Mock
-        let server: MockAPNsServer
+        let server: APNsHTTP2Listener
+        let http1Server: APNsHTTP1Listener?
         do {
-            mock = try Mock(configuration: configuration)
-            server = try MockAPNsServer(mock: mock, configuration: options.serverConfiguration)
+            mock = try Mock(configuration: deployment.mock)
+            server = try APNsHTTP2Listener(mock: mock, configuration: deployment.listener)
+            var logger = Logger(label: "mockapns.http1")
+            logger.logLevel = options.logLevel
+            http1Server = try deployment.http1.map { try APNsHTTP1Listener(mock: mock, configuration: $0, logger: logger) }
         } catch {
             await relay?.shutdown()
             throw .cannotStart("\(error)")
         }
-        var logger = Logger(label: "mockapns.http1")
-        logger.logLevel = options.logLevel
-        let http1Server = options.http1 ? APNsHTTP1Server(mock: mock, configuration: options.http1Configuration, logger: logger) : nil
         // In `mockapns serve`'s order: stopped in reverse, the listeners first, then the relay's last answers come
         // back, then the recording is flushed.
         var parts: [any Service] = [mock]

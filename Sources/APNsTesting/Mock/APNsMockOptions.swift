@@ -58,44 +58,38 @@ public struct APNsMockOptions: Sendable {
     /// The defaults.
     public init() {}
 
-    /// The HTTP/1.1 listener's configuration (a free port on 127.0.0.1, as many loops as the HTTP/2 listener).
-    public var http1Configuration: APNsHTTP1Configuration {
-        APNsHTTP1Configuration(host: "127.0.0.1", port: 0, eventLoopThreads: eventLoops)
-    }
-
-    /// The mock these options stand for, with `credentialsDirectory` resolved. Without its relay: `APNsMock.start(_:)`
-    /// makes that from ``relay`` and owns it. Throws when ``relayMatch`` does not parse.
-    func mockConfiguration(credentialsDirectory: String) throws(APNsMockError) -> MockConfiguration {
-        var configuration = MockConfiguration()
-        configuration.credentialsDirectory = credentialsDirectory
-        configuration.trustBundledKeys = true
-        configuration.trustAnySignature = trustAnySignature
-        configuration.keyFiles = extraKeys
-        configuration.pipeline.environment = environment
-        configuration.devicesPath = devicesFile
-        configuration.faultsPath = faultsFile
-        configuration.recordPath = recordFile
-        configuration.memoryLimit = memoryLimit
-        configuration.pipeline.relaysRejected = relayRejected
-        configuration.pipeline.recordsRelayedCredentials = recordsRelayedCredentials
-        if let relayMatch {
-            do {
-                configuration.pipeline.relayMatch = try SearchQuery(parsing: relayMatch)
-            } catch {
-                throw .cannotStart("relayMatch \"\(relayMatch)\": \(error)")
-            }
+    /// The mock and listeners these options stand for, with `credentialsDirectory` resolved and free ports on
+    /// 127.0.0.1. Without its relay: `APNsMock.start(_:)` makes that from ``relay`` and owns it.
+    func deployment(credentialsDirectory: String) -> MockDeployment {
+        var deployment = MockDeployment()
+        deployment.mock.credentialsDirectory = credentialsDirectory
+        deployment.mock.trustBundledKeys = true
+        deployment.mock.trustAnySignature = trustAnySignature
+        deployment.mock.keyFiles = extraKeys
+        deployment.mock.environment = environment
+        deployment.mock.devicesPath = devicesFile
+        deployment.mock.faultsPath = faultsFile
+        deployment.mock.recordPath = recordFile
+        deployment.mock.memoryLimit = memoryLimit
+        deployment.mock.logger.logLevel = logLevel
+        deployment.listener.port = 0
+        deployment.listener.tls = tls ? ListenerConfiguration.TLSIdentity() : nil
+        deployment.listener.loops = .own(eventLoops)
+        if http1 {
+            var plain = ListenerConfiguration.plainHTTP1
+            plain.loops = deployment.listener.loops
+            deployment.http1 = plain
         }
-        configuration.logger.logLevel = logLevel
-        return configuration
+        return deployment
     }
 
-    /// The HTTP/2 listener these options stand for: a free port on 127.0.0.1.
-    var serverConfiguration: MockServerConfiguration {
-        var configuration = MockServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.tls = tls
-        configuration.loopCount = eventLoops
-        return configuration
+    /// ``relayMatch`` parsed (empty when nil); throws the mistake when it does not parse, relay or not.
+    func relayMatchQuery() throws(APNsMockError) -> SearchQuery {
+        guard let relayMatch else { return SearchQuery() }
+        do {
+            return try SearchQuery(parsing: relayMatch)
+        } catch {
+            throw .cannotStart("relayMatch \"\(relayMatch)\": \(error)")
+        }
     }
 }

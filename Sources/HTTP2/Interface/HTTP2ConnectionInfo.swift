@@ -1,6 +1,7 @@
 /// What the server knows about a connection once it is ready for HTTP/2 (after the TLS handshake).
 public struct HTTP2ConnectionInfo: Sendable {
-    /// Connection identifier, unique per process; matches `HTTP2Request.connectionID`.
+    /// Connection identifier, from `HTTP2ServerConfiguration.connectionIDs` or unique per process; matches
+    /// `HTTP2Request.connectionID`.
     public var id: UInt64
     /// The peer as "127.0.0.1:54321" or "[::1]:54321".
     public var remoteAddress: String

@@ -55,22 +55,18 @@ public struct HTTP2ServerConfiguration: Sendable {
     /// Shut by the application while its consumer cannot keep up (a record writer's full queue): each connection
     /// then stops reading after the request it just handed over, and reads again once the gate opens. nil = never.
     public var intakeGate: IntakeGate?
+    /// Where each connection's id comes from (the mock's, so every listener of one mock numbers its connections from
+    /// one sequence); nil = a counter of this process's. Called once per accepted connection, on its loop.
+    public var connectionIDs: (@Sendable () -> UInt64)?
     /// Where connection-level events go (handshake failures at debug, open/close at trace).
     /// Nothing is logged per request.
     public var logger: Logger = Logger(label: "mockapns.http2")
 
-    /// Creates a configuration; every field has a default.
-    public init(
-        host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration? = nil,
-        maxConcurrentStreams: UInt32 = 1000, maxBodyBytes: Int = 64 * 1024,
-        idleTimeout: Duration? = .seconds(3600), loopCount: Int = System.coreCount
-    ) {
-        self.host = host
-        self.port = port
+    /// The defaults, with the address, TLS and loop count given here; set any other field on the value.
+    public init(host: String? = nil, port: Int? = nil, tls: TLSConfiguration? = nil, loopCount: Int? = nil) {
+        if let host { self.host = host }
+        if let port { self.port = port }
         self.tls = tls
-        self.maxConcurrentStreams = maxConcurrentStreams
-        self.maxBodyBytes = maxBodyBytes
-        self.idleTimeout = idleTimeout
-        self.loopCount = loopCount
+        if let loopCount { self.loopCount = loopCount }
     }
 }

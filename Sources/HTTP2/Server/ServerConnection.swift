@@ -47,7 +47,7 @@ final class ServerConnection: ConnectionCore, @unchecked Sendable {
 
     init(driver: any ConnectionDriver, peer: String, loop: any ConnectionLoop, context: ServerContext, loopState: ServerLoopState,
          listener: Int = 0) {
-        id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
+        id = context.configuration.connectionIDs?() ?? nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.context = context
         self.loopState = loopState
         remoteAddress = peer

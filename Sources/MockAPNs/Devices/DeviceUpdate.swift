@@ -23,6 +23,13 @@ public struct DeviceUpdate: Sendable {
     /// The keys of a virtual-device change, beside the ``DeviceState`` keys.
     public static let changeKeys = ["online", "offline_until", "app_state", "settings", "push_to_start_tokens", "at"]
 
+    /// An update of these parts.
+    public init(state: DeviceState? = nil, changes: [DeviceEvent] = [], pushToStartTokens: [String]? = nil) {
+        self.state = state
+        self.changes = changes
+        self.pushToStartTokens = pushToStartTokens
+    }
+
     /// Reads a body or entry; `now` (milliseconds since 1970) is the instant of changes without `at`.
     public init(json: JSONValue, now: Int64) throws(ConfigurationError) {
         state = json["state"] == nil ? nil : try DeviceState(json: json)

@@ -46,7 +46,8 @@ public final class FaultPlan: Sendable {
         }
     }
 
-    /// Adds a rule; returns its id. In-process callers (test kits) are not held to ``limitRules``.
+    /// Adds a rule whatever ``limitRules`` says; returns its id. For code that sets a plan up directly (this package's
+    /// tests); the mock's operations (`Mock.addFault(_:)`) hold every caller to the bound.
     @discardableResult
     public func add(_ rule: FaultRule) -> String {
         state.withLock { append(rule, to: &$0) }

@@ -21,8 +21,9 @@ public enum MockOperationError: Error, CustomStringConvertible {
 
 /// The operations that change what the mock answers: devices, their virtual-device changes and the fault plan. Each
 /// writes this mock and, with a shared store (`serve --store`), the store, so every instance applies it; the store is
-/// written first, so a change it refuses is made nowhere. The control API's routes call these, so the API and the
-/// kits mean one thing by one operation.
+/// written first, so a change it refuses is made nowhere. The control API's routes call these; `APNsMock`, which has
+/// no shared store, calls their local halves (`…Here`) synchronously. So the API and the kits mean one thing by one
+/// operation.
 extension Mock {
     /// Adds `rule` to the fault plan; returns its id (the store's, with one).
     public func addFault(_ rule: FaultRule) async throws(MockOperationError) -> String {
@@ -32,6 +33,11 @@ extension Mock {
             faults.replaceRules(faults.entries.map { ($0.id, $0.rule) } + [(id, rule)])
             return id
         }
+        return try addFaultHere(rule)
+    }
+
+    /// ``addFault(_:)`` on this mock alone.
+    package func addFaultHere(_ rule: FaultRule) throws(MockOperationError) -> String {
         guard let id = faults.addIfRoom(rule) else { throw .full(Self.faultPlanFull) }
         return id
     }
@@ -58,6 +64,14 @@ extension Mock {
     /// Applies `update` to `token`: its state, its virtual device's changes and its Live Activity push-to-start
     /// tokens (which stay with this instance). Checked against this mock's bounds first.
     public func updateDevice(_ token: String, _ update: DeviceUpdate) async throws(MockOperationError) {
+        try updateDeviceHere(token, update)
+        guard let shared = configuration.sharedState else { return }
+        if let state = update.state { try await Self.sharing(shared) { try await $0.putDevice(token, state) } }
+        if !update.changes.isEmpty { try await Self.sharing(shared) { try await $0.addDeviceChanges(token, update.changes) } }
+    }
+
+    /// ``updateDevice(_:_:)`` on this mock alone.
+    package func updateDeviceHere(_ token: String, _ update: DeviceUpdate) throws(MockOperationError) {
         do {
             if let state = update.state { try devices.set(token, state) }
             for change in update.changes { try deviceChanges.append(change, token: token) }
@@ -68,20 +82,22 @@ extension Mock {
             case .outOfBounds: throw .outOfBounds(error.description)
             }
         }
-        guard let shared = configuration.sharedState else { return }
-        if let state = update.state { try await Self.sharing(shared) { try await $0.putDevice(token, state) } }
-        if !update.changes.isEmpty { try await Self.sharing(shared) { try await $0.addDeviceChanges(token, update.changes) } }
     }
 
     /// Adds one change of `token`'s virtual device (online, app state, settings…).
     public func addDeviceChange(_ event: DeviceEvent, token: String) async throws(MockOperationError) {
+        try addDeviceChangeHere(event, token: token)
+        if let shared = configuration.sharedState {
+            try await Self.sharing(shared) { try await $0.addDeviceChanges(token, [event]) }
+        }
+    }
+
+    /// ``addDeviceChange(_:token:)`` on this mock alone.
+    package func addDeviceChangeHere(_ event: DeviceEvent, token: String) throws(MockOperationError) {
         do {
             try deviceChanges.append(event, token: token)
         } catch {
             throw .full(error.description)
-        }
-        if let shared = configuration.sharedState {
-            try await Self.sharing(shared) { try await $0.addDeviceChanges(token, [event]) }
         }
     }
 
@@ -92,10 +108,15 @@ extension Mock {
             sharedHadIt = try await Self.sharing(shared) { try await $0.removeDevice(token) }
             sharedHadIt = try await Self.sharing(shared) { try await $0.removeDeviceChanges(token) } > 0 || sharedHadIt
         }
+        return removeDeviceHere(token) || sharedHadIt
+    }
+
+    /// ``removeDevice(_:)`` on this mock alone.
+    package func removeDeviceHere(_ token: String) -> Bool {
         let hadChanges = deviceChanges.remove(token: token)
         let hadState = devices.all()[token.lowercased()] != nil
         devices.remove(token)
-        return hadState || hadChanges || sharedHadIt
+        return hadState || hadChanges
     }
 
     /// Forgets every device state and change; returns how many states there were (in the store, with one).

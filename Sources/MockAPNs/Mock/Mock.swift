@@ -12,7 +12,7 @@ public final class Mock: Sendable {
     /// The configuration it was made with.
     public let configuration: MockConfiguration
     /// The decision path every transport hands its requests to.
-    public let pipeline: Pipeline
+    package let pipeline: Pipeline
     /// The bundled test credentials it uses (nil when nothing bundled was asked for: no bundled keys, an own CA).
     public let credentials: BundledCredentials?
     /// What happened to each virtual device besides its pushes (online, app state, settings…): with the recording,
@@ -21,12 +21,11 @@ public final class Mock: Sendable {
     /// The next connection id ``newConnectionID()`` hands out.
     private let nextConnectionID = Atomic<UInt64>(Mock.firstMintedConnectionID)
 
-    /// Where the ids the mock mints start: far above the HTTP/2 listener's own counter (1, 2, 3… per process), so
-    /// no two connections of one mock share an id in its records, whichever listener took them.
-    public static let firstMintedConnectionID: UInt64 = 1 << 40
+    /// Where the ids the mock mints start.
+    public static let firstMintedConnectionID: UInt64 = 1
 
-    /// A connection id of this mock's, for a listener that numbers no connections of its own (the HTTP/1.1
-    /// endpoint, the FCM front door's uplink): every listener of one mock draws from here, so none collide.
+    /// A connection id of this mock's: every listener of one mock (HTTP/2, HTTP/1.1, the FCM front door's uplink,
+    /// an embedded connection) draws from here, so no two connections in its records share an id.
     public func newConnectionID() -> UInt64 {
         nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
     }
@@ -38,7 +37,7 @@ public final class Mock: Sendable {
     /// Scripted faults.
     public var faults: FaultPlan { pipeline.faults }
     /// The mock's clock: the time its rules, devices and screens read, which a test may move.
-    public var clock: MockClock { pipeline.configuration.clock }
+    public var clock: MockClock { configuration.clock }
     /// What the relay did (`serve --relay`), or nil when the mock relays nothing.
     public var relayStatistics: RelayStatistics? { pipeline.relay == nil ? nil : pipeline.relayStatistics }
     /// How many connections the mock's listeners hold open.
@@ -69,10 +68,10 @@ public final class Mock: Sendable {
         if let path = configuration.faultsPath { try faults.load(contentsOf: path) }
         if let shared = configuration.sharedState { faults.claimCounts(through: shared) }
         pipeline = Pipeline(
-            configuration: configuration.pipeline,
+            configuration: configuration,
             tokens: ProviderTokenAuthenticator(keys: keys, trustAnySignature: configuration.trustAnySignature),
             certificates: CertificateAuthenticator(trustStore: trustStore),
-            recorder: recorder, devices: devices, faults: faults, relay: configuration.relay,
+            recorder: recorder, devices: devices, faults: faults,
             logger: configuration.logger)
     }
 

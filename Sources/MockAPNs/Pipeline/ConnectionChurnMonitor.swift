@@ -10,7 +10,7 @@ import Support
 /// with APNs", developer.apple.com/library/archive/…/CommunicatingwithAPNs.html; the current "Establishing a
 /// connection to APNs" page only says to open several connections for volume), and to refresh tokens no more
 /// than every 20 minutes. No number is given anywhere, so the threshold is ours and settable
-/// (`PipelineConfiguration.newConnectionsPerSecondLimit`).
+/// (`MockConfiguration.newConnectionsPerSecondLimit`).
 /// When more token connections of one team than that authenticate within one second, every such connection is
 /// flagged: its records carry a `new-connection-per-push` finding (so a sender's test can assert on it), `stats`
 /// counts them, and a warning is logged (at most once a minute per team).

@@ -6,7 +6,7 @@ extension Pipeline {
     ///
     /// Nothing of it is decided: it is not authenticated (its token may be cut off), no fault fires, no state
     /// changes. APNs documents no reason for 431, so the record has none.
-    public func recordRefused(_ request: APNsRequest, on connection: PipelineConnection, status: Int) {
+    package func recordRefused(_ request: APNsRequest, on connection: PipelineConnection, status: Int) {
         let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
         let auth = RecordedRequest.Authentication(kind: request.value("authorization") == nil ? "none" : "token")
         let response = RecordedRequest.Response(status: status, reason: nil, apnsID: request.value("apns-id"))

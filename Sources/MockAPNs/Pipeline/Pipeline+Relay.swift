@@ -31,7 +31,7 @@ extension Pipeline {
     /// with what the mock refuses.
     func relaySkipReason(_ outcome: PipelineDecision) -> String? {
         guard case .device? = outcome.route else { return "not relayed: only device pushes (/3/device/…) are relayed" }
-        if outcome.status != 200, !configuration.relaysRejected {
+        if outcome.status != 200, configuration.relay?.relaysRejected != true {
             return "not relayed: the mock rejected it (\(outcome.status) \(outcome.reasonText ?? "no reason"))"
         }
         if outcome.disposition != .respond || outcome.delay != nil || !outcome.firedFaults.isEmpty {
@@ -42,7 +42,7 @@ extension Pipeline {
 
     /// Why `record` is not sent upstream under `--relay-match`, or nil when it matches (or there is no query).
     func relayMatchSkipReason(_ record: RecordedRequest) -> String? {
-        guard !configuration.relayMatch.terms.isEmpty, !configuration.relayMatch.matches(record) else { return nil }
+        guard let match = configuration.relay?.match, !match.terms.isEmpty, !match.matches(record) else { return nil }
         return "not relayed: it does not match --relay-match"
     }
 
@@ -58,7 +58,7 @@ extension Pipeline {
             let verdict = await relay.relay(push)
             var relayed = record
             relayed.relay = verdict
-            if !configuration.recordsRelayedCredentials { Self.removeTokenSignature(from: &relayed.headers) }
+            if configuration.relay?.recordsCredentials != true { Self.removeTokenSignature(from: &relayed.headers) }
             relayed.durationMicros = Int64((Timestamp.monotonicNanos() &- receivedAtNanos) / 1000)
             let disagreement = Self.disagreement(mock: relayed.response, upstream: verdict)
             relayStatistics.count(verdict, disagreed: disagreement != nil)

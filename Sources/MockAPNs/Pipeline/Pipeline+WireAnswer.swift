@@ -76,7 +76,7 @@ extension Pipeline {
     }
 
     /// `{"reason":"…"}`, plus `"timestamp"` (ms) for 410s: APNs's error body.
-    public static func reasonBody(_ reason: String, timestamp: Int64?) -> [UInt8] {
+    package static func reasonBody(_ reason: String, timestamp: Int64?) -> [UInt8] {
         var members: [JSONValue.JSONMember] = [.init("reason", .string(reason))]
         if let timestamp { members.append(.init("timestamp", .integer(timestamp))) }
         return Array(JSONValue.object(members).jsonText().utf8)

@@ -6,24 +6,24 @@ import Support
 /// The mock's decision path, independent of any transport: authenticate → connection rules → validate
 /// (all in `RequestDecider`) → fault plan → device registry or channel registry → response → record.
 ///
-/// HTTP/2 (`MockAPNsServer`) and the HTTP/1.1 endpoint both call its one entry, `process(_:on:later:)`, and branch
+/// HTTP/2 (`APNsHTTP2Listener`) and the HTTP/1.1 endpoint both call its one entry, `process(_:on:later:)`, and branch
 /// on its ``PipelineAnswer``, so both answer, relay and record alike. `process` runs on the caller's thread and never
 /// blocks on I/O; delays are returned, not slept.
 ///
 /// This file holds connection tracking, the entry point and the connection's stages; the fault plan, the device
 /// registry and the ``ChannelManagementHandler`` decide in `Pipeline+Decision`, into a ``PipelineDecision``; the
 /// response and its record are made in `Pipeline+Recording` (which `Pipeline+Refused` shares).
-public final class Pipeline: Sendable {
-    /// Configuration in force.
-    public let configuration: PipelineConfiguration
+package final class Pipeline: Sendable {
+    /// Configuration in force (the mock's).
+    package let configuration: MockConfiguration
     /// Every request ends up here.
-    public let recorder: Recorder
+    package let recorder: Recorder
     /// Devices that should not answer 200.
-    public let devices: DeviceRegistry
+    package let devices: DeviceRegistry
     /// Scripted faults.
-    public let faults: FaultPlan
+    package let faults: FaultPlan
     /// Broadcast channels.
-    public let channels: ChannelRegistry
+    package let channels: ChannelRegistry
     /// Answers the channel-management API and checks a broadcast's channel, from `channels`.
     let channelManagement: ChannelManagementHandler
     private let tokens: ProviderTokenAuthenticator
@@ -33,19 +33,19 @@ public final class Pipeline: Sendable {
     /// Counts new token connections per team, to report senders that open one per push.
     let churn: ConnectionChurnMonitor
     /// Where accepted device pushes are sent on (`serve --relay`); nil = the mock answers everything itself.
-    public let relay: (any PushRelay)?
+    package let relay: (any PushRelay)?
     /// What the relay did, for `/metrics`.
-    public let relayStatistics = RelayStatistics()
+    package let relayStatistics = RelayStatistics()
     /// Where the pipeline reports what no answer says (a shared fault that could not be claimed).
     let logger: Logger
 
-    /// Assembles a pipeline from its parts.
-    public init(configuration: PipelineConfiguration, tokens: ProviderTokenAuthenticator,
+    /// Assembles a pipeline from its parts; the relay is `configuration.relay`'s.
+    package init(configuration: MockConfiguration, tokens: ProviderTokenAuthenticator,
                 certificates: CertificateAuthenticator, recorder: Recorder, devices: DeviceRegistry = DeviceRegistry(),
                 faults: FaultPlan = FaultPlan(), channels: ChannelRegistry = ChannelRegistry(),
-                relay: (any PushRelay)? = nil, logger: Logger = Logger(label: "mockapns")) {
+                logger: Logger = Logger(label: "mockapns")) {
         self.configuration = configuration
-        self.relay = relay
+        self.relay = configuration.relay?.upstream
         self.tokens = tokens
         self.certificates = certificates
         self.recorder = recorder
@@ -63,7 +63,7 @@ public final class Pipeline: Sendable {
     /// `transport` says how connection churn reads the connection (see ``PipelineTransport``).
     /// `role` is what the port it came in on stands for (Apple's ports under `--apple-hosts`).
     @discardableResult
-    public func connectionOpened(id: UInt64, certificateDER: [UInt8]?, transport: PipelineTransport = .http2,
+    package func connectionOpened(id: UInt64, certificateDER: [UInt8]?, transport: PipelineTransport = .http2,
                                  role: ListenerRole = .mock) -> PipelineConnectionHandle {
         let slot = makeSlot(certificateDER: certificateDER, now: Timestamp.nowSeconds(), role: role)
         if transport == .http1 { slot.state.withLock { $0.transport = .http1 } }
@@ -91,7 +91,7 @@ public final class Pipeline: Sendable {
     }
 
     /// Forgets a closed connection's state.
-    public func connectionClosed(id: UInt64) {
+    package func connectionClosed(id: UInt64) {
         guard let slot = connections.withLock({ $0.removeValue(forKey: id) }) else { return }
         // An HTTP/1.1 connection's close lets the team's next new connection count as a replacement (churn).
         let team = slot.state.withLock { $0.transport == .http1 ? $0.churnCountedTeam : nil }
@@ -99,10 +99,10 @@ public final class Pipeline: Sendable {
     }
 
     /// How many connections were flagged as opening a new connection per push (`ConnectionChurnMonitor`).
-    public var churnFlaggedConnections: Int { churn.flaggedConnections }
+    package var churnFlaggedConnections: Int { churn.flaggedConnections }
 
     /// How many connections are open (for metrics).
-    public var openConnections: Int { connections.withLock { $0.count } }
+    package var openConnections: Int { connections.withLock { $0.count } }
 
     /// Decides, records and answers one request: the one entry every transport calls. Never blocks; a `delay` fault
     /// comes back in the response's `delay`, for the transport to wait out.
@@ -116,7 +116,7 @@ public final class Pipeline: Sendable {
     /// The stages, each run once per request: ``admit(_:on:)`` (credential, connection rules, the model's
     /// `RequestDecider`, under the connection's lock), ``decide(_:request:into:canDefer:claims:)`` (faults, then
     /// devices or channels), then ``finish`` (the connection learns the answer; the wire response and the record).
-    public func process(_ request: APNsRequest, on connection: PipelineConnection,
+    package func process(_ request: APNsRequest, on connection: PipelineConnection,
                         later: @autoclosure () -> @Sendable (PipelineResponse) -> Void) -> PipelineAnswer {
         let completion = answersLater ? later() : nil
         let (verdict, admission) = admit(request, on: connection)

@@ -3,7 +3,7 @@
 ///
 /// Every transport (HTTP/2, HTTP/1.1, in memory) branches on this and nothing else, so a relayed push, a counted
 /// fault shared through a store and a `--record-sync` write behave alike whichever protocol carried the request.
-public enum PipelineAnswer: Sendable {
+package enum PipelineAnswer: Sendable {
     /// The answer is ready: carry it out. The `later` completion is never called.
     case now(PipelineResponse)
     /// The answer comes through the `later` completion, from another thread: after the record is written

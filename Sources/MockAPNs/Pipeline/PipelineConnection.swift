@@ -1,31 +1,31 @@
 import APNsModel
 
 /// Where a request came from, as the pipeline needs to know it (transport-independent).
-public struct PipelineConnection: Sendable {
+package struct PipelineConnection: Sendable {
     /// The connection's id; state such as token binding is kept per id.
-    public var id: UInt64
+    package var id: UInt64
     /// The peer's address, `host:port`.
-    public var remote: String
+    package var remote: String
     /// The HTTP/2 stream (0 on HTTP/1.1).
-    public var streamID: Int32
+    package var streamID: Int32
     /// Monotonic nanoseconds when the request arrived, for the recorded duration.
-    public var receivedAtNanos: UInt64
+    package var receivedAtNanos: UInt64
     /// The client certificate the TLS peer presented, if any (certificate auth).
-    public var certificateDER: [UInt8]?
+    package var certificateDER: [UInt8]?
     /// The state `Pipeline.connectionOpened` returned for this connection, when the transport kept it; nil makes
     /// the pipeline look the connection up by `id` (and start tracking it on its first request).
-    public var handle: PipelineConnectionHandle?
+    package var handle: PipelineConnectionHandle?
     /// Which APIs the port it came in on serves: all of them on the mock's own port, Apple's split under
     /// `--apple-hosts` (``ServedAPIs``).
-    public var servedAPIs: ServedAPIs
+    package var servedAPIs: ServedAPIs
     /// The environment the request's host implies under `--apple-hosts` (`api.push.apple.com` is production): it
     /// decides and is recorded in place of the configured one. Nil elsewhere.
-    public var environment: APNsEnvironment?
+    package var environment: APNsEnvironment?
     /// The FCM message the request delivers, when the FCM front door made it: recorded as the record's `fcm`.
-    public var fcm: RecordedRequest.FCMLink?
+    package var fcm: RecordedRequest.FCMLink?
 
     /// Describes a request's connection.
-    public init(id: UInt64, remote: String, streamID: Int32, receivedAtNanos: UInt64 = Timestamp.monotonicNanos(),
+    package init(id: UInt64, remote: String, streamID: Int32, receivedAtNanos: UInt64 = Timestamp.monotonicNanos(),
                 certificateDER: [UInt8]? = nil, handle: PipelineConnectionHandle? = nil, servedAPIs: ServedAPIs = .all,
                 environment: APNsEnvironment? = nil, fcm: RecordedRequest.FCMLink? = nil) {
         self.fcm = fcm

@@ -1,5 +1,5 @@
 /// What the transport must do with a stream once the pipeline has decided.
-public enum PipelineDisposition: Sendable, Equatable {
+package enum PipelineDisposition: Sendable, Equatable {
     /// Send the response.
     case respond
     /// Send nothing, ever (a `stall` fault).

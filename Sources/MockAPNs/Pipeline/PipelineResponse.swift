@@ -2,20 +2,20 @@ import APNsModel
 
 /// The pipeline's answer to one request as the transport carries it out: made from the ``PipelineDecision``, beside
 /// the record.
-public struct PipelineResponse: Sendable {
+package struct PipelineResponse: Sendable {
     /// HTTP status.
-    public var status: Int
+    package var status: Int
     /// Response headers (`apns-id`, `apns-unique-id`, `content-type`…).
-    public var headers: [HeaderField]
+    package var headers: [HeaderField]
     /// Body: empty for success, `{"reason":…}` for errors.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// What the transport does with it.
-    public var disposition: PipelineDisposition
+    package var disposition: PipelineDisposition
     /// Wait this long before acting (a `delay` fault); nil = at once.
-    public var delay: Duration?
+    package var delay: Duration?
     /// Announce this MAX_CONCURRENT_STREAMS on the connection (1 after a rejection before any success,
     /// the full limit again after the first success).
-    public var streamLimit: UInt32?
+    package var streamLimit: UInt32?
 }
 
 extension PipelineResponse {

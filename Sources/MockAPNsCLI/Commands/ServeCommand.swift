@@ -83,11 +83,12 @@ struct ServeCommand: AsyncParsableCommand {
         ReopenSignalService.ignoreUntilRunning()
         let env = EnvironmentOptions()
         let configuration = try serveConfiguration(environment: env)
-        let logger = configuration.mock.logger
+        let logger = configuration.deployment.mock.logger
         let readyPath = readyFile ?? env["READY_FILE"]
         if let readyPath { ReadyFile.remove(at: readyPath) }   // a stale one would hand a script old URLs
         do {
-            try await serve(configuration, readyPath: readyPath, environment: env, logger: logger)
+            try await serve(configuration.deployment, fcm: configuration.fcm, readyPath: readyPath, environment: env,
+                            logger: logger)
         } catch let failure as ServeFailure {
             FileHandle.standardError.write(Data("mockapns: \(failure)\n".utf8))
             throw ExitCode(1)
@@ -97,20 +98,22 @@ struct ServeCommand: AsyncParsableCommand {
     /// Builds every long-lived part in dependency order and runs them as one ``MockServiceGroup`` until SIGINT or
     /// SIGTERM; whatever fails (a port in use, the store, the ready file) stops what had started, in reverse order,
     /// and comes back as a ``ServeFailure``. Exits 3 when a record could not be written.
-    private func serve(_ flags: ServeConfiguration, readyPath: String?, environment env: EnvironmentOptions,
-                       logger: Logger) async throws {
+    private func serve(_ flags: MockDeployment, fcm fcmSettings: FCMConfiguration?, readyPath: String?,
+                       environment env: EnvironmentOptions, logger: Logger) async throws {
         var configuration = flags
         // No connection yet: the relay's pool dials on the first relayed push.
         let relay = try relayOptions.makeRelay(environment: env)
-        configuration.mock.relay = relay
-        let webhookTargets = try webhookOptions.targets(environment: env)
-        configuration.mock.webhooks = webhookTargets.enumerated().map { WebhookStatistics(index: $0.offset, target: $0.element.url) }
-        configuration.mock.pipeline.recordsRelayedCredentials = relayOptions.recordCredentials || env.bool("RECORD_CREDENTIALS")
-        configuration.mock.pipeline.relayMatch = try relayOptions.match(environment: env)
-        configuration.mock.pipeline.relaysRejected = relayOptions.relayRejected || env.bool("RELAY_REJECTED")
-        if relay == nil, relayOptions.relayMatch != nil || relayOptions.relayRejected {
+        if let relay {
+            var settings = RelaySettings(upstream: relay)
+            settings.recordsCredentials = relayOptions.recordCredentials || env.bool("RECORD_CREDENTIALS")
+            settings.match = try relayOptions.match(environment: env)
+            settings.relaysRejected = relayOptions.relayRejected || env.bool("RELAY_REJECTED")
+            configuration.mock.relay = settings
+        } else if relayOptions.relayMatch != nil || relayOptions.relayRejected {
             throw ValidationError("--relay-match and --relay-rejected go with --relay URL")
         }
+        let webhookTargets = try webhookOptions.targets(environment: env)
+        configuration.mock.webhooks = webhookTargets.enumerated().map { WebhookStatistics(index: $0.offset, target: $0.element.url) }
         // Before anything listens: a wrong URL, password or schema stops the mock with one line.
         let store = try await storeOptions.open(environment: env, synchronousCommit: configuration.mock.recordSync)
         // Device states and fault rules are shared through the same database and namespace.
@@ -129,18 +132,19 @@ struct ServeCommand: AsyncParsableCommand {
         } ?? []
 
         let mock: Mock
-        let server: MockAPNsServer
+        let server: APNsHTTP2Listener
         let plane: ControlPlaneListeners
         var fcm: (frontDoor: FCMFrontDoor, listeners: [FCMListener], caFile: String)?
         do {
             mock = try Mock(configuration: configuration.mock)
-            server = try MockAPNsServer(mock: mock, configuration: configuration.server)
-            if let settings = configuration.fcm {
+            server = try APNsHTTP2Listener(mock: mock, configuration: configuration.listener)
+            if let settings = fcmSettings {
                 fcm = try FCMServeOptions.make(mock: mock, configuration: settings,
                                                authorityDirectory: try Self.fcmAuthorityDirectory(configuration, environment: env),
-                                               extraNames: configuration.server.tlsNames, logger: logger)
+                                               extraNames: configuration.listener.tls?.names ?? [], logger: logger)
             }
-            plane = try control.make(mock: mock, server: server, sharedRecords: storeReader, fcm: fcm?.frontDoor)
+            plane = try ControlPlaneListeners(mock: mock, server: server, deployment: configuration,
+                                              sharedRecords: storeReader, fcm: fcm?.frontDoor)
         } catch {
             // Nothing runs yet: only the connections opened above are to close.
             await relay?.shutdown()
@@ -163,7 +167,7 @@ struct ServeCommand: AsyncParsableCommand {
         let pruner = try storeOptions.pruner(store, recorder: mock.recorder, environment: env)
         let requestLog = quiet || env.bool("QUIET") ? nil : RequestLogService(recorder: mock.recorder, logger: logger)
         let apns = ServeListener(server, name: "the APNs endpoint") { error in
-            Self.explain(error, appleHosts: settled.server.appleHosts)
+            Self.explain(error, appleHosts: settled.listener.appleHosts)
         }
         let namesInstanceByAddress = storeOptions.namesInstanceByAddress(env)
         let fcmParts = fcm
@@ -172,7 +176,7 @@ struct ServeCommand: AsyncParsableCommand {
             let urls = try await plane.urls()
             var fcmReady: FCMReadiness?
             if let parts = fcmParts {
-                fcmReady = try await FCMReadiness.wait(parts.listeners, host: settled.fcm?.host ?? "127.0.0.1", frontDoor: parts.frontDoor)
+                fcmReady = try await FCMReadiness.wait(parts.listeners, host: fcmSettings?.host ?? "127.0.0.1", frontDoor: parts.frontDoor)
             }
             try await sharedService?.ready.value()
             if let store, namesInstanceByAddress {
@@ -185,10 +189,10 @@ struct ServeCommand: AsyncParsableCommand {
                 announcement.file.fcmServiceAccount = fcmReady.serviceAccount
                 announcement.file.fcmCAFile = URL(fileURLWithPath: parts.caFile).standardizedFileURL.path
                 let google = fcmReady.ports["443"].map { ", Google's names on \($0)" } ?? ""
-                let names = (FCMIdentity.googleNames + settled.server.tlsNames).joined(separator: ", ")
+                let names = (FCMIdentity.googleNames + (settled.listener.tls?.names ?? [])).joined(separator: ", ")
                 announcement.lines.append("FCM front door on \(fcmReady.url)\(google) (\(names); senders trust \(parts.caFile))")
                 if let account = fcmReady.serviceAccount {
-                    announcement.lines.append("FCM service account for project \(settled.fcm?.defaultProject ?? ""): \(account)")
+                    announcement.lines.append("FCM service account for project \(fcmSettings?.defaultProject ?? ""): \(account)")
                 }
             }
             return announcement
@@ -245,19 +249,19 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// The ready file and the lines said before it, once every listener is up.
-    private static func announcement(configuration: ServeConfiguration, server: MockAPNsServer,
+    private static func announcement(configuration: MockDeployment, server: APNsHTTP2Listener,
                                      urls: (control: String?, dashboard: String?, http1: String?),
                                      relay: APNsClientRelay?) -> (file: ReadyFile, lines: [String]) {
         var lines: [String] = []
-        let mode = configuration.server.tls ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
-        lines.append("listening on \(server.url) (\(mode); \(configuration.mock.pipeline.environment.rawValue))")
-        if !configuration.server.tlsNames.isEmpty || configuration.server.certificateAuthorityDirectory != nil,
+        let mode = configuration.listener.tls != nil ? "TLS, h2 with or without ALPN" : "h2c prior knowledge"
+        lines.append("listening on \(server.url) (\(mode); \(configuration.mock.environment.rawValue))")
+        if let tls = configuration.listener.tls, !tls.names.isEmpty || tls.certificateAuthorityDirectory != nil,
            let ca = server.certificateAuthorityPath {
-            let apple = configuration.server.appleHosts == nil ? [] : AppleHost.names
-            let names = (apple + configuration.server.tlsNames + ServerIdentity.loopbackNames).joined(separator: ", ")
+            let apple = configuration.listener.appleHosts == nil ? [] : AppleHost.names
+            let names = (apple + tls.names + ServerIdentity.loopbackNames).joined(separator: ", ")
             lines.append("TLS certificate issued for \(names); senders trust \(ca)")
         }
-        if configuration.server.appleHosts != nil {
+        if configuration.listener.appleHosts != nil {
             let ports = server.applePorts.sorted { $0.key < $1.key }.map { "Apple's \($0.key) on \($0.value)" }.joined(separator: ", ")
             lines.append("serving Apple's host names: \(ports) (pushes on 443/2197, channel management on 2195/2196)")
         }
@@ -269,13 +273,13 @@ struct ServeCommand: AsyncParsableCommand {
                              caFile: server.certificateAuthorityPath.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
                              certsDir: server.credentials.map { URL(fileURLWithPath: $0.directory).standardizedFileURL.path },
                              pid: getpid(), version: MockAPNsVersion.current,
-                             applePorts: configuration.server.appleHosts == nil ? nil
+                             applePorts: configuration.listener.appleHosts == nil ? nil
                                  : Dictionary(uniqueKeysWithValues: server.applePorts.map { ("\($0.key)", $0.value) }))
         return (file, lines)
     }
 
     /// The APNs endpoint's failure to bind, with the flag that moves it.
-    private static func explain(_ error: any Error, appleHosts: AppleHostsConfiguration?) -> ListenerStartFailure? {
+    private static func explain(_ error: any Error, appleHosts: ListenerConfiguration.AppleHostPorts?) -> ListenerStartFailure? {
         guard let error = error as? HTTP2Error else { return nil }
         switch error {
         case .addressInUse(let host, let port):
@@ -303,40 +307,41 @@ struct ServeCommand: AsyncParsableCommand {
     /// The server's configuration from the flags and `MOCKAPNS_*` variables (a flag wins over its variable), with
     /// every check that needs nothing started: contradicting flags, names, ranges and levels are usage errors here,
     /// before anything listens. Relay, webhooks and the store are set up by `run()`.
-    func serveConfiguration(environment env: EnvironmentOptions) throws -> ServeConfiguration {
-        var configuration = ServeConfiguration()
-        configuration.server.host = host ?? env["HOST"] ?? configuration.server.host
-        configuration.server.port = try port ?? env.int("PORT") ?? configuration.server.port
+    func serveConfiguration(environment env: EnvironmentOptions) throws -> (deployment: MockDeployment, fcm: FCMConfiguration?) {
+        var configuration = MockDeployment()
+        configuration.listener.host = host ?? env["HOST"] ?? configuration.listener.host
+        configuration.listener.port = try port ?? env.int("PORT") ?? configuration.listener.port
         let useH2C = h2c || env.bool("H2C")
         if useH2C && (tls || env.bool("TLS")) { throw ValidationError("--tls and --h2c are exclusive: pick one") }
-        configuration.server.tls = !useH2C
-        configuration.server.certificatePath = cert ?? env["CERT"]
-        configuration.server.privateKeyPath = key ?? env["KEY"]
+        var identity = ListenerConfiguration.TLSIdentity()
+        identity.certificatePath = cert ?? env["CERT"]
+        identity.privateKeyPath = key ?? env["KEY"]
         configuration.mock.clientCAPath = ca ?? env["CA"]
         // The image sets MOCKAPNS_TLS_NAMES for everyone: the variable gives way to --h2c and to a certificate of the
         // user's own; only the flags contradict them.
-        let ownCertificate = configuration.server.certificatePath != nil || configuration.server.privateKeyPath != nil
+        let ownCertificate = identity.certificatePath != nil || identity.privateKeyPath != nil
         if useH2C || ownCertificate, !tlsNames.isEmpty || caDir != nil {
             throw ValidationError(useH2C ? "--tls-name and --ca-dir issue a TLS certificate, and --h2c serves no TLS: drop one"
                                          : "--cert/--key give a certificate of your own, and --tls-name/--ca-dir issue one: pick one way")
         }
         if !useH2C, !ownCertificate {
             let namesFromEnvironment = env["TLS_NAMES"].map { $0.split(separator: ",").map(String.init) } ?? []
-            configuration.server.tlsNames = (tlsNames + namesFromEnvironment)
+            identity.names = (tlsNames + namesFromEnvironment)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
                 .map { $0 == "@hostname" ? ProcessInfo.processInfo.hostName : $0 }
-            configuration.server.certificateAuthorityDirectory = caDir ?? env["CA_DIR"]
-            if let bad = configuration.server.tlsNames.first(where: { !ServerIdentity.isHostName($0) }) {
+            identity.certificateAuthorityDirectory = caDir ?? env["CA_DIR"]
+            if let bad = identity.names.first(where: { !ServerIdentity.isHostName($0) }) {
                 throw ValidationError("--tls-name \"\(bad)\" is not a host name or an IP address (letters, digits, '-' and '.', or an IP literal)")
             }
         }
-        try applyAppleHosts(to: &configuration.server, environment: env, useH2C: useH2C, ownCertificate: ownCertificate)
-        configuration.fcm = try fcmOptions.configuration(environment: env, host: configuration.server.host,
-                                                         freePorts: configuration.server.port == 0)
-        if let fcm = configuration.fcm, let apple = configuration.server.appleHosts, let google = fcm.googlePort,
+        configuration.listener.tls = useH2C ? nil : identity
+        try applyAppleHosts(to: &configuration.listener, environment: env, useH2C: useH2C, ownCertificate: ownCertificate)
+        let fcm = try fcmOptions.configuration(environment: env, host: configuration.listener.host,
+                                               freePorts: configuration.listener.port == 0)
+        if let fcm, let apple = configuration.listener.appleHosts, let google = fcm.googlePort,
            google != 0, google == apple.httpsPort {
-            throw ValidationError("--apple-hosts and --fcm both serve port \(google) on \(configuration.server.host): one port serves one of them; move Google's names with --fcm-https-port (or Apple's with --apple-https-port) and route that name's address there")
+            throw ValidationError("--apple-hosts and --fcm both serve port \(google) on \(configuration.listener.host): one port serves one of them; move Google's names with --fcm-https-port (or Apple's with --apple-https-port) and route that name's address there")
         }
         configuration.mock.keyFiles = keyFiles + (env["KEY_FILE"].map { $0.split(separator: ",").map(String.init) } ?? [])
         configuration.mock.trustAnySignature = trustAnySignature || env.bool("TRUST_ANY_SIGNATURE")
@@ -344,26 +349,26 @@ struct ServeCommand: AsyncParsableCommand {
             guard let value = APNsEnvironment(rawValue: name) else {
                 throw ValidationError("--environment must be development or production, got \"\(name)\"")
             }
-            configuration.mock.pipeline.environment = value
+            configuration.mock.environment = value
         }
         if let spelling = environmentKeyReason ?? env["ENVIRONMENT_KEY_REASON"] {
             guard let reason = APNsReason(rawValue: spelling),
                   reason == .badEnvironmentKeyIdInToken || reason == .badEnvironmentKeyInToken else {
                 throw ValidationError("--environment-key-reason must be BadEnvironmentKeyIdInToken or BadEnvironmentKeyInToken")
             }
-            configuration.mock.pipeline.environmentKeyReason = reason
+            configuration.mock.environmentKeyReason = reason
         }
         if let streams = try maxConcurrentStreams ?? env.int("MAX_CONCURRENT_STREAMS") {
             guard streams >= 1 else { throw ValidationError("--max-concurrent-streams must be at least 1") }
-            configuration.mock.pipeline.maxConcurrentStreams = UInt32(clamping: streams)
+            configuration.mock.maxConcurrentStreams = UInt32(clamping: streams)
         }
         if let connections = try maxConnections ?? env.int("MAX_CONNECTIONS") {
             guard connections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
-            configuration.server.maxConnections = connections
+            configuration.listener.maxConnections = connections
         }
         if let seconds = try idleTimeout ?? env.int("IDLE_TIMEOUT") {
             guard seconds >= 0 else { throw ValidationError("--idle-timeout must be 0 (never) or a number of seconds") }
-            configuration.server.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
+            configuration.listener.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
         }
         configuration.mock.devicesPath = devices ?? env["DEVICES"]
         configuration.mock.faultsPath = faults ?? env["FAULTS"]
@@ -375,21 +380,26 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let limit = try memoryLimit ?? env.int("MEMORY_LIMIT") { configuration.mock.memoryLimit = limit }
         if let limit = try recordQueue ?? env.int("RECORD_QUEUE") { configuration.mock.recordQueueLimit = limit }
-        configuration.server.loopCount = try loops ?? env.int("LOOPS")
+        if let loops = try loops ?? env.int("LOOPS") {
+            guard loops >= 1 else { throw ValidationError("--loops must be at least 1") }
+            configuration.listener.loops = .own(loops)
+        }
         let level = logLevel ?? env["LOG_LEVEL"] ?? "info"
         let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
         guard levels.contains(level) else { throw ValidationError("--log-level must be one of \(levels.joined(separator: ", "))") }
         var logger = Logger(label: "mockapns") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: level) ?? .info
         configuration.mock.logger = logger
-        return configuration
+        configuration.control = try control.controlConfiguration(environment: env, freePort: configuration.listener.port == 0)
+        configuration.http1 = try control.http1Configuration(environment: env, beside: configuration.listener)
+        return (configuration, fcm)
     }
 
     /// The private CA the FCM front door's certificate comes from: `--ca-dir`'s (or `--apple-hosts`' own), else the
     /// one kept in the user's data folder, so one CA covers Apple's names and Google's; never the bundled one.
-    private static func fcmAuthorityDirectory(_ configuration: ServeConfiguration,
+    private static func fcmAuthorityDirectory(_ configuration: MockDeployment,
                                               environment env: EnvironmentOptions) throws -> String {
-        try configuration.server.certificateAuthorityDirectory ?? privateCADirectory(for: "--fcm", environment: env)
+        try configuration.listener.tls?.certificateAuthorityDirectory ?? privateCADirectory(for: "--fcm", environment: env)
     }
 
     /// The CA `--apple-hosts` and `--fcm` sign with when no `--ca-dir` is given: one made once in the user's data
@@ -404,7 +414,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// `--apple-hosts` and its ports: Apple's names need TLS and a CA of this machine's own (`--ca-dir`, else the user's
     /// data folder), never the bundled one; the port options go with the flag.
-    private func applyAppleHosts(to configuration: inout MockServerConfiguration, environment env: EnvironmentOptions,
+    private func applyAppleHosts(to configuration: inout ListenerConfiguration, environment env: EnvironmentOptions,
                                  useH2C: Bool, ownCertificate: Bool) throws {
         let ports = [("--apple-https-port", appleHTTPSPort, "APPLE_HTTPS_PORT"),
                      ("--manage-sandbox-port", manageSandboxPort, "MANAGE_SANDBOX_PORT"),
@@ -417,7 +427,7 @@ struct ServeCommand: AsyncParsableCommand {
         if ownCertificate {
             throw ValidationError("--apple-hosts issues the certificate for Apple's names, and --cert/--key give one of your own: drop one")
         }
-        var apple = AppleHostsConfiguration()
+        var apple = ListenerConfiguration.AppleHostPorts()
         var values: [Int] = []
         for (flag, value, variable) in ports {
             let port = try value ?? env.int(variable)
@@ -428,8 +438,8 @@ struct ServeCommand: AsyncParsableCommand {
         if values[1] >= 0 { apple.channelManagementSandboxPort = values[1] }
         if values[2] >= 0 { apple.channelManagementProductionPort = values[2] }
         configuration.appleHosts = apple
-        if configuration.certificateAuthorityDirectory == nil {
-            configuration.certificateAuthorityDirectory = try Self.privateCADirectory(for: "--apple-hosts", environment: env)
+        if configuration.tls?.certificateAuthorityDirectory == nil {
+            configuration.tls?.certificateAuthorityDirectory = try Self.privateCADirectory(for: "--apple-hosts", environment: env)
         }
     }
 

@@ -50,34 +50,17 @@ struct ControlPlaneOptions: ParsableArguments {
         ).withDashboard(!(noDashboard || environment.bool("NO_DASHBOARD")))
     }
 
-    /// The control plane and the HTTP/1.1 endpoint as asked for, as services that bind when their group runs them;
-    /// a failure to bind says which flag to change. Throws a usage error for a bad port.
-    /// The default logger only reports warnings: `serve` prints the URLs itself.
-    /// `sharedRecords` (with `--store`) is what the record routes and the dashboard read.
-    func make(mock: Mock, server: MockAPNsServer, sharedRecords: (any RecordStore)? = nil, fcm: FCMFrontDoor? = nil,
-              logger: Logger = ControlPlaneOptions.quietLogger) throws -> ControlPlaneListeners {
-        let environment = EnvironmentOptions()
-        var listeners = ControlPlaneListeners()
-        if let configuration = try controlConfiguration(environment: environment, freePort: server.configuration.port == 0) {
-            let control = ControlServer(mock: mock, certificateAuthorityPath: server.certificateAuthorityPath,
-                                        configuration: configuration, logger: logger,
-                                        testPushSender: DashboardTestPushSender.make(for: server), sharedRecords: sharedRecords,
-                                        fcm: fcm)
-            listeners.control = control
-            listeners.controlHost = configuration.host
-            listeners.dashboard = configuration.dashboard
-        }
-        if let port = try http1Port ?? environment.int("HTTP1_PORT") {
-            try Self.check(port: port, flag: "--http1-port")
-            let host = http1Host ?? environment["HTTP1_HOST"] ?? "127.0.0.1"
-            // The HTTP/2 listener's loops: SwiftNIO's shared ones, or with `--loops` as many of its own.
-            let configuration = APNsHTTP1Configuration(
-                host: host, port: port, eventLoopThreads: server.configuration.loopCount,
-                maxBodyBytes: server.configuration.maxBodyBytes)
-            listeners.http1 = APNsHTTP1Server(mock: mock, configuration: configuration, logger: logger)
-            listeners.http1Host = host
-        }
-        return listeners
+    /// The HTTP/1.1 APNs endpoint's listener, or nil without `--http1-port`: the HTTP/2 listener's loops and limits
+    /// (`beside`), on its own address and port, without TLS.
+    func http1Configuration(environment: EnvironmentOptions, beside listener: ListenerConfiguration) throws -> ListenerConfiguration? {
+        guard let port = try http1Port ?? environment.int("HTTP1_PORT") else { return nil }
+        try Self.check(port: port, flag: "--http1-port")
+        var configuration = listener
+        configuration.host = http1Host ?? environment["HTTP1_HOST"] ?? ListenerConfiguration.plainHTTP1.host
+        configuration.port = port
+        configuration.tls = nil
+        configuration.appleHosts = nil
+        return configuration
     }
 
     /// `mockapns.control` at warning level.
@@ -98,8 +81,8 @@ struct ControlPlaneOptions: ParsableArguments {
     }
 }
 
-/// What ``ControlPlaneOptions/make(mock:server:sharedRecords:logger:)`` made: the control plane and the HTTP/1.1
-/// endpoint, each there when asked for, run as services of `serve`'s group.
+/// The control plane and the HTTP/1.1 endpoint of a ``MockDeployment``, each there when it asks for it, run as
+/// services of `serve`'s group.
 struct ControlPlaneListeners: Sendable {
     /// The control plane, unless `--no-control`.
     var control: ControlServer?
@@ -108,9 +91,28 @@ struct ControlPlaneListeners: Sendable {
     /// Whether it serves the dashboard.
     var dashboard = true
     /// The HTTP/1.1 APNs endpoint, when `--http1-port` was given.
-    var http1: APNsHTTP1Server?
+    var http1: APNsHTTP1Listener?
     /// Its address.
     var http1Host = "127.0.0.1"
+
+    /// The listeners `deployment` asks for, as services that bind when their group runs them. `sharedRecords` (with
+    /// `--store`) is what the record routes and the dashboard read. The logger only reports warnings by default:
+    /// `serve` prints the URLs itself.
+    init(mock: Mock, server: APNsHTTP2Listener, deployment: MockDeployment, sharedRecords: (any RecordStore)? = nil,
+         fcm: FCMFrontDoor? = nil, logger: Logger = ControlPlaneOptions.quietLogger) throws {
+        if let configuration = deployment.control {
+            control = ControlServer(mock: mock, certificateAuthorityPath: server.certificateAuthorityPath,
+                                    configuration: configuration, logger: logger,
+                                    testPushSender: DashboardTestPushSender.make(for: server), sharedRecords: sharedRecords,
+                                    fcm: fcm)
+            controlHost = configuration.host
+            dashboard = configuration.dashboard
+        }
+        if let configuration = deployment.http1 {
+            http1 = try APNsHTTP1Listener(mock: mock, configuration: configuration, logger: logger)
+            http1Host = configuration.host
+        }
+    }
 
     /// The services, in the group's order (the control plane stops first), each failing with the sentence that
     /// names the flag to change.
@@ -118,7 +120,7 @@ struct ControlPlaneListeners: Sendable {
         var services: [any Service] = []
         if let http1 {
             services.append(ServeListener(http1, name: "the HTTP/1.1 endpoint") { error in
-                guard let error = error as? APNsHTTP1ServerError, case .couldNotListen(_, _, let reason) = error else { return nil }
+                guard let error = error as? APNsHTTP1ListenerError, case .couldNotListen(_, _, let reason) = error else { return nil }
                 return ListenerStartFailure(listener: "the HTTP/1.1 endpoint", reason: reason, remedy: "--http1-port (0 picks a free port)")
             })
         }

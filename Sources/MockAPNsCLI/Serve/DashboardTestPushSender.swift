@@ -10,7 +10,7 @@ import MockAPNsHTTP2
 /// is checked, recorded and streamed like any other request. The control plane cannot import the client itself.
 enum DashboardTestPushSender {
     /// A sender for `server`, or nil when the bundled credentials cannot be found (the form then answers 404).
-    static func make(for server: MockAPNsServer) -> TestPushSender? {
+    static func make(for server: APNsHTTP2Listener) -> TestPushSender? {
         guard let credentials = try? BundledCredentials.locate(),
               let key = try? String(contentsOfFile: credentials.directory + "/AuthKey_TESTKEY001.p8", encoding: .utf8)
         else { return nil }

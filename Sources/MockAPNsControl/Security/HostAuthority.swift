@@ -1,3 +1,5 @@
+import MockAPNs
+
 /// A `host[:port]` as found in a `Host` header or after `scheme://` in an `Origin`, split and lowercased.
 ///
 /// IPv6 literals keep no brackets (`[::1]:2198` → host `::1`, port 2198). Anything that is not a plain

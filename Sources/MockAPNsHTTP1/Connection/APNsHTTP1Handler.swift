@@ -20,7 +20,7 @@ final class APNsHTTP1Handler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// The request limits, the HTTP/2 listener's (see ``APNsHTTP1Configuration``).
+    /// The request limits, the HTTP/2 listener's (see ``ListenerConfiguration``).
     struct Limits: Sendable {
         var maxBodyBytes: Int
         var maxHeaderListSize: Int
@@ -91,6 +91,16 @@ final class APNsHTTP1Handler: ChannelDuplexHandler, RemovableChannelHandler {
         guard readHeld else { return }
         readHeld = false
         if isActive { read(context: context) }
+    }
+
+    /// The listener's `IdleStateHandler` saw no traffic for the idle timeout: the connection goes, as an idle
+    /// HTTP/2 one does.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

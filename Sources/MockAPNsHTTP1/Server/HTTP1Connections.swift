@@ -12,11 +12,12 @@ final class HTTP1Connections: Sendable {
 
     private let state = Locked(State())
 
-    /// Adds `channel`, to be forgotten when it closes; false once ``closeAll()`` ran (then the caller closes it).
-    func add(_ channel: any Channel) -> Bool {
+    /// Adds `channel`, to be forgotten when it closes; false once ``closeAll()`` ran or `limit` connections are open
+    /// (then the caller closes it), so a client opening connections in a loop cannot grow the endpoint's memory.
+    func add(_ channel: any Channel, limit: Int) -> Bool {
         let key = ObjectIdentifier(channel)
         let added = state.withLock { state in
-            if state.closed { return false }
+            if state.closed || state.open.count >= limit { return false }
             state.open[key] = channel
             return true
         }

@@ -7,8 +7,8 @@ import MockAPNs
 ///
 /// A certificate file names the hosts it was made for, so the bundled `server.pem` (localhost, 127.0.0.1, ::1)
 /// fails verification for a sender that reaches the mock by another name (a compose service, a Kubernetes Service,
-/// a CI service container). With ``MockServerConfiguration/tlsNames`` or
-/// ``MockServerConfiguration/certificateAuthorityDirectory`` a fresh server certificate is issued at start for
+/// a CI service container). With ``ListenerConfiguration/TLSIdentity/names`` or
+/// ``ListenerConfiguration/TLSIdentity/certificateAuthorityDirectory`` a fresh server certificate is issued at start for
 /// those names plus the loopback ones, signed by the bundled test CA (which senders already trust) or by a CA made
 /// once and kept in that folder (mkcert-style: nothing public can mint certificates it signs).
 public struct ServerIdentity: Sendable {
@@ -23,11 +23,11 @@ public struct ServerIdentity: Sendable {
     /// The names every issued certificate carries, so loopback senders keep working beside the named ones.
     public static let loopbackNames = ["localhost", "127.0.0.1", "::1"]
 
-    /// The identity `configuration` asks for; `credentials` are the bundled ones (nil when every file was given).
-    static func resolve(_ configuration: MockServerConfiguration,
+    /// The identity `configuration` asks for, with Apple's names beside its own under `appleHosts`; `credentials`
+    /// are the bundled ones (nil when every file was given).
+    static func resolve(_ configuration: ListenerConfiguration.TLSIdentity, appleHosts: Bool,
                         credentials: BundledCredentials?) throws(ConfigurationError) -> ServerIdentity {
-        let issues = !configuration.tlsNames.isEmpty || configuration.certificateAuthorityDirectory != nil
-            || configuration.appleHosts != nil
+        let issues = !configuration.names.isEmpty || configuration.certificateAuthorityDirectory != nil || appleHosts
         guard issues else {
             guard let certificate = configuration.certificatePath ?? credentials?.serverCertificatePath,
                   let key = configuration.privateKeyPath ?? credentials?.serverKeyPath else {
@@ -40,12 +40,12 @@ public struct ServerIdentity: Sendable {
         if configuration.certificatePath != nil || configuration.privateKeyPath != nil {
             throw .invalidCertificate("--cert/--key give a certificate of your own; --tls-name and --ca-dir issue one: pick one way")
         }
-        for name in configuration.tlsNames where !Self.isHostName(name) {
+        for name in configuration.names where !Self.isHostName(name) {
             throw .invalidCertificate("--tls-name \"\(name)\" is not a host name or an IP address (letters, digits, '-' and '.', or an IP literal)")
         }
         let authority: IssuedCertificate
         let authorityPath: String
-        if configuration.appleHosts != nil, configuration.certificateAuthorityDirectory == nil {
+        if appleHosts, configuration.certificateAuthorityDirectory == nil {
             // Anyone with the repository has the bundled CA's key: a certificate for Apple's names signed by it would
             // let them impersonate APNs to every machine that trusts it.
             throw .invalidCertificate("--apple-hosts never uses the bundled test CA (its private key is public): give --ca-dir DIR, a folder for a CA of this machine's own")
@@ -58,8 +58,8 @@ public struct ServerIdentity: Sendable {
             authority = try Self.load(certificate: credentials.caPath, key: credentials.directory + "/ca-key.pem")
             authorityPath = credentials.caPath
         }
-        let appleNames = configuration.appleHosts == nil ? [] : AppleHost.names
-        return try issue(names: appleNames + configuration.tlsNames, authority: authority, authorityPath: authorityPath)
+        let appleNames = appleHosts ? AppleHost.names : []
+        return try issue(names: appleNames + configuration.names, authority: authority, authorityPath: authorityPath)
     }
 
     /// A certificate for `names` plus the loopback ones, signed by the CA kept in `authorityDirectory` (made there

@@ -47,7 +47,7 @@ final class RelayTests: LeakCheckedTestCase {
             XCTAssertEqual(relayed.map { $0.record.relay?.status }, [200, 410, 0], "the upstream's (0: not relayed)")
             XCTAssertTrue(relayed[1].record.lint.contains { $0.id == RelayVerdict.disagreementFindingID }, "\(relayed[1].record.lint)")
             XCTAssertNotNil(relayed[2].record.relay?.skipped)
-            XCTAssertEqual(mock.mock.pipeline.relayStatistics.relayed, 2)
+            XCTAssertEqual(mock.mock.relayStatistics?.relayed, 2)
 
             let received = try await upstream.waitForNotifications(count: 2, timeout: .seconds(10))
             XCTAssertEqual(received.map(\.deviceToken), [Tokens.first, Tokens.second], "exactly the relayed pushes")

@@ -34,15 +34,15 @@ final class WireConformanceTests: H2PeerTestCase {
                                 appleHosts: c.appleHost != nil)
             if servers[key] == nil {
                 let started = try TestServer.start {
-                    $0.pipeline.environment = key.environment
-                    $0.pipeline.environmentKeyReason = key.environmentKeyReason
+                    $0.mock.environment = key.environment
+                    $0.mock.environmentKeyReason = key.environmentKeyReason
                     if key.appleHosts {
-                        var apple = AppleHostsConfiguration()
+                        var apple = ListenerConfiguration.AppleHostPorts()
                         apple.httpsPort = 0
                         apple.channelManagementSandboxPort = 0
                         apple.channelManagementProductionPort = 0
-                        $0.appleHosts = apple
-                        $0.certificateAuthorityDirectory = authority
+                        $0.listener.appleHosts = apple
+                        $0.listener.tls?.certificateAuthorityDirectory = authority
                     }
                 }
                 addTeardownBlock { await started.stop() }
@@ -87,7 +87,7 @@ final class WireConformanceTests: H2PeerTestCase {
         if c.history.contains(where: { $0.atOffset != 0 }) {
             // Request i happens at history[i].atOffset seconds before the final one (which is at 0).
             let offsets = c.history.map(\.atOffset) + [0]
-            let clock = server.mock.pipeline.configuration.clock
+            let clock = server.mock.clock
             defer { clock.set(offsetSeconds: 0) }   // also when the exchange fails: the next case starts at now
             outcome = try H2Requests.runStepped(port: port, certificate: certificate, authority: c.appleHost, ca: ca,
                                                 requests) { index in

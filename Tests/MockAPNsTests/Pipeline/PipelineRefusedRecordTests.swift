@@ -10,7 +10,7 @@ final class PipelineRefusedRecordTests: LeakCheckedTestCase {
 
     override func setUpWithError() throws {
         pipeline = Pipeline(
-            configuration: PipelineConfiguration(),
+            configuration: MockConfiguration(),
             tokens: ProviderTokenAuthenticator(keys: TrustedKeyStore(), trustAnySignature: false),
             certificates: CertificateAuthenticator(trustStore: nil),
             recorder: try Recorder(memoryLimit: 100))

@@ -15,7 +15,7 @@ final class PipelineTests: LeakCheckedTestCase {
         var keys = TrustedKeyStore()
         try keys.add(keysJSONAt: BundledCredentials(directory: RepoPaths.certs).keysPath)
         pipeline = Pipeline(
-            configuration: PipelineConfiguration(),
+            configuration: MockConfiguration(),
             tokens: ProviderTokenAuthenticator(keys: keys, trustAnySignature: false),
             certificates: CertificateAuthenticator(trustStore: nil),
             recorder: try Recorder(memoryLimit: 100))
@@ -139,7 +139,7 @@ final class PipelineTests: LeakCheckedTestCase {
         XCTAssertEqual(send(push(), connection: 2).streamLimit, nil, "another connection starts at the full limit")
         let accepted = send(push(), stream: 5)
         XCTAssertEqual(accepted.status, 200)
-        XCTAssertEqual(accepted.streamLimit, PipelineConfiguration().maxConcurrentStreams)
+        XCTAssertEqual(accepted.streamLimit, MockConfiguration().maxConcurrentStreams)
         XCTAssertNil(send(push(topic: nil), stream: 7).streamLimit, "after a success, a rejection keeps the limit")
     }
 

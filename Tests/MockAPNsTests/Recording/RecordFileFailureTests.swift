@@ -73,7 +73,7 @@ final class RecordFileFailureTests: LeakCheckedTestCase {
     func testPipelineAnswers500InsteadOfSuccessWhileTheFileIsUnwritable() throws {
         let disk = RecordFileAppenderTests.FakeDisk()
         let recorder = try Recorder(memoryLimit: 100, filePath: path, fileQueueLimit: 1000, fileOperations: disk.operations)
-        let pipeline = Pipeline(configuration: PipelineConfiguration(),
+        let pipeline = Pipeline(configuration: MockConfiguration(),
                                 tokens: ProviderTokenAuthenticator(keys: TrustedKeyStore(), trustAnySignature: true),
                                 certificates: CertificateAuthenticator(trustStore: nil), recorder: recorder)
         let jwt = try TestServer.jwt()

@@ -9,7 +9,7 @@ import XCTest
 final class RefusedRequestRecordingTests: H2PeerTestCase {
     func testHeaderListTooLargeIsAnswered431AndRecordedWithWhatWasRead() async throws {
         let path = try makeTestDirectory("refused", file: "refused.jsonl")
-        let server = try TestServer.start { $0.recordPath = path }
+        let server = try TestServer.start { $0.mock.recordPath = path }
         addTeardownBlock { await server.stop() }
         let jwt = try TestServer.jwt()
         // An 8 KB token: the authorization field alone is past the 8 000-byte limit; the fields before it fit.

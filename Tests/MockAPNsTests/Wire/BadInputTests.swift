@@ -54,7 +54,7 @@ final class BadInputTests: H2PeerTestCase {
     }
 
     func testGarbageInsteadOfThePrefaceLeavesTheServerServing() async throws {
-        let server = try TestServer.start { $0.tls = false }
+        let server = try TestServer.start { $0.listener.tls = nil }
         addTeardownBlock { await server.stop() }
         let out = try PeerProcess.run("/bin/sh", ["-c", "printf 'GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n' | timeout 5 curl -s --max-time 3 telnet://127.0.0.1:\(server.port) >/dev/null; echo done"])
         XCTAssertTrue(out.stdout.contains("done"))

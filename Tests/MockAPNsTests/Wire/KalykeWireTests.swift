@@ -23,7 +23,7 @@ final class KalykeWireTests: LeakCheckedTestCase {
 
     /// A connection (and token) per push is what APNs treats as abuse: the records say so, and `stats` counts them.
     func testANewConnectionPerPushIsReportedOnTheRecords() async throws {
-        let server = try PythonClientWireSupport.start(self) { $0.pipeline.newConnectionsPerSecondLimit = 5 }
+        let server = try PythonClientWireSupport.start(self) { $0.mock.newConnectionsPerSecondLimit = 5 }
         let result = try PythonClientWireSupport.send("kalyke_send.py", to: server, count: 100, concurrency: 25)
         XCTAssertEqual(result["results"] as? [String: Int], ["200": 100], "\(result)")
         let flagged = server.recorder.records().filter { $0.lint.contains { $0.id == "new-connection-per-push" } }

@@ -1,6 +1,6 @@
 import ServiceLifecycle
 
-extension APNsHTTP1Server: Service {
+extension APNsHTTP1Listener: Service {
     /// Listens until its group shuts down: binds (failing the run, and so the group, when it cannot), says so to
     /// ``waitUntilListening()``, then on graceful shutdown closes the listener and every connection.
     public func run() async throws {

@@ -16,14 +16,14 @@ import Support
 /// ``Mock/newConnectionID()``).
 ///
 /// ```swift
-/// let http1 = APNsHTTP1Server(mock: mock, configuration: APNsHTTP1Configuration(port: 0))
+/// let http1 = try APNsHTTP1Listener(mock: mock, configuration: .plainHTTP1)
 /// let port = try await http1.start()
 /// …
 /// await http1.stop()
 /// ```
-public final class APNsHTTP1Server: Sendable {
-    /// Where and how it listens.
-    public let configuration: APNsHTTP1Configuration
+public final class APNsHTTP1Listener: Sendable {
+    /// Where and how it listens: ``ListenerConfiguration/plainHTTP1``'s, or a port and address of serve's flags.
+    public let configuration: ListenerConfiguration
     private let pipeline: Pipeline
     private let logger: Logger
     /// The mock, which numbers the endpoint's connections.
@@ -44,9 +44,11 @@ public final class APNsHTTP1Server: Sendable {
         case stopped
     }
 
-    /// Makes the endpoint for `mock`; nothing listens until ``start()``.
-    public init(mock: Mock, configuration: APNsHTTP1Configuration = APNsHTTP1Configuration(),
-                logger: Logger = Logger(label: "mockapns.http1")) {
+    /// Makes the endpoint for `mock`; nothing listens until ``start()``. Throws for settings it cannot serve: TLS,
+    /// or Apple's host names, which are the HTTP/2 listener's.
+    public init(mock: Mock, configuration: ListenerConfiguration = .plainHTTP1,
+                logger: Logger = Logger(label: "mockapns.http1")) throws(APNsHTTP1ListenerError) {
+        guard configuration.tls == nil, configuration.appleHosts == nil else { throw .unsupported(configuration) }
         self.mock = mock
         pipeline = mock.pipeline
         self.configuration = configuration
@@ -63,35 +65,41 @@ public final class APNsHTTP1Server: Sendable {
     }
 
     /// `http://host:port` while running, else nil (IPv6 hosts in brackets).
-    public var url: String? {
-        port.map { "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\($0)" }
-    }
+    public var url: String? { port.map(configuration.url(port:)) }
 
     /// Binds and serves; returns the bound port.
     @discardableResult
-    public func start() async throws(APNsHTTP1ServerError) -> Int {
+    public func start() async throws(APNsHTTP1ListenerError) -> Int {
         let startable = state.withLock { state in
             guard case .idle = state else { return false }
             state = .starting
             return true
         }
         guard startable else { throw .notStartable }
-        let ownGroup = configuration.eventLoopThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: max(1, $0)) }
+        let ownGroup: MultiThreadedEventLoopGroup? = switch configuration.loops {
+        case .shared: nil
+        case .own(let count): MultiThreadedEventLoopGroup(numberOfThreads: max(1, count))
+        }
         let group: any EventLoopGroup = ownGroup ?? MultiThreadedEventLoopGroup.singleton
         let connections = self.connections
         let handlerConfiguration = APNsHTTP1Handler.Limits(
             maxBodyBytes: configuration.maxBodyBytes, maxHeaderListSize: configuration.maxHeaderListSize)
         let pipeline = self.pipeline
+        let maxConnections = configuration.maxConnections
+        let idle = configuration.idleTimeout.map(Self.timeAmount)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { [self] channel in
                 let id = mock.newConnectionID()
-                guard connections.add(channel) else {
+                guard connections.add(channel, limit: maxConnections) else {
                     return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
                 }
                 do {
+                    if let idle {
+                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: idle))
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withPipeliningAssistance: true, withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(
@@ -128,6 +136,13 @@ public final class APNsHTTP1Server: Sendable {
         }
         logger.info("HTTP/1.1 APNs endpoint listening", metadata: ["url": "\(url ?? "")"])
         return port
+    }
+
+    /// `duration` as NIO's, at least a nanosecond and at most NIO's longest.
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        guard seconds < Int64.max / 1_000_000_000 else { return .nanoseconds(.max) }
+        return .nanoseconds(max(1, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
     }
 
     /// Stops listening, closes every connection (a stalled request included) and frees the threads. Safe to call

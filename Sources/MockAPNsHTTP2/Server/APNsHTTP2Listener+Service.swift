@@ -1,6 +1,6 @@
 import ServiceLifecycle
 
-extension MockAPNsServer: Service {
+extension APNsHTTP2Listener: Service {
     /// Listens until its group shuts down: binds every port (a port in use fails the run, and so the group, with
     /// the transport's sentence), says so to ``waitUntilListening()``, then on graceful shutdown sends GOAWAY, lets
     /// in-flight streams finish for up to ``shutdownGracePeriod`` and closes.

@@ -7,11 +7,11 @@ import Support
 
 /// The mock's HTTP/2 listener: a ``Mock`` served over nghttp2 and OpenSSL on one port (or four, under
 /// `--apple-hosts`), with the TLS identity senders verify it by.
-public final class MockAPNsServer: Sendable {
+public final class APNsHTTP2Listener: Sendable {
     /// The mock it serves.
     public let mock: Mock
     /// The listener's settings.
-    public let configuration: MockServerConfiguration
+    public let configuration: ListenerConfiguration
     /// The CA certificate (PEM file) that signed the server certificate, for senders to trust; nil without TLS or when
     /// the certificate came from `--cert` (its issuer is not known to the mock).
     public let certificateAuthorityPath: String?
@@ -25,14 +25,14 @@ public final class MockAPNsServer: Sendable {
     private let gracePeriod: Locked<Duration>
 
     /// How long in-flight streams may finish after GOAWAY when the listener stops as a service; from
-    /// ``MockServerConfiguration/shutdownGracePeriod``, changeable until it stops.
+    /// ``ListenerConfiguration/shutdownGracePeriod``, changeable until it stops.
     public var shutdownGracePeriod: Duration {
         get { gracePeriod.withLock { $0 } }
         set { gracePeriod.withLock { $0 = newValue } }
     }
 
     /// Resolves the TLS identity and binds the ports; throws a sentence saying what to fix.
-    public init(mock: Mock, configuration: MockServerConfiguration = MockServerConfiguration()) throws {
+    public init(mock: Mock, configuration: ListenerConfiguration = ListenerConfiguration()) throws {
         self.mock = mock
         self.configuration = configuration
         gracePeriod = Locked(configuration.shutdownGracePeriod)
@@ -40,17 +40,18 @@ public final class MockAPNsServer: Sendable {
         var transportConfiguration = HTTP2ServerConfiguration()
         transportConfiguration.host = configuration.host
         transportConfiguration.port = configuration.port
-        transportConfiguration.maxConcurrentStreams = mock.configuration.pipeline.maxConcurrentStreams
+        transportConfiguration.maxConcurrentStreams = mock.configuration.maxConcurrentStreams
         transportConfiguration.maxBodyBytes = configuration.maxBodyBytes
+        transportConfiguration.maxHeaderListSize = UInt32(clamping: configuration.maxHeaderListSize)
         transportConfiguration.maxConnections = configuration.maxConnections
         transportConfiguration.idleTimeout = configuration.idleTimeout
         transportConfiguration.timeoutGoAwayDebugData = Pipeline.reasonBody(APNsReason.idleTimeout.rawValue, timestamp: nil)
         transportConfiguration.logger = logger
         transportConfiguration.intakeGate = mock.recorder.intake
-        if let loops = configuration.loopCount {
-            transportConfiguration.loopCount = loops
-        } else {
-            transportConfiguration.eventLoopGroup = .singleton
+        transportConfiguration.connectionIDs = { [mock] in mock.newConnectionID() }
+        switch configuration.loops {
+        case .shared: transportConfiguration.eventLoopGroup = .singleton
+        case .own(let count): transportConfiguration.loopCount = max(1, count)
         }
         var roles: [ListenerRole] = [.mock]
         if let apple = configuration.appleHosts {
@@ -59,12 +60,13 @@ public final class MockAPNsServer: Sendable {
         }
         var authorityPath: String?
         var credentials = mock.credentials
-        if configuration.tls {
+        if let tls = configuration.tls {
             // The bundled folder supplies the server certificate unless --cert/--key give one or a CA issues one.
-            let ownCertificate = (configuration.certificatePath != nil && configuration.privateKeyPath != nil)
-                || configuration.certificateAuthorityDirectory != nil
+            let ownCertificate = (tls.certificatePath != nil && tls.privateKeyPath != nil)
+                || tls.certificateAuthorityDirectory != nil
             if credentials == nil && !ownCertificate { credentials = try Mock.bundledCredentials(mock.configuration) }
-            let identity = try ServerIdentity.resolve(configuration, credentials: credentials)
+            let identity = try ServerIdentity.resolve(tls, appleHosts: configuration.appleHosts != nil,
+                                                      credentials: credentials)
             authorityPath = identity.certificateAuthorityPath
             transportConfiguration.tls = TLSConfiguration(
                 certificateChain: .string(identity.certificateChainPEM),
@@ -109,10 +111,7 @@ public final class MockAPNsServer: Sendable {
     }
 
     /// The URL senders use, e.g. `https://127.0.0.1:2197`.
-    public var url: String {
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        return "\(configuration.tls ? "https" : "http")://\(host):\(port)"
-    }
+    public var url: String { configuration.url(port: port) }
 
     /// GOAWAY to every client, lets in-flight streams finish (up to `gracePeriod`), and closes. The mock keeps
     /// its recording open for its other listeners: its owner calls ``Mock/shutdown()`` once they have all stopped.

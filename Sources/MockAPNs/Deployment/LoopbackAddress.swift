@@ -1,7 +1,7 @@
 /// Decides whether a bind address stays on this machine.
-enum LoopbackAddress {
+package enum LoopbackAddress {
     /// True for `localhost`, any `127.x.y.z` literal, and `::1` (with or without brackets).
-    static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         var name = host.lowercased()
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         if name == "localhost" || name == "::1" || name == "0:0:0:0:0:0:0:1" { return true }
