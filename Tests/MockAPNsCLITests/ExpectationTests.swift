@@ -73,6 +73,17 @@ final class ExpectationTests: LeakCheckedTestCase {
                        try InspectFixtures.goldenStdout(["expect", "--status", "200", "--count", "2", "--json"]))
     }
 
+    /// A token matches whatever its case, as `RecordFilter` and `/api/v1/notifications` match it.
+    func testATokenMatchesWhateverItsCase() {
+        let records = [RecordedRequest.sample(seq: 1, token: "aabbccddeeff00112233445566778899"),
+                       RecordedRequest.sample(seq: 2, token: "00112233445566778899aabbccddeeff")]
+        let upper = Expectation(filter: RecordFilter(token: "AABBCCDDEEFF00112233445566778899"), conditions: [],
+                                quantity: .exactly(1)).evaluate(records)
+        XCTAssertTrue(upper.passed)
+        XCTAssertEqual(upper.matchedSeqs, [1])
+        XCTAssertEqual(records.filter(RecordFilter(token: "AABBCCDDEEFF00112233445566778899").matches).map(\.seq), [1])
+    }
+
     func testAnEmptyRecordingSaysNoRecordsArrived() {
         let result = Expectation(filter: RecordFilter(token: "abcd"), conditions: [], quantity: .atLeast(1)).evaluate([])
         XCTAssertEqual(result.report(source: "http://127.0.0.1:2198", marks: .init(plain)), """

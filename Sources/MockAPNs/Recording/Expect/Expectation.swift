@@ -57,7 +57,10 @@ public struct Expectation: Sendable {
         var list: [Criterion] = []
         @Sendable func quoted(_ value: String?) -> String? { value.map { "\"\($0)\"" } }
         if let token = filter.token {
-            list.append(Criterion(label: "token=\(token)", test: { $0.deviceToken == token }, found: { quoted($0.deviceToken) }))
+            // Case-insensitive, as RecordFilter and APNs read a token.
+            let wanted = token.lowercased()
+            list.append(Criterion(label: "token=\(token)", test: { $0.deviceToken?.lowercased() == wanted },
+                                  found: { quoted($0.deviceToken) }))
         }
         if let topic = filter.topic {
             list.append(Criterion(label: "topic=\(topic)", test: { $0.header("apns-topic") == topic }, found: { quoted($0.header("apns-topic")) }))
