@@ -94,14 +94,17 @@ PARALLEL   = --parallel --num-workers $(or $(TEST_WORKERS),4)
 ## developer loop, under 3 minutes after a build. First two static checks for a Mac's build, which no machine here
 ## runs: no two paths, targets or build products differ only in case (scripts/check-case-collisions.py), and no
 ## Swift file has a Glibc import or glibc-only form that macOS would compile (scripts/check-glibc-imports.py).
-# The mock's suites that put a server on a socket (TestServer) or start a peer; the rest of MockAPNsTests is in memory.
-MOCK_SOCKET_SUITES := WireConformanceTests|H2loadWireTests|KalykeWireTests|BadInputTests|ConnectionRuleTests|CurlWireTests|PyapnsClientWireTests|AioapnsWireTests|RefusedRequestRecordingTests|RecordFileFailureTests|LeakCheckTests
-# MockAPNsRelayTests: the configuration's checks are in memory; APNsClientRelayTests relays to a TestServer (integration).
-UNIT_SUITES := JSONTests|APNsModelTests|FCMModelTests|MockAPNsFCMTests\.FCMFrontDoorTests/|DeviceSimulationTests|APNsCryptoTests|MockAPNsCLITests|FuzzRegressionTests|MockAPNsTests\.(?!($(MOCK_SOCKET_SUITES))/)|HTTP2Tests\.(EmbeddedConnectionTests|EmbeddedTLSTests|HeaderBlockBuilderTests|StreamLimitGateTests|NIOChannelDriverTests|ClientLoopsTests)/|MockAPNsRelayTests\.RelayConfigurationTests/|MockAPNsHTTP1Tests\.HTTP1HandlerEmbeddedTests/
+# The unit tier is these test targets, each in memory (no socket, no process, no peer); every other test target is
+# the integration tier. A target's name says its tier: a suite that needs a socket goes in the `…WireTests` target
+# beside it (scripts/check-test-tiers.py checks that every target is in one tier and that the model's tests link no
+# transport).
+UNIT_TARGETS := JSONTests|APNsModelTests|FCMModelTests|DeviceSimulationTests|APNsCryptoTests|MockAPNsCLITests|FuzzRegressionTests|MockAPNsTests|HTTP2Tests|MockAPNsRelayTests|MockAPNsHTTP1Tests|MockAPNsFCMTests|MockAPNsControlTests
+UNIT_SUITES := ^($(UNIT_TARGETS))\.
 test-unit: build-tests test-unit-only
 test-unit-only:
 	python3 scripts/check-case-collisions.py
 	python3 scripts/check-glibc-imports.py
+	python3 scripts/check-test-tiers.py --unit '$(UNIT_TARGETS)'
 	$(SWIFT_TEST) $(PARALLEL) --filter '$(UNIT_SUITES)' --xunit-output .build/xunit-unit.xml
 
 ## test-integration: real peers, processes, sockets, PostgreSQL, browsers and the wire corpus over sockets; the suites
@@ -123,7 +126,7 @@ test-docs: build-tests test-docs-only
 test-docs-only: kits/python/.venv/.installed lint-workflows
 	python3 scripts/check-rule-refs.py
 	$(KIT_PY_VENV)/bin/python -m pytest -p no:cacheprovider scripts/test-check-rule-refs.py \
-		scripts/test-check-case-collisions.py scripts/test-check-glibc-imports.py
+		scripts/test-check-case-collisions.py scripts/test-check-glibc-imports.py scripts/test-check-test-tiers.py
 	python3 scripts/doc-snippets.py swift --check
 	python3 scripts/doc-snippets.py swift-consumer --check
 	python3 scripts/doc-snippets.py shell --mockapns .build/debug/mockapns

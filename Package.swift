@@ -125,12 +125,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The HTTP/1.1 handler in an EmbeddedChannel (unit tier); the listener on sockets with real peers (wire tier).
         .testTarget(
             name: "MockAPNsHTTP1Tests",
-            dependencies: ["MockAPNsHTTP1", "MockAPNs", "APNsModel", "TestSupport",
+            dependencies: ["MockAPNsHTTP1", "MockAPNs", "APNsModel", "MockTestSupport",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOEmbedded", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MockAPNsHTTP1WireTests",
+            dependencies: ["MockAPNsHTTP1", "MockAPNs", "APNsModel", "TestSupport"],
             swiftSettings: strict
         ),
         // The FCM front door (`serve --fcm`): Google's names (FCM HTTP v1, the OAuth token exchange, IID topic
@@ -174,8 +180,14 @@ let package = Package(
             dependencies: ["MockAPNs", "APNsClient", "APNsModel", "APNsCrypto", "HTTP2", "Support"],
             swiftSettings: strict
         ),
+        // The relay's configuration checks (unit tier); relaying to a listening mock (wire tier).
         .testTarget(
             name: "MockAPNsRelayTests",
+            dependencies: ["MockAPNsRelay", "MockAPNs", "APNsClient", "APNsModel", "MockTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MockAPNsRelayWireTests",
             dependencies: ["MockAPNsRelay", "MockAPNs", "APNsClient", "APNsModel", "TestSupport"],
             swiftSettings: strict
         ),
@@ -226,8 +238,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The control plane's routes through HummingbirdTesting's router client (unit tier); on a socket, with curl,
+        // browsers and the listener's lifecycle (wire tier).
         .testTarget(
             name: "MockAPNsControlTests",
+            dependencies: ["MockAPNsControl", "MockAPNs", "APNsModel", "MockTestSupport",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MockAPNsControlWireTests",
             dependencies: ["MockAPNsControl", "MockAPNs", "APNsModel", "TestSupport"],
             swiftSettings: strict
         ),
@@ -325,31 +347,60 @@ let package = Package(
         // transport's tests use it without depending on anything above HTTP2.
         .target(name: "PeerSupport", path: "Tests/PeerSupport", swiftSettings: strict),
 
-        // Shared by the test targets: the conformance corpus loader, repository paths, an in-process test server,
-        // and (re-exported) PeerSupport.
+        // Test support in three layers, so a suite links only what it tests. The model's: the conformance corpus
+        // loader, device scenarios, the test credentials as facts, repository paths (no nghttp2, OpenSSL or NIO).
+        .target(
+            name: "ModelTestSupport",
+            dependencies: ["APNsModel", "DeviceSimulation", "JSON", "PeerSupport"],
+            path: "Tests/ModelTestSupport",
+            swiftSettings: strict
+        ),
+        // The mock's: a mock without a listener, sample records, a well-formed token (no transport).
+        .target(
+            name: "MockTestSupport",
+            dependencies: ["ModelTestSupport", "MockAPNs", "APNsModel", "APNsCrypto", "DeviceSimulation"],
+            path: "Tests/MockTestSupport",
+            swiftSettings: strict
+        ),
+        // The wire's: the mock on a socket (TestServer, Apple's names), an HTTP client; re-exports the two above.
         .target(
             name: "TestSupport",
-            dependencies: ["DeviceSimulation", "APNsModel", "APNsCrypto", "MockAPNs", "MockAPNsHTTP2", "PeerSupport"],
+            dependencies: ["MockTestSupport", "APNsModel", "APNsCrypto", "MockAPNs", "MockAPNsHTTP2", "PeerSupport"],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON", "Support"], swiftSettings: strict),
-        .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "JSON", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "DeviceSimulationTests", dependencies: ["DeviceSimulation", "APNsModel", "JSON", "TestSupport"],
+        .testTarget(name: "APNsModelTests", dependencies: ["APNsModel", "JSON", "ModelTestSupport"], swiftSettings: strict),
+        .testTarget(name: "DeviceSimulationTests", dependencies: ["DeviceSimulation", "APNsModel", "JSON", "ModelTestSupport"],
                     swiftSettings: strict),
-        // The FCM front door: in memory (FCMFrontDoorTests, the unit tier) and on its TLS listener with real peers.
-        .testTarget(name: "MockAPNsFCMTests", dependencies: ["MockAPNsFCM", "FCMModel", "MockAPNs", "MockAPNsHTTP2", "APNsCrypto", "JSON", "TestSupport"],
+        // The FCM front door: in memory (unit tier) and on its TLS listener with real peers (wire tier).
+        .testTarget(name: "MockAPNsFCMTests", dependencies: ["MockAPNsFCM", "FCMModel", "MockAPNs", "APNsCrypto", "JSON", "MockTestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "MockAPNsFCMWireTests", dependencies: ["MockAPNsFCM", "FCMModel", "MockAPNs", "MockAPNsHTTP2", "APNsCrypto", "JSON", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "FCMModelTests", dependencies: ["FCMModel", "JSON"], swiftSettings: strict),
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
-        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "PeerSupport", "Support",
+        // The HTTP/2 transport: in memory (embedded connections, the header builder, the loops; unit tier) and on
+        // sockets against real peers and attacks (wire tier), with the support both share.
+        .target(name: "HTTP2TestSupport", dependencies: ["HTTP2", "CNghttp2", "PeerSupport"], path: "Tests/HTTP2TestSupport",
+                swiftSettings: strict),
+        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "HTTP2TestSupport", "PeerSupport", "Support",
                                                        .product(name: "NIOCore", package: "swift-nio"),
                                                        .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strict),
+        .testTarget(name: "HTTP2WireTests", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "HTTP2TestSupport", "PeerSupport", "Support",
+                                                           .product(name: "NIOCore", package: "swift-nio")],
+                    swiftSettings: strict),
+        // The mock in memory (unit tier), and on a socket with real clients and the wire corpus (wire tier).
         .testTarget(
             name: "MockAPNsTests",
-            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "Support", "TestSupport"],
+            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "Support", "MockTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MockAPNsWireTests",
+            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "Support", "TestSupport"],
             swiftSettings: strict
         ),
 

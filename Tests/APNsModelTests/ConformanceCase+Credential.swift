@@ -1,6 +1,6 @@
 import Foundation
 import APNsModel
-import TestSupport
+import ModelTestSupport
 
 extension ConformanceCase {
     /// Converts an auth block to the credential the server would derive, at time `now` of the final request.

@@ -1,5 +1,5 @@
 import APNsModel
-import TestSupport
+import ModelTestSupport
 import Foundation
 import XCTest
 

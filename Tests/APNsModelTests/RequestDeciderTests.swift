@@ -1,5 +1,5 @@
 import APNsModel
-import TestSupport
+import ModelTestSupport
 import XCTest
 
 final class RequestDeciderTests: XCTestCase {

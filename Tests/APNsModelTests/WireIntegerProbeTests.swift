@@ -1,5 +1,5 @@
 import APNsModel
-import TestSupport
+import ModelTestSupport
 import XCTest
 
 /// Numbers in request headers and bodies at and past the ends of Int64 (and other shapes that are not the

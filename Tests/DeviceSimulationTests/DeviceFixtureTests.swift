@@ -1,7 +1,7 @@
 import APNsModel
 import DeviceSimulation
 import Foundation
-import TestSupport
+import ModelTestSupport
 import XCTest
 
 /// Runs every `Fixtures/devices` scenario through the model: each push step is decided by `RequestDecider` (the

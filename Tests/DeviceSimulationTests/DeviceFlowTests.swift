@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import ModelTestSupport
 import XCTest
 
 @testable import APNsModel

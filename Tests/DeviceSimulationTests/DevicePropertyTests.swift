@@ -1,6 +1,6 @@
 import Support
 import Foundation
-import TestSupport
+import ModelTestSupport
 import XCTest
 
 @testable import APNsModel

@@ -1,4 +1,4 @@
-import TestSupport
+import ModelTestSupport
 import XCTest
 
 @testable import APNsModel

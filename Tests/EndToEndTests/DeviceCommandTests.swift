@@ -22,7 +22,7 @@ final class DeviceCommandTests: LeakCheckedTestCase {
         for (index, collapse) in ["order", "order"].enumerated() {
             let run = try PeerProcess.run("/usr/bin/curl", [
                 "-sS", "--http2", "--cacert", RepoPaths.cert("ca.pem"), "-o", "/dev/null", "-w", "%{http_code}",
-                "-H", "authorization: bearer " + (try TestServer.jwt()), "-H", "apns-topic: com.example.app",
+                "-H", "authorization: bearer " + (try TestTokens.jwt()), "-H", "apns-topic: com.example.app",
                 "-H", "apns-collapse-id: \(collapse)", "-H", "apns-id: 00000000-0000-4000-8000-00000000000\(index + 1)",
                 "--data-binary", #"{"aps":{"alert":{"title":"Order \#(index + 1)","body":"shipped"},"badge":\#(index + 1)}}"#,
                 apns + "/3/device/" + token,

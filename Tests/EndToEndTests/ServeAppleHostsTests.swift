@@ -26,7 +26,7 @@ final class ServeAppleHostsTests: LeakCheckedTestCase {
         let headerFile = directory + "/headers-\(UUID().uuidString)"
         var arguments = ["-sS", "--http2", "--max-time", "20", "--resolve", "\(host):\(port):127.0.0.1", "--cacert", ca,
                          "-o", "/dev/null", "-D", headerFile, "-w", "%{http_code}", "-X", method,
-                         "-H", "authorization: bearer " + (try TestServer.jwt()), "-H", "apns-topic: com.example.app",
+                         "-H", "authorization: bearer " + (try TestTokens.jwt()), "-H", "apns-topic: com.example.app",
                          "-H", "apns-push-type: alert"]
         if let body { arguments += ["--data-binary", body] }
         let run = try PeerProcess.run("/usr/bin/curl", arguments + ["https://\(host):\(port)\(path)"], timeout: 30)
@@ -51,7 +51,7 @@ final class ServeAppleHostsTests: LeakCheckedTestCase {
         }
         XCTAssertEqual(ports[2197], Int(served.apnsURL.split(separator: ":").last ?? ""), "2197 is the APNs URL's port")
         XCTAssertEqual(Set(ports.values).count, 4, "four listeners")
-        let device = "/3/device/\(TestServer.token64)"
+        let device = "/3/device/\(TestTokens.token64)"
         let alert = #"{"aps":{"alert":"hi"}}"#
 
         let production = try request("api.push.apple.com", port: ports[443]!, path: device, body: alert, trusting: ca)
@@ -120,9 +120,9 @@ final class ServeAppleHostsTests: LeakCheckedTestCase {
                 }
             }
             """.write(toFile: source, atomically: true, encoding: .utf8)
-        let url = "https://localhost:\(try XCTUnwrap(served.ready.value(at: ["apple_ports", "443"])?.integerValue))/3/device/\(TestServer.token64)"
+        let url = "https://localhost:\(try XCTUnwrap(served.ready.value(at: ["apple_ports", "443"])?.integerValue))/3/device/\(TestTokens.token64)"
         let java = try PeerProcess.run("/usr/bin/java", ["-Djavax.net.ssl.trustStore=" + store, "-Djavax.net.ssl.trustStorePassword=changeit",
-                                                          source, url, try TestServer.jwt()], timeout: 120)
+                                                          source, url, try TestTokens.jwt()], timeout: 120)
         XCTAssertEqual(java.status, 0, java.stderr)
         XCTAssertEqual(java.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "HTTP_2 200", java.stderr)
     }

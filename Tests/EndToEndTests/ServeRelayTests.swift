@@ -118,7 +118,7 @@ final class ServeRelayTests: LeakCheckedTestCase {
 
         let overHTTP2 = try await send(good, to: relay.apnsURL, in: directory)
         XCTAssertEqual(overHTTP2["accepted"]?.integerValue, 1, overHTTP2.jsonText())
-        let headers = ["authorization: bearer " + (try TestServer.jwt()), "apns-topic: com.example.app", "apns-push-type: alert"]
+        let headers = ["authorization: bearer " + (try TestTokens.jwt()), "apns-topic: com.example.app", "apns-push-type: alert"]
         let overHTTP1 = try CurlRequest.send("POST", http1URL + "/3/device/" + gone, headers: headers,
                                              body: #"{"aps":{"alert":"relayed"}}"#)
         XCTAssertEqual(overHTTP1.status, 410, "the HTTP/1.1 sender gets the upstream's answer: \(overHTTP1.body)")

@@ -22,9 +22,9 @@ final class ServeTLSNameTests: LeakCheckedTestCase {
         let run = try PeerProcess.run("/usr/bin/curl", [
             "-sS", "--http2", "--max-time", "20", "--resolve", "\(name):\(port):127.0.0.1", "--cacert", ca,
             "-o", "/dev/null", "-w", "%{http_code}",
-            "-H", "authorization: bearer " + (try TestServer.jwt()), "-H", "apns-topic: com.example.app",
+            "-H", "authorization: bearer " + (try TestTokens.jwt()), "-H", "apns-topic: com.example.app",
             "-H", "apns-push-type: alert", "--data-binary", #"{"aps":{"alert":"hi"}}"#,
-            "https://\(name):\(port)/3/device/\(TestServer.token64)",
+            "https://\(name):\(port)/3/device/\(TestTokens.token64)",
         ], timeout: 30)
         return (run.status, run.stdout)
     }

@@ -158,7 +158,7 @@ final class StoreBackPressureTests: PostgresTestCase {
         try Data(uris.utf8).write(to: URL(fileURLWithPath: uriFile))
         return try PeerProcess.start("h2load", [
             "-n", "\(requests)", "-c", "4", "-m", "100", "-d", directory + "/push.json", "-i", uriFile,
-            "-H", "authorization: bearer \(try TestServer.jwt())", "-H", "apns-topic: com.example.app",
+            "-H", "authorization: bearer \(try TestTokens.jwt())", "-H", "apns-topic: com.example.app",
             "-H", "apns-push-type: alert", "-H", "apns-priority: 10",
         ])
     }

@@ -200,7 +200,7 @@ final class StoreSharedStateTests: PostgresTestCase {
         }
         XCTAssertTrue(onB, "B never took the rule")
 
-        let headers = ["authorization: bearer " + (try TestServer.jwt()), "apns-topic: com.example.app", "apns-push-type: alert"]
+        let headers = ["authorization: bearer " + (try TestTokens.jwt()), "apns-topic: com.example.app", "apns-push-type: alert"]
         var statuses: [Int] = []
         for index in 0..<8 {
             let answer = try CurlRequest.send("POST", endpoints[index % 2] + "/3/device/" + token, headers: headers,

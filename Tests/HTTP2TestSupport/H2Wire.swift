@@ -1,71 +1,71 @@
 import CNghttp2
 
 /// One HTTP/2 frame as read off the wire.
-struct H2Frame: Equatable {
-    var type: UInt8
-    var flags: UInt8
-    var streamID: UInt32
-    var payload: [UInt8]
+public struct H2Frame: Equatable {
+    public var type: UInt8
+    public var flags: UInt8
+    public var streamID: UInt32
+    public var payload: [UInt8]
 
-    static let data: UInt8 = 0, headers: UInt8 = 1, rstStream: UInt8 = 3, settings: UInt8 = 4, ping: UInt8 = 6,
+    public static let data: UInt8 = 0, headers: UInt8 = 1, rstStream: UInt8 = 3, settings: UInt8 = 4, ping: UInt8 = 6,
         goAway: UInt8 = 7, windowUpdate: UInt8 = 8
-    static let endStream: UInt8 = 0x1, ack: UInt8 = 0x1, endHeaders: UInt8 = 0x4
+    public static let endStream: UInt8 = 0x1, ack: UInt8 = 0x1, endHeaders: UInt8 = 0x4
 
     /// A 32-bit big-endian value at `offset` of the payload (the top bit cleared where it is reserved).
-    func uint32(at offset: Int) -> UInt32 {
+    public func uint32(at offset: Int) -> UInt32 {
         UInt32(payload[offset]) << 24 | UInt32(payload[offset + 1]) << 16 | UInt32(payload[offset + 2]) << 8
             | UInt32(payload[offset + 3])
     }
 
     /// SETTINGS entries (identifier, value).
-    var settings: [(UInt16, UInt32)] {
+    public var settings: [(UInt16, UInt32)] {
         stride(from: 0, to: payload.count - payload.count % 6, by: 6).map { offset in
             (UInt16(payload[offset]) << 8 | UInt16(payload[offset + 1]), uint32(at: offset + 2))
         }
     }
 
     /// GOAWAY's error code, or RST_STREAM's.
-    var errorCode: UInt32 { type == H2Frame.goAway ? uint32(at: 4) : uint32(at: 0) }
+    public var errorCode: UInt32 { type == H2Frame.goAway ? uint32(at: 4) : uint32(at: 0) }
     /// GOAWAY's last stream id.
-    var lastStreamID: UInt32 { uint32(at: 0) & 0x7FFF_FFFF }
+    public var lastStreamID: UInt32 { uint32(at: 0) & 0x7FFF_FFFF }
     /// GOAWAY's debug data.
-    var debugData: [UInt8] { Array(payload.dropFirst(8)) }
+    public var debugData: [UInt8] { Array(payload.dropFirst(8)) }
 }
 
 /// Builds and reads raw HTTP/2 frames for driving a connection byte by byte (RFC 9113 §4, §6); header blocks are
 /// HPACK-coded by nghttp2's own encoder and decoder, so the tests speak real HPACK without writing one.
-enum H2Wire {
-    static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+public enum H2Wire {
+    public static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
 
-    static func frame(type: UInt8, flags: UInt8 = 0, stream: UInt32 = 0, payload: [UInt8] = []) -> [UInt8] {
+    public static func frame(type: UInt8, flags: UInt8 = 0, stream: UInt32 = 0, payload: [UInt8] = []) -> [UInt8] {
         let length = payload.count
         return [UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF), type, flags]
             + bigEndian(stream & 0x7FFF_FFFF) + payload
     }
 
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
+    public static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 
-    static func settings(_ entries: [(UInt16, UInt32)] = [], ack: Bool = false) -> [UInt8] {
+    public static func settings(_ entries: [(UInt16, UInt32)] = [], ack: Bool = false) -> [UInt8] {
         frame(type: H2Frame.settings, flags: ack ? H2Frame.ack : 0,
               payload: entries.flatMap { [UInt8($0.0 >> 8), UInt8($0.0 & 0xFF)] + bigEndian($0.1) })
     }
 
-    static func windowUpdate(stream: UInt32, increment: UInt32) -> [UInt8] {
+    public static func windowUpdate(stream: UInt32, increment: UInt32) -> [UInt8] {
         frame(type: H2Frame.windowUpdate, stream: stream, payload: bigEndian(increment))
     }
 
-    static func data(stream: UInt32, _ bytes: [UInt8], endStream: Bool = true) -> [UInt8] {
+    public static func data(stream: UInt32, _ bytes: [UInt8], endStream: Bool = true) -> [UInt8] {
         frame(type: H2Frame.data, flags: endStream ? H2Frame.endStream : 0, stream: stream, payload: bytes)
     }
 
-    static func ping(_ opaque: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]) -> [UInt8] {
+    public static func ping(_ opaque: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]) -> [UInt8] {
         frame(type: H2Frame.ping, payload: opaque)
     }
 
     /// Every complete frame in `bytes` from `offset` on; `offset` moves past them (a partial frame stays).
-    static func frames(in bytes: [UInt8], from offset: inout Int) -> [H2Frame] {
+    public static func frames(in bytes: [UInt8], from offset: inout Int) -> [H2Frame] {
         var result: [H2Frame] = []
         while offset + 9 <= bytes.count {
             let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
@@ -81,11 +81,11 @@ enum H2Wire {
 }
 
 /// An HPACK encoder and decoder pair for one connection (nghttp2's `nghttp2_hd_*`).
-final class HPACKCodec {
+public final class HPACKCodec {
     private var deflater: OpaquePointer?
     private var inflater: OpaquePointer?
 
-    init() {
+    public init() {
         precondition(nghttp2_hd_deflate_new(&deflater, 4096) == 0 && nghttp2_hd_inflate_new(&inflater) == 0)
     }
 
@@ -95,7 +95,7 @@ final class HPACKCodec {
     }
 
     /// The header block for `fields`, in order.
-    func encode(_ fields: [(String, String)]) -> [UInt8] {
+    public func encode(_ fields: [(String, String)]) -> [UInt8] {
         // Every name and value in one buffer, so each nghttp2_nv points into memory that stays put for the call.
         var bytes: [UInt8] = []
         var ranges: [(name: Range<Int>, value: Range<Int>)] = []
@@ -122,7 +122,7 @@ final class HPACKCodec {
     }
 
     /// The fields of a header block the server sent.
-    func decode(_ block: [UInt8]) -> [(String, String)] {
+    public func decode(_ block: [UInt8]) -> [(String, String)] {
         var fields: [(String, String)] = []
         var offset = 0
         while true {

@@ -3,17 +3,17 @@ import PeerSupport
 
 /// Runs the small Python `h2` clients of Tests/Peers/h2_raw_client.py (h2 comes with `make deps`: the interpreter is
 /// `$MOCKAPNS_PYTHON`, or `<repo>/.venv/bin/python`; nothing is installed while tests run).
-enum PythonH2 {
-    static let python = RepoPaths.python
+public enum PythonH2 {
+    public static let python = RepoPaths.python
 
-    static let scriptPath = RepoPaths.peers + "/h2_raw_client.py"
+    public static let scriptPath = RepoPaths.peers + "/h2_raw_client.py"
 
     /// Runs the script in `mode` against `port`; `tls` uses TLS without ALPN, trusting `ca`.
-    static func run(mode: String, port: Int, ca: String?, extra: [String] = [], timeout: TimeInterval = 60) throws -> PeerProcess.Output {
+    public static func run(mode: String, port: Int, ca: String?, extra: [String] = [], timeout: TimeInterval = 60) throws -> PeerProcess.Output {
         try PeerProcess.run(python, [scriptPath, mode, String(port), ca ?? "-"] + extra, timeout: timeout)
     }
 
-    static func start(mode: String, port: Int, ca: String?, extra: [String] = []) throws -> RunningPeer {
+    public static func start(mode: String, port: Int, ca: String?, extra: [String] = []) throws -> RunningPeer {
         try PeerProcess.start(python, [scriptPath, mode, String(port), ca ?? "-"] + extra)
     }
 }

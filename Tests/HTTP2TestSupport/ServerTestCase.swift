@@ -4,11 +4,11 @@ import PeerSupport
 import XCTest
 
 /// Base class: starts servers with a `TestHandler` and shuts them down after the test.
-class ServerTestCase: LeakCheckedTestCase {
-    var pki: TestPKI { TestPKI.shared }
+open class ServerTestCase: LeakCheckedTestCase {
+    public var pki: TestPKI { TestPKI.shared }
 
     /// Starts a server (TLS unless `tls` is false) on 127.0.0.1, port 0, two loops.
-    func startServer(
+    public func startServer(
         tls: Bool = true, requestClientCertificate: Bool = false, host: String = "127.0.0.1",
         handler: TestHandler = TestHandler(), configure: (inout HTTP2ServerConfiguration) -> Void = { _ in }
     ) throws -> (HTTP2Server, TestHandler) {
@@ -22,7 +22,7 @@ class ServerTestCase: LeakCheckedTestCase {
     }
 
     /// `curl --http2` against the server; returns the result (headers with -D -, body discarded unless asked).
-    func curl(_ server: HTTP2Server, path: String = "/echo", tls: Bool = true, host: String = "localhost",
+    public func curl(_ server: HTTP2Server, path: String = "/echo", tls: Bool = true, host: String = "localhost",
               extra: [String] = []) throws -> PeerProcess.Output {
         let scheme = tls ? "https" : "http"
         var arguments = ["-sS", "--max-time", "20", "-D", "-", "-o", "/dev/null"]
@@ -32,7 +32,7 @@ class ServerTestCase: LeakCheckedTestCase {
     }
 
     /// Asserts that a plain curl request still gets 200: the server survived whatever came before.
-    func assertStillServes(_ server: HTTP2Server, tls: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
+    public func assertStillServes(_ server: HTTP2Server, tls: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
         let result = try curl(server, tls: tls)
         XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), "server stopped serving: \(result.stdout) \(result.stderr)",
                       file: file, line: line)

@@ -14,29 +14,32 @@ import Foundation
 /// - `/unique`: 200 with `x-id` (a new value each time, marked `valueIsUnique`) and `x-same` (always "same").
 /// - anything else: 200 with `x-method`, `x-path`, `x-body-length`, `x-alpn`, `x-cert-length` headers
 ///   and the request body echoed.
-final class TestHandler: HTTP2RequestHandler, @unchecked Sendable {
+public final class TestHandler: HTTP2RequestHandler, @unchecked Sendable {
     // @unchecked Sendable: `lock` guards every mutable property.
     private let lock = NSLock()
+
+    /// A handler that has seen nothing yet.
+    public init() {}
     private var _requests: [HTTP2Request] = []
     private var _opened: [HTTP2ConnectionInfo] = []
     private var _closed: [HTTP2ConnectionInfo] = []
     private var _inFlight = 0
     private var _maxInFlight = 0
     /// Most `/delay` requests ever waiting for their answer at once.
-    var maxInFlight: Int { lock.withLock { _maxInFlight } }
+    public var maxInFlight: Int { lock.withLock { _maxInFlight } }
 
-    var requests: [HTTP2Request] { lock.withLock { _requests } }
+    public var requests: [HTTP2Request] { lock.withLock { _requests } }
     private var _refused: [(request: HTTP2Request, status: Int)] = []
     /// Requests the server answered itself (`refused`), with the status it gave.
-    var refused: [(request: HTTP2Request, status: Int)] { lock.withLock { _refused } }
+    public var refused: [(request: HTTP2Request, status: Int)] { lock.withLock { _refused } }
 
-    func refused(_ request: HTTP2Request, status: Int) {
+    public func refused(_ request: HTTP2Request, status: Int) {
         lock.withLock { _refused.append((request, status)) }
     }
-    var opened: [HTTP2ConnectionInfo] { lock.withLock { _opened } }
-    var closed: [HTTP2ConnectionInfo] { lock.withLock { _closed } }
+    public var opened: [HTTP2ConnectionInfo] { lock.withLock { _opened } }
+    public var closed: [HTTP2ConnectionInfo] { lock.withLock { _closed } }
 
-    func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
+    public func handle(_ request: HTTP2Request, responder: HTTP2Responder) {
         lock.withLock { _requests.append(request) }
         switch request.path {
         case "/delay":
@@ -88,6 +91,6 @@ final class TestHandler: HTTP2RequestHandler, @unchecked Sendable {
         }
     }
 
-    func connectionOpened(_ info: HTTP2ConnectionInfo) { lock.withLock { _opened.append(info) } }
-    func connectionClosed(_ info: HTTP2ConnectionInfo) { lock.withLock { _closed.append(info) } }
+    public func connectionOpened(_ info: HTTP2ConnectionInfo) { lock.withLock { _opened.append(info) } }
+    public func connectionClosed(_ info: HTTP2ConnectionInfo) { lock.withLock { _closed.append(info) } }
 }

@@ -4,16 +4,16 @@ import PeerSupport
 
 /// A throwaway CA, a server certificate (SANs localhost, 127.0.0.1, ::1) and a client certificate,
 /// made once per test process with the `openssl` CLI in a temp directory.
-struct TestPKI: Sendable {
-    let directory: String
-    var caPath: String { directory + "/ca.pem" }
-    var serverCertPath: String { directory + "/server.pem" }
-    var serverKeyPath: String { directory + "/server-key.pem" }
-    var clientCertPath: String { directory + "/client.pem" }
-    var clientKeyPath: String { directory + "/client-key.pem" }
-    var clientCertDERPath: String { directory + "/client.der" }
+public struct TestPKI: Sendable {
+    public let directory: String
+    public var caPath: String { directory + "/ca.pem" }
+    public var serverCertPath: String { directory + "/server.pem" }
+    public var serverKeyPath: String { directory + "/server-key.pem" }
+    public var clientCertPath: String { directory + "/client.pem" }
+    public var clientKeyPath: String { directory + "/client-key.pem" }
+    public var clientCertDERPath: String { directory + "/client.der" }
 
-    static let shared: TestPKI = {
+    public static let shared: TestPKI = {
         do {
             return try generate()
         } catch {
@@ -45,11 +45,11 @@ struct TestPKI: Sendable {
         return TestPKI(directory: directory)
     }
 
-    var clientCertificateDER: [UInt8] { [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: clientCertDERPath))) ?? Data()) }
-    var caPEM: String { (try? String(contentsOfFile: caPath, encoding: .utf8)) ?? "" }
+    public var clientCertificateDER: [UInt8] { [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: clientCertDERPath))) ?? Data()) }
+    public var caPEM: String { (try? String(contentsOfFile: caPath, encoding: .utf8)) ?? "" }
 
     /// Server TLS settings using these files; with `clientCA` the server requests a client certificate.
-    func serverTLS(requestClientCertificate: Bool = false) -> TLSConfiguration {
+    public func serverTLS(requestClientCertificate: Bool = false) -> TLSConfiguration {
         TLSConfiguration(
             certificateChain: .file(serverCertPath), privateKey: .file(serverKeyPath),
             clientCA: requestClientCertificate ? .file(caPath) : nil)

@@ -1,4 +1,5 @@
 import HTTP2
+import HTTP2TestSupport
 import XCTest
 
 /// What happens on a client's loops once they have shut down: work that still arrives for them must not be lost.

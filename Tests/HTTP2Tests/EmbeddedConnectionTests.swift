@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTP2
+import HTTP2TestSupport
 import PeerSupport
 import Support
 import XCTest

@@ -1,5 +1,6 @@
 import COpenSSL
 @testable import HTTP2
+import HTTP2TestSupport
 import XCTest
 
 /// The embedded connection runs the server's TLS too: an OpenSSL client in memory (its own memory BIOs) does the

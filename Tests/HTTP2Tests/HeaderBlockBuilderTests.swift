@@ -1,5 +1,6 @@
 import CNghttp2
 @testable import HTTP2
+import HTTP2TestSupport
 import PeerSupport
 import XCTest
 

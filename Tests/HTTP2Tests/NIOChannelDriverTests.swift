@@ -1,4 +1,5 @@
 @testable import HTTP2
+import HTTP2TestSupport
 import NIOCore
 import NIOEmbedded
 import Support

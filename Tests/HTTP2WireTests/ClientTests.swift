@@ -1,5 +1,6 @@
 import Foundation
 import HTTP2
+import HTTP2TestSupport
 import PeerSupport
 import XCTest
 

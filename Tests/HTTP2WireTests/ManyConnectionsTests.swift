@@ -1,4 +1,5 @@
 import HTTP2
+import HTTP2TestSupport
 import XCTest
 
 /// Many connections and streams at once over TLS, with the server's connections and the client's spread over

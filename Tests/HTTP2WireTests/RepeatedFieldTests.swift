@@ -1,5 +1,6 @@
 import Foundation
 import HTTP2
+import HTTP2TestSupport
 import XCTest
 
 /// The server reuses a connection's previous header strings when a request repeats them (`RepeatedFieldCache`): a

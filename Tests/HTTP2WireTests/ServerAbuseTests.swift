@@ -1,6 +1,7 @@
 import Foundation
 import PeerSupport
 import HTTP2
+import HTTP2TestSupport
 import XCTest
 
 /// Misbehaving peers; after each, the server must still serve a normal request.

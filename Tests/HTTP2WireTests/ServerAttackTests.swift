@@ -1,6 +1,7 @@
 import Foundation
 import PeerSupport
 import HTTP2
+import HTTP2TestSupport
 import XCTest
 
 /// The attack classes the server survives, each followed by a normal request, with the process's resident

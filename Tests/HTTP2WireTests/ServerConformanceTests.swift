@@ -1,5 +1,6 @@
 import Foundation
 import HTTP2
+import HTTP2TestSupport
 import XCTest
 
 /// The h2spec checks the server once failed, as raw-frame regressions (h2spec itself is not needed to run them).

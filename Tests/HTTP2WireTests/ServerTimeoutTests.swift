@@ -1,6 +1,7 @@
 import Foundation
 import PeerSupport
 import HTTP2
+import HTTP2TestSupport
 import XCTest
 
 /// The preface and idle timeouts: silent or idle peers are closed, busy ones are not.

@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 import HTTP2
+import HTTP2TestSupport
 import XCTest
 
 /// The options the transport sets on its TCP sockets, read back from the sockets themselves (the test process holds

@@ -1,6 +1,6 @@
 import XCTest
 @testable import MockAPNsControl
-import TestSupport
+import MockTestSupport
 
 /// The Host/Origin rules on their own, for spellings curl cannot easily send (IPv6, odd ports, junk).
 final class BrowserRequestPolicyTests: LeakCheckedTestCase {

@@ -82,7 +82,7 @@ final class DeviceScenarioWireTests: LeakCheckedTestCase {
 
     /// Sends `request` with curl over HTTP/2 and TLS, signed by a token issued at the mock's `now`; the status.
     private func push(_ request: APNsRequest, to mock: TestServer, mockNowSeconds: Int64) throws -> Int {
-        let jwt = try TestServer.jwt(offset: mockNowSeconds - Int64(Date().timeIntervalSince1970))
+        let jwt = try TestTokens.jwt(offset: mockNowSeconds - Int64(Date().timeIntervalSince1970))
         var arguments = ["-sS", "--http2", "--max-time", "20", "--cacert", RepoPaths.cert("ca.pem"), "-o", "/dev/null",
                          "-w", "%{http_code}", "-X", request.method, "-H", "authorization: bearer " + jwt]
         for header in request.headers { arguments += ["-H", "\(header.name): \(header.value)"] }

@@ -3,7 +3,7 @@ import MockAPNs
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
-import TestSupport
+import MockTestSupport
 import XCTest
 @testable import MockAPNsHTTP1
 

@@ -1,7 +1,7 @@
 import APNsClient
 import Foundation
 import MockAPNsRelay
-import TestSupport
+import MockTestSupport
 import XCTest
 
 /// `APNsClientRelay(configuration:)`: the relay a `RelayConfiguration` makes, and the error naming the field to fix

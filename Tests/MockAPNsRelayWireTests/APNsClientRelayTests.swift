@@ -72,7 +72,7 @@ final class APNsClientRelayTests: LeakCheckedTestCase {
 
     func testAForwardedPushCarriesTheSendersOwnToken() async throws {
         let relay = try relay(.forward())
-        let authorization = "bearer " + (try TestServer.jwt())
+        let authorization = "bearer " + (try TestTokens.jwt())
         let forwarded = await relay.relay(push(to: good, authorization: authorization))
         let unsigned = await relay.relay(push(to: good))
         await relay.shutdown()

@@ -8,9 +8,6 @@ public struct TestServer: Sendable {
     /// The running mock.
     public let server: APNsHTTP2Listener
 
-    /// A 64-digit device token.
-    public static let token64 = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
-
     /// Starts a mock on a free port with the bundled credentials; `configure` adjusts the defaults (its `mock` and
     /// its `listener`; the tests' server runs no HTTP/1.1 listener or control plane of its own).
     public static func start(_ configure: (inout MockDeployment) -> Void = { _ in }) throws -> TestServer {
@@ -52,12 +49,5 @@ public struct TestServer: Sendable {
     public func stop() async {
         await server.shutdown(gracePeriod: .milliseconds(200))
         server.mock.shutdown()
-    }
-
-    /// A valid provider token from a bundled key, issued `offset` seconds from now.
-    public static func jwt(keyID: String = "TESTKEY001", teamID: String = "TESTTEAM01", offset: Int64 = 0) throws -> String {
-        let pem = try String(contentsOfFile: RepoPaths.cert("AuthKey_\(keyID).p8"), encoding: .utf8)
-        let key = try P256PrivateKey(pemRepresentation: pem)
-        return try JWTSigner.makeToken(teamID: teamID, keyID: keyID, issuedAt: Int64(Date().timeIntervalSince1970) + offset, key: key)
     }
 }

@@ -8,7 +8,7 @@ SWIFT=${SWIFT:-swift}
 HERE=$(pwd)/scripts/sanitizers
 # Server-side suites. EndToEndTests is left out: it launches the separately built mockapns binary and
 # real peers, which a sanitized test build does not cover (see CONTRIBUTING.md "Sanitizers").
-SUITES=${SANITIZER_SUITES:-'HTTP2Tests|MockAPNsTests|MockAPNsControlTests|MockAPNsHTTP1Tests|APNsClientTests|APNsTestingTests|MockAPNsRelayTests'}
+SUITES=${SANITIZER_SUITES:-'HTTP2Tests|HTTP2WireTests|MockAPNsTests|MockAPNsWireTests|MockAPNsControlTests|MockAPNsHTTP1Tests|MockAPNsHTTP1WireTests|APNsClientTests|APNsTestingTests|MockAPNsRelayTests|MockAPNsRelayWireTests'}
 FILTER="^($SUITES)\."
 export MOCKAPNS_PYTHON=${MOCKAPNS_PYTHON:-$(pwd)/.venv/bin/python}
 

@@ -8,7 +8,7 @@ typealias ClientTestServer = TestServer
 
 extension TestServer {
     /// A 64-digit device token.
-    static var token: String { token64 }
+    static var token: String { TestTokens.token64 }
 
     /// A client configuration for this server: TLS with the bundled CA, token auth with TESTKEY001 by default.
     func configuration(

@@ -1,6 +1,6 @@
 import XCTest
 @testable import MockAPNs
-import TestSupport
+import MockTestSupport
 
 /// The connection-churn rule: more than `limit` new token connections of one team within a second.
 final class ConnectionChurnMonitorTests: LeakCheckedTestCase {

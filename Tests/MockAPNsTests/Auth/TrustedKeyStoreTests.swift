@@ -1,5 +1,5 @@
 import APNsModel
-import TestSupport
+import MockTestSupport
 import XCTest
 @testable import MockAPNs
 

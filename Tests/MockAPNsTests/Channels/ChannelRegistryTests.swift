@@ -1,7 +1,7 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
-import TestSupport
+import MockTestSupport
 
 /// Channel creation stops at APNs's per-app ceiling and at the mock's ceiling over all apps, with APNs's reason,
 /// and a delete makes room again.

@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import TestSupport
+import MockTestSupport
 import XCTest
 @testable import MockAPNs
 

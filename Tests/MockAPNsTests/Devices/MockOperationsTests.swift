@@ -2,7 +2,7 @@ import APNsModel
 import DeviceSimulation
 import XCTest
 @testable import MockAPNs
-import TestSupport
+import MockTestSupport
 
 /// The mock's own operations on devices and faults (the ones the control API calls), without a shared store: each
 /// changes this mock, a bound reached or a state out of bounds is refused with a sentence, and nothing is half made.

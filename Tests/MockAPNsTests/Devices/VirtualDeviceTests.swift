@@ -1,7 +1,7 @@
 import APNsModel
 import DeviceSimulation
 import MockAPNs
-import TestSupport
+import MockTestSupport
 import XCTest
 
 /// What the server keeps for virtual devices: updates read from a body or `--devices` entry, the change log, and

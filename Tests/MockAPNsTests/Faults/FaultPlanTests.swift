@@ -1,7 +1,7 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
-import TestSupport
+import MockTestSupport
 
 final class FaultPlanTests: LeakCheckedTestCase {
     private func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(Array(text.utf8)) }

@@ -1,6 +1,6 @@
 import APNsModel
 import MockAPNs
-import TestSupport
+import MockTestSupport
 import XCTest
 
 /// A request the transport refused (431) is recorded through the same record builder as a decided one: its

@@ -1,13 +1,13 @@
 import APNsModel
 import MockAPNs
-import TestSupport
+import MockTestSupport
 import XCTest
 
 /// The pipeline driven directly, without a socket (as swift-nio's `EmbeddedChannel` tests drive a handler): each
 /// test hands it requests on made-up connections and reads its answers and records. Faults, the per-connection
 /// stream limit and channels are decided here, so they are tested here, one request at a time.
 final class PipelineTests: LeakCheckedTestCase {
-    private let token = TestServer.token64
+    private let token = TestTokens.token64
     private var pipeline: Pipeline!
     private var jwt = ""
 
@@ -19,7 +19,7 @@ final class PipelineTests: LeakCheckedTestCase {
             tokens: ProviderTokenAuthenticator(keys: keys, trustAnySignature: false),
             certificates: CertificateAuthenticator(trustStore: nil),
             recorder: try Recorder(memoryLimit: 100))
-        jwt = try TestServer.jwt()
+        jwt = try TestTokens.jwt()
     }
 
     override func tearDown() {

@@ -3,7 +3,7 @@ import DeviceSimulation
 import JSON
 import XCTest
 @testable import MockAPNs
-import TestSupport
+import MockTestSupport
 
 /// The record line's text, byte for byte, against a reference built field by field from `JSONEscaping.quoted` and
 /// `JSONValue.jsonText` (the encoder writes through its own buffer; these must agree).

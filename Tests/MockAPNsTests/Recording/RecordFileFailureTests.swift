@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 import Support
-import TestSupport
+import MockTestSupport
 import XCTest
 @testable import MockAPNs
 
@@ -76,8 +76,8 @@ final class RecordFileFailureTests: LeakCheckedTestCase {
         let pipeline = Pipeline(configuration: MockConfiguration(),
                                 tokens: ProviderTokenAuthenticator(keys: TrustedKeyStore(), trustAnySignature: true),
                                 certificates: CertificateAuthenticator(trustStore: nil), recorder: recorder)
-        let jwt = try TestServer.jwt()
-        let push = APNsRequest(method: "POST", path: "/3/device/" + TestServer.token64, headers: [
+        let jwt = try TestTokens.jwt()
+        let push = APNsRequest(method: "POST", path: "/3/device/" + TestTokens.token64, headers: [
             HeaderField(name: "authorization", value: "bearer " + jwt), HeaderField(name: "apns-topic", value: "com.example.app"),
             HeaderField(name: "apns-push-type", value: "alert"),
         ], body: Array(#"{"aps":{"alert":"hi"}}"#.utf8))

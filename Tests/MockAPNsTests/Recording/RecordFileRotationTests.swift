@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 import Support
-import TestSupport
+import MockTestSupport
 import XCTest
 @testable import MockAPNs
 

@@ -1,7 +1,7 @@
 import APNsModel
 import DeviceSimulation
 import Foundation
-import TestSupport
+import MockTestSupport
 import XCTest
 @testable import MockAPNs
 

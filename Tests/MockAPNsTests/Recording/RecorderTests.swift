@@ -2,7 +2,7 @@ import APNsModel
 import DeviceSimulation
 import Foundation
 import Support
-import TestSupport
+import MockTestSupport
 import XCTest
 @testable import MockAPNs
 

@@ -1,7 +1,7 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
-import TestSupport
+import MockTestSupport
 
 /// The record's `relay` field (`serve --relay`): written only when set, so lines without it read as before, and read
 /// back as written; and the disagreement finding the pipeline adds when the two verdicts differ.

@@ -2,7 +2,7 @@ import APNsModel
 import Foundation
 import XCTest
 @testable import MockAPNs
-import TestSupport
+import MockTestSupport
 
 /// The embedded store behind the `RecordStore` interface: the recorder's ring answers filters, pages, ids and
 /// apns-ids, counts, clears and prunes as a shared store would.

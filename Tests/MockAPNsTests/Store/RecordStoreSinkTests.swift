@@ -1,7 +1,7 @@
 import APNsModel
 import Foundation
 import Support
-import TestSupport
+import MockTestSupport
 import XCTest
 @testable import MockAPNs
 

@@ -11,7 +11,7 @@ final class RefusedRequestRecordingTests: H2PeerTestCase {
         let path = try makeTestDirectory("refused", file: "refused.jsonl")
         let server = try TestServer.start { $0.mock.recordPath = path }
         addTeardownBlock { await server.stop() }
-        let jwt = try TestServer.jwt()
+        let jwt = try TestTokens.jwt()
         // An 8 KB token: the authorization field alone is past the 8 000-byte limit; the fields before it fit.
         var oversized = H2Requests.Request.push(jwt: nil, extra: [("apns-id", "0a0b0c0d-0000-1111-2222-333344445555")])
         oversized.headers.append(("authorization", "bearer " + String(repeating: "A", count: 8192)))
@@ -23,8 +23,8 @@ final class RefusedRequestRecordingTests: H2PeerTestCase {
         XCTAssertEqual(refused.response.status, 431)
         XCTAssertNil(refused.response.reason)
         XCTAssertEqual(refused.method, "POST")
-        XCTAssertEqual(refused.path, "/3/device/\(TestServer.token64)")
-        XCTAssertEqual(refused.deviceToken, TestServer.token64)
+        XCTAssertEqual(refused.path, "/3/device/\(TestTokens.token64)")
+        XCTAssertEqual(refused.deviceToken, TestTokens.token64)
         XCTAssertEqual(refused.header("apns-topic"), "com.example.app", "fields read before the limit are kept")
         XCTAssertEqual(refused.response.apnsID, "0a0b0c0d-0000-1111-2222-333344445555")
         XCTAssertNil(refused.header("authorization"), "the field past the limit was not kept")
@@ -49,9 +49,9 @@ final class RefusedRequestRecordingTests: H2PeerTestCase {
         while server.recorder.statistics.total == 0 && Date() < deadline { usleep(10_000) }
         let record = try XCTUnwrap(server.recorder.record(seq: 1))
         XCTAssertEqual(record.response.status, 0)
-        XCTAssertEqual(record.path, "/3/device/\(TestServer.token64)")
+        XCTAssertEqual(record.path, "/3/device/\(TestTokens.token64)")
         XCTAssertNil(record.header("x-huge"))
-        let after = try H2Requests.run(port: server.port, [.push(jwt: try TestServer.jwt())])
+        let after = try H2Requests.run(port: server.port, [.push(jwt: try TestTokens.jwt())])
         XCTAssertEqual(after.responses.first?.status, 200)
     }
 }

@@ -95,11 +95,11 @@ struct H2Requests {
 }
 
 extension H2Requests.Request {
-    /// A well-formed alert push with a token, for `TestServer.token64`.
+    /// A well-formed alert push with a token, for `TestTokens.token64`.
     static func push(jwt: String?, topic: String = "com.example.app", pushType: String = "alert",
                      body: String = #"{"aps":{"alert":{"title":"Hi","body":"There"}}}"#, extra: [(String, String)] = []) -> Self {
         var headers: [(String, String)] = [("apns-topic", topic), ("apns-push-type", pushType)]
         if let jwt { headers.insert(("authorization", "bearer \(jwt)"), at: 0) }
-        return Self(path: "/3/device/\(TestServer.token64)", headers: headers + extra, body: Array(body.utf8))
+        return Self(path: "/3/device/\(TestTokens.token64)", headers: headers + extra, body: Array(body.utf8))
     }
 }

@@ -10,7 +10,7 @@ final class BadInputTests: H2PeerTestCase {
     func testBadBodiesGetAPNsReasonsAndTheServerKeepsServing() async throws {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
-        let jwt = try TestServer.jwt()
+        let jwt = try TestTokens.jwt()
         var huge = H2Requests.Request.push(jwt: jwt, body: "")
         huge.bodyRepeat = (UInt8(ascii: "a"), 1_000_000)
         let outcome = try H2Requests.run(port: server.port, [
@@ -37,7 +37,7 @@ final class BadInputTests: H2PeerTestCase {
     func testInvalidUTF8AndDuplicateHeaders() async throws {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
-        let jwt = try TestServer.jwt()
+        let jwt = try TestTokens.jwt()
         var invalid = H2Requests.Request.push(jwt: jwt)
         invalid.rawHeaders = [("apns-collapse-id", [0xff, 0xfe, 0x41])]
         let duplicate = H2Requests.Request.push(jwt: jwt, extra: [("apns-topic", "com.example.app")])
@@ -58,7 +58,7 @@ final class BadInputTests: H2PeerTestCase {
         addTeardownBlock { await server.stop() }
         let out = try PeerProcess.run("/bin/sh", ["-c", "printf 'GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n' | timeout 5 curl -s --max-time 3 telnet://127.0.0.1:\(server.port) >/dev/null; echo done"])
         XCTAssertTrue(out.stdout.contains("done"))
-        let after = try H2Requests.run(port: server.port, tls: false, [.push(jwt: try TestServer.jwt())])
+        let after = try H2Requests.run(port: server.port, tls: false, [.push(jwt: try TestTokens.jwt())])
         XCTAssertEqual(after.responses.first?.status, 200)
     }
 }

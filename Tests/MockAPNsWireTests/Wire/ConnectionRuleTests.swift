@@ -10,7 +10,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     func testOneStreamAfterARejectionUntilTheFirstValidTokenSucceeds() async throws {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
-        let jwt = try TestServer.jwt()
+        let jwt = try TestTokens.jwt()
         let outcome = try H2Requests.run(port: server.port, [.push(jwt: "not-a-token"), .push(jwt: nil), .push(jwt: jwt), .push(jwt: jwt)])
         XCTAssertEqual(outcome.responses.map(\.status), [403, 403, 200, 200])
         XCTAssertEqual(outcome.responses[0].maxConcurrentStreams, 1, "one stream once a request is rejected before any success")
@@ -23,7 +23,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     func testStreamsOpenWhenTheLimitDropsAreAllAnswered() async throws {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
-        let expired = try TestServer.jwt(offset: -7200)
+        let expired = try TestTokens.jwt(offset: -7200)
         let flight = Array(repeating: H2Requests.Request.push(jwt: expired), count: 20)
         let outcome = try H2Requests.run(port: server.port, burst: true, flight)
         XCTAssertEqual(outcome.responses.count, 20)
@@ -36,7 +36,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     func testAFreshConnectionTakesParallelStreamsWithAValidToken() async throws {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
-        let jwt = try TestServer.jwt()
+        let jwt = try TestTokens.jwt()
         let outcome = try H2Requests.run(port: server.port, parallel: true, Array(repeating: .push(jwt: jwt), count: 5))
         XCTAssertEqual(outcome.responses.filter { $0.status == 200 }.count, 5, "a fresh connection with a valid token is not limited")
     }
@@ -44,7 +44,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     func testSuccessFirstNeverLimitsTheConnection() async throws {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
-        let jwt = try TestServer.jwt()
+        let jwt = try TestTokens.jwt()
         let outcome = try H2Requests.run(port: server.port, [.push(jwt: jwt), .push(jwt: jwt, topic: "com.example.app.voip")])
         XCTAssertEqual(outcome.responses.map(\.status), [200, 400])
         XCTAssertEqual(outcome.responses.last?.maxConcurrentStreams, 1000, "a rejection after a success does not limit")
@@ -62,8 +62,8 @@ final class ConnectionRuleTests: H2PeerTestCase {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
         let outcome = try H2Requests.run(port: server.port, [
-            .push(jwt: try TestServer.jwt(offset: -30)),
-            .push(jwt: try TestServer.jwt(offset: -10)),
+            .push(jwt: try TestTokens.jwt(offset: -30)),
+            .push(jwt: try TestTokens.jwt(offset: -10)),
         ])
         XCTAssertEqual(outcome.responses.map(\.status), [200, 429])
         XCTAssertEqual(outcome.responses.last?.reason, "TooManyProviderTokenUpdates")
@@ -73,8 +73,8 @@ final class ConnectionRuleTests: H2PeerTestCase {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
         let outcome = try H2Requests.run(port: server.port, [
-            .push(jwt: try TestServer.jwt()),
-            .push(jwt: try TestServer.jwt(keyID: "OTHERKEY01", teamID: "OTHERTEAM1")),
+            .push(jwt: try TestTokens.jwt()),
+            .push(jwt: try TestTokens.jwt(keyID: "OTHERKEY01", teamID: "OTHERTEAM1")),
         ])
         XCTAssertEqual(outcome.responses.first?.status, 200)
         XCTAssertEqual(outcome.responses.last?.status, 403)
@@ -85,7 +85,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(name: "shutdown", count: 1, action: .goAway(reason: "Shutdown", errorCode: 0)))
-        let jwt = try TestServer.jwt()
+        let jwt = try TestTokens.jwt()
         let outcome = try H2Requests.run(port: server.port, [.push(jwt: jwt), .push(jwt: jwt)])
         XCTAssertNil(outcome.responses.first?.status, "the stream that met the fault is not answered")
         XCTAssertEqual(outcome.goAway?["debug"] as? String, #"{"reason":"Shutdown"}"#)
@@ -100,7 +100,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     func testResetStallAndDropFaultsAreRecorded() async throws {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
-        let jwt = try TestServer.jwt()
+        let jwt = try TestTokens.jwt()
         server.mock.faults.add(FaultRule(name: "reset", count: 1, action: .reset(errorCode: 2)))
         let reset = try H2Requests.run(port: server.port, [.push(jwt: jwt), .push(jwt: jwt)])
         XCTAssertEqual(reset.responses.first?.reset, 2)
@@ -117,8 +117,8 @@ final class ConnectionRuleTests: H2PeerTestCase {
     func testDelayFaultAnswersLaterWithoutBlockingOthers() async throws {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
-        server.mock.faults.add(FaultRule(name: "slow", token: TestServer.token64, count: 1, action: .delay(milliseconds: 300)))
-        let outcome = try H2Requests.run(port: server.port, [.push(jwt: try TestServer.jwt())])
+        server.mock.faults.add(FaultRule(name: "slow", token: TestTokens.token64, count: 1, action: .delay(milliseconds: 300)))
+        let outcome = try H2Requests.run(port: server.port, [.push(jwt: try TestTokens.jwt())])
         XCTAssertEqual(outcome.responses.first?.status, 200)
         XCTAssertGreaterThanOrEqual(server.recorder.records().first?.durationMicros ?? 0, 300_000)
     }

@@ -25,8 +25,8 @@ final class CurlWireTests: LeakCheckedTestCase {
     func testTokenAuthenticatedPushIsAcceptedAndRecorded() async throws {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
-        let jwt = try TestServer.jwt()
-        let result = try curl(server, path: "/3/device/\(TestServer.token64)",
+        let jwt = try TestTokens.jwt()
+        let result = try curl(server, path: "/3/device/\(TestTokens.token64)",
                               headers: ["authorization: bearer \(jwt)", "apns-topic: com.example.app", "apns-push-type: alert",
                                         "apns-id: 123e4567-e89b-12d3-a456-4266554400a0"],
                               body: #"{"aps":{"alert":{"title":"Shipped","body":"Order 42"}}}"#)
@@ -43,8 +43,8 @@ final class CurlWireTests: LeakCheckedTestCase {
     func testErrorsCarryAPNsReasonJSON() async throws {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
-        let jwt = try TestServer.jwt()
-        let missing = try curl(server, path: "/3/device/\(TestServer.token64)", headers: ["apns-topic: com.example.app"],
+        let jwt = try TestTokens.jwt()
+        let missing = try curl(server, path: "/3/device/\(TestTokens.token64)", headers: ["apns-topic: com.example.app"],
                                body: #"{"aps":{}}"#)
         XCTAssertEqual(missing.status, 403)
         XCTAssertEqual(missing.body, #"{"reason":"MissingProviderToken"}"#)
@@ -58,9 +58,9 @@ final class CurlWireTests: LeakCheckedTestCase {
     func testUnregisteredDeviceGets410WithTimestamp() async throws {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
-        try server.mock.devices.set(TestServer.token64, .unregistered(timestamp: 1_700_000_000_000))
-        let result = try curl(server, path: "/3/device/\(TestServer.token64)",
-                              headers: ["authorization: bearer \(try TestServer.jwt())", "apns-topic: com.example.app"],
+        try server.mock.devices.set(TestTokens.token64, .unregistered(timestamp: 1_700_000_000_000))
+        let result = try curl(server, path: "/3/device/\(TestTokens.token64)",
+                              headers: ["authorization: bearer \(try TestTokens.jwt())", "apns-topic: com.example.app"],
                               body: #"{"aps":{"alert":"hi"}}"#)
         XCTAssertEqual(result.status, 410)
         XCTAssertEqual(result.body, #"{"reason":"Unregistered","timestamp":1700000000000}"#)
@@ -69,15 +69,15 @@ final class CurlWireTests: LeakCheckedTestCase {
     func testClientCertificateAuthentication() async throws {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
-        let ok = try curl(server, path: "/3/device/\(TestServer.token64)", headers: ["apns-topic: com.example.app.voip", "apns-push-type: voip"],
+        let ok = try curl(server, path: "/3/device/\(TestTokens.token64)", headers: ["apns-topic: com.example.app.voip", "apns-push-type: voip"],
                           body: #"{"aps":{},"call":"x"}"#,
                           extra: ["--cert", RepoPaths.cert("client-app.pem"), "--key", RepoPaths.cert("client-app-key.pem")])
         XCTAssertEqual(ok.status, 200, ok.body)
-        let multiTopicNoTopic = try curl(server, path: "/3/device/\(TestServer.token64)", headers: [],
+        let multiTopicNoTopic = try curl(server, path: "/3/device/\(TestTokens.token64)", headers: [],
                                          body: #"{"aps":{"alert":"x"}}"#,
                                          extra: ["--cert", RepoPaths.cert("client-app.pem"), "--key", RepoPaths.cert("client-app-key.pem")])
         XCTAssertEqual(multiTopicNoTopic.body, #"{"reason":"MissingTopic"}"#)
-        let untrusted = try curl(server, path: "/3/device/\(TestServer.token64)", headers: ["apns-topic: com.example.app"],
+        let untrusted = try curl(server, path: "/3/device/\(TestTokens.token64)", headers: ["apns-topic: com.example.app"],
                                  body: #"{"aps":{"alert":"x"}}"#,
                                  extra: ["--cert", RepoPaths.cert("client-untrusted.pem"), "--key", RepoPaths.cert("client-untrusted-key.pem")])
         XCTAssertEqual(untrusted.status, 403)
@@ -91,8 +91,8 @@ extension CurlWireTests {
         let server = try TestServer.start()
         addTeardownBlock { await server.stop() }
         // APNs accepts a background push that carries an alert, but the device will not treat it as silent.
-        let result = try curl(server, path: "/3/device/\(TestServer.token64)",
-                              headers: ["authorization: bearer \(try TestServer.jwt())", "apns-topic: com.example.app",
+        let result = try curl(server, path: "/3/device/\(TestTokens.token64)",
+                              headers: ["authorization: bearer \(try TestTokens.jwt())", "apns-topic: com.example.app",
                                         "apns-push-type: background", "apns-priority: 5"],
                               body: #"{"aps":{"content-available":1,"alert":"hi"}}"#)
         XCTAssertEqual(result.status, 200)

@@ -17,9 +17,9 @@ final class H2loadWireTests: LeakCheckedTestCase {
         let total = LoadSize.requests(standard: 20_000, soak: 200_000)
         let out = try PeerProcess.run("h2load", [
             "-n", "\(total)", "-c", "4", "-m", "100", "-d", payloadPath,
-            "-H", "authorization: bearer \(try TestServer.jwt())", "-H", "apns-topic: com.example.app",
+            "-H", "authorization: bearer \(try TestTokens.jwt())", "-H", "apns-topic: com.example.app",
             "-H", "apns-push-type: alert", "-H", "apns-priority: 10",
-            "https://127.0.0.1:\(server.port)/3/device/\(TestServer.token64)",
+            "https://127.0.0.1:\(server.port)/3/device/\(TestTokens.token64)",
         ], timeout: 900)
         XCTAssertEqual(out.status, 0, out.stderr)
         XCTAssertTrue(out.stdout.contains("requests: \(total) total, \(total) started, \(total) done, \(total) succeeded, 0 failed, 0 errored"),

@@ -34,7 +34,7 @@ final class KalykeWireTests: LeakCheckedTestCase {
 
     func testUnregisteredReturnsReasonAndTimestamp() async throws {
         let server = try PythonClientWireSupport.start(self)
-        try server.mock.devices.set(TestServer.token64, .unregistered(timestamp: 1_700_000_000_000))
+        try server.mock.devices.set(TestTokens.token64, .unregistered(timestamp: 1_700_000_000_000))
         let result = try PythonClientWireSupport.send("kalyke_send.py", to: server, count: 1, concurrency: 1)
         XCTAssertEqual(result["results"] as? [String: Int], ["410 Unregistered": 1], "\(result)")
         let sample = try XCTUnwrap((result["samples"] as? [[String: Any]])?.first)

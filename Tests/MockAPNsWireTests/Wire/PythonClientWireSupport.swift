@@ -22,7 +22,7 @@ enum PythonClientWireSupport {
         let out = try server.runRouted(RepoPaths.python, [
             RepoPaths.peers + "/" + script,
             "--key", RepoPaths.cert("AuthKey_TESTKEY001.p8"), "--key-id", "TESTKEY001", "--team-id", "TESTTEAM01",
-            "--topic", "com.example.app", "--token", TestServer.token64, "--count", "\(count)", "--concurrency", "\(concurrency)",
+            "--topic", "com.example.app", "--token", TestTokens.token64, "--count", "\(count)", "--concurrency", "\(concurrency)",
         ] + (production ? ["--production"] : []), timeout: 300)
         XCTAssertEqual(out.status, 0, out.stderr)
         let object = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]

@@ -1,6 +1,6 @@
 import XCTest
 @testable import MockAPNs
-import TestSupport
+import MockTestSupport
 
 /// The dashboard's search grammar: what each text parses to, and the sentence for each mistake.
 final class SearchQueryParserTests: LeakCheckedTestCase {
