@@ -88,12 +88,21 @@ let package = Package(
             swiftSettings: strict
         ),
         // The mock, whatever carries its requests: `Mock` (built from a `MockConfiguration`) owns the pipeline, auth,
-        // devices, faults, channels, recorder and store and relay interfaces. No transport, no C of its own.
-        // → APNsCrypto, APNsModel, DeviceSimulation, Support
+        // devices, faults, channels, its recorder, and the shared-state and relay interfaces. No transport, no C of
+        // its own. Re-exports MockAPNsRecording. → MockAPNsRecording, APNsCrypto, APNsModel, DeviceSimulation, Support
+        // The records: `RecordedRequest` and its JSON line, the `Recorder` (memory ring, record file, store writer,
+        // live feed), reading, following, searching and expecting records, and the record stores. What only reads
+        // records (the CLI's inspection, the control plane's record routes, the webhooks) needs nothing more.
+        // → APNsModel, DeviceSimulation (lint findings), JSON, Support
+        .target(
+            name: "MockAPNsRecording",
+            dependencies: ["APNsModel", "DeviceSimulation", "JSON", "Support"],
+            swiftSettings: strict
+        ),
         .target(
             name: "MockAPNs",
             dependencies: [
-                "APNsCrypto", "APNsModel", "DeviceSimulation", "JSON", "Support",
+                "MockAPNsRecording", "APNsCrypto", "APNsModel", "DeviceSimulation", "JSON", "Support",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
@@ -169,7 +178,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APNsClientTests",
-            dependencies: ["APNsClient", "MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "TestSupport"],
+            dependencies: ["MockAPNsRecording", "APNsClient", "MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "TestSupport"],
             swiftSettings: strict
         ),
         // The relay (`serve --relay URL`, `APNsMockOptions.relay`): accepted device pushes sent on to an upstream APNs
@@ -198,7 +207,7 @@ let package = Package(
         // control plane)
         .target(
             name: "APNsTesting",
-            dependencies: ["DeviceSimulation", "MockAPNs", "MockAPNsHTTP2", "MockAPNsHTTP1", "MockAPNsRelay", "APNsModel", "APNsClient",
+            dependencies: ["DeviceSimulation", "MockAPNsRecording", "MockAPNs", "MockAPNsHTTP2", "MockAPNsHTTP1", "MockAPNsRelay", "APNsModel", "APNsClient",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: strict
@@ -222,7 +231,7 @@ let package = Package(
         .target(
             name: "MockAPNsControl",
             dependencies: [
-                "MockAPNs", "MockAPNsFCM", "APNsModel", "APNsCrypto", "DeviceSimulation", "JSON", "Support",
+                "MockAPNsRecording", "MockAPNs", "MockAPNsFCM", "APNsModel", "APNsCrypto", "DeviceSimulation", "JSON", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -277,7 +286,7 @@ let package = Package(
         .target(name: "PostgresSupport", dependencies: ["PeerSupport"], path: "Tests/PostgresSupport", swiftSettings: strict),
         .testTarget(
             name: "PostgresStoreTests",
-            dependencies: ["MockAPNsPostgres", "MockAPNs", "APNsModel", "Support", "PeerSupport", "PostgresSupport", "TestSupport",
+            dependencies: ["MockAPNsRecording", "MockAPNsPostgres", "MockAPNs", "APNsModel", "Support", "PeerSupport", "PostgresSupport", "TestSupport",
                            .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strict
         ),
@@ -286,7 +295,7 @@ let package = Package(
         .target(
             name: "MockAPNsWebhooks",
             dependencies: [
-                "MockAPNs", "APNsModel", "APNsCrypto", "JSON", "Support",
+                "MockAPNsRecording", "APNsModel", "APNsCrypto", "JSON", "Support",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -307,7 +316,7 @@ let package = Package(
         .target(
             name: "MockAPNsCLI",
             dependencies: [
-                "MockAPNs", "MockAPNsHTTP2", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "MockAPNsWebhooks",
+                "MockAPNsRecording", "MockAPNs", "MockAPNsHTTP2", "MockAPNsControl", "MockAPNsHTTP1", "MockAPNsPostgres", "MockAPNsWebhooks",
                 "MockAPNsRelay", "MockAPNsFCM", "APNsModel", "JSON",
                 "DeviceSimulation", "APNsCrypto", "APNsClient", "HTTP2",
                 "Support",
@@ -323,7 +332,7 @@ let package = Package(
         // In-process tests of the command line: parsing, record files, checks, output formats, send and relay options.
         .testTarget(
             name: "MockAPNsCLITests",
-            dependencies: ["MockAPNsCLI", "MockAPNs", "MockAPNsHTTP2", "MockAPNsRelay", "APNsModel", "APNsClient", "TestSupport",
+            dependencies: ["Support", "MockAPNsCLI", "MockAPNs", "MockAPNsHTTP2", "MockAPNsRelay", "APNsModel", "APNsClient", "TestSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
@@ -395,12 +404,12 @@ let package = Package(
         // The mock in memory (unit tier), and on a socket with real clients and the wire corpus (wire tier).
         .testTarget(
             name: "MockAPNsTests",
-            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "Support", "MockTestSupport"],
+            dependencies: ["MockAPNsRecording", "MockAPNs", "APNsModel", "APNsCrypto", "Support", "MockTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "MockAPNsWireTests",
-            dependencies: ["MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "Support", "TestSupport"],
+            dependencies: ["MockAPNsRecording", "MockAPNs", "APNsModel", "APNsCrypto", "HTTP2", "Support", "TestSupport"],
             swiftSettings: strict
         ),
 

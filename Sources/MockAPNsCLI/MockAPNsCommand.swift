@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MockAPNs
+import Support
 
 /// The `mockapns` command: a local stand-in for Apple Push Notification service and its tools.
 ///

@@ -2,7 +2,7 @@ import Support
 import AsyncHTTPClient
 import Foundation
 import Logging
-import MockAPNs
+import MockAPNsRecording
 import NIOCore
 import NIOHTTP1
 

@@ -1,7 +1,7 @@
 import APNsModel
 import JSON
 import Foundation
-import MockAPNs
+import MockAPNsRecording
 
 /// One receiver of recorded pushes (`serve --webhook URL`): where to POST, which records (`--webhook-match`, the
 /// dashboard's search grammar), how to sign them, and the bounds of its queue and retries.

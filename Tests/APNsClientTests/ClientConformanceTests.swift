@@ -4,6 +4,7 @@ import TestSupport
 import Foundation
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// The conformance corpus through the client: every device-push case whose credential the client can hold (a
 /// well-formed ES256 token for any key ID and team, minted now, or a bundled client certificate) is sent with

@@ -4,6 +4,7 @@ import HTTP2
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// Volume over a pool: every push accepted, every push recorded once.
 final class ClientLoadTests: LeakCheckedTestCase {

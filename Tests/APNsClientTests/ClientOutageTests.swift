@@ -3,6 +3,7 @@ import APNsModel
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// An endpoint that is not there, goes away or comes back: the pool dials with one shared back-off, waiting
 /// pushes fail once with `.unreachable` naming the cause, and a server that comes back is reconnected to.

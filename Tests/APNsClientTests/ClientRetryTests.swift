@@ -3,6 +3,7 @@ import APNsModel
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// Retries against the live mock: what is retried, with which `apns-id`, and what is not.
 final class ClientRetryTests: LeakCheckedTestCase {

@@ -3,6 +3,7 @@ import APNsModel
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// Every typed builder, sent to the live mock, is accepted and arrives with the headers the builder promised.
 final class TypedNotificationTests: LeakCheckedTestCase {

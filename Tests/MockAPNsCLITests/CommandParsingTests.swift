@@ -3,6 +3,7 @@ import MockAPNs
 import XCTest
 @testable import MockAPNsCLI
 import TestSupport
+import Support
 
 /// Argument parsing of each subcommand, in process, through the root command as the executable runs it: what the
 /// flags become, and the message and exit status (usage errors exit 2) a user gets for flags that do not fit.

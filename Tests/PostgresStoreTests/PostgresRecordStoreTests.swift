@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 @testable import MockAPNs
+@testable import MockAPNsRecording
 import Logging
 @testable import MockAPNsPostgres
 import PostgresNIO

@@ -19,7 +19,7 @@ import Support
 /// from tokens, which `--trust-any-signature` lets anyone name).
 final class ConnectionChurnMonitor: Sendable {
     /// The finding's identifier on records (beside the payload linter's `LintRule` identifiers).
-    static let findingID = "new-connection-per-push"
+    static let findingID = RecordedRequest.connectionChurnFindingID
     /// Teams tracked at once; past it, teams idle for a window are forgotten, and new ones are not tracked.
     static let maximumTeams = 4096
     /// Between two warnings about the same team in the log.

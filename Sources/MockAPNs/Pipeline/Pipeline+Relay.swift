@@ -60,7 +60,7 @@ extension Pipeline {
             relayed.relay = verdict
             if configuration.relay?.recordsCredentials != true { Self.removeTokenSignature(from: &relayed.headers) }
             relayed.durationMicros = Int64((Timestamp.monotonicNanos() &- receivedAtNanos) / 1000)
-            let disagreement = Self.disagreement(mock: relayed.response, upstream: verdict)
+            let disagreement = RelayVerdict.disagreement(mock: relayed.response, upstream: verdict)
             relayStatistics.count(verdict, disagreed: disagreement != nil)
             if disagreement != nil || churnTeam != nil {
                 var findings = relayed.lintFindings()
@@ -87,18 +87,6 @@ extension Pipeline {
             guard let lastDot = value.lastIndex(of: "."), value.index(after: lastDot) < value.endIndex else { continue }
             headers[index].value = String(value[...lastDot])
         }
-    }
-
-    /// The `relay-disagreement` finding when the upstream answered with another status or reason than the mock.
-    static func disagreement(mock: RecordedRequest.Response, upstream: RelayVerdict) -> LintFinding? {
-        guard upstream.upstreamAnswered, mock.status != upstream.status || mock.reason != upstream.reason else { return nil }
-        func spelled(_ status: Int, _ reason: String?) -> String { reason.map { "\(status) \($0)" } ?? "\(status)" }
-        return LintFinding(
-            id: RelayVerdict.disagreementFindingID, severity: .warning,
-            message: "The mock answered \(spelled(mock.status, mock.reason)) but the upstream answered "
-                + "\(spelled(upstream.status, upstream.reason)): a gap in the mock's fidelity or device registry, or "
-                + "a change in the upstream's behaviour; check the device's state and the request's headers.",
-            path: "$")
     }
 
     /// What the sender gets for a relayed push: the upstream's status, IDs, reason and 410 timestamp (`503

@@ -8,6 +8,7 @@ import MockAPNsFCM
 import MockAPNsHTTP2
 import MockAPNsPostgres
 import MockAPNsRelay
+import Support
 import ServiceLifecycle
 
 /// `mockapns serve`: runs the mock until SIGINT/SIGTERM, which flush the recording and exit 0 (3 when a record could

@@ -3,7 +3,7 @@ import DeviceSimulation
 import Foundation
 import Hummingbird
 import JSON
-import MockAPNs
+import MockAPNsRecording
 
 /// `GET /api/v1/notifications/{seq}/delivery?state=&authorization=&in_app_routing=`: what an iPhone does with a
 /// recorded push, from ``DeliverySimulator`` (the dashboard renders this; it never re-implements the rules).

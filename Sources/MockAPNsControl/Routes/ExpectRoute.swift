@@ -1,6 +1,6 @@
 import Hummingbird
 import JSON
-import MockAPNs
+import MockAPNsRecording
 
 /// `GET /api/v1/expect`: whether the recording meets an expectation, checked here so that every kit, the CLI and the
 /// Swift kit say the same in the same words (``Expectation``). The filters are `/notifications`' (`token`, `topic`,

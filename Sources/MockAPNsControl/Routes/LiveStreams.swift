@@ -1,6 +1,6 @@
 import APNsModel
 import Hummingbird
-import MockAPNs
+import MockAPNsRecording
 import Support
 
 /// The `/api/v1/stream` feeds: each reads the recorder by position (`RecordFollower`) on its own task and writes

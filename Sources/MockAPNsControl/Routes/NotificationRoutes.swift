@@ -1,7 +1,7 @@
 import APNsModel
 import Hummingbird
 import JSON
-import MockAPNs
+import MockAPNsRecording
 
 /// `/api/v1/notifications` (list, one, clear) and `/api/v1/stream` (server-sent events).
 struct NotificationRoutes {

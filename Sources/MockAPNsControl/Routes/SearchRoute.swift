@@ -1,6 +1,6 @@
 import APNsModel
 import Hummingbird
-import MockAPNs
+import MockAPNsRecording
 
 /// `GET /api/v1/search?q=<query>&before=<seq>&limit=<n>`: the dashboard's search, parsed and applied here so it
 /// covers the whole recording (memory ring, then the record file; with `serve --store`, every instance's records in

@@ -1,6 +1,6 @@
 import APNsModel
 import Hummingbird
-import MockAPNs
+import MockAPNsRecording
 
 /// `/api/v1/stream` with `serve --store`: every instance's records as the shared store receives them
 /// (``RecordStore/follow(matching:after:)``), `id:` the store-wide id, so the dashboard of any instance lists the

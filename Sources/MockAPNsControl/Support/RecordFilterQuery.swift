@@ -1,5 +1,5 @@
 import Hummingbird
-import MockAPNs
+import MockAPNsRecording
 
 /// Reads the notification filters (`token`, `topic`, `push_type`, `status`, `reason`, `since`,
 /// `limit`) from a query string into a ``RecordFilter``; bad numbers answer 400.

@@ -1,5 +1,5 @@
 import APNsModel
-import MockAPNs
+import MockAPNsRecording
 
 /// Where the control plane reads records: this server's own ``Recorder`` (its memory ring and record file), or,
 /// with `serve --store`, the shared ``RecordStore`` every instance writes, so any instance's API and dashboard show

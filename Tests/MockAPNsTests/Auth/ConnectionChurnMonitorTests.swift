@@ -1,5 +1,6 @@
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 import MockTestSupport
 
 /// The connection-churn rule: more than `limit` new token connections of one team within a second.

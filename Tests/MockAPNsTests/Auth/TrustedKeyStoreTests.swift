@@ -2,6 +2,7 @@ import APNsModel
 import MockTestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// `--key-file TEAMID:KEYID:PATH[:environment][:topic,topic…]` and `keys.json`: environment-bound team keys and
 /// topic-specific keys.

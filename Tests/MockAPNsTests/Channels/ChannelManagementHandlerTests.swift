@@ -1,6 +1,7 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 import MockTestSupport
 
 /// The channel-management API and a broadcast's channel check, answered from a channel store without a pipeline.

@@ -1,6 +1,7 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 import MockTestSupport
 
 /// Channel creation stops at APNs's per-app ceiling and at the mock's ceiling over all apps, with APNs's reason,

@@ -3,6 +3,7 @@ import Foundation
 import MockTestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 final class DeviceRegistryTests: LeakCheckedTestCase {
     func testUnknownTokensAreLive() {

@@ -2,6 +2,7 @@ import APNsModel
 import DeviceSimulation
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 import MockTestSupport
 
 /// The mock's own operations on devices and faults (the ones the control API calls), without a shared store: each

@@ -1,6 +1,7 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 import MockTestSupport
 
 final class FaultPlanTests: LeakCheckedTestCase {

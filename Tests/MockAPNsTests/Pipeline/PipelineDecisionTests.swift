@@ -1,6 +1,7 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 import MockTestSupport
 
 /// The fault stage as a pure step on a decision: the rules that fired, in order, and nothing else.

@@ -3,6 +3,7 @@ import DeviceSimulation
 import JSON
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 import MockTestSupport
 
 /// The record line's text, byte for byte, against a reference built field by field from `JSONEscaping.quoted` and

@@ -3,6 +3,7 @@ import DeviceSimulation
 import Foundation
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 import MockTestSupport
 
 /// `LintMemo`: a repeated payload is linted once; another payload, even one in the same slot, never gets its findings.

@@ -8,6 +8,7 @@ import Support
 import MockTestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// `RecordFileAppender` writes whole-line batches: the file holds exactly what was appended, a short write is
 /// continued, a failed write leaves no partial line and no hole and does not move the end, and an existing file is

@@ -9,6 +9,7 @@ import Support
 import MockTestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// The recording contract when the disk fails: no success is answered while a record cannot be written, nothing
 /// already answered is skipped over in the file, and what could not be kept is counted.

@@ -9,6 +9,7 @@ import Support
 import MockTestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// The record file under log rotation: logrotate's `copytruncate` (the file cut to 0 bytes while the writer holds
 /// it open) and rename rotation (`mv`, then `reopenFile()` as SIGHUP does). Every file read back holds whole JSON

@@ -4,6 +4,7 @@ import Foundation
 import MockTestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// A record read from a JSON line answers `jsonValue()` with the tree parsed when it was read, and that tree is
 /// always what encoding the record and parsing the line would give (the way every other record answers).

@@ -5,6 +5,7 @@ import Support
 import MockTestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 final class RecorderTests: LeakCheckedTestCase {
     static func sample(status: Int = 200, reason: String? = nil, token: String = "aabb", topic: String = "com.example.app",

@@ -1,6 +1,7 @@
 import APNsModel
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 import MockTestSupport
 
 /// The record's `relay` field (`serve --relay`): written only when set, so lines without it read as before, and read
@@ -39,13 +40,13 @@ final class RelayRecordTests: LeakCheckedTestCase {
 
     func testADifferentStatusOrReasonIsADisagreementButAnUpstreamErrorIsNot() throws {
         let mock = RecordedRequest.Response(status: 200)
-        let gone = try XCTUnwrap(Pipeline.disagreement(mock: mock, upstream: RelayVerdict(status: 410, reason: "Unregistered")))
+        let gone = try XCTUnwrap(RelayVerdict.disagreement(mock: mock, upstream: RelayVerdict(status: 410, reason: "Unregistered")))
         XCTAssertEqual(gone.id, "relay-disagreement")
         XCTAssertTrue(gone.message.contains("answered 200 but the upstream answered 410 Unregistered"), gone.message)
-        XCTAssertNotNil(Pipeline.disagreement(mock: .init(status: 400, reason: "BadDeviceToken"),
+        XCTAssertNotNil(RelayVerdict.disagreement(mock: .init(status: 400, reason: "BadDeviceToken"),
                                               upstream: RelayVerdict(status: 400, reason: "BadTopic")))
-        XCTAssertNil(Pipeline.disagreement(mock: mock, upstream: RelayVerdict(status: 200)))
-        XCTAssertNil(Pipeline.disagreement(mock: mock, upstream: RelayVerdict(status: 503, reason: "ServiceUnavailable", error: "refused")))
-        XCTAssertNil(Pipeline.disagreement(mock: mock, upstream: .notRelayed("not relayed")))
+        XCTAssertNil(RelayVerdict.disagreement(mock: mock, upstream: RelayVerdict(status: 200)))
+        XCTAssertNil(RelayVerdict.disagreement(mock: mock, upstream: RelayVerdict(status: 503, reason: "ServiceUnavailable", error: "refused")))
+        XCTAssertNil(RelayVerdict.disagreement(mock: mock, upstream: .notRelayed("not relayed")))
     }
 }

@@ -2,6 +2,7 @@ import APNsModel
 import Foundation
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 import MockTestSupport
 
 /// The embedded store behind the `RecordStore` interface: the recorder's ring answers filters, pages, ids and

@@ -4,6 +4,7 @@ import Support
 import MockTestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// The recording contract for `--store`, with a store that refuses records until told otherwise: no success is
 /// answered while a record is not stored, a refused batch is tried again until it is taken, and what could not be

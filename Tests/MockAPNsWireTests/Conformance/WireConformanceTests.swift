@@ -4,6 +4,7 @@ import TestSupport
 import Foundation
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// Every `Fixtures/conformance` case sent over the wire to a live mock: real JWTs minted with the test keys
 /// (tampered, DER, other-key and alg variants made for real), real client certificates over mTLS, and a

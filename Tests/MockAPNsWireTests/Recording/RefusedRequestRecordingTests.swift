@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// Requests the transport refuses before the pipeline (431: header list over SETTINGS_MAX_HEADER_LIST_SIZE) are
 /// recorded with what was read of them, in memory and in the `--record` file, like every other answer.

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// aioapns (Python), unmodified: Apple's host names built in (`api.development.push.apple.com` for the sandbox,
 /// `api.push.apple.com`), no ALPN, matches responses by apns-id, breaks on a DATA frame after a 200.

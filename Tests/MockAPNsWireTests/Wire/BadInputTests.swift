@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// Input no real sender should send: each gets APNs's answer or a stream reset, is recorded when a
 /// request was formed, and the server keeps serving.

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// Rules that live on the connection: the stream limit before authentication, token binding and
 /// refresh rate, GOAWAY faults.

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// curl, a client nobody here wrote, against the live mock over TLS.
 final class CurlWireTests: LeakCheckedTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// h2load (nghttp2's load generator): authenticated pushes (20 000 in `make test`, 200 000 under `make soak`), zero
 /// failures, and exactly one JSON line per request in the record file.

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// kalyke-apns (Python, httpx2 with HTTP/2), unmodified: Apple's host names built in, no host or trust option. A new
 /// client, TLS connection and provider token for every push, `iat` written as a numeric string.

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// pyapns_client (Python, httpx with HTTP/2, ALPN h2), unmodified: Apple's host names built in, the system's trust.
 /// Signs its provider token with `"iat": time.time()`, a JSON number with a fraction (RFC 7519 NumericDate). One

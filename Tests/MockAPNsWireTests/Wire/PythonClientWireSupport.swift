@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// Runs one of the `Tests/Peers/*_send.py` senders (real Python APNs client libraries nobody here wrote, called as
 /// their own users call them: nothing patched) against a mock serving Apple's names, and checks what every sender

@@ -1,5 +1,5 @@
 import APNsModel
-import MockAPNs
+import MockAPNsRecording
 
 /// `list --fcm`, `show --fcm` and `expect --fcm`: the FCM front door's records (`serve --fcm`), which a running mock
 /// keeps in memory and serves at `/api/v1/fcm/messages`, each beside the APNs pushes it became. A recording or a

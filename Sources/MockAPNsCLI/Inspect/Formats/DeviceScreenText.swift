@@ -1,5 +1,5 @@
 import APNsModel
-import MockAPNs
+import MockAPNsRecording
 
 /// `mockapns device` for a person: the screen as a phone would stack it, then the timeline, each entry with its rule
 /// and the Push Notifications Console's state for it.

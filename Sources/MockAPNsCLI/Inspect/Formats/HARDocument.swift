@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import MockAPNs
+import MockAPNsRecording
 
 /// A HAR 1.2 archive of records, loadable by a browser's network panel and HAR viewers.
 ///

@@ -1,5 +1,5 @@
 import APNsModel
-import MockAPNs
+import MockAPNsRecording
 
 /// Writes records in an export format one at a time, so `mockapns export` writes as it reads: JSON Lines line by
 /// line, HAR entry by entry inside the archive (byte for byte the archive `HARDocument.json(for:)` pretty-prints).

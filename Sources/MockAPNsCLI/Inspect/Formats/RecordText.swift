@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import MockAPNs
+import MockAPNsRecording
 
 /// Short texts about a record for tables and reports.
 enum RecordText {

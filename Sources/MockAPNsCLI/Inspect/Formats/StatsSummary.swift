@@ -1,5 +1,5 @@
 import APNsModel
-import MockAPNs
+import MockAPNsRecording
 import MockAPNsControl
 
 /// The `/api/v1/stats` object computed from records (for recordings read with `--file`).

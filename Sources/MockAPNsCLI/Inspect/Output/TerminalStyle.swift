@@ -1,4 +1,4 @@
-import MockAPNs
+import MockAPNsRecording
 /// ANSI styling that turns itself off when output is not a terminal (or `NO_COLOR` is set).
 struct TerminalStyle: Sendable {
     /// Whether escapes are emitted.

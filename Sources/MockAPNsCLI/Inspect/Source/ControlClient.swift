@@ -1,6 +1,6 @@
 import APNsModel
 import Foundation
-import MockAPNs
+import MockAPNsRecording
 
 /// Talks to a running mock's control plane (`/api/v1/…`); as a ``RecordSource``, reads the records it serves.
 struct ControlClient: RecordSource {

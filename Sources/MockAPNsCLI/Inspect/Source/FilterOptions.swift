@@ -1,5 +1,5 @@
 import ArgumentParser
-import MockAPNs
+import MockAPNsRecording
 
 /// The record filters shared by `list`, `tail`, `export`, `expect` (and the control API's query).
 struct FilterOptions: ParsableArguments {

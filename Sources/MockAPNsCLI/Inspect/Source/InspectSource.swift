@@ -1,4 +1,4 @@
-import MockAPNs
+import MockAPNsRecording
 
 /// The records an inspection command reads, as its options chose them: a live control plane (`--server`,
 /// `--ready-file`), a recording file (`--file`) or a shared store (`--store`). Each is a ``RecordSource``; this type

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import APNsModel
 import Foundation
-import MockAPNs
+import MockAPNsRecording
 
 /// A JSON Lines recording (`mockapns serve --record rec.jsonl`): one record per line.
 ///

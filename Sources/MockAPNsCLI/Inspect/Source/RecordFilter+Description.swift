@@ -1,4 +1,4 @@
-import MockAPNs
+import MockAPNsRecording
 
 /// Query strings and readable descriptions of a ``RecordFilter``.
 extension RecordFilter {

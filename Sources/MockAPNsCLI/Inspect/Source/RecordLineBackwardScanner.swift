@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MockAPNs
+import MockAPNsRecording
 
 /// Reads a recording from its end towards its start in fixed-size chunks, newest line first: `list --limit N` on a
 /// recording of millions of pushes reads only the last few blocks instead of the whole file.

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MockAPNs
+import MockAPNsRecording
 
 extension RecordLineScanner {
     /// ``forEachLine(readFailed:_:)`` for the inspection commands: a failed read is

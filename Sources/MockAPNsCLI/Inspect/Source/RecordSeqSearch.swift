@@ -1,4 +1,4 @@
-import MockAPNs
+import MockAPNsRecording
 
 /// Finds the record numbered `seq` in a recording by bisecting the file on byte offsets: the recording contract
 /// keeps lines in rising `seq` order, so `show SEQ` reads a few blocks of a million-line file instead of all of it.

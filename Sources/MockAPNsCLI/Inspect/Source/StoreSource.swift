@@ -1,4 +1,4 @@
-import MockAPNs
+import MockAPNsRecording
 import MockAPNsPostgres
 
 /// Records read from a shared PostgreSQL store (`--store postgres://…`): every instance's records in the store's

@@ -4,6 +4,7 @@ import Support
 import MockTestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// Followers read the recorder by position: every record once and in order when they keep up, an exact skipped
 /// range when they fall behind a recorder without a file, and the file's records (no gap) when there is one.

@@ -2,6 +2,7 @@ import APNsModel
 import MockTestSupport
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 
 /// The search grammar applied to records, and `Recorder.search` over the memory ring and the record file.
 final class SearchQueryMatchTests: LeakCheckedTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import MockAPNs
+@testable import MockAPNsRecording
 import MockTestSupport
 
 /// The dashboard's search grammar: what each text parses to, and the sentence for each mistake.

@@ -156,14 +156,14 @@ public final class Recorder: Sendable {
 
     /// `append`, returning the shared numbered record rather than a copy of it (the pipeline's path).
     @discardableResult
-    func appendNumbered(_ record: consuming RecordedRequest) -> NumberedRecord {
+    package func appendNumbered(_ record: consuming RecordedRequest) -> NumberedRecord {
         appendNumbered(consume record, whenWritten: nil)
     }
 
     /// `appendNumbered`, with an action run once the record is written by every synchronous writer (true) or known lost
     /// (false), from the writer's task; at once (true) when no writer is synchronous.
     @discardableResult
-    func appendNumbered(_ record: consuming RecordedRequest, whenWritten: WriteCompletion?) -> NumberedRecord {
+    package func appendNumbered(_ record: consuming RecordedRequest, whenWritten: WriteCompletion?) -> NumberedRecord {
         // Only numbering and hand-offs under the lock, which every loop shares: the record is boxed before it,
         // and the one it pushes out of the ring (whose fields may be freed with it) is released after it.
         let status = record.response.status
@@ -171,7 +171,7 @@ public final class Recorder: Sendable {
         let pushType = record.header("apns-push-type")
         let duration = record.durationMicros
         // The pipeline sets `lint` before storing only for flagged connections, so this is a cheap check.
-        let churn = !record.lint.isEmpty && record.lint.contains { $0.id == ConnectionChurnMonitor.findingID }
+        let churn = !record.lint.isEmpty && record.lint.contains { $0.id == RecordedRequest.connectionChurnFindingID }
         let shared = NumberedRecord(consume record)   // moved, not copied: the record is a value of many reference-counted fields
         var woken: [RecordFeed.WokenWaiter] = []
         var evicted: NumberedRecord?

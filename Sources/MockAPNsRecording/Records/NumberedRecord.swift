@@ -8,7 +8,7 @@ import APNsModel
 /// a record in a mutable class property would be copied whole on every read.
 // @unchecked Sendable: `seq` is written once, in `number`, under the recorder's lock and before the record is
 // published (ring, writer queue, subscribers all receive it through that lock or after it); immutable after.
-final class NumberedRecord: @unchecked Sendable {
+package final class NumberedRecord: @unchecked Sendable {
     /// The record as stored, without its number (`seq` is 0 here).
     let base: RecordedRequest
     /// The record's number.

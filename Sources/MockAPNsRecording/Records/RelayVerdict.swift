@@ -1,3 +1,4 @@
+import DeviceSimulation
 /// What the upstream made of a relayed push, as the record keeps it beside the mock's own verdict
 /// (`relay: {status, reason, apns_id, apns_unique_id, timestamp, duration_us, error, skipped}` in its JSON).
 public struct RelayVerdict: Sendable, Equatable {
@@ -42,4 +43,18 @@ public struct RelayVerdict: Sendable, Equatable {
 
     /// The lint-style finding id a disagreement between the two verdicts gets.
     public static let disagreementFindingID = "relay-disagreement"
+}
+
+extension RelayVerdict {
+    /// The `relay-disagreement` finding when the upstream answered with another status or reason than the mock.
+    public static func disagreement(mock: RecordedRequest.Response, upstream: RelayVerdict) -> LintFinding? {
+        guard upstream.upstreamAnswered, mock.status != upstream.status || mock.reason != upstream.reason else { return nil }
+        func spelled(_ status: Int, _ reason: String?) -> String { reason.map { "\(status) \($0)" } ?? "\(status)" }
+        return LintFinding(
+            id: RelayVerdict.disagreementFindingID, severity: .warning,
+            message: "The mock answered \(spelled(mock.status, mock.reason)) but the upstream answered "
+                + "\(spelled(upstream.status, upstream.reason)): a gap in the mock's fidelity or device registry, or "
+                + "a change in the upstream's behaviour; check the device's state and the request's headers.",
+            path: "$")
+    }
 }

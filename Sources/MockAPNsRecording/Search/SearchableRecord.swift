@@ -29,7 +29,7 @@ struct SearchableRecord {
         hasLint = !record.lint.isEmpty
         hasFault = !record.faults.isEmpty
         relayed = record.relay.map { $0.skipped == nil } ?? false
-        disagreed = record.relay.map { Pipeline.disagreement(mock: record.response, upstream: $0) != nil } ?? false
+        disagreed = record.relay.map { RelayVerdict.disagreement(mock: record.response, upstream: $0) != nil } ?? false
     }
 
     /// `has:` — a payload key at the top level or in `aps` (exact case), or the `lint` / `fault` flags, `relay` (sent

@@ -8,6 +8,10 @@ import Darwin
 #endif
 
 extension RecordedRequest {
+    /// The id of the finding a record of a sender that opens a connection per push carries (the pipeline's
+    /// connection-churn check adds it; the recorder's statistics count it).
+    public static let connectionChurnFindingID = "new-connection-per-push"
+
     /// The record with its payload lint findings filled in (what APNs accepts but a device may mishandle).
     ///
     /// Lint is a pure function of the recorded body and of the push-type, priority and topic headers, so the
@@ -23,7 +27,7 @@ extension RecordedRequest {
     }
 
     /// The findings `withLint()` fills in: `lint` when already set, else computed (or remembered) from the payload.
-    func lintFindings() -> [LintFinding] {
+    package func lintFindings() -> [LintFinding] {
         lintFindings { key, lint in LintMemo.shared.findings(for: key, lint: lint) }
     }
 

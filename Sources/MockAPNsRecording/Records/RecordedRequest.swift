@@ -87,7 +87,7 @@ public struct RecordedRequest: Sendable, Equatable {
 
     /// A record holding its payload as `payloadSource` says: `.text` (parsed only when `payload` is read) must be
     /// `body`, non-empty JSON text that `JSONValue.parse` accepts.
-    init(
+    package init(
         seq: UInt64, receivedAtMillis: Int64, connectionID: UInt64, streamID: Int32, remote: String,
         method: String, path: String, deviceToken: String?, headers: [HeaderField], body: [UInt8],
         payloadSource: PayloadSource, payloadBytes: Int, auth: Authentication, response: Response,
@@ -188,20 +188,20 @@ public struct RecordedRequest: Sendable, Equatable {
             set { apnsUniqueIDSource = .text(newValue) }
         }
         /// How `apnsID` is held.
-        var apnsIDSource: IDSource
+        package var apnsIDSource: IDSource
         /// How `apnsUniqueID` is held.
-        var apnsUniqueIDSource: IDSource
+        package var apnsUniqueIDSource: IDSource
 
         /// An ID as given, or as generated: the server's own IDs are kept as their 128 bits and spelled when read,
         /// so a record held in memory does not keep one more string per ID.
-        enum IDSource: Sendable, Equatable {
+        package enum IDSource: Sendable, Equatable {
             /// This text (`nil`: no ID).
             case text(String?)
             /// An ID the server generated.
             case generated(APNsIDGenerator.GeneratedID)
 
             /// The ID's text.
-            var text: String? {
+            package var text: String? {
                 switch self {
                 case .text(let text): return text
                 case .generated(let id): return id.text
@@ -221,7 +221,7 @@ public struct RecordedRequest: Sendable, Equatable {
         }
 
         /// A response summary with its IDs as held by the server.
-        init(status: Int, reason: String?, apnsID: IDSource, apnsUniqueID: IDSource, timestamp: Int64?) {
+        package init(status: Int, reason: String?, apnsID: IDSource, apnsUniqueID: IDSource, timestamp: Int64?) {
             self.status = status
             self.reason = reason
             self.apnsIDSource = apnsID
