@@ -21,8 +21,8 @@ import (
 	"time"
 )
 
-// Ports of `mockapns serve` inside the image: APNs, the control plane and the mock's own FCM port are the image's
-// defaults; the kit turns on plain HTTP/1.1 on http1ContainerPort (beside the FCM port, so both can be on).
+// Ports of `mockapns serve` inside the image (kits/spec/launch.json): APNs, the control plane and the mock's own FCM
+// port are the image's defaults; the kit turns on plain HTTP/1.1 on http1ContainerPort (beside the FCM port).
 const (
 	apnsContainerPort    = 2197
 	controlContainerPort = 2198
@@ -138,31 +138,7 @@ func startContainer(t testing.TB, c *config, controlToken string) (*containerSer
 	s := &containerServer{tb: t, engine: engine, image: c.image, name: "mockapnstest-" + suffix}
 	t.Cleanup(s.stop)
 
-	ports := []int{apnsContainerPort, controlContainerPort}
-	// --pull=never: a missing image is an error at once, not a download attempt; no --rm, so a container that dies
-	// keeps its output for the error, and stop removes it.
-	args := []string{"run", "-d", "--pull=never", "--name", s.name, "--label", containerLabel + "=go",
-		"--label", ownerLabel + "=" + strconv.Itoa(os.Getpid()), "-e", "MOCKAPNS_CONTROL_TOKEN"}
-	if c.http1 {
-		args = append(args, "-e", "MOCKAPNS_HTTP1_HOST=0.0.0.0", "-e", "MOCKAPNS_HTTP1_PORT="+strconv.Itoa(http1ContainerPort))
-		ports = append(ports, http1ContainerPort)
-	}
-	if c.appleHosts {
-		args = append(args, "-e", "MOCKAPNS_APPLE_HOSTS=1")
-		ports = append(ports, 443, 2195, 2196)
-	}
-	if c.fcm {
-		// Only the mock's own FCM port is published: it serves Google's three names too (its certificate carries
-		// them), so Transport routes them there. Google's 443 inside the container goes to a free port, where it
-		// cannot collide with Apple's 443.
-		args = append(args, "-e", "MOCKAPNS_FCM=1", "-e", "MOCKAPNS_FCM_PORT="+strconv.Itoa(fcmContainerPort),
-			"-e", "MOCKAPNS_FCM_HTTPS_PORT=0")
-		ports = append(ports, fcmContainerPort)
-	}
-	for _, port := range ports {
-		args = append(args, "-p", "127.0.0.1::"+strconv.Itoa(port))
-	}
-	args = append(append(args, c.image, "serve"), c.args...)
+	args := runArguments(c, s.name, os.Getpid())
 	// The token goes through the engine's environment (-e NAME), so it is not on any command line.
 	if _, err := s.engineRun(append(os.Environ(), "MOCKAPNS_CONTROL_TOKEN="+controlToken), args...); err != nil {
 		return s, readyFile{}, "", s.failure(fmt.Sprintf("could not be started: %v", err),
@@ -176,11 +152,15 @@ func startContainer(t testing.TB, c *config, controlToken string) (*containerSer
 	}
 	host := func(port int) string { return "127.0.0.1:" + strconv.Itoa(published[port]) }
 	ready := readyFile{APNsURL: "https://" + host(apnsContainerPort), ControlURL: "http://" + host(controlContainerPort)}
-	waits := []endpoint{{"the control plane's /healthz", ready.ControlURL + "/healthz", true}}
-	if c.http1 {
-		ready.HTTP1URL = "http://" + host(http1ContainerPort)
-		// It starts after the control plane, so /healthz alone does not say it listens.
-		waits = append(waits, endpoint{"the HTTP/1.1 endpoint", ready.HTTP1URL + "/", false})
+	ready.HTTP1URL = "http://" + host(http1ContainerPort)
+	// The HTTP/1.1 endpoint starts after the control plane, so /healthz alone does not say it listens, and a request
+	// to it would be recorded: the container's ready file, written once every listener is up, says it.
+	waits := []endpoint{
+		{"the control plane's /healthz", ready.ControlURL + "/healthz", func() error {
+			_, err := get(ready.ControlURL + "/healthz")
+			return err
+		}},
+		{"the container's ready file", "$MOCKAPNS_READY_FILE", s.readyFileNames("http1_url")},
 	}
 	if c.appleHosts {
 		ready.ApplePorts = map[string]int{"443": published[443], "2197": published[apnsContainerPort],
@@ -220,10 +200,66 @@ func startContainer(t testing.TB, c *config, controlToken string) (*containerSer
 	return s, ready, certsDir, nil
 }
 
-// endpoint is one URL the container must answer before it is ready: with 200 when ok200, else with any HTTP answer.
+// runArguments is `<engine> run …` as kits/spec/launch.json's container cases have it: the image with HTTP/1.1 on,
+// Apple's names (WithAppleHosts) and the FCM port (WithFCM), every port published on a free loopback port, the
+// control token passed by name from the engine's environment, then `serve` and the test's own flags (WithArgs).
+func runArguments(c *config, name string, pid int) []string {
+	// --pull=never: a missing image is an error at once, not a download attempt; no --rm, so a container that dies
+	// keeps its output for the error, and stop removes it.
+	args := []string{"run", "-d", "--pull=never", "--name", name, "--label", containerLabel + "=go",
+		"--label", ownerLabel + "=" + strconv.Itoa(pid), "-e", "MOCKAPNS_CONTROL_TOKEN",
+		"-e", "MOCKAPNS_HTTP1_HOST=0.0.0.0", "-e", "MOCKAPNS_HTTP1_PORT=" + strconv.Itoa(http1ContainerPort)}
+	ports := []int{apnsContainerPort, controlContainerPort, http1ContainerPort}
+	if c.appleHosts {
+		// Apple's ports inside the container, whatever the image's defaults, so the published ones are known.
+		args = append(args, "-e", "MOCKAPNS_APPLE_HOSTS=1", "-e", "MOCKAPNS_APPLE_HTTPS_PORT=443",
+			"-e", "MOCKAPNS_MANAGE_SANDBOX_PORT=2195", "-e", "MOCKAPNS_MANAGE_PRODUCTION_PORT=2196")
+		ports = append(ports, 443, 2195, 2196)
+	}
+	if c.fcm {
+		// Only the mock's own FCM port is published: it serves Google's three names too (its certificate carries
+		// them), so Transport routes them there. Google's 443 inside the container goes to a free port, where it
+		// cannot collide with Apple's 443.
+		args = append(args, "-e", "MOCKAPNS_FCM=1", "-e", "MOCKAPNS_FCM_PORT="+strconv.Itoa(fcmContainerPort),
+			"-e", "MOCKAPNS_FCM_HTTPS_PORT=0")
+		ports = append(ports, fcmContainerPort)
+	}
+	for _, port := range ports {
+		args = append(args, "-p", "127.0.0.1::"+strconv.Itoa(port))
+	}
+	return append(append(args, c.image, "serve"), c.args...)
+}
+
+// providerToken runs the image's `mockapns token` in the container (the key it signs with by default is the one the
+// kit copied out of the image).
+func (s *containerServer) providerToken(SigningKey, string) (string, error) {
+	args := []string{"exec", s.name, "mockapns", "token", "--json"}
+	out, err := s.engineRun(nil, args...)
+	return mintedToken(filepath.Base(s.engine)+" "+strings.Join(args, " "), []byte(out), err)
+}
+
+// readyFileNames checks that the container's ready file ($MOCKAPNS_READY_FILE) is written and names field.
+func (s *containerServer) readyFileNames(field string) func() error {
+	return func() error {
+		out, err := s.engineRun(nil, "exec", s.name, "sh", "-c", `cat "$MOCKAPNS_READY_FILE"`)
+		if err != nil {
+			return err
+		}
+		var ready map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(out), &ready); err != nil {
+			return fmt.Errorf("not written yet: %v", err)
+		}
+		if _, ok := ready[field]; !ok {
+			return fmt.Errorf("it names no %s: the image's mockapns ignores MOCKAPNS_HTTP1_PORT? %.200s", field, out)
+		}
+		return nil
+	}
+}
+
+// endpoint is one thing the container must answer before it is ready (check is nil once it does), and where.
 type endpoint struct {
-	what, url string
-	ok200     bool
+	what, where string
+	check       func() error
 }
 
 // waitReady polls each endpoint in turn until it answers, while the container runs and readyTimeout has not passed.
@@ -231,12 +267,7 @@ func (s *containerServer) waitReady(endpoints []endpoint) error {
 	deadline := time.Now().Add(readyTimeout)
 	for len(endpoints) > 0 {
 		next := endpoints[0]
-		var err error
-		if next.ok200 {
-			_, err = get(next.url)
-		} else {
-			err = answers(next.url)
-		}
+		err := next.check()
 		if err == nil {
 			endpoints = endpoints[1:]
 			continue
@@ -246,7 +277,7 @@ func (s *containerServer) waitReady(endpoints []endpoint) error {
 		}
 		if time.Now().After(deadline) {
 			err := s.failure(fmt.Sprintf("runs, but %s (%s) did not answer within %v (%v), so it was removed",
-				next.what, next.url, readyTimeout, err), "look at the container's output below")
+				next.what, next.where, readyTimeout, err), "look at the container's output below")
 			s.stop()
 			return err
 		}
@@ -399,17 +430,6 @@ func firstLine(text string) string {
 		return text[:i]
 	}
 	return text
-}
-
-// answers is nil once GET url gets an HTTP answer, whatever its status: the listener behind the port is up (the
-// engine's port forwarding may accept a connection and close it while nothing listens in the container).
-func answers(url string) error {
-	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
-	resp, err := client.Get(url)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
 }
 
 // get fetches url and returns the body of a 200 answer.

@@ -2,11 +2,12 @@ package mockapnstest
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Filter picks recorded pushes by what the control API filters on; empty fields match anything.
@@ -18,203 +19,129 @@ type Filter struct {
 	Reason   string // the rejection reason, e.g. Unregistered
 	// Count is how many pushes Expect wants to match: 0 means at least one, n > 0 exactly n.
 	Count int
+	// None makes Expect want no matching push at all (Count must then be 0).
+	None bool
+	// Where adds payload conditions to Expect, each PATH=VALUE: "aps.alert.title=Shipped", "aps.badge=3" (a number
+	// matches numerically; true, false and null their JSON; an object or array its compact JSON text).
+	Where []string
+	// Timeout is how long Expect keeps asking until the expectation is met; 0 asks once.
+	Timeout time.Duration
 }
 
-// listLimit is how many non-matching pushes a failure message lists before summing up the rest.
-const listLimit = 5
-
-// criterion is one field of a Filter that is set: its query parameter, its name in messages and its value.
-type criterion struct{ param, name, value string }
-
-func (f Filter) criteria() []criterion {
-	var list []criterion
-	add := func(param, name, value string) {
-		if value != "" {
-			list = append(list, criterion{param, name, value})
-		}
-	}
-	add("topic", "topic", f.Topic)
-	add("token", "device token", f.Token)
-	add("push_type", "push type", f.PushType)
-	if f.Status != 0 {
-		add("status", "response status", strconv.Itoa(f.Status))
-	}
-	add("reason", "reason", f.Reason)
-	return list
-}
-
+// query is f's fields as GET /api/v1/notifications filters them.
 func (f Filter) query() url.Values {
 	query := url.Values{}
-	for _, c := range f.criteria() {
-		query.Set(c.param, c.value)
+	set := func(name, value string) {
+		if value != "" {
+			query.Set(name, value)
+		}
+	}
+	set("topic", f.Topic)
+	// Lowercase: the mock records tokens as hex, and its expectation compares them exactly (its list filter does not).
+	set("token", strings.ToLower(f.Token))
+	set("push_type", f.PushType)
+	if f.Status != 0 {
+		set("status", strconv.Itoa(f.Status))
+	}
+	set("reason", f.Reason)
+	return query
+}
+
+// expectQuery is f as GET /api/v1/expect asks it: the filters, the payload conditions and the quantity.
+func (f Filter) expectQuery() url.Values {
+	query := f.query()
+	for _, condition := range f.Where {
+		query.Add("where", condition)
+	}
+	switch {
+	case f.None:
+		query.Set("none", "true")
+	case f.Count > 0:
+		query.Set("count", strconv.Itoa(f.Count))
 	}
 	return query
 }
 
-// String is the expectation in words, e.g. `exactly 2 notifications with topic com.example.app, response status 200`.
-func (f Filter) String() string {
-	var text string
-	switch {
-	case f.Count <= 0:
-		text = "a notification"
-	case f.Count == 1:
-		text = "exactly 1 notification"
-	default:
-		text = fmt.Sprintf("exactly %d notifications", f.Count)
-	}
-	var parts []string
-	for _, c := range f.criteria() {
-		parts = append(parts, c.name+" "+c.value)
-	}
-	if len(parts) > 0 {
-		text += " with " + strings.Join(parts, ", ")
-	}
-	return text
+// String is the expectation as GET /api/v1/expect's query, e.g. `count=2&topic=com.example.app`.
+func (f Filter) String() string { return f.expectQuery().Encode() }
+
+// expectAnswer is the part of GET /api/v1/expect's answer the kit reads.
+type expectAnswer struct {
+	Met         bool     `json:"met"`
+	MatchedSeqs []uint64 `json:"matched_seqs"`
+	Considered  int      `json:"considered"`
+	Message     string   `json:"message"`
 }
 
-// Expect checks that the mock recorded f.Count pushes matching f (at least one when Count is 0) and returns
-// the matching ones, oldest first. Otherwise it reports t.Errorf with what was expected and the recorded pushes,
-// closest match first, each mismatch spelled out. The binary decides what matches (GET /api/v1/notifications
-// with f's fields as filters); the kit only words the answer. A push is recorded before it is answered, so
-// once the sender has its answer, Expect sees it.
+// Expect checks that the mock recorded f.Count pushes matching f (at least one when Count is 0, none with None)
+// and returns the matching ones, oldest first. The mock checks it (GET /api/v1/expect, asked again until met or
+// f.Timeout has passed) and words a miss: Expect then reports t.Errorf with the mock's message, which says what was
+// wanted, the matching records and the closest others, each miss spelled out. A push is recorded before it is
+// answered, so once the sender has its answer, Expect sees it.
 func (m *Mock) Expect(t testing.TB, f Filter) []Notification {
 	t.Helper()
 	if f.Count < 0 {
 		t.Fatalf("mockapnstest: Filter.Count is %d; use 0 for at least one, or the exact number wanted", f.Count)
 	}
-	matching, err := m.notifications(f.query())
+	if f.None && f.Count != 0 {
+		t.Fatalf("mockapnstest: Filter.None and Filter.Count %d were both given: pass one", f.Count)
+	}
+	answer, err := m.expectation(f)
 	if err != nil {
 		t.Fatalf("mockapnstest: %v", err)
 	}
-	if (f.Count == 0 && len(matching) > 0) || (f.Count > 0 && len(matching) == f.Count) {
-		return matching
-	}
-	message, err := m.failureMessage(f, matching)
+	matching, err := m.matched(f, answer.MatchedSeqs)
 	if err != nil {
 		t.Fatalf("mockapnstest: %v", err)
 	}
-	t.Errorf("%s", message)
+	if !answer.Met {
+		message := strings.TrimRight(answer.Message, "\n")
+		if answer.Considered == 0 {
+			message = "mockapnstest: no push reached the mock. Is the sender pointed at mock.URL, trusting " +
+				"mock.CertPool() and speaking HTTP/2?\n" + message
+		}
+		t.Errorf("%s", message)
+	}
 	return matching
 }
 
-// failureMessage words an unmet expectation: the verdict, then the other pushes ranked by how many of the
-// filter's fields they have (asking the control API which pushes have each field), ties in the order received.
-func (m *Mock) failureMessage(f Filter, matching []Notification) (string, error) {
-	header := "Expected " + f.String()
-	all, err := m.notifications(nil)
-	if err != nil {
-		return "", err
+// expectation asks GET /api/v1/expect every 50 ms until the answer is met or f.Timeout has passed.
+func (m *Mock) expectation(f Filter) (expectAnswer, error) {
+	path := "/api/v1/expect"
+	if query := f.expectQuery(); len(query) > 0 {
+		path += "?" + query.Encode()
 	}
-	if len(all) == 0 {
-		return header + ", but the mock received no notifications. " +
-			"Is the sender pointed at mock.URL, trusting mock.CertPool() and speaking HTTP/2?", nil
+	deadline := time.Now().Add(f.Timeout)
+	for {
+		var answer expectAnswer
+		if err := m.call(http.MethodGet, path, nil, &answer); err != nil {
+			return answer, err
+		}
+		if answer.Met || !time.Now().Before(deadline) {
+			return answer, nil
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	var lines []string
-	if f.Count > 0 && len(matching) > f.Count {
-		lines = append(lines, fmt.Sprintf("%s, but %d matched:", header, len(matching)))
-		for i, n := range matching {
-			if i == listLimit {
-				lines = append(lines, fmt.Sprintf("  … and %d more", len(matching)-listLimit))
-				break
-			}
-			lines = append(lines, "  "+n.Summary())
-		}
-		return strings.Join(lines, "\n"), nil
-	}
-	criteria := f.criteria()
-	switch {
-	case len(matching) > 0:
-		var numbers []string
-		for _, n := range matching {
-			numbers = append(numbers, fmt.Sprintf("#%d", n.Seq))
-		}
-		lines = append(lines, fmt.Sprintf("%s, but only %d matched (%s).", header, len(matching), strings.Join(numbers, ", ")))
-	case len(criteria) == 0:
-		lines = append(lines, fmt.Sprintf("%s, but the mock received only %d.", header, len(all)))
-	case len(all) == 1:
-		lines = append(lines, header+", but the only notification received did not match.")
-	default:
-		lines = append(lines, fmt.Sprintf("%s, but none of the %d received matched.", header, len(all)))
-	}
-
-	// Which recorded pushes have each field, as the binary decides it.
-	has := make([]map[uint64]bool, len(criteria))
-	for i, c := range criteria {
-		one, err := m.notifications(url.Values{c.param: {c.value}})
-		if err != nil {
-			return "", err
-		}
-		has[i] = map[uint64]bool{}
-		for _, n := range one {
-			has[i][n.Seq] = true
-		}
-	}
-	isMatch := map[uint64]bool{}
-	for _, n := range matching {
-		isMatch[n.Seq] = true
-	}
-	type ranked struct {
-		n       Notification
-		matched int
-	}
-	var others []ranked
-	for _, n := range all {
-		if isMatch[n.Seq] {
-			continue
-		}
-		r := ranked{n: n}
-		for i := range criteria {
-			if has[i][n.Seq] {
-				r.matched++
-			}
-		}
-		others = append(others, r)
-	}
-	sort.SliceStable(others, func(a, b int) bool { return others[a].matched > others[b].matched })
-	if len(others) > 0 {
-		if len(matching) == 0 {
-			lines = append(lines, "Received, closest match first:")
-		} else {
-			lines = append(lines, "Other notifications, closest match first:")
-		}
-	}
-	for i, r := range others {
-		if i == listLimit {
-			lines = append(lines, fmt.Sprintf("  … and %d more", len(others)-listLimit))
-			break
-		}
-		line := "  " + r.n.Summary()
-		if len(criteria) > 1 {
-			line += fmt.Sprintf(" — has %d of %d", r.matched, len(criteria))
-		}
-		lines = append(lines, line)
-		for c, crit := range criteria {
-			if !has[c][r.n.Seq] {
-				lines = append(lines, fmt.Sprintf("      %s: expected %s, got %s", crit.name, crit.value, actual(r.n, crit.param)))
-			}
-		}
-	}
-	return strings.Join(lines, "\n"), nil
 }
 
-// actual is what n has for a filter field, as a failure message shows it.
-func actual(n Notification, param string) string {
-	orAbsent := func(s string) string {
-		if s == "" {
-			return "absent"
+// matched returns the recorded pushes numbered seqs, oldest first.
+func (m *Mock) matched(f Filter, seqs []uint64) ([]Notification, error) {
+	out := []Notification{}
+	if len(seqs) == 0 {
+		return out, nil
+	}
+	wanted := map[uint64]bool{}
+	for _, seq := range seqs {
+		wanted[seq] = true
+	}
+	list, err := m.notifications(f.query())
+	if err != nil {
+		return nil, fmt.Errorf("reading the matching records: %v", err)
+	}
+	for _, n := range list {
+		if wanted[n.Seq] {
+			out = append(out, n)
 		}
-		return s
 	}
-	switch param {
-	case "topic":
-		return orAbsent(n.Topic)
-	case "token":
-		return orAbsent(n.Token)
-	case "push_type":
-		return orAbsent(n.PushType)
-	case "status":
-		return n.ResponseText()
-	default:
-		return orAbsent(n.Reason)
-	}
+	return out, nil
 }

@@ -313,6 +313,12 @@ func (r fcmRecord) message(raw json.RawMessage) FCMMessage {
 	return f
 }
 
+// criterion is one field of an FCMFilter that is set: its query parameter, its name in messages and its value.
+type criterion struct{ param, name, value string }
+
+// listLimit is how many records an FCM failure message lists before summing up the rest.
+const listLimit = 5
+
 // FCMFilter picks recorded FCM requests; empty fields match anything.
 type FCMFilter struct {
 	Project string // the project of the request's path

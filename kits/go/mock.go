@@ -40,7 +40,7 @@ var (
 type Mock struct {
 	// URL is the APNs endpoint, e.g. https://127.0.0.1:40123: POST /3/device/<token> there over HTTP/2.
 	URL string
-	// HTTP1URL is the plain HTTP/1.1 APNs endpoint (no TLS), e.g. http://127.0.0.1:40125, with WithHTTP1; else "".
+	// HTTP1URL is the plain HTTP/1.1 APNs endpoint (no TLS), e.g. http://127.0.0.1:40125, in either mode.
 	HTTP1URL string
 	// ControlURL is the control plane, e.g. http://127.0.0.1:40124 (its OpenAPI document: GET /api/v1/openapi.json).
 	ControlURL string
@@ -54,6 +54,7 @@ type Mock struct {
 	Container string
 
 	tb           testing.TB
+	keyFile      string // the .p8 of Key
 	caPEM        []byte
 	server       server
 	control      *http.Client
@@ -73,6 +74,8 @@ type Mock struct {
 type server interface {
 	// ended is nil while the server runs, else an error saying how it ended, with the last lines it printed.
 	ended() error
+	// providerToken mints a provider token with the mock's own `mockapns token` for key, whose .p8 is at file.
+	providerToken(key SigningKey, file string) (string, error)
 	// stop stops the server and removes what it left (the container); safe to call more than once.
 	stop()
 }
@@ -152,7 +155,7 @@ func start(t testing.TB, options []Option) (*Mock, error) {
 	if !x509.NewCertPool().AppendCertsFromPEM(m.caPEM) {
 		return nil, fmt.Errorf("%s holds no PEM certificate", m.CAFile)
 	}
-	if m.Key, err = loadSigningKey(certsDir); err != nil {
+	if m.Key, m.keyFile, err = loadSigningKey(certsDir); err != nil {
 		return nil, err
 	}
 	if c.fcm {
@@ -205,14 +208,14 @@ func (m *Mock) Client() *http.Client {
 }
 
 // Token returns a provider token (ES256 JWT) signed with the bundled test key, for the `authorization: bearer`
-// header. The same token is returned for 30 minutes, as APNs wants (a new one more often than every 20 minutes
-// is refused with TooManyProviderTokenUpdates).
+// header, minted by the mock's own `mockapns token` (in container mode the image's, through the engine's exec). The
+// same token is returned for 30 minutes, as APNs wants (a new one more often than every 20 minutes is refused with
+// TooManyProviderTokenUpdates).
 func (m *Mock) Token() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.token == "" || time.Since(m.tokenMinted) > 30*time.Minute {
-		now := time.Now()
-		token, err := m.Key.ProviderToken(now)
+	if now := clock(); m.token == "" || now.Sub(m.tokenMinted) >= tokenReuse {
+		token, err := m.server.providerToken(m.Key, m.keyFile)
 		if err != nil {
 			m.tb.Fatalf("mockapnstest: %v", err)
 		}

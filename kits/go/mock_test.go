@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +36,12 @@ func TestAPushIsAcceptedAndFoundWithExpect(t *testing.T) {
 	}
 }
 
-func TestExpectFailureNamesTheExpectationAndListsNearMisses(t *testing.T) {
+// clockless replaces each clock time of a message (12:00:01.250) with {time}.
+func clockless(message string) string {
+	return regexp.MustCompile(`\b\d{2}:\d{2}:\d{2}\.\d{3}\b`).ReplaceAllString(message, "{time}")
+}
+
+func TestExpectFailsWithTheMocksReportClosestFirst(t *testing.T) {
 	mock := mockapnstest.Start(t)
 	client := mock.Client()
 	mock.SetDevice(watch, mockapnstest.Unregistered())
@@ -46,18 +52,13 @@ func TestExpectFailureNamesTheExpectationAndListsNearMisses(t *testing.T) {
 	fake := &recordingTB{TB: t}
 	fake.run(func() { mock.Expect(fake, mockapnstest.Filter{Topic: appTopic, Token: phone, Status: 410}) })
 	want := strings.Join([]string{
-		"Expected a notification with topic com.example.app, device token " + phone + ", response status 410, but none of the 3 received matched.",
-		"Received, closest match first:",
-		`  #1 alert push to 00fc13ad…1de8f0, topic com.example.app: accepted (200); title "Shipped", body "Order 42" — has 2 of 3`,
-		"      response status: expected 410, got accepted (200)",
-		`  #2 alert push to 11aa22bb…8899aa, topic com.example.app: accepted (200); title "Delayed", body "Order 42" — has 1 of 3`,
-		"      device token: expected " + phone + ", got " + tablet,
-		"      response status: expected 410, got accepted (200)",
-		`  #3 alert push to 99887766…ccbbaa, topic com.example.other: rejected 410 Unregistered; title "Cancelled", body "Order 42" — has 1 of 3`,
-		"      topic: expected com.example.app, got com.example.other",
-		"      device token: expected " + phone + ", got " + watch,
+		"expect: FAILED — wanted at least 1 record with token=" + phone + ", topic=com.example.app, status=410; 0 matched (of 3 records in the mock's recording).",
+		"Closest records:",
+		"  #1  {time}  200 OK  meets 2 of 3; missed: status=410 (found 200)",
+		"  #3  {time}  410 Unregistered  meets 1 of 3; missed: token=" + phone + ` (found "` + watch + `"); topic=com.example.app (found "com.example.other")`,
+		"  #2  {time}  200 OK  meets 1 of 3; missed: token=" + phone + ` (found "` + tablet + `"); status=410 (found 200)`,
 	}, "\n")
-	if got := fake.onlyError(t); got != want {
+	if got := clockless(fake.onlyError(t)); got != want {
 		t.Errorf("failure message:\n%s\nwant:\n%s", got, want)
 	}
 }
@@ -66,9 +67,13 @@ func TestExpectWithNothingReceivedSaysSo(t *testing.T) {
 	mock := mockapnstest.Start(t)
 	fake := &recordingTB{TB: t}
 	fake.run(func() { mock.Expect(fake, mockapnstest.Filter{Topic: appTopic}) })
-	want := "Expected a notification with topic com.example.app, but the mock received no notifications."
-	if got := fake.onlyError(t); !strings.HasPrefix(got, want) {
-		t.Errorf("failure message %q does not start with %q", got, want)
+	want := strings.Join([]string{
+		"mockapnstest: no push reached the mock. Is the sender pointed at mock.URL, trusting mock.CertPool() and speaking HTTP/2?",
+		"expect: FAILED — wanted at least 1 record with topic=com.example.app; 0 matched (of 0 records in the mock's recording).",
+		"No records arrived at all.",
+	}, "\n")
+	if got := fake.onlyError(t); got != want {
+		t.Errorf("failure message:\n%s\nwant:\n%s", got, want)
 	}
 }
 
@@ -87,39 +92,87 @@ func TestCountZeroMeansAtLeastOneAndAnyOtherCountIsExact(t *testing.T) {
 			t.Errorf("Count %d with 2 matching: reported %q %q, returned %d", count, fake.errors, fake.fatals, len(got))
 		}
 	}
+	if got := mock.Expect(t, mockapnstest.Filter{Topic: "com.example.none", None: true}); len(got) != 0 {
+		t.Errorf("None with nothing matching returned %d notifications", len(got))
+	}
 
 	cases := []struct {
 		filter mockapnstest.Filter
 		want   string
 	}{
 		{mockapnstest.Filter{Topic: appTopic, Count: 1}, strings.Join([]string{
-			"Expected exactly 1 notification with topic com.example.app, but 2 matched:",
-			`  #1 alert push to 00fc13ad…1de8f0, topic com.example.app: accepted (200); title "One", body "Order 42"`,
-			`  #2 alert push to 11aa22bb…8899aa, topic com.example.app: accepted (200); title "Two", body "Order 42"`,
+			"expect: FAILED — wanted exactly 1 record with topic=com.example.app; 2 matched (of 3 records in the mock's recording).",
+			"Matching records:",
+			"  #1  {time}  200 OK  One — Order 42",
+			"  #2  {time}  200 OK  Two — Order 42",
 		}, "\n")},
 		{mockapnstest.Filter{Topic: appTopic, Count: 3}, strings.Join([]string{
-			"Expected exactly 3 notifications with topic com.example.app, but only 2 matched (#1, #2).",
-			"Other notifications, closest match first:",
-			`  #3 alert push to 00fc13ad…1de8f0, topic com.example.other: accepted (200); title "Three", body "Order 42"`,
-			"      topic: expected com.example.app, got com.example.other",
+			"expect: FAILED — wanted exactly 3 records with topic=com.example.app; 2 matched (of 3 records in the mock's recording).",
+			"Matching records:",
+			"  #1  {time}  200 OK  One — Order 42",
+			"  #2  {time}  200 OK  Two — Order 42",
+			"Closest records:",
+			`  #3  {time}  200 OK  meets 0 of 1; missed: topic=com.example.app (found "com.example.other")`,
+		}, "\n")},
+		{mockapnstest.Filter{Topic: otherTopic, None: true}, strings.Join([]string{
+			"expect: FAILED — wanted no records with topic=com.example.other; 1 matched (of 3 records in the mock's recording).",
+			"Matching records:",
+			"  #3  {time}  200 OK  Three — Order 42",
 		}, "\n")},
 		{mockapnstest.Filter{Topic: "com.example.none"}, strings.Join([]string{
-			"Expected a notification with topic com.example.none, but none of the 3 received matched.",
-			"Received, closest match first:",
-			`  #1 alert push to 00fc13ad…1de8f0, topic com.example.app: accepted (200); title "One", body "Order 42"`,
-			"      topic: expected com.example.none, got com.example.app",
-			`  #2 alert push to 11aa22bb…8899aa, topic com.example.app: accepted (200); title "Two", body "Order 42"`,
-			"      topic: expected com.example.none, got com.example.app",
-			`  #3 alert push to 00fc13ad…1de8f0, topic com.example.other: accepted (200); title "Three", body "Order 42"`,
-			"      topic: expected com.example.none, got com.example.other",
+			"expect: FAILED — wanted at least 1 record with topic=com.example.none; 0 matched (of 3 records in the mock's recording).",
+			"Closest records:",
+			`  #3  {time}  200 OK  meets 0 of 1; missed: topic=com.example.none (found "com.example.other")`,
+			`  #2  {time}  200 OK  meets 0 of 1; missed: topic=com.example.none (found "com.example.app")`,
+			`  #1  {time}  200 OK  meets 0 of 1; missed: topic=com.example.none (found "com.example.app")`,
 		}, "\n")},
 	}
 	for _, c := range cases {
 		fake := &recordingTB{TB: t}
 		fake.run(func() { mock.Expect(fake, c.filter) })
-		if got := fake.onlyError(t); got != c.want {
+		if got := clockless(fake.onlyError(t)); got != c.want {
 			t.Errorf("%v:\n%s\nwant:\n%s", c.filter, got, c.want)
 		}
+	}
+	fake := &recordingTB{TB: t}
+	fake.run(func() { mock.Expect(fake, mockapnstest.Filter{None: true, Count: 1}) })
+	if got := fake.onlyFatal(t); !strings.Contains(got, "Filter.None and Filter.Count 1 were both given") {
+		t.Errorf("None with a Count: %q", got)
+	}
+}
+
+func TestExpectChecksPayloadConditionsAndWaitsUpToItsTimeout(t *testing.T) {
+	mock := mockapnstest.Start(t)
+	client := mock.Client()
+	three := 3
+	sendAlert(t, mock, client, phone, alert{title: "Shipped", body: "Order 42", badge: &three})
+	got := mock.Expect(t, mockapnstest.Filter{Token: strings.ToUpper(phone), Where: []string{"aps.badge=3.0", "aps.alert.title=Shipped"}, Count: 1})
+	if len(got) != 1 || got[0].AlertTitle != "Shipped" {
+		t.Errorf("Where: returned %+v", got)
+	}
+	fake := &recordingTB{TB: t}
+	fake.run(func() { mock.Expect(fake, mockapnstest.Filter{Where: []string{"aps.badge=4"}}) })
+	if got := clockless(fake.onlyError(t)); !strings.HasSuffix(got, "\n  #1  {time}  200 OK  meets 0 of 1; missed: aps.badge=4 (found 3)") {
+		t.Errorf("Where miss:\n%s", got)
+	}
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(300 * time.Millisecond)
+		sendAlert(t, mock, client, tablet, alert{title: "Late", body: "Order 43"})
+	}()
+	started := time.Now()
+	late := mock.Expect(t, mockapnstest.Filter{Token: tablet, Timeout: 30 * time.Second})
+	<-done
+	if len(late) != 1 || late[0].AlertTitle != "Late" || time.Since(started) < 250*time.Millisecond {
+		t.Errorf("Timeout: returned %+v after %v", late, time.Since(started))
+	}
+	fake = &recordingTB{TB: t}
+	started = time.Now()
+	fake.run(func() { mock.Expect(fake, mockapnstest.Filter{Token: watch, Timeout: 300 * time.Millisecond}) })
+	if waited := time.Since(started); waited < 300*time.Millisecond || !strings.Contains(fake.onlyError(t), "token="+watch) {
+		t.Errorf("a miss with a Timeout reported %q after %v", fake.errors, waited)
 	}
 }
 
@@ -358,10 +411,10 @@ func TestCredentialsAreFoundAboveTheBinaryAndHandedToIt(t *testing.T) {
 }
 
 func TestHTTP1URLTakesPlainHTTP1Pushes(t *testing.T) {
-	if mock := mockapnstest.Start(t); mock.HTTP1URL != "" {
-		t.Errorf("HTTP1URL is %q without WithHTTP1; want none", mock.HTTP1URL)
+	if mock := mockapnstest.Start(t, mockapnstest.WithHTTP1()); !strings.HasPrefix(mock.HTTP1URL, "http://127.0.0.1:") {
+		t.Errorf("HTTP1URL is %q with WithHTTP1 (kept as a no-op); want http://127.0.0.1:<port>", mock.HTTP1URL)
 	}
-	mock := mockapnstest.Start(t, mockapnstest.WithHTTP1())
+	mock := mockapnstest.Start(t) // launch.json: HTTP/1.1 always on
 	if !strings.HasPrefix(mock.HTTP1URL, "http://127.0.0.1:") {
 		t.Fatalf("HTTP1URL is %q; want http://127.0.0.1:<port>", mock.HTTP1URL)
 	}

@@ -16,7 +16,6 @@ type config struct {
 	engine     string
 	appleHosts bool
 	fcm        bool
-	http1      bool
 }
 
 // WithArgs adds `mockapns serve` flags, e.g. WithArgs("--environment", "production"); in container mode they follow
@@ -57,9 +56,12 @@ func WithFCM() Option {
 	return func(c *config) { c.fcm = true }
 }
 
-// WithHTTP1 also serves plain HTTP/1.1 APNs requests (no TLS) at Mock.HTTP1URL.
+// WithHTTP1 does nothing: plain HTTP/1.1 APNs requests (no TLS) are always served at Mock.HTTP1URL, in both modes
+// (kits/spec/launch.json).
+//
+// Deprecated: drop the option; HTTP/1.1 is always on.
 func WithHTTP1() Option {
-	return func(c *config) { c.http1 = true }
+	return func(*config) {}
 }
 
 // newConfig applies the options over the environment: MOCKAPNS_IMAGE selects container mode unless WithBinary says

@@ -1,6 +1,7 @@
 package mockapnstest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,7 +17,9 @@ import (
 // processServer is `mockapns serve` as a child process of the test.
 type processServer struct {
 	tb     testing.TB
+	bin    string
 	cmd    *exec.Cmd
+	ready  []byte // the ready file as the mock wrote it
 	exited chan struct{}
 	output *tailBuffer
 }
@@ -33,26 +36,9 @@ func startProcess(t testing.TB, c *config) (*processServer, readyFile, string, e
 
 	dir := t.TempDir()
 	readyPath := filepath.Join(dir, "ready.json")
-	// --control-port 0 too, so a MOCKAPNS_CONTROL_PORT in the environment cannot make parallel mocks collide.
-	args := []string{"serve", "--port", "0", "--control-port", "0", "--ready-file", readyPath, "--quiet"}
-	if c.http1 {
-		args = append(args, "--http1-port", "0")
-	}
-	if c.appleHosts {
-		// A private CA in a folder of this test's own: --apple-hosts refuses the bundled test CA, whose key is public.
-		args = append(args, "--apple-hosts", "--ca-dir", filepath.Join(dir, "ca"), "--apple-https-port", "0",
-			"--manage-sandbox-port", "0", "--manage-production-port", "0")
-	}
-	if c.fcm {
-		// Google's names: the same private CA (one for Apple's names and Google's), the mock's own FCM port and
-		// Google's 443 on free ports.
-		if !c.appleHosts {
-			args = append(args, "--ca-dir", filepath.Join(dir, "ca"))
-		}
-		args = append(args, "--fcm", "--fcm-port", "0", "--fcm-https-port", "0")
-	}
-	p := &processServer{tb: t, exited: make(chan struct{}), output: &tailBuffer{limit: 16 << 10}}
-	p.cmd = exec.Command(bin, append(args, c.args...)...)
+	args := serveArguments(c, dir)
+	p := &processServer{tb: t, bin: bin, exited: make(chan struct{}), output: &tailBuffer{limit: 16 << 10}}
+	p.cmd = exec.Command(bin, args...)
 	p.cmd.Stdout, p.cmd.Stderr = p.output, p.output
 	p.cmd.Env = os.Environ()
 	if certsDir != "" {
@@ -90,6 +76,42 @@ func startProcess(t testing.TB, c *config) (*processServer, readyFile, string, e
 	return p, ready, certsDir, nil
 }
 
+// serveArguments is `mockapns …` as kits/spec/launch.json's binary cases have it, in the mock's own folder dir,
+// then the test's own flags (WithArgs).
+func serveArguments(c *config, dir string) []string {
+	// --control-port 0 too, so a MOCKAPNS_CONTROL_PORT in the environment cannot make parallel mocks collide.
+	args := []string{"serve", "--port", "0", "--control-port", "0", "--http1-port", "0",
+		"--ready-file", filepath.Join(dir, "ready.json"), "--quiet"}
+	if c.appleHosts {
+		// A private CA in a folder of this test's own: --apple-hosts refuses the bundled test CA, whose key is public.
+		args = append(args, "--apple-hosts", "--ca-dir", filepath.Join(dir, "ca"), "--apple-https-port", "0",
+			"--manage-sandbox-port", "0", "--manage-production-port", "0")
+	}
+	if c.fcm {
+		// Google's names: the same private CA (one for Apple's names and Google's), the mock's own FCM port and
+		// Google's 443 on free ports.
+		if !c.appleHosts {
+			args = append(args, "--ca-dir", filepath.Join(dir, "ca"))
+		}
+		args = append(args, "--fcm", "--fcm-port", "0", "--fcm-https-port", "0")
+	}
+	return append(args, c.args...)
+}
+
+// providerToken runs `mockapns token` of the binary the mock runs, with the key the kit found (its .p8 at file).
+func (p *processServer) providerToken(key SigningKey, file string) (string, error) {
+	args := tokenArguments(key, file)
+	cmd := exec.Command(p.bin, args...)
+	cmd.Env = p.cmd.Env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	line := p.bin + " " + strings.Join(args, " ")
+	if err := cmd.Run(); err != nil {
+		return mintedToken(line, stderr.Bytes(), err)
+	}
+	return mintedToken(line, stdout.Bytes(), nil)
+}
+
 // unknownFCMOption is swift-argument-parser's answer to an FCM option the binary does not have.
 var unknownFCMOption = regexp.MustCompile(`(?i)unknown option '--(fcm|fcm-port|fcm-https-port)'`)
 
@@ -99,6 +121,7 @@ func (p *processServer) waitReady(path string) (readyFile, error) {
 	for {
 		var ready readyFile
 		if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &ready) == nil && ready.APNsURL != "" {
+			p.ready = data
 			if ready.ControlURL == "" {
 				return ready, fmt.Errorf("the mock started without a control plane (is MOCKAPNS_NO_CONTROL set?); the kit needs it")
 			}

@@ -2,15 +2,13 @@ package mockapnstest
 
 import (
 	"crypto/ecdsa"
-	"crypto/rand"
-	"crypto/sha256"
 	"crypto/x509"
-	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -23,6 +21,13 @@ type SigningKey struct {
 	PrivateKey *ecdsa.PrivateKey // the P-256 key from the .p8 file
 }
 
+// tokenReuse is how long Token hands out the same provider token (kits/spec/launch.json): APNs refuses a new one
+// more often than every 20 minutes and one older than an hour.
+const tokenReuse = 30 * time.Minute
+
+// clock is the kit's time, for Token's reuse; a variable so the kit's own tests can move it.
+var clock = time.Now
+
 // keyEntry is one item of certs/keys.json.
 type keyEntry struct {
 	KeyID       string   `json:"key_id"`
@@ -33,27 +38,28 @@ type keyEntry struct {
 }
 
 // loadSigningKey reads keys.json in dir and returns the first key valid in the development environment
-// (the mock's default) for every topic.
-func loadSigningKey(dir string) (SigningKey, error) {
+// (the mock's default) for every topic, and the path of its .p8 file.
+func loadSigningKey(dir string) (SigningKey, string, error) {
 	path := filepath.Join(dir, "keys.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return SigningKey{}, fmt.Errorf("cannot read the test keys list %s: %v (set MOCKAPNS_CERTS_DIR to the repository's certs/ folder)", path, err)
+		return SigningKey{}, "", fmt.Errorf("cannot read the test keys list %s: %v (set MOCKAPNS_CERTS_DIR to the repository's certs/ folder)", path, err)
 	}
 	var entries []keyEntry
 	if err := json.Unmarshal(data, &entries); err != nil {
-		return SigningKey{}, fmt.Errorf("%s is not a JSON list of keys: %v", path, err)
+		return SigningKey{}, "", fmt.Errorf("%s is not a JSON list of keys: %v", path, err)
 	}
 	for _, entry := range entries {
 		if (entry.Environment == "both" || entry.Environment == "development") && len(entry.Topics) == 0 {
-			key, err := readP8(filepath.Join(dir, entry.File))
+			file := filepath.Join(dir, entry.File)
+			key, err := readP8(file)
 			if err != nil {
-				return SigningKey{}, err
+				return SigningKey{}, "", err
 			}
-			return SigningKey{TeamID: entry.TeamID, KeyID: entry.KeyID, PrivateKey: key}, nil
+			return SigningKey{TeamID: entry.TeamID, KeyID: entry.KeyID, PrivateKey: key}, file, nil
 		}
 	}
-	return SigningKey{}, fmt.Errorf("%s lists no key for the development environment and all topics", path)
+	return SigningKey{}, "", fmt.Errorf("%s lists no key for the development environment and all topics", path)
 }
 
 // readP8 parses an Apple .p8 file: a PEM "PRIVATE KEY" block holding a PKCS#8 P-256 key.
@@ -77,20 +83,21 @@ func readP8(path string) (*ecdsa.PrivateKey, error) {
 	return key, nil
 }
 
-// ProviderToken returns an ES256 provider token (JWT) issued at issuedAt: header {alg, kid}, claims {iss, iat},
-// signed with the key, the signature as raw R||S (64 bytes) as JWS requires.
-func (k SigningKey) ProviderToken(issuedAt time.Time) (string, error) {
-	header, _ := json.Marshal(map[string]string{"alg": "ES256", "kid": k.KeyID})
-	claims, _ := json.Marshal(map[string]interface{}{"iss": k.TeamID, "iat": issuedAt.Unix()})
-	enc := base64.RawURLEncoding
-	signingInput := enc.EncodeToString(header) + "." + enc.EncodeToString(claims)
-	digest := sha256.Sum256([]byte(signingInput))
-	r, s, err := ecdsa.Sign(rand.Reader, k.PrivateKey, digest[:])
+// tokenArguments is `mockapns token` for key (its .p8 at file), as launch.json's provider_token has it.
+func tokenArguments(key SigningKey, file string) []string {
+	return []string{"token", "--key-file", key.TeamID + ":" + key.KeyID + ":" + file, "--json"}
+}
+
+// mintedToken reads the JSON `mockapns token --json` prints ({"token", "team_id", "key_id", "issued_at"}).
+func mintedToken(command string, out []byte, err error) (string, error) {
 	if err != nil {
-		return "", fmt.Errorf("signing the provider token failed: %v", err)
+		return "", fmt.Errorf("`%s` failed: %v: %s", command, err, strings.TrimSpace(string(out)))
 	}
-	signature := make([]byte, 64)
-	r.FillBytes(signature[:32])
-	s.FillBytes(signature[32:])
-	return signingInput + "." + enc.EncodeToString(signature), nil
+	var minted struct {
+		Token string `json:"token"`
+	}
+	if err := json.Unmarshal(out, &minted); err != nil || minted.Token == "" {
+		return "", fmt.Errorf("`%s` printed no token JSON: %.200s", command, out)
+	}
+	return minted.Token, nil
 }

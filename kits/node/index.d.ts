@@ -20,7 +20,7 @@ export interface MockAPNsOptions {
   certsDir?: string;
   /** Which key of keys.json token() signs with; default the first for both environments and all topics. */
   keyId?: string;
-  /** Also serve plain HTTP/1.1 APNs requests at `http1URL`. */
+  /** Ignored: the mock always serves plain HTTP/1.1 APNs requests at `http1URL` (kept so callers that set it work). */
   http1?: boolean;
   /** More `mockapns serve` flags, e.g. ['--environment', 'production']. */
   args?: string[];
@@ -48,10 +48,17 @@ export interface NotificationFilter {
   limit?: number;
 }
 
-/** expect()'s filter: a NotificationFilter, how many must match and how long to keep asking. */
-export interface ExpectFilter extends NotificationFilter {
+/** expect()'s filter: a NotificationFilter (but `limit`), payload conditions, how many must match and how long to
+ * keep asking; the mock checks it (GET /api/v1/expect). */
+export interface ExpectFilter extends Omit<NotificationFilter, 'limit'> {
+  /** Payload conditions: 'PATH=VALUE' strings (`aps.badge=3` matches 3 numerically), or { PATH: VALUE }. */
+  where?: string[] | Record<string, unknown>;
   /** 0 or unset: at least one; n: exactly n. */
   count?: number;
+  /** At least n. */
+  atLeast?: number;
+  /** No record may match. */
+  none?: boolean;
   /** Ms to keep asking before failing (default 0). */
   timeout?: number;
 }
@@ -232,8 +239,8 @@ export interface MockAPNs {
   readonly url: string;
   /** The control API, e.g. `http://127.0.0.1:40124`. */
   readonly controlURL: string;
-  /** Where HTTP/1.1 senders connect when `options.http1` was set. */
-  readonly http1URL: string | undefined;
+  /** Where HTTP/1.1 senders connect, e.g. `http://127.0.0.1:40125`. */
+  readonly http1URL: string;
   /** The CA certificate (PEM) that signed the mock's TLS certificate. */
   readonly ca: string;
   /** The test credentials folder token()'s key came from. */
@@ -262,11 +269,11 @@ export interface MockAPNs {
   readonly pid: number | undefined;
   /** The server's ChildProcess in binary mode (unref()'d). */
   readonly child: import('node:child_process').ChildProcess | undefined;
-  /** A provider token for `authorization: bearer …`, the same one for 30 minutes. */
+  /** A provider token for `authorization: bearer …`, minted by the mock's own binary; the same one for 30 minutes. */
   token(): string;
   /** The recorded pushes matching `filter`, oldest first. */
   notifications(filter?: NotificationFilter): Promise<RecordedNotification[]>;
-  /** Resolves with the matches, or rejects with an AssertionError listing the closest pushes received. */
+  /** Resolves with the matches, or rejects with an AssertionError carrying the mock's report (the closest records). */
   expect(filter?: ExpectFilter): Promise<RecordedNotification[]>;
   /** How APNs answers `deviceToken`, and/or changes of the virtual device; null forgets the device. */
   setDevice(deviceToken: string, state: DeviceState): Promise<Record<string, unknown>>;

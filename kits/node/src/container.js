@@ -8,14 +8,14 @@ import tls from 'node:tls';
 import { MockAPNsError } from './errors.js';
 import { onExit, sleep } from './util.js';
 
-/** Ports of `mockapns serve` in the image: APNs, the control plane and the mock's own FCM port are the image's; the
- * kit turns HTTP/1.1 on (beside the FCM port, so both can be on). */
+/** Ports of `mockapns serve` in the image (kits/spec/launch.json): APNs, the control plane and the mock's own FCM
+ * port are the image's; the kit turns HTTP/1.1 on (beside the FCM port, so both can be on). */
 export const CONTAINER_PORTS = { apns: 2197, control: 2198, fcm: 2199, http1: 2200 };
-/** Apple's ports, published too when the mock serves Apple's host names (2197 is the APNs port above). */
+/** Apple's ports, set and published too when the mock serves Apple's host names (2197 is the APNs port above). */
 const APPLE_PORTS = [443, 2195, 2196];
 /** The test credentials the image's mockapns trusts: certs/ beside the binary (the Containerfile unpacks the
  * release tarball into /opt/mockapns). */
-const IMAGE_CERTS_DIR = '/opt/mockapns/certs';
+export const IMAGE_CERTS_DIR = '/opt/mockapns/certs';
 /** Marks the kit's containers, and OWNER_LABEL the test process that started each: `podman rm -f $(podman ps -aq
  * --filter label=io.mockapns.kit)` removes any a killed test process left. */
 const CONTAINER_LABEL = 'io.mockapns.kit';
@@ -115,35 +115,14 @@ export class ContainerServer {
   }
 
   /**
-   * Runs the container and waits until its control plane answers /healthz; resolves with what a ready file says.
-   * @param {{ args: string[], env: Record<string, string>, http1: boolean, appleHosts: boolean, fcm: boolean,
-   *   token: string, timeout: number }} how
+   * Runs the container (kits/spec/launch.json's container arguments) and waits until it is ready: /healthz answers,
+   * its ready file names every listener the kit uses, and a TLS handshake verified with its CA succeeds on each TLS
+   * port the kit uses. Resolves with what a ready file says, as this machine reaches it.
+   * @param {{ args: string[], env: Record<string, string>, appleHosts: boolean, fcm: boolean, token: string,
+   *   timeout: number }} how
    */
-  async start({ args, env, http1, appleHosts, fcm, token, timeout }) {
-    const ports = [CONTAINER_PORTS.apns, CONTAINER_PORTS.control];
-    // --pull=never: a missing image is an error at once, not a download; no --rm, so a container that dies keeps
-    // its output for the error (stop() removes it).
-    const run = ['run', '-d', '--pull=never', '--name', this.name, '--label', `${CONTAINER_LABEL}=node`,
-      '--label', `${OWNER_LABEL}=${process.pid}`, '-e', 'MOCKAPNS_CONTROL_TOKEN'];
-    if (http1) {
-      run.push('-e', 'MOCKAPNS_HTTP1_HOST=0.0.0.0', '-e', `MOCKAPNS_HTTP1_PORT=${CONTAINER_PORTS.http1}`);
-      ports.push(CONTAINER_PORTS.http1);
-    }
-    if (appleHosts) {
-      run.push('-e', 'MOCKAPNS_APPLE_HOSTS=1');
-      ports.push(...APPLE_PORTS);
-    }
-    if (fcm) {
-      // Only the mock's own FCM port is published: it serves Google's three names too (its certificate carries them),
-      // so intercept() routes them there. Google's 443 inside the container goes to a free port, where it cannot
-      // collide with Apple's 443.
-      run.push('-e', 'MOCKAPNS_FCM=1', '-e', `MOCKAPNS_FCM_PORT=${CONTAINER_PORTS.fcm}`, '-e', 'MOCKAPNS_FCM_HTTPS_PORT=0');
-      ports.push(CONTAINER_PORTS.fcm);
-    }
-    // Values travel in the engine's environment (-e NAME), so the token is on no command line.
-    for (const name of Object.keys(env)) run.push('-e', name);
-    for (const port of ports) run.push('-p', `127.0.0.1::${port}`);
-    run.push(this.image, 'serve', ...args);
+  async start({ args, env, appleHosts, fcm, token, timeout }) {
+    const run = runArguments({ name: this.name, image: this.image, appleHosts, fcm, env, args });
     const started = await this.engineRun(run, { ...process.env, ...env, MOCKAPNS_CONTROL_TOKEN: token });
     if (!started.ok) {
       throw await this.failure(`could not be started: ${started.text}`,
@@ -155,16 +134,20 @@ export class ContainerServer {
     const ready = {
       apns_url: `https://${at(CONTAINER_PORTS.apns)}`,
       control_url: `http://${at(CONTAINER_PORTS.control)}`,
-      http1_url: http1 ? `http://${at(CONTAINER_PORTS.http1)}` : undefined,
+      http1_url: `http://${at(CONTAINER_PORTS.http1)}`,
       apple_ports: appleHosts ? { 443: published[443], 2197: published[CONTAINER_PORTS.apns],
         2195: published[2195], 2196: published[2196] } : undefined,
       fcm_url: fcm ? `https://${at(CONTAINER_PORTS.fcm)}` : undefined,
       fcm_ports: fcm ? { 443: published[CONTAINER_PORTS.fcm] } : undefined,
     };
-    const waits = [{ what: "the control plane's /healthz", url: `${ready.control_url}/healthz`, anyStatus: false }];
-    // The HTTP/1.1 endpoint starts after the control plane, so /healthz alone does not say it listens.
-    if (http1) waits.push({ what: 'the HTTP/1.1 endpoint', url: `${ready.http1_url}/`, anyStatus: true });
-    await this.waitReady(timeout, waits);
+    // The HTTP/1.1 and FCM listeners start after the control plane, so /healthz alone does not say they listen, and
+    // a request to the HTTP/1.1 port would be recorded: the container's ready file, written once every listener is
+    // up, says they do.
+    const fields = ['http1_url', ...(fcm ? ['fcm_url'] : [])];
+    await this.waitReady(timeout, [
+      { what: "the control plane's /healthz", probe: () => get(`${ready.control_url}/healthz`) },
+      { what: `the container's ready file naming ${fields.join(' and ')}`, probe: () => this.readyNames(fields) },
+    ]);
     try {
       ready.ca = await get(`${ready.control_url}/api/v1/ca.pem`);
     } catch (error) {
@@ -172,10 +155,33 @@ export class ContainerServer {
     }
     ready.ca_file = path.join(this.dir, 'ca.pem');
     fs.writeFileSync(ready.ca_file, ready.ca);
-    // The FCM listeners start after the control plane; the engine's forwarder accepts a connection before they
-    // listen, so only a verified handshake says the front door is up (and that it chains to the CA read above).
-    if (fcm) await this.waitTLS(timeout, published[CONTAINER_PORTS.fcm], 'fcm.googleapis.com', ready.ca);
+    // The engine's forwarder accepts a connection before the listener behind it is up, so only a verified handshake
+    // says a TLS port serves (and that it chains to the CA read above).
+    const ports = [[published[CONTAINER_PORTS.apns], undefined]];
+    if (appleHosts) ports.push([published[443], 'api.push.apple.com']);
+    if (fcm) ports.push([published[CONTAINER_PORTS.fcm], 'fcm.googleapis.com']);
+    for (const [port, servername] of ports) await this.waitTLS(timeout, port, servername, ready.ca);
     return ready;
+  }
+
+  /** The container's ready file ($MOCKAPNS_READY_FILE) as text, read with the engine's exec. */
+  async readyFile() {
+    const read = await this.engineRun(['exec', this.name, 'sh', '-c', 'cat "$MOCKAPNS_READY_FILE"']);
+    if (!read.ok) throw new Error(read.text);
+    return read.stdout;
+  }
+
+  /** Resolves once the container's ready file names each of `fields`; rejects (not yet) otherwise. */
+  async readyNames(fields) {
+    const ready = JSON.parse(await this.readyFile());
+    const missing = fields.filter((field) => !ready[field]);
+    if (missing.length) throw new Error(`it names no ${missing.join(', ')} yet`);
+  }
+
+  /** The engine's arguments that mint a provider token with the image's mockapns (launch.json's
+   * provider_token.container), with `keyFile` (TEAM:KEY:PATH in the image) when it is not the default key. */
+  tokenArguments(keyFile) {
+    return ['exec', this.name, 'mockapns', 'token', ...(keyFile ? ['--key-file', keyFile] : []), '--json'];
   }
 
   /** Polls a TLS handshake with `servername` on 127.0.0.1:`port`, trusting only `ca`, until it succeeds, while the
@@ -186,7 +192,7 @@ export class ContainerServer {
       const outcome = await handshake(port, servername, ca);
       if (outcome === true) return;
       if (outcome.verify) {
-        throw await this.failure(`serves FCM on ${port} with a certificate that does not chain to its CA ` +
+        throw await this.failure(`serves TLS on ${port} with a certificate that does not chain to its CA ` +
           `(/api/v1/ca.pem): ${outcome.verify}`, 'use an image built by `make image` from this repository');
       }
       const death = await this.diagnose();
@@ -195,9 +201,9 @@ export class ContainerServer {
         throw death;
       }
       if (Date.now() >= deadline) {
-        const error = await this.failure(`runs, but its FCM port (127.0.0.1:${port}) did not complete a TLS handshake ` +
-          `within ${timeout} ms (${outcome.error}), so it was removed`, 'check that the image\'s mockapns knows ' +
-          'MOCKAPNS_FCM (an image older than the FCM front door ignores it), or raise options.startTimeout');
+        const error = await this.failure(`runs, but its port 127.0.0.1:${port}${servername ? ` (${servername})` : ''} ` +
+          `did not complete a TLS handshake within ${timeout} ms (${outcome.error}), so it was removed`,
+          'raise options.startTimeout on a slow machine');
         await this.stop();
         throw error;
       }
@@ -216,8 +222,8 @@ export class ContainerServer {
     return dir;
   }
 
-  /** Polls each of `waits` in turn ({ what, url, anyStatus }: 200 wanted, or any HTTP answer) until it answers, while
-   * the container runs and `timeout` ms have not passed. */
+  /** Polls each of `waits` in turn ({ what, probe }: resolves once it is there) until it succeeds, while the container
+   * runs and `timeout` ms have not passed. */
   async waitReady(timeout, waits) {
     const deadline = Date.now() + timeout;
     const pending = [...waits];
@@ -225,11 +231,11 @@ export class ContainerServer {
       const next = pending[0];
       let failure;
       try {
-        await get(next.url, { anyStatus: next.anyStatus });
+        await next.probe();
         pending.shift();
         continue;
       } catch (error) {
-        failure = error; // not listening yet
+        failure = error; // not there yet
       }
       const death = await this.diagnose();
       if (death) {
@@ -237,7 +243,7 @@ export class ContainerServer {
         throw death;
       }
       if (Date.now() >= deadline) {
-        const error = await this.failure(`runs, but ${next.what} (${next.url}) did not answer within ${timeout} ms ` +
+        const error = await this.failure(`runs, but ${next.what} did not answer within ${timeout} ms ` +
           `(${failure.code ?? failure.message}), so it was removed`, 'look at the container\'s output below, or raise ' +
           'options.startTimeout on a slow machine');
         await this.stop();
@@ -344,6 +350,37 @@ export class ContainerServer {
   }
 }
 
+/**
+ * `<engine> run …` as kits/spec/launch.json's container cases have it: --pull=never (a missing image fails at once),
+ * no --rm (a container that dies keeps its output for the error; stop() removes it), the labels, the control token
+ * and `env`'s values by name from the engine's environment (on no command line), HTTP/1.1 always, Apple's names and
+ * the FCM port when asked, every port on a free loopback port, then `serve` and the test's own flags.
+ */
+export function runArguments({ name, image, appleHosts, fcm, env = {}, args = [] }) {
+  const run = ['run', '-d', '--pull=never', '--name', name, '--label', `${CONTAINER_LABEL}=node`,
+    '--label', `${OWNER_LABEL}=${process.pid}`, '-e', 'MOCKAPNS_CONTROL_TOKEN',
+    '-e', 'MOCKAPNS_HTTP1_HOST=0.0.0.0', '-e', `MOCKAPNS_HTTP1_PORT=${CONTAINER_PORTS.http1}`];
+  const ports = [CONTAINER_PORTS.apns, CONTAINER_PORTS.control, CONTAINER_PORTS.http1];
+  if (appleHosts) {
+    // Apple's ports inside the container, whatever the image's defaults, so the published ones are known.
+    run.push('-e', 'MOCKAPNS_APPLE_HOSTS=1', '-e', 'MOCKAPNS_APPLE_HTTPS_PORT=443',
+      '-e', 'MOCKAPNS_MANAGE_SANDBOX_PORT=2195', '-e', 'MOCKAPNS_MANAGE_PRODUCTION_PORT=2196');
+    ports.push(...APPLE_PORTS);
+  }
+  if (fcm) {
+    // Only the mock's own FCM port is published: it serves Google's three names too (its certificate carries them),
+    // so intercept() routes them there. Google's 443 inside the container goes to a free port, where it cannot
+    // collide with Apple's 443.
+    run.push('-e', 'MOCKAPNS_FCM=1', '-e', `MOCKAPNS_FCM_PORT=${CONTAINER_PORTS.fcm}`, '-e', 'MOCKAPNS_FCM_HTTPS_PORT=0');
+    ports.push(CONTAINER_PORTS.fcm);
+  }
+  for (const variable of Object.keys(env)) {
+    if (variable !== 'MOCKAPNS_CONTROL_TOKEN') run.push('-e', variable);
+  }
+  for (const port of ports) run.push('-p', `127.0.0.1::${port}`);
+  return [...run, image, 'serve', ...args];
+}
+
 /** One TLS handshake: true, { verify: why } when the certificate does not verify, or { error } when none happened. */
 function handshake(port, servername, ca) {
   return new Promise((resolve) => {
@@ -362,9 +399,8 @@ function clean(text) {
   return text.split('\n').filter((line) => !ENGINE_NOISE.some((noise) => noise.test(line))).join('\n').trim();
 }
 
-/** The body of a 200 answer to GET `url` (of any answer with `anyStatus`: the listener behind the port is up, where
- * the engine's port forwarding may accept a connection and close it while nothing listens in the container). */
-function get(url, { anyStatus = false } = {}) {
+/** The body of a 200 answer to GET `url`. */
+function get(url) {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { agent: false, timeout: 2000 }, (response) => {
       const chunks = [];
@@ -372,7 +408,7 @@ function get(url, { anyStatus = false } = {}) {
       response.on('error', reject);
       response.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        if (response.statusCode === 200 || anyStatus) resolve(text);
+        if (response.statusCode === 200) resolve(text);
         else reject(new Error(`GET ${url} answered ${response.statusCode}: ${text.slice(0, 200)}`));
       });
     });

@@ -1,21 +1,24 @@
-// Filters for the control API's GET /api/v1/notifications, and expect()'s failure message. Which records match
-// is the server's answer; the comparisons here only rank the others for the message, as Sources/APNsTesting does.
+// The queries of GET /api/v1/notifications and of expect()'s GET /api/v1/expect, whose answer says whether the
+// expectation is met and words a miss: the mock ranks the records and writes the message, not the kit.
 
 /** Filter keys the control API takes, by the name a test may use, with the query parameter each becomes. */
 const QUERY_KEYS = {
   token: 'token', topic: 'topic', push_type: 'push_type', pushType: 'push_type',
   status: 'status', reason: 'reason', since: 'since', limit: 'limit',
 };
-
-/** How many non-matching pushes a failure message lists before summing up the rest. */
-const LIST_LIMIT = 5;
+/** What expect() takes besides the record filters (all but `limit`, which does not apply to an expectation). */
+const EXPECT_KEYS = ['count', 'atLeast', 'none', 'where', 'timeout'];
 
 /**
  * The query string for `filter` (keys: token, topic, push_type or pushType, status, reason, since, limit).
  * @param {Record<string, unknown>} filter
- * @param {string[]} [alsoAllowed] keys the caller handles itself (expect's count and timeout)
+ * @param {string[]} [alsoAllowed] keys the caller handles itself (expect's count, where, timeout…)
  */
 export function queryFor(filter = {}, alsoAllowed = []) {
+  return search(filterParams(filter, alsoAllowed));
+}
+
+function filterParams(filter, alsoAllowed) {
   if (filter === null || typeof filter !== 'object') {
     throw new TypeError(`A notification filter is an object such as { topic: 'com.example.app' }; got ${filter}.`);
   }
@@ -27,101 +30,66 @@ export function queryFor(filter = {}, alsoAllowed = []) {
       const known = [...Object.keys(QUERY_KEYS), ...alsoAllowed].join(', ');
       throw new TypeError(`Unknown notification filter key "${key}"; use ${known}.`);
     }
-    params.set(name, String(value));
+    // Lowercase: the mock records tokens as hex, and its expectation compares them exactly (its list filter does not).
+    params.set(name, name === 'token' ? String(value).toLowerCase() : String(value));
   }
-  const text = params.toString();
+  return params;
+}
+
+/** `?query`, or '' for none; a space as %20, which the mock reads as one (it takes '+' literally; URLSearchParams
+ * writes a '+' of the value as %2B). */
+function search(params) {
+  const text = params.toString().replace(/\+/g, '%20');
   return text ? `?${text}` : '';
 }
 
-/** The properties a record is ranked by: [name, expected, actual(record)], for the filter's set keys. */
-function properties(filter) {
-  const list = [];
-  const add = (key, name, actual) => {
-    if (filter[key] !== undefined && filter[key] !== null) list.push({ name, expected: filter[key], actual });
-  };
-  add('topic', 'topic', (r) => header(r, 'apns-topic'));
-  add('token', 'token', (r) => r.device_token ?? null);
-  add('push_type', 'push type', (r) => header(r, 'apns-push-type'));
-  add('pushType', 'push type', (r) => header(r, 'apns-push-type'));
-  add('status', 'status', (r) => r.response?.status ?? null);
-  add('reason', 'reason', (r) => r.response?.reason ?? null);
-  return list;
-}
-
-/** Whether a record's value counts as the expected one (tokens are case-insensitive; statuses may be strings). */
-function same(name, expected, actual) {
-  if (actual === null || actual === undefined) return false;
-  if (name === 'token') return String(actual).toLowerCase() === String(expected).toLowerCase();
-  return String(actual) === String(expected);
-}
-
-/** `a notification`, `exactly 1 notification`, `exactly 3 notifications`. */
-function countText(count) {
-  if (!count) return 'a notification';
-  return `exactly ${count} notification${count === 1 ? '' : 's'}`;
-}
-
 /**
- * What `filter` expects, e.g. `a notification with topic "com.example.app", status 200`.
+ * expect()'s filter, checked, as GET /api/v1/expect asks it: the record filters, one `where=PATH=VALUE` per payload
+ * condition and the quantity (count n > 0: exactly n; atLeast n; none; else at least one).
  * @param {Record<string, unknown>} filter
+ * @returns {{ query: string, exactly: number | null, timeout: number }} `exactly` is the number an exact quantity
+ *   wants (null for at least), so a recording past it fails at once
  */
-export function describe(filter) {
-  const props = properties(filter);
-  const text = countText(filter.count);
-  if (!props.length) return text;
-  return `${text} with ${props.map((p) => `${p.name} ${show(p.expected)}`).join(', ')}`;
-}
-
-/**
- * Whether `matching` satisfies the count (0 or undefined: at least one; n: exactly n).
- * @param {number | undefined} count
- * @param {number} matching
- */
-export function satisfied(count, matching) {
-  return count ? matching === count : matching > 0;
-}
-
-/**
- * The failure message: what was expected, then the recorded pushes, closest to the expectation first, with
- * each mismatch spelled out.
- * @param {Record<string, unknown>} filter
- * @param {object[]} matching the records the control API matched
- * @param {object[]} received every record in the same range (the filter's `since`)
- */
-export function failureMessage(filter, matching, received) {
-  const header = `Expected ${describe(filter)}`;
-  if (!received.length && !matching.length) return `${header}, but the mock received no notifications.`;
-  const lines = [];
-  if (filter.count && matching.length > filter.count) {
-    lines.push(`${header}, but ${matching.length} matched:`);
-    lines.push(...matching.slice(0, LIST_LIMIT).map((r) => `  ${summary(r)}`));
-    if (matching.length > LIST_LIMIT) lines.push(`  … and ${matching.length - LIST_LIMIT} more`);
-    return lines.join('\n');
+export function expectQuery(filter = {}) {
+  if (filter?.limit !== undefined && filter.limit !== null) {
+    throw new TypeError('expect(): "limit" does not apply to an expectation; narrow the records with "since" or the filters.');
   }
-  if (!matching.length) {
-    lines.push(`${header}, but ${received.length === 1 ? 'the only notification received did not match'
-      : `none of the ${received.length} received matched`}.`);
-  } else {
-    lines.push(`${header}, but only ${matching.length} matched (${matching.map((r) => `#${r.seq}`).join(', ')}).`);
-  }
-  const props = properties(filter);
-  const matched = new Set(matching.map((r) => r.seq));
-  const others = received.filter((r) => !matched.has(r.seq))
-    .map((record, order) => {
-      const misses = props.filter((p) => !same(p.name, p.expected, p.actual(record)));
-      return { record, order, misses };
-    })
-    .sort((a, b) => a.misses.length - b.misses.length || a.order - b.order);
-  if (others.length) {
-    lines.push(matching.length ? 'Other notifications, closest match first:' : 'Received, closest match first:');
-    for (const { record, misses } of others.slice(0, LIST_LIMIT)) {
-      const score = props.length > 1 ? ` — has ${props.length - misses.length} of ${props.length}` : '';
-      lines.push(`  ${summary(record)}${score}`);
-      for (const p of misses) lines.push(`      ${p.name}: expected ${show(p.expected)}, got ${show(p.actual(record))}`);
+  const params = filterParams(filter, EXPECT_KEYS);
+  for (const key of ['count', 'atLeast', 'timeout']) {
+    const value = filter[key];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
+      throw new TypeError(`expect(): "${key}" must be a whole number, 0 or more; got ${value}.`);
     }
-    if (others.length > LIST_LIMIT) lines.push(`  … and ${others.length - LIST_LIMIT} more`);
   }
-  return lines.join('\n');
+  if (filter.none !== undefined && typeof filter.none !== 'boolean') {
+    throw new TypeError(`expect(): "none" is true or false; got ${filter.none}.`);
+  }
+  const given = ['count', 'atLeast', 'none'].filter((key) => filter[key]);
+  if (given.length > 1) throw new TypeError(`expect(): give one of count, atLeast and none, not ${given.join(' and ')}.`);
+  for (const condition of conditions(filter.where)) params.append('where', condition);
+  let exactly = null;
+  if (filter.none) {
+    params.set('none', 'true');
+    exactly = 0;
+  } else if (filter.count) {
+    params.set('count', String(filter.count));
+    exactly = filter.count;
+  } else if (filter.atLeast) {
+    params.set('at_least', String(filter.atLeast));
+  }
+  return { query: search(params), exactly, timeout: filter.timeout ?? 0 };
+}
+
+/** `where` as PATH=VALUE strings: a list of them, or an object { 'aps.alert.title': 'Shipped', 'aps.badge': 3 } (a
+ * string value as it is, anything else as compact JSON: 3, true, null, {"id":42}). */
+function conditions(where) {
+  if (where === undefined || where === null) return [];
+  if (typeof where === 'string') {
+    throw new TypeError(`expect(): "where" is a list of "PATH=VALUE" strings or an object { PATH: VALUE }, not the string ${JSON.stringify(where)}.`);
+  }
+  if (Array.isArray(where)) return where.map(String);
+  if (typeof where !== 'object') throw new TypeError(`expect(): "where" is a list or an object; got ${where}.`);
+  return Object.entries(where).map(([path, value]) => `${path}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
 }
 
 /**
@@ -157,9 +125,4 @@ function header(record, name) {
 function shortToken(token) {
   if (!token) return '(no device token)';
   return token.length > 16 ? `${token.slice(0, 8)}…${token.slice(-6)}` : token;
-}
-
-/** Strings in quotes, numbers and null as they are. */
-function show(value) {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }

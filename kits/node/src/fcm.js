@@ -96,6 +96,15 @@ export function fcmMatches(record, wanted) {
 }
 
 /**
+ * Whether `matching` FCM records satisfy expectFCM()'s count (0 or undefined: at least one; n: exactly n).
+ * @param {number | undefined} count
+ * @param {number} matching
+ */
+export function satisfied(count, matching) {
+  return count ? matching === count : matching > 0;
+}
+
+/**
  * The failure message of expectFCM(): what was expected, then the recorded FCM requests, closest match first.
  * @param {number | undefined} count 0 or undefined: at least one; n: exactly n
  * @param {[string, unknown][]} wanted from fcmWanted()

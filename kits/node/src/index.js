@@ -3,18 +3,19 @@
 import { AssertionError } from 'node:assert';
 import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { ContainerServer, findEngine } from './container.js';
+import { ContainerServer, IMAGE_CERTS_DIR, findEngine } from './container.js';
+import { controlRequest } from './control.js';
 import { deviceChange, deviceUpdate, instantQuery, shownFailure, shows } from './device.js';
 import { MockAPNsError } from './errors.js';
-import { failureMessage, queryFor, satisfied } from './expect.js';
-import { DEFAULT_PROJECT, fcmFailureMessage, fcmMatches, fcmQuery, fcmWanted, registrationBody } from './fcm.js';
+import { expectQuery, queryFor } from './expect.js';
+import { DEFAULT_PROJECT, fcmFailureMessage, fcmMatches, fcmQuery, fcmWanted, registrationBody, satisfied } from './fcm.js';
+import { internals } from './internal.js';
 import { APPLE_HOSTS, GOOGLE_HOSTS, routeHosts } from './intercept.js';
 import { findBinary, findCertsDir, hasKeys } from './locate.js';
 import { ServerProcess } from './process.js';
-import { loadSigningKey, tokenSource } from './token.js';
+import { loadSigningKey, mintToken, tokenSource } from './token.js';
 import { sleep } from './util.js';
 
 export { MockAPNsError } from './errors.js';
@@ -44,7 +45,8 @@ const dispose = Symbol.dispose ?? Symbol.for('nodejs.dispose');
  *   in container mode, default the credentials the image carries
  * @property {string} [keyId] which key of certs/keys.json token() signs with; default the first for both
  *   environments and all topics (TESTKEY001)
- * @property {boolean} [http1] also serve plain HTTP/1.1 APNs requests at `http1URL`
+ * @property {boolean} [http1] ignored: the mock always serves plain HTTP/1.1 APNs requests at `http1URL` (kept so
+ *   callers that set it still work)
  * @property {string[]} [args] more `mockapns serve` flags, e.g. ['--environment', 'production']
  * @property {Record<string, string>} [env] more environment for the server (it gets the test's environment without
  *   its MOCKAPNS_* settings, so a stray MOCKAPNS_H2C or MOCKAPNS_CONTROL_TOKEN cannot change the server under test;
@@ -103,13 +105,17 @@ export async function startMockAPNs(options = {}) {
     }
   }
 
-  const token = tokenSource(signingKey);
+  // Provider tokens from the mock's own binary (the image's, in container mode), as launch.json's provider_token.
+  const token = tokenSource(image
+    ? () => mintToken(server.engine, server.tokenArguments(options.keyId
+      ? `${signingKey.teamId}:${signingKey.keyId}:${IMAGE_CERTS_DIR}/${signingKey.file}` : undefined))
+    : () => mintToken(server.bin, ['token', '--key-file', `${signingKey.teamId}:${signingKey.keyId}:${signingKey.keyFile}`, '--json']));
   const mock = {
     /** Where HTTP/2 senders connect, e.g. `https://127.0.0.1:40123`. */
     url: ready.apns_url,
     /** The control API, e.g. `http://127.0.0.1:40124` (the dashboard is at its `/`). */
     controlURL,
-    /** Where HTTP/1.1 senders connect when `options.http1` was set, else undefined. */
+    /** Where HTTP/1.1 senders connect, e.g. `http://127.0.0.1:40125` (plain HTTP/1.1, no TLS). */
     http1URL: ready.http1_url,
     /** The CA certificate (PEM text) that signed the mock's TLS certificate: `http2.connect(url, { ca })`. */
     ca,
@@ -148,7 +154,8 @@ export async function startMockAPNs(options = {}) {
     child: server.child,
 
     /**
-     * A provider token for `authorization: bearer …`, signed with the bundled test key; the same one for 30 minutes.
+     * A provider token for `authorization: bearer …`, signed with the bundled test key by the mock's own binary
+     * (`mockapns token`; in container mode the image's); the same one for 30 minutes.
      * @returns {string}
      */
     token,
@@ -164,32 +171,39 @@ export async function startMockAPNs(options = {}) {
     },
 
     /**
-     * Resolves with the recorded pushes matching `filter`, or rejects with an AssertionError naming what was
-     * expected and listing the closest pushes received. Keys: those of notifications(), plus `count` (0 or
-     * undefined: at least one; n: exactly n) and `timeout` (ms to keep asking before failing; default 0).
+     * Resolves with the recorded pushes matching `filter`, oldest first, or rejects with an AssertionError carrying
+     * the mock's own report (GET /api/v1/expect): what was wanted, the matching records and the closest others, each
+     * miss spelled out. Keys: those of notifications() but `limit`, plus `where` (payload conditions: a list of
+     * 'PATH=VALUE' strings, or an object { 'aps.alert.title': 'Shipped', 'aps.badge': 3 }), how many must match
+     * (`count` n: exactly n, 0 or undefined: at least one; `atLeast` n; `none: true`: none) and `timeout` (ms to
+     * keep asking the mock until the expectation is met; default 0).
      * @param {{ token?: string, topic?: string, push_type?: string, pushType?: string, status?: number,
-     *   reason?: string, since?: number, limit?: number, count?: number, timeout?: number }} [filter]
+     *   reason?: string, since?: number, where?: string[] | Record<string, unknown>, count?: number,
+     *   atLeast?: number, none?: boolean, timeout?: number }} [filter]
      * @returns {Promise<object[]>}
      */
     async expect(filter = {}) {
-      const query = queryFor(filter, ['count', 'timeout']);
-      for (const key of ['count', 'timeout']) {
-        const value = filter[key];
-        if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
-          throw new TypeError(`expect(): "${key}" must be a whole number, 0 or more; got ${value}.`);
-        }
-      }
-      const deadline = Date.now() + (filter.timeout ?? 0);
-      let matching = (await ask('GET', `/api/v1/notifications${query}`)).notifications;
-      while (!satisfied(filter.count, matching.length) && !(filter.count && matching.length > filter.count)
-        && Date.now() < deadline) {
+      const { query, exactly, timeout } = expectQuery(filter);
+      const deadline = Date.now() + timeout;
+      let answer = await ask('GET', `/api/v1/expect${query}`);
+      // A recording past an exact quantity cannot come back to it by waiting.
+      while (!answer.met && !(exactly !== null && answer.matching > exactly) && Date.now() < deadline) {
         await sleep(50);
-        matching = (await ask('GET', `/api/v1/notifications${query}`)).notifications;
+        answer = await ask('GET', `/api/v1/expect${query}`);
       }
-      if (satisfied(filter.count, matching.length)) return matching;
-      const range = filter.since === undefined || filter.since === null ? '' : `?since=${filter.since}`;
-      const received = (await ask('GET', `/api/v1/notifications${range}`)).notifications;
-      throw new AssertionError({ message: failureMessage(filter, matching, received), operator: 'expect' });
+      if (!answer.met) {
+        const lines = [String(answer.message).replace(/\n+$/, '')];
+        if (answer.considered === 0) {
+          lines.unshift('mockapns: no push reached the mock. Is the sender pointed at mock.url (or mock.http1URL), ' +
+            'trusting mock.ca?');
+        }
+        if (timeout) lines.unshift(`Waited ${timeout} ms.`);
+        throw new AssertionError({ message: lines.join('\n'), operator: 'expect' });
+      }
+      const seqs = new Set(answer.matched_seqs);
+      if (!seqs.size) return [];
+      const list = await ask('GET', `/api/v1/notifications${queryFor(filter, ['count', 'atLeast', 'none', 'where', 'timeout'])}`);
+      return list.notifications.filter((record) => seqs.has(record.seq));
     },
 
     /**
@@ -453,6 +467,11 @@ export async function startMockAPNs(options = {}) {
     }
   }
 
+  internals.set(mock, {
+    /** The ready file's text: the one in the mock's folder, or the container's (read with the engine's exec). */
+    readyFile: () => (image ? server.readyFile() : fsp.readFile(path.join(started.dir, 'ready.json'), 'utf8')),
+    keyFile: signingKey.keyFile,
+  });
   return mock;
 }
 
@@ -462,8 +481,8 @@ async function startProcess(options) {
   const certs = findCertsDir(bin, options.certsDir);
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'mockapns-'));
   const readyFile = path.join(dir, 'ready.json');
-  const args = ['serve', '--port', '0', '--control-port', '0', '--ready-file', readyFile, '--quiet',
-    ...(options.http1 ? ['--http1-port', '0'] : []),
+  // kits/spec/launch.json's binary arguments, then the test's own.
+  const args = ['serve', '--port', '0', '--control-port', '0', '--http1-port', '0', '--ready-file', readyFile, '--quiet',
     // A private CA in this mock's own folder: --apple-hosts refuses the bundled test CA, whose key is public.
     ...(options.appleHosts ? ['--apple-hosts', '--ca-dir', path.join(dir, 'ca'), '--apple-https-port', '0',
       '--manage-sandbox-port', '0', '--manage-production-port', '0'] : []),
@@ -521,7 +540,7 @@ async function startContainer(image, options) {
   const server = new ContainerServer(engine, image, dir);
   const controlToken = options.env?.MOCKAPNS_CONTROL_TOKEN ?? crypto.randomBytes(16).toString('hex');
   try {
-    const ready = await server.start({ args: options.args ?? [], env: options.env ?? {}, http1: Boolean(options.http1),
+    const ready = await server.start({ args: options.args ?? [], env: options.env ?? {},
       appleHosts: Boolean(options.appleHosts), fcm: Boolean(options.fcm), token: controlToken,
       timeout: options.startTimeout ?? 60000 });
     const certsDir = options.certsDir ? path.resolve(options.certsDir) : await server.copyCredentials();
@@ -595,32 +614,4 @@ function childEnvironment(certsDir, extra = {}) {
   }
   if (certsDir) env.MOCKAPNS_CERTS_DIR = certsDir;
   return { ...env, ...extra };
-}
-
-/** One control API request; resolves with the JSON answer, rejects with a MockAPNsError for an error status. */
-function controlRequest(base, method, route, body, timeout, token) {
-  const data = body === undefined ? undefined : JSON.stringify(body);
-  const headers = data === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) };
-  if (token) headers.authorization = `Bearer ${token}`;
-  return new Promise((resolve, reject) => {
-    const request = http.request(new URL(route, base), { method, agent: false, headers }, (response) => {
-      const chunks = [];
-      response.on('data', (chunk) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json;
-        try { json = JSON.parse(text); } catch { json = undefined; }
-        if (response.statusCode >= 400 || json === undefined) {
-          reject(new MockAPNsError(`The mock's control API answered ${method} ${route} with ${response.statusCode}: ` +
-            `${json?.error ?? text}`, { status: response.statusCode }));
-        } else {
-          resolve(json);
-        }
-      });
-    });
-    request.setTimeout(timeout, () => request.destroy(new Error(`no answer within ${timeout} ms`)));
-    request.on('error', reject);
-    request.end(data);
-  });
 }

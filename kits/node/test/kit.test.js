@@ -8,6 +8,9 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { startMockAPNs } from 'mockapns';
 import { deviceToken, push } from './support.js';
 
+/** A failure's lines, each clock time (12:00:01.250) as {time}. */
+const linesOf = (error) => error.message.replace(/\b\d{2}:\d{2}:\d{2}\.\d{3}\b/g, '{time}').split('\n');
+
 describe('a running mock', () => {
   let mock;
   before(async () => { mock = await startMockAPNs(); });
@@ -39,32 +42,57 @@ describe('a running mock', () => {
     assert.ok(crypto.verify('sha256', Buffer.from(`${header}.${claims}`), { key, dsaEncoding: 'ieee-p1363' }, raw));
   });
 
-  it('lists the nearest pushes, closest first, when expect fails', async () => {
+  it('fails with the mock\'s report, closest records first, each miss spelled out', async () => {
     await push(mock, { token: deviceToken(2), topic: 'com.example.other', title: 'Far' });
     await push(mock, { token: deviceToken(3), topic: 'com.example.app', title: 'Near' });
-    const error = await mock.expect({ topic: 'com.example.app', token: deviceToken(9), status: 200 }).then(
+    const [far, near] = await mock.notifications();
+    const error = await mock.expect({ topic: 'com.example.app', token: deviceToken(9).toUpperCase(), status: 200 }).then(
       () => assert.fail('expect should have rejected'), (e) => e);
     assert.ok(error instanceof assert.AssertionError, `not an AssertionError: ${error}`);
-    const lines = error.message.split('\n');
-    assert.equal(lines[0], `Expected a notification with topic "com.example.app", token "${deviceToken(9)}", ` +
-      'status 200, but none of the 2 received matched.');
-    assert.equal(lines[1], 'Received, closest match first:');
-    assert.match(lines[2], /^ {2}#\d+ alert push to 03030303…030303, topic com\.example\.app: accepted \(200\); title "Near", body "Order 42" — has 2 of 3$/);
-    assert.equal(lines[3], `      token: expected "${deviceToken(9)}", got "${deviceToken(3)}"`);
-    assert.match(lines[4], /^ {2}#\d+ alert push to 02020202…020202, topic com\.example\.other: accepted \(200\); title "Far", .* — has 1 of 3$/);
-    assert.equal(lines[5], '      topic: expected "com.example.app", got "com.example.other"');
+    assert.deepEqual(linesOf(error), [
+      `expect: FAILED — wanted at least 1 record with token=${deviceToken(9)}, topic=com.example.app, status=200; ` +
+        "0 matched (of 2 records in the mock's recording).",
+      'Closest records:',
+      `  #${near.seq}  {time}  200 OK  meets 2 of 3; missed: token=${deviceToken(9)} (found "${deviceToken(3)}")`,
+      `  #${far.seq}  {time}  200 OK  meets 1 of 3; missed: token=${deviceToken(9)} (found "${deviceToken(2)}"); ` +
+        'topic=com.example.app (found "com.example.other")',
+    ]);
   });
 
-  it('counts: a number expects exactly that many', async () => {
+  it('counts: a number expects exactly that many, atLeast a minimum, none nothing', async () => {
     const token = deviceToken(4);
-    for (let i = 0; i < 3; i++) await push(mock, { token });
+    for (let i = 0; i < 3; i++) await push(mock, { token, title: `Push ${i}` });
+    const seqs = (await mock.notifications()).map((record) => record.seq);
     assert.equal((await mock.expect({ token })).length, 3);
     assert.equal((await mock.expect({ token, count: 3 })).length, 3);
-    await assert.rejects(mock.expect({ token, count: 2 }), (error) => {
+    assert.equal((await mock.expect({ token, atLeast: 2 })).length, 3);
+    assert.deepEqual(await mock.expect({ token: deviceToken(13), none: true }), []);
+    await assert.rejects(mock.expect({ token, count: 2, timeout: 20000 }), (error) => {
       assert.ok(error instanceof assert.AssertionError);
-      assert.match(error.message, new RegExp(`^Expected exactly 2 notifications with token "${token}", but 3 matched:\n  #`));
+      assert.deepEqual(linesOf(error), ['Waited 20000 ms.',
+        `expect: FAILED — wanted exactly 2 records with token=${token}; 3 matched (of 3 records in the mock's recording).`,
+        'Matching records:', ...seqs.map((seq, i) => `  #${seq}  {time}  200 OK  Push ${i} — Order 42`)]);
       return true;
-    });
+    }, 'a recording past an exact count fails at once, not after the timeout');
+    await assert.rejects(mock.expect({ token, none: true }), { message: /^expect: FAILED — wanted no records with token=/ });
+    await assert.rejects(mock.expect({ token, atLeast: 4 }), { message: /^expect: FAILED — wanted at least 4 records with/ });
+    await assert.rejects(mock.expect({ token, count: 2, none: true }), { name: 'TypeError', message: /give one of count, atLeast and none/ });
+  });
+
+  it('checks payload conditions, `where`', async () => {
+    const token = deviceToken(14);
+    await push(mock, { token, title: 'Shipped', badge: 2 });
+    await push(mock, { token, title: 'Delayed', badge: 3 });
+    const [shipped, delayed] = await mock.notifications();
+    assert.deepEqual((await mock.expect({ where: { 'aps.alert.title': 'Shipped', 'aps.badge': 2 }, count: 1 })).map((r) => r.seq),
+      [shipped.seq]);
+    assert.deepEqual((await mock.expect({ token, where: ['aps.badge=3.0'] })).map((r) => r.seq), [delayed.seq]);
+    // A space in a condition reaches the mock as one (%20: it reads '+' literally).
+    assert.equal((await mock.expect({ token, where: { 'aps.alert.body': 'Order 42' }, count: 2 })).length, 2);
+    const error = await mock.expect({ where: { 'aps.badge': 4 } }).then(() => assert.fail('should reject'), (e) => e);
+    assert.equal(linesOf(error).at(-1), `  #${shipped.seq}  {time}  200 OK  meets 0 of 1; missed: aps.badge=4 (found 2)`);
+    await assert.rejects(mock.expect({ where: 'aps.badge=4' }), { name: 'TypeError', message: /"where" is a list/ });
+    await assert.rejects(mock.expect({ limit: 1 }), { name: 'TypeError', message: /"limit" does not apply to an expectation/ });
   });
 
   it('keeps asking for up to `timeout` ms before it fails', async () => {
@@ -74,7 +102,8 @@ describe('a running mock', () => {
     await push(mock, { token });
     assert.equal((await expectation).length, 2);
     await assert.rejects(mock.expect({ token: deviceToken(12), timeout: 100 }), {
-      name: 'AssertionError', message: new RegExp(`^Expected a notification with token "${deviceToken(12)}", but none of the 2 received matched\\.`),
+      name: 'AssertionError', message: new RegExp(`^Waited 100 ms\\.\nexpect: FAILED — wanted at least 1 record with token=${deviceToken(12)}; ` +
+        "0 matched \\(of 2 records in the mock's recording\\)\\.\nClosest records:\n"),
     });
   });
 
@@ -87,7 +116,9 @@ describe('a running mock', () => {
     assert.deepEqual(await mock.clear(), { notifications: 1, faults: 1, devices: 1 });
     assert.deepEqual(await mock.notifications(), []);
     await assert.rejects(mock.expect({ token }), {
-      name: 'AssertionError', message: `Expected a notification with token "${token}", but the mock received no notifications.`,
+      name: 'AssertionError', message: 'mockapns: no push reached the mock. Is the sender pointed at mock.url (or ' +
+        `mock.http1URL), trusting mock.ca?\nexpect: FAILED — wanted at least 1 record with token=${token}; 0 matched ` +
+        "(of 0 records in the mock's recording).\nNo records arrived at all.",
     });
     assert.equal((await push(mock, { token })).status, 200);
   });
@@ -122,9 +153,26 @@ describe('a running mock', () => {
   });
 });
 
+describe('a mock with another key of keys.json', () => {
+  it('has the binary mint tokens with options.keyId', async () => {
+    const mock = await startMockAPNs({ keyId: 'OTHERKEY01' });
+    try {
+      assert.deepEqual([mock.keyId, mock.teamId], ['OTHERKEY01', 'OTHERTEAM1']);
+      const [header, claims] = mock.token().split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url')));
+      assert.deepEqual([header.kid, claims.iss], ['OTHERKEY01', 'OTHERTEAM1']);
+      const token = deviceToken(15);
+      assert.equal((await push(mock, { token })).status, 200);
+      const [record] = await mock.expect({ token, count: 1 });
+      assert.equal(record.auth.key_id, 'OTHERKEY01');
+    } finally {
+      await mock.stop();
+    }
+  });
+});
+
 describe('a mock with HTTP/1.1', () => {
   it('serves plain HTTP/1.1 at http1URL, recorded like the HTTP/2 pushes', async () => {
-    const mock = await startMockAPNs({ http1: true });
+    const mock = await startMockAPNs();
     try {
       assert.match(mock.http1URL, /^http:\/\/127\.0\.0\.1:\d+$/);
       const token = deviceToken(10);

@@ -1,5 +1,6 @@
 """expect / wait_for / notifications / clear on the session mock: what passes, and what a failure says."""
 
+import re
 import threading
 
 import pytest
@@ -10,29 +11,30 @@ from conftest import TOPIC, device_token
 def test_expect_on_an_empty_mock_says_nothing_arrived(apns_mock):
     with pytest.raises(AssertionError) as failure:
         apns_mock.expect(topic=TOPIC)
-    assert str(failure.value) == ("Expected a notification with topic com.example.app, "
-                                  "but the mock received no notifications.")
+    assert str(failure.value) == ("expect: FAILED — wanted at least 1 record with topic=com.example.app; 0 matched "
+                                  "(of 0 records in the mock's recording).\nNo records arrived at all.")
 
 
-def test_expect_lists_the_nearest_pushes_first_with_status_topic_token_and_title(apns_mock, push):
+def lines_of(failure) -> list:
+    """The failure's lines with each clock time (12:00:01.250) as {time}."""
+    return [re.sub(r"\b\d{2}:\d{2}:\d{2}\.\d{3}\b", "{time}", line) for line in str(failure.value).splitlines()]
+
+
+def test_expect_fails_with_the_mocks_report_closest_first(apns_mock, push):
     apns_mock.set_device(device_token(1), "unregistered")
     apns_mock.set_device(device_token(2), "unregistered")
     assert push(device_token(1), topic="com.example.other", title="Elsewhere") == 410   # meets neither filter
     assert push(device_token(2), title="Gone") == 410                                  # meets the topic
     with pytest.raises(AssertionError) as failure:
         apns_mock.expect(topic=TOPIC, status=200)
-    lines = str(failure.value).splitlines()
     first, second = apns_mock.notifications()
-    assert lines == [
-        "Expected a notification with topic com.example.app, response status 200, but none of the 2 received matched.",
-        "Received, closest match first:",
-        '  #%d alert push to 02020202…020202, topic com.example.app: rejected 410 Unregistered; title "Gone", '
-        'body "body of Gone" — has 1 of 2' % second.seq,
-        "      response status: expected 200, got rejected 410 Unregistered",
-        '  #%d alert push to 01010101…010101, topic com.example.other: rejected 410 Unregistered; '
-        'title "Elsewhere", body "body of Elsewhere" — has 0 of 2' % first.seq,
-        "      topic: expected com.example.app, got com.example.other",
-        "      response status: expected 200, got rejected 410 Unregistered",
+    assert lines_of(failure) == [
+        "expect: FAILED — wanted at least 1 record with topic=com.example.app, status=200; 0 matched (of 2 records "
+        "in the mock's recording).",
+        "Closest records:",
+        "  #%d  {time}  410 Unregistered  meets 1 of 2; missed: status=200 (found 410)" % second.seq,
+        '  #%d  {time}  410 Unregistered  meets 0 of 2; missed: topic=com.example.app (found "com.example.other"); '
+        "status=200 (found 410)" % first.seq,
     ]
 
 
@@ -42,30 +44,49 @@ def test_expect_with_a_count_names_what_matched_too_often(apns_mock, push):
     assert len(apns_mock.expect(count=2, token=device_token(3))) == 2
     with pytest.raises(AssertionError) as failure:
         apns_mock.expect(count=1, token=device_token(3))
-    message = str(failure.value)
-    assert message.startswith("Expected exactly 1 notification with device token %s, but 2 matched:\n" % device_token(3))
-    assert 'title "One"' in message and 'title "Two"' in message
+    one, two = apns_mock.notifications()
+    assert lines_of(failure) == [
+        "expect: FAILED — wanted exactly 1 record with token=%s; 2 matched (of 2 records in the mock's recording)."
+        % device_token(3),
+        "Matching records:",
+        "  #%d  {time}  200 OK  One — body of One" % one.seq,
+        "  #%d  {time}  200 OK  Two — body of Two" % two.seq,
+    ]
 
 
 def test_expect_count_zero_passes_when_nothing_matches_and_fails_naming_the_match(apns_mock, push):
     push(device_token(4))
     assert apns_mock.expect(count=0, status=410) == []
-    with pytest.raises(AssertionError, match=r"Expected no notification with response status 200, but 1 matched"):
+    with pytest.raises(AssertionError, match=r"wanted no records with status=200; 1 matched \(of 1 record in"):
         apns_mock.expect(count=0, status=200)
 
 
-def test_expect_sums_up_past_five_non_matching_pushes_and_says_which_matched(apns_mock, push):
+def test_expect_lists_the_matches_and_the_three_closest_others(apns_mock, push):
     push(device_token(5), title="Wanted")
     for n in range(7):
         push(device_token(10 + n), title="Other %d" % n)
     wanted = apns_mock.notifications(token=device_token(5))[0]
     with pytest.raises(AssertionError) as failure:
         apns_mock.expect(count=2, topic=TOPIC, token=device_token(5))
-    message = str(failure.value)
-    assert "but only 1 matched (#%d)." % wanted.seq in message
-    assert "Other notifications, closest match first:" in message
-    assert message.count(" — has 1 of 2") == 5
-    assert message.endswith("  … and 2 more")
+    lines = lines_of(failure)
+    assert lines[0].endswith("; 1 matched (of 8 records in the mock's recording).")
+    assert lines[1:3] == ["Matching records:", "  #%d  {time}  200 OK  Wanted — body of Wanted" % wanted.seq]
+    assert lines[3] == "Closest records:"
+    assert len(lines) == 7 and all(" meets 1 of 2; missed: token=" in line for line in lines[4:])
+
+
+def test_expect_checks_payload_conditions(apns_mock, push):
+    push(device_token(15), title="Shipped", extra={"order": {"id": 42, "gift": True}})
+    push(device_token(15), title="Delayed", extra={"order": {"id": 43, "gift": False}})
+    [shipped] = apns_mock.expect(count=1, where={"aps.alert.title": "Shipped", "order.id": 42, "order.gift": True})
+    assert shipped.alert_title == "Shipped"
+    [delayed] = apns_mock.expect(where=["order.id=43.0", "order.gift=false"], token=device_token(15))
+    assert delayed.alert_title == "Delayed"
+    with pytest.raises(AssertionError) as failure:
+        apns_mock.expect(where={"order.id": 44})
+    assert lines_of(failure)[2].endswith("meets 0 of 1; missed: order.id=44 (found 43)")
+    with pytest.raises(TypeError, match="where= is a dict"):
+        apns_mock.expect(where="order.id=42")
 
 
 def test_expect_since_looks_only_at_later_pushes(apns_mock, push):
@@ -84,7 +105,7 @@ def test_unknown_filters_are_refused_naming_the_known_ones(apns_mock):
 
 
 def test_expect_matches_exactly_what_the_control_api_filters(apns_mock, push):
-    """expect checks filters itself (to rank near misses); it must agree with the server's own filtering."""
+    """expect asks GET /api/v1/expect and returns the records it names; they must be the ones the list filters."""
     apns_mock.set_device(device_token(8), "unregistered")
     push(device_token(7), topic="com.example.a", push_type="alert")
     push(device_token(8), topic="com.example.b", push_type="background")
@@ -111,14 +132,18 @@ def test_wait_for_gives_up_saying_what_arrived(apns_mock, push):
     push(device_token(10), topic="com.example.other", title="Near miss")
     with pytest.raises(AssertionError) as failure:
         apns_mock.wait_for(1, timeout=0.2, topic=TOPIC)
-    message = str(failure.value)
-    assert message.startswith("Waited 0.2 s. Expected a notification with topic com.example.app, "
-                              "but the only notification received did not match.")
-    assert 'topic com.example.other: accepted (200); title "Near miss"' in message
+    [near] = apns_mock.notifications()
+    assert lines_of(failure) == [
+        "Waited 0.2 s.",
+        "expect: FAILED — wanted at least 1 record with topic=com.example.app; 0 matched (of 1 record in the mock's "
+        "recording).",
+        "Closest records:",
+        '  #%d  {time}  200 OK  meets 0 of 1; missed: topic=com.example.app (found "com.example.other")' % near.seq,
+    ]
 
 
 def test_wait_for_on_an_empty_mock_asks_whether_the_sender_points_at_it(apns_mock):
-    with pytest.raises(AssertionError, match=r"received no notifications\. Is the sender pointed at url"):
+    with pytest.raises(AssertionError, match=r"^Waited 0\.1 s\. No push reached the mock: is the sender pointed at"):
         apns_mock.wait_for(1, timeout=0.1)
 
 

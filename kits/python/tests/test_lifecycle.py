@@ -159,9 +159,11 @@ def test_container_with_apple_hosts_publishes_apples_ports_and_asks_for_them(tmp
     with pytest.raises(MockAPNsError, match=r"`.* run -d .*` failed \(exit 125\): no runtime here"):
         MockAPNs.container(image="mockapns:test", engine=engine, apple_hosts=True).start()
     run = calls.read_text().splitlines()[1].split()
-    assert run[:2] == ["run", "-d"] and run[-1] == "mockapns:test"
+    assert run[:2] == ["run", "-d"] and run[-2:] == ["mockapns:test", "serve"]
     published = [run[i + 1] for i, arg in enumerate(run) if arg == "-p"]
-    assert published == ["127.0.0.1::2197", "127.0.0.1::2198", "127.0.0.1::443", "127.0.0.1::2195", "127.0.0.1::2196"]
+    assert published == ["127.0.0.1::2197", "127.0.0.1::2198", "127.0.0.1::2200", "127.0.0.1::443",
+                         "127.0.0.1::2195", "127.0.0.1::2196"]
     variables = [run[i + 1] for i, arg in enumerate(run) if arg == "-e"]
-    assert variables == ["MOCKAPNS_CONTROL_TOKEN", "MOCKAPNS_APPLE_HOSTS=1", "MOCKAPNS_APPLE_HTTPS_PORT=443",
+    assert variables == ["MOCKAPNS_CONTROL_TOKEN", "MOCKAPNS_HTTP1_HOST=0.0.0.0", "MOCKAPNS_HTTP1_PORT=2200",
+                         "MOCKAPNS_APPLE_HOSTS=1", "MOCKAPNS_APPLE_HTTPS_PORT=443",
                          "MOCKAPNS_MANAGE_SANDBOX_PORT=2195", "MOCKAPNS_MANAGE_PRODUCTION_PORT=2196"]

@@ -60,11 +60,10 @@ def test_expects_a_title_never_sent(apns_mock):
 ''')
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([
-        "E * AssertionError: Expected a notification with topic com.example.other, "
-        "but the only notification received did not match.",
-        "E * Received, closest match first:",
-        'E * #* push to abababab…ababab, topic com.example.app: accepted (200); title "Your order shipped"',
-        "E * topic: expected com.example.other, got com.example.app",
+        "E * AssertionError: expect: FAILED — wanted at least 1 record with topic=com.example.other; 0 matched "
+        "(of 1 record in the mock's recording).",
+        "E * Closest records:",
+        'E * #*  200 OK  meets 0 of 1; missed: topic=com.example.other (found "com.example.app")',
     ])
 
 

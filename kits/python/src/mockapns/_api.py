@@ -9,13 +9,13 @@ import os
 import time
 import urllib.parse
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._control import ControlClient, MockAPNsError
 from ._devices import DeviceScreen, Instant, ShownNotification, TimelineEntry, millis, shown_failure
 from ._fcm import (DEFAULT_PROJECT, PLATFORMS, PROPERTY_FILTERS as FCM_PROPERTY_FILTERS, SERVER_FILTERS,
                    FCMMessage, FCMRegistration, check_fcm_filters, fcm_failure_message, fcm_matches)
-from ._notifications import PROPERTY_FILTERS, Notification, check_filters, failure_message, matches
+from ._notifications import PROPERTY_FILTERS, Notification, Where, check_filters, expect_query
 
 
 class ControlAPI:
@@ -41,35 +41,49 @@ class ControlAPI:
         answer = self._client().request("GET", "/api/v1/notifications", query=query)
         return [Notification(record) for record in answer["notifications"]]
 
-    def expect(self, count: Optional[int] = None, **filters: Any) -> List[Notification]:
+    def expect(self, count: Optional[int] = None, *, where: Where = None, **filters: Any) -> List[Notification]:
         """Returns the recorded pushes matching `filters` (`token`, `topic`, `push_type`, `status`, `reason`;
-        `since` narrows what is looked at). Raises AssertionError unless there are `count` of them (at least one
-        when `count` is None; `count=0`: none), listing what was received, closest match first."""
-        wanted = check_filters(filters, PROPERTY_FILTERS + ("since",))
-        since = wanted.pop("since", None)
-        received = self.notifications(since=since)
-        message = failure_message(count, wanted, received)
-        if message:
-            raise AssertionError(message)
-        return [n for n in received if matches(n, wanted)]
+        `since` narrows what is looked at) and the payload conditions `where` (`{"aps.alert.title": "Shipped"}` or
+        `["aps.badge=3"]`). Raises AssertionError unless there are `count` of them (at least one when `count` is None;
+        `count=0`: none), with the mock's own report (GET /api/v1/expect): what was wanted, the matching records and
+        the closest others, each miss spelled out."""
+        quantity = ("at_least", 1) if count is None else ("count", count)
+        answer = self._expectation(quantity, where, filters, timeout=0)
+        if not answer["met"]:
+            raise AssertionError(answer["message"].rstrip("\n"))
+        return self._matched(answer, filters)
 
-    def wait_for(self, count: int = 1, timeout: float = 10.0, **filters: Any) -> List[Notification]:
-        """Waits until at least `count` recorded pushes match `filters` (as in `expect`) and returns them. After
-        `timeout` seconds, raises AssertionError listing what did arrive, closest match first."""
-        wanted = check_filters(filters, PROPERTY_FILTERS + ("since",))
-        since = wanted.pop("since", None)
+    def wait_for(self, count: int = 1, timeout: float = 10.0, *, where: Where = None,
+                 **filters: Any) -> List[Notification]:
+        """Waits until at least `count` recorded pushes match `filters` and `where` (as in `expect`) and returns
+        them. After `timeout` seconds, raises AssertionError with the mock's report, after a line saying how long it
+        waited."""
+        answer = self._expectation(("at_least", count), where, filters, timeout=timeout)
+        if not answer["met"]:
+            waited = "Waited %g s." % timeout
+            if answer.get("considered") == 0:
+                waited += " No push reached the mock: is the sender pointed at url (or http1_url) and trusting ca_file?"
+            raise AssertionError(waited + "\n" + answer["message"].rstrip("\n"))
+        return self._matched(answer, filters)
+
+    def _expectation(self, quantity: Tuple[str, int], where: Where, filters: Dict[str, Any],
+                     timeout: float) -> Dict[str, Any]:
+        """GET /api/v1/expect, asked again every 50 ms until met or `timeout` seconds have passed."""
+        query = expect_query(check_filters(filters, PROPERTY_FILTERS + ("since",)), quantity, where)
         deadline = time.monotonic() + timeout
         while True:
-            received = self.notifications(since=since)
-            matching = [n for n in received if matches(n, wanted)]
-            if len(matching) >= count:
-                return matching
-            if time.monotonic() >= deadline:
-                message = failure_message(count, wanted, received, at_least=True) or ""
-                if not received:
-                    message += " Is the sender pointed at url (or http1_url) and trusting ca_file?"
-                raise AssertionError("Waited %g s. %s" % (timeout, message))
+            answer = self._client().request("GET", "/api/v1/expect", query=query)
+            if answer["met"] or time.monotonic() >= deadline:
+                return answer
             time.sleep(0.05)
+
+    def _matched(self, answer: Dict[str, Any], filters: Dict[str, Any]) -> List[Notification]:
+        """The records the answer names (`matched_seqs`), oldest first."""
+        seqs = set(answer["matched_seqs"])
+        if not seqs:
+            return []
+        narrowed = {name: value for name, value in filters.items() if value is not None}
+        return [n for n in self.notifications(**narrowed) if n.seq in seqs]
 
     # What the mock does
 

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import secrets
 import signal
 import socket
 import ssl
@@ -70,8 +71,16 @@ _UNKNOWN_FCM_OPTION = re.compile(r"unknown option '--(fcm|fcm-port|fcm-https-por
 
 #: Apple's ports besides 2197 that a container with apple_hosts publishes: 443 (pushes) and 2195/2196 (channels).
 APPLE_CONTAINER_PORTS = (443, 2195, 2196)
-#: The image's FCM port (`MOCKAPNS_FCM=1`).
+#: The image's ports: APNs (TLS), the control plane, FCM (`MOCKAPNS_FCM=1`), and HTTP/1.1, which the kit turns on
+#: beside them (kits/spec/launch.json).
+APNS_CONTAINER_PORT = 2197
+CONTROL_CONTAINER_PORT = 2198
 FCM_CONTAINER_PORT = 2199
+HTTP1_CONTAINER_PORT = 2200
+#: Every container the kit starts carries these labels (kit, test process), so `podman rm -f $(podman ps -aq
+#: --filter label=io.mockapns.kit)` removes any a killed test process left.
+CONTAINER_LABEL = "io.mockapns.kit"
+OWNER_LABEL = "io.mockapns.pid"
 
 
 def _tail(text: str, lines: int = 20) -> str:
@@ -98,20 +107,7 @@ class ProcessBackend:
         """Starts the server and returns its ready file (apns_url, control_url, http1_url, ca_file, pid, version;
         with fcm, fcm_url, fcm_ports, fcm_service_account)."""
         ready_path = self.workdir / "ready.json"
-        command = [self.binary, "serve", "--port", "0", "--control-port", "0", "--http1-port", "0",
-                   "--ready-file", str(ready_path), "--quiet"]
-        if self.apple_hosts:
-            # A CA of this mock's own, in its temporary folder: its key dies with the mock, so the trust intercept()
-            # adds to a client's TLS context vouches for nothing else.
-            command += ["--apple-hosts", "--ca-dir", str(self.workdir / "ca"), "--apple-https-port", "0",
-                        "--manage-sandbox-port", "0", "--manage-production-port", "0"]
-        if self.fcm:
-            # Google's names: the same CA of this mock's own (one CA for Apple's names and Google's), the mock's FCM
-            # port and Google's 443 on free ports.
-            if not self.apple_hosts:
-                command += ["--ca-dir", str(self.workdir / "ca")]
-            command += ["--fcm", "--fcm-port", "0", "--fcm-https-port", "0"]
-        command += self.args
+        command = [self.binary, *self.serve_arguments(ready_path)]
         env = dict(os.environ)
         if self.fcm:
             # The default project's service account is "made once in the data folder": this mock's own folder, so
@@ -158,6 +154,23 @@ class ProcessBackend:
                                     % (" ".join(command), self.startup_timeout, _tail(self._log())))
             time.sleep(0.02)
 
+    def serve_arguments(self, ready_path: Path) -> List[str]:
+        """`mockapns …` as kits/spec/launch.json's binary cases have it, then the test's own `args`."""
+        command = ["serve", "--port", "0", "--control-port", "0", "--http1-port", "0", "--ready-file", str(ready_path),
+                   "--quiet"]
+        if self.apple_hosts:
+            # A CA of this mock's own, in its temporary folder: its key dies with the mock, so the trust intercept()
+            # adds to a client's TLS context vouches for nothing else.
+            command += ["--apple-hosts", "--ca-dir", str(self.workdir / "ca"), "--apple-https-port", "0",
+                        "--manage-sandbox-port", "0", "--manage-production-port", "0"]
+        if self.fcm:
+            # Google's names: the same CA of this mock's own (one CA for Apple's names and Google's), the mock's FCM
+            # port and Google's 443 on free ports.
+            if not self.apple_hosts:
+                command += ["--ca-dir", str(self.workdir / "ca")]
+            command += ["--fcm", "--fcm-port", "0", "--fcm-https-port", "0"]
+        return command + self.args
+
     @property
     def pid(self) -> Optional[int]:
         return self.process.pid if self.process else None
@@ -198,8 +211,9 @@ class ProcessBackend:
 
 
 class ContainerBackend:
-    """The mockapns image under docker or podman: ports 2197 (APNs, TLS) and 2198 (control, needing
-    MOCKAPNS_CONTROL_TOKEN) published on free loopback ports; the CA in use read from GET /api/v1/ca.pem. With
+    """The mockapns image under docker or podman, started as kits/spec/launch.json says: ports 2197 (APNs, TLS), 2198
+    (control, needing MOCKAPNS_CONTROL_TOKEN) and 2200 (HTTP/1.1, which the kit turns on) published on free loopback
+    ports; the CA in use read from GET /api/v1/ca.pem. With
     `apple_hosts`, MOCKAPNS_APPLE_HOSTS=1 and Apple's ports 443, 2195 and 2196 published too. With `fcm`,
     MOCKAPNS_FCM=1 and the FCM port 2199 published (it answers Google's three names too, so Google's 443 stays
     inside the container, on a free port that cannot clash with Apple's); its CA, the container's private one, is
@@ -222,6 +236,7 @@ class ContainerBackend:
         self.workdir = workdir
         self.startup_timeout = startup_timeout
         self.container_id: Optional[str] = None
+        self.name = "mockapns-python-" + secrets.token_hex(6)
 
     def _run(self, *args: str, check: bool = True, env: Optional[Dict[str, str]] = None) -> str:
         result = subprocess.run([self.engine, *args], capture_output=True, text=True, env=env)
@@ -237,25 +252,20 @@ class ContainerBackend:
                                 "daemon if it is down), or use MockAPNs() to run the mockapns binary."
                                 % (self.engine, self.image, (inspect.stderr.strip().splitlines() or ["no output"])[-1]))
         env = dict(os.environ, MOCKAPNS_CONTROL_TOKEN=self.control_token)
-        options = ["-e", "MOCKAPNS_CONTROL_TOKEN", "-p", "127.0.0.1::2197", "-p", "127.0.0.1::2198"]
-        if self.apple_hosts:
-            # Apple's ports inside the container, whatever the image's defaults, so the published ones are known.
-            options += ["-e", "MOCKAPNS_APPLE_HOSTS=1", "-e", "MOCKAPNS_APPLE_HTTPS_PORT=443",
-                        "-e", "MOCKAPNS_MANAGE_SANDBOX_PORT=2195", "-e", "MOCKAPNS_MANAGE_PRODUCTION_PORT=2196",
-                        *[arg for port in APPLE_CONTAINER_PORTS for arg in ("-p", "127.0.0.1::%d" % port)]]
-        if self.fcm:
-            options += ["-e", "MOCKAPNS_FCM=1", "-e", "MOCKAPNS_FCM_PORT=%d" % FCM_CONTAINER_PORT,
-                        "-e", "MOCKAPNS_FCM_HTTPS_PORT=0", "-p", "127.0.0.1::%d" % FCM_CONTAINER_PORT]
-        self.container_id = self._run("run", "-d", *options, self.image, env=env)
-        apns_port, control_port = self._published(2197), self._published(2198)
+        self.container_id = self._run(*self.run_arguments(), env=env)
+        apns_port, control_port = self._published(APNS_CONTAINER_PORT), self._published(CONTROL_CONTAINER_PORT)
         control_url = "http://127.0.0.1:%d" % control_port
+        http1_url = "http://127.0.0.1:%d" % self._published(HTTP1_CONTAINER_PORT)
         # Each TLS listener to check, with the name to ask for: with apple_hosts, Apple's push host on 443 too.
         listeners = [(apns_port, "127.0.0.1")]
         if self.apple_hosts:
             listeners.append((self._published(443), "api.push.apple.com"))
         deadline = time.monotonic() + self.startup_timeout
         ca_path = self.workdir / "ca.pem"
-        while not self._serves(control_url, listeners, ca_path) or (self.fcm and not self._serves_fcm()):
+        # The HTTP/1.1 endpoint starts after the control plane, and a request to it would be recorded: the
+        # container's ready file, written once every listener is up, says it listens.
+        while (not self._serves(control_url, listeners, ca_path) or "http1_url" not in self._inside_ready()
+               or (self.fcm and not self._serves_fcm())):
             why = self.death()
             if why:
                 raise MockAPNsError(why)
@@ -268,12 +278,14 @@ class ContainerBackend:
                 if self.fcm:
                     hint += (" An image whose mockapns predates the FCM front door ignores MOCKAPNS_FCM and never "
                              "serves %d: rebuild it (make image), or drop fcm=True." % FCM_CONTAINER_PORT)
-                raise MockAPNsError("The %s container did not answer on %s and %s within %g s.%s Its output:\n%s"
-                                    % (self.image, where, control_url, self.startup_timeout, hint, _tail(logs)))
+                raise MockAPNsError("The %s container did not answer on %s, %s and %s (HTTP/1.1) within %g s.%s Its "
+                                    "output:\n%s" % (self.image, where, control_url, http1_url, self.startup_timeout,
+                                                     hint, _tail(logs)))
             time.sleep(0.2)
-        ready: Dict[str, Any] = {"apns_url": "https://127.0.0.1:%d" % apns_port, "control_url": control_url, "ca_file": str(ca_path)}
+        ready: Dict[str, Any] = {"apns_url": "https://127.0.0.1:%d" % apns_port, "control_url": control_url,
+                                 "http1_url": http1_url, "ca_file": str(ca_path)}
         if self.apple_hosts:
-            ready["apple_ports"] = {"2197": apns_port,
+            ready["apple_ports"] = {str(APNS_CONTAINER_PORT): apns_port,
                                     **{str(port): self._published(port) for port in APPLE_CONTAINER_PORTS}}
         if self.fcm:
             fcm_port = self._published(FCM_CONTAINER_PORT)
@@ -282,17 +294,43 @@ class ContainerBackend:
                          fcm_ca_file=str(self.workdir / "fcm-ca.pem"))
         return ready
 
-    def _serves_fcm(self) -> bool:
-        """Whether the container's ready file names its FCM listener (written once every listener is up), its CA
-        is copied out, and a TLS handshake as fcm.googleapis.com verifies with it on the published port."""
-        ready_text = self._run("exec", self.container_id or "", "sh", "-c", 'cat "$MOCKAPNS_READY_FILE"', check=False)
+    def run_arguments(self) -> List[str]:
+        """`<engine> run …` as kits/spec/launch.json's container cases have it: the image with HTTP/1.1 on, Apple's
+        names (with apple_hosts) and the FCM port (with fcm), every port published on a free loopback port, the
+        control token passed by name from the engine's environment."""
+        options = ["run", "-d", "--pull=never", "--name", self.name, "--label", CONTAINER_LABEL + "=python",
+                   "--label", "%s=%d" % (OWNER_LABEL, os.getpid()), "-e", "MOCKAPNS_CONTROL_TOKEN",
+                   "-e", "MOCKAPNS_HTTP1_HOST=0.0.0.0", "-e", "MOCKAPNS_HTTP1_PORT=%d" % HTTP1_CONTAINER_PORT]
+        ports = [APNS_CONTAINER_PORT, CONTROL_CONTAINER_PORT, HTTP1_CONTAINER_PORT]
+        if self.apple_hosts:
+            # Apple's ports inside the container, whatever the image's defaults, so the published ones are known.
+            options += ["-e", "MOCKAPNS_APPLE_HOSTS=1", "-e", "MOCKAPNS_APPLE_HTTPS_PORT=443",
+                        "-e", "MOCKAPNS_MANAGE_SANDBOX_PORT=2195", "-e", "MOCKAPNS_MANAGE_PRODUCTION_PORT=2196"]
+            ports += APPLE_CONTAINER_PORTS
+        if self.fcm:
+            options += ["-e", "MOCKAPNS_FCM=1", "-e", "MOCKAPNS_FCM_PORT=%d" % FCM_CONTAINER_PORT,
+                        "-e", "MOCKAPNS_FCM_HTTPS_PORT=0"]
+            ports.append(FCM_CONTAINER_PORT)
+        for port in ports:
+            options += ["-p", "127.0.0.1::%d" % port]
+        return options + [self.image, "serve"]
+
+    def _inside_ready(self) -> Dict[str, Any]:
+        """The container's ready file ($MOCKAPNS_READY_FILE, written once every listener is up); {} until then."""
+        text = self._run("exec", self.name, "sh", "-c", 'cat "$MOCKAPNS_READY_FILE"', check=False)
         try:
-            inside = json.loads(ready_text).get("fcm_ca_file") if ready_text else None
+            ready = json.loads(text) if text else {}
         except ValueError:
-            return False
+            return {}
+        return ready if isinstance(ready, dict) else {}
+
+    def _serves_fcm(self) -> bool:
+        """Whether the container's ready file names its FCM listener, its CA is copied out, and a TLS handshake as
+        fcm.googleapis.com verifies with it on the published port."""
+        inside = self._inside_ready().get("fcm_ca_file")
         if not inside:
             return False
-        ca = self._run("exec", self.container_id or "", "cat", inside, check=False)
+        ca = self._run("exec", self.name, "cat", inside, check=False)
         if "BEGIN CERTIFICATE" not in ca:
             return False
         ca_path = self.workdir / "fcm-ca.pem"
@@ -307,7 +345,7 @@ class ContainerBackend:
 
     def exec(self, *command: str) -> str:
         """The output of `command` run in the container."""
-        return self._run("exec", self.container_id or "", *command)
+        return self._run("exec", self.name, *command)
 
     def _logs(self) -> str:
         """The container's output (its stdout and stderr together)."""
@@ -354,5 +392,5 @@ class ContainerBackend:
 
     def stop(self) -> None:
         if self.container_id:
-            self._run("rm", "-f", self.container_id, check=False)
+            self._run("rm", "-f", "-v", self.name, check=False)
             self.container_id = None

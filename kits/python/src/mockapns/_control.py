@@ -6,7 +6,7 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Optional
 
 
 class MockAPNsError(Exception):
@@ -28,11 +28,12 @@ class ControlClient:
         self.explain_failure = explain_failure
         self.timeout = timeout
 
-    def request(self, method: str, path: str, body: Any = None, query: Optional[Dict[str, Any]] = None) -> Any:
-        """The parsed JSON answer of `method path`; a MockAPNsError with the server's sentence on a 4xx/5xx."""
+    def request(self, method: str, path: str, body: Any = None, query: Any = None) -> Any:
+        """The parsed JSON answer of `method path` (`query`: a dict, or (name, value) pairs where a name repeats); a
+        MockAPNsError with the server's sentence on a 4xx/5xx."""
         return json.loads(self.request_bytes(method, path, body, query) or b"null")
 
-    def request_bytes(self, method: str, path: str, body: Any = None, query: Optional[Dict[str, Any]] = None,
+    def request_bytes(self, method: str, path: str, body: Any = None, query: Any = None,
                       timeout: Optional[float] = None) -> bytes:
         """The raw answer of `method path` (see `request`)."""
         url = self.base_url + path

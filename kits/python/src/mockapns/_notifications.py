@@ -1,16 +1,15 @@
-"""Recorded pushes as a test reads them, and the failure messages of `MockAPNs.expect` / `wait_for`."""
+"""Recorded pushes as a test reads them, and the query of `MockAPNs.expect` / `wait_for` (GET /api/v1/expect, whose
+answer carries the failure message: the mock words a miss, not the kit)."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 #: The control API's record filters (GET /api/v1/notifications); `since` and `limit` narrow the list.
 FILTERS = ("token", "topic", "push_type", "status", "reason", "since", "limit")
-#: The filters `expect` and `wait_for` check one by one (and rank near misses by).
+#: The filters `expect` and `wait_for` pass to GET /api/v1/expect (besides `since`).
 PROPERTY_FILTERS = ("token", "topic", "push_type", "status", "reason")
-#: How many non-matching pushes a failure message lists before summing up the rest (as the Swift kit does).
-LIST_LIMIT = 5
 
 
 class Notification:
@@ -102,8 +101,8 @@ class Notification:
 
     @property
     def summary(self) -> str:
-        """One line for a failure message, e.g. `#3 alert push to 00fc13ad…1de8f0, topic com.example.shop:
-        accepted (200); title "Shipped", body "Order 42"` (the Swift kit's wording)."""
+        """One line, e.g. `#3 alert push to 00fc13ad…1de8f0, topic com.example.shop: accepted (200); title
+        "Shipped", body "Order 42"`."""
         text = "#%d %s to %s" % (self.seq, self.push_type + " push" if self.push_type else "push", _short(self.token))
         if self.topic is not None:
             text += ", topic " + self.topic
@@ -127,17 +126,6 @@ def _short(token: Optional[str]) -> str:
     return token if len(token) <= 16 else token[:8] + "…" + token[-6:]
 
 
-# name in messages, how the expected value reads, what a record has, whether it matches (the server's semantics:
-# RecordFilter.matches — the token case-insensitive, everything else exact).
-_CHECKS: Dict[str, Tuple[str, Callable[[Notification], Any], Callable[[Any, Any], bool]]] = {
-    "token": ("device token", lambda n: n.token, lambda want, got: got is not None and got.lower() == str(want).lower()),
-    "topic": ("topic", lambda n: n.topic, lambda want, got: got == want),
-    "push_type": ("push type", lambda n: n.push_type, lambda want, got: got == want),
-    "status": ("response status", lambda n: n.status, lambda want, got: got == int(want)),
-    "reason": ("reason", lambda n: n.reason, lambda want, got: got == want),
-}
-
-
 def check_filters(filters: Dict[str, Any], allowed: Tuple[str, ...] = FILTERS) -> Dict[str, Any]:
     """The filters with None values dropped; a name the control API does not know is a TypeError naming the known."""
     unknown = sorted(set(filters) - set(allowed))
@@ -146,75 +134,31 @@ def check_filters(filters: Dict[str, Any], allowed: Tuple[str, ...] = FILTERS) -
     return {name: value for name, value in filters.items() if value is not None}
 
 
-def matches(notification: Notification, filters: Dict[str, Any]) -> bool:
-    """Whether `notification` passes every filter in `filters` (PROPERTY_FILTERS only)."""
-    return all(_CHECKS[name][2](want, _CHECKS[name][1](notification)) for name, want in filters.items())
+#: What `where=` takes: {"aps.alert.title": "Shipped", "aps.badge": 3}, or ["aps.alert.title=Shipped", …].
+Where = Union[Mapping[str, Any], Sequence[str], None]
 
 
-def describe(count: Optional[int], filters: Dict[str, Any], at_least: bool = False) -> str:
-    """`a notification with topic com.example.app, response status 200`, `exactly 2 notifications`, …"""
-    if count is None or (at_least and count == 1):
-        what = "a notification"
-    elif at_least:
-        what = "at least %d notifications" % count
-    elif count == 0:
-        what = "no notification"
-    else:
-        what = "exactly %d notification%s" % (count, "" if count == 1 else "s")
-    if filters:
-        what += " with " + ", ".join("%s %s" % (_CHECKS[name][0], want) for name, want in filters.items())
-    return what
+def expect_query(filters: Dict[str, Any], quantity: Tuple[str, int], where: Where) -> List[Tuple[str, str]]:
+    """The query of GET /api/v1/expect: `filters` (checked), `quantity` (("at_least", n) or ("count", n)) and one
+    `where=PATH=VALUE` per payload condition. The token goes lowercase: the mock records tokens as hex, and its
+    expectation compares them exactly (its list filter does not)."""
+    query: List[Tuple[str, str]] = []
+    for name, value in filters.items():
+        text = str(value)
+        query.append((name, text.lower() if name == "token" else text))
+    if quantity != ("at_least", 1):
+        query.append((quantity[0], str(quantity[1])))
+    if isinstance(where, str):
+        raise TypeError("where= is a dict {PATH: VALUE} or a list of \"PATH=VALUE\" strings, not the string %r" % where)
+    if isinstance(where, Mapping):
+        query += [("where", "%s=%s" % (path, _condition_text(value))) for path, value in where.items()]
+    elif where is not None:
+        query += [("where", str(condition)) for condition in where]
+    return query
 
 
-def failure_message(count: Optional[int], filters: Dict[str, Any], received: List[Notification],
-                    at_least: bool = False) -> Optional[str]:
-    """None when `received` holds `count` pushes matching `filters` (at least one when `count` is None, at least
-    `count` with `at_least`); otherwise what was expected, then what was received, closest match first, each
-    mismatch spelled out."""
-    matching = [n for n in received if matches(n, filters)]
-    if count is None or at_least:
-        if len(matching) >= (1 if count is None else count):
-            return None
-    elif len(matching) == count:
-        return None
-    header = "Expected " + describe(count, filters, at_least)
-    if not received:
-        return header + ", but the mock received no notifications."
-    if count is not None and not at_least and len(matching) > count:
-        lines = [header + ", but %d matched:" % len(matching)]
-        lines += ["  " + n.summary for n in matching[:LIST_LIMIT]]
-        if len(matching) > LIST_LIMIT:
-            lines.append("  … and %d more" % (len(matching) - LIST_LIMIT))
-        return "\n".join(lines)
-    if not matching:
-        verdict = ("the mock received only %d" % len(received) if not filters
-                   else "the only notification received did not match" if len(received) == 1
-                   else "none of the %d received matched" % len(received))
-        lines = [header + ", but %s." % verdict]
-    else:
-        lines = [header + ", but only %d matched (%s)." % (len(matching), ", ".join("#%d" % n.seq for n in matching))]
-    others = [n for n in received if not matches(n, filters)]
-    # Most filters met first; ties in the order received.
-    others.sort(key=lambda n: -sum(1 for name, want in filters.items() if _CHECKS[name][2](want, _CHECKS[name][1](n))))
-    if others:
-        lines.append("Received, closest match first:" if not matching else "Other notifications, closest match first:")
-        for n in others[:LIST_LIMIT]:
-            lines += _ranked_lines(n, filters)
-        if len(others) > LIST_LIMIT:
-            lines.append("  … and %d more" % (len(others) - LIST_LIMIT))
-    return "\n".join(lines)
-
-
-def _ranked_lines(notification: Notification, filters: Dict[str, Any]) -> List[str]:
-    met = [name for name, want in filters.items() if _CHECKS[name][2](want, _CHECKS[name][1](notification))]
-    line = "  " + notification.summary
-    if len(filters) > 1:
-        line += " — has %d of %d" % (len(met), len(filters))
-    lines = [line]
-    for name, want in filters.items():
-        if name not in met:
-            label, actual, _ = _CHECKS[name]
-            got = actual(notification)
-            shown = notification.response_text if name == "status" else "absent" if got is None else got
-            lines.append("      %s: expected %s, got %s" % (label, want, shown))
-    return lines
+def _condition_text(value: Any) -> str:
+    """A condition's VALUE as the mock reads it: a string as is, true/false, null, a number, else compact JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

@@ -41,9 +41,9 @@ class MockAPNs(ControlAPI):
     #: The project of `fcm_service_account`, the one the mock makes at start.
     FCM_PROJECT = DEFAULT_PROJECT
 
-    #: How long a provider token from `token()` is reused: APNs refuses tokens refreshed more often than every
-    #: 20 minutes and older than an hour.
-    TOKEN_REUSE_SECONDS = 20 * 60
+    #: How long a provider token from `token()` is reused (kits/spec/launch.json): APNs refuses tokens refreshed more
+    #: often than every 20 minutes and older than an hour.
+    TOKEN_REUSE_SECONDS = 30 * 60
 
     def __init__(self, binary: Optional[str] = None, *, args: Sequence[str] = (), control_token: Optional[str] = None,
                  startup_timeout: float = 30.0, apple_hosts: bool = False, fcm: bool = False):
@@ -73,11 +73,11 @@ class MockAPNs(ControlAPI):
                   startup_timeout: float = 60.0, apple_hosts: bool = False, fcm: bool = False) -> "MockAPNs":
         """A MockAPNs that runs `image` with docker or podman (`engine`, else $MOCKAPNS_CONTAINER_ENGINE, else
         whichever is on PATH) instead of a local binary. The control plane gets a random token unless
-        `control_token` is given; `http1_url` is None. `key_file` is the test key of the wheel (or
-        $MOCKAPNS_CERTS_DIR), which the image trusts too; `token()` is minted in the container. `apple_hosts=True`
-        sets MOCKAPNS_APPLE_HOSTS=1 and publishes Apple's ports 443, 2195 and 2196 as well, for `intercept()`;
-        `fcm=True` sets MOCKAPNS_FCM=1 and publishes the FCM port 2199, which answers Google's names in
-        `intercept()` (`fcm_service_account` is then a file the mock makes for this machine on first use)."""
+        `control_token` is given; HTTP/1.1 is served on the image's port 2200, published. `key_file` is the test key
+        of the wheel (or $MOCKAPNS_CERTS_DIR), which the image trusts too; `token()` is minted in the container.
+        `apple_hosts=True` sets MOCKAPNS_APPLE_HOSTS=1 and publishes Apple's ports 443, 2195 and 2196 as well, for
+        `intercept()`; `fcm=True` sets MOCKAPNS_FCM=1 and publishes the FCM port 2199, which answers Google's names
+        in `intercept()` (`fcm_service_account` is then a file the mock makes for this machine on first use)."""
         mock = cls(control_token=control_token or secrets.token_hex(16), startup_timeout=startup_timeout,
                    apple_hosts=apple_hosts, fcm=fcm)
         mock._container = {"image": image, "engine": engine}
@@ -167,7 +167,7 @@ class MockAPNs(ControlAPI):
 
     @property
     def http1_url(self) -> Optional[str]:
-        """Plain HTTP/1.1 APNs endpoint (no TLS), e.g. `http://127.0.0.1:40124`; None for a container."""
+        """Plain HTTP/1.1 APNs endpoint (no TLS), e.g. `http://127.0.0.1:40124`, in either mode."""
         return self._started().get("http1_url")
 
     @property
@@ -198,8 +198,9 @@ class MockAPNs(ControlAPI):
 
     def token(self) -> str:
         """A provider token (ES256 JWT) signed with the test key, for `authorization: bearer …`; the same one is
-        returned for 20 minutes, as APNs wants. Minted by the mockapns binary (the standard library has no ECDSA):
-        the container's own for a container (its bundled TESTKEY001), so no local binary is needed."""
+        returned for 30 minutes (`TOKEN_REUSE_SECONDS`), as APNs wants. Minted by the mockapns binary (the standard
+        library has no ECDSA): the container's own for a container (its bundled TESTKEY001), so no local binary is
+        needed."""
         now = self._clock()
         if self._token is None or now - self._token_minted >= self.TOKEN_REUSE_SECONDS:
             if isinstance(self._backend, ContainerBackend):

@@ -33,13 +33,16 @@ except ImportError as error:
                       "(or pip install testcontainers)") from error
 
 from ._api import ControlAPI
+from ._backends import CONTAINER_LABEL, OWNER_LABEL
 from ._control import ControlClient, MockAPNsError
 from ._fcm import DEFAULT_PROJECT
 from ._intercept import APPLE_PORTS, GOOGLE_HOSTS, GOOGLE_PORT, Interception, apple_routes, google_routes
 
-#: The ports the image serves: APNs (HTTP/2 over TLS) and the control plane (HTTP).
+#: The ports the image serves: APNs (HTTP/2 over TLS), the control plane (HTTP) and plain HTTP/1.1 APNs, which the
+#: module turns on (kits/spec/launch.json).
 APNS_PORT = 2197
 CONTROL_PORT = 2198
+HTTP1_PORT = 2200
 #: The image's own FCM port (`MOCKAPNS_FCM=1`): FCM HTTP v1, the OAuth token exchange and IID, told apart by path.
 FCM_PORT = 2199
 #: A shell command printing a file of the test keys the image's mockapns signs with: certs/ beside the binary.
@@ -67,20 +70,24 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
             ...     apns.expect(count=1, token="ab" * 32, status=200)
     """
 
-    TOKEN_REUSE_SECONDS = 20 * 60
+    #: How long `token()` hands out the same token (kits/spec/launch.json).
+    TOKEN_REUSE_SECONDS = 30 * 60
     #: The project of `fcm_service_account`, the one the mock makes at start.
     FCM_PROJECT = DEFAULT_PROJECT
-    #: How long `start()` waits, after GET /healthz answers, for the ready file to name the FCM listener.
+    #: How long `start()` waits, after GET /healthz answers, for the ready file to name the HTTP/1.1 (and FCM) listener.
     FCM_STARTUP_TIMEOUT = 30.0
 
     def __init__(self, image: str = "mockapns:latest", *, control_token: Optional[str] = None,
                  **kwargs: Any) -> None:
+        # launch.json's labels, beside Testcontainers' own: `podman ps --filter label=io.mockapns.kit` finds it.
+        kwargs["labels"] = {CONTAINER_LABEL: "python", OWNER_LABEL: str(os.getpid()), **(kwargs.get("labels") or {})}
         super().__init__(image, _wait_strategy=HttpWaitStrategy(CONTROL_PORT, "/healthz"), **kwargs)
         self.control_token = control_token or secrets.token_hex(16)
         self.apple_hosts = False
         self.fcm = False
-        self.with_exposed_ports(APNS_PORT, CONTROL_PORT)
+        self.with_exposed_ports(APNS_PORT, CONTROL_PORT, HTTP1_PORT)
         self.with_env("MOCKAPNS_CONTROL_TOKEN", self.control_token)
+        self.with_envs(MOCKAPNS_HTTP1_HOST="0.0.0.0", MOCKAPNS_HTTP1_PORT=str(HTTP1_PORT))
         self._workdir: Optional[Path] = None
         self._ca_file: Optional[str] = None
         self._ready: Dict[str, Any] = {}
@@ -106,24 +113,21 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
         iid.googleapis.com and the loopback names from the container's CA. `fcm_url`, `fcm_service_account` and
         `fcm_ca_file` are the sender's; `intercept()` leads Google's three names to that port."""
         self.fcm = True
-        self.with_envs(MOCKAPNS_FCM="1", MOCKAPNS_FCM_PORT=str(FCM_PORT))
+        # Google's port (443 by default) would be Apple's with with_apple_hosts(), and one port serves one of them:
+        # Google's names move to a free port inside the container, which nothing uses, since 2199 serves the same
+        # three APIs and intercept() leads Google's names there.
+        self.with_envs(MOCKAPNS_FCM="1", MOCKAPNS_FCM_PORT=str(FCM_PORT), MOCKAPNS_FCM_HTTPS_PORT="0")
         self.with_exposed_ports(FCM_PORT)
         return self
 
     def start(self) -> Self:
-        if self.fcm and self.apple_hosts:
-            # Google's port (443 by default) is Apple's here, and one port serves one of them: Google's names move to
-            # a free port inside the container, which nothing uses, since 2199 serves the same three APIs and
-            # intercept() leads Google's names there.
-            self.with_env("MOCKAPNS_FCM_HTTPS_PORT", "0")
         super().start()
         self._workdir = Path(tempfile.mkdtemp(prefix="mockapns-tc-"))
-        if self.fcm:
-            try:
-                self._ready = self._wait_for_fcm()
-            except BaseException:
-                self.stop()
-                raise
+        try:
+            self._ready = self._wait_for_ready()
+        except BaseException:
+            self.stop()
+            raise
         return self
 
     def stop(self, force: bool = True, delete_volume: bool = True) -> None:
@@ -140,6 +144,11 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
     def url(self) -> str:
         """Where HTTP/2 senders connect, e.g. `https://localhost:32768` (TLS; trust `ca_file`)."""
         return "https://%s:%d" % (self.get_container_host_ip(), int(self.get_exposed_port(APNS_PORT)))
+
+    @property
+    def http1_url(self) -> str:
+        """The plain HTTP/1.1 APNs endpoint (no TLS), e.g. `http://localhost:32770`."""
+        return "http://%s:%d" % (self.get_container_host_ip(), int(self.get_exposed_port(HTTP1_PORT)))
 
     @property
     def control_url(self) -> str:
@@ -176,7 +185,7 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
 
     def token(self) -> str:
         """A provider token (ES256 JWT) signed with the test key by the container's `mockapns token`; the same one
-        for 20 minutes, as APNs wants."""
+        for 30 minutes, as APNs wants."""
         now = time.monotonic()
         if self._token is None or now - self._token_minted >= self.TOKEN_REUSE_SECONDS:
             self._token = json.loads(self._exec("mockapns token --json"))["token"]
@@ -269,9 +278,10 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
             raise MockAPNsError("%s: this container serves no FCM; make it with MockAPNsContainer().with_fcm()." % what)
         self._work()
 
-    def _wait_for_fcm(self) -> Dict[str, Any]:
-        """The container's ready file once it names the FCM listener. GET /healthz answers before every listener is
-        up; the ready file is written (atomically) only once they all are."""
+    def _wait_for_ready(self) -> Dict[str, Any]:
+        """The container's ready file once it names the HTTP/1.1 listener (and, with FCM, the FCM one). GET /healthz
+        answers before every listener is up, and a request to the HTTP/1.1 port would be recorded; the ready file is
+        written (atomically) only once they all are."""
         deadline = time.monotonic() + self.FCM_STARTUP_TIMEOUT
         while True:
             result = self.exec(["sh", "-c", 'cat "$MOCKAPNS_READY_FILE"'])
@@ -280,15 +290,18 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
                     ready = json.loads(result.output)
                 except ValueError:
                     ready = {}
-                if ready.get("fcm_url"):
-                    return ready
-                if ready.get("apns_url"):
-                    raise MockAPNsError("The %s container serves no FCM though it was given MOCKAPNS_FCM=1: its "
-                                        "mockapns (%s) predates the FCM front door; rebuild the image (make image)."
-                                        % (self.image, ready.get("version", "unknown version")))
+                if ready.get("apns_url"):      # written: every listener is up
+                    if ready.get("http1_url") and (ready.get("fcm_url") or not self.fcm):
+                        return ready
+                    what = ("FCM though it was given MOCKAPNS_FCM=1", "the FCM front door") if ready.get("http1_url") \
+                        else ("HTTP/1.1 though it was given MOCKAPNS_HTTP1_PORT", "the HTTP/1.1 endpoint")
+                    raise MockAPNsError("The %s container serves no %s: its mockapns (%s) predates %s; rebuild the "
+                                        "image (make image)." % (self.image, what[0],
+                                                                 ready.get("version", "unknown version"), what[1]))
             if time.monotonic() > deadline:
-                raise MockAPNsError("The %s container's ready file ($MOCKAPNS_READY_FILE) named no fcm_url within "
-                                    "%g s. Its output:\n%s" % (self.image, self.FCM_STARTUP_TIMEOUT,
+                raise MockAPNsError("The %s container's ready file ($MOCKAPNS_READY_FILE) named no http1_url%s within "
+                                    "%g s. Its output:\n%s" % (self.image, " or fcm_url" if self.fcm else "",
+                                                              self.FCM_STARTUP_TIMEOUT,
                                                               self._container.logs().decode("utf-8", "replace")[-2000:]
                                                               if self._container else ""))
             time.sleep(0.2)

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,17 +21,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLSocket;
 
 /**
- * The mockapns image under docker or podman: its ports 2197 (APNs over TLS) and 2198 (the control plane) published
- * on free loopback ports, a random control token, the CA read from {@code GET /api/v1/ca.pem}; with FCM,
- * {@code MOCKAPNS_FCM=1} and its ports 2199 and 443 published too. The container has a name chosen before it is
- * created, so it can be removed whatever happened ({@code rm -f}).
+ * The mockapns image under docker or podman, run as kits/spec/launch.json's container cases say: its ports 2197
+ * (APNs over TLS), 2198 (the control plane) and 2200 (HTTP/1.1) published on free loopback ports, a random control
+ * token, the CA read from {@code GET /api/v1/ca.pem}; with Apple's host names their ports 443, 2195 and 2196 too;
+ * with FCM, {@code MOCKAPNS_FCM=1} and its port 2199. The container has a name chosen before it is created, so it
+ * can be removed whatever happened ({@code rm -f -v}).
  */
 final class ContainerBackend implements Backend {
     /** Where the image keeps the test keys (the `make dist` tarball's certs/ beside the binary). */
     static final String CERTS_IN_IMAGE = "/opt/mockapns/certs";
-    /** With FCM: the image's own FCM port, and Google's port behind their names, set so the published ones are known. */
+    /** The ports inside the container (launch.json's): APNs, the control plane, FCM (which serves Google's names
+     * too) and HTTP/1.1; with Apple's names, Apple's 443 and the channel-management ports. */
+    static final int APNS_PORT = 2197;
+    static final int CONTROL_PORT = 2198;
     static final int FCM_PORT = 2199;
-    static final int GOOGLE_PORT = 443;
+    static final int HTTP1_PORT = 2200;
+    static final List<Integer> APPLE_PORTS = List.of(443, 2195, 2196);
+    /** Marks the kit's containers, and OWNER_LABEL the JVM that started each: {@code podman rm -f $(podman ps -aq
+     * --filter label=io.mockapns.kit)} removes any a killed JVM left. */
+    static final String KIT_LABEL = "io.mockapns.kit";
+    static final String OWNER_LABEL = "io.mockapns.pid";
     /** How many lines of the container's output an error quotes. */
     static final int TAIL_LINES = 20;
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
@@ -47,6 +57,7 @@ final class ContainerBackend implements Backend {
     private final Path workdir;
     private final Duration startupTimeout;
     private final String controlToken;
+    private final boolean appleHosts;
     private final boolean fcm;
     private final String name;
     private volatile boolean created;
@@ -54,7 +65,7 @@ final class ContainerBackend implements Backend {
 
     ContainerBackend(Path engine, String image, List<String> args, Map<String, String> env,
                      Map<String, String> extraEnv, Path explicitCerts, Path workdir, Duration startupTimeout,
-                     boolean fcm) {
+                     boolean appleHosts, boolean fcm) {
         this.engine = engine;
         this.image = image;
         this.args = args;
@@ -64,6 +75,7 @@ final class ContainerBackend implements Backend {
         this.workdir = workdir;
         this.startupTimeout = startupTimeout;
         this.controlToken = randomHex(16);
+        this.appleHosts = appleHosts;
         this.fcm = fcm;
         this.name = "mockapns-java-" + randomHex(6);
     }
@@ -124,28 +136,51 @@ final class ContainerBackend implements Backend {
         return kept.toString();
     }
 
+    /**
+     * {@code <engine> run ...} as launch.json's container cases have it: --pull=never (a missing image fails at once),
+     * no --rm (a container that dies keeps its output for the error; stop() removes it), the labels, the control
+     * token and {@code env}'s values by name from the engine's environment (on no command line), HTTP/1.1 always,
+     * Apple's names and the FCM port when asked, every port on a free loopback port, then {@code serve} and the
+     * test's own options.
+     */
+    static List<String> runArguments(String name, long pid, String image, boolean appleHosts, boolean fcm,
+                                     Collection<String> env, List<String> args) {
+        List<String> run = new ArrayList<>(List.of("run", "-d", "--pull=never", "--name", name,
+                "--label", KIT_LABEL + "=java", "--label", OWNER_LABEL + "=" + pid, "-e", "MOCKAPNS_CONTROL_TOKEN",
+                "-e", "MOCKAPNS_HTTP1_HOST=0.0.0.0", "-e", "MOCKAPNS_HTTP1_PORT=" + HTTP1_PORT));
+        List<Integer> ports = new ArrayList<>(List.of(APNS_PORT, CONTROL_PORT, HTTP1_PORT));
+        if (appleHosts) {
+            // Apple's ports inside the container, whatever the image's defaults, so the published ones are known.
+            run.addAll(List.of("-e", "MOCKAPNS_APPLE_HOSTS=1", "-e", "MOCKAPNS_APPLE_HTTPS_PORT=443",
+                    "-e", "MOCKAPNS_MANAGE_SANDBOX_PORT=2195", "-e", "MOCKAPNS_MANAGE_PRODUCTION_PORT=2196"));
+            ports.addAll(APPLE_PORTS);
+        }
+        if (fcm) {
+            // Only the mock's own FCM port is published: it serves Google's three names too (its certificate carries
+            // them). Google's 443 inside the container goes to a free port, where it cannot collide with Apple's.
+            run.addAll(List.of("-e", "MOCKAPNS_FCM=1", "-e", "MOCKAPNS_FCM_PORT=" + FCM_PORT,
+                    "-e", "MOCKAPNS_FCM_HTTPS_PORT=0"));
+            ports.add(FCM_PORT);
+        }
+        for (String variable : env) {
+            if (!variable.equals("MOCKAPNS_CONTROL_TOKEN")) run.addAll(List.of("-e", variable));
+        }
+        for (int port : ports) run.addAll(List.of("-p", "127.0.0.1::" + port));
+        run.add(image);
+        run.add("serve");
+        run.addAll(args);
+        return run;
+    }
+
     @Override
     public Ready start() {
         Exec.Result inspect = engine("image", "inspect", "--format", "{{.Id}}", image);
         if (!inspect.ok()) throw new MockAPNsException(whyNoImage(inspect));
 
-        Map<String, String> runEnv = new LinkedHashMap<>();
-        if (fcm) {
-            runEnv.put("MOCKAPNS_FCM", "1");
-            runEnv.put("MOCKAPNS_FCM_PORT", String.valueOf(FCM_PORT));
-            runEnv.put("MOCKAPNS_FCM_HTTPS_PORT", String.valueOf(GOOGLE_PORT));
-        }
-        runEnv.putAll(extraEnv);
+        Map<String, String> runEnv = new LinkedHashMap<>(extraEnv);
         runEnv.put("MOCKAPNS_CONTROL_TOKEN", controlToken); // passed by name, so it stays out of `ps`
-        List<String> run = new ArrayList<>(List.of("run", "-d", "--name", name, "--label", "dev.mockapns.kit=java"));
-        for (String variable : runEnv.keySet()) run.addAll(List.of("-e", variable));
-        run.addAll(List.of("-p", "127.0.0.1::2197", "-p", "127.0.0.1::2198"));
-        if (fcm) run.addAll(List.of("-p", "127.0.0.1::" + FCM_PORT, "-p", "127.0.0.1::" + GOOGLE_PORT));
-        run.add(image);
-        if (!args.isEmpty()) {
-            run.add("serve");
-            run.addAll(args);
-        }
+        List<String> run = runArguments(name, ProcessHandle.current().pid(), image, appleHosts, fcm,
+                extraEnv.keySet(), args);
         created = true; // from here on, stop() removes the container by its name
         Exec.Result started = engine(runEnv, startupTimeout, run.toArray(new String[0]));
         if (!started.ok()) {
@@ -156,13 +191,27 @@ final class ContainerBackend implements Backend {
                     + Exec.tail(logs, TAIL_LINES));
         }
         try {
-            int apnsPort = publishedPort(2197);
-            int controlPort = publishedPort(2198);
+            int apnsPort = publishedPort(APNS_PORT);
+            int controlPort = publishedPort(CONTROL_PORT);
+            int http1Port = publishedPort(HTTP1_PORT);
             String controlUrl = "http://127.0.0.1:" + controlPort;
             String caPem = waitUntilServing(controlUrl, apnsPort);
             Path caFile = workdir.resolve("ca.pem");
             Files.writeString(caFile, caPem, StandardCharsets.US_ASCII);
-            return new Ready("https://127.0.0.1:" + apnsPort, controlUrl, caFile, certs(), fcm ? fcmReady() : null);
+            // The HTTP/1.1 and FCM listeners start after the control plane, and a request to the HTTP/1.1 port would
+            // be recorded: the container's ready file, written once every listener is up, says they listen.
+            Map<String, Object> ready = waitForReadyFile(fcm ? List.of("http1_url", "fcm_url", "fcm_service_account",
+                    "fcm_ca_file") : List.of("http1_url"));
+            Map<Integer, Integer> applePorts = new LinkedHashMap<>();
+            if (appleHosts) {
+                applePorts.put(443, publishedPort(443));
+                applePorts.put(2197, apnsPort);
+                applePorts.put(2195, publishedPort(2195));
+                applePorts.put(2196, publishedPort(2196));
+                waitForHandshake(applePorts.get(443), caPem, "Apple's 443");
+            }
+            return new Ready("https://127.0.0.1:" + apnsPort, controlUrl, "http://127.0.0.1:" + http1Port, applePorts,
+                    caFile, certs(), fcm ? fcmReady(ready) : null);
         } catch (IOException e) {
             stop();
             throw new MockAPNsException("Cannot write the mock's CA to " + workdir + ": " + e.getMessage(), e);
@@ -271,14 +320,8 @@ final class ContainerBackend implements Backend {
         }
     }
 
-    /**
-     * The FCM front door as published: waits until the container's ready file names it (it is written once every
-     * listener is up, after /healthz answers) and a TLS handshake with its CA succeeds on the published FCM port, then
-     * copies the service-account file and the CA the ready file names out of the container.
-     */
-    private Fcm fcmReady() throws IOException {
-        int fcmPort = publishedPort(FCM_PORT);
-        int googlePort = publishedPort(GOOGLE_PORT);
+    /** The container's ready file once it names each of {@code fields} (it is written once every listener is up). */
+    private Map<String, Object> waitForReadyFile(List<String> fields) {
         long deadline = System.nanoTime() + startupTimeout.toNanos();
         String lastProblem = "no ready file yet";
         while (true) {
@@ -290,42 +333,70 @@ final class ContainerBackend implements Backend {
                 } catch (IllegalArgumentException e) {
                     ready = Map.of();
                 }
-                if (ready.get("fcm_service_account") instanceof String && ready.get("fcm_ca_file") instanceof String) {
-                    String account = inContainer((String) ready.get("fcm_service_account"));
-                    String caPem = inContainer((String) ready.get("fcm_ca_file"));
-                    try {
-                        handshake(fcmPort, caPem);
-                        Path accountFile = workdir.resolve("service-account.json");
-                        Files.writeString(accountFile, account, StandardCharsets.UTF_8);
-                        Path caFile = workdir.resolve("fcm-ca.pem");
-                        Files.writeString(caFile, caPem, StandardCharsets.US_ASCII);
-                        return new Fcm("https://127.0.0.1:" + fcmPort, googlePort, accountFile, caFile);
-                    } catch (IOException e) {
-                        lastProblem = "a TLS handshake on port " + fcmPort + ": " + e;
-                    }
-                } else if (ready.get("apns_url") instanceof String) {
-                    throw new MockAPNsException("The " + image + " container (" + name + ") serves no FCM though it was "
-                            + "given MOCKAPNS_FCM=1: its mockapns (" + ready.getOrDefault("version", "unknown version")
-                            + ") predates the FCM front door. Rebuild the image (`make image`).");
+                List<String> missing = new ArrayList<>();
+                for (String field : fields) {
+                    if (!(ready.get(field) instanceof String)) missing.add(field);
+                }
+                if (missing.isEmpty()) return ready;
+                if (ready.get("apns_url") instanceof String) {
+                    throw new MockAPNsException("The " + image + " container (" + name + ") serves no " + missing
+                            + " though it was asked to (" + (fcm ? "MOCKAPNS_FCM=1, " : "") + "MOCKAPNS_HTTP1_PORT): "
+                            + "its mockapns (" + ready.getOrDefault("version", "unknown version") + ") is older than "
+                            + "the kit. Rebuild the image (`make image`).");
                 }
             } else {
                 lastProblem = "`" + cat.commandLine() + "`: " + cat.lastLine();
             }
-            String why = death();
-            if (why != null) throw new MockAPNsException(why);
-            if (System.nanoTime() > deadline) {
-                throw new MockAPNsException("The " + image + " container (" + name + ", " + engineName()
-                        + ") did not serve FCM on 127.0.0.1:" + fcmPort + " within " + startupTimeout.toSeconds()
-                        + " s (last problem: " + lastProblem + "), so it was removed. Its output:\n"
-                        + Exec.tail(logs(), TAIL_LINES));
-            }
+            pauseOrGiveUp(deadline, lastProblem, "write its ready file");
+        }
+    }
+
+    /** Waits until a TLS handshake trusting {@code caPem} succeeds on {@code port} ({@code what}, for messages). */
+    private void waitForHandshake(int port, String caPem, String what) {
+        long deadline = System.nanoTime() + startupTimeout.toNanos();
+        while (true) {
             try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new MockAPNsException("Interrupted while waiting for the " + image + " container", e);
+                handshake(port, caPem);
+                return;
+            } catch (IOException e) {
+                pauseOrGiveUp(deadline, "a TLS handshake on port " + port + " (" + what + "): " + e,
+                        "serve TLS on 127.0.0.1:" + port + " (" + what + ")");
             }
         }
+    }
+
+    /** Throws when the container died or the deadline passed (it did not {@code doWhat}); else sleeps 100 ms. */
+    private void pauseOrGiveUp(long deadline, String lastProblem, String doWhat) {
+        String why = death();
+        if (why != null) throw new MockAPNsException(why);
+        if (System.nanoTime() > deadline) {
+            throw new MockAPNsException("The " + image + " container (" + name + ", " + engineName() + ") did not "
+                    + doWhat + " within " + startupTimeout.toSeconds() + " s (last problem: " + lastProblem
+                    + "), so it was removed. Its output:\n" + Exec.tail(logs(), TAIL_LINES));
+        }
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MockAPNsException("Interrupted while waiting for the " + image + " container", e);
+        }
+    }
+
+    /**
+     * The FCM front door as published: the service-account file and the CA the ready file names, copied out of the
+     * container, once a TLS handshake with that CA succeeds on the published FCM port (which serves Google's names
+     * too, so it is also the port behind them).
+     */
+    private Fcm fcmReady(Map<String, Object> ready) throws IOException {
+        int fcmPort = publishedPort(FCM_PORT);
+        String account = inContainer((String) ready.get("fcm_service_account"));
+        String caPem = inContainer((String) ready.get("fcm_ca_file"));
+        waitForHandshake(fcmPort, caPem, "FCM");
+        Path accountFile = workdir.resolve("service-account.json");
+        Files.writeString(accountFile, account, StandardCharsets.UTF_8);
+        Path caFile = workdir.resolve("fcm-ca.pem");
+        Files.writeString(caFile, caPem, StandardCharsets.US_ASCII);
+        return new Fcm("https://127.0.0.1:" + fcmPort, fcmPort, accountFile, caFile);
     }
 
     /** The text of a file in the container. */
@@ -364,6 +435,18 @@ final class ContainerBackend implements Backend {
     }
 
     @Override
+    public String mintToken(String teamId, String keyId, Path keyFile) {
+        return ProviderToken.minted(engine("exec", name, "mockapns", "token", "--json"));
+    }
+
+    @Override
+    public String readyFile() {
+        Exec.Result cat = engine("exec", name, "sh", "-c", "cat \"$MOCKAPNS_READY_FILE\"");
+        if (!cat.ok()) throw new MockAPNsException("`" + cat.commandLine() + "` failed: " + cat.lastLine());
+        return cat.stdout;
+    }
+
+    @Override
     public String death() {
         if (!created) return null;
         Exec.Result state = engine("inspect", "--format", "{{.State.Running}} {{.State.ExitCode}}", name);
@@ -380,7 +463,7 @@ final class ContainerBackend implements Backend {
     @Override
     public void stop() {
         if (!created) return;
-        Exec.Result removed = engine("rm", "-f", name);
+        Exec.Result removed = engine("rm", "-f", "-v", name);
         if (!removed.ok() && engine("inspect", "--format", "{{.Id}}", name).ok()) {
             throw new MockAPNsException("Could not remove the mockapns container " + name + ": `"
                     + removed.commandLine() + "` failed (" + removed.lastLine() + "). Remove it with `"

@@ -28,6 +28,14 @@ final class ControlClient {
                 .build();
     }
 
+    /** Told of every control request the kit sends: the kit's OpenAPI test records them. */
+    interface Observer {
+        void sent(String method, String path, Object body);
+    }
+
+    /** The observer in force, if any (the kit's tests set it). */
+    static volatile Observer observer;
+
     private final HttpClient http = newHttpClient();
 
     private final String baseUrl;
@@ -44,6 +52,8 @@ final class ControlClient {
 
     /** The parsed JSON answer of {@code method path} ({@code body} written as JSON when not null). */
     Object request(String method, String path, Object body) {
+        Observer observing = observer;
+        if (observing != null) observing.sent(method, path, body);
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(timeout);
         if (body != null) {
             request.header("content-type", "application/json")

@@ -11,8 +11,9 @@ import java.util.StringJoiner;
  *
  * <pre>{@code new Filter().topic("com.example.app").token(deviceToken).status(200).count(1)}</pre>
  *
- * <p>The mock decides what matches (the token case-insensitively, everything else exactly). {@link #count(int)} is
- * only for {@link MockAPNs#expect(Filter)}: unset means at least one, 0 none, n exactly n.
+ * <p>The mock decides what matches. {@link #count(int)} and {@link #where(String...)} are for
+ * {@link MockAPNs#expect(Filter)} and {@link MockAPNs#waitFor(Filter, java.time.Duration)}, which the mock checks
+ * ({@code GET /api/v1/expect}): count unset means at least one, 0 none, n exactly n.
  */
 public final class Filter {
     private String topic;
@@ -22,6 +23,7 @@ public final class Filter {
     private String reason;
     private Long since;
     private Integer count;
+    private final List<String> where = new ArrayList<>();
 
     /** A filter that matches every push. */
     public Filter() {}
@@ -32,7 +34,10 @@ public final class Filter {
         return this;
     }
 
-    /** Only pushes to this device token (compared case-insensitively by the mock). */
+    /**
+     * Only pushes to this device token. The kit asks for it in lowercase, as the mock records a token sent in
+     * lowercase hex; its expectation compares tokens exactly.
+     */
     public Filter token(String token) {
         this.token = token;
         return this;
@@ -80,6 +85,30 @@ public final class Filter {
         return this;
     }
 
+    /**
+     * For expectations: payload conditions, each {@code PATH=VALUE}, e.g. {@code "aps.alert.title=Shipped"},
+     * {@code "aps.badge=3"} (a number matches numerically; true, false and null their JSON; an object or array its
+     * compact JSON). Added to earlier ones.
+     */
+    public Filter where(String... conditions) {
+        for (String condition : conditions) {
+            if (condition == null || !condition.contains("=")) {
+                throw new IllegalArgumentException("Filter.where: \"" + condition + "\" is not PATH=VALUE, e.g. "
+                        + "\"aps.alert.title=Shipped\"");
+            }
+            where.add(condition);
+        }
+        return this;
+    }
+
+    /**
+     * For expectations: the payload's value at {@code path} (dots between keys, e.g. {@code aps.alert.title}) must
+     * be {@code value}: a String as it is, anything else as its JSON ({@code 3}, {@code true}, {@code null}).
+     */
+    public Filter where(String path, Object value) {
+        return where(path + "=" + (value instanceof String ? (String) value : Json.write(value)));
+    }
+
     /** The count {@link MockAPNs#expect(Filter)} wants, or null for at least one. */
     public Integer count() {
         return count;
@@ -90,75 +119,52 @@ public final class Filter {
         return since;
     }
 
-    /** One field that is set: its query parameter, its name in messages and its value. */
-    static final class Criterion {
-        final String param;
-        final String name;
-        final String value;
-
-        Criterion(String param, String name, String value) {
-            this.param = param;
-            this.name = name;
-            this.value = value;
-        }
-
-        /** What {@code n} has for this field, as a failure message shows it. */
-        String actual(Notification n) {
-            String got;
-            switch (param) {
-                case "topic": got = n.topic(); break;
-                case "token": got = n.token(); break;
-                case "push_type": got = n.pushType(); break;
-                case "status": return n.responseText();
-                default: got = n.reason(); break;
-            }
-            return got == null ? "absent" : got;
-        }
+    /** The payload conditions, as given. */
+    public List<String> where() {
+        return List.copyOf(where);
     }
 
-    /** The fields that are set, in the order messages name them (the Go kit's). */
-    List<Criterion> criteria() {
-        List<Criterion> list = new ArrayList<>();
-        if (topic != null) list.add(new Criterion("topic", "topic", topic));
-        if (token != null) list.add(new Criterion("token", "device token", token));
-        if (pushType != null) list.add(new Criterion("push_type", "push type", pushType));
-        if (status != null) list.add(new Criterion("status", "response status", Integer.toString(status)));
-        if (reason != null) list.add(new Criterion("reason", "reason", reason));
-        return list;
-    }
-
-    /** The control API query for these fields and {@code since}: {@code ?topic=...&status=200}, or "". */
+    /** The query of GET /api/v1/notifications for these filters: {@code ?topic=...&status=200}, or "". */
     String query() {
-        return query(criteria(), since);
-    }
-
-    static String query(List<Criterion> criteria, Long since) {
-        StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
-        for (Criterion c : criteria) {
-            query.add(c.param + "=" + URLEncoder.encode(c.value, StandardCharsets.UTF_8));
-        }
-        if (since != null) query.add("since=" + since);
-        return query.toString();
+        return questioned(filters());
     }
 
     /**
-     * The expectation in words, as the other kits word it: {@code a notification}, {@code no notification},
-     * {@code exactly 2 notifications}, then {@code with topic com.example.app, response status 200}. With
-     * {@code atLeast} the count is a minimum: {@code at least 2 notifications}.
+     * The query of GET /api/v1/expect: the filters, one {@code where} per condition and the quantity
+     * ({@code quantity} "count" or "at_least" with {@code n}; at least 1 is the mock's default and not sent).
      */
-    String describe(boolean atLeast) {
-        String text;
-        if (count == null || (atLeast && count <= 1)) text = "a notification";
-        else if (atLeast) text = "at least " + count + " notifications";
-        else if (count == 0) text = "no notification";
-        else text = "exactly " + count + (count == 1 ? " notification" : " notifications");
-        StringJoiner parts = new StringJoiner(", ");
-        for (Criterion c : criteria()) parts.add(c.name + " " + c.value);
-        return parts.length() == 0 ? text : text + " with " + parts;
+    String expectQuery(String quantity, int n) {
+        StringJoiner query = filters();
+        for (String condition : where) query.add("where=" + encode(condition));
+        if (!(quantity.equals("at_least") && n == 1)) query.add(quantity + "=" + n);
+        return questioned(query);
     }
 
+    private static String questioned(StringJoiner query) {
+        return query.length() == 0 ? "" : "?" + query;
+    }
+
+    private StringJoiner filters() {
+        StringJoiner query = new StringJoiner("&");
+        if (topic != null) query.add("topic=" + encode(topic));
+        // Lowercase: the mock records tokens as hex, and its expectation compares them exactly (its list filter does not).
+        if (token != null) query.add("token=" + encode(token.toLowerCase(java.util.Locale.ROOT)));
+        if (pushType != null) query.add("push_type=" + encode(pushType));
+        if (status != null) query.add("status=" + status);
+        if (reason != null) query.add("reason=" + encode(reason));
+        if (since != null) query.add("since=" + since);
+        return query;
+    }
+
+    /** {@code value} for a query; a space as %20, which the mock reads as one (it takes '+' literally). */
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** The filter as GET /api/v1/expect's query, e.g. {@code Filter(topic=com.example.app&count=1)}. */
     @Override
     public String toString() {
-        return "Filter(" + describe(false) + (since != null ? ", since #" + since : "") + ")";
+        String query = count != null ? expectQuery("count", count) : expectQuery("at_least", 1);
+        return "Filter(" + (query.isEmpty() ? "" : query.substring(1)) + ")";
     }
 }

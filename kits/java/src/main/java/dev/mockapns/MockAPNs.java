@@ -41,6 +41,9 @@ import javax.net.ssl.TrustManagerFactory;
  * {@code MOCKAPNS_IMAGE}, else the binary in {@code MOCKAPNS_BIN}, else {@code mockapns} on PATH. A mock is closed by
  * {@link #close()}, and at the latest when the JVM exits (a container is always removed).
  *
+ * <p>{@link Builder#appleHosts()} serves Apple's host names too, and {@link #intercept()} routes the JDK's HttpClient
+ * to them inside this JVM: a sender with {@code https://api.push.apple.com} built in reaches the mock unchanged.
+ *
  * <p>{@link Builder#fcm()} serves Google's FCM names too ({@code mockapns serve --fcm}, docs/fcm.md): a Firebase
  * sender gets {@link #fcmUrl()}, {@link #fcmServiceAccount()} and {@link #fcmSslContext()}, and each iOS message it
  * sends becomes the APNs push FCM makes, recorded as any other ({@link #apnsPushesOf(FcmMessage)}).
@@ -70,6 +73,8 @@ public final class MockAPNs implements AutoCloseable {
     private final String description;
     private final String url;
     private final String controlUrl;
+    private final String http1Url;
+    private final Map<Integer, Integer> applePorts;
     private final Path caFile;
     private final String caPem;
     private final SSLContext sslContext;
@@ -80,6 +85,7 @@ public final class MockAPNs implements AutoCloseable {
     private final ControlClient control;
     private final Backend.Fcm fcm;
     private final SSLContext fcmSslContext;
+    private Interception interception;
     private volatile boolean closed;
 
     private MockAPNs(Backend backend, Path workdir, String description, Clock clock, Duration controlTimeout) {
@@ -89,6 +95,8 @@ public final class MockAPNs implements AutoCloseable {
         Backend.Ready ready = backend.start();
         this.url = ready.apnsUrl;
         this.controlUrl = ready.controlUrl;
+        this.http1Url = ready.http1Url;
+        this.applePorts = ready.applePorts;
         this.caFile = ready.caFile;
         try {
             this.caPem = Files.readString(ready.caFile, StandardCharsets.US_ASCII);
@@ -100,7 +108,11 @@ public final class MockAPNs implements AutoCloseable {
         this.keyId = (String) key.get("key_id");
         this.teamId = (String) key.get("team_id");
         this.keyFile = ready.certsDir.resolve((String) key.get("file"));
-        this.tokens = new ProviderToken(teamId, keyId, ProviderToken.readP8(keyFile), clock);
+        if (!Files.isRegularFile(keyFile)) {
+            throw new MockAPNsException(ready.certsDir.resolve("keys.json") + " names " + keyFile.getFileName()
+                    + ", which is not in " + ready.certsDir + ".");
+        }
+        this.tokens = new ProviderToken(() -> backend.mintToken(teamId, keyId, keyFile), clock);
         this.control = new ControlClient(controlUrl, backend.controlToken(), backend::death, controlTimeout);
         this.fcm = ready.fcm;
         if (fcm == null) {
@@ -138,6 +150,7 @@ public final class MockAPNs implements AutoCloseable {
         private final Map<String, String> extraEnv = new LinkedHashMap<>();
         private Map<String, String> environment = System.getenv();
         private Clock clock = Clock.systemUTC();
+        private boolean appleHosts;
         private boolean fcm;
 
         private Builder() {}
@@ -199,9 +212,20 @@ public final class MockAPNs implements AutoCloseable {
         }
 
         /**
+         * Serves Apple's own host names too ({@code serve --apple-hosts} on free ports, under a CA made for this mock;
+         * in a container, {@code MOCKAPNS_APPLE_HOSTS=1} with Apple's ports published), so {@link #intercept()} can
+         * route a sender with Apple's URLs built in to it. See {@link #applePorts()}.
+         */
+        public Builder appleHosts() {
+            this.appleHosts = true;
+            return this;
+        }
+
+        /**
          * Serves Google's FCM names too: {@code serve --fcm --fcm-port 0 --fcm-https-port 0} with a CA and a data
          * folder of the mock's own (its service account, made at start, dies with it); in a container,
-         * {@code MOCKAPNS_FCM=1} with the FCM port 2199 and Google's 443 published. See {@link #fcmUrl()}.
+         * {@code MOCKAPNS_FCM=1} with the FCM port 2199 published (it serves Google's names too). See
+         * {@link #fcmUrl()}.
          */
         public Builder fcm() {
             this.fcm = true;
@@ -262,13 +286,14 @@ public final class MockAPNs implements AutoCloseable {
             if (imageToRun != null) {
                 ContainerBackend container = new ContainerBackend(engineToUse, imageToRun, List.copyOf(args),
                         environment, Map.copyOf(extraEnv), certsDir, workdir,
-                        startupTimeout != null ? startupTimeout : Duration.ofSeconds(90), fcm);
+                        startupTimeout != null ? startupTimeout : Duration.ofSeconds(90), appleHosts, fcm);
                 backend = container;
                 description = "container " + container.containerName().orElseThrow() + " (" + imageToRun + ", "
                         + engineToUse.getFileName() + ")";
             } else {
                 backend = new ProcessBackend(binaryToRun, List.copyOf(args), environment, Map.copyOf(extraEnv),
-                        certsDir, workdir, startupTimeout != null ? startupTimeout : Duration.ofSeconds(30), fcm);
+                        certsDir, workdir, startupTimeout != null ? startupTimeout : Duration.ofSeconds(30), appleHosts,
+                        fcm);
                 description = binaryToRun.toString();
             }
             try {
@@ -325,6 +350,40 @@ public final class MockAPNs implements AutoCloseable {
         return controlUrl;
     }
 
+    /** Where HTTP/1.1 senders connect, e.g. {@code http://127.0.0.1:40125} (plain HTTP/1.1, no TLS). */
+    public String http1Url() {
+        return http1Url;
+    }
+
+    /**
+     * With {@link Builder#appleHosts()}: Apple's ports (443 and 2197: pushes; 2195: sandbox channel management; 2196:
+     * production) → the local port that serves each; empty without.
+     */
+    public Map<Integer, Integer> applePorts() {
+        return applePorts;
+    }
+
+    /**
+     * Routes Apple's APNs host names to this mock inside this JVM until the interception is closed: a
+     * {@code java.net.http.HttpClient} built in between with no proxy and no SSL context of its own (as a production
+     * sender is) sends {@code https://api.push.apple.com}, api.sandbox... and api.development... (443, 2197) and the
+     * channel-management hosts (2195, 2196) here and trusts the mock's CA; other hosts are untouched. It sets the
+     * JVM's default {@link java.net.ProxySelector} and {@link SSLContext} meanwhile (see {@link Interception}).
+     * Needs {@link Builder#appleHosts()}; one interception at a time; {@link #close()} ends it too.
+     */
+    public synchronized Interception intercept() {
+        control();
+        if (applePorts.isEmpty()) {
+            throw new MockAPNsException("intercept() routes Apple's host names to the mock, which serves them only when "
+                    + "started with MockAPNs.builder().appleHosts().start().");
+        }
+        if (interception != null && interception.isActive()) {
+            throw new MockAPNsException("Apple's host names already go to this mock; close() that interception first.");
+        }
+        interception = Interception.start(toString(), host(), applePorts, caPem);
+        return interception;
+    }
+
     /** A TLS context that trusts the mock's CA and nothing else: {@code HttpClient.newBuilder().sslContext(...)}. */
     public SSLContext sslContext() {
         return sslContext;
@@ -356,8 +415,9 @@ public final class MockAPNs implements AutoCloseable {
     }
 
     /**
-     * A provider token (ES256 JWT) signed with {@link #keyFile()}, for {@code authorization: bearer <token>}; the
-     * same one for 20 minutes, as APNs wants.
+     * A provider token (ES256 JWT) signed with {@link #keyFile()}, for {@code authorization: bearer <token>}, minted
+     * by the mock's own binary ({@code mockapns token}; in container mode the image's, through the engine's exec);
+     * the same one for 30 minutes ({@link ProviderToken#REUSE}), as APNs wants.
      */
     public String token() {
         return tokens.get();
@@ -536,32 +596,40 @@ public final class MockAPNs implements AutoCloseable {
     }
 
     /**
-     * Returns the recorded pushes matching {@code filter} when there are {@link Filter#count(int)} of them (at
-     * least one when the count is unset); otherwise throws an AssertionError saying what was expected and listing
-     * what was received, closest match first, each mismatch spelled out. A push is recorded before it is answered,
-     * so once the sender has its answer, expect sees it.
+     * Returns the recorded pushes matching {@code filter} (its filters and {@link Filter#where(String...)} payload
+     * conditions), oldest first, when there are {@link Filter#count(int)} of them (at least one when the count is
+     * unset); otherwise throws an AssertionError with the mock's own report ({@code GET /api/v1/expect}): what was
+     * wanted, the matching records and the closest others, each miss spelled out. A push is recorded before it is
+     * answered, so once the sender has its answer, expect sees it.
      */
     public List<Notification> expect(Filter filter) {
-        List<Notification> matching = notifications(filter);
-        if (Expectations.satisfied(filter.count(), matching.size())) return matching;
-        throw new AssertionError(Expectations.failureMessage(filter, matching, this::fetch, false));
+        Integer count = filter.count();
+        String query = count != null ? filter.expectQuery("count", count) : filter.expectQuery("at_least", 1);
+        Map<String, Object> answer = expectation(query, Duration.ZERO);
+        if (!Boolean.TRUE.equals(answer.get("met"))) throw new AssertionError(report(answer, null));
+        return matched(answer, filter);
     }
 
     /**
      * Waits until at least {@link Filter#count(int)} recorded pushes (one when unset) match {@code filter}, and
-     * returns them; after {@code timeout}, throws an AssertionError as {@link #expect(Filter)} does. For senders
-     * that send in the background.
+     * returns them, asking the mock every 50 ms; after {@code timeout}, throws an AssertionError as
+     * {@link #expect(Filter)} does, after a line saying how long it waited. For senders that send in the background.
      */
     public List<Notification> waitFor(Filter filter, Duration timeout) {
-        int wanted = filter.count() == null ? 1 : filter.count();
+        Map<String, Object> answer = expectation(filter.expectQuery("at_least",
+                filter.count() == null ? 1 : filter.count()), timeout);
+        if (!Boolean.TRUE.equals(answer.get("met"))) {
+            throw new AssertionError(report(answer, "Waited " + timeout.toMillis() + " ms."));
+        }
+        return matched(answer, filter);
+    }
+
+    /** GET /api/v1/expect{@code query}, asked again every 50 ms until it is met or {@code timeout} has passed. */
+    private Map<String, Object> expectation(String query, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            List<Notification> matching = notifications(filter);
-            if (matching.size() >= wanted) return matching;
-            if (System.nanoTime() >= deadline) {
-                throw new AssertionError("Waited " + timeout.toMillis() + " ms. "
-                        + Expectations.failureMessage(filter, matching, this::fetch, true));
-            }
+            Map<String, Object> answer = control().object("GET", "/api/v1/expect" + query, null);
+            if (Boolean.TRUE.equals(answer.get("met")) || System.nanoTime() >= deadline) return answer;
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
@@ -569,6 +637,28 @@ public final class MockAPNs implements AutoCloseable {
                 throw new MockAPNsException("Interrupted while waiting for pushes", e);
             }
         }
+    }
+
+    /** The mock's message, after {@code first} (when given) and a hint when no push reached the mock at all. */
+    private static String report(Map<String, Object> answer, String first) {
+        StringBuilder text = new StringBuilder();
+        if (first != null) text.append(first).append('\n');
+        if (Long.valueOf(0).equals(answer.get("considered"))) {
+            text.append("No push reached the mock: is the sender pointed at mock.url() (or mock.http1Url()) and trusting "
+                    + "mock.sslContext()?\n");
+        }
+        return text.append(String.valueOf(answer.get("message")).replaceAll("\n+$", "")).toString();
+    }
+
+    /** The records the answer names ({@code matched_seqs}), oldest first. */
+    private List<Notification> matched(Map<String, Object> answer, Filter filter) {
+        Object seqs = answer.get("matched_seqs");
+        if (!(seqs instanceof List) || ((List<?>) seqs).isEmpty()) return new ArrayList<>();
+        List<Notification> matching = new ArrayList<>();
+        for (Notification n : notifications(filter)) {
+            if (((List<?>) seqs).contains(n.seq())) matching.add(n);
+        }
+        return matching;
     }
 
     // What the mock does
@@ -655,6 +745,9 @@ public final class MockAPNs implements AutoCloseable {
             closed = true;
         }
         OPEN.remove(this);
+        synchronized (this) {
+            if (interception != null) interception.close();
+        }
         try {
             backend.stop();
         } finally {
@@ -729,6 +822,11 @@ public final class MockAPNs implements AutoCloseable {
         Map<String, Object> key = new LinkedHashMap<>();
         chosen.forEach((name, value) -> key.put(String.valueOf(name), value));
         return key;
+    }
+
+    /** The ready file's text (the container's, in container mode); for the kit's tests. */
+    String readyFile() {
+        return backend.readyFile();
     }
 
     /** The container engine, in container mode. */

@@ -32,13 +32,14 @@ final class ProcessBackend implements Backend {
     private final Path explicitCerts;
     private final Path workdir;
     private final Duration startupTimeout;
+    private final boolean appleHosts;
     private final boolean fcm;
     private final Path log;
     private Process process;
     private List<String> command;
 
     ProcessBackend(Path binary, List<String> args, Map<String, String> env, Map<String, String> extraEnv,
-                   Path explicitCerts, Path workdir, Duration startupTimeout, boolean fcm) {
+                   Path explicitCerts, Path workdir, Duration startupTimeout, boolean appleHosts, boolean fcm) {
         this.binary = binary;
         this.args = args;
         this.env = env;
@@ -46,6 +47,7 @@ final class ProcessBackend implements Backend {
         this.explicitCerts = explicitCerts;
         this.workdir = workdir;
         this.startupTimeout = startupTimeout;
+        this.appleHosts = appleHosts;
         this.fcm = fcm;
         this.log = workdir.resolve("serve.log");
     }
@@ -103,14 +105,8 @@ final class ProcessBackend implements Backend {
 
     @Override
     public Ready start() {
-        Path readyFile = workdir.resolve("ready.json");
-        command = new ArrayList<>(List.of(binary.toString(), "serve", "--port", "0", "--control-port", "0",
-                "--ready-file", readyFile.toString(), "--quiet"));
-        if (fcm) {
-            // A CA of this mock's own, in its temporary folder (its key dies with the mock), and both FCM ports free.
-            command.addAll(List.of("--ca-dir", workdir.resolve("ca").toString(), "--fcm", "--fcm-port", "0",
-                    "--fcm-https-port", "0"));
-        }
+        command = new ArrayList<>(List.of(binary.toString()));
+        command.addAll(arguments(workdir, appleHosts, fcm));
         command.addAll(args); // after the kit's, so an option given here wins
         List<Path> candidates = certsCandidates(explicitCerts, binary, env);
         Path certs = firstWithKeys(candidates);
@@ -151,7 +147,7 @@ final class ProcessBackend implements Backend {
                                 ? "\nThis mockapns does not know --fcm (MockAPNs.builder().fcm()): point MOCKAPNS_BIN "
                                         + "at a build with the FCM front door." : ""));
             }
-            ready = readReady(readyFile);
+            ready = readReady(workdir.resolve("ready.json"));
             if (ready != null) break;
             if (System.nanoTime() > deadline) {
                 stop();
@@ -188,7 +184,40 @@ final class ProcessBackend implements Backend {
         }
         if (caFile == null) caFile = certs.resolve("ca.pem");
         Fcm fcmReady = fcm ? fcmReady(ready) : null;
-        return new Ready((String) ready.get("apns_url"), (String) controlUrl, caFile, certs, fcmReady);
+        Map<Integer, Integer> applePorts = new LinkedHashMap<>();
+        if (ready.get("apple_ports") instanceof Map) {
+            ((Map<?, ?>) ready.get("apple_ports")).forEach((apple, local) ->
+                    applePorts.put(Integer.valueOf(String.valueOf(apple)), ((Number) local).intValue()));
+        }
+        if (!(ready.get("http1_url") instanceof String) || (appleHosts && applePorts.size() != 4)) {
+            stop();
+            throw new MockAPNsException("`" + String.join(" ", command) + "` started, but its ready file does not name "
+                    + (appleHosts ? "http1_url and apple_ports" : "http1_url") + ": this mockapns ("
+                    + ready.getOrDefault("version", "unknown version") + ") is older than the kit; use a newer binary. "
+                    + "Ready file: " + Json.write(ready));
+        }
+        return new Ready((String) ready.get("apns_url"), (String) controlUrl, (String) ready.get("http1_url"),
+                applePorts, caFile, certs, fcmReady);
+    }
+
+    /**
+     * {@code mockapns serve}'s arguments as kits/spec/launch.json's binary cases have them: every listener on a free
+     * port, HTTP/1.1 always, the ready file in {@code workdir}; Apple's names and FCM share a CA of this mock's own in
+     * {@code workdir/ca} (its key dies with the mock; --apple-hosts refuses the bundled test CA, whose key is public).
+     */
+    static List<String> arguments(Path workdir, boolean appleHosts, boolean fcm) {
+        List<String> arguments = new ArrayList<>(List.of("serve", "--port", "0", "--control-port", "0",
+                "--http1-port", "0", "--ready-file", workdir.resolve("ready.json").toString(), "--quiet"));
+        String ca = workdir.resolve("ca").toString();
+        if (appleHosts) {
+            arguments.addAll(List.of("--apple-hosts", "--ca-dir", ca, "--apple-https-port", "0",
+                    "--manage-sandbox-port", "0", "--manage-production-port", "0"));
+        }
+        if (fcm) {
+            if (!appleHosts) arguments.addAll(List.of("--ca-dir", ca));
+            arguments.addAll(List.of("--fcm", "--fcm-port", "0", "--fcm-https-port", "0"));
+        }
+        return arguments;
     }
 
     /** The ready file's FCM fields; a MockAPNsException (the server stopped) when a field the kit needs is missing. */
@@ -223,6 +252,17 @@ final class ProcessBackend implements Backend {
     @Override
     public String controlToken() {
         return null;
+    }
+
+    @Override
+    public String mintToken(String teamId, String keyId, Path keyFile) {
+        return ProviderToken.minted(Exec.run(List.of(binary.toString(), "token", "--key-file",
+                teamId + ":" + keyId + ":" + keyFile, "--json"), env, Duration.ofSeconds(60)));
+    }
+
+    @Override
+    public String readyFile() {
+        return Exec.readQuietly(workdir.resolve("ready.json"));
     }
 
     @Override

@@ -91,42 +91,69 @@ class MockAPNsTest {
         assertEquals("rejected 400 BadDeviceToken", push.responseText());
     }
 
+    /** The message's lines, each clock time (12:00:01.250) as {time}. */
+    private static List<String> lines(AssertionError error) {
+        return List.of(error.getMessage().replaceAll("\\b\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\b", "{time}").split("\n"));
+    }
+
     @Test
-    void anUnmetExpectationListsTheNearestPushes() throws Exception {
+    void anUnmetExpectationFailsWithTheMocksReportClosestFirst() throws Exception {
         push(client, mock, PHONE, TOPIC, "Shipped");
         push(client, mock, "not-a-token", TOPIC, "Shipped");
         push(client, mock, TABLET, "com.other.app", "Other");
-        List<Notification> all = mock.notifications();
-        long first = all.get(0).seq();
+        long first = mock.notifications().get(0).seq();
         AssertionError error = assertThrows(AssertionError.class,
-                () -> mock.expect(new Filter().topic(TOPIC).token(PHONE).status(410)));
-        assertEquals(String.join("\n",
-                "Expected a notification with topic " + TOPIC + ", device token " + PHONE
-                        + ", response status 410, but none of the 3 received matched.",
-                "Received, closest match first:",
-                "  #" + first + " alert push to 00fc13ad…1de8f0, topic " + TOPIC + ": accepted (200); title \"Shipped\", "
-                        + "body \"Order 42\" — has 2 of 3",
-                "      response status: expected 410, got accepted (200)",
-                "  #" + (first + 1) + " alert push to not-a-token, topic " + TOPIC + ": rejected 400 BadDeviceToken; "
-                        + "title \"Shipped\", body \"Order 42\" — has 1 of 3",
-                "      device token: expected " + PHONE + ", got not-a-token",
-                "      response status: expected 410, got rejected 400 BadDeviceToken",
-                "  #" + (first + 2) + " alert push to abababab…ababab, topic com.other.app: accepted (200); "
-                        + "title \"Other\", body \"Order 42\" — has 0 of 3",
-                "      topic: expected " + TOPIC + ", got com.other.app",
-                "      device token: expected " + PHONE + ", got " + TABLET,
-                "      response status: expected 410, got accepted (200)"), error.getMessage());
+                () -> mock.expect(new Filter().topic(TOPIC).token(PHONE.toUpperCase()).status(410)));
+        assertEquals(List.of(
+                "expect: FAILED — wanted at least 1 record with token=" + PHONE + ", topic=" + TOPIC + ", status=410; "
+                        + "0 matched (of 3 records in the mock's recording).",
+                "Closest records:",
+                "  #" + first + "  {time}  200 OK  meets 2 of 3; missed: status=410 (found 200)",
+                "  #" + (first + 1) + "  {time}  400 BadDeviceToken  meets 1 of 3; missed: token=" + PHONE
+                        + " (found \"not-a-token\"); status=410 (found 400)",
+                "  #" + (first + 2) + "  {time}  200 OK  meets 0 of 3; missed: token=" + PHONE + " (found \"" + TABLET
+                        + "\"); topic=" + TOPIC + " (found \"com.other.app\"); status=410 (found 200)"), lines(error));
 
         AssertionError tooMany = assertThrows(AssertionError.class, () -> mock.expect(new Filter().topic(TOPIC).count(1)));
-        assertTrue(tooMany.getMessage().startsWith("Expected exactly 1 notification with topic " + TOPIC
-                + ", but 2 matched:\n  #" + first + " alert push"), tooMany.getMessage());
+        assertEquals(List.of("expect: FAILED — wanted exactly 1 record with topic=" + TOPIC + "; 2 matched (of 3 "
+                + "records in the mock's recording).", "Matching records:",
+                "  #" + first + "  {time}  200 OK  Shipped — Order 42",
+                "  #" + (first + 1) + "  {time}  400 BadDeviceToken  Shipped — Order 42"), lines(tooMany).subList(0, 4));
+    }
+
+    @Test
+    void payloadConditionsAreCheckedByTheMock() throws Exception {
+        push(client, mock, PHONE, TOPIC, "Shipped");
+        push(client, mock, PHONE, TOPIC, "Delayed");
+        List<Notification> all = mock.notifications();
+        assertEquals(List.of(all.get(1).seq()), mock.expect(new Filter().token(PHONE)
+                .where("aps.alert.title", "Delayed").where("aps.alert.body=Order 42").count(1)).stream()
+                .map(Notification::seq).collect(java.util.stream.Collectors.toList()));
+        AssertionError error = assertThrows(AssertionError.class,
+                () -> mock.expect(new Filter().where("aps.alert.title", "Cancelled")));
+        assertEquals("  #" + all.get(0).seq() + "  {time}  200 OK  meets 0 of 1; missed: aps.alert.title=Cancelled "
+                + "(found \"Shipped\")", lines(error).get(lines(error).size() - 1));
     }
 
     @Test
     void anExpectationOnAnEmptyMockSaysNothingArrived() {
         AssertionError error = assertThrows(AssertionError.class, () -> mock.expect(new Filter().topic(TOPIC)));
-        assertEquals("Expected a notification with topic " + TOPIC + ", but the mock received no notifications. "
-                + "Is the sender pointed at mock.url(), trusting mock.sslContext() and speaking HTTP/2?", error.getMessage());
+        assertEquals("No push reached the mock: is the sender pointed at mock.url() (or mock.http1Url()) and trusting "
+                + "mock.sslContext()?\nexpect: FAILED — wanted at least 1 record with topic=" + TOPIC + "; 0 matched "
+                + "(of 0 records in the mock's recording).\nNo records arrived at all.", error.getMessage());
+    }
+
+    @Test
+    void http1SendersAreServedAtHttp1Url() throws Exception {
+        assertTrue(mock.http1Url().matches("http://127\\.0\\.0\\.1:\\d+"), mock.http1Url());
+        HttpClient http1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpResponse<String> answer = http1.send(HttpRequest.newBuilder(URI.create(mock.http1Url() + "/3/device/" + PHONE))
+                .header("authorization", "bearer " + mock.token()).header("apns-topic", TOPIC)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"aps\":{\"alert\":\"Hi\"}}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode(), answer.body());
+        assertEquals(HttpClient.Version.HTTP_1_1, answer.version());
+        mock.expect(new Filter().token(PHONE).status(200).count(1));
     }
 
     @Test
@@ -206,12 +233,21 @@ class MockAPNsTest {
     }
 
     @Test
-    void waitForGivesUpWithTheSameWording() {
+    void waitForGivesUpSayingHowLongItWaited() {
         AssertionError error = assertThrows(AssertionError.class,
                 () -> mock.waitFor(new Filter().topic(TOPIC).count(2), Duration.ofMillis(200)));
-        assertEquals("Waited 200 ms. Expected at least 2 notifications with topic " + TOPIC + ", but the mock received "
-                + "no notifications. Is the sender pointed at mock.url(), trusting mock.sslContext() and speaking HTTP/2?",
-                error.getMessage());
+        assertEquals("Waited 200 ms.\nNo push reached the mock: is the sender pointed at mock.url() (or mock.http1Url()) "
+                + "and trusting mock.sslContext()?\nexpect: FAILED — wanted at least 2 records with topic=" + TOPIC
+                + "; 0 matched (of 0 records in the mock's recording).\nNo records arrived at all.", error.getMessage());
+    }
+
+    @Test
+    void waitForWaitsForPushesSentMeanwhile() throws Exception {
+        CompletableFuture<List<Notification>> waiting = CompletableFuture.supplyAsync(
+                () -> mock.waitFor(new Filter().token(TABLET).where("aps.alert.title=Late").count(2), Duration.ofSeconds(20)));
+        push(client, mock, TABLET, TOPIC, "Late");
+        push(client, mock, TABLET, TOPIC, "Late");
+        assertEquals(2, waiting.get().size());
     }
 
     @Test

@@ -85,7 +85,8 @@ class StartupErrorsTest {
         MockAPNsException error = assertThrows(MockAPNsException.class,
                 () -> MockAPNs.builder().environment(bareEnvironment()).binary(binary).start());
         String message = error.getMessage();
-        assertTrue(message.startsWith("`" + binary + " serve --port 0 --control-port 0 --ready-file "), message);
+        assertTrue(message.startsWith("`" + binary + " serve --port 0 --control-port 0 --http1-port 0 --ready-file "),
+                message);
         assertTrue(message.contains(" --quiet` exited with code 3 before it was ready. Its output:\n"
                 + "    starting up\n    error: port 2197 is on fire"), message);
     }

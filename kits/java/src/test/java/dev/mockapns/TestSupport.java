@@ -106,7 +106,7 @@ public final class TestSupport {
 
     /** The names of the containers (running or not) the Java kit made, by its label. */
     public static List<String> kitContainers(Path engine) {
-        Exec.Result list = Exec.run(List.of(engine.toString(), "ps", "-a", "--filter", "label=dev.mockapns.kit=java",
+        Exec.Result list = Exec.run(List.of(engine.toString(), "ps", "-a", "--filter", "label=io.mockapns.kit=java",
                 "--format", "{{.Names}}"), System.getenv(), Duration.ofSeconds(60));
         assertEquals(0, list.code, () -> "`" + list.commandLine() + "` failed: " + list.stderr);
         return list.stdout.lines().filter(line -> !line.isBlank()).collect(java.util.stream.Collectors.toList());
