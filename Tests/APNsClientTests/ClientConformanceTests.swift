@@ -32,7 +32,7 @@ final class ClientConformanceTests: LeakCheckedTestCase {
             else { continue }
             let key = ServerKey(environment: c.environment, environmentKeyReason: c.environmentKeyReason)
             if servers[key] == nil {
-                let started = try ClientTestServer.start {
+                let started = try await ClientTestServer.start {
                     $0.mock.environment = key.environment
                     $0.mock.environmentKeyReason = key.environmentKeyReason
                 }

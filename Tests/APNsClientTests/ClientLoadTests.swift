@@ -9,7 +9,7 @@ import XCTest
 /// Volume over a pool: every push accepted, every push recorded once.
 final class ClientLoadTests: LeakCheckedTestCase {
     func testEveryPushOverFourConnectionsIsAcceptedAndRecordedOnce() async throws {
-        let server = try ClientTestServer.start { $0.mock.memoryLimit = 1_000 }
+        let server = try await ClientTestServer.start { $0.mock.memoryLimit = 1_000 }
         addTeardownBlock { await server.stop() }
         let client = try APNsClient(configuration: try server.configuration(connections: 4))
         addTeardownBlock { await client.shutdown() }
@@ -41,7 +41,7 @@ final class ClientLoadTests: LeakCheckedTestCase {
     /// With one event loop the client offers it as a task executor; tasks that prefer it run on the loop thread,
     /// send without a thread hop, and every push still arrives once.
     func testSendingTasksOnTheClientsLoop() async throws {
-        let server = try ClientTestServer.start { $0.mock.memoryLimit = 10_000 }
+        let server = try await ClientTestServer.start { $0.mock.memoryLimit = 10_000 }
         addTeardownBlock { await server.stop() }
         let client = try APNsClient(configuration: try server.configuration(connections: 2, eventLoopThreads: 1))
         addTeardownBlock { await client.shutdown() }

@@ -13,7 +13,7 @@ final class ClientOutageTests: LeakCheckedTestCase {
 
     /// A port that was just free: a mock started there and stopped (so it can be started again on it).
     private func vacatedPort() async throws -> Int {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         let port = server.port
         await server.stop()
         return port
@@ -73,7 +73,7 @@ final class ClientOutageTests: LeakCheckedTestCase {
         // Wait until the pool has failed twice (so the pushes are waiting on its back-off), then start the server.
         let failedTwice = try await Poll.until(every: .milliseconds(20)) { (client.outage?.attempts ?? 0) >= 2 }
         XCTAssertTrue(failedTwice, "the pool never failed twice")
-        let server = try ClientTestServer.start { $0.listener.port = port }
+        let server = try await ClientTestServer.start { $0.listener.port = port }
         addTeardownBlock { await server.stop() }
         let outcomes = await pushes.value
         XCTAssertEqual(outcomes.filter { if case .success = $0 { return true } else { return false } }.count, 20, "\(outcomes)")
@@ -82,7 +82,7 @@ final class ClientOutageTests: LeakCheckedTestCase {
     }
 
     func testServerGoneThenBackOnTheSamePort() async throws {
-        let first = try ClientTestServer.start()
+        let first = try await ClientTestServer.start()
         addTeardownBlock { await first.stop() }
         let port = first.port
         let client = try APNsClient(configuration: try configuration(port: port, requestTimeout: .seconds(1)))
@@ -96,7 +96,7 @@ final class ClientOutageTests: LeakCheckedTestCase {
             guard case let .unreachable(failure) = error else { return XCTFail("expected .unreachable, got \(error)") }
             XCTAssertEqual(failure.cause, "connection refused")
         }
-        let second = try ClientTestServer.start { $0.listener.port = port }
+        let second = try await ClientTestServer.start { $0.listener.port = port }
         addTeardownBlock { await second.stop() }
         // The back-off may hold the next attempt past one push's 1 s timeout (it has grown with the failed attempts),
         // so pushes may still fail fast with .unreachable until it fires; then they go through on the new server.
@@ -114,7 +114,7 @@ final class ClientOutageTests: LeakCheckedTestCase {
     }
 
     func testUntrustedServerCertificateFailsWaitingPushesAtOnce() async throws {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         addTeardownBlock { await server.stop() }
         let client = try APNsClient(configuration: try configuration(
             port: server.port, requestTimeout: .seconds(60), trust: "untrusted-ca.pem"))

@@ -11,7 +11,7 @@ final class ClientRetryTests: LeakCheckedTestCase {
     private let push = APNsNotification.alert(bundleID: "com.example.app", body: "Hello")
 
     func testServiceUnavailableTwiceThenSuccessKeepsTheApnsID() async throws {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(count: 2, action: .status(503, reason: "ServiceUnavailable")))
         let client = try APNsClient(configuration: try server.configuration())
@@ -25,7 +25,7 @@ final class ClientRetryTests: LeakCheckedTestCase {
     }
 
     func testTooManyRequestsIsRetriedUntilAttemptsRunOut() async throws {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(action: .status(429, reason: "TooManyRequests")))
         let client = try APNsClient(configuration: try server.configuration(
@@ -43,7 +43,7 @@ final class ClientRetryTests: LeakCheckedTestCase {
     }
 
     func testGoAwayReconnectsAndSucceeds() async throws {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(count: 1, action: .goAway(reason: "Shutdown", errorCode: 0)))
         let client = try APNsClient(configuration: try server.configuration())
@@ -59,7 +59,7 @@ final class ClientRetryTests: LeakCheckedTestCase {
     }
 
     func testDroppedConnectionIsRetriedOnANewOne() async throws {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(count: 1, action: .drop))
         let client = try APNsClient(configuration: try server.configuration())
@@ -69,7 +69,7 @@ final class ClientRetryTests: LeakCheckedTestCase {
     }
 
     func testUnregisteredIsNotRetried() async throws {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         addTeardownBlock { await server.stop() }
         try server.mock.devices.set(token, .unregistered(timestamp: 1_700_000_000_000))
         let client = try APNsClient(configuration: try server.configuration())
@@ -88,7 +88,7 @@ final class ClientRetryTests: LeakCheckedTestCase {
     }
 
     func testNeverRetriedReasonsAreSentOnce() async throws {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         addTeardownBlock { await server.stop() }
         let client = try APNsClient(configuration: try server.configuration())
         addTeardownBlock { await client.shutdown() }
@@ -112,7 +112,7 @@ final class ClientRetryTests: LeakCheckedTestCase {
     }
 
     func testStalledRequestTimesOut() async throws {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(count: 1, action: .stall))
         let client = try APNsClient(configuration: try server.configuration(requestTimeout: .milliseconds(300)))
@@ -128,7 +128,7 @@ final class ClientRetryTests: LeakCheckedTestCase {
     }
 
     func testShutdownLetsInFlightFinishAndRefusesNewSends() async throws {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(count: 1, action: .delay(milliseconds: 300)))
         let client = try APNsClient(configuration: try server.configuration())

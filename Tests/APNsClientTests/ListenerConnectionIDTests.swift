@@ -8,7 +8,7 @@ import MockAPNs
 /// HTTP/1.1 listener and the FCM front door's uplink do, so no two connections in one mock's records share an id.
 final class ListenerConnectionIDTests: LeakCheckedTestCase {
     func testAnHTTP2ConnectionTakesTheNextIdOfItsMock() async throws {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         addTeardownBlock { await server.stop() }
         // Far past anything the process-wide counter of this suite's clients and servers reaches.
         var last: UInt64 = 0

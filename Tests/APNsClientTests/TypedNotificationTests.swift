@@ -8,7 +8,7 @@ import XCTest
 /// Every typed builder, sent to the live mock, is accepted and arrives with the headers the builder promised.
 final class TypedNotificationTests: LeakCheckedTestCase {
     func testEveryTokenPushTypeIsAccepted() async throws {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         addTeardownBlock { await server.stop() }
         let client = try APNsClient(configuration: try server.configuration(retryPolicy: .never))
         addTeardownBlock { await client.shutdown() }
@@ -47,7 +47,7 @@ final class TypedNotificationTests: LeakCheckedTestCase {
     }
 
     func testCertificateConnectionSendsMDMAndAlerts() async throws {
-        let server = try ClientTestServer.start()
+        let server = try await ClientTestServer.start()
         addTeardownBlock { await server.stop() }
         let client = try APNsClient(configuration: try server.configuration(
             authentication: try ClientTestServer.certificate("client-app"), retryPolicy: .never))

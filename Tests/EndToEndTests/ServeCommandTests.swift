@@ -55,7 +55,7 @@ final class ServeCommandTests: LeakCheckedTestCase {
         blocking.listener.port = 0
         blocking.mock.credentialsDirectory = Self.repo + "/certs"
         let blocker = try TestServer.makeServer(blocking)
-        try blocker.start()
+        try await blocker.start()
         addTeardownBlock {
             await blocker.shutdown()
             blocker.mock.shutdown()

@@ -11,12 +11,12 @@ open class ServerTestCase: LeakCheckedTestCase {
     public func startServer(
         tls: Bool = true, requestClientCertificate: Bool = false, host: String = "127.0.0.1",
         handler: TestHandler = TestHandler(), configure: (inout HTTP2ServerConfiguration) -> Void = { _ in }
-    ) throws -> (HTTP2Server, TestHandler) {
+    ) async throws -> (HTTP2Server, TestHandler) {
         var configuration = HTTP2ServerConfiguration(host: host, port: 0, loopCount: 2)
         if tls { configuration.tls = pki.serverTLS(requestClientCertificate: requestClientCertificate) }
         configure(&configuration)
         let server = try HTTP2Server(configuration: configuration, handler: handler)
-        try server.start()
+        try await server.start()
         addTeardownBlock { await server.shutdown(gracePeriod: .seconds(1)) }
         return (server, handler)
     }

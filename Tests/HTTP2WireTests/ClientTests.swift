@@ -7,7 +7,7 @@ import XCTest
 /// `HTTP2ClientConnection` against our server and against nghttpd.
 final class ClientTests: ClientServerTestCase {
     func testSendOverTLSWithALPN() async throws {
-        let (server, handler) = try startServer()
+        let (server, handler) = try await startServer()
         let connection = try await connect(server, tls: trustTestCA)
         let alpn = await connection.alpn
         XCTAssertEqual(alpn, "h2")
@@ -34,7 +34,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testH2CPriorKnowledge() async throws {
-        let (server, _) = try startServer(tls: false)
+        let (server, _) = try await startServer(tls: false)
         let connection = try await connect(server, host: "127.0.0.1", tls: nil)
         let response = try await connection.send(HTTP2ClientRequest(path: "/echo"))
         XCTAssertEqual(response.status, 200)
@@ -43,7 +43,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testWithoutALPNStillSpeaksHTTP2() async throws {
-        let (server, handler) = try startServer()
+        let (server, handler) = try await startServer()
         var tls = trustTestCA
         tls.applicationProtocols = []
         let connection = try await connect(server, tls: tls)
@@ -56,7 +56,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testMultiplexingHonoursTheServersStreamLimit() async throws {
-        let (server, handler) = try startServer { $0.maxConcurrentStreams = 5 }
+        let (server, handler) = try await startServer { $0.maxConcurrentStreams = 5 }
         let connection = try await connect(server, tls: trustTestCA)
         let limit = await connection.maxConcurrentStreams
         XCTAssertEqual(limit, 5)
@@ -74,7 +74,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testSettingsChangesAreHonoured() async throws {
-        let (server, _) = try startServer { $0.initialMaxConcurrentStreams = { _ in 1 } }
+        let (server, _) = try await startServer { $0.initialMaxConcurrentStreams = { _ in 1 } }
         let connection = try await connect(server, tls: trustTestCA)
         let before = await connection.maxConcurrentStreams
         XCTAssertEqual(before, 1)
@@ -86,7 +86,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testGoAwayFailsUnprocessedStreamsAsRetryable() async throws {
-        let (server, handler) = try startServer()
+        let (server, handler) = try await startServer()
         let connection = try await connect(server, tls: trustTestCA)
         // Stream 1 is in flight (answered after 300 ms); streams 3, 5, 7 too (never answered).
         let first = Task { try await connection.send(HTTP2ClientRequest(path: "/delay")) }
@@ -124,7 +124,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testRequestTimeoutCancelsTheStreamOnly() async throws {
-        let (server, _) = try startServer()
+        let (server, _) = try await startServer()
         let connection = try await connect(server, tls: trustTestCA)
         do {
             _ = try await connection.send(HTTP2ClientRequest(path: "/never", timeout: .milliseconds(200)))
@@ -140,7 +140,7 @@ final class ClientTests: ClientServerTestCase {
     /// Each request times out at its own deadline, whatever the order they were sent in: a short timeout sent
     /// after a long one is not held until the long one's deadline, and answered requests never time out.
     func testTimeoutsFireAtEachRequestsOwnDeadline() async throws {
-        let (server, _) = try startServer()
+        let (server, _) = try await startServer()
         let connection = try await connect(server, tls: trustTestCA)
         let clock = ContinuousClock()
         let start = clock.now
@@ -171,7 +171,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testStreamResetIsReported() async throws {
-        let (server, _) = try startServer()
+        let (server, _) = try await startServer()
         let connection = try await connect(server, tls: trustTestCA)
         do {
             _ = try await connection.send(HTTP2ClientRequest(path: "/reset"))
@@ -183,7 +183,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testPing() async throws {
-        let (server, _) = try startServer()
+        let (server, _) = try await startServer()
         let connection = try await connect(server, tls: trustTestCA)
         let rtt = try await connection.ping()
         XCTAssertGreaterThan(rtt, .zero)
@@ -191,7 +191,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testClientCertificateReachesTheServer() async throws {
-        let (server, handler) = try startServer(requestClientCertificate: true)
+        let (server, handler) = try await startServer(requestClientCertificate: true)
         var tls = trustTestCA
         tls.certificateChain = .file(pki.clientCertPath)
         tls.privateKey = .file(pki.clientKeyPath)
@@ -203,7 +203,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testHostnameMismatchFailsTheHandshake() async throws {
-        let (server, _) = try startServer()
+        let (server, _) = try await startServer()
         var tls = trustTestCA
         tls.serverName = "wrong.example"
         do {
@@ -217,7 +217,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testUntrustedServerFailsTheHandshake() async throws {
-        let (server, _) = try startServer()
+        let (server, _) = try await startServer()
         do {
             _ = try await connect(server, tls: TLSClientConfiguration())
             XCTFail("expected a handshake failure")
@@ -239,7 +239,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testCloseStopsNewRequests() async throws {
-        let (server, _) = try startServer()
+        let (server, _) = try await startServer()
         let connection = try await connect(server, tls: trustTestCA)
         _ = try await connection.send(HTTP2ClientRequest(path: "/echo"))
         await connection.close()
@@ -254,7 +254,7 @@ final class ClientTests: ClientServerTestCase {
     /// Once its client has shut down, a connection's calls answer at once: its loop is gone, and a task queued there
     /// would never run (NIO drops it), so a caller waiting for one would wait forever.
     func testAConnectionOfAShutDownClientFailsAtOnce() async throws {
-        let (server, _) = try startServer()
+        let (server, _) = try await startServer()
         let client = HTTP2Client()
         let connection = try await client.connect(host: "localhost", port: server.localPort, tls: trustTestCA)
         await client.shutdown()
@@ -276,7 +276,7 @@ final class ClientTests: ClientServerTestCase {
     }
 
     func testCloseLetsInFlightRequestsFinish() async throws {
-        let (server, handler) = try startServer()
+        let (server, handler) = try await startServer()
         let connection = try await connect(server, tls: trustTestCA)
         let inFlight = Task { try await connection.send(HTTP2ClientRequest(path: "/delay")) }
         XCTAssertTrue(Poll.blockingUntil { handler.requests.count == 1 })
@@ -290,7 +290,7 @@ final class ClientTests: ClientServerTestCase {
     /// descriptors go with it even when the connection's last task arrives after the loop stopped, and a
     /// connection still open at shutdown is closed with its loop (its socket with it).
     func testClientShutDownRightAfterUseLeaksNoDescriptors() async throws {
-        let (server, _) = try startServer()
+        let (server, _) = try await startServer()
         func round(closing: Bool) async throws {
             let client = HTTP2Client()
             let connection = try await client.connect(host: "localhost", port: server.localPort, tls: trustTestCA)

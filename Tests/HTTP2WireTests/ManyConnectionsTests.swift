@@ -6,7 +6,7 @@ import XCTest
 /// several SwiftNIO loops each: every body comes back whole on its own stream.
 final class ManyConnectionsTests: ClientServerTestCase {
     func testManyConnectionsAndStreamsOverSeveralLoops() async throws {
-        let (server, handler) = try startServer { $0.loopCount = 2 }
+        let (server, handler) = try await startServer { $0.loopCount = 2 }
         let client = HTTP2Client(threads: 2)
         var connections: [HTTP2ClientConnection] = []
         for _ in 0..<4 {

@@ -20,7 +20,7 @@ final class RepeatedFieldTests: ClientServerTestCase {
     private static let long = String(repeating: "t", count: 40)
 
     func testEachRequestArrivesAsSentWhateverItRepeats() async throws {
-        let (server, handler) = try startServer()
+        let (server, handler) = try await startServer()
         let connection = try await connect(server, tls: trustTestCA)
         let big = (0..<60_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         var bigChanged = big
@@ -71,7 +71,7 @@ final class RepeatedFieldTests: ClientServerTestCase {
     }
 
     func testInterleavedStreamsEachGetTheirOwnFields() async throws {
-        let (server, handler) = try startServer()
+        let (server, handler) = try await startServer()
         let connection = try await connect(server, tls: trustTestCA)
         // Bodies over one DATA frame, alike but for a byte in the middle, sent at once: their frames interleave.
         let base = [UInt8](repeating: 0x61, count: 40_000)

@@ -20,8 +20,8 @@ final class ServerAbuseTests: ServerTestCase {
         XCTAssertEqual(server.openConnectionCount, count)
     }
 
-    func testConnectionsOverTheLimitAreClosedAndTheLimitFreesUp() throws {
-        let (server, _) = try startServer(tls: false) { $0.maxConnections = 2 }
+    func testConnectionsOverTheLimitAreClosedAndTheLimitFreesUp() async throws {
+        let (server, _) = try await startServer(tls: false) { $0.maxConnections = 2 }
         var buffer = [UInt8](repeating: 0, count: 4096)
         // h2c: an accepted connection gets the server's SETTINGS at once; one over the limit gets EOF.
         let first = try XCTUnwrap(LoopbackConnection(port: server.localPort, receiveTimeout: 5))
@@ -40,23 +40,23 @@ final class ServerAbuseTests: ServerTestCase {
         try assertStillServes(server, tls: false)
     }
 
-    func testGarbageInsteadOfPrefaceClosesConnectionH2C() throws {
-        let (server, _) = try startServer(tls: false)
+    func testGarbageInsteadOfPrefaceClosesConnectionH2C() async throws {
+        let (server, _) = try await startServer(tls: false)
         let garbage = Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8) + [UInt8](repeating: 0xFF, count: 200)
         let outcome = try sendRaw(port: server.localPort, bytes: garbage)
         XCTAssertTrue(outcome.closedByServer)
         try assertStillServes(server, tls: false)
     }
 
-    func testGarbageInsteadOfTLSHandshakeClosesConnection() throws {
-        let (server, _) = try startServer()
+    func testGarbageInsteadOfTLSHandshakeClosesConnection() async throws {
+        let (server, _) = try await startServer()
         let outcome = try sendRaw(port: server.localPort, bytes: [UInt8](repeating: 0x42, count: 300))
         XCTAssertTrue(outcome.closedByServer)
         try assertStillServes(server)
     }
 
-    func testClientDisconnectingMidStream() throws {
-        let (server, handler) = try startServer()
+    func testClientDisconnectingMidStream() async throws {
+        let (server, handler) = try await startServer()
         let result = try PythonH2.run(mode: "disconnect", port: server.localPort, ca: pki.caPath)
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "disconnected", result.stderr)
         XCTAssertTrue(Poll.blockingUntil { handler.closed.count == 1 }, "the server never noticed the disconnect")
@@ -64,15 +64,15 @@ final class ServerAbuseTests: ServerTestCase {
         try assertStillServes(server)
     }
 
-    func testStreamsPastTheLimitAreRefused() throws {
-        let (server, _) = try startServer { $0.maxConcurrentStreams = 2 }
+    func testStreamsPastTheLimitAreRefused() async throws {
+        let (server, _) = try await startServer { $0.maxConcurrentStreams = 2 }
         let result = try PythonH2.run(mode: "refused", port: server.localPort, ca: pki.caPath, extra: ["5"])
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "ok=2 refused=3", result.stderr)
         try assertStillServes(server)
     }
 
-    func testHeaderBlockOverTheLimitIsAnswered431() throws {
-        let (server, handler) = try startServer()
+    func testHeaderBlockOverTheLimitIsAnswered431() async throws {
+        let (server, handler) = try await startServer()
         let result = try PythonH2.run(mode: "bigheader", port: server.localPort, ca: pki.caPath, extra: ["20000"])
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=431 reset=None terminated=False",
                        result.stderr)
@@ -84,9 +84,9 @@ final class ServerAbuseTests: ServerTestCase {
         try assertStillServes(server)
     }
 
-    func testHugeHeaderBlockDoesNotCrash() throws {
+    func testHugeHeaderBlockDoesNotCrash() async throws {
         // Far over the limit (and over nghttp2's own per-field limit): any refusal is fine, a crash is not.
-        let (server, handler) = try startServer()
+        let (server, handler) = try await startServer()
         let result = try PythonH2.run(mode: "bigheader", port: server.localPort, ca: pki.caPath, extra: ["200000"])
         XCTAssertFalse(result.stdout.contains("status=200"), result.stdout)
         // nghttp2 ends the session (COMPRESSION_ERROR); the handler still hears of the request, unanswered.
@@ -96,8 +96,8 @@ final class ServerAbuseTests: ServerTestCase {
         try assertStillServes(server)
     }
 
-    func testBodyPastTheCapIsFlaggedAndTruncated() throws {
-        let (server, handler) = try startServer { $0.maxBodyBytes = 1024 }
+    func testBodyPastTheCapIsFlaggedAndTruncated() async throws {
+        let (server, handler) = try await startServer { $0.maxBodyBytes = 1024 }
         let bodyFile = try makeTestDirectory("http2-body", file: "body")
         try String(repeating: "b", count: 200_000).write(toFile: bodyFile, atomically: true, encoding: .utf8)
         let result = try curl(server, path: "/overflow", extra: ["--data-binary", "@" + bodyFile])
@@ -112,9 +112,9 @@ final class ServerAbuseTests: ServerTestCase {
         try assertStillServes(server)
     }
 
-    func testPeerThatNeverReadsIsBoundedAndOthersAreServed() throws {
+    func testPeerThatNeverReadsIsBoundedAndOthersAreServed() async throws {
         let highWater = 256 * 1024
-        let (server, handler) = try startServer { $0.outputHighWaterMark = highWater }
+        let (server, handler) = try await startServer { $0.outputHighWaterMark = highWater }
         // 40 requests for 1 MiB each with huge flow-control windows, 40 more a second later; never reads.
         let stubborn = try PythonH2.start(mode: "noread", port: server.localPort, ca: pki.caPath, extra: ["40", "30"])
         defer { stubborn.terminate() }

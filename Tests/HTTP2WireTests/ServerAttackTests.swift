@@ -27,8 +27,8 @@ final class ServerAttackTests: ServerTestCase {
     private func assertSurvives(
         _ scenario: String, rounds: Int, tls: Bool = false, bound: Int = 32 << 20,
         configure: (inout HTTP2ServerConfiguration) -> Void = { _ in }, file: StaticString = #filePath, line: UInt = #line
-    ) throws {
-        let (server, _) = try startServer(tls: tls, configure: configure)
+    ) async throws {
+        let (server, _) = try await startServer(tls: tls, configure: configure)
         try assertStillServes(server, tls: tls, file: file, line: line)
         try resetPeakMemory()
         let before = try memory("VmRSS")
@@ -43,40 +43,40 @@ final class ServerAttackTests: ServerTestCase {
     }
 
     /// Streams opened and reset at once, 20 000 of them (CVE-2023-44487).
-    func testRapidReset() throws {
-        try assertSurvives("rapid-reset", rounds: 200)
+    func testRapidReset() async throws {
+        try await assertSurvives("rapid-reset", rounds: 200)
     }
 
     /// A header block that never ends: 20 000 CONTINUATION frames of 12 KiB (240 MiB) on one stream.
-    func testContinuationFlood() throws {
-        try assertSurvives("continuation", rounds: 20_000)
+    func testContinuationFlood() async throws {
+        try await assertSurvives("continuation", rounds: 20_000)
     }
 
     /// 200 header blocks that each expand to 64 MB through one dynamic-table entry.
-    func testHPACKBomb() throws {
-        try assertSurvives("hpack-bomb", rounds: 200)
+    func testHPACKBomb() async throws {
+        try await assertSurvives("hpack-bomb", rounds: 200)
     }
 
     /// 300 000 SETTINGS frames, none of the ACKs read. Back-pressure stops reading from a peer that does not read,
     /// so the ACKs never pile up (without it they took ~11 MiB here, hence the tighter bound).
-    func testSettingsFlood() throws {
-        try assertSurvives("settings-flood", rounds: 300, tls: true, bound: 8 << 20)
+    func testSettingsFlood() async throws {
+        try await assertSurvives("settings-flood", rounds: 300, tls: true, bound: 8 << 20)
     }
 
     /// 300 000 PING frames, none of the ACKs read (bounded like the SETTINGS flood).
-    func testPingFlood() throws {
-        try assertSurvives("ping-flood", rounds: 300, tls: true, bound: 8 << 20)
+    func testPingFlood() async throws {
+        try await assertSurvives("ping-flood", rounds: 300, tls: true, bound: 8 << 20)
     }
 
     /// Flow-control windows at zero while asking for 1 MiB answers: at most MAX_CONCURRENT_STREAMS of them are
     /// held, the rest refused.
-    func testZeroWindowStall() throws {
-        try assertSurvives("zero-window", rounds: 40, bound: 96 << 20, configure: { $0.maxConcurrentStreams = 20 })
+    func testZeroWindowStall() async throws {
+        try await assertSurvives("zero-window", rounds: 40, bound: 96 << 20, configure: { $0.maxConcurrentStreams = 20 })
     }
 
     /// 2 000 connections opened, used once and dropped (half of them before the answer).
-    func testConnectionChurn() throws {
-        let (server, _) = try startServer(tls: false)
+    func testConnectionChurn() async throws {
+        let (server, _) = try await startServer(tls: false)
         try assertStillServes(server, tls: false)
         try resetPeakMemory()
         let before = try memory("VmRSS")

@@ -6,23 +6,23 @@ import XCTest
 
 /// SETTINGS changes, GOAWAY, RST_STREAM, idle timeout and graceful shutdown, as a real peer sees them.
 final class ServerControlTests: ServerTestCase {
-    func testRuntimeSetMaxConcurrentStreamsSendsNewSettings() throws {
-        let (server, _) = try startServer { $0.maxConcurrentStreams = 1000 }
+    func testRuntimeSetMaxConcurrentStreamsSendsNewSettings() async throws {
+        let (server, _) = try await startServer { $0.maxConcurrentStreams = 1000 }
         let result = try PythonH2.run(mode: "settings", port: server.localPort, ca: pki.caPath)
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=200 mcs=1000,7", result.stderr)
         try assertStillServes(server)
     }
 
-    func testInitialMaxConcurrentStreamsPerConnection() throws {
-        let (server, _) = try startServer { configuration in
+    func testInitialMaxConcurrentStreamsPerConnection() async throws {
+        let (server, _) = try await startServer { configuration in
             configuration.initialMaxConcurrentStreams = { info in info.isTLS ? 1 : 50 }
         }
         let result = try PythonH2.run(mode: "settings", port: server.localPort, ca: pki.caPath)
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=200 mcs=1,7", result.stderr)
     }
 
-    func testGoAwayWithDebugDataThenClose() throws {
-        let (server, handler) = try startServer()
+    func testGoAwayWithDebugDataThenClose() async throws {
+        let (server, handler) = try await startServer()
         let result = try PythonH2.run(mode: "goaway", port: server.localPort, ca: pki.caPath)
         XCTAssertEqual(
             result.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -31,8 +31,8 @@ final class ServerControlTests: ServerTestCase {
         try assertStillServes(server)
     }
 
-    func testResetSendsRSTStream() throws {
-        let (server, _) = try startServer()
+    func testResetSendsRSTStream() async throws {
+        let (server, _) = try await startServer()
         let result = try curl(server, path: "/reset")
         XCTAssertNotEqual(result.status, 0, "curl should report the reset stream")
         XCTAssertTrue(result.stderr.contains("CANCEL") || result.stderr.contains("0x8") || result.stderr.contains("stream"),
@@ -40,8 +40,8 @@ final class ServerControlTests: ServerTestCase {
         try assertStillServes(server)
     }
 
-    func testIdleConnectionsAreClosedWithGoAway() throws {
-        let (server, handler) = try startServer { $0.idleTimeout = .milliseconds(300) }
+    func testIdleConnectionsAreClosedWithGoAway() async throws {
+        let (server, handler) = try await startServer { $0.idleTimeout = .milliseconds(300) }
         let result = try PythonH2.run(mode: "idle", port: server.localPort, ca: pki.caPath)
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
                        "status=200 goaway=0 data=IdleTimeout closed=True", result.stderr)
@@ -54,7 +54,7 @@ final class ServerControlTests: ServerTestCase {
         var configuration = HTTP2ServerConfiguration(port: 0, loopCount: 2)
         configuration.tls = pki.serverTLS()
         let server = try HTTP2Server(configuration: configuration, handler: handler)
-        try server.start()
+        try await server.start()
         // nghttp (not Python h2, which treats any GOAWAY as the end of everything).
         let client = try PeerProcess.start("nghttp", ["-nv", "https://localhost:\(server.localPort)/delay"])
         defer { client.terminate() }
@@ -70,8 +70,8 @@ final class ServerControlTests: ServerTestCase {
         XCTAssertEqual(handler.closed.count, 1)
     }
 
-    func testConnectionEventsReachTheHandler() throws {
-        let (server, handler) = try startServer()
+    func testConnectionEventsReachTheHandler() async throws {
+        let (server, handler) = try await startServer()
         try assertStillServes(server)
         XCTAssertTrue(Poll.blockingUntil { handler.closed.count == 1 })
         let opened = try XCTUnwrap(handler.opened.first)
@@ -89,7 +89,7 @@ final class ServerControlTests: ServerTestCase {
             var configuration = HTTP2ServerConfiguration(port: 0, loopCount: 2)
             configuration.tls = pki.serverTLS()
             let server = try HTTP2Server(configuration: configuration, handler: handler)
-            try server.start()
+            try await server.start()
             let result = try curl(server)
             XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), result.stdout)
             await server.shutdown(gracePeriod: .seconds(1))
@@ -106,7 +106,7 @@ final class ServerControlTests: ServerTestCase {
         func round() async throws {
             let racing = try HTTP2Server(configuration: HTTP2ServerConfiguration(host: "127.0.0.1", port: 0, loopCount: 1),
                                          handler: TestHandler())
-            let start = Task.detached { try racing.start() }
+            let start = Task.detached { try await racing.start() }
             await racing.shutdown(gracePeriod: .zero)
             do {
                 try await start.value

@@ -6,8 +6,8 @@ import XCTest
 
 /// The server against real HTTP/2 peers: curl, nghttp, h2load, Python h2.
 final class ServerInteropTests: ServerTestCase {
-    func testCurlOverTLSNegotiatesH2AndEchoes() throws {
-        let (server, handler) = try startServer()
+    func testCurlOverTLSNegotiatesH2AndEchoes() async throws {
+        let (server, handler) = try await startServer()
         let result = try curl(server, path: "/echo?x=1", extra: ["-d", "hello", "-H", "x-one: 1", "-H", "x-one: 2"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), result.stdout)
@@ -27,14 +27,14 @@ final class ServerInteropTests: ServerTestCase {
         XCTAssertGreaterThan(request.receivedAt, 0)
     }
 
-    func testNghttpOverTLSAndH2C() throws {
+    func testNghttpOverTLSAndH2C() async throws {
         let nghttp = try PeerProcess.resolve("nghttp")
-        let (tlsServer, _) = try startServer()
+        let (tlsServer, _) = try await startServer()
         let tlsResult = try PeerProcess.run(nghttp, ["-nv", "https://localhost:\(tlsServer.localPort)/echo"], timeout: 30)
         XCTAssertEqual(tlsResult.status, 0, tlsResult.stdout + tlsResult.stderr)
         XCTAssertTrue(tlsResult.stdout.contains(":status: 200"), tlsResult.stdout)
 
-        let (plainServer, plainHandler) = try startServer(tls: false)
+        let (plainServer, plainHandler) = try await startServer(tls: false)
         let plainResult = try PeerProcess.run(nghttp, ["-nv", "http://127.0.0.1:\(plainServer.localPort)/echo"], timeout: 30)
         XCTAssertEqual(plainResult.status, 0, plainResult.stdout + plainResult.stderr)
         XCTAssertTrue(plainResult.stdout.contains(":status: 200"), plainResult.stdout)
@@ -42,8 +42,8 @@ final class ServerInteropTests: ServerTestCase {
         XCTAssertEqual(plainHandler.opened.first?.isTLS, false)
     }
 
-    func testH2Load100kRequestsOverTLSAllSucceed() throws {
-        let (server, _) = try startServer()
+    func testH2Load100kRequestsOverTLSAllSucceed() async throws {
+        let (server, _) = try await startServer()
         let result = try PeerProcess.run(
             "h2load",
             ["-n", "100000", "-c", "4", "-m", "100", "https://127.0.0.1:\(server.localPort)/"], timeout: 300)
@@ -56,8 +56,8 @@ final class ServerInteropTests: ServerTestCase {
         XCTAssertTrue(statusLine.contains("100000 2xx"), String(statusLine))
     }
 
-    func testPythonH2WithoutALPNStillSpeaksHTTP2() throws {
-        let (server, handler) = try startServer()
+    func testPythonH2WithoutALPNStillSpeaksHTTP2() async throws {
+        let (server, handler) = try await startServer()
         let result = try PythonH2.run(mode: "noalpn", port: server.localPort, ca: pki.caPath)
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=200 alpn=None xalpn=none", result.stderr)
         XCTAssertNil(handler.requests.first?.alpn)
@@ -66,16 +66,16 @@ final class ServerInteropTests: ServerTestCase {
 
     /// A field marked `valueIsUnique` enters the peer's HPACK table once (for its name) and arrives never-indexed
     /// after that, while an ordinary repeated field is indexed and reused as before. Decoded by Python's hpack.
-    func testUniqueValuedHeaderIsIndexedOnceThenSentNeverIndexed() throws {
-        let (server, _) = try startServer()
+    func testUniqueValuedHeaderIsIndexedOnceThenSentNeverIndexed() async throws {
+        let (server, _) = try await startServer()
         let result = try PythonH2.run(mode: "hpack", port: server.localPort, ca: pki.caPath, extra: ["5"])
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
                        "kinds=HeaderTuple,NeverIndexedHeaderTuple,NeverIndexedHeaderTuple,NeverIndexedHeaderTuple,NeverIndexedHeaderTuple"
                            + " x-id-entries=1 x-same-entries=1", result.stderr)
     }
 
-    func testMutualTLSHandsClientCertificateToHandler() throws {
-        let (server, handler) = try startServer(requestClientCertificate: true)
+    func testMutualTLSHandsClientCertificateToHandler() async throws {
+        let (server, handler) = try await startServer(requestClientCertificate: true)
         let result = try curl(server, extra: ["--cert", pki.clientCertPath, "--key", pki.clientKeyPath])
         XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), result.stdout + result.stderr)
         XCTAssertEqual(handler.requests.first?.peerCertificateDER, pki.clientCertificateDER)
@@ -86,20 +86,23 @@ final class ServerInteropTests: ServerTestCase {
         XCTAssertTrue(anonymous.stdout.contains("x-cert-length: 0"), anonymous.stdout)
     }
 
-    func testIPv6Loopback() throws {
-        let (server, handler) = try startServer(host: "::1")
+    func testIPv6Loopback() async throws {
+        let (server, handler) = try await startServer(host: "::1")
         let result = try curl(server, host: "[::1]")
         XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), result.stdout + result.stderr)
         XCTAssertTrue(handler.requests.first?.remoteAddress.hasPrefix("[::1]:") ?? false)
     }
 
-    func testPortInUseIsAClearError() throws {
-        let (server, _) = try startServer()
+    func testPortInUseIsAClearError() async throws {
+        let (server, _) = try await startServer()
         var configuration = HTTP2ServerConfiguration(port: server.localPort, loopCount: 1)
         configuration.tls = pki.serverTLS()
         let second = try HTTP2Server(configuration: configuration, handler: TestHandler())
-        XCTAssertThrowsError(try second.start()) { error in
-            XCTAssertEqual(error as? HTTP2Error, .addressInUse(host: "127.0.0.1", port: server.localPort))
+        do {
+            try await second.start()
+            XCTFail("a second server bound the port")
+        } catch {
+            XCTAssertEqual(error, .addressInUse(host: "127.0.0.1", port: server.localPort))
             XCTAssertTrue("\(error)".contains("port \(server.localPort)"))
         }
     }

@@ -26,8 +26,8 @@ final class ServerTimeoutTests: ServerTestCase {
         return result
     }
 
-    func testSilentH2CConnectionGetsGoAwayIdleTimeoutThenClose() throws {
-        let (server, _) = try startServer(tls: false) {
+    func testSilentH2CConnectionGetsGoAwayIdleTimeoutThenClose() async throws {
+        let (server, _) = try await startServer(tls: false) {
             $0.prefaceTimeout = .milliseconds(300)
             $0.idleTimeout = nil
         }
@@ -40,8 +40,8 @@ final class ServerTimeoutTests: ServerTestCase {
         try assertStillServes(server, tls: false)
     }
 
-    func testTLSConnectionThatNeverHandshakesIsClosed() throws {
-        let (server, _) = try startServer { $0.prefaceTimeout = .milliseconds(300) }
+    func testTLSConnectionThatNeverHandshakesIsClosed() async throws {
+        let (server, _) = try await startServer { $0.prefaceTimeout = .milliseconds(300) }
         let outcome = try readSilently(port: server.localPort)
         XCTAssertTrue(outcome.closedByServer, "a TLS connection without handshake must be closed")
         XCTAssertTrue(outcome.bytes.isEmpty)
@@ -49,9 +49,9 @@ final class ServerTimeoutTests: ServerTestCase {
         try assertStillServes(server)
     }
 
-    func testPrefaceTimeoutDoesNotCloseAConnectionThatSentItsPreface() throws {
+    func testPrefaceTimeoutDoesNotCloseAConnectionThatSentItsPreface() async throws {
         // The preface timeout is short, the idle timeout long: a connection that spoke is left alone.
-        let (server, _) = try startServer {
+        let (server, _) = try await startServer {
             $0.prefaceTimeout = .milliseconds(200)
             $0.idleTimeout = .seconds(600)
         }
@@ -60,9 +60,9 @@ final class ServerTimeoutTests: ServerTestCase {
                        result.stderr)
     }
 
-    func testConnectionWithAnOpenStreamIsNotIdle() throws {
+    func testConnectionWithAnOpenStreamIsNotIdle() async throws {
         // No bytes for several idle timeouts, but a request is in progress: not idle, not closed.
-        let (server, _) = try startServer { $0.idleTimeout = .milliseconds(200) }
+        let (server, _) = try await startServer { $0.idleTimeout = .milliseconds(200) }
         let result = try PythonH2.run(mode: "slowbody", port: server.localPort, ca: pki.caPath, extra: ["1.5"])
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "status=200 body=late terminated=False",
                        result.stderr)

@@ -10,7 +10,7 @@ import XCTest
 /// (`SO_DEBUG`, which an unprivileged process may not set, shares its number with `TCP_NODELAY` at another level).
 final class SocketOptionsTests: ClientServerTestCase {
     func testBothEndsHaveNagleOffAndNoDebugOption() async throws {
-        let (server, _) = try startServer()
+        let (server, _) = try await startServer()
         let connection = try await connect(server, host: "127.0.0.1", tls: trustTestCA)
         let response = try await connection.send(HTTP2ClientRequest(method: "GET", path: "/echo"))
         XCTAssertEqual(response.status, 200)

@@ -13,7 +13,7 @@ final class DeviceScenarioWireTests: LeakCheckedTestCase {
     func testEveryDeviceScenarioOverTheWire() async throws {
         let scenarios = try DeviceScenario.all()
         XCTAssertGreaterThanOrEqual(scenarios.count, 15)
-        let mock = try TestServer.start()
+        let mock = try await TestServer.start()
         addTeardownBlock { await mock.stop() }
         let control = ControlServer(mock: mock.mock, configuration: ControlConfiguration(host: "127.0.0.1", port: 0))
         addTeardownBlock { await control.stop() }

@@ -17,7 +17,7 @@ final class APNsClientRelayTests: LeakCheckedTestCase {
     private var upstream: TestServer!
 
     override func setUp() async throws {
-        upstream = try TestServer.start()
+        upstream = try await TestServer.start()
         try upstream.mock.devices.set(gone, .unregistered(timestamp: 1_700_000_000_000))
     }
 

@@ -25,7 +25,7 @@ public struct AppleHostsTestServer: Sendable {
     }
 
     /// Starts a mock on a fresh loopback address; `configure` adjusts the defaults.
-    public static func start(directory: String, _ configure: (inout MockDeployment) -> Void = { _ in }) throws -> AppleHostsTestServer {
+    public static func start(directory: String, _ configure: (inout MockDeployment) -> Void = { _ in }) async throws -> AppleHostsTestServer {
         guard getuid() == 0 else {
             throw Unavailable(description: "routing Apple's names to the mock needs root (port 443 and `unshare -m` with a hosts file): run the suite as root, as make test and CI do")
         }
@@ -34,7 +34,7 @@ public struct AppleHostsTestServer: Sendable {
         for _ in 0..<20 {
             let address = "127.\(Int.random(in: 1...254)).\(Int.random(in: 1...254)).\(Int.random(in: 2...254))"
             do {
-                let test = try TestServer.start {
+                let test = try await TestServer.start {
                     $0.listener.host = address
                     $0.listener.port = 2197
                     $0.listener.appleHosts = ListenerConfiguration.AppleHostPorts()

@@ -10,14 +10,14 @@ public struct TestServer: Sendable {
 
     /// Starts a mock on a free port with the bundled credentials; `configure` adjusts the defaults (its `mock` and
     /// its `listener`; the tests' server runs no HTTP/1.1 listener or control plane of its own).
-    public static func start(_ configure: (inout MockDeployment) -> Void = { _ in }) throws -> TestServer {
+    public static func start(_ configure: (inout MockDeployment) -> Void = { _ in }) async throws -> TestServer {
         var configuration = MockDeployment()
         configuration.listener.port = 0
         configuration.mock.credentialsDirectory = RepoPaths.certs
         configure(&configuration)
         let server = try makeServer(configuration)
         do {
-            try server.start()
+            try await server.start()
         } catch {
             server.mock.shutdown()
             throw error

@@ -19,7 +19,7 @@ struct OKHandler: HTTP2RequestHandler {
 }
 
 /// Writes one line to standard error.
-func printError(_ message: String) {
+func printError(_ message: String) async {
     let line = message + "\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
 }
@@ -33,7 +33,7 @@ while let argument = arguments.popFirst() {
     } else if argument.hasPrefix("--"), let value = arguments.popFirst() {
         options[argument] = value
     } else {
-        printError("unexpected argument \(argument)")
+        await printError("unexpected argument \(argument)")
         exit(2)
     }
 }
@@ -50,11 +50,11 @@ if !flags.contains("--h2c") {
 
 do {
     let server = try HTTP2Server(configuration: configuration, handler: OKHandler())
-    try server.start()
+    try await server.start()
     print("listening on \(server.localPort)")
     fflush(nil)
     while true { pause() }
 } catch {
-    printError("HTTP2BenchServer: \(error)")
+    await printError("HTTP2BenchServer: \(error)")
     exit(1)
 }

@@ -19,7 +19,19 @@ final class NIOServerRuntime: Sendable {
     let channels: [any Channel]
     let ports: [Int]
 
-    init(context: ServerContext) throws(HTTP2Error) {
+    private init(group: MultiThreadedEventLoopGroup, ownsGroup: Bool, loops: [NIOConnectionLoop],
+                 loopStates: [ServerLoopState], channels: [any Channel]) {
+        self.group = group
+        self.ownsGroup = ownsGroup
+        self.loops = loops
+        self.loopStates = loopStates
+        self.channels = channels
+        ports = channels.map { $0.localAddress?.port ?? 0 }
+    }
+
+    /// Binds every port of `context`'s configuration (awaiting each bind, never blocking the caller's thread) and
+    /// starts the loops' timeout sweeps; on a failure, releases what it made and throws why.
+    static func start(context: ServerContext) async throws(HTTP2Error) -> NIOServerRuntime {
         let configuration = context.configuration
         let ownsGroup = configuration.eventLoopGroup == nil
         let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.loopCount))
@@ -59,7 +71,7 @@ final class NIOServerRuntime: Sendable {
                         }
                     }
                 do {
-                    channels.append(try bootstrap.bind(host: configuration.host, port: port).wait())
+                    channels.append(try await bootstrap.bind(host: configuration.host, port: port).get())
                 } catch let error as IOError where error.errnoCode == EADDRINUSE {
                     throw HTTP2Error.addressInUse(host: configuration.host, port: port)
                 } catch let error as SocketAddressError {
@@ -69,35 +81,18 @@ final class NIOServerRuntime: Sendable {
                 }
             }
         } catch {
-            Self.release(channels: channels, group: group, ownsGroup: ownsGroup, loops: loops, loopStates: loopStates)
+            await NIOServerRuntime(group: group, ownsGroup: ownsGroup, loops: loops, loopStates: loopStates,
+                                   channels: channels).closeNow()
             throw error
         }
-        self.group = group
-        self.ownsGroup = ownsGroup
-        self.loops = loops
-        self.loopStates = loopStates
-        self.channels = channels
-        ports = channels.map { $0.localAddress?.port ?? 0 }
+        return NIOServerRuntime(group: group, ownsGroup: ownsGroup, loops: loops, loopStates: loopStates, channels: channels)
     }
 
-    /// Closes everything at once, blocking until it is closed: for a start that ``HTTP2Server/shutdown(gracePeriod:)``
+    /// Closes everything at once: for a start that failed half-way or that ``HTTP2Server/shutdown(gracePeriod:)``
     /// overtook.
-    func closeNow() {
-        Self.release(channels: channels, group: group, ownsGroup: ownsGroup, loops: loops, loopStates: loopStates)
-    }
-
-    /// Closes the listeners and the connections, ends the timeout sweeps, and stops the loops if they are the
-    /// runtime's own; blocking. ``shutdown()`` is the same after ``stopAccepting()``, awaited.
-    private static func release(channels: [any Channel], group: MultiThreadedEventLoopGroup, ownsGroup: Bool,
-                                loops: [NIOConnectionLoop], loopStates: [ServerLoopState]) {
-        for channel in channels { try? channel.close().wait() }
-        if ownsGroup {
-            for loop in loops { loop.markStopped() }
-            try? group.syncShutdownGracefully()
-            for loopState in loopStates { loopState.closeConnections() }
-        } else {
-            for (loop, loopState) in zip(loops, loopStates) { try? loop.nio.submit { loopState.end() }.wait() }
-        }
+    func closeNow() async {
+        await stopAccepting()
+        await shutdown()
     }
 
     /// Stops accepting (the listeners close).

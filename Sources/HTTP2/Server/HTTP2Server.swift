@@ -6,7 +6,7 @@ import Support
 ///
 /// ```swift
 /// let server = try HTTP2Server(configuration: .init(port: 0, tls: tls), handler: MyHandler())
-/// try server.start()
+/// try await server.start()
 /// print(server.localPort)
 /// await server.shutdown(gracePeriod: .seconds(5))
 /// ```
@@ -35,15 +35,15 @@ public final class HTTP2Server: Sendable {
 
     /// Binds every port, then serves. Throws e.g. `.addressInUse` ("port 2197 … is already in use"), and then
     /// leaves nothing listening.
-    public func start() throws(HTTP2Error) {
+    public func start() async throws(HTTP2Error) {
         try state.withLock { (state) throws(HTTP2Error) in
             guard case .idle = state else { throw .alreadyStarted }
             state = .starting
         }
-        // Binding waits on the sockets, so it runs without the lock that `localPorts` and `shutdown` take.
+        // Binding is awaited, so it runs without the lock that `localPorts` and `shutdown` take.
         let runtime: NIOServerRuntime
         do {
-            runtime = try NIOServerRuntime(context: context)
+            runtime = try await NIOServerRuntime.start(context: context)
         } catch {
             state.withLock { state in
                 if case .starting = state { state = .idle }
@@ -56,7 +56,7 @@ public final class HTTP2Server: Sendable {
             return false
         }
         if overtaken {
-            runtime.closeNow()
+            await runtime.closeNow()
             return
         }
         // debug: a program embedding the server prints its own start-up line (mockapns serve does).
@@ -100,18 +100,14 @@ public final class HTTP2Server: Sendable {
                 for connection in Array(loopState.connections.values) { connection.beginGracefulShutdown() }
             }
         }
-        let deadline = ContinuousClock.now + gracePeriod
-        while context.openConnections.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        let context = self.context
+        let open: @Sendable () -> Int = { context.openConnections.load(ordering: .relaxed) }
+        await context.drain.wait(until: ContinuousClock.now + gracePeriod, openConnections: open)
         for loopState in loopStates {
             loopState.loop.execute { loopState.closeConnections() }
         }
         // Connections still being set up on another loop may close a moment later.
-        let forceDeadline = ContinuousClock.now + .seconds(2)
-        while context.openConnections.load(ordering: .relaxed) > 0 && ContinuousClock.now < forceDeadline {
-            try? await Task.sleep(for: .milliseconds(2))
-        }
+        await context.drain.wait(until: ContinuousClock.now + .seconds(2), openConnections: open)
         await runtime.shutdown()
     }
 }

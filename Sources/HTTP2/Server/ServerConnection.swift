@@ -425,7 +425,7 @@ final class ServerConnection: ConnectionCore, @unchecked Sendable {
         openStreams.removeAll()
         currentStream = nil
         loopState.connections.removeValue(forKey: id)
-        context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+        if context.openConnections.wrappingSubtract(1, ordering: .relaxed).newValue == 0 { context.drain.drained() }
         if opened {
             opened = false
             handlerContext = nil

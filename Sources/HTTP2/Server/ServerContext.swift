@@ -7,6 +7,8 @@ final class ServerContext: Sendable {
     let tls: TLSServerContext?
     /// Connections accepted and not yet closed (across all loops).
     let openConnections = Atomic<Int>(0)
+    /// Wakes a shutdown waiting for the last connection to close.
+    let drain = ConnectionDrain()
     /// Set once graceful shutdown began: new connections are refused and idle ones told to go away.
     let shuttingDown = Atomic<Bool>(false)
     /// The most output any one connection ever had queued (bytes): shows back-pressure holds.

@@ -6,7 +6,7 @@ extension APNsHTTP2Listener: Service {
     /// in-flight streams finish for up to ``shutdownGracePeriod`` and closes.
     public func run() async throws {
         do {
-            try start()
+            try await start()
         } catch {
             listening.fail(error)
             throw error

@@ -90,9 +90,10 @@ public final class APNsHTTP2Listener: Sendable {
         try EmbeddedHTTP2Connection(configuration: transport.configuration, handler: handler)
     }
 
-    /// Starts listening.
-    public func start() throws {
-        try transport.start()
+    /// Binds and starts listening (``run()`` does this as a service; a test may call it and ``shutdown(gracePeriod:)``
+    /// itself).
+    public func start() async throws {
+        try await transport.start()
     }
 
     /// The port actually bound (useful with port 0).

@@ -34,7 +34,7 @@ final class WireConformanceTests: H2PeerTestCase {
             let key = ServerKey(environment: c.environment, environmentKeyReason: c.environmentKeyReason,
                                 appleHosts: c.appleHost != nil)
             if servers[key] == nil {
-                let started = try TestServer.start {
+                let started = try await TestServer.start {
                     $0.mock.environment = key.environment
                     $0.mock.environmentKeyReason = key.environmentKeyReason
                     if key.appleHosts {

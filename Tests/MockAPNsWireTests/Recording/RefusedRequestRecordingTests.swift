@@ -10,7 +10,7 @@ import XCTest
 final class RefusedRequestRecordingTests: H2PeerTestCase {
     func testHeaderListTooLargeIsAnswered431AndRecordedWithWhatWasRead() async throws {
         let path = try makeTestDirectory("refused", file: "refused.jsonl")
-        let server = try TestServer.start { $0.mock.recordPath = path }
+        let server = try await TestServer.start { $0.mock.recordPath = path }
         addTeardownBlock { await server.stop() }
         let jwt = try TestTokens.jwt()
         // An 8 KB token: the authorization field alone is past the 8 000-byte limit; the fields before it fit.
@@ -40,7 +40,7 @@ final class RefusedRequestRecordingTests: H2PeerTestCase {
     /// A header field past nghttp2's own decoder limit ends the connection (COMPRESSION_ERROR) before any answer:
     /// the request is still recorded, with status 0 (no answer) and what was read of it.
     func testRequestLostWithAConnectionTheDecoderRefusedIsRecordedUnanswered() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         var huge = H2Requests.Request.push(jwt: nil)
         huge.headers.append(("x-huge", String(repeating: "h", count: 200_000)))

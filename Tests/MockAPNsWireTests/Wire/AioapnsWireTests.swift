@@ -8,7 +8,7 @@ import XCTest
 /// `api.push.apple.com`), no ALPN, matches responses by apns-id, breaks on a DATA frame after a 200.
 final class AioapnsWireTests: LeakCheckedTestCase {
     func testThousandConcurrentSendsAllSucceed() async throws {
-        let server = try PythonClientWireSupport.start(self)
+        let server = try await PythonClientWireSupport.start(self)
         let result = try PythonClientWireSupport.send("aioapns_send.py", to: server, count: 1_000, concurrency: 1_000)
         XCTAssertEqual(result["results"] as? [String: Int], ["200": 1_000], "\(result)")
         XCTAssertEqual(server.recorder.statistics.accepted, 1_000)
@@ -21,14 +21,14 @@ final class AioapnsWireTests: LeakCheckedTestCase {
     }
 
     func testProductionIsApiPushAppleCom() async throws {
-        let server = try PythonClientWireSupport.start(self)
+        let server = try await PythonClientWireSupport.start(self)
         let result = try PythonClientWireSupport.send("aioapns_send.py", to: server, count: 20, concurrency: 20, production: true)
         XCTAssertEqual(result["results"] as? [String: Int], ["200": 20], "\(result)")
         XCTAssertEqual(Set(server.recorder.records().map(\.environment)), [.production])
     }
 
     func testUnregisteredReturnsReasonAndTimestamp() async throws {
-        let server = try PythonClientWireSupport.start(self)
+        let server = try await PythonClientWireSupport.start(self)
         try server.mock.devices.set(TestTokens.token64, .unregistered(timestamp: 1_700_000_000_000))
         let result = try PythonClientWireSupport.send("aioapns_send.py", to: server, count: 1, concurrency: 1)
         XCTAssertEqual(result["results"] as? [String: Int], ["410 Unregistered": 1], "\(result)")

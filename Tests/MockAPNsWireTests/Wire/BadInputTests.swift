@@ -9,7 +9,7 @@ import XCTest
 /// request was formed, and the server keeps serving.
 final class BadInputTests: H2PeerTestCase {
     func testBadBodiesGetAPNsReasonsAndTheServerKeepsServing() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let jwt = try TestTokens.jwt()
         var huge = H2Requests.Request.push(jwt: jwt, body: "")
@@ -36,7 +36,7 @@ final class BadInputTests: H2PeerTestCase {
     }
 
     func testInvalidUTF8AndDuplicateHeaders() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let jwt = try TestTokens.jwt()
         var invalid = H2Requests.Request.push(jwt: jwt)
@@ -55,7 +55,7 @@ final class BadInputTests: H2PeerTestCase {
     }
 
     func testGarbageInsteadOfThePrefaceLeavesTheServerServing() async throws {
-        let server = try TestServer.start { $0.listener.tls = nil }
+        let server = try await TestServer.start { $0.listener.tls = nil }
         addTeardownBlock { await server.stop() }
         let out = try PeerProcess.run("/bin/sh", ["-c", "printf 'GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n' | timeout 5 curl -s --max-time 3 telnet://127.0.0.1:\(server.port) >/dev/null; echo done"])
         XCTAssertTrue(out.stdout.contains("done"))

@@ -9,7 +9,7 @@ import XCTest
 /// refresh rate, GOAWAY faults.
 final class ConnectionRuleTests: H2PeerTestCase {
     func testOneStreamAfterARejectionUntilTheFirstValidTokenSucceeds() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let jwt = try TestTokens.jwt()
         let outcome = try H2Requests.run(port: server.port, [.push(jwt: "not-a-token"), .push(jwt: nil), .push(jwt: jwt), .push(jwt: jwt)])
@@ -22,7 +22,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     /// A flight of pushes sent before the client could read the lowered limit is answered stream by stream
     /// (RFC 9113 §5.1.2 lets open streams complete): no REFUSED_STREAM, each gets its own verdict.
     func testStreamsOpenWhenTheLimitDropsAreAllAnswered() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let expired = try TestTokens.jwt(offset: -7200)
         let flight = Array(repeating: H2Requests.Request.push(jwt: expired), count: 20)
@@ -35,7 +35,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     }
 
     func testAFreshConnectionTakesParallelStreamsWithAValidToken() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let jwt = try TestTokens.jwt()
         let outcome = try H2Requests.run(port: server.port, parallel: true, Array(repeating: .push(jwt: jwt), count: 5))
@@ -43,7 +43,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     }
 
     func testSuccessFirstNeverLimitsTheConnection() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let jwt = try TestTokens.jwt()
         let outcome = try H2Requests.run(port: server.port, [.push(jwt: jwt), .push(jwt: jwt, topic: "com.example.app.voip")])
@@ -52,7 +52,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     }
 
     func testCertificateConnectionsGetTheFullLimitAtOnce() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let outcome = try H2Requests.run(port: server.port, certificate: "client-app", [.push(jwt: nil)])
         XCTAssertEqual(outcome.responses.first?.status, 200)
@@ -60,7 +60,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     }
 
     func testNewTokenWithinTwentyMinutesIsTooManyUpdates() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let outcome = try H2Requests.run(port: server.port, [
             .push(jwt: try TestTokens.jwt(offset: -30)),
@@ -71,7 +71,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     }
 
     func testAnotherTeamOnABoundConnectionIsRefused() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let outcome = try H2Requests.run(port: server.port, [
             .push(jwt: try TestTokens.jwt()),
@@ -83,7 +83,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     }
 
     func testGoAwayFaultAnswersThenClosesWithReason() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(name: "shutdown", count: 1, action: .goAway(reason: "Shutdown", errorCode: 0)))
         let jwt = try TestTokens.jwt()
@@ -99,7 +99,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     }
 
     func testResetStallAndDropFaultsAreRecorded() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let jwt = try TestTokens.jwt()
         server.mock.faults.add(FaultRule(name: "reset", count: 1, action: .reset(errorCode: 2)))
@@ -116,7 +116,7 @@ final class ConnectionRuleTests: H2PeerTestCase {
     }
 
     func testDelayFaultAnswersLaterWithoutBlockingOthers() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         server.mock.faults.add(FaultRule(name: "slow", token: TestTokens.token64, count: 1, action: .delay(milliseconds: 300)))
         let outcome = try H2Requests.run(port: server.port, [.push(jwt: try TestTokens.jwt())])

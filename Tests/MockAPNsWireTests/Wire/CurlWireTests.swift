@@ -24,7 +24,7 @@ final class CurlWireTests: LeakCheckedTestCase {
     }
 
     func testTokenAuthenticatedPushIsAcceptedAndRecorded() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let jwt = try TestTokens.jwt()
         let result = try curl(server, path: "/3/device/\(TestTokens.token64)",
@@ -42,7 +42,7 @@ final class CurlWireTests: LeakCheckedTestCase {
     }
 
     func testErrorsCarryAPNsReasonJSON() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let jwt = try TestTokens.jwt()
         let missing = try curl(server, path: "/3/device/\(TestTokens.token64)", headers: ["apns-topic: com.example.app"],
@@ -57,7 +57,7 @@ final class CurlWireTests: LeakCheckedTestCase {
     }
 
     func testUnregisteredDeviceGets410WithTimestamp() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         try server.mock.devices.set(TestTokens.token64, .unregistered(timestamp: 1_700_000_000_000))
         let result = try curl(server, path: "/3/device/\(TestTokens.token64)",
@@ -68,7 +68,7 @@ final class CurlWireTests: LeakCheckedTestCase {
     }
 
     func testClientCertificateAuthentication() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         let ok = try curl(server, path: "/3/device/\(TestTokens.token64)", headers: ["apns-topic: com.example.app.voip", "apns-push-type: voip"],
                           body: #"{"aps":{},"call":"x"}"#,
@@ -89,7 +89,7 @@ final class CurlWireTests: LeakCheckedTestCase {
 
 extension CurlWireTests {
     func testRecordsCarryLintFindings() async throws {
-        let server = try TestServer.start()
+        let server = try await TestServer.start()
         addTeardownBlock { await server.stop() }
         // APNs accepts a background push that carries an alert, but the device will not treat it as silent.
         let result = try curl(server, path: "/3/device/\(TestTokens.token64)",

@@ -13,7 +13,7 @@ final class H2loadWireTests: LeakCheckedTestCase {
         let payloadPath = dir + "/payload.json"
         try Data(#"{"aps":{"alert":{"title":"Order shipped","body":"Your parcel is on its way"},"badge":1,"sound":"default"},"orderId":"42"}"#.utf8)
             .write(to: URL(fileURLWithPath: payloadPath))
-        let server = try TestServer.start { $0.mock.recordPath = recordPath; $0.mock.memoryLimit = 1_000 }
+        let server = try await TestServer.start { $0.mock.recordPath = recordPath; $0.mock.memoryLimit = 1_000 }
         addTeardownBlock { await server.stop() }
         let total = LoadSize.requests(standard: 20_000, soak: 200_000)
         let out = try PeerProcess.run("h2load", [

@@ -9,7 +9,7 @@ import XCTest
 /// client per thread (the library is built for one).
 final class PyapnsClientWireTests: LeakCheckedTestCase {
     func testTwoHundredConcurrentPushesWithAFractionalIatAllSucceed() async throws {
-        let server = try PythonClientWireSupport.start(self)
+        let server = try await PythonClientWireSupport.start(self)
         let result = try PythonClientWireSupport.send("pyapns_client_send.py", to: server, count: 200, concurrency: 10)
         XCTAssertEqual(result["results"] as? [String: Int], ["200": 200], "\(result)")
         let iat = try XCTUnwrap(result["iat"] as? Double, "\(result)")
@@ -19,14 +19,14 @@ final class PyapnsClientWireTests: LeakCheckedTestCase {
     }
 
     func testProductionIsApiPushAppleCom() async throws {
-        let server = try PythonClientWireSupport.start(self)
+        let server = try await PythonClientWireSupport.start(self)
         let result = try PythonClientWireSupport.send("pyapns_client_send.py", to: server, count: 10, concurrency: 2, production: true)
         XCTAssertEqual(result["results"] as? [String: Int], ["200": 10], "\(result)")
         PythonClientWireSupport.assertEachRecordedOnce(server, count: 10, environment: .production)
     }
 
     func testUnregisteredReturnsReasonAndTimestamp() async throws {
-        let server = try PythonClientWireSupport.start(self)
+        let server = try await PythonClientWireSupport.start(self)
         try server.mock.devices.set(TestTokens.token64, .unregistered(timestamp: 1_700_000_000_000))
         let result = try PythonClientWireSupport.send("pyapns_client_send.py", to: server, count: 1, concurrency: 1)
         XCTAssertEqual(result["results"] as? [String: Int], ["410 Unregistered": 1], "\(result)")

@@ -10,8 +10,8 @@ import XCTest
 /// must get: all pushes accepted and each recorded once, with the environment the library's host implied.
 enum PythonClientWireSupport {
     /// A mock on Apple's names and ports, stopped when the test ends.
-    static func start(_ test: XCTestCase, _ configure: (inout MockDeployment) -> Void = { _ in }) throws -> AppleHostsTestServer {
-        let server = try AppleHostsTestServer.start(directory: try test.makeTestDirectory("python-client"), configure)
+    static func start(_ test: XCTestCase, _ configure: (inout MockDeployment) -> Void = { _ in }) async throws -> AppleHostsTestServer {
+        let server = try await AppleHostsTestServer.start(directory: try test.makeTestDirectory("python-client"), configure)
         test.addTeardownBlock { await server.stop() }
         return server
     }
