@@ -233,6 +233,7 @@ let package = Package(
             dependencies: [
                 "MockAPNsRecording", "MockAPNs", "MockAPNsFCM", "APNsModel", "APNsCrypto", "DeviceSimulation", "JSON", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -102,6 +102,24 @@ final class ControlRouterTests: LeakCheckedTestCase {
         }
     }
 
+    /// A query is read as a form encodes it: Python's `urlencode` and Go's `url.Values` send a space as `+`, and a
+    /// plus is `%2B`.
+    func testAPlusInTheQueryIsASpaceAndAnEncodedPlusIsAPlus() async throws {
+        try await withRoutes { mock, client in
+            let request = APNsRequest(method: "POST", path: "/3/device/\(Self.device)", headers: [
+                HeaderField(name: "authorization", value: "bearer \(TokenFixture.bearer())"),
+                HeaderField(name: "apns-topic", value: "com.example.app"), HeaderField(name: "apns-push-type", value: "alert"),
+            ], body: Array(#"{"aps":{"alert":{"title":"Your order shipped","body":"+1 item"}}}"#.utf8))
+            XCTAssertEqual(mock.pipeline.answerNow(request, on: PipelineConnection(id: 1, remote: "127.0.0.1:1", streamID: 1)).status, 200)
+            for (query, met) in [("where=aps.alert.title%3DYour+order+shipped", true), ("where=aps.alert.title=Your%20order%20shipped", true),
+                                 ("where=aps.alert.body=%2B1+item", true), ("where=aps.alert.body=+1+item", false)] {
+                try await client.execute(uri: "/api/v1/expect?\(query)", method: .get) { response in
+                    XCTAssertEqual(try Self.json(response)["met"], .bool(met), "\(query): \(String(buffer: response.body))")
+                }
+            }
+        }
+    }
+
     func testTheBearerTokenGuardsEveryRouteButTheHealthCheck() async throws {
         try await withRoutes(token: "s3cret") { _, client in
             try await client.execute(uri: "/api/v1/notifications", method: .get) { XCTAssertEqual($0.status, .unauthorized) }

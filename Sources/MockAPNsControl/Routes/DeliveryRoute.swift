@@ -46,7 +46,7 @@ struct DeliveryRoute {
 
     /// The device profile the query asks for; unknown values answer 400 naming the allowed ones.
     static func profile(from request: Request) throws -> DeviceProfile {
-        let query = request.uri.queryParameters
+        let query = request.formQueryParameters
         var profile = DeviceProfile()
         if let raw = query["state"], !raw.isEmpty {
             guard let state = AppState(rawValue: String(raw)) else {

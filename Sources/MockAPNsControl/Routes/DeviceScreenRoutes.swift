@@ -88,7 +88,7 @@ struct DeviceScreenRoutes {
 
     /// A query parameter that is an instant in milliseconds since 1970, or nil when absent.
     static func instant(_ request: Request, _ name: String) throws -> Int64? {
-        guard let raw = request.uri.queryParameters[Substring(name)], !raw.isEmpty else { return nil }
+        guard let raw = request.formQueryParameters[Substring(name)], !raw.isEmpty else { return nil }
         guard let millis = Int64(raw), millis >= 0 else {
             throw ControlAPIError.badRequest("'\(name)' is an instant in milliseconds since 1970; got '\(raw)'.")
         }

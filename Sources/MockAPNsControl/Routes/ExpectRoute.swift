@@ -17,7 +17,7 @@ struct ExpectRoute {
             guard filter.limit == nil else {
                 throw ControlAPIError.badRequest("'limit' does not apply to an expectation; narrow the records with 'since' or the filters.")
             }
-            let query = request.uri.queryParameters
+            let query = request.formQueryParameters
             let conditions = try query.getAll("where").map { text throws in
                 do { return try PayloadCondition(parsing: String(text)) } catch {
                     throw ControlAPIError.badRequest("'where': \(error).")
@@ -38,7 +38,7 @@ struct ExpectRoute {
 
     /// The one quantity parameter given (default: at least 1).
     static func quantity(_ request: Request) throws -> Expectation.Quantity {
-        let query = request.uri.queryParameters
+        let query = request.formQueryParameters
         func number(_ name: String) throws -> Int? {
             guard let raw = query[Substring(name)] else { return nil }
             guard let value = Int(raw), value >= 0 else {

@@ -52,12 +52,12 @@ struct FCMRoutes {
         }
         group.get("registrations") { request, _ in
             let frontDoor = try self.required()
-            let project = request.uri.queryParameters["project"].map(String.init) ?? frontDoor.configuration.defaultProject
+            let project = request.formQueryParameters["project"].map(String.init) ?? frontDoor.configuration.defaultProject
             return JSONResponse.make(.object([.init("registrations", .array(frontDoor.registrations.all(project: project).map(Self.json)))]))
         }
         group.get("messages") { request, _ in
             let frontDoor = try self.required()
-            let query = request.uri.queryParameters
+            let query = request.formQueryParameters
             var limit = Int.max
             if let text = query["limit"] {
                 guard let value = Int(text), value > 0 else { throw ControlAPIError.badRequest("limit must be a positive number") }

@@ -57,7 +57,7 @@ struct NotificationRoutes {
         filter.since = nil
         filter.limit = nil
         var newest: Int?
-        if let raw = request.uri.queryParameters["newest"] {
+        if let raw = request.formQueryParameters["newest"] {
             guard let value = Int(raw), (1...10_000).contains(value) else {
                 throw ControlAPIError.badRequest("Query parameter 'newest' must be an integer from 1 to 10000; got '\(raw)'.")
             }

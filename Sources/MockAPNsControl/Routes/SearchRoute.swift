@@ -17,7 +17,7 @@ struct SearchRoute {
 
     func register(on router: Router<ControlRequestContext>) {
         router.group("api/v1").get("search") { request, _ in
-            let parameters = request.uri.queryParameters
+            let parameters = request.formQueryParameters
             let query: SearchQuery
             do {
                 query = try SearchQuery(parsing: parameters["q"].map(String.init) ?? "")

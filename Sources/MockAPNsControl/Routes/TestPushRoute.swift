@@ -29,7 +29,7 @@ struct TestPushRoute {
         api.post("lint") { request, _ in
             var request = request
             let bytes = Array(try await request.collectBody(upTo: 1 << 20).readableBytesView)
-            let query = request.uri.queryParameters
+            let query = request.formQueryParameters
             var headers: [HeaderField] = []
             for (name, key) in [("apns-push-type", "push_type"), ("apns-priority", "priority"), ("apns-topic", "topic")] {
                 if let value = query[Substring(key)], !value.isEmpty { headers.append(HeaderField(name: name, value: String(value))) }

@@ -6,7 +6,7 @@ import MockAPNsRecording
 enum RecordFilterQuery {
     /// The filter the query asks for; absent parameters match everything.
     static func filter(from request: Request) throws -> RecordFilter {
-        let query = request.uri.queryParameters
+        let query = request.formQueryParameters
         func text(_ name: String) -> String? {
             guard let value = query[Substring(name)], !value.isEmpty else { return nil }
             return String(value)
