@@ -36,11 +36,24 @@ perf_task_clock_ms() {
     local before; before=$(proc_cpu_ms "$pid")
     perf stat -e task-clock -x, -o "$WORK/perf.$pid" -p "$pid" & local perf_pid=$!
     sleep 0.2
-    "$@" > "$WORK/load.out" 2>&1 || { kill -INT "$perf_pid" 2>/dev/null; wait "$perf_pid" || true; echo "load generator failed: $*" >&2; cat "$WORK/load.out" >&2; exit 1; }
-    kill -INT "$perf_pid"; wait "$perf_pid" || true
+    "$@" > "$WORK/load.out" 2>&1 || { stop_perf "$perf_pid"; echo "load generator failed: $*" >&2; cat "$WORK/load.out" >&2; exit 1; }
+    stop_perf "$perf_pid"
     local after; after=$(proc_cpu_ms "$pid")
     python3 -c 'import sys; b=sys.argv[1].split(); a=sys.argv[2].split(); print(float(a[0])-float(b[0]), float(a[1])-float(b[1]))' "$before" "$after" > "$WORK/split.$pid"
     awk -F, '/task-clock/ { print $1 }' "$WORK/perf.$pid"
+}
+
+# Stops `perf stat` (pid $1) and waits for it. A SIGINT that reaches perf before it is counting can be lost on a
+# loaded machine, leaving it attached for ever: the signal is repeated each second until perf exits (5 s at most,
+# then it is killed and that round's perf figure is missing).
+stop_perf() {
+    local pid=$1
+    for _ in 1 2 3 4 5; do
+        kill -INT "$pid" 2>/dev/null || break
+        for _ in $(seq 1 10); do kill -0 "$pid" 2>/dev/null || break 2; sleep 0.1; done
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" || true
 }
 
 # "user_ms sys_ms" a process has used so far (every thread), from /proc/PID/stat.
