@@ -33,7 +33,7 @@ import sys
 # This script and its tests hold wrong citations on purpose (patterns, planted mistakes); they are not read.
 NOT_READ = {"scripts/check-rule-refs.py", "scripts/test-check-rule-refs.py"}
 # The document the code cited before docs/apns-rules.md existed; written in two halves so this file does not match.
-RETIRED = re.compile(re.escape("APNS" + "-SPEC"), re.IGNORECASE)
+RETIRED = re.compile(r"(?<![a-z0-9])" + re.escape("APNS" + "-SPEC") + r"(?![a-z])", re.IGNORECASE)
 # The document the device rules were cited from before docs/device-rules.md existed, never in the repository; in
 # two halves for the same reason. A citation of one of its rules, and its rule numbers (`… rules 3, 4 and 14`).
 RETIRED_DELIVERY = re.compile(re.escape("DELIVERY" + ".md"))

@@ -147,6 +147,11 @@ class CheckRuleRefsTests(unittest.TestCase):
         self.write("Tests/T.swift", "// see " + "APNS" + "-SPEC §2.1\n")
         self.assertFails("Tests/T.swift:1: cites the retired rules document")
 
+    def test_words_that_only_contain_the_retired_name_pass(self):
+        self.write("kits/node/test/t.js", "mkdtempSync('mock" + "apns" + "-spec-'); // APNs" + "-specific options\n")
+        status, lines = self.check()
+        self.assertEqual(status, 0, lines)
+
     def test_markdown_links_must_reach_the_page_and_an_anchor_it_has(self):
         self.write("CONTRIBUTING.md", "Limit ([apns-rules §2.1](docs/apns-rules.md#s2-1)).\n"
                                       "Gone ([apns-rules §2.2](docs/apns-rules.md#s9)).\n"

@@ -40,7 +40,7 @@ function kitOptions(caseOptions) {
 
 /** A folder of this test's own, removed after it. */
 function tempDir(t) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mockapns-spec-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mockapns-kit-spec-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
