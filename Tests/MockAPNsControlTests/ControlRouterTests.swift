@@ -23,11 +23,11 @@ final class ControlRouterTests: LeakCheckedTestCase {
     }
 
     /// A push to `device` through the mock's pipeline, as a listener would hand it over.
-    private static func push(_ mock: Mock, topic: String = "com.example.app") -> Int {
+    private static func push(_ mock: Mock, topic: String = "com.example.app", payload: String = #"{"aps":{"alert":"hi"}}"#) -> Int {
         let request = APNsRequest(method: "POST", path: "/3/device/\(Self.device)", headers: [
             HeaderField(name: "authorization", value: "bearer \(TokenFixture.bearer())"),
             HeaderField(name: "apns-topic", value: topic), HeaderField(name: "apns-push-type", value: "alert"),
-        ], body: Array(#"{"aps":{"alert":"hi"}}"#.utf8))
+        ], body: Array(payload.utf8))
         return mock.pipeline.answerNow(request, on: PipelineConnection(id: mock.newConnectionID(), remote: "127.0.0.1:1", streamID: 1)).status
     }
 
@@ -106,11 +106,7 @@ final class ControlRouterTests: LeakCheckedTestCase {
     /// plus is `%2B`.
     func testAPlusInTheQueryIsASpaceAndAnEncodedPlusIsAPlus() async throws {
         try await withRoutes { mock, client in
-            let request = APNsRequest(method: "POST", path: "/3/device/\(Self.device)", headers: [
-                HeaderField(name: "authorization", value: "bearer \(TokenFixture.bearer())"),
-                HeaderField(name: "apns-topic", value: "com.example.app"), HeaderField(name: "apns-push-type", value: "alert"),
-            ], body: Array(#"{"aps":{"alert":{"title":"Your order shipped","body":"+1 item"}}}"#.utf8))
-            XCTAssertEqual(mock.pipeline.answerNow(request, on: PipelineConnection(id: 1, remote: "127.0.0.1:1", streamID: 1)).status, 200)
+            XCTAssertEqual(Self.push(mock, payload: #"{"aps":{"alert":{"title":"Your order shipped","body":"+1 item"}}}"#), 200)
             for (query, met) in [("where=aps.alert.title%3DYour+order+shipped", true), ("where=aps.alert.title=Your%20order%20shipped", true),
                                  ("where=aps.alert.body=%2B1+item", true), ("where=aps.alert.body=+1+item", false)] {
                 try await client.execute(uri: "/api/v1/expect?\(query)", method: .get) { response in

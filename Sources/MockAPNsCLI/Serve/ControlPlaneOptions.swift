@@ -92,8 +92,6 @@ struct ControlPlaneListeners: Sendable {
     var dashboard = true
     /// The HTTP/1.1 APNs endpoint, when `--http1-port` was given.
     var http1: APNsHTTP1Listener?
-    /// Its address.
-    var http1Host = "127.0.0.1"
 
     /// The listeners `deployment` asks for, as services that bind when their group runs them. `sharedRecords` (with
     /// `--store`) is what the record routes and the dashboard read. The logger only reports warnings by default:
@@ -110,7 +108,6 @@ struct ControlPlaneListeners: Sendable {
         }
         if let configuration = deployment.http1 {
             http1 = try APNsHTTP1Listener(mock: mock, configuration: configuration, logger: logger)
-            http1Host = configuration.host
         }
     }
 
@@ -143,7 +140,7 @@ struct ControlPlaneListeners: Sendable {
             if dashboard { urls.dashboard = ControlPlaneOptions.url(host: controlHost, port: port) + "/" }
         }
         if let http1 {
-            urls.http1 = ControlPlaneOptions.url(host: http1Host, port: try await http1.waitUntilListening())
+            urls.http1 = http1.configuration.url(port: try await http1.waitUntilListening())
         }
         return urls
     }
