@@ -1,5 +1,6 @@
 import CNghttp2
 import COpenSSL
+import Support
 
 /// The loop-side half of a client connection (a ``ConnectionCore``): TLS, nghttp2 client session, the queue of requests
 /// waiting for a stream slot (the server's MAX_CONCURRENT_STREAMS), streams in flight, pings, GOAWAY.

@@ -1,3 +1,5 @@
+import Support
+
 /// One HTTP/2 server connection driven in memory, as swift-nio's `EmbeddedChannel` drives a pipeline: write the
 /// bytes a client sends, read the bytes the server answers, move the clock. The connection is the server's own
 /// (the same ``ConnectionCore``, nghttp2 session, TLS through memory BIOs when `configuration.tls` is set, timeouts,

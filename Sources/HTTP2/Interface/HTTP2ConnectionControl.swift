@@ -1,3 +1,5 @@
+import Support
+
 /// Connection-level controls, callable from any thread (hops to the connection's loop when needed).
 public struct HTTP2ConnectionControl: Sendable {
     let connectionObject: ServerConnection

@@ -1,3 +1,5 @@
+import Support
+
 /// The live server connections of one loop, for shutdown and timeouts. One per loop per server.
 // @unchecked Sendable: `connections` is only read or written on `loop`'s thread.
 final class ServerLoopState: @unchecked Sendable {

@@ -11,12 +11,3 @@ func monotonicNanoseconds() -> UInt64 {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
 }
-
-extension Duration {
-    /// The duration in whole nanoseconds, clamped at zero.
-    var nanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
-        if seconds < 0 { return 0 }
-        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-    }
-}

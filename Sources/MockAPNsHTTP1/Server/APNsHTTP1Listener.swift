@@ -140,9 +140,7 @@ public final class APNsHTTP1Listener: Sendable {
 
     /// `duration` as NIO's, at least a nanosecond and at most NIO's longest.
     private static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        guard seconds < Int64.max / 1_000_000_000 else { return .nanoseconds(.max) }
-        return .nanoseconds(max(1, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        .nanoseconds(max(1, Int64(clamping: duration.nanoseconds)))
     }
 
     /// Stops listening, closes every connection (a stalled request included) and frees the threads. Safe to call
