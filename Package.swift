@@ -393,7 +393,7 @@ let package = Package(
         .testTarget(name: "APNsCryptoTests", dependencies: ["APNsCrypto"], swiftSettings: strict),
         // The HTTP/2 transport: in memory (embedded connections, the header builder, the loops; unit tier) and on
         // sockets against real peers and attacks (wire tier), with the support both share.
-        .target(name: "HTTP2TestSupport", dependencies: ["HTTP2", "CNghttp2", "PeerSupport"], path: "Tests/HTTP2TestSupport",
+        .target(name: "HTTP2TestSupport", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "PeerSupport"], path: "Tests/HTTP2TestSupport",
                 swiftSettings: strict),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "HTTP2TestSupport", "PeerSupport", "Support",
                                                        .product(name: "NIOCore", package: "swift-nio"),

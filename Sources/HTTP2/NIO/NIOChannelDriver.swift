@@ -45,9 +45,12 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
     @exclusivity(unchecked) private var output = ByteBuffer()
     @exclusivity(unchecked) private var closed = false
     @exclusivity(unchecked) private var inactive = false
-    /// Inside ``write(_:_:)``: NIO may report the channel's end from within `writeAndFlush` (a write to a peer that
-    /// reset the connection), while the core is in the middle of handing over its TLS output; the core hears of it
-    /// once the write has returned (`endAfterWrite`), never from inside it, where closing would free what it uses.
+    /// Inside ``write(_:_:)``. NIO may call back into the pipeline from within `writeAndFlush`: when a write fails
+    /// (a peer that reset the connection) it reads what is left on the socket (`channelRead`), reports the end
+    /// (`channelInactive`), and a flush can change writability. The core is then in the middle of handing over its TLS
+    /// output; whatever it would do with these (a close_notify read closes it and frees its TLS buffers) must wait
+    /// until the write has returned. So reads are held and delivered by a task, and the end (`endAfterWrite`) and
+    /// writability follow as tasks too, in the order NIO reported them.
     @exclusivity(unchecked) private var writing = false
     @exclusivity(unchecked) private var endAfterWrite = false
 
@@ -89,11 +92,15 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
             readHeld = false
             context.read()
         }
-        if pendingInbound != nil && !deliveryQueued {
-            // Not now: this is called from inside the core's flush.
-            deliveryQueued = true
-            loop.nio.assumeIsolatedUnsafeUnchecked().execute { [self] in deliverPending() }
-        }
+        // Not now: this is called from inside the core's flush.
+        if pendingInbound != nil { queueDelivery() }
+    }
+
+    /// Hands what is held to the core in a task of its own, outside whatever is running now.
+    private func queueDelivery() {
+        guard !deliveryQueued else { return }
+        deliveryQueued = true
+        loop.nio.assumeIsolatedUnsafeUnchecked().execute { [self] in deliverPending() }
     }
 
     func close() {
@@ -139,7 +146,11 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
             return
         }
         loop.now = monotonicNanoseconds()
-        if pendingInbound == nil && core.wantsInput {
+        if writing {
+            // NIO reading inside our write: the core takes it once the write has returned.
+            hold(buffer)
+            queueDelivery()
+        } else if pendingInbound == nil && core.wantsInput {
             buffer.withUnsafeReadableBytes { core.receive($0) }
         } else {
             hold(buffer)
@@ -171,7 +182,12 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         writable = context.channel.isWritable
-        if writable, let core { core.transportWritable() }
+        guard writable, core != nil else { return }
+        if writing {
+            loop.nio.assumeIsolatedUnsafeUnchecked().execute { [self] in core?.transportWritable() }
+        } else {
+            core?.transportWritable()
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
