@@ -47,8 +47,9 @@ final class InspectExpectTests: LeakCheckedTestCase {
         let result = try await InspectCLI.run(["expect", "--file", file, "--where", "aps.badge=7", "--json"])
         XCTAssertEqual(result.status, 1)
         let json = try result.json()
-        XCTAssertEqual(json["passed"]?.boolValue, false)
-        XCTAssertEqual(json["matched"]?.integerValue, 0)
+        XCTAssertEqual(json["met"]?.boolValue, false)
+        XCTAssertEqual(json["matching"]?.integerValue, 0)
+        XCTAssertEqual(json["message"]?.stringValue?.hasPrefix("expect: FAILED — wanted at least 1 record with aps.badge=7"), true, result.stdout)
         guard case .array(let closest)? = json["closest"] else { return XCTFail(result.stdout) }
         XCTAssertEqual(closest.count, 3)
     }

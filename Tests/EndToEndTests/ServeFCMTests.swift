@@ -158,7 +158,7 @@ final class ServeFCMTests: LeakCheckedTestCase {
         XCTAssertEqual(met.status, 0, met.stdout + met.stderr)
         let missed = try await InspectCLI.run(["expect", "--fcm", "--ready-file", ready, "--token", token, "--status", "404"])
         XCTAssertEqual(missed.status, 1, missed.stdout)
-        XCTAssertTrue(missed.stdout.contains("Closest records:") && missed.stdout.contains("missed: status=404 (had 200 "), missed.stdout)
+        XCTAssertTrue(missed.stdout.contains("Closest FCM records:") && missed.stdout.contains("missed: status=404 (found 200 "), missed.stdout)
         let fromFile = try await InspectCLI.run(["list", "--fcm", "--file", directory + "/nothing.jsonl"])
         XCTAssertEqual(fromFile.status, 2)
         XCTAssertTrue(fromFile.stderr.contains("running mock"), fromFile.stderr)

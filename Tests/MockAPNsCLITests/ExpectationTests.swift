@@ -23,9 +23,9 @@ final class ExpectationTests: LeakCheckedTestCase {
         let expectation = Expectation(filter: RecordFilter(topic: "com.example.app"),
                                       conditions: [try PayloadCondition(parsing: "aps.alert.title=Shipped")], quantity: .exactly(7))
         let result = try tally(expectation)
-        XCTAssertFalse(result.passed)
+        XCTAssertFalse(result.met)
         XCTAssertEqual(result.matchedCount, 9)
-        XCTAssertEqual(result.report(source: InspectFixtures.recording, marks: .init(plain)), try InspectFixtures.goldenStdout(
+        XCTAssertEqual(result.report.message(source: InspectFixtures.recording, marks: .init(plain)), try InspectFixtures.goldenStdout(
             ["expect", "--topic", "com.example.app", "--where", "aps.alert.title=Shipped", "--count", "7"]))
     }
 
@@ -35,24 +35,24 @@ final class ExpectationTests: LeakCheckedTestCase {
         let result = try tally(expectation)
         XCTAssertEqual(result.closest.map(\.record.seq), [17, 16, 15])
         XCTAssertEqual(result.closest.first?.misses, ["aps.alert.title=Shiped (found \"Shipped\")"])
-        XCTAssertEqual(result.report(source: InspectFixtures.recording, marks: .init(plain)),
+        XCTAssertEqual(result.report.message(source: InspectFixtures.recording, marks: .init(plain)),
                        try InspectFixtures.goldenStdout(["expect", "--where", "aps.alert.title=Shiped"]))
-        XCTAssertEqual(result.json().jsonText() + "\n",
+        XCTAssertEqual(result.report.json(source: InspectFixtures.recording).jsonText() + "\n",
                        try InspectFixtures.goldenStdout(["expect", "--where", "aps.alert.title=Shiped", "--json"]))
     }
 
     func testNoneFailsWhenAnyRecordMatches() throws {
         let result = try tally(Expectation(filter: RecordFilter(status: 503), conditions: [], quantity: .exactly(0)))
-        XCTAssertFalse(result.passed)
+        XCTAssertFalse(result.met)
         XCTAssertEqual(result.matchedSeqs, [8, 9, 10, 11])
-        XCTAssertEqual(result.report(source: InspectFixtures.recording, marks: .init(plain)),
+        XCTAssertEqual(result.report.message(source: InspectFixtures.recording, marks: .init(plain)),
                        try InspectFixtures.goldenStdout(["expect", "--none", "--status", "503"]))
     }
 
     func testAtLeastPassesAndItsJSONListsEveryMatchAndTheClosestMisses() throws {
         let result = try tally(Expectation(filter: RecordFilter(topic: "com.example.app"), conditions: [], quantity: .atLeast(2)))
-        XCTAssertTrue(result.passed)
-        XCTAssertEqual(result.json().jsonText() + "\n",
+        XCTAssertTrue(result.met)
+        XCTAssertEqual(result.report.json(source: InspectFixtures.recording).jsonText() + "\n",
                        try InspectFixtures.goldenStdout(["expect", "--json", "--topic", "com.example.app", "--at-least", "2"]))
     }
 
@@ -61,15 +61,15 @@ final class ExpectationTests: LeakCheckedTestCase {
                                            quantity: .atLeast(1)))
         XCTAssertEqual(result.considered, 13)
         XCTAssertEqual(result.matchedSeqs, [5])
-        XCTAssertEqual(result.report(source: "rec.jsonl", marks: .init(plain)),
+        XCTAssertEqual(result.report.message(source: "rec.jsonl", marks: .init(plain)),
                        "expect: ok — 1 matched (of 13 records in rec.jsonl); wanted at least 1 record with sync=orders.\n")
     }
 
     func testTheInMemoryEvaluationAgreesWithTheTally() throws {
         let expectation = Expectation(filter: RecordFilter(status: 200), conditions: [], quantity: .exactly(2))
         let records = try InspectFixtures.records()
-        XCTAssertEqual(expectation.evaluate(records).json().jsonText(), try tally(expectation).json().jsonText())
-        XCTAssertEqual(expectation.evaluate(records).json().jsonText() + "\n",
+        XCTAssertEqual(expectation.evaluate(records).report.json(source: InspectFixtures.recording).jsonText(), try tally(expectation).report.json(source: InspectFixtures.recording).jsonText())
+        XCTAssertEqual(expectation.evaluate(records).report.json(source: InspectFixtures.recording).jsonText() + "\n",
                        try InspectFixtures.goldenStdout(["expect", "--status", "200", "--count", "2", "--json"]))
     }
 
@@ -79,14 +79,14 @@ final class ExpectationTests: LeakCheckedTestCase {
                        RecordedRequest.sample(seq: 2, token: "00112233445566778899aabbccddeeff")]
         let upper = Expectation(filter: RecordFilter(token: "AABBCCDDEEFF00112233445566778899"), conditions: [],
                                 quantity: .exactly(1)).evaluate(records)
-        XCTAssertTrue(upper.passed)
+        XCTAssertTrue(upper.met)
         XCTAssertEqual(upper.matchedSeqs, [1])
         XCTAssertEqual(records.filter(RecordFilter(token: "AABBCCDDEEFF00112233445566778899").matches).map(\.seq), [1])
     }
 
     func testAnEmptyRecordingSaysNoRecordsArrived() {
         let result = Expectation(filter: RecordFilter(token: "abcd"), conditions: [], quantity: .atLeast(1)).evaluate([])
-        XCTAssertEqual(result.report(source: "http://127.0.0.1:2198", marks: .init(plain)), """
+        XCTAssertEqual(result.report.message(source: "http://127.0.0.1:2198", marks: .init(plain)), """
             expect: FAILED — wanted at least 1 record with token=abcd; 0 matched (of 0 records in http://127.0.0.1:2198).
             No records arrived at all.
 
@@ -96,16 +96,16 @@ final class ExpectationTests: LeakCheckedTestCase {
     func testAFailureIsRedAndAPassGreenOnATerminal() {
         let colour = TerminalStyle(enabled: true)
         let failed = Expectation(filter: RecordFilter(), conditions: [], quantity: .exactly(1)).evaluate([])
-        XCTAssertTrue(failed.report(source: "x", marks: .init(colour)).hasPrefix("\u{1B}[31mexpect: FAILED\u{1B}[0m — wanted exactly 1 record with any record;"))
+        XCTAssertTrue(failed.report.message(source: "x", marks: .init(colour)).hasPrefix("\u{1B}[31mexpect: FAILED\u{1B}[0m — wanted exactly 1 record with any record;"))
         let passed = Expectation(filter: RecordFilter(), conditions: [], quantity: .exactly(1)).evaluate([makeRecord(seq: 1)])
-        XCTAssertTrue(passed.report(source: "x", marks: .init(colour)).hasPrefix("\u{1B}[32mexpect: ok\u{1B}[0m — 1 matched (of 1 record in x)"))
+        XCTAssertTrue(passed.report.message(source: "x", marks: .init(colour)).hasPrefix("\u{1B}[32mexpect: ok\u{1B}[0m — 1 matched (of 1 record in x)"))
     }
 
     func testQuantityPhrasesAndAcceptance() {
-        XCTAssertEqual(Expectation.Quantity.atLeast(1).phrase, "at least 1 record")
-        XCTAssertEqual(Expectation.Quantity.atLeast(3).phrase, "at least 3 records")
-        XCTAssertEqual(Expectation.Quantity.exactly(0).phrase, "no records")
-        XCTAssertEqual(Expectation.Quantity.exactly(1).phrase, "exactly 1 record")
+        XCTAssertEqual(Expectation.Quantity.atLeast(1).phrase(.record), "at least 1 record")
+        XCTAssertEqual(Expectation.Quantity.atLeast(3).phrase(.record), "at least 3 records")
+        XCTAssertEqual(Expectation.Quantity.exactly(0).phrase(.record), "no records")
+        XCTAssertEqual(Expectation.Quantity.exactly(1).phrase(.record), "exactly 1 record")
         XCTAssertTrue(Expectation.Quantity.atLeast(2).accepts(5))
         XCTAssertFalse(Expectation.Quantity.atLeast(2).accepts(1))
         XCTAssertFalse(Expectation.Quantity.exactly(2).accepts(3))

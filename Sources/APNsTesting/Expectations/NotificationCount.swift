@@ -1,3 +1,5 @@
+import MockAPNsRecording
+
 /// How many received notifications must match an expectation.
 public enum NotificationCount: Sendable, Hashable, CustomStringConvertible {
     /// Exactly this many (`.exactly(0)`: none may match).
@@ -24,6 +26,14 @@ public enum NotificationCount: Sendable, Hashable, CustomStringConvertible {
         case .exactly(1): return "exactly 1 notification"
         case .exactly(let n): return "exactly \(n) notifications"
         case .atLeast(let n): return "at least \(n) notification\(n == 1 ? "" : "s")"
+        }
+    }
+
+    /// The same count as the recording's expectations spell it.
+    var quantity: Expectation.Quantity {
+        switch self {
+        case .exactly(let n): return .exactly(n)
+        case .atLeast(let n): return .atLeast(n)
         }
     }
 }

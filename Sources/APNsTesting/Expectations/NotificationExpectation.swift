@@ -26,8 +26,7 @@ public struct NotificationExpectation: Sendable, CustomStringConvertible {
         properties.allSatisfy { $0.check(notification).matched }
     }
 
-    /// nil when `notifications` satisfy the expectation; otherwise what was expected and what was received,
-    /// closest match first.
+    /// nil when `notifications` satisfy the expectation; otherwise the failure message (``ExpectationEvaluator``).
     public func failureMessage(in notifications: [ReceivedNotification]) -> String? {
         ExpectationEvaluator.failureMessage(for: self, in: notifications)
     }

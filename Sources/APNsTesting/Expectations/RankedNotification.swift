@@ -1,3 +1,5 @@
+import MockAPNsRecording
+
 /// A notification with the result of every expected property, for ranking and for the message.
 struct RankedNotification {
     let notification: ReceivedNotification
@@ -10,6 +12,15 @@ struct RankedNotification {
 
     var matchedCount: Int { checks.filter(\.result.matched).count }
     var isMatch: Bool { matchedCount == checks.count }
+
+    /// Each expected property it lacks, with what it had: `alert title "Shipped" (found "Delayed")`.
+    var misses: [String] {
+        checks.filter { !$0.result.matched }.map { check in
+            let property = check.property
+            let label = property.isClause ? "\(property.name): \(property.expected)" : property.description
+            return ExpectationReport.Miss.missed(label, found: check.result.actual == "absent" ? nil : check.result.actual)
+        }
+    }
 
     /// The summary line, then one indented line per mismatch.
     func lines(of total: Int) -> [String] {

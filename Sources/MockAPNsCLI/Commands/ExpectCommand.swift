@@ -53,16 +53,11 @@ struct ExpectCommand: AsyncParsableCommand {
             let clock = ContinuousClock()
             let deadline = clock.now + .milliseconds(Int(max(0, timeout) * 1000))
             var result = try await Self.evaluate(expectation, over: recordSource, scope: scope)
-            while !result.passed, clock.now < deadline {
+            while !result.met, clock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(200))
                 result = try await Self.evaluate(expectation, over: recordSource, scope: scope)
             }
-            if output.json {
-                output.printJSON(result.json())
-            } else {
-                StandardStreams.write(result.report(source: recordSource.label, marks: .init(output.style)))
-            }
-            return result.passed
+            return show(result.report, source: recordSource.label)
         }
     }
 
@@ -77,15 +72,22 @@ struct ExpectCommand: AsyncParsableCommand {
         let criteria = FCMInspection.criteria(filters, project: fcm.project, name: fcm.name)
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(max(0, timeout) * 1000))
-        var result = FCMInspection.evaluate(quantity, criteria: criteria, over: try await inspection.messages([]),
-                                            source: inspection.client.label, style: output.style)
-        while !result.passed, clock.now < deadline {
+        var report = FCMInspection.evaluate(quantity, criteria: criteria, over: try await inspection.messages([]))
+        while !report.met, clock.now < deadline {
             try? await Task.sleep(for: .milliseconds(200))
-            result = FCMInspection.evaluate(quantity, criteria: criteria, over: try await inspection.messages([]),
-                                            source: inspection.client.label, style: output.style)
+            report = FCMInspection.evaluate(quantity, criteria: criteria, over: try await inspection.messages([]))
         }
-        if output.json { output.printJSON(result.json) } else { StandardStreams.write(result.report) }
-        return result.passed
+        return show(report, source: inspection.client.label)
+    }
+
+    /// Prints `report` (as JSON with `--json`) and returns whether it was met.
+    private func show(_ report: ExpectationReport, source: String) -> Bool {
+        if output.json {
+            output.printJSON(report.json(source: source))
+        } else {
+            StandardStreams.write(report.message(source: source, marks: .init(output.style)))
+        }
+        return report.met
     }
 
     /// The expectation checked against the source's records in `scope`; a recording is streamed through a tally.

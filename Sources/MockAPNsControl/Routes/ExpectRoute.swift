@@ -6,8 +6,8 @@ import MockAPNsRecording
 /// Swift kit say the same in the same words (``Expectation``). The filters are `/notifications`' (`token`, `topic`,
 /// `push_type`, `status`, `reason`; `since` narrows which records count), `where=PATH=VALUE` (repeatable) checks the
 /// payload, and at most one of `count=N`, `at_least=N` or `none=true` sets the quantity (default at least 1).
-/// Answers `{"met", "matching", "matched_seqs", "closest": [{"seq", "met", "missed"}…], "message"}`, 200 whether it
-/// is met or not.
+/// Answers ``ExpectationReport``'s JSON, `mockapns expect --json`'s: `{"met", "matching", "expected", "criteria",
+/// "considered", "matched_seqs", "closest": [{"seq", "met", "missed"}…], "message"}`, 200 whether it is met or not.
 struct ExpectRoute {
     let reader: RecordReader
 
@@ -27,12 +27,7 @@ struct ExpectRoute {
             filter = RecordFilter(since: filter.since)
             var tally = ExpectationTally(expectation)
             for record in try await reader.records(matching: filter) { tally.add(record) }
-            let result = tally.result()
-            guard case .object(let members) = result.json() else { return JSONResponse.make(.null) }
-            var answer: [JSONValue.JSONMember] = [.init("met", .bool(result.passed)), .init("matching", .integer(Int64(result.matchedCount)))]
-            answer += members.filter { ["matched_seqs", "closest", "expected", "criteria", "considered"].contains($0.key) }
-            answer.append(.init("message", .string(result.report(source: "the mock's recording"))))
-            return JSONResponse.make(.object(answer))
+            return JSONResponse.make(tally.result().report.json(source: "the mock's recording"))
         }
     }
 

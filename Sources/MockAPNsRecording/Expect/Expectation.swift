@@ -18,12 +18,19 @@ public struct Expectation: Sendable {
             }
         }
 
-        /// `at least 1 record` / `exactly 2 records` / `no records`.
-        public var phrase: String {
+        /// `at least 1 record` / `exactly 2 records` / `no records`, in `noun`.
+        public func phrase(_ noun: ExpectationReport.Noun) -> String {
             switch self {
-            case .atLeast(let n): return "at least \(n) \(n == 1 ? "record" : "records")"
-            case .exactly(0): return "no records"
-            case .exactly(let n): return "exactly \(n) \(n == 1 ? "record" : "records")"
+            case .atLeast(let n): return "at least " + noun.counted(n)
+            case .exactly(0): return "no \(noun.plural)"
+            case .exactly(let n): return "exactly " + noun.counted(n)
+            }
+        }
+
+        /// The fewest matching records that can satisfy it.
+        public var minimum: Int {
+            switch self {
+            case .atLeast(let n), .exactly(let n): return n
             }
         }
     }
@@ -111,85 +118,31 @@ public struct ExpectationResult: Sendable {
     /// The last few of them (``ExpectationTally/keptMatches``), for the report.
     public let lastMatched: [RecordedRequest]
     /// Whether the quantity was satisfied.
-    public let passed: Bool
+    public let met: Bool
     /// The records that came closest, best first.
     public let closest: [NearMiss]
     /// How many criteria there were.
     public let criteriaCount: Int
 
-    /// The criteria joined for messages.
-    public var wanted: String {
+    /// The result in the words every checker uses.
+    public var report: ExpectationReport {
         let labels = expectation.criteria.map(\.label)
-        return labels.isEmpty ? "any record" : labels.joined(separator: ", ")
+        return ExpectationReport(
+            quantity: expectation.quantity, noun: .record, criteria: labels, wanted: ExpectationReport.with(labels, noun: .record),
+            considered: considered, matchedCount: matchedCount, matchedSeqs: matchedSeqs,
+            matching: lastMatched.map(Self.line),
+            closest: closest.map { miss in
+                ExpectationReport.Miss(seq: miss.record.seq, line: Self.verdictLine(miss.record), met: miss.met, missed: miss.misses)
+            })
     }
 
-    /// How a report marks its verdict: the CLI colours it on a terminal.
-    public struct Marks: Sendable {
-        /// Wraps `expect: ok`.
-        public var passed: @Sendable (String) -> String
-        /// Wraps `expect: FAILED`.
-        public var failed: @Sendable (String) -> String
-        /// Plain text.
-        public static let plain = Marks(passed: { $0 }, failed: { $0 })
-
-        /// Marks wrapping each verdict.
-        public init(passed: @escaping @Sendable (String) -> String, failed: @escaping @Sendable (String) -> String) {
-            self.passed = passed
-            self.failed = failed
-        }
+    /// `#seq  clock  verdict  summary`.
+    private static func line(_ record: RecordedRequest) -> String {
+        verdictLine(record) + "  " + record.summaryText
     }
 
-    /// The report for people: whether it holds, and if not the matching and closest records, `source` naming where
-    /// the records were read.
-    public func report(source: String, marks: Marks = .plain) -> String {
-        var lines: [String] = []
-        let count = "\(matchedCount) matched (of \(considered) \(considered == 1 ? "record" : "records") in \(source))"
-        if passed {
-            lines.append("\(marks.passed("expect: ok")) — \(count); wanted \(expectation.quantity.phrase) with \(wanted).")
-            return lines.joined(separator: "\n") + "\n"
-        }
-        lines.append("\(marks.failed("expect: FAILED")) — wanted \(expectation.quantity.phrase) with \(wanted); \(count).")
-        if matchedCount > 0 {
-            lines.append("Matching records:")
-            for record in lastMatched {
-                lines.append("  #\(record.seq)  \(RecordedRequest.clockText(record.receivedAtMillis))  \(record.verdictText)  \(record.summaryText)")
-            }
-        }
-        if matchedCount < minimumWanted {
-            if closest.isEmpty {
-                lines.append(considered == 0 ? "No records arrived at all." : "No other records to compare with.")
-            } else {
-                lines.append("Closest records:")
-                for miss in closest {
-                    lines.append("  #\(miss.record.seq)  \(RecordedRequest.clockText(miss.record.receivedAtMillis))  \(miss.record.verdictText)  meets \(miss.met) of \(criteriaCount); missed: \(miss.misses.joined(separator: "; "))")
-                }
-            }
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    private var minimumWanted: Int {
-        switch expectation.quantity {
-        case .atLeast(let n), .exactly(let n): return n
-        }
-    }
-
-    /// The result as JSON (`--json`; `GET /api/v1/expect` adds the report as `message`).
-    public func json() -> JSONValue {
-        .object([
-            .init("passed", .bool(passed)),
-            .init("expected", .string(expectation.quantity.phrase)),
-            .init("criteria", .array(expectation.criteria.map { .string($0.label) })),
-            .init("considered", .integer(Int64(considered))),
-            .init("matched", .integer(Int64(matchedCount))),
-            .init("matched_seqs", .array(matchedSeqs.map { .integer(Int64($0)) })),
-            .init("closest", .array(closest.map { miss in
-                .object([
-                    .init("seq", .integer(Int64(miss.record.seq))),
-                    .init("met", .integer(Int64(miss.met))),
-                    .init("missed", .array(miss.misses.map { .string($0) })),
-                ])
-            })),
-        ])
+    /// `#seq  clock  verdict`: a miss's line, which its missed criteria follow.
+    private static func verdictLine(_ record: RecordedRequest) -> String {
+        "#\(record.seq)  \(RecordedRequest.clockText(record.receivedAtMillis))  \(record.verdictText)"
     }
 }

@@ -55,12 +55,12 @@ public struct ExpectationTally {
             ExpectationResult.NearMiss(
                 record: entry.record,
                 met: criteria.count - entry.misses.count,
-                misses: entry.misses.map { "\($0.label) (\($0.found(entry.record).map { "found \($0)" } ?? "absent"))" }
+                misses: entry.misses.map { ExpectationReport.Miss.missed($0.label, found: $0.found(entry.record)) }
             )
         }
         return ExpectationResult(
             expectation: expectation, considered: considered, matchedCount: matchedCount, matchedSeqs: matchedSeqs,
-            lastMatched: lastMatched, passed: expectation.quantity.accepts(matchedCount), closest: near,
+            lastMatched: lastMatched, met: expectation.quantity.accepts(matchedCount), closest: near,
             criteriaCount: criteria.count
         )
     }

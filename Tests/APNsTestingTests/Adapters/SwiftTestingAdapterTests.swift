@@ -35,7 +35,7 @@ import Testing
             withKnownIssue {
                 #expect(!expectNotReceived(mock, .alertTitle("Order delayed")))
             } matching: { issue in
-                issue.comments.first?.rawValue.hasPrefix("Expected no notification with alert title \"Order delayed\", but 1 matched:") == true
+                issue.comments.first?.rawValue.hasPrefix("expect: FAILED — wanted no notifications with alert title \"Order delayed\"; 1 matched") == true
             }
         }
     }

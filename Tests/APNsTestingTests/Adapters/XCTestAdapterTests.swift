@@ -74,7 +74,7 @@ final class XCTestAdapterTests: LeakCheckedTestCase {
         let evaluatorMessage = try XCTUnwrap(expectation.failureMessage(in: mock.notifications))
         XCTAssertTrue(failures[0].description.contains(evaluatorMessage), failures[0].description)
         XCTAssertTrue(failures[3].description.contains(evaluatorMessage), failures[3].description)
-        XCTAssertTrue(failures[1].description.contains("Expected no notification with alert title \"Order delayed\", but 1 matched:"),
+        XCTAssertTrue(failures[1].description.contains("expect: FAILED — wanted no notifications with alert title \"Order delayed\"; 1 matched"),
                       failures[1].description)
         XCTAssertTrue(failures[2].description.contains("Expected notification #1 to have alert title \"Your order shipped\""),
                       failures[2].description)

@@ -1,7 +1,7 @@
 import Testing
 
 /// Records an issue unless the mock received `count` notifications (at least one by default) with every one
-/// of `properties`; returns whether it did. The issue lists what was received, closest match first.
+/// of `properties`; returns whether it did. The issue says it as `mockapns expect` does: the matches, then the closest misses.
 ///
 /// ```swift
 /// expectReceived(mock, .token(token), .alertTitle("Your order shipped"), .customKey("orderID", "42"))

@@ -1,7 +1,7 @@
 import XCTest
 
 /// Fails the test unless the mock received `count` notifications (at least one by default) with every one
-/// of `properties`. The message lists what was received, closest match first.
+/// of `properties`. The message says it as `mockapns expect` does: the matches, then the closest misses.
 ///
 /// ```swift
 /// XCTAssertReceived(mock, .token(token), .alertTitle("Your order shipped"), .customKey("orderID", "42"))

@@ -185,13 +185,13 @@ struct FCMInspection {
         let label: String
         /// Whether the record meets it.
         let test: (JSONValue) -> Bool
-        /// What the record had there, for a miss.
-        let found: (JSONValue) -> String
+        /// What the record had there, for a miss; nil when it had nothing there.
+        let found: (JSONValue) -> String?
     }
 
     /// The criteria of an FCM expectation.
     static func criteria(_ filters: FilterOptions, project: String?, name: String?) -> [Criterion] {
-        func text(_ value: JSONValue?) -> String { value.flatMap(\.stringValue).map { "\"\($0)\"" } ?? "none" }
+        func text(_ value: JSONValue?) -> String? { value.flatMap(\.stringValue).map { "\"\($0)\"" } }
         var list: [Criterion] = []
         if let project {
             list.append(Criterion(label: "project=\(project)", test: { $0["project"]?.stringValue == project }, found: { text($0["project"]) }))
@@ -214,45 +214,30 @@ struct FCMInspection {
         return list
     }
 
-    /// The report of an FCM expectation over `records`: whether it holds, and the message (the closest records first
-    /// when it does not).
-    static func evaluate(_ quantity: Expectation.Quantity, criteria: [Criterion],
-                         over records: [JSONValue], source: String, style: TerminalStyle) -> (passed: Bool, report: String, json: JSONValue) {
-        let scored = records.map { record in (record, criteria.filter { $0.test(record) }.count) }
-        let matched = scored.filter { $0.1 == criteria.count }.map(\.0)
-        let passed = quantity.accepts(matched.count)
-        let wanted = criteria.isEmpty ? "any FCM record" : criteria.map(\.label).joined(separator: ", ")
-        let count = "\(matched.count) matched (of \(records.count) FCM \(records.count == 1 ? "record" : "records") in \(source))"
-        var lines: [String] = []
-        if passed {
-            lines.append("\(style.green("expect: ok")) — \(count); wanted \(quantity.phrase) with \(wanted).")
-        } else {
-            lines.append("\(style.red("expect: FAILED")) — wanted \(quantity.phrase) with \(wanted); \(count).")
-            let closest = scored.filter { $0.1 < criteria.count }.enumerated()
-                .sorted { ($0.element.1, $0.offset) > ($1.element.1, $1.offset) }.prefix(5).map(\.element)
-            if !matched.isEmpty {
-                lines.append("Matching records:")
-                for record in matched.suffix(5) { lines.append("  " + line(record)) }
-            }
-            if closest.isEmpty, matched.isEmpty {
-                lines.append(records.isEmpty ? "No FCM records arrived at all." : "No other records to compare with.")
-            } else if !closest.isEmpty {
-                lines.append("Closest records:")
-                for (record, met) in closest {
-                    let missed = criteria.filter { !$0.test(record) }.map { "\($0.label) (had \($0.found(record)))" }
-                    lines.append("  " + line(record) + "  meets \(met) of \(criteria.count); missed: \(missed.joined(separator: "; "))")
-                }
-            }
+    /// What an FCM expectation finds in `records`, in `expect`'s words: the closest few misses first, ties newest
+    /// first, as ``ExpectationTally`` keeps them for APNs records.
+    static func evaluate(_ quantity: Expectation.Quantity, criteria: [Criterion], over records: [JSONValue]) -> ExpectationReport {
+        let noun = ExpectationReport.Noun("FCM record", "FCM records")
+        let scored = records.enumerated().map { offset, record in
+            (record: record, offset: offset, misses: criteria.filter { !$0.test(record) })
         }
-        let json = JSONValue.object([
-            .init("passed", .bool(passed)),
-            .init("expected", .string(quantity.phrase)),
-            .init("criteria", .array(criteria.map { .string($0.label) })),
-            .init("considered", .integer(Int64(records.count))),
-            .init("matched", .integer(Int64(matched.count))),
-            .init("matched_seqs", .array(matched.compactMap { $0["seq"] })),
-        ])
-        return (passed, lines.joined(separator: "\n") + "\n", json)
+        let matched = scored.filter(\.misses.isEmpty).map(\.record)
+        let closest = scored.filter { !$0.misses.isEmpty }
+            .sorted { $0.misses.count != $1.misses.count ? $0.misses.count < $1.misses.count : $0.offset > $1.offset }
+            .prefix(ExpectationTally.keptMisses)
+            .map { entry in
+                ExpectationReport.Miss(seq: seq(entry.record), line: line(entry.record), met: criteria.count - entry.misses.count,
+                                       missed: entry.misses.map { ExpectationReport.Miss.missed($0.label, found: $0.found(entry.record)) })
+            }
+        let labels = criteria.map(\.label)
+        return ExpectationReport(
+            quantity: quantity, noun: noun, criteria: labels, wanted: ExpectationReport.with(labels, noun: noun),
+            considered: records.count, matchedCount: matched.count, matchedSeqs: matched.map(seq),
+            matching: matched.suffix(ExpectationTally.keptMatches).map(line), closest: Array(closest))
+    }
+
+    private static func seq(_ record: JSONValue) -> UInt64 {
+        UInt64(clamping: record["seq"]?.integerValue ?? 0)
     }
 
     private static func line(_ record: JSONValue) -> String {

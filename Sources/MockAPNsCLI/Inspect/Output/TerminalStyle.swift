@@ -30,7 +30,7 @@ struct TerminalStyle: Sendable {
     }
 }
 
-extension ExpectationResult.Marks {
+extension ExpectationReport.Marks {
     /// An expectation's verdict in `style`: green when it holds, red when not.
     init(_ style: TerminalStyle) {
         self.init(passed: { style.green($0) }, failed: { style.red($0) })
