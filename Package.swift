@@ -156,7 +156,7 @@ let package = Package(
         .target(
             name: "MockAPNsFCM",
             dependencies: [
-                "FCMModel", "MockAPNs", "MockAPNsHTTP2", "APNsCrypto", "APNsModel", "JSON", "HTTPFields", "Support",
+                "FCMModel", "MockAPNs", "MockAPNsRecording", "MockAPNsHTTP2", "APNsCrypto", "APNsModel", "JSON", "HTTPFields", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -385,7 +385,7 @@ let package = Package(
         .testTarget(name: "DeviceSimulationTests", dependencies: ["DeviceSimulation", "APNsModel", "JSON", "ModelTestSupport"],
                     swiftSettings: strict),
         // The FCM front door: in memory (unit tier) and on its TLS listener with real peers (wire tier).
-        .testTarget(name: "MockAPNsFCMTests", dependencies: ["MockAPNsFCM", "FCMModel", "MockAPNs", "APNsCrypto", "JSON", "MockTestSupport"],
+        .testTarget(name: "MockAPNsFCMTests", dependencies: ["MockAPNsFCM", "MockAPNsRecording", "FCMModel", "MockAPNs", "APNsCrypto", "JSON", "MockTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "MockAPNsFCMWireTests", dependencies: ["MockAPNsFCM", "FCMModel", "MockAPNs", "MockAPNsHTTP2", "APNsCrypto", "JSON", "TestSupport"],
                     swiftSettings: strict),

@@ -28,9 +28,9 @@ final class OutputFormatTests: LeakCheckedTestCase {
         XCTAssertEqual(makeRecord(seq: 1).verdictText, "200 OK")
         XCTAssertEqual(makeRecord(seq: 1, status: 410, reason: "Unregistered").verdictText, "410 Unregistered")
         XCTAssertEqual(makeRecord(seq: 1, status: 0).verdictText, "no response")
-        XCTAssertEqual(RecordText.shortToken("00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"), "00fc13ad…e8f0")
-        XCTAssertEqual(RecordText.shortToken("0123456789abcdef"), "0123456789abcdef", "16 characters are shown whole")
-        XCTAssertEqual(RecordText.shortToken(nil), "-")
+        XCTAssertEqual(RecordedRequest.shortToken("00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"), "00fc13ad…e8f0")
+        XCTAssertEqual(RecordedRequest.shortToken("0123456789abcdef"), "0123456789abcdef", "16 characters are shown whole")
+        XCTAssertEqual(RecordedRequest.shortToken(nil), "-")
         XCTAssertEqual(RecordedRequest.clip("abcdef", 4), "abc…")
         XCTAssertEqual(RecordedRequest.clip("abcd", 4), "abcd")
     }

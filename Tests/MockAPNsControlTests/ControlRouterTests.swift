@@ -47,6 +47,16 @@ final class ControlRouterTests: LeakCheckedTestCase {
         }
     }
 
+    /// Without `serve --fcm`, an FCM expectation is a 404 that says how to get the front door.
+    func testAnFCMExpectationWithoutTheFrontDoorSaysHowToStartIt() async throws {
+        try await withRoutes { _, client in
+            try await client.execute(uri: "/api/v1/fcm/expect?status=200", method: .get) { response in
+                XCTAssertEqual(response.status, .notFound)
+                XCTAssertTrue(try Self.json(response)["error"]?.stringValue?.contains("mockapns serve --fcm") == true, String(buffer: response.body))
+            }
+        }
+    }
+
     func testADeviceStateSetThroughTheRouteIsWhatThePipelineAnswers() async throws {
         try await withRoutes { mock, client in
             try await client.execute(uri: "/api/v1/devices/\(Self.device)", method: .put,

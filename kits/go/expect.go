@@ -86,7 +86,7 @@ func (m *Mock) Expect(t testing.TB, f Filter) []Notification {
 	if f.None && f.Count != 0 {
 		t.Fatalf("mockapnstest: Filter.None and Filter.Count %d were both given: pass one", f.Count)
 	}
-	answer, err := m.expectation(f)
+	answer, err := m.expectation("/api/v1/expect", f.expectQuery(), f.Timeout)
 	if err != nil {
 		t.Fatalf("mockapnstest: %v", err)
 	}
@@ -105,13 +105,13 @@ func (m *Mock) Expect(t testing.TB, f Filter) []Notification {
 	return matching
 }
 
-// expectation asks GET /api/v1/expect every 50 ms until the answer is met or f.Timeout has passed.
-func (m *Mock) expectation(f Filter) (expectAnswer, error) {
-	path := "/api/v1/expect"
-	if query := f.expectQuery(); len(query) > 0 {
+// expectation asks path (GET /api/v1/expect or /api/v1/fcm/expect) with query every 50 ms until the answer is met
+// or timeout has passed.
+func (m *Mock) expectation(path string, query url.Values, timeout time.Duration) (expectAnswer, error) {
+	if len(query) > 0 {
 		path += "?" + query.Encode()
 	}
-	deadline := time.Now().Add(f.Timeout)
+	deadline := time.Now().Add(timeout)
 	for {
 		var answer expectAnswer
 		if err := m.call(http.MethodGet, path, nil, &answer); err != nil {

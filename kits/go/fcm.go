@@ -7,10 +7,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The FCM front door (`mockapns serve --fcm`, the repository's docs/fcm.md): the mock answers Firebase senders as
@@ -313,75 +313,80 @@ func (r fcmRecord) message(raw json.RawMessage) FCMMessage {
 	return f
 }
 
-// criterion is one field of an FCMFilter that is set: its query parameter, its name in messages and its value.
-type criterion struct{ param, name, value string }
-
-// listLimit is how many records an FCM failure message lists before summing up the rest.
-const listLimit = 5
-
 // FCMFilter picks recorded FCM requests; empty fields match anything.
 type FCMFilter struct {
-	Project string // the project of the request's path
-	Name    string // the whole projects/P/messages/ID, or its last part
-	Token   string // the registration token sent to
-	Topic   string // the topic sent to
-	Status  int    // the status answered; 0 = any
+	Project   string // the project of the request's path
+	Name      string // the whole projects/P/messages/ID, or its last part
+	Token     string // the registration token sent to
+	Topic     string // the topic sent to
+	Condition string // the condition sent to, as written
+	Status    int    // the status answered; 0 = any
+	// ValidateOnly picks dry runs (true) or real sends (false); nil = either.
+	ValidateOnly *bool
 	// Count is how many records ExpectFCM wants to match: 0 means at least one, n > 0 exactly n.
 	Count int
+	// None makes ExpectFCM want no matching record at all (Count must then be 0).
+	None bool
+	// Timeout is how long ExpectFCM keeps asking until the expectation is met; 0 asks once.
+	Timeout time.Duration
 }
 
-func (f FCMFilter) criteria() []criterion {
-	var list []criterion
-	add := func(param, value string) {
+// query is f's filters as GET /api/v1/fcm/messages takes them (it has no condition or validate_only).
+func (f FCMFilter) query() url.Values {
+	query := url.Values{}
+	set := func(name, value string) {
 		if value != "" {
-			list = append(list, criterion{param, param, value})
+			query.Set(name, value)
 		}
 	}
-	add("project", f.Project)
-	add("name", f.Name)
-	add("token", f.Token)
-	add("topic", f.Topic)
+	set("project", f.Project)
+	set("name", f.Name)
+	set("token", f.Token)
+	set("topic", f.Topic)
 	if f.Status != 0 {
-		add("status", strconv.Itoa(f.Status))
+		set("status", strconv.Itoa(f.Status))
 	}
-	return list
+	return query
 }
 
-// String is the expectation in words, e.g. `exactly 1 FCM message with token "…", status 404`.
-func (f FCMFilter) String() string {
-	text := "an FCM message"
+// expectQuery is f as GET /api/v1/fcm/expect asks it: every filter and the quantity.
+func (f FCMFilter) expectQuery() url.Values {
+	query := f.query()
+	if f.Condition != "" {
+		query.Set("condition", f.Condition)
+	}
+	if f.ValidateOnly != nil {
+		query.Set("validate_only", strconv.FormatBool(*f.ValidateOnly))
+	}
 	switch {
-	case f.Count == 1:
-		text = "exactly 1 FCM message"
-	case f.Count > 1:
-		text = fmt.Sprintf("exactly %d FCM messages", f.Count)
+	case f.None:
+		query.Set("none", "true")
+	case f.Count > 0:
+		query.Set("count", strconv.Itoa(f.Count))
+	default:
+		query.Set("at_least", "1")
 	}
-	var parts []string
-	for _, c := range f.criteria() {
-		if c.param == "status" {
-			parts = append(parts, c.name+" "+c.value)
-		} else {
-			parts = append(parts, c.name+" "+strconv.Quote(c.value))
-		}
-	}
-	if len(parts) > 0 {
-		text += " with " + strings.Join(parts, ", ")
-	}
-	return text
+	return query
 }
 
-// FCMMessages returns the recorded FCM requests matching f's fields (f.Count is ignored), oldest first, as the
-// control API filters them. It needs WithFCM.
+// String is the expectation as GET /api/v1/fcm/expect's query, e.g. `count=1&status=404&token=…`.
+func (f FCMFilter) String() string { return f.expectQuery().Encode() }
+
+// FCMMessages returns the recorded FCM requests matching f's filters (f.Count, None and Timeout are ignored), oldest
+// first, as the control API filters them (Condition and ValidateOnly, which it does not filter on, by the kit). It
+// needs WithFCM.
 func (m *Mock) FCMMessages(f FCMFilter) []FCMMessage {
 	m.tb.Helper()
 	m.needFCM("FCMMessages")
-	query := url.Values{}
-	for _, c := range f.criteria() {
-		query.Set(c.param, c.value)
-	}
-	list, err := m.fcmMessages(query)
+	list, err := m.fcmMessages(f.query())
 	m.must(err)
-	return list
+	out := list[:0]
+	for _, r := range list {
+		if (f.Condition == "" || r.Condition == f.Condition) && (f.ValidateOnly == nil || r.ValidateOnly == *f.ValidateOnly) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func (m *Mock) fcmMessages(query url.Values) ([]FCMMessage, error) {
@@ -406,84 +411,50 @@ func (m *Mock) fcmMessages(query url.Values) ([]FCMMessage, error) {
 	return out, nil
 }
 
-// ExpectFCM checks that the mock recorded f.Count FCM requests matching f (at least one when Count is 0) and
-// returns the matching ones, oldest first. Otherwise it reports t.Errorf with what was expected and what was
-// recorded, closest match first. The binary decides what matches (GET /api/v1/fcm/messages with f's fields as
-// filters). A request is recorded before it is answered, so once the sender has its answer, ExpectFCM sees it.
-// It needs WithFCM.
+// ExpectFCM checks that the mock recorded f.Count FCM requests matching f (at least one when Count is 0, none with
+// None) and returns the matching ones, oldest first. The mock checks it (GET /api/v1/fcm/expect, asked again until
+// met or f.Timeout has passed) and words a miss: ExpectFCM then reports t.Errorf with the mock's message, which says
+// what was wanted, the matching records and the closest others, each miss spelled out. A request is recorded before
+// it is answered, so once the sender has its answer, ExpectFCM sees it. It needs WithFCM.
 func (m *Mock) ExpectFCM(t testing.TB, f FCMFilter) []FCMMessage {
 	t.Helper()
 	m.needFCM("ExpectFCM")
 	if f.Count < 0 {
 		t.Fatalf("mockapnstest: FCMFilter.Count is %d; use 0 for at least one, or the exact number wanted", f.Count)
 	}
-	query := url.Values{}
-	for _, c := range f.criteria() {
-		query.Set(c.param, c.value)
+	if f.None && f.Count != 0 {
+		t.Fatalf("mockapnstest: FCMFilter.None and FCMFilter.Count %d were both given: pass one", f.Count)
 	}
-	matching, err := m.fcmMessages(query)
+	answer, err := m.expectation("/api/v1/fcm/expect", f.expectQuery(), f.Timeout)
 	if err != nil {
 		t.Fatalf("mockapnstest: %v", err)
 	}
-	if (f.Count == 0 && len(matching) > 0) || (f.Count > 0 && len(matching) == f.Count) {
-		return matching
-	}
-	all, err := m.fcmMessages(nil)
-	if err != nil {
-		t.Fatalf("mockapnstest: %v", err)
-	}
-	t.Errorf("%s", fcmFailureMessage(f, matching, all))
-	return matching
-}
-
-// fcmFailureMessage words an unmet expectation: the verdict, then what was recorded, those with more of f's fields
-// first (ties in the order received).
-func fcmFailureMessage(f FCMFilter, matching, all []FCMMessage) string {
-	lines := []string{fmt.Sprintf("Expected %s, but %d matched.", f, len(matching))}
-	if len(all) == 0 {
-		return lines[0] + "\nThe mock recorded no FCM message. Is the sender pointed at mock.FCMURL() (or given " +
-			"mock.HTTPClient() for Google's names), with a service account of this mock (mock.FCMServiceAccount())?"
-	}
-	score := func(r FCMMessage) int {
-		n := 0
-		for _, c := range f.criteria() {
-			switch c.param {
-			case "project":
-				n += btoi(r.Project == c.value)
-			case "name":
-				n += btoi(r.Name != "" && (r.Name == c.value || strings.HasSuffix(r.Name, "/"+c.value)))
-			case "token":
-				n += btoi(r.Token == c.value)
-			case "topic":
-				n += btoi(r.Topic == c.value)
-			case "status":
-				n += btoi(strconv.Itoa(r.Status) == c.value)
+	matching := []FCMMessage{}
+	if len(answer.MatchedSeqs) > 0 {
+		all, err := m.fcmMessages(nil)
+		if err != nil {
+			t.Fatalf("mockapnstest: reading the matching FCM records: %v", err)
+		}
+		wanted := map[uint64]bool{}
+		for _, seq := range answer.MatchedSeqs {
+			wanted[seq] = true
+		}
+		for _, r := range all {
+			if wanted[r.Seq] {
+				matching = append(matching, r)
 			}
 		}
-		return n
 	}
-	ranked := append([]FCMMessage(nil), all...)
-	sort.SliceStable(ranked, func(a, b int) bool { return score(ranked[a]) > score(ranked[b]) })
-	header := fmt.Sprintf("It recorded %d FCM messages, closest first:", len(all))
-	if len(all) == 1 {
-		header = "It recorded 1 FCM message:"
-	}
-	lines = append(lines, header)
-	for i, r := range ranked {
-		if i == listLimit {
-			lines = append(lines, fmt.Sprintf("  … and %d more", len(ranked)-listLimit))
-			break
+	if !answer.Met {
+		message := strings.TrimRight(answer.Message, "\n")
+		if answer.Considered == 0 {
+			message = "mockapnstest: no FCM request reached the mock. Is the sender pointed at mock.FCMURL() (or given " +
+				"mock.HTTPClient() for Google's names), with a service account of this mock (mock.FCMServiceAccount())?\n" +
+				message
 		}
-		lines = append(lines, "  "+r.Summary())
+		t.Errorf("%s", message)
 	}
-	return strings.Join(lines, "\n")
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	return matching
 }
 
 // APNsPushesOf returns the APNs pushes an FCM request became (its APNsIDs), as recorded pushes (Payload with aps and

@@ -317,14 +317,83 @@ func TestExpectFCMFailureListsWhatWasRecorded(t *testing.T) {
 	mock := mockapnstest.Start(t, mockapnstest.WithFCM())
 	phone := mock.RegisterFCM(mockapnstest.FCMApp{})
 	sender := newFirebaseSender(t, mock.HTTPClient(), mock.FCMURL()+"/v1", mock.FCMServiceAccount())
-	sender.send(t, notificationTo(phone.Token, "Shipped"))
+	if status, answer := sender.send(t, notificationTo(phone.Token, "Shipped")); status != 200 {
+		t.Fatalf("messages:send answered %d %v", status, answer)
+	}
 	fake := &recordingTB{TB: t}
-	fake.run(func() { mock.ExpectFCM(fake, mockapnstest.FCMFilter{Token: phone.Token, Status: 404, Count: 1}) })
-	lines := strings.Split(fake.onlyError(t), "\n")
-	want := fmt.Sprintf("Expected exactly 1 FCM message with token %q, status 404, but 0 matched.", phone.Token)
-	if len(lines) != 3 || lines[0] != want || lines[1] != "It recorded 1 FCM message:" ||
-		!regexp.MustCompile(`^  #\d+ FCM message to token \S+…\S+, project mockapns-test: accepted \(200\), 1 APNs push; title "Shipped"$`).MatchString(lines[2]) {
-		t.Errorf("failure message:\n%s\nwant %q, the count, then the one record", strings.Join(lines, "\n"), want)
+	var got []mockapnstest.FCMMessage
+	fake.run(func() {
+		got = mock.ExpectFCM(fake, mockapnstest.FCMFilter{Token: phone.Token, Status: 404, Count: 1})
+	})
+	failure := fake.onlyError(t)
+	lines := strings.Split(failure, "\n")
+	// The mock's own words (GET /api/v1/fcm/expect), unchanged: the verdict, then the closest record with its miss.
+	want := fmt.Sprintf("expect: FAILED — wanted exactly 1 FCM record with token=%s, status=404; 0 matched (of 1 FCM record", phone.Token)
+	if len(lines) < 3 || !strings.HasPrefix(lines[0], want) || lines[1] != "Closest FCM records:" ||
+		!regexp.MustCompile(`^  #\d+ .*200.*meets 1 of 2; missed: status=404 \(found 200`).MatchString(lines[2]) {
+		t.Errorf("failure message:\n%s\nwant it to start %q, then the closest record, which missed status=404", failure, want)
+	}
+	if len(got) != 0 {
+		t.Errorf("ExpectFCM returned %d records; none matched", len(got))
+	}
+
+	// A met expectation reports nothing and returns the records the mock matched (matched_seqs), oldest first.
+	sender.send(t, notificationTo(phone.Token, "Again"))
+	fake = &recordingTB{TB: t}
+	fake.run(func() { got = mock.ExpectFCM(fake, mockapnstest.FCMFilter{Token: phone.Token, Status: 200, Count: 2}) })
+	if len(fake.errors)+len(fake.fatals) > 0 || len(got) != 2 || got[0].Seq >= got[1].Seq || got[0].Token != phone.Token {
+		t.Errorf("a met ExpectFCM reported %q %q and returned %+v; want the two records, oldest first", fake.errors, fake.fatals, got)
+	}
+	// None wants no match; a miss is the mock's message again.
+	fake = &recordingTB{TB: t}
+	fake.run(func() { mock.ExpectFCM(fake, mockapnstest.FCMFilter{Token: phone.Token, None: true}) })
+	if failure := fake.onlyError(t); !strings.HasPrefix(failure, "expect: FAILED — wanted no FCM records with token=") {
+		t.Errorf("a missed None reported %q; want the mock's \"expect: FAILED — wanted no FCM records …\"", failure)
+	}
+	dryRun := false
+	if got := mock.ExpectFCM(t, mockapnstest.FCMFilter{Token: phone.Token, ValidateOnly: &dryRun}); len(got) != 2 {
+		t.Errorf("ExpectFCM with ValidateOnly false returned %d records; want both real sends", len(got))
+	}
+	if got := mock.FCMMessages(mockapnstest.FCMFilter{Token: phone.Token, ValidateOnly: &dryRun}); len(got) != 2 {
+		t.Errorf("FCMMessages with ValidateOnly false returned %d records; want both real sends", len(got))
+	}
+	dryRun = true
+	if got := mock.FCMMessages(mockapnstest.FCMFilter{Token: phone.Token, ValidateOnly: &dryRun}); len(got) != 0 {
+		t.Errorf("FCMMessages with ValidateOnly true returned %d records; there was no dry run", len(got))
+	}
+}
+
+func TestExpectFCMWaitsUntilTimeout(t *testing.T) {
+	mock := mockapnstest.Start(t, mockapnstest.WithFCM())
+	phone := mock.RegisterFCM(mockapnstest.FCMApp{})
+	sender := newFirebaseSender(t, mock.HTTPClient(), mock.FCMURL()+"/v1", mock.FCMServiceAccount())
+	sender.grant(t) // so the send below is quick
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(300 * time.Millisecond)
+		sender.send(t, notificationTo(phone.Token, "Later"))
+	}()
+	got := mock.ExpectFCM(t, mockapnstest.FCMFilter{Token: phone.Token, Count: 1, Timeout: 10 * time.Second})
+	<-done
+	if len(got) != 1 || got[0].Token != phone.Token {
+		t.Errorf("ExpectFCM with a Timeout returned %+v; want the send that came later", got)
+	}
+
+	// With nothing recorded, the kit says so before the mock's message.
+	mock.Clear()
+	fake := &recordingTB{TB: t}
+	start := time.Now()
+	fake.run(func() {
+		mock.ExpectFCM(fake, mockapnstest.FCMFilter{Token: phone.Token, Timeout: 200 * time.Millisecond})
+	})
+	failure := fake.onlyError(t)
+	if waited := time.Since(start); waited < 200*time.Millisecond {
+		t.Errorf("ExpectFCM gave up after %v; want it to ask until its 200ms Timeout", waited)
+	}
+	if !strings.HasPrefix(failure, "mockapnstest: no FCM request reached the mock.") ||
+		!strings.Contains(failure, "\nexpect: FAILED — wanted at least 1 FCM record with token=") {
+		t.Errorf("failure with nothing recorded:\n%s\nwant the kit's hint, then the mock's message", failure)
 	}
 }
 

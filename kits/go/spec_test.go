@@ -567,7 +567,13 @@ func TestEveryControlRequestIsDeclaredInOpenAPI(t *testing.T) {
 	registration := mock.RegisterFCM(mockapnstest.FCMApp{Project: mockapnstest.FCMProject, Platform: "ios",
 		BundleID: "com.example.app", APNsToken: watch})
 	mock.FCMMessages(mockapnstest.FCMFilter{Project: mockapnstest.FCMProject, Name: "x", Token: registration.Token, Topic: "news", Status: 200})
-	quiet(func(tb testing.TB) { mock.ExpectFCM(tb, mockapnstest.FCMFilter{Token: registration.Token, Count: 1}) })
+	dryRun := false
+	quiet(func(tb testing.TB) {
+		mock.ExpectFCM(tb, mockapnstest.FCMFilter{Project: mockapnstest.FCMProject, Name: "x", Token: registration.Token,
+			Topic: "news", Condition: "'news' in topics", Status: 200, ValidateOnly: &dryRun, Count: 1})
+	})
+	quiet(func(tb testing.TB) { mock.ExpectFCM(tb, mockapnstest.FCMFilter{Token: registration.Token}) })
+	mock.ExpectFCM(t, mockapnstest.FCMFilter{Topic: "nowhere", None: true})
 	mock.APNsPushesOf(mockapnstest.FCMMessage{})
 	mock.ClearNotifications()
 	mock.Clear()
@@ -591,20 +597,25 @@ func TestEveryControlRequestIsDeclaredInOpenAPI(t *testing.T) {
 	if len(requests) < 20 {
 		t.Fatalf("only %d control requests were recorded", len(requests))
 	}
-	expectParameters := map[string]bool{}
+	carried := map[string]map[string]bool{"/api/v1/expect": {}, "/api/v1/fcm/expect": {}}
 	for _, r := range requests {
 		for _, problem := range openapi.problems(r) {
 			t.Error(problem)
 		}
-		if r.Path == "/api/v1/expect" {
+		if parameters, ok := carried[r.Path]; ok {
 			for name := range r.Query {
-				expectParameters[name] = true
+				parameters[name] = true
 			}
 		}
 	}
-	for _, name := range []string{"token", "topic", "push_type", "status", "reason", "where", "count", "none"} {
-		if !expectParameters[name] {
-			t.Errorf("no GET /api/v1/expect carried %s; the test should exercise every parameter the kit sends", name)
+	for path, names := range map[string][]string{
+		"/api/v1/expect":     {"token", "topic", "push_type", "status", "reason", "where", "count", "none"},
+		"/api/v1/fcm/expect": {"project", "name", "token", "topic", "condition", "status", "validate_only", "count", "at_least", "none"},
+	} {
+		for _, name := range names {
+			if !carried[path][name] {
+				t.Errorf("no GET %s carried %s; the test should exercise every parameter the kit sends", path, name)
+			}
 		}
 	}
 }

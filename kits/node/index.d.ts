@@ -295,7 +295,8 @@ export interface MockAPNs {
   registerFCM(app?: FCMApp): Promise<FCMRegistration>;
   /** The recorded FCM requests matching `filter`, oldest first. */
   fcmMessages(filter?: FCMFilter): Promise<RecordedFCMMessage[]>;
-  /** Resolves with the matching FCM records, or rejects with an AssertionError listing what was recorded. */
+  /** Resolves with the matching FCM records, or rejects with an AssertionError carrying the mock's report
+   * (GET /api/v1/fcm/expect): what was wanted, the matches and the closest misses. */
   expectFCM(filter?: ExpectFCMFilter): Promise<RecordedFCMMessage[]>;
   /** The APNs pushes an FCM record (or message name) became, in the order of its apns_ids. */
   apnsPushesOf(message: RecordedFCMMessage | string): Promise<RecordedNotification[]>;

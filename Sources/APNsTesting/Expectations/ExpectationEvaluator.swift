@@ -20,19 +20,14 @@ public enum ExpectationEvaluator {
     public static func report(for expectation: NotificationExpectation, in notifications: [ReceivedNotification]) -> ExpectationReport {
         let ranked = notifications.map { RankedNotification($0, expectation.properties) }
         let matching = ranked.filter(\.isMatch).map(\.notification)
-        let closest = ranked.enumerated().filter { !$0.element.isMatch }
-            .sorted { a, b in
-                a.element.matchedCount != b.element.matchedCount ? a.element.matchedCount > b.element.matchedCount : a.offset > b.offset
-            }
-            .prefix(ExpectationTally.keptMisses)
-            .map { ExpectationReport.Miss(seq: $0.element.notification.sequence, line: $0.element.notification.summary,
-                                          met: $0.element.matchedCount, missed: $0.element.misses) }
+        let closest = ExpectationReport.closest(ranked.filter { !$0.isMatch }.map { ($0, $0.checks.count - $0.matchedCount) })
+            .map { ExpectationReport.Miss(seq: $0.notification.sequence, line: $0.notification.summary, met: $0.matchedCount, missed: $0.misses) }
         let properties = expectation.properties
         return ExpectationReport(
             quantity: expectation.count.quantity, noun: noun, criteria: properties.map(\.description),
             wanted: properties.isEmpty ? ExpectationReport.with([], noun: noun) : NotificationProperty.phrase(properties),
             considered: notifications.count, matchedCount: matching.count, matchedSeqs: matching.map(\.sequence),
-            matching: matching.suffix(ExpectationTally.keptMatches).map(\.summary), closest: Array(closest))
+            matching: matching.suffix(ExpectationTally.keptMatches).map(\.summary), closest: closest)
     }
 
     /// nil when `notification` has every one of `properties`; otherwise which ones it lacks and what it had.

@@ -61,23 +61,32 @@ struct ExpectCommand: AsyncParsableCommand {
         }
     }
 
-    /// `expect --fcm`: the quantity of FCM records meeting the filters, checked until it holds or `--timeout` ends.
+    /// `expect --fcm`: the quantity of FCM records meeting the filters, checked by the mock (`GET /api/v1/fcm/expect`)
+    /// until it holds or `--timeout` ends.
     private func expectFCM() async throws(InspectError) -> Bool {
         guard conditions.isEmpty else {
             throw .usage("--where checks APNs payloads: with --fcm, check the APNs pushes the messages became with `expect --where … --token APNS_TOKEN`.")
         }
-        let quantity = try quantity()
-        _ = try FCMInspection.query(filters, project: fcm.project, name: fcm.name)   // refuses the APNs-only filters
+        var query = try FCMInspection.query(filters, project: fcm.project, name: fcm.name)   // refuses the APNs-only filters
+        switch try quantity() {
+        case .exactly(0): query.append(("none", "true"))
+        case .exactly(let n): query.append(("count", String(n)))
+        case .atLeast(let n): query.append(("at_least", String(n)))
+        }
         let inspection = try FCMInspection(try source.resolve())
-        let criteria = FCMInspection.criteria(filters, project: fcm.project, name: fcm.name)
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(max(0, timeout) * 1000))
-        var report = FCMInspection.evaluate(quantity, criteria: criteria, over: try await inspection.messages([]))
-        while !report.met, clock.now < deadline {
+        var answer = try await inspection.client.get("api/v1/fcm/expect", query: query)
+        while answer["met"]?.boolValue != true, clock.now < deadline {
             try? await Task.sleep(for: .milliseconds(200))
-            report = FCMInspection.evaluate(quantity, criteria: criteria, over: try await inspection.messages([]))
+            answer = try await inspection.client.get("api/v1/fcm/expect", query: query)
         }
-        return show(report, source: inspection.client.label)
+        if output.json {
+            output.printJSON(answer)
+        } else {
+            StandardStreams.write(ExpectationReport.Marks(output.style).mark(answer["message"]?.stringValue ?? ""))
+        }
+        return answer["met"]?.boolValue == true
     }
 
     /// Prints `report` (as JSON with `--json`) and returns whether it was met.

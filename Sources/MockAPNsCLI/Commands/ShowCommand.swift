@@ -72,7 +72,7 @@ struct ShowCommand: AsyncParsableCommand {
         out.append("  Connection  \(record.connectionID), stream \(record.streamID), from \(record.remote)")
         if let instance = record.instance { out.append("  Instance    \(instance)") }
         if let fcm = record.fcm {
-            out.append("  FCM         \(fcm.messageName), to \(RecordText.shortToken(fcm.registrationToken))")
+            out.append("  FCM         \(fcm.messageName), to \(RecordedRequest.shortToken(fcm.registrationToken))")
         }
         var auth = "  Auth        \(record.auth.kind)"
         if let team = record.auth.teamID { auth += ", team \(team)" }

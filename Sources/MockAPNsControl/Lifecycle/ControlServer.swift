@@ -29,7 +29,7 @@ import Support
 /// - `GET /api/v1/notifications/{seq or apns-id}` → one record; `DELETE /api/v1/notifications` → `{"cleared": n}`
 /// - `GET /api/v1/stream` (same filters) → server-sent events, `data: <record>` per record, live
 /// - `GET /api/v1/expect` (same filters, `where=`, `count=`/`at_least=`/`none=true`) → `{"met", "matching", "closest",
-///   "message"}` (``ExpectRoute``)
+///   "message", …}` (``ExpectRoute``, ``ExpectationReport``)
 /// - `GET /api/v1/stats`; `GET|DELETE /api/v1/devices`, `PUT|DELETE /api/v1/devices/{token}`
 /// - `GET /api/v1/devices/{token}/screen?at=`, `GET …/timeline?until=`, `POST …/changes`: virtual devices over time
 /// - `GET /api/v1/delivery-log/{apns-unique-id}?until=`: one push's states in the Push Notifications Console's words
@@ -39,8 +39,8 @@ import Support
 ///   shared store)
 /// - `GET /api/v1/notifications/{seq}/delivery?state=&authorization=&in_app_routing=` (``DeliverySimulator``)
 /// - `POST /api/v1/test-push` (with a ``TestPushSender``), `POST /api/v1/lint`
-/// - `/api/v1/fcm/…`: the FCM front door's projects, registrations and records (``FCMRoutes``), and the virtual
-///   Android devices (``FCMAndroidDeviceRoutes``)
+/// - `/api/v1/fcm/…`: the FCM front door's projects, registrations and records (``FCMRoutes``), an expectation of
+///   those records (``FCMExpectRoute``), and the virtual Android devices (``FCMAndroidDeviceRoutes``)
 /// - `GET /` and `GET /dashboard/{file}`: the web dashboard (unless ``ControlConfiguration/dashboard`` is false)
 public final class ControlServer: Service, Sendable {
     /// Where it listens and the optional bearer token.
@@ -195,6 +195,7 @@ public final class ControlServer: Service, Sendable {
             .register(on: router)
         TestPushRoute(sender: testPushSender).register(on: router)
         FCMRoutes(frontDoor: fcm).register(on: router)
+        FCMExpectRoute(frontDoor: fcm).register(on: router)
         FCMAndroidDeviceRoutes(frontDoor: fcm).register(on: router)
         if configuration.dashboard { DashboardRoutes().register(on: router) }
         return router

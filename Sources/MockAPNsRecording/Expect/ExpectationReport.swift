@@ -65,6 +65,14 @@ public struct ExpectationReport: Sendable {
             self.passed = passed
             self.failed = failed
         }
+
+        /// `message` (a report's, written with ``plain``) with its verdict marked.
+        public func mark(_ message: String) -> String {
+            for (verdict, wrap) in [("expect: ok", passed), ("expect: FAILED", failed)] where message.hasPrefix(verdict) {
+                return wrap(verdict) + message.dropFirst(verdict.count)
+            }
+            return message
+        }
     }
 
     /// How many matching records were asked for.
@@ -102,6 +110,15 @@ public struct ExpectationReport: Sendable {
     /// `with A, B`, or `with any <noun>` when there are no criteria.
     public static func with(_ criteria: [String], noun: Noun) -> String {
         "with " + (criteria.isEmpty ? "any \(noun.singular)" : criteria.joined(separator: ", "))
+    }
+
+    /// The misses a report lists, from all of them in recording order with how many criteria each missed: the
+    /// ``ExpectationTally/keptMisses`` closest, fewest missed first, ties newest first (as the tally keeps them).
+    public static func closest<Record>(_ misses: [(record: Record, missed: Int)]) -> [Record] {
+        misses.enumerated()
+            .sorted { $0.element.missed != $1.element.missed ? $0.element.missed < $1.element.missed : $0.offset > $1.offset }
+            .prefix(ExpectationTally.keptMisses)
+            .map(\.element.record)
     }
 
     /// Whether the quantity holds.

@@ -29,6 +29,12 @@ extension RecordedRequest {
         return String(full[full.index(after: t)...].dropLast())
     }
 
+    /// The first 8 and last 4 characters of a long token; `-` for none.
+    public static func shortToken(_ token: String?) -> String {
+        guard let token else { return "-" }
+        return token.count > 16 ? "\(token.prefix(8))…\(token.suffix(4))" : token
+    }
+
     /// `text` cut to `limit` characters with an ellipsis.
     public static func clip(_ text: String, _ limit: Int) -> String {
         text.count > limit ? String(text.prefix(limit - 1)) + "…" : text

@@ -38,7 +38,7 @@ function filterParams(filter, alsoAllowed) {
 
 /** `?query`, or '' for none; a space as %20, which the mock reads as one (it takes '+' literally; URLSearchParams
  * writes a '+' of the value as %2B). */
-function search(params) {
+export function search(params) {
   const text = params.toString().replace(/\+/g, '%20');
   return text ? `?${text}` : '';
 }

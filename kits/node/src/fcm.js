@@ -1,5 +1,8 @@
 // The FCM front door as a test reads it (`mockapns serve --fcm`, docs/fcm.md): registrations (the tokens an app
-// instance would get from FCM), the records of FCM requests, and expectFCM()'s failure message.
+// instance would get from FCM), the records of FCM requests, and the query of expectFCM()'s GET /api/v1/fcm/expect,
+// whose answer says whether the expectation is met and words a miss: the mock ranks the records and writes the
+// message, not the kit.
+import { search } from './expect.js';
 
 /** The project the mock makes a service account for at start (`fcm_service_account` in its ready file). */
 export const DEFAULT_PROJECT = 'mockapns-test';
@@ -7,14 +10,12 @@ export const DEFAULT_PROJECT = 'mockapns-test';
 const PLATFORMS = ['ios', 'android', 'web'];
 /** What GET /api/v1/fcm/messages filters by on the server. */
 const SERVER_FILTERS = ['project', 'name', 'token', 'topic', 'status', 'limit'];
-/** What expectFCM() checks one by one (and ranks near misses by), by the name a test may use, with the record's
- * field each reads. */
-const PROPERTY_FILTERS = {
+/** expectFCM()'s filter keys, by the name a test may use, with the query parameter of GET /api/v1/fcm/expect each
+ * becomes. */
+const EXPECT_FILTERS = {
   project: 'project', name: 'name', token: 'token', topic: 'topic', condition: 'condition', status: 'status',
   validateOnly: 'validate_only', validate_only: 'validate_only',
 };
-/** How many non-matching records a failure message lists before summing up the rest. */
-const LIST_LIMIT = 5;
 
 /**
  * The body of POST /api/v1/fcm/registrations for registerFCM()'s options.
@@ -63,71 +64,36 @@ export function fcmQuery(filter = {}) {
 }
 
 /**
- * expectFCM()'s filter without count and timeout, checked: [name, expected] for each key that is set.
+ * expectFCM()'s filter, checked, as GET /api/v1/fcm/expect asks it: the record filters and the quantity (count n > 0:
+ * exactly n, as `count`; 0 or undefined: at least one, the mock's default).
  * @param {Record<string, unknown>} filter
+ * @returns {{ query: string, exactly: number | null, timeout: number }} `exactly` is the number an exact count wants
+ *   (null for at least one), so a recording past it fails at once
  */
-export function fcmWanted(filter = {}) {
+export function fcmExpectQuery(filter = {}) {
   if (filter === null || typeof filter !== 'object') {
     throw new TypeError(`An FCM filter is an object such as { token: registration.token, status: 200 }; got ${filter}.`);
   }
-  const wanted = [];
+  const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filter)) {
     if (key === 'count' || key === 'timeout' || value === undefined || value === null) continue;
-    if (!PROPERTY_FILTERS[key]) {
-      throw new TypeError(`Unknown FCM filter key "${key}"; expectFCM() takes ${[...Object.keys(PROPERTY_FILTERS), 'count', 'timeout'].join(', ')}.`);
+    const name = EXPECT_FILTERS[key];
+    if (!name) {
+      throw new TypeError(`Unknown FCM filter key "${key}"; expectFCM() takes ${[...Object.keys(EXPECT_FILTERS), 'count', 'timeout'].join(', ')}.`);
     }
-    wanted.push([key, value]);
+    if (name === 'validate_only' && typeof value !== 'boolean') {
+      throw new TypeError(`expectFCM(): "${key}" is true or false; got ${value}.`);
+    }
+    params.set(name, String(value));
   }
-  return wanted;
-}
-
-/** Whether `record` has the value `expected` for filter key `key` (a name: the whole name, or its last part, as
- * the control API takes it). */
-function has(record, key, expected) {
-  const actual = record[PROPERTY_FILTERS[key]];
-  if (key === 'name') return typeof actual === 'string' && (actual === expected || actual.endsWith(`/${expected}`));
-  if (key === 'validateOnly' || key === 'validate_only') return Boolean(actual) === Boolean(expected);
-  return actual !== undefined && actual !== null && String(actual) === String(expected);
-}
-
-/** Whether `record` matches every [key, value] of `wanted`. */
-export function fcmMatches(record, wanted) {
-  return wanted.every(([key, value]) => has(record, key, value));
-}
-
-/**
- * Whether `matching` FCM records satisfy expectFCM()'s count (0 or undefined: at least one; n: exactly n).
- * @param {number | undefined} count
- * @param {number} matching
- */
-export function satisfied(count, matching) {
-  return count ? matching === count : matching > 0;
-}
-
-/**
- * The failure message of expectFCM(): what was expected, then the recorded FCM requests, closest match first.
- * @param {number | undefined} count 0 or undefined: at least one; n: exactly n
- * @param {[string, unknown][]} wanted from fcmWanted()
- * @param {object[]} received every record of GET /api/v1/fcm/messages
- */
-export function fcmFailureMessage(count, wanted, received) {
-  const matching = received.filter((record) => fcmMatches(record, wanted));
-  let what = count ? `exactly ${count} FCM message${count === 1 ? '' : 's'}` : 'an FCM message';
-  if (wanted.length) what += ` with ${wanted.map(([key, value]) => `${key} ${show(value)}`).join(', ')}`;
-  const lines = [`Expected ${what}, but ${matching.length} matched.`];
-  if (!received.length) {
-    lines.push('The mock recorded no FCM message. Is the sender inside mock.intercept() (or pointed at mock.fcmURL), ' +
-      'with a service account of this mock (mock.fcmServiceAccount)?');
-    return lines.join('\n');
+  for (const key of ['count', 'timeout']) {
+    const value = filter[key];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
+      throw new TypeError(`expectFCM(): "${key}" must be a whole number, 0 or more; got ${value}.`);
+    }
   }
-  const score = (record) => wanted.filter(([key, value]) => has(record, key, value)).length;
-  const ranked = received.map((record, order) => ({ record, order, score: score(record) }))
-    .sort((a, b) => b.score - a.score || a.order - b.order);
-  lines.push(`It recorded ${received.length} FCM message${received.length === 1 ? '' : 's'}` +
-    `${received.length > 1 ? ', closest first' : ''}:`);
-  lines.push(...ranked.slice(0, LIST_LIMIT).map(({ record }) => `  ${fcmSummary(record)}`));
-  if (ranked.length > LIST_LIMIT) lines.push(`  … and ${ranked.length - LIST_LIMIT} more`);
-  return lines.join('\n');
+  if (filter.count) params.set('count', String(filter.count));
+  return { query: search(params), exactly: filter.count || null, timeout: filter.timeout ?? 0 };
 }
 
 /**
@@ -160,9 +126,4 @@ function responseText(record) {
 /** A long value shortened to its first 8 and last 6 characters. */
 function short(value) {
   return value.length > 20 ? `${value.slice(0, 8)}…${value.slice(-6)}` : value;
-}
-
-/** Strings in quotes, numbers and booleans as they are. */
-function show(value) {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }

@@ -10,7 +10,7 @@ import { controlRequest } from './control.js';
 import { deviceChange, deviceUpdate, instantQuery, shownFailure, shows } from './device.js';
 import { MockAPNsError } from './errors.js';
 import { expectQuery, queryFor } from './expect.js';
-import { DEFAULT_PROJECT, fcmFailureMessage, fcmMatches, fcmQuery, fcmWanted, registrationBody, satisfied } from './fcm.js';
+import { DEFAULT_PROJECT, fcmExpectQuery, fcmQuery, registrationBody } from './fcm.js';
 import { internals } from './internal.js';
 import { APPLE_HOSTS, GOOGLE_HOSTS, routeHosts } from './intercept.js';
 import { findBinary, findCertsDir, hasKeys } from './locate.js';
@@ -352,33 +352,37 @@ export async function startMockAPNs(options = {}) {
     },
 
     /**
-     * Resolves with the recorded FCM requests matching `filter`, or rejects with an AssertionError saying what was
-     * expected and listing what was recorded, closest match first. Keys: project, name (whole or last part), token,
-     * topic, condition, status, validateOnly, plus `count` (0 or undefined: at least one; n: exactly n) and `timeout`
-     * (ms to keep asking before failing; default 0).
+     * Resolves with the recorded FCM requests matching `filter`, oldest first, or rejects with an AssertionError
+     * carrying the mock's own report (GET /api/v1/fcm/expect): what was wanted, the matching records and the closest
+     * others, each miss spelled out. Keys: project, name (whole or last part), token, topic, condition, status,
+     * validateOnly, plus `count` (0 or undefined: at least one; n: exactly n) and `timeout` (ms to keep asking the
+     * mock until the expectation is met; default 0).
      * @param {{ project?: string, name?: string, token?: string, topic?: string, condition?: string,
      *   status?: number, validateOnly?: boolean, count?: number, timeout?: number }} [filter]
      * @returns {Promise<object[]>}
      */
     async expectFCM(filter = {}) {
-      const wanted = fcmWanted(filter);
-      for (const key of ['count', 'timeout']) {
-        const value = filter[key];
-        if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
-          throw new TypeError(`expectFCM(): "${key}" must be a whole number, 0 or more; got ${value}.`);
-        }
-      }
+      const { query, exactly, timeout } = fcmExpectQuery(filter);
       needsFCM('expectFCM()');
-      const deadline = Date.now() + (filter.timeout ?? 0);
-      const matching = (received) => received.filter((record) => fcmMatches(record, wanted));
-      let received = (await ask('GET', '/api/v1/fcm/messages')).messages;
-      while (!satisfied(filter.count, matching(received).length) && !(filter.count && matching(received).length > filter.count)
-        && Date.now() < deadline) {
+      const deadline = Date.now() + timeout;
+      let answer = await ask('GET', `/api/v1/fcm/expect${query}`);
+      // A recording past an exact count cannot come back to it by waiting.
+      while (!answer.met && !(exactly !== null && answer.matching > exactly) && Date.now() < deadline) {
         await sleep(50);
-        received = (await ask('GET', '/api/v1/fcm/messages')).messages;
+        answer = await ask('GET', `/api/v1/fcm/expect${query}`);
       }
-      if (satisfied(filter.count, matching(received).length)) return matching(received);
-      throw new AssertionError({ message: fcmFailureMessage(filter.count, wanted, received), operator: 'expectFCM' });
+      if (!answer.met) {
+        const lines = [String(answer.message).replace(/\n+$/, '')];
+        if (answer.considered === 0) {
+          lines.unshift('mockapns: no FCM request reached the mock. Is the sender inside mock.intercept() (or pointed ' +
+            'at mock.fcmURL), with a service account of this mock (mock.fcmServiceAccount)?');
+        }
+        if (timeout) lines.unshift(`Waited ${timeout} ms.`);
+        throw new AssertionError({ message: lines.join('\n'), operator: 'expectFCM' });
+      }
+      const seqs = new Set(answer.matched_seqs);
+      if (!seqs.size) return [];
+      return (await ask('GET', '/api/v1/fcm/messages')).messages.filter((record) => seqs.has(record.seq));
     },
 
     /**

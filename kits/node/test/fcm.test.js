@@ -12,6 +12,8 @@ import { deviceToken, suiteMode } from './support.js';
 
 const originalConnect = tls.connect;
 const BUNDLE = 'com.example.app';
+/** A failure's lines, each clock time as {time}. */
+const linesOf = (error) => error.message.replace(/\b\d{2}:\d{2}:\d{2}\.\d{3}\b/g, '{time}').split('\n');
 
 /** A notification message to one registration token, as firebase-admin's Message is sent. */
 function notification(token, title, body = 'Order 42') {
@@ -161,22 +163,68 @@ describe('a Firebase sender through intercept()', () => {
     assert.deepEqual(await mock.fcmMessages(), []);
   });
 
-  it('says what was recorded when expectFCM finds no match', async () => {
+  it("fails with the mock's report when expectFCM finds no match, closest records first", async () => {
     const phone = await mock.registerFCM({ bundleId: BUNDLE });
     mock.intercept();
     await sender.send(notification(phone.token, 'Shipped'));
     const [sent] = await mock.fcmMessages();
+    const id = sent.name.split('/').pop();
     const error = await mock.expectFCM({ count: 1, token: phone.token, status: 404 }).then(
       () => assert.fail('expectFCM should have rejected'), (e) => e);
     assert.ok(error instanceof assert.AssertionError, `not an AssertionError: ${error}`);
-    assert.deepEqual(error.message.split('\n'), [
-      `Expected exactly 1 FCM message with token "${phone.token}", status 404, but 0 matched.`,
-      'It recorded 1 FCM message:',
-      `  ${fcmSummary(sent)}`]);
+    assert.equal(error.operator, 'expectFCM');
+    assert.deepEqual(linesOf(error), [
+      `expect: FAILED — wanted exactly 1 FCM record with token=${phone.token}, status=404; ` +
+        "0 matched (of 1 FCM record in the mock's FCM records).",
+      'Closest FCM records:',
+      `  #${sent.seq}  {time}  200 ${id}  token ${phone.token.slice(0, 8)}…${phone.token.slice(-4)}  meets 1 of 2; ` +
+        `missed: status=404 (found 200 ${id})`]);
     assert.match(fcmSummary(sent), /^#\d+ FCM message to token \S+…\S+, project mockapns-test: accepted \(200\), 1 APNs push; title "Shipped"$/);
     await assert.rejects(mock.expectFCM({ colour: 'red' }), { name: 'TypeError', message: /Unknown FCM filter key "colour"/ });
+    await assert.rejects(mock.expectFCM({ validateOnly: 'yes' }), { name: 'TypeError', message: /"validateOnly" is true or false/ });
+    await assert.rejects(mock.expectFCM({ count: 1.5 }), { name: 'TypeError', message: /"count" must be a whole number/ });
     await assert.rejects(mock.registerFCM({ platform: 'windows' }), { name: 'TypeError', message: /platform is one of ios, android, web/ });
     await assert.rejects(mock.registerFCM({ platform: 'android', apnsToken: deviceToken(61) }), { name: 'TypeError' });
+  });
+
+  it('expectFCM counts: none given expects at least one, a number exactly that many', async () => {
+    const phone = await mock.registerFCM({ bundleId: BUNDLE });
+    mock.intercept();
+    for (const title of ['One', 'Two']) await sender.send(notification(phone.token, title));
+    await sender.send(notification(phone.token, 'Dry run'), true);
+    const records = await mock.fcmMessages();
+    assert.equal(records.length, 3);
+    const real = records.filter((record) => !record.validate_only);
+    assert.deepEqual(await mock.expectFCM({ token: phone.token, validateOnly: false }), real);
+    assert.deepEqual(await mock.expectFCM({ token: phone.token, count: 3 }), records);
+    assert.deepEqual(await mock.expectFCM({ validate_only: true, count: 1 }), records.slice(2));
+    assert.deepEqual((await mock.expectFCM({ name: real[1].name.split('/').pop() })).map((record) => record.seq), [real[1].seq]);
+    const started = Date.now();
+    const error = await mock.expectFCM({ token: phone.token, validateOnly: false, count: 1, timeout: 20000 }).then(
+      () => assert.fail('expectFCM should have rejected'), (e) => e);
+    assert.ok(Date.now() - started < 10000, 'FCM records past an exact count fail at once, not after the timeout');
+    const shortToken = `${phone.token.slice(0, 8)}…${phone.token.slice(-4)}`;
+    assert.deepEqual(linesOf(error), ['Waited 20000 ms.',
+      `expect: FAILED — wanted exactly 1 FCM record with token=${phone.token}, validate_only=false; ` +
+        "2 matched (of 3 FCM records in the mock's FCM records).",
+      'Matching FCM records:',
+      ...real.map((record) => `  #${record.seq}  {time}  200 ${record.name.split('/').pop()}  token ${shortToken}`)]);
+  });
+
+  it('expectFCM keeps asking until a late send arrives, and says when none arrived at all', async () => {
+    const error = await mock.expectFCM({ status: 200 }).then(() => assert.fail('expectFCM should have rejected'), (e) => e);
+    assert.deepEqual(linesOf(error), [
+      'mockapns: no FCM request reached the mock. Is the sender inside mock.intercept() (or pointed at mock.fcmURL), ' +
+        'with a service account of this mock (mock.fcmServiceAccount)?',
+      "expect: FAILED — wanted at least 1 FCM record with status=200; 0 matched (of 0 FCM records in the mock's FCM records).",
+      'No FCM records arrived at all.']);
+    const phone = await mock.registerFCM({ bundleId: BUNDLE });
+    mock.intercept();
+    const waiting = mock.expectFCM({ token: phone.token, status: 200, timeout: 20000 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sender.send(notification(phone.token, 'Late'));
+    const [record] = await waiting;
+    assert.equal(record.message.notification.title, 'Late');
   });
 
   it('clear() forgets FCM records and keeps registrations', async () => {

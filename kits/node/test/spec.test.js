@@ -330,6 +330,7 @@ describe('openapi.json', () => {
       await call('fcmMessages', { project: 'mockapns-test', name: 'x', token: ios.token, topic: 'news', status: 200, limit: 3 });
       await call('expectFCM', { project: 'mockapns-test', name: 'x', token: ios.token, topic: 'news', condition: 'c',
         status: 200, validateOnly: false, count: 1, timeout: 0 });
+      await call('expectFCM', { validate_only: true });
       await call('apnsPushesOf', 'projects/mockapns-test/messages/none');
       await call('clear');
       // The members that send no control request (and [Symbol.asyncDispose], which is stop()).
@@ -350,6 +351,11 @@ describe('openapi.json', () => {
     for (const name of ['token', 'topic', 'push_type', 'status', 'reason', 'since', 'where', 'count', 'none', 'at_least']) {
       assert.ok(expectParameters.has(name), `no GET /api/v1/expect carried ${name}`);
     }
+    const fcmExpectParameters = new Set(sent.filter((r) => r.route.startsWith('/api/v1/fcm/expect'))
+      .flatMap((r) => [...new URLSearchParams(r.route.split('?')[1]).keys()]));
+    for (const name of ['project', 'name', 'token', 'topic', 'condition', 'status', 'validate_only', 'count']) {
+      assert.ok(fcmExpectParameters.has(name), `no GET /api/v1/fcm/expect carried ${name}`);
+    }
   });
 
   it('its check refuses what openapi.json does not declare', () => {
@@ -359,6 +365,8 @@ describe('openapi.json', () => {
     assert.deepEqual(openapi.problems('PATCH', '/api/v1/faults'), ["PATCH /api/v1/faults: openapi.json's /api/v1/faults has no PATCH"]);
     assert.deepEqual(openapi.problems('PUT', '/api/v1/devices/abcd', { state: 'expired', colour: 'red' }),
       ['PUT /api/v1/devices/{token}: body key "colour" is not declared']);
+    assert.deepEqual(openapi.problems('GET', '/api/v1/fcm/expect?token=x&validate_only=true&count=1&where=a%3Db'),
+      ['GET /api/v1/fcm/expect: query parameter "where" is not declared']);
     assert.deepEqual(openapi.problems('GET', '/api/v1/nowhere'), ['/api/v1/nowhere is no path of openapi.json']);
     assert.deepEqual(openapi.problems('POST', '/api/v1/devices/ab/changes', { change: 'tap', apns_id: 'x' }), [],
       "openapi-gaps.json's entry allows tap's apns_id");

@@ -6,6 +6,7 @@ import errno
 import json
 import socket
 import ssl
+import threading
 
 import pytest
 
@@ -131,7 +132,7 @@ def test_a_new_service_account_makes_a_project_its_sender_can_send_to(fcm_mock):
     assert push.alert_title == "Other project"
 
 
-def test_expect_fcm_says_what_was_recorded_instead(fcm_mock):
+def test_expect_fcm_fails_with_the_mocks_report(fcm_mock):
     from firebase_admin import messaging
 
     phone = fcm_mock.register_fcm("ios", BUNDLE)
@@ -141,14 +142,45 @@ def test_expect_fcm_says_what_was_recorded_instead(fcm_mock):
     [sent] = fcm_mock.fcm_messages()
     with pytest.raises(AssertionError) as failure:
         fcm_mock.expect_fcm(count=1, token=phone.token, status=404)
-    lines = str(failure.value).splitlines()
-    assert lines[0] == 'Expected 1 FCM message with token "%s", status 404, but 0 matched.' % phone.token
-    assert lines[1] == "It recorded 1 FCM message:"
-    assert lines[2] == "  " + sent.summary
-    assert "accepted (200), 1 APNs push" in sent.summary and 'title "Shipped"' in sent.summary
-    assert fcm_mock.expect_fcm(count=1, name=sent.name) == fcm_mock.expect_fcm(token=phone.token)
+    report = str(failure.value)
+    lines = report.splitlines()
+    # The mock's own words (GET /api/v1/fcm/expect), unchanged: what was wanted, then the closest records.
+    assert lines[0].startswith("expect: FAILED — wanted exactly 1 FCM record with token=%s, status=404; 0 matched"
+                               % phone.token), report
+    assert "Closest FCM records:" in lines
+    closest = lines[lines.index("Closest FCM records:") + 1]
+    assert closest.lstrip().startswith("#%d " % sent.seq) and "missed: status=404" in closest, report
+    assert fcm_mock.expect_fcm(count=1, name=sent.name) == fcm_mock.expect_fcm(token=phone.token) == [sent]
+    assert fcm_mock.expect_fcm(count=1, name=sent.name.rsplit("/", 1)[1], project=MockAPNs.FCM_PROJECT,
+                               validate_only=False) == [sent]
+    assert fcm_mock.expect_fcm(count=0, status=404) == []
+    with pytest.raises(AssertionError, match="^expect: FAILED — wanted no FCM records? with token="):
+        fcm_mock.expect_fcm(count=0, token=phone.token)
+    with pytest.raises(AssertionError, match="^expect: FAILED — wanted exactly 2 FCM records with validate_only=false"):
+        fcm_mock.expect_fcm(count=2, validate_only=False)
     with pytest.raises(TypeError, match="unknown FCM filter colour"):
         fcm_mock.expect_fcm(colour="red")
+
+
+def test_expect_fcm_with_a_timeout_waits_for_the_send(fcm_mock):
+    from firebase_admin import messaging
+
+    phone = fcm_mock.register_fcm("ios", BUNDLE)
+    with pytest.raises(AssertionError) as failure:
+        fcm_mock.expect_fcm(token=phone.token, timeout=0.2)
+    lines = str(failure.value).splitlines()
+    assert lines[0].startswith("Waited 0.2 s. No FCM request reached the mock: is the sender inside")
+    assert lines[1].startswith("expect: FAILED — wanted at least 1 FCM record with token=%s" % phone.token)
+    with firebase_app(fcm_mock.fcm_service_account, name="expect-later") as app:
+        sender = threading.Timer(0.3, lambda: messaging.send(notification_message(phone.token, title="Later"),
+                                                             app=app))
+        with fcm_mock.intercept():
+            sender.start()
+            try:
+                [record] = fcm_mock.expect_fcm(count=1, token=phone.token, status=200, timeout=10)
+            finally:
+                sender.join()
+    assert record.title == "Later"
 
 
 def test_clear_forgets_fcm_records_and_keeps_registrations(fcm_mock):
@@ -175,6 +207,8 @@ def test_fcm_without_fcm_says_how_to_get_it():
             mock.intercept()
         with pytest.raises(MockAPNsError, match="404"):
             mock.register_fcm("ios", BUNDLE)
+        with pytest.raises(MockAPNsError, match=r"/api/v1/fcm/expect\?count=1 answered 404: .*serve --fcm"):
+            mock.expect_fcm(count=1)
 
 
 def test_the_fcm_mock_fixture_is_the_session_mock_serving_fcm(pytester):

@@ -157,7 +157,9 @@ def test_every_control_request_is_declared_in_openapi(fcm_mock, sent):
     call("android_device", android.token)
     call("set_android_device", android.token, app_state="background", online=True)
     call("fcm_messages", project="mockapns-test", name="x", token=ios.token, topic="news", status=200, limit=3)
-    call("expect_fcm", 1, project="mockapns-test", token=ios.token, status=200)
+    call("expect_fcm", 1, project="mockapns-test", name="x", token=ios.token, topic="news", condition="'a' in topics",
+         status=200, validate_only=False, timeout=0)
+    call("expect_fcm", token=ios.token)
     call("apns_pushes_of", "projects/mockapns-test/messages/none")
     call("clear")
     assert apple is not None and account
@@ -171,6 +173,9 @@ def test_every_control_request_is_declared_in_openapi(fcm_mock, sent):
     sent_expect = [r for r in sent if r["path"] == "/api/v1/expect"]
     assert {name for r in sent_expect for name in r["query"]} >= {"token", "topic", "push_type", "status", "since",
                                                                   "where", "count", "at_least", "reason"}
+    sent_fcm_expect = [r for r in sent if r["path"] == "/api/v1/fcm/expect"]
+    assert {name for r in sent_fcm_expect for name in r["query"]} >= {
+        "project", "name", "token", "topic", "condition", "status", "validate_only", "count", "at_least"}
 
 
 def test_the_openapi_check_finds_what_openapi_does_not_declare():

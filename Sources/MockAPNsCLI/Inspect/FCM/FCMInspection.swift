@@ -1,4 +1,5 @@
 import APNsModel
+import MockAPNsFCM
 import MockAPNsRecording
 
 /// `list --fcm`, `show --fcm` and `expect --fcm`: the FCM front door's records (`serve --fcm`), which a running mock
@@ -69,39 +70,12 @@ struct FCMInspection {
         return [
             String(record["seq"]?.integerValue ?? 0),
             RecordedRequest.clockText(record["received_at_ms"]?.integerValue ?? 0),
-            style.status(status, verdict(record)),
+            style.status(status, FCMRecordText.verdict(record)),
             record["project"]?.stringValue ?? "-",
-            target(record),
+            FCMRecordText.target(record),
             deliveries(record),
             RecordedRequest.clip(summary(record), 40),
         ]
-    }
-
-    /// `200 projects/P/messages/ID`, `200 dry run`, or `404 UNREGISTERED`.
-    static func verdict(_ record: JSONValue) -> String {
-        let status = record["status"]?.integerValue ?? 0
-        if status == 200 {
-            if record["validate_only"]?.boolValue == true { return "200 dry run" }
-            return "200 " + (record["name"]?.stringValue.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "")
-        }
-        let code = errorCode(record) ?? record["answer"]?["error"]?["status"]?.stringValue ?? ""
-        return "\(status) \(code)"
-    }
-
-    /// The `FcmError` detail's `errorCode`, when the answer has one.
-    static func errorCode(_ record: JSONValue) -> String? {
-        guard case .array(let details)? = record["answer"]?["error"]?["details"] else { return nil }
-        return details.lazy.compactMap { $0["errorCode"]?.stringValue }.first
-    }
-
-    /// `token …`, `topic news`, `condition '…'` or `-`.
-    static func target(_ record: JSONValue) -> String {
-        for kind in ["token", "fid", "topic", "condition"] {
-            if let value = record[kind]?.stringValue {
-                return kind + " " + (kind == "token" ? RecordText.shortToken(value) : RecordedRequest.clip(value, 32))
-            }
-        }
-        return "-"
     }
 
     /// `2: ios 200, android` — each device reached, an iOS one with APNs's status.
@@ -133,10 +107,10 @@ struct FCMInspection {
         var out: [String] = []
         let seq = record["seq"]?.integerValue ?? 0
         out.append(style.bold("FCM message #\(seq)") + "  \(RecordText.timestamp(record["received_at_ms"]?.integerValue ?? 0))")
-        out.append("  Verdict     " + style.status(Int(record["status"]?.integerValue ?? 0), verdict(record)))
+        out.append("  Verdict     " + style.status(Int(record["status"]?.integerValue ?? 0), FCMRecordText.verdict(record)))
         if let name = record["name"]?.stringValue { out.append("  Name        \(name)") }
         out.append("  Project     \(record["project"]?.stringValue ?? "-")")
-        out.append("  Target      \(target(record))")
+        out.append("  Target      \(FCMRecordText.target(record))")
         out.append("  From        \(record["remote"]?.stringValue ?? "-") over \(record["transport"]?.stringValue ?? "-")")
         if record["validate_only"]?.boolValue == true { out.append("  Dry run     checked, nothing delivered") }
         if case .array(let faults)? = record["faults"], !faults.isEmpty {
@@ -155,8 +129,8 @@ struct FCMInspection {
         out.append(style.bold("Deliveries") + (deliveries(record) == "0" ? "  none" : ""))
         if case .array(let items)? = record["deliveries"] {
             for item in items {
-                var line = "  \(item["platform"]?.stringValue ?? "?") \(RecordText.shortToken(item["token"]?.stringValue))"
-                if let apns = item["apns_token"]?.stringValue { line += " → APNs \(RecordText.shortToken(apns))" }
+                var line = "  \(item["platform"]?.stringValue ?? "?") \(RecordedRequest.shortToken(item["token"]?.stringValue))"
+                if let apns = item["apns_token"]?.stringValue { line += " → APNs \(RecordedRequest.shortToken(apns))" }
                 if let status = item["apns_status"]?.integerValue {
                     line += ": " + style.status(Int(status), [String(status), item["apns_reason"]?.stringValue].compactMap { $0 }.joined(separator: " "))
                 } else if item["apns_id"] != nil {
@@ -175,72 +149,5 @@ struct FCMInspection {
             }
         }
         return out.joined(separator: "\n") + "\n"
-    }
-
-    // MARK: expect --fcm
-
-    /// One thing an FCM record must satisfy, and what a record had instead.
-    struct Criterion {
-        /// `token=…`, `status=200`.
-        let label: String
-        /// Whether the record meets it.
-        let test: (JSONValue) -> Bool
-        /// What the record had there, for a miss; nil when it had nothing there.
-        let found: (JSONValue) -> String?
-    }
-
-    /// The criteria of an FCM expectation.
-    static func criteria(_ filters: FilterOptions, project: String?, name: String?) -> [Criterion] {
-        func text(_ value: JSONValue?) -> String? { value.flatMap(\.stringValue).map { "\"\($0)\"" } }
-        var list: [Criterion] = []
-        if let project {
-            list.append(Criterion(label: "project=\(project)", test: { $0["project"]?.stringValue == project }, found: { text($0["project"]) }))
-        }
-        if let name {
-            list.append(Criterion(label: "name=\(name)", test: { record in
-                guard let have = record["name"]?.stringValue else { return false }
-                return have == name || have.hasSuffix("/" + name)
-            }, found: { text($0["name"]) }))
-        }
-        if let token = filters.token {
-            list.append(Criterion(label: "token=\(token)", test: { $0["token"]?.stringValue == token }, found: { target($0) }))
-        }
-        if let topic = filters.topic {
-            list.append(Criterion(label: "topic=\(topic)", test: { $0["topic"]?.stringValue == topic }, found: { target($0) }))
-        }
-        if let status = filters.status {
-            list.append(Criterion(label: "status=\(status)", test: { $0["status"]?.integerValue == Int64(status) }, found: { verdict($0) }))
-        }
-        return list
-    }
-
-    /// What an FCM expectation finds in `records`, in `expect`'s words: the closest few misses first, ties newest
-    /// first, as ``ExpectationTally`` keeps them for APNs records.
-    static func evaluate(_ quantity: Expectation.Quantity, criteria: [Criterion], over records: [JSONValue]) -> ExpectationReport {
-        let noun = ExpectationReport.Noun("FCM record", "FCM records")
-        let scored = records.enumerated().map { offset, record in
-            (record: record, offset: offset, misses: criteria.filter { !$0.test(record) })
-        }
-        let matched = scored.filter(\.misses.isEmpty).map(\.record)
-        let closest = scored.filter { !$0.misses.isEmpty }
-            .sorted { $0.misses.count != $1.misses.count ? $0.misses.count < $1.misses.count : $0.offset > $1.offset }
-            .prefix(ExpectationTally.keptMisses)
-            .map { entry in
-                ExpectationReport.Miss(seq: seq(entry.record), line: line(entry.record), met: criteria.count - entry.misses.count,
-                                       missed: entry.misses.map { ExpectationReport.Miss.missed($0.label, found: $0.found(entry.record)) })
-            }
-        let labels = criteria.map(\.label)
-        return ExpectationReport(
-            quantity: quantity, noun: noun, criteria: labels, wanted: ExpectationReport.with(labels, noun: noun),
-            considered: records.count, matchedCount: matched.count, matchedSeqs: matched.map(seq),
-            matching: matched.suffix(ExpectationTally.keptMatches).map(line), closest: Array(closest))
-    }
-
-    private static func seq(_ record: JSONValue) -> UInt64 {
-        UInt64(clamping: record["seq"]?.integerValue ?? 0)
-    }
-
-    private static func line(_ record: JSONValue) -> String {
-        "#\(record["seq"]?.integerValue ?? 0)  \(RecordedRequest.clockText(record["received_at_ms"]?.integerValue ?? 0))  \(verdict(record))  \(target(record))"
     }
 }

@@ -30,12 +30,6 @@ enum RecordText {
         return text
     }
 
-    /// The first 8 and last 4 characters of a long token.
-    static func shortToken(_ token: String?) -> String {
-        guard let token else { return "-" }
-        return token.count > 16 ? "\(token.prefix(8))…\(token.suffix(4))" : token
-    }
-
     /// The table row used by `list` and `tail`.
     static func row(_ record: RecordedRequest, style: TerminalStyle) -> [String] {
         var notes: [String] = []
@@ -50,7 +44,7 @@ enum RecordText {
             style.status(record.response.status, record.verdictText),
             header(record, "apns-push-type") ?? "-",
             header(record, "apns-topic") ?? "-",
-            shortToken(record.deviceToken),
+            RecordedRequest.shortToken(record.deviceToken),
             record.summaryText,
             style.yellow(notes.joined(separator: "; ")),
         ]

@@ -13,8 +13,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._control import ControlClient, MockAPNsError
 from ._devices import DeviceScreen, Instant, ShownNotification, TimelineEntry, millis, shown_failure
-from ._fcm import (DEFAULT_PROJECT, PLATFORMS, PROPERTY_FILTERS as FCM_PROPERTY_FILTERS, SERVER_FILTERS,
-                   FCMMessage, FCMRegistration, check_fcm_filters, fcm_failure_message, fcm_matches)
+from ._fcm import (DEFAULT_PROJECT, EXPECT_FILTERS as FCM_EXPECT_FILTERS, PLATFORMS, SERVER_FILTERS, FCMMessage,
+                   FCMRegistration, check_fcm_filters, fcm_expect_query)
 from ._notifications import PROPERTY_FILTERS, Notification, Where, check_filters, expect_query
 
 
@@ -68,11 +68,16 @@ class ControlAPI:
 
     def _expectation(self, quantity: Tuple[str, int], where: Where, filters: Dict[str, Any],
                      timeout: float) -> Dict[str, Any]:
-        """GET /api/v1/expect, asked again every 50 ms until met or `timeout` seconds have passed."""
+        """GET /api/v1/expect, until met or `timeout` seconds have passed."""
         query = expect_query(check_filters(filters, PROPERTY_FILTERS + ("since",)), quantity, where)
+        return self._poll("/api/v1/expect", query, timeout)
+
+    def _poll(self, path: str, query: List[Tuple[str, str]], timeout: float) -> Dict[str, Any]:
+        """GET `path` (an expectation: /api/v1/expect, /api/v1/fcm/expect), asked again every 50 ms until its answer
+        is `met` or `timeout` seconds have passed."""
         deadline = time.monotonic() + timeout
         while True:
-            answer = self._client().request("GET", "/api/v1/expect", query=query)
+            answer = self._client().request("GET", path, query=query)
             if answer["met"] or time.monotonic() >= deadline:
                 return answer
             time.sleep(0.05)
@@ -252,16 +257,25 @@ class ControlAPI:
         answer = self._client().request("GET", "/api/v1/fcm/messages", query=query)
         return [FCMMessage(record) for record in answer["messages"]]
 
-    def expect_fcm(self, count: Optional[int] = None, **filters: Any) -> List[FCMMessage]:
+    def expect_fcm(self, count: Optional[int] = None, *, timeout: float = 0, **filters: Any) -> List[FCMMessage]:
         """Returns the recorded FCM requests matching `filters` (`project`, `name`, `token`, `topic`, `condition`,
-        `status`, `validate_only`). Raises AssertionError unless there are `count` of them (at least one when
-        `count` is None; `count=0`: none), listing what was recorded, closest match first."""
-        wanted = check_fcm_filters(filters, FCM_PROPERTY_FILTERS)
-        received = self.fcm_messages()
-        message = fcm_failure_message(count, wanted, received)
-        if message:
-            raise AssertionError(message)
-        return [m for m in received if fcm_matches(m, wanted)]
+        `status`, `validate_only`), oldest first. Raises AssertionError unless there are `count` of them (at least one
+        when `count` is None; `count=0`: none), with the mock's own report (GET /api/v1/fcm/expect): what was wanted,
+        the closest FCM records, each miss spelled out. With `timeout` seconds, asks again until met; a miss then says
+        first how long it waited."""
+        query = fcm_expect_query(check_fcm_filters(filters, FCM_EXPECT_FILTERS), count)
+        answer = self._poll("/api/v1/fcm/expect", query, timeout)
+        if not answer["met"]:
+            report = answer["message"].rstrip("\n")
+            if timeout > 0:
+                waited = "Waited %g s." % timeout
+                if answer.get("considered") == 0:
+                    waited += (" No FCM request reached the mock: is the sender inside `with mock.intercept():` (or"
+                               " pointed at fcm_url), with a service account of this mock (fcm_service_account)?")
+                report = waited + "\n" + report
+            raise AssertionError(report)
+        seqs = set(answer["matched_seqs"])
+        return [m for m in self.fcm_messages() if m.seq in seqs] if seqs else []
 
     def apns_pushes_of(self, message: Union[FCMMessage, str]) -> List[Notification]:
         """The APNs pushes an FCM message became (its `apns_ids`), as ordinary recorded pushes (`Notification`:

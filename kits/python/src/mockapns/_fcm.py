@@ -1,5 +1,6 @@
 """The FCM front door as a test reads it (`mockapns serve --fcm`, docs/fcm.md): registrations (the tokens an app
-instance would get from FCM), the records of FCM requests, and the failure message of `expect_fcm`."""
+instance would get from FCM), the records of FCM requests, and the query of `expect_fcm` (GET /api/v1/fcm/expect,
+whose answer carries the failure message: the mock words a miss, not the kit)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,8 @@ DEFAULT_PROJECT = "mockapns-test"
 PLATFORMS = ("ios", "android", "web")
 #: What `GET /api/v1/fcm/messages` filters by on the server.
 SERVER_FILTERS = ("project", "name", "token", "topic", "status", "limit")
-#: What `expect_fcm` checks one by one (and ranks near misses by).
-PROPERTY_FILTERS = ("project", "name", "token", "topic", "condition", "status", "validate_only")
-#: How many non-matching records a failure message lists before summing up the rest.
-LIST_LIMIT = 5
+#: What `expect_fcm` passes to GET /api/v1/fcm/expect.
+EXPECT_FILTERS = ("project", "name", "token", "topic", "condition", "status", "validate_only")
 
 
 @dataclass(frozen=True)
@@ -199,39 +198,13 @@ def check_fcm_filters(filters: Dict[str, Any], allowed: Tuple[str, ...]) -> Dict
     return {key: value for key, value in filters.items() if value is not None}
 
 
-def fcm_matches(message: FCMMessage, wanted: Dict[str, Any]) -> bool:
-    return all(_matches(message, key, value) for key, value in wanted.items())
-
-
-def _matches(message: FCMMessage, key: str, value: Any) -> bool:
-    if key == "name":     # the whole name, or its last part (as the control API takes it)
-        return message.name is not None and (message.name == value or message.name.endswith("/" + str(value)))
-    return getattr(message, key) == value
-
-
-def fcm_failure_message(count: Optional[int], wanted: Dict[str, Any], received: List[FCMMessage]) -> Optional[str]:
-    """None when `received` has `count` records matching `wanted` (≥ 1 when `count` is None); otherwise what was
-    expected and what arrived, closest match first."""
-    matching = [m for m in received if fcm_matches(m, wanted)]
-    if (count is None and matching) or (count is not None and len(matching) == count):
-        return None
-    what = "FCM message" + ("s" if count != 1 else "")
-    if wanted:
-        what += " with " + ", ".join("%s %s" % (key, json.dumps(value) if isinstance(value, str) else value)
-                                     for key, value in wanted.items())
-    expected = "at least 1" if count is None else str(count)
-    lines = ["Expected %s %s, but %d matched." % (expected, what, len(matching))]
-    if not received:
-        lines.append("The mock recorded no FCM message. Is the sender inside `with mock.intercept():` (or pointed at "
-                     "fcm_url), with a service account of this mock (fcm_service_account)?")
-        return "\n".join(lines)
-    ranked = sorted(received, key=lambda m: -sum(_matches(m, k, v) for k, v in wanted.items()))
-    lines.append("It recorded %d FCM message%s%s:" % (len(received), "" if len(received) == 1 else "s",
-                                                       ", closest first" if len(received) > 1 else ""))
-    lines += ["  " + m.summary for m in ranked[:LIST_LIMIT]]
-    if len(ranked) > LIST_LIMIT:
-        lines.append("  … and %d more" % (len(ranked) - LIST_LIMIT))
-    return "\n".join(lines)
+def fcm_expect_query(filters: Dict[str, Any], count: Optional[int]) -> List[Tuple[str, str]]:
+    """The query of GET /api/v1/fcm/expect: `filters` (checked; `validate_only` as true/false) and the quantity,
+    `count=N` (exactly N; 0: none) or, when `count` is None, `at_least=1`."""
+    query = [(key, ("true" if value else "false") if isinstance(value, bool) else str(value))
+             for key, value in filters.items()]
+    query.append(("at_least", "1") if count is None else ("count", str(count)))
+    return query
 
 
 def _short(value: Optional[str]) -> str:

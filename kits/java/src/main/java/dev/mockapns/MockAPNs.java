@@ -46,7 +46,8 @@ import javax.net.ssl.TrustManagerFactory;
  *
  * <p>{@link Builder#fcm()} serves Google's FCM names too ({@code mockapns serve --fcm}, docs/fcm.md): a Firebase
  * sender gets {@link #fcmUrl()}, {@link #fcmServiceAccount()} and {@link #fcmSslContext()}, and each iOS message it
- * sends becomes the APNs push FCM makes, recorded as any other ({@link #apnsPushesOf(FcmMessage)}).
+ * sends becomes the APNs push FCM makes, recorded as any other ({@link #apnsPushesOf(FcmMessage)}). The test checks
+ * the FCM records with {@link #expectFcm(FcmFilter)}, which the mock checks and words as it does {@code expect}.
  */
 public final class MockAPNs implements AutoCloseable {
     /** The project of {@link #fcmServiceAccount()}, the one the mock makes at start. */
@@ -524,10 +525,18 @@ public final class MockAPNs implements AutoCloseable {
         return fcmMessages(new FcmFilter());
     }
 
-    /** The recorded FCM requests that match {@code filter}, oldest first; the mock decides what matches. */
+    /**
+     * The recorded FCM requests that match {@code filter} (its count aside), oldest first; the mock decides what
+     * matches. An IllegalArgumentException for {@link FcmFilter#condition(String)} or
+     * {@link FcmFilter#validateOnly(boolean)}, which only the expectations take.
+     */
     public List<FcmMessage> fcmMessages(FcmFilter filter) {
         requireFcm("fcmMessages()");
-        Object list = control().object("GET", "/api/v1/fcm/messages" + filter.query(), null).get("messages");
+        return fetchFcm(filter.query());
+    }
+
+    private List<FcmMessage> fetchFcm(String query) {
+        Object list = control().object("GET", "/api/v1/fcm/messages" + query, null).get("messages");
         if (!(list instanceof List)) {
             throw new MockAPNsException("GET /api/v1/fcm/messages answered without a \"messages\" list");
         }
@@ -538,6 +547,50 @@ public final class MockAPNs implements AutoCloseable {
             messages.add(new FcmMessage(fields));
         }
         return messages;
+    }
+
+    /**
+     * Returns the recorded FCM requests matching {@code filter}, oldest first, when there are
+     * {@link FcmFilter#count(int)} of them (at least one when the count is unset, none for 0); otherwise throws an
+     * AssertionError with the mock's own report ({@code GET /api/v1/fcm/expect}): what was wanted, the matching FCM
+     * records and the closest others, each miss spelled out. A send is recorded before it is answered, so once the
+     * sender has its answer, expectFcm sees it.
+     */
+    public List<FcmMessage> expectFcm(FcmFilter filter) {
+        requireFcm("expectFcm()");
+        Integer count = filter.count();
+        String query = count == null ? filter.expectQuery("at_least", 1)
+                : count == 0 ? filter.expectQuery("none", 0) : filter.expectQuery("count", count);
+        Map<String, Object> answer = expectation("/api/v1/fcm/expect", query, Duration.ZERO);
+        if (!Boolean.TRUE.equals(answer.get("met"))) throw new AssertionError(report(answer, null, NO_FCM_REQUEST));
+        return matchedFcm(answer);
+    }
+
+    /**
+     * Waits until at least {@link FcmFilter#count(int)} recorded FCM requests (one when unset) match {@code filter},
+     * and returns them, asking the mock every 50 ms; after {@code timeout}, throws an AssertionError as
+     * {@link #expectFcm(FcmFilter)} does, after a line saying how long it waited. For senders that send in the
+     * background.
+     */
+    public List<FcmMessage> waitForFcm(FcmFilter filter, Duration timeout) {
+        requireFcm("waitForFcm()");
+        Map<String, Object> answer = expectation("/api/v1/fcm/expect", filter.expectQuery("at_least",
+                filter.count() == null ? 1 : filter.count()), timeout);
+        if (!Boolean.TRUE.equals(answer.get("met"))) {
+            throw new AssertionError(report(answer, "Waited " + timeout.toMillis() + " ms.", NO_FCM_REQUEST));
+        }
+        return matchedFcm(answer);
+    }
+
+    /** The FCM records the answer names ({@code matched_seqs}), oldest first. */
+    private List<FcmMessage> matchedFcm(Map<String, Object> answer) {
+        Object seqs = answer.get("matched_seqs");
+        if (!(seqs instanceof List) || ((List<?>) seqs).isEmpty()) return new ArrayList<>();
+        List<FcmMessage> matching = new ArrayList<>();
+        for (FcmMessage message : fetchFcm("")) {
+            if (((List<?>) seqs).contains(message.seq())) matching.add(message);
+        }
+        return matching;
     }
 
     /**
@@ -605,8 +658,8 @@ public final class MockAPNs implements AutoCloseable {
     public List<Notification> expect(Filter filter) {
         Integer count = filter.count();
         String query = count != null ? filter.expectQuery("count", count) : filter.expectQuery("at_least", 1);
-        Map<String, Object> answer = expectation(query, Duration.ZERO);
-        if (!Boolean.TRUE.equals(answer.get("met"))) throw new AssertionError(report(answer, null));
+        Map<String, Object> answer = expectation("/api/v1/expect", query, Duration.ZERO);
+        if (!Boolean.TRUE.equals(answer.get("met"))) throw new AssertionError(report(answer, null, NO_PUSH));
         return matched(answer, filter);
     }
 
@@ -616,37 +669,45 @@ public final class MockAPNs implements AutoCloseable {
      * {@link #expect(Filter)} does, after a line saying how long it waited. For senders that send in the background.
      */
     public List<Notification> waitFor(Filter filter, Duration timeout) {
-        Map<String, Object> answer = expectation(filter.expectQuery("at_least",
+        Map<String, Object> answer = expectation("/api/v1/expect", filter.expectQuery("at_least",
                 filter.count() == null ? 1 : filter.count()), timeout);
         if (!Boolean.TRUE.equals(answer.get("met"))) {
-            throw new AssertionError(report(answer, "Waited " + timeout.toMillis() + " ms."));
+            throw new AssertionError(report(answer, "Waited " + timeout.toMillis() + " ms.", NO_PUSH));
         }
         return matched(answer, filter);
     }
 
-    /** GET /api/v1/expect{@code query}, asked again every 50 ms until it is met or {@code timeout} has passed. */
-    private Map<String, Object> expectation(String query, Duration timeout) {
+    /**
+     * GET {@code route}{@code query} (/api/v1/expect or /api/v1/fcm/expect), asked again every 50 ms until it is met
+     * or {@code timeout} has passed.
+     */
+    private Map<String, Object> expectation(String route, String query, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            Map<String, Object> answer = control().object("GET", "/api/v1/expect" + query, null);
+            Map<String, Object> answer = control().object("GET", route + query, null);
             if (Boolean.TRUE.equals(answer.get("met")) || System.nanoTime() >= deadline) return answer;
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new MockAPNsException("Interrupted while waiting for pushes", e);
+                throw new MockAPNsException("Interrupted while waiting on " + route + query, e);
             }
         }
     }
 
-    /** The mock's message, after {@code first} (when given) and a hint when no push reached the mock at all. */
-    private static String report(Map<String, Object> answer, String first) {
+    private static final String NO_PUSH = "No push reached the mock: is the sender pointed at mock.url() (or "
+            + "mock.http1Url()) and trusting mock.sslContext()?";
+    private static final String NO_FCM_REQUEST = "No FCM request reached the mock: is the sender pointed at "
+            + "mock.fcmUrl() (or Google's names routed to mock.fcmHttpsPort()) and trusting mock.fcmSslContext()?";
+
+    /**
+     * The mock's message, after {@code first} (when given) and {@code nothingArrived} when nothing reached the mock at
+     * all ({@code considered} 0).
+     */
+    private static String report(Map<String, Object> answer, String first, String nothingArrived) {
         StringBuilder text = new StringBuilder();
         if (first != null) text.append(first).append('\n');
-        if (Long.valueOf(0).equals(answer.get("considered"))) {
-            text.append("No push reached the mock: is the sender pointed at mock.url() (or mock.http1Url()) and trusting "
-                    + "mock.sslContext()?\n");
-        }
+        if (Long.valueOf(0).equals(answer.get("considered"))) text.append(nothingArrived).append('\n');
         return text.append(String.valueOf(answer.get("message")).replaceAll("\n+$", "")).toString();
     }
 

@@ -174,6 +174,89 @@ class FcmTest {
         assertTrue(mock.device(phone.apnsToken()).notifications().isEmpty());
     }
 
+    /** The message's lines, each clock time (12:00:01.250) as {time}. */
+    private static List<String> lines(AssertionError error) {
+        return List.of(error.getMessage().replaceAll("\\b\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\b", "{time}").split("\n"));
+    }
+
+    private static List<Long> seqs(List<FcmMessage> messages) {
+        List<Long> seqs = new ArrayList<>();
+        for (FcmMessage message : messages) seqs.add(message.seq());
+        return seqs;
+    }
+
+    @Test
+    void expectFcmIsCheckedAndWordedByTheMock() throws Exception {
+        FcmRegistration phone = mock.registerFcm(TOPIC);
+        String bearer = bearer();
+        assertEquals(200, GoogleGrant.send(client, sendUrl(), bearer,
+                GoogleGrant.notificationTo(phone.token(), "Shipped", "Order 42")).statusCode());
+        mock.setDevice(phone.apnsToken(), "unregistered");
+        assertEquals(404, GoogleGrant.send(client, sendUrl(), bearer,
+                GoogleGrant.notificationTo(phone.token(), "Too late", "Order 42")).statusCode());
+        List<FcmMessage> all = mock.fcmMessages();
+        assertEquals(2, all.size(), String.valueOf(all));
+
+        List<FcmMessage> accepted = mock.expectFcm(new FcmFilter().token(phone.token()).status(200).count(1));
+        assertEquals(List.of(all.get(0)), accepted);
+        assertEquals("Shipped", accepted.get(0).title());
+        assertEquals(all, mock.expectFcm(new FcmFilter().project(MockAPNs.FCM_PROJECT).token(phone.token())),
+                "at least one: every match, oldest first");
+        assertEquals(List.of(), mock.expectFcm(new FcmFilter().name(all.get(0).name()).status(200).validateOnly(true)
+                .count(0)), "none: nothing to return");
+        assertEquals(seqs(all), seqs(mock.expectFcm(new FcmFilter().validateOnly(false).count(2))));
+        assertEquals(List.of(), mock.expectFcm(new FcmFilter().condition("'news' in topics").count(0)));
+
+        AssertionError missed = assertThrows(AssertionError.class,
+                () -> mock.expectFcm(new FcmFilter().token(phone.token()).status(403).count(1)));
+        String token = phone.token();
+        String shortToken = "token " + token.substring(0, 8) + "…" + token.substring(token.length() - 4);
+        String id = all.get(0).name().substring(all.get(0).name().lastIndexOf('/') + 1);
+        assertEquals(List.of("expect: FAILED — wanted exactly 1 FCM record with token=" + token + ", status=403; 0 "
+                        + "matched (of 2 FCM records in the mock's FCM records).",
+                "Closest FCM records:",
+                "  #" + all.get(1).seq() + "  {time}  404 UNREGISTERED  " + shortToken + "  meets 1 of 2; missed: "
+                        + "status=403 (found 404 UNREGISTERED)",
+                "  #" + all.get(0).seq() + "  {time}  200 " + id + "  " + shortToken + "  meets 1 of 2; missed: "
+                        + "status=403 (found 200 " + id + ")"), lines(missed), "the mock's message, unchanged");
+
+        AssertionError tooMany = assertThrows(AssertionError.class,
+                () -> mock.expectFcm(new FcmFilter().token(phone.token()).count(0)));
+        assertTrue(tooMany.getMessage().startsWith("expect: FAILED — wanted no FCM records with token=" + phone.token()
+                + "; 2 matched"), tooMany.getMessage());
+    }
+
+    @Test
+    void waitForFcmAsksUntilABackgroundSendArrives() throws Exception {
+        FcmRegistration phone = mock.registerFcm(TOPIC);
+        String bearer = bearer();
+        java.util.concurrent.CompletableFuture<Integer> sent = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                Thread.sleep(300);
+                return GoogleGrant.send(client, sendUrl(), bearer,
+                        GoogleGrant.notificationTo(phone.token(), "Later", "Order 42")).statusCode();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        AssertionError early = assertThrows(AssertionError.class, () -> mock.expectFcm(new FcmFilter().token(phone.token())));
+        assertTrue(lines(early).get(0).startsWith("No FCM request reached the mock: is the sender pointed at "
+                + "mock.fcmUrl()"), early.getMessage());
+        assertTrue(lines(early).get(1).startsWith("expect: FAILED — wanted at least 1 FCM record with token="
+                + phone.token()), early.getMessage());
+
+        List<FcmMessage> arrived = mock.waitForFcm(new FcmFilter().token(phone.token()).status(200), Duration.ofSeconds(20));
+        assertEquals(200, (int) sent.get(20, TimeUnit.SECONDS));
+        assertEquals(1, arrived.size());
+        assertEquals("Later", arrived.get(0).title());
+
+        AssertionError late = assertThrows(AssertionError.class,
+                () -> mock.waitForFcm(new FcmFilter().token(phone.token()).count(2), Duration.ofMillis(150)));
+        assertEquals("Waited 150 ms.", lines(late).get(0));
+        assertTrue(lines(late).get(1).startsWith("expect: FAILED — wanted at least 2 FCM records with token="
+                + phone.token() + "; 1 matched (of 1 FCM record"), late.getMessage());
+    }
+
     @Test
     void theGrantAndTheBearerTokenAreCheckedAsGoogleChecksThem() throws Exception {
         Map<String, Object> account = GoogleGrant.serviceAccount(mock.fcmServiceAccount());
@@ -213,6 +296,8 @@ class FcmTest {
             assertEquals("fcmUrl(): this mock serves no FCM; start it with MockAPNs.builder().fcm().start().",
                     error.getMessage());
             assertThrows(MockAPNsException.class, () -> plain.registerFcm(TOPIC));
+            assertEquals("expectFcm(): this mock serves no FCM; start it with MockAPNs.builder().fcm().start().",
+                    assertThrows(MockAPNsException.class, () -> plain.expectFcm(new FcmFilter())).getMessage());
             plain.clear(); // no FCM records to forget, and no error for it
         }
     }

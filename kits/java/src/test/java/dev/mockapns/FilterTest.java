@@ -10,8 +10,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The queries a Filter becomes (GET /api/v1/notifications and GET /api/v1/expect, which words a miss: the kit does
- * not), and the one-line summaries of records made here. MockAPNsTest and SpecTest check them against the mock.
+ * The queries a Filter and an FcmFilter become (GET /api/v1/notifications and GET /api/v1/expect, GET
+ * /api/v1/fcm/messages and GET /api/v1/fcm/expect, whose expectations word a miss: the kit does not), and the
+ * one-line summaries of records made here. MockAPNsTest, FcmTest and SpecTest check them against the mock.
  */
 class FilterTest {
     private static Notification record(long seq, String token, int status, String reason, String payload) {
@@ -65,6 +66,36 @@ class FilterTest {
     }
 
     @Test
+    void theQueriesTheMockIsAskedOfFcmRecords() {
+        FcmFilter filter = new FcmFilter().project("mockapns-test").name("projects/mockapns-test/messages/0:1")
+                .token("fid:APA91b-x_y").topic("a b&c").status(404);
+        String filters = "project=mockapns-test&name=projects%2Fmockapns-test%2Fmessages%2F0%3A1&token=fid%3AAPA91b-x_y"
+                + "&topic=a%20b%26c&status=404";
+        assertEquals("?" + filters, filter.query());
+        assertEquals("?" + filters, filter.expectQuery("at_least", 1), "at least 1 is the mock's default");
+        assertEquals("?" + filters + "&count=2", filter.expectQuery("count", 2));
+        assertEquals("?" + filters + "&at_least=3", filter.expectQuery("at_least", 3));
+        assertEquals("?" + filters + "&none=true", filter.expectQuery("none", 0));
+        assertEquals("?" + filters + "&limit=5", filter.limit(5).query(), "the list query has the limit");
+        assertEquals("FcmFilter.limit is for fcmMessages: an FCM expectation looks at every FCM record (FcmFilter("
+                + filters + "&limit=5))", assertThrows(IllegalArgumentException.class,
+                        () -> filter.expectQuery("at_least", 1)).getMessage());
+
+        FcmFilter expectation = new FcmFilter().condition("'news' in topics").validateOnly(false).count(1);
+        assertEquals("?condition=%27news%27%20in%20topics&validate_only=false&count=1",
+                expectation.expectQuery("count", 1));
+        assertEquals("FcmFilter(condition=%27news%27%20in%20topics&validate_only=false&count=1)", expectation.toString());
+        assertEquals("FcmFilter.condition and FcmFilter.validateOnly are for expectFcm and waitForFcm: GET "
+                + "/api/v1/fcm/messages does not filter by them (FcmFilter(condition=%27news%27%20in%20topics"
+                + "&validate_only=false&count=1))",
+                assertThrows(IllegalArgumentException.class, expectation::query).getMessage());
+        assertEquals("?validate_only=true&none=true", new FcmFilter().validateOnly(true).expectQuery("none", 0));
+        assertEquals("", new FcmFilter().query());
+        assertEquals("", new FcmFilter().count(3).query(), "the list query has no count");
+        assertEquals("FcmFilter()", new FcmFilter().toString());
+    }
+
+    @Test
     void filtersRefuseNonsense() {
         assertEquals("Filter.count: -1 is negative; use 0 for \"none\", n for exactly n, or leave it unset for at "
                 + "least one", assertThrows(IllegalArgumentException.class, () -> new Filter().count(-1)).getMessage());
@@ -72,5 +103,9 @@ class FilterTest {
         assertThrows(IllegalArgumentException.class, () -> new Filter().since(-1));
         assertEquals("Filter.where: \"aps.badge\" is not PATH=VALUE, e.g. \"aps.alert.title=Shipped\"",
                 assertThrows(IllegalArgumentException.class, () -> new Filter().where("aps.badge")).getMessage());
+        assertEquals("FcmFilter.count: -1 is negative; use 0 for \"none\", n for exactly n, or leave it unset for at "
+                + "least one", assertThrows(IllegalArgumentException.class, () -> new FcmFilter().count(-1)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new FcmFilter().status(0));
+        assertThrows(IllegalArgumentException.class, () -> new FcmFilter().limit(0));
     }
 }

@@ -41,8 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The kit against kits/spec (its README says what each file is): the arguments it starts the mock with in both modes
  * (launch.json), the ready file, provider tokens from the mock's own binary, the expectation cases run through
- * {@link MockAPNs#expect(Filter)} (expectations/*.json), and every control-API request it sends checked against the
- * server's openapi.json.
+ * {@link MockAPNs#expect(Filter)} (expectations/*.json), and every control-API request it sends (FCM's too) checked
+ * against the server's openapi.json.
  */
 class SpecTest {
     private static Path repo() {
@@ -459,6 +459,13 @@ class SpecTest {
             mock.fcmMessages();
             mock.fcmMessages(new FcmFilter().project(MockAPNs.FCM_PROJECT).name("x").token(ios.token()).topic("news")
                     .status(200).limit(3));
+            called.add("expectFcm");
+            quietly(() -> mock.expectFcm(new FcmFilter().project(MockAPNs.FCM_PROJECT).name("x").token(ios.token())
+                    .topic("news").condition("'news' in topics").status(200).validateOnly(false).count(2)));
+            mock.expectFcm(new FcmFilter().token(ios.token()).count(0));
+            quietly(() -> mock.expectFcm(new FcmFilter().validateOnly(true)));
+            called.add("waitForFcm");
+            quietly(() -> mock.waitForFcm(new FcmFilter().topic("news").count(3), Duration.ZERO));
             called.add("apnsPushesOf");
             mock.apnsPushesOf(mock.fcmMessages().isEmpty() ? new FcmMessage(Map.of("apns_ids", List.of()))
                     : mock.fcmMessages().get(0));
@@ -485,17 +492,21 @@ class SpecTest {
         OpenApi openapi = new OpenApi();
         assertTrue(sent.size() >= 30, "only " + sent.size() + " control requests were recorded");
         List<String> problems = new ArrayList<>();
-        Set<String> expectParameters = new TreeSet<>();
+        Map<String, Set<String>> expectParameters = Map.of("/api/v1/expect", new TreeSet<>(), "/api/v1/fcm/expect",
+                new TreeSet<>());
         for (Object[] request : sent) {
             problems.addAll(openapi.problems((String) request[0], (String) request[1], request[2]));
-            String path = (String) request[1];
-            if (path.startsWith("/api/v1/expect?")) {
-                for (String pair : path.substring(path.indexOf('?') + 1).split("&")) expectParameters.add(pair.split("=")[0]);
+            String[] path = ((String) request[1]).split("\\?", 2);
+            if (expectParameters.containsKey(path[0]) && path.length == 2) {
+                for (String pair : path[1].split("&")) expectParameters.get(path[0]).add(pair.split("=")[0]);
             }
         }
         assertEquals(List.of(), problems);
         assertEquals(new TreeSet<>(List.of("at_least", "count", "push_type", "reason", "since", "status", "token", "topic",
-                "where")), expectParameters, "every parameter the kit sends GET /api/v1/expect");
+                "where")), expectParameters.get("/api/v1/expect"), "every parameter the kit sends GET /api/v1/expect");
+        assertEquals(new TreeSet<>(List.of("at_least", "condition", "count", "name", "none", "project", "status", "token",
+                "topic", "validate_only")), expectParameters.get("/api/v1/fcm/expect"),
+                "every parameter the kit sends GET /api/v1/fcm/expect");
     }
 
     private static void quietly(Runnable expectation) {
