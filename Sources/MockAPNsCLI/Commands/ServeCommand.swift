@@ -124,13 +124,13 @@ struct ServeCommand: AsyncParsableCommand {
         // The control plane reads the store over a connection of its own, so searches never queue behind the writer.
         let storeReader = store.map { PostgresRecordStore(url: $0.url, instance: $0.instance, namespace: $0.namespace, events: $0.events,
                                                           logger: StoreLogger.make()) }
-        let storeClosing: [any Service] = store.map { store in
-            [ClosingService("store connections") {
-                await sharedState?.close()
-                await store.close()
-                await storeReader?.close()
-            }]
-        } ?? []
+        // The connections opened above: closed last by the group, or at once if the group is never made.
+        let closeConnections: @Sendable () async -> Void = {
+            await sharedState?.close()
+            await store?.close()
+            await storeReader?.close()
+        }
+        let storeClosing: [any Service] = store == nil ? [] : [ClosingService("store connections", close: closeConnections)]
 
         let mock: Mock
         let server: APNsHTTP2Listener
@@ -149,9 +149,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             // Nothing runs yet: only the connections opened above are to close.
             await relay?.shutdown()
-            await sharedState?.close()
-            await store?.close()
-            await storeReader?.close()
+            await closeConnections()
             if error is ValidationError { throw error }
             throw ServeFailure("cannot start: \(error)")
         }
