@@ -13,9 +13,7 @@ struct FCMExpectRoute {
 
     func register(on router: Router<ControlRequestContext>) {
         router.get("api/v1/fcm/expect") { request, _ in
-            guard let frontDoor else {
-                throw ControlAPIError.notFound("this mock serves no FCM front door: start it with `mockapns serve --fcm` (MOCKAPNS_FCM=1)")
-            }
+            let frontDoor = try FCMRoutes.required(frontDoor)
             let query = request.formQueryParameters
             func text(_ name: String) -> String? { query[Substring(name)].map(String.init) }
             var filter = FCMExpectation.Filter(project: text("project"), name: text("name"), token: text("token"),

@@ -98,6 +98,11 @@ struct FCMRoutes {
     }
 
     private func required() throws -> FCMFrontDoor {
+        try Self.required(frontDoor)
+    }
+
+    /// `frontDoor`, or the 404 every `/api/v1/fcm/…` route answers without `serve --fcm`.
+    static func required(_ frontDoor: FCMFrontDoor?) throws -> FCMFrontDoor {
         guard let frontDoor else {
             throw ControlAPIError.notFound("this mock serves no FCM front door: start it with `mockapns serve --fcm` (MOCKAPNS_FCM=1)")
         }
