@@ -81,7 +81,7 @@ cg_start() {
             > "$WORK/sigsuspend.c"
         cc -shared -fPIC -O2 -o "$WORK/sigsuspend.so" "$WORK/sigsuspend.c"
     fi
-    LD_PRELOAD="$WORK/sigsuspend.so" valgrind --tool=callgrind --instr-atstart=no --dump-instr=no \
+    LD_PRELOAD="$WORK/sigsuspend.so" valgrind --tool=callgrind --instr-atstart=no --dump-instr=no ${CG_OPTS:-} \
         --callgrind-out-file="$WORK/cg.%p" "$program" "$@" > "$WORK/cg.log" 2>&1 &
     CG_PID=$!
     PIDS+=($CG_PID)

@@ -1,99 +1,85 @@
 import APNsModel
+import DeviceSimulation
 
 extension Pipeline {
-    /// The last stage: the wire answer to `request` (``wireAnswer(to:request:on:streamLimit:)``), then either the
-    /// push goes upstream (``relayBranch(_:request:deviceToken:connection:authentication:answer:response:churnTeam:relay:completion:)``)
-    /// or the record goes to the recorder. `deviceToken` is the token in its path; `authentication` is how the record
-    /// shows the request's credential (`authentication(_:)`).
+    /// The last stage: the wire answer to `request` (``wireAnswer(to:request:on:streamLimit:)``) and its record, made
+    /// once; then either the push goes upstream with its record (``relayDecision(_:record:completion:)``) or the record
+    /// goes to the recorder.
     ///
     /// `.later` when the answer waits for the record's write (`--record-sync`, `completion` then gets it) or for the
     /// upstream (`--relay`); `completion` is nil when nothing may wait.
-    func respond(_ outcome: PipelineDecision, request recorded: APNsRequest, deviceToken: String?,
-                 connection: PipelineConnection, authentication: RecordedRequest.Authentication,
-                 streamLimit: UInt32?, churnTeam: String?,
+    func respond(_ outcome: PipelineDecision, request: APNsRequest, connection: PipelineConnection,
+                 admission: Admission, streamLimit: UInt32?,
                  completion: (@Sendable (PipelineResponse) -> Void)?) -> PipelineAnswer {
-        let (answer, response) = wireAnswer(to: outcome, request: recorded, on: connection, streamLimit: streamLimit)
-        var relaySkipped: String?
-        if let relay {
-            switch relayBranch(outcome, request: recorded, deviceToken: deviceToken, connection: connection,
-                               authentication: authentication, answer: answer, response: response,
-                               churnTeam: churnTeam, relay: relay, completion: completion) {
-            case .relayed: return .later
-            case .skipped(let why): relaySkipped = why
+        let (answer, response) = wireAnswer(to: outcome, request: request, on: connection, streamLimit: streamLimit)
+        var record = self.record(of: request, on: connection, outcome: outcome, admission: admission, response: response)
+        if relay != nil {
+            if let why = relayDecision(outcome, record: record, completion: completion) {
+                record.relay = .notRelayed(why)
+            } else {
+                // `relayDecision` answers nil only with a completion.
+                relayThenAnswer(record, mockAnswer: answer, receivedAtNanos: connection.receivedAtNanos,
+                                answer: completion!)
+                return .later
             }
         }
-        var whenWritten: WriteCompletion?
-        if let completion, recorder.writesBeforeAnswering {
-            whenWritten = { written in completion(written ? answer : answer.unrecorded()) }
+        guard let completion, recorder.writesBeforeAnswering else {
+            recorder.appendNumbered(record, whenWritten: nil)
+            return .now(answer)
         }
-        let delayMicros = outcome.delay.map { Int64($0.components.seconds) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
-        func record() -> RecordedRequest {
-            var made = self.record(of: recorded, on: connection, deviceToken: deviceToken, outcome: outcome,
-                                   auth: authentication, response: response, extraMicros: delayMicros)
-            if let relaySkipped { made.relay = .notRelayed(relaySkipped) }
-            return made
-        }
-        // The record goes to the recorder as the temporary it is built as, straight to the recorder's full entry
-        // point: it is a large value of reference-counted fields, and held in a variable or passed through one more
-        // call it was copied (and the copy destroyed) on the way.
-        if let churnTeam {
-            var flagged = record()
-            // Set here, the payload's own findings are not added later: compute them now (flagged connections only).
-            flagged.lint = flagged.lintFindings() + [churn.finding(team: churnTeam)]
-            recorder.appendNumbered(flagged, whenWritten: whenWritten)
-        } else {
-            recorder.appendNumbered(record(), whenWritten: whenWritten)
-        }
-        return whenWritten == nil ? .now(answer) : .later
+        recorder.appendNumbered(record, whenWritten: { written in completion(written ? answer : answer.unrecorded()) })
+        return .later
     }
 
-    /// The record of a decided request: `outcome`'s payload and fired faults (a fault that broke the exchange with no
-    /// rule name shows as `fault`), its time on the mock so far plus `extraMicros` (a delay still to be waited out).
+    /// The record of a decided request: `outcome`'s route, payload and fired faults (a fault that broke the exchange
+    /// with no rule name shows as `fault`), how `admission` saw the connection, and its time on the mock so far plus
+    /// a delay still to be waited out.
     @inline(__always)
-    func record(of request: APNsRequest, on connection: PipelineConnection, deviceToken: String?,
-                outcome: PipelineDecision, auth: RecordedRequest.Authentication, response: RecordedRequest.Response,
-                extraMicros: Int64) -> RecordedRequest {
+    func record(of request: APNsRequest, on connection: PipelineConnection, outcome: PipelineDecision,
+                admission: Admission, response: RecordedRequest.Response) -> RecordedRequest {
         var faults = outcome.firedFaults
         if faults.isEmpty, outcome.disposition != .respond { faults = ["fault"] }
+        let delayMicros = outcome.delay.map { Int64($0.components.seconds) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
         let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
-        return record(of: request, on: connection, deviceToken: deviceToken,
-                      payloadSource: outcome.payload ?? .body(request.body), auth: auth, response: response,
-                      faults: faults, durationMicros: elapsed + extraMicros)
+        return record(of: request, on: connection, route: outcome.route,
+                      payloadSource: outcome.payload ?? .body(request.body), auth: admission.authentication,
+                      response: response, faults: faults, durationMicros: elapsed + delayMicros,
+                      connectionFinding: admission.churnFinding)
+    }
+
+    /// Records a request the transport answered itself before the pipeline saw it (431: header list too large),
+    /// with what was read of it, so a sender's worst mistakes leave a trace like every other answer.
+    ///
+    /// Nothing of it is decided: it is not authenticated (its token may be cut off), no fault fires, no state
+    /// changes. APNs documents no reason for 431, so the record has none; its device token is the route's.
+    package func recordRefused(_ request: APNsRequest, on connection: PipelineConnection, status: Int) {
+        let elapsed = Int64((Timestamp.monotonicNanos() &- connection.receivedAtNanos) / 1000)
+        let auth = RecordedRequest.Authentication(kind: request.value("authorization") == nil ? "none" : "token")
+        let response = RecordedRequest.Response(status: status, reason: nil, apnsID: request.value("apns-id"))
+        let route = try? Route.resolve(method: request.method, path: request.path).get()
+        recorder.appendNumbered(record(
+            of: request, on: connection, route: route, payloadSource: .body(request.body), auth: auth,
+            response: response, faults: [], durationMicros: elapsed, connectionFinding: nil))
     }
 
     /// The record of `request` as received on `connection`: every answer, decided or refused, is built here, stamped
-    /// with the mock's clock (so a moved clock moves device timelines with the token rules).
-    /// Its `seq` is assigned by the recorder, which also adds the payload's lint findings.
+    /// with the mock's clock (so a moved clock moves device timelines with the token rules). Its device token is the
+    /// one `route` names; a path that names no endpoint has none.
+    /// Its `seq` is assigned by the recorder; the payload's lint findings are computed by whoever reads it.
     @inline(__always)
-    func record(of request: APNsRequest, on connection: PipelineConnection, deviceToken: String?,
-                       payloadSource: PayloadSource, auth: RecordedRequest.Authentication,
-                       response: RecordedRequest.Response, faults: [String], durationMicros: Int64) -> RecordedRequest {
-        RecordedRequest(
+    private func record(of request: APNsRequest, on connection: PipelineConnection, route: Route?,
+                        payloadSource: PayloadSource, auth: RecordedRequest.Authentication,
+                        response: RecordedRequest.Response, faults: [String], durationMicros: Int64,
+                        connectionFinding: LintFinding?) -> RecordedRequest {
+        var deviceToken: String?
+        if case .device(let token)? = route { deviceToken = token }
+        return RecordedRequest(
             seq: 0, receivedAtMillis: configuration.clock.nowMillis(), connectionID: connection.id,
             streamID: connection.streamID, remote: connection.remote, method: request.method, path: request.path,
             deviceToken: deviceToken, headers: request.headers, body: request.body, payloadSource: payloadSource,
             payloadBytes: request.body.count, auth: auth, response: response, faults: faults, lint: [],
-            durationMicros: durationMicros, environment: connection.environment, fcm: connection.fcm)
-    }
-
-    /// `deviceToken(in: path)`, reusing the routed token's string when it is all of the path after
-    /// `/3/device/` (no query), which it then equals.
-    static func deviceToken(in path: String, routed route: Route?) -> String? {
-        if case .device(let token)? = route, path.utf8.count == "/3/device/".utf8.count + token.utf8.count {
-            return token
-        }
-        return deviceToken(in: path)
-    }
-
-    static func deviceToken(in path: String) -> String? {
-        let prefix = "/3/device/"
-        if path.utf8.allSatisfy({ $0 < 0x80 }) {
-            // One byte per Character: the same answer from the bytes.
-            guard path.utf8.count > prefix.utf8.count, path.utf8.starts(with: prefix.utf8) else { return nil }
-            return String(Substring(path.utf8.dropFirst(prefix.utf8.count)))
-        }
-        guard path.hasPrefix(prefix), path.count > prefix.count else { return nil }
-        return String(path.dropFirst(prefix.count))
+            durationMicros: durationMicros, environment: connection.environment, fcm: connection.fcm,
+            connectionFinding: connectionFinding)
     }
 
     static func authentication(_ credential: ProviderCredential) -> RecordedRequest.Authentication {

@@ -2,28 +2,14 @@ import APNsModel
 import DeviceSimulation
 
 extension Pipeline {
-    /// What became of a push under `--relay`.
-    enum RelayBranch {
-        /// It went upstream: the upstream's answer reaches the transport's completion, and the record is written then.
-        case relayed
-        /// It stays with the mock, for this reason (the record says it).
-        case skipped(String)
-    }
-
-    /// Sends the push upstream when it qualifies (``relaySkipReason(_:)``, ``relayMatchSkipReason(_:)``) and its answer
-    /// may wait (`completion`); the record is made now and written once the upstream has answered.
-    func relayBranch(_ outcome: PipelineDecision, request: APNsRequest, deviceToken: String?,
-                     connection: PipelineConnection, authentication: RecordedRequest.Authentication,
-                     answer: PipelineResponse, response: RecordedRequest.Response, churnTeam: String?,
-                     relay: any PushRelay, completion: (@Sendable (PipelineResponse) -> Void)?) -> RelayBranch {
-        if let why = relaySkipReason(outcome) { return .skipped(why) }
-        guard let completion, let deviceToken else { return .skipped("not relayed: only device pushes (/3/device/…) are relayed") }
-        let record = self.record(of: request, on: connection, deviceToken: deviceToken, outcome: outcome,
-                                 auth: authentication, response: response, extraMicros: 0)
-        if let why = relayMatchSkipReason(record) { return .skipped(why) }
-        relayThenAnswer(record, through: relay, deviceToken: deviceToken, mockAnswer: answer,
-                        receivedAtNanos: connection.receivedAtNanos, churnTeam: churnTeam, answer: completion)
-        return .relayed
+    /// Why the push `record` records is not sent upstream, or nil when it goes (``relayThenAnswer(_:mockAnswer:receivedAtNanos:answer:)``):
+    /// it must qualify (``relaySkipReason(_:)``, ``relayMatchSkipReason(_:)``) and its answer must be allowed to wait
+    /// (`completion`).
+    func relayDecision(_ outcome: PipelineDecision, record: borrowing RecordedRequest,
+                       completion: (@Sendable (PipelineResponse) -> Void)?) -> String? {
+        if let why = relaySkipReason(outcome) { return why }
+        guard completion != nil, record.deviceToken != nil else { return "not relayed: only device pushes (/3/device/…) are relayed" }
+        return relayMatchSkipReason(record)
     }
 
     /// Why `outcome` is not sent upstream, or nil when it is: only device pushes the mock itself accepted (or, with
@@ -41,7 +27,7 @@ extension Pipeline {
     }
 
     /// Why `record` is not sent upstream under `--relay-match`, or nil when it matches (or there is no query).
-    func relayMatchSkipReason(_ record: RecordedRequest) -> String? {
+    func relayMatchSkipReason(_ record: borrowing RecordedRequest) -> String? {
         guard let match = configuration.relay?.match, !match.terms.isEmpty, !match.matches(record) else { return nil }
         return "not relayed: it does not match --relay-match"
     }
@@ -49,12 +35,12 @@ extension Pipeline {
     /// Sends the push of `record` upstream from a task of its own, then records it with both verdicts and hands
     /// `answer` the upstream's answer (after the record's line is written under `--record-sync`). The caller's
     /// thread (an event loop) only starts the task.
-    func relayThenAnswer(_ record: RecordedRequest, through relay: any PushRelay, deviceToken: String,
-                         mockAnswer: PipelineResponse, receivedAtNanos: UInt64, churnTeam: String?,
+    func relayThenAnswer(_ record: consuming RecordedRequest, mockAnswer: PipelineResponse, receivedAtNanos: UInt64,
                          answer: @escaping @Sendable (PipelineResponse) -> Void) {
+        guard let relay, let deviceToken = record.deviceToken else { preconditionFailure("relayDecision sends only device pushes, under --relay") }
         let push = RelayedPush(deviceToken: deviceToken, headers: record.headers, body: record.body,
                                certificateAuthenticated: record.auth.kind == "certificate")
-        Task {
+        Task { [record] in
             let verdict = await relay.relay(push)
             var relayed = record
             relayed.relay = verdict
@@ -62,12 +48,8 @@ extension Pipeline {
             relayed.durationMicros = Int64((Timestamp.monotonicNanos() &- receivedAtNanos) / 1000)
             let disagreement = RelayVerdict.disagreement(mock: relayed.response, upstream: verdict)
             relayStatistics.count(verdict, disagreed: disagreement != nil)
-            if disagreement != nil || churnTeam != nil {
-                var findings = relayed.lintFindings()
-                if let churnTeam { findings.append(churn.finding(team: churnTeam)) }
-                if let disagreement { findings.append(disagreement) }
-                relayed.lint = findings
-            }
+            // The connection's finding follows the payload's and this one when the record is read.
+            if let disagreement { relayed.lint = relayed.payloadFindings() + [disagreement] }
             let response = Self.relayedResponse(verdict, mockAnswer: mockAnswer)
             if recorder.writesBeforeAnswering {
                 recorder.appendNumbered(relayed, whenWritten: { written in answer(written ? response : response.unrecorded()) })

@@ -1,4 +1,5 @@
 import APNsModel
+import DeviceSimulation
 import Logging
 import Foundation
 import Support
@@ -10,9 +11,10 @@ import Support
 /// on its ``PipelineAnswer``, so both answer, relay and record alike. `process` runs on the caller's thread and never
 /// blocks on I/O; delays are returned, not slept.
 ///
-/// This file holds connection tracking, the entry point and the connection's stages; the fault plan, the device
-/// registry and the ``ChannelManagementHandler`` decide in `Pipeline+Decision`, into a ``PipelineDecision``; the
-/// response and its record are made in `Pipeline+Recording` (which `Pipeline+Refused` shares).
+/// This file holds connection tracking, the entry point and the connection's stages (what the pipeline keeps of a
+/// connection is in `PipelineConnection`); the fault plan, the device registry and the ``ChannelManagementHandler``
+/// decide in `PipelineDecision`; the wire answer is made in `PipelineAnswer`, its record in `Pipeline+Recording`, and
+/// a relayed push goes upstream in `Pipeline+Relay`.
 package final class Pipeline: Sendable {
     /// Configuration in force (the mock's).
     package let configuration: MockConfiguration
@@ -147,8 +149,8 @@ package final class Pipeline: Sendable {
     struct Admission: Sendable {
         /// How the record shows the request's credential.
         var authentication: RecordedRequest.Authentication
-        /// The team whose connection churn flagged this connection (its records carry the finding).
-        var churnTeam: String?
+        /// The connection-churn finding, when the monitor flagged this connection (its records carry it).
+        var churnFinding: LintFinding?
         /// The connection's state, when it must still learn this request's answer (a token connection before its
         /// first success: the stream limit follows the answer).
         var unsettled: PipelineConnectionHandle?
@@ -174,14 +176,14 @@ package final class Pipeline: Sendable {
                     state.churnCounted = true
                     state.churnCountedTeam = key.teamID
                     if churn.connectionAuthenticated(team: key.teamID, nowMillis: Timestamp.nowMillis(), transport: state.transport) {
-                        state.churnTeam = key.teamID
+                        state.churnFinding = churn.finding(team: key.teamID)
                     }
                 }
                 context = decisionContext(credential: memo.credential, now: now, connection: connection)
             }
             let verdict = RequestDecider.decide(request, context: context, connection: &state.tokenState)
             let unsettled = state.certificate == nil && !state.succeeded
-            return (verdict, Admission(authentication: authentication, churnTeam: state.churnTeam,
+            return (verdict, Admission(authentication: authentication, churnFinding: state.churnFinding,
                                        unsettled: unsettled ? slot : nil))
         }
     }
@@ -194,10 +196,8 @@ package final class Pipeline: Sendable {
             decision.refuseUnrecordable()
         }
         let streamLimit = admission.unsettled.flatMap { settle($0, status: decision.status) }
-        let deviceToken = Self.deviceToken(in: request.path, routed: decision.route)
-        return respond(decision, request: request, deviceToken: deviceToken, connection: connection,
-                       authentication: admission.authentication, streamLimit: streamLimit,
-                       churnTeam: admission.churnTeam, completion: completion)
+        return respond(decision, request: request, connection: connection, admission: admission,
+                       streamLimit: streamLimit, completion: completion)
     }
 
     /// Asks the shared store for the firings `pending` needs (off the event loop), then decides `push` again from the

@@ -57,15 +57,15 @@ struct PipelineDecision {
             case .stall:
                 if disposition == .respond { disposition = .stall }
             case .reset(let code):
-                if disposition == .respond { disposition = .reset(errorCode: code) }
+                if disposition == .respond { disposition = .abortStream(errorCode: code) }
             case .goAway(let reason, let code):
                 if disposition == .respond {
-                    disposition = .goAway(errorCode: code, debugData: Pipeline.reasonBody(reason, timestamp: nil))
+                    disposition = .closeConnection(errorCode: code, reasonBody: Pipeline.reasonBody(reason, timestamp: nil))
                     status = APNsReason(rawValue: reason)?.status ?? 503
                     reasonText = reason
                 }
             case .drop:
-                if disposition == .respond { disposition = .drop }
+                if disposition == .respond { disposition = .dropConnection }
             case .fcmError:
                 continue   // the FCM front door's; such a rule never matches an APNs request
             }
@@ -90,5 +90,29 @@ struct PipelineDecision {
         reject(.internalServerError)
         extraHeaders = []
         body = nil
+    }
+}
+
+extension Pipeline {
+    /// The stages after the model accepted `push`, on `decision` (made from the push): the fault plan, then (if no
+    /// fault answered) the device registry or the channel-management handler.
+    ///
+    /// With `canDefer`, counted rules shared through a store that match come back to be claimed first (and nothing
+    /// is decided; the push is decided again from here with the store's answer in `claims`); nil otherwise.
+    func decide(_ push: AcceptedPush, request: APNsRequest, into decision: inout PipelineDecision, canDefer: Bool,
+                claims: [String: Bool]?) -> [(id: String, rule: FaultRule)]? {
+        let firing = faults.fire(token: push.deviceToken, topic: push.topic, pushType: push.pushType.rawValue,
+                                 path: request.path, canDefer: canDefer, claims: claims)
+        guard firing.pending.isEmpty else { return firing.pending }
+        if !firing.fired.isEmpty { decision.apply(fired: firing.fired, nowMillis: Timestamp.nowMillis()) }
+        guard decision.stillDecided else { return nil }
+        if case .device(let token) = push.route {
+            if let (reason, timestamp) = devices.verdict(token: token, topic: push.topic, now: Timestamp.nowMillis()) {
+                decision.reject(reason, timestamp: timestamp)
+            }
+        } else if let answer = channelManagement.answer(to: push, request: request) {
+            decision.apply(answer)
+        }
+        return nil
     }
 }

@@ -95,7 +95,7 @@ final class APNsUplink: Sendable {
             let reason = response.status == 200 ? nil
                 : (try? JSONValue.parse(response.body))?["reason"]?.stringValue
             return Outcome(status: response.status, reason: reason, apnsID: apnsID, unanswered: false)
-        case .stall, .reset, .goAway, .drop:
+        case .stall, .abortStream, .closeConnection, .dropConnection:
             return Outcome(status: 0, reason: nil, apnsID: apnsID, unanswered: true)
         }
     }

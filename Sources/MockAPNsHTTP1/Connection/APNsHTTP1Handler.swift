@@ -166,7 +166,9 @@ final class APNsHTTP1Handler: ChannelDuplexHandler, RemovableChannelHandler {
                   keepAlive: keepAlive, context: context)
         case .stall:
             break
-        case .reset, .goAway, .drop:
+        case .abortStream, .closeConnection, .dropConnection:
+            // HTTP/1.1 has no stream to abort and no frame to say why: the connection carries this one exchange,
+            // so ending the exchange unanswered means closing it.
             context.close(promise: nil)
         }
     }

@@ -86,12 +86,12 @@ struct PipelineHTTP2Handler: HTTP2RequestHandler {
             responder.respond(status: response.status, headers: response.headers, body: response.body.isEmpty ? nil : response.body)
         case .stall:
             break
-        case .reset(let code):
+        case .abortStream(let code):
             responder.reset(errorCode: code)
-        case .goAway(let code, let debugData):
+        case .closeConnection(let code, let reasonBody):
             // As APNs does when it closes a connection: no answer on the stream, the reason in GOAWAY's debug data.
-            responder.connection.goAway(errorCode: code, debugData: debugData, thenClose: true)
-        case .drop:
+            responder.connection.goAway(errorCode: code, debugData: reasonBody, thenClose: true)
+        case .dropConnection:
             responder.connection.close()
         }
     }

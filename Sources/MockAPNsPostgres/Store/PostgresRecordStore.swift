@@ -272,7 +272,7 @@ public final class PostgresRecordStore: RecordStore {
             rows.field(Int64(record.response.status))
             rows.field(record.response.reason)
             rows.field(record.response.apnsID.map(Self.lowercasedHex))
-            rows.field(record.lint.contains { $0.id == "new-connection-per-push" })
+            rows.field(record.flagsConnectionChurn)
             encoder.withLine(for: record, linted: true) { line in rows.field(utf8: UnsafeBufferPointer(rebasing: line.dropLast())) }
             let searchText = SearchQuery.searchText(of: record)
             rows.field(searchText)

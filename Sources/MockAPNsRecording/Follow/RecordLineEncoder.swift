@@ -17,7 +17,7 @@ public struct RecordLineEncoder {
     public mutating func withLine<Result>(for record: RecordedRequest, linted: Bool = false,
                                           _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         encoder.bytes.removeAll(keepingCapacity: true)
-        if linted, record.lint.isEmpty {
+        if linted, record.lint.isEmpty || record.connectionFinding != nil {
             encoder.encode(record, lint: encoder.lintFindings(for: record))
         } else {
             encoder.encode(record)

@@ -170,8 +170,7 @@ public final class Recorder: Sendable {
         let reason = record.response.reason
         let pushType = record.header("apns-push-type")
         let duration = record.durationMicros
-        // The pipeline sets `lint` before storing only for flagged connections, so this is a cheap check.
-        let churn = !record.lint.isEmpty && record.lint.contains { $0.id == RecordedRequest.connectionChurnFindingID }
+        let churn = record.flagsConnectionChurn
         let shared = NumberedRecord(consume record)   // moved, not copied: the record is a value of many reference-counted fields
         var woken: [RecordFeed.WokenWaiter] = []
         var evicted: NumberedRecord?

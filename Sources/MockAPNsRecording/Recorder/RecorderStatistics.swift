@@ -23,7 +23,7 @@ public struct RecorderStatistics: Sendable, Equatable {
     /// Adds one record to the counters.
     public mutating func count(_ record: RecordedRequest) {
         count(status: record.response.status, reason: record.response.reason, pushType: record.header("apns-push-type"),
-              connectionChurn: record.lint.contains { $0.id == RecordedRequest.connectionChurnFindingID })
+              connectionChurn: record.flagsConnectionChurn)
     }
 
     /// What was counted after `earlier`, a copy of these counters taken before (counts that did not grow are left

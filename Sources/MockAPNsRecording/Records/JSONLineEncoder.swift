@@ -71,7 +71,10 @@ struct JSONLineEncoder {
         raw(",\"timestamp\":"); optional(record.response.timestamp)
         raw("},\"faults\":["); list(record.faults); raw("]")
         raw(",\"lint\":[")
-        for (index, finding) in (lint ?? record.lint).enumerated() {
+        // Given findings are all of them (`lintFindings(for:)`); the record's own lack the connection's until read.
+        var findings = lint ?? record.lint
+        if lint == nil, let connectionFinding = record.connectionFinding { findings.append(connectionFinding) }
+        for (index, finding) in findings.enumerated() {
             if index > 0 { raw(",") }
             raw("{\"id\":"); string(finding.id)
             raw(",\"severity\":"); string(finding.severity.rawValue)

@@ -12,28 +12,43 @@ extension RecordedRequest {
     /// connection-churn check adds it; the recorder's statistics count it).
     public static let connectionChurnFindingID = "new-connection-per-push"
 
-    /// The record with its payload lint findings filled in (what APNs accepts but a device may mishandle).
+    /// The record with its lint findings filled in: the payload's (what APNs accepts but a device may mishandle),
+    /// then the connection's (``connectionFinding``).
     ///
     /// Lint is a pure function of the recorded body and of the push-type, priority and topic headers, so the
     /// recorder computes it off the request path (on the file writer's thread, for queries, for live
     /// subscribers) and remembers the answer for a repeated payload: senders send the same payload to many
     /// devices, and re-parsing it for every record would cost more than the rest of the record.
     public func withLint() -> RecordedRequest {
+        guard lint.isEmpty || connectionFinding != nil else { return self }
         let findings = lintFindings()
-        guard lint.isEmpty, !findings.isEmpty else { return self }
+        guard !findings.isEmpty else { return self }
         var copy = self
         copy.lint = findings
+        copy.connectionFinding = nil
         return copy
     }
 
-    /// The findings `withLint()` fills in: `lint` when already set, else computed (or remembered) from the payload.
+    /// The findings `withLint()` fills in: `lint` when already set, else computed (or remembered) from the payload,
+    /// then the connection's.
     package func lintFindings() -> [LintFinding] {
         lintFindings { key, lint in LintMemo.shared.findings(for: key, lint: lint) }
     }
 
-    /// `lintFindings()` with the findings looked up in, or added to, `memo` (given the key and the linting to run on
-    /// a miss): the file writer passes a table of its own.
+    /// `lintFindings()` with the payload's findings looked up in, or added to, `memo` (given the key and the linting
+    /// to run on a miss): the file writer passes a table of its own.
     func lintFindings(memo: (LintMemo.Key, () -> [LintFinding]) -> [LintFinding]) -> [LintFinding] {
+        let payload = payloadFindings(memo: memo)
+        guard let connectionFinding else { return payload }
+        return payload + [connectionFinding]
+    }
+
+    /// The payload's findings (`lint` when already set).
+    package func payloadFindings() -> [LintFinding] {
+        payloadFindings { key, lint in LintMemo.shared.findings(for: key, lint: lint) }
+    }
+
+    private func payloadFindings(memo: (LintMemo.Key, () -> [LintFinding]) -> [LintFinding]) -> [LintFinding] {
         guard lint.isEmpty, Self.isLinted(method: method, deviceToken: deviceToken, body: body) else { return lint }
         let key = LintMemo.Key(body: body, pushType: header("apns-push-type"), priority: header("apns-priority"),
                                topic: header("apns-topic"), payloadBytes: payloadBytes)
@@ -46,6 +61,13 @@ extension RecordedRequest {
                 topic: key.topic,
                 payloadBytes: payloadBytes)
         }
+    }
+
+    /// Whether the record's connection was flagged as opening a new connection per push (``connectionChurnFindingID``),
+    /// in its own finding or among findings read back from a line.
+    package var flagsConnectionChurn: Bool {
+        if let connectionFinding { return connectionFinding.id == Self.connectionChurnFindingID }
+        return !lint.isEmpty && lint.contains { $0.id == Self.connectionChurnFindingID }
     }
 
     /// Whether a record gets lint findings at all: device pushes with a body.

@@ -22,7 +22,7 @@ public struct RecordedRequest: Sendable, Equatable {
     public var method: String
     /// `:path` as sent.
     public var path: String
-    /// The device token from `/3/device/<token>`, when the path has one.
+    /// The device token the request's route names (`POST /3/device/<token>`); nil when its path names no endpoint.
     public var deviceToken: String?
     /// Regular headers in wire order, duplicates kept.
     public var headers: [HeaderField]
@@ -50,8 +50,11 @@ public struct RecordedRequest: Sendable, Equatable {
     public var response: Response
     /// The fault-plan rules that fired for this request, by name.
     public var faults: [String]
-    /// Lint findings for the payload (what APNs accepts but a device may mishandle).
+    /// Lint findings for the payload (what APNs accepts but a device may mishandle), and the connection's.
     public var lint: [LintFinding]
+    /// A finding about the connection the request came on (`new-connection-per-push`), set by the pipeline: the
+    /// record's readers put it after the payload's findings, which they compute off the request path (``withLint()``).
+    package var connectionFinding: LintFinding? = nil
     /// Time from the request's arrival to the response being handed to the transport, in microseconds.
     public var durationMicros: Int64
     /// The upstream's verdict under `serve --relay` (or why the push was not relayed); nil without a relay.
@@ -92,7 +95,7 @@ public struct RecordedRequest: Sendable, Equatable {
         method: String, path: String, deviceToken: String?, headers: [HeaderField], body: [UInt8],
         payloadSource: PayloadSource, payloadBytes: Int, auth: Authentication, response: Response,
         faults: [String], lint: [LintFinding], durationMicros: Int64, environment: APNsEnvironment? = nil,
-        fcm: FCMLink? = nil
+        fcm: FCMLink? = nil, connectionFinding: LintFinding? = nil
     ) {
         // The one initializer that sets every field, each once; the public one passes `.value(payload)` in rather
         // than writing `payloadSource` afterwards, which copied the record (the server builds one per request).
@@ -115,6 +118,7 @@ public struct RecordedRequest: Sendable, Equatable {
         self.durationMicros = durationMicros
         self.environment = environment
         self.fcm = fcm
+        self.connectionFinding = connectionFinding
     }
 
     /// Records are equal when every field is, `payload` compared as JSON whichever way each record holds it.
@@ -124,6 +128,7 @@ public struct RecordedRequest: Sendable, Equatable {
             && lhs.path == rhs.path && lhs.deviceToken == rhs.deviceToken && lhs.headers == rhs.headers
             && lhs.body == rhs.body && lhs.payloadBytes == rhs.payloadBytes && lhs.auth == rhs.auth
             && lhs.response == rhs.response && lhs.faults == rhs.faults && lhs.lint == rhs.lint
+            && lhs.connectionFinding == rhs.connectionFinding
             && lhs.durationMicros == rhs.durationMicros && lhs.relay == rhs.relay && lhs.instance == rhs.instance
             && lhs.environment == rhs.environment && lhs.fcm == rhs.fcm
             && (lhs.payloadSource == rhs.payloadSource || lhs.payload == rhs.payload)

@@ -26,7 +26,7 @@ struct SearchableRecord {
         let alert = payload?["aps"]?["alert"]
         title = alert?.stringValue ?? alert?["title"]?.stringValue
         body = alert?["body"]?.stringValue
-        hasLint = !record.lint.isEmpty
+        hasLint = !record.lint.isEmpty || record.connectionFinding != nil
         hasFault = !record.faults.isEmpty
         relayed = record.relay.map { $0.skipped == nil } ?? false
         disagreed = record.relay.map { RelayVerdict.disagreement(mock: record.response, upstream: $0) != nil } ?? false

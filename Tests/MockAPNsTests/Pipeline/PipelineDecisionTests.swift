@@ -38,7 +38,7 @@ final class PipelineDecisionTests: LeakCheckedTestCase {
             FaultRule(action: .drop),
             FaultRule(action: .status(500, reason: "InternalServerError")),
         ], nowMillis: 0)
-        XCTAssertEqual(decision.disposition, .goAway(errorCode: 0, debugData: Array(#"{"reason":"Shutdown"}"#.utf8)))
+        XCTAssertEqual(decision.disposition, .closeConnection(errorCode: 0, reasonBody: Array(#"{"reason":"Shutdown"}"#.utf8)))
         XCTAssertEqual(decision.status, 503, "GOAWAY Shutdown is recorded as APNs's 503")
         XCTAssertEqual(decision.reasonText, "Shutdown")
         XCTAssertNil(decision.timestamp)

@@ -110,7 +110,7 @@ final class PipelineTests: LeakCheckedTestCase {
     func testResetFaultWithholdsTheAnswerAndRecordsNoStatus() {
         pipeline.faults.add(FaultRule(action: .reset(errorCode: 2)))
         let response = send(push())
-        XCTAssertEqual(response.disposition, .reset(errorCode: 2))
+        XCTAssertEqual(response.disposition, .abortStream(errorCode: 2))
         XCTAssertEqual(pipeline.recorder.records().last?.response.status, 0)
         XCTAssertNil(pipeline.recorder.records().last?.response.apnsID)
     }
@@ -179,5 +179,42 @@ final class PipelineTests: LeakCheckedTestCase {
         _ = send(push(), connection: 7)
         pipeline.connectionClosed(id: 7)
         XCTAssertEqual(pipeline.openConnections, 0)
+    }
+
+    /// A connection flagged as churn gets its finding on each record, but the pipeline lints nothing: the payload's
+    /// findings are computed by the record's readers (the file writer, queries), which put the connection's last.
+    func testAChurnRecordCarriesItsConnectionsFindingAndTheReadersLintThePayload() throws {
+        var configuration = MockConfiguration()
+        configuration.newConnectionsPerSecondLimit = 1
+        pipeline.recorder.shutdown()
+        var keys = TrustedKeyStore()
+        try keys.add(keysJSONAt: BundledCredentials(directory: RepoPaths.certs).keysPath)
+        pipeline = Pipeline(configuration: configuration,
+                            tokens: ProviderTokenAuthenticator(keys: keys, trustAnySignature: false),
+                            certificates: CertificateAuthenticator(trustStore: nil), recorder: try Recorder(memoryLimit: 100))
+        let linted = #"{"aps":{"alert":"hi","badge":"3"}}"#   // badge-not-integer
+        for id: UInt64 in 1...3 {
+            XCTAssertEqual(send(push(body: linted), connection: id).status, 200)
+        }
+        let stored = pipeline.recorder.records(after: 0, limit: 10)   // as the ring holds them
+        XCTAssertEqual(stored.map { $0.connectionFinding?.id }, [nil, "new-connection-per-push", "new-connection-per-push"])
+        XCTAssertEqual(stored.map(\.lint), [[], [], []], "the pipeline computed lint on the request path")
+        let read = try XCTUnwrap(pipeline.recorder.record(seq: 3))
+        XCTAssertEqual(read.lint.map(\.id), ["badge-not-integer", "new-connection-per-push"])
+        XCTAssertEqual(pipeline.recorder.record(seq: 1)?.lint.map(\.id), ["badge-not-integer"])
+        var encoder = RecordLineEncoder()   // as the store's writer encodes it
+        let line = try encoder.withLine(for: stored[2], linted: true) { try JSONValue.parse(Array($0)) }
+        XCTAssertEqual(line["lint"]?.arrayElements?.compactMap { $0["id"]?.stringValue }, ["badge-not-integer", "new-connection-per-push"])
+        XCTAssertEqual(pipeline.recorder.statistics.newConnectionPerPush, 2)
+    }
+
+    /// The record's device token is the one the route names: a query is not part of it, and a path that names no
+    /// endpoint has none.
+    func testTheRecordsDeviceTokenIsTheRoutes() {
+        _ = send(push(path: "/3/device/\(token)?x=1"))
+        _ = send(push(path: "/3/device/\(token)", method: "GET"))
+        _ = send(push(path: "/3/device/a/b"))
+        XCTAssertEqual(pipeline.recorder.records().map(\.deviceToken), [token, nil, nil])
+        XCTAssertEqual(pipeline.recorder.records().map(\.response.status), [200, 405, 404])
     }
 }
