@@ -6,7 +6,9 @@ with valgrind's `--demangle=no` (bench/server.sh with CG_OPTS=--demangle=no CG_K
 
 Every function with instructions of its own is looked up in BINARY's symbol table (nm) and its address in its
 debug info (addr2line), so BINARY must be the unstripped build the run used. Prints the files under SOURCES with the
-instructions their functions executed, then the count of files, of their lines and of functions.
+instructions their functions executed, then the count of files, of their lines and of functions. LINES_FROM=DIR
+counts the lines in DIR's copy of each file (a checkout of the commit the binary was built from, when SOURCES has moved
+on since).
 """
 import collections
 import os
@@ -45,7 +47,8 @@ for name, where in zip(names, located):
 
 lines = 0
 for file, cost in per_file.most_common():
-    count = sum(1 for _ in open(file))
+    counted = os.path.join(os.environ["LINES_FROM"], os.path.relpath(file, sources)) if "LINES_FROM" in os.environ else file
+    count = sum(1 for _ in open(counted))
     lines += count
     print("%12d  %4d fn  %5d lines  %s" % (cost, functions[file], count, os.path.relpath(file, os.path.dirname(sources))))
 print("%d files, %d lines, %d functions (of %d with instructions, %d found in the binary)"

@@ -18,7 +18,8 @@
 # With STRACE=1 (the default) each server also takes CG_REQUESTS pushes under `strace -c -f` after a warm-up: the
 # system calls per request, in all and for the ones a runtime change moves (futex: hand-offs between threads; write,
 # writev, sendmsg: output flushes; epoll_wait; mprotect and madvise: the allocator growing and trimming heaps).
-# Both servers get one worker per core. MOCKAPNS=path runs another mockapns binary (A/B of two builds).
+# Both servers get one worker per core. MOCKAPNS=path runs another mockapns binary; MOCKAPNS_B=path with the server
+# mockrecb runs a second one beside it, round for round (A/B of two builds in one run).
 # SERVERS picks the servers (default "mock mockrec nghttpd").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -90,6 +91,8 @@ server_cmd() {  # $1 = server name, $2 = port
     case $1 in
         mock)    echo "$BIN serve --port $2 --no-control --loops $CORES" ;;
         mockrec) echo "$BIN serve --port $2 --no-control --loops $CORES --record $WORK/rec.$2.jsonl" ;;
+        # Another build with --record, in the same alternating rounds (SERVERS="mockrec mockrecb nghttpd"): an A/B.
+        mockrecb) echo "${MOCKAPNS_B:?mockrecb needs MOCKAPNS_B=path} serve --port $2 --no-control --loops $CORES --record $WORK/rec.$2.jsonl" ;;
         # Out of the box: control plane, dashboard, /metrics and the request log on (SERVERS="... mockdefault").
         mockdefault) echo "$BIN serve --port $2 --control-port 0 --loops $CORES --record $WORK/rec.$2.jsonl" ;;
         nghttpd) echo "$(command -v nghttpd) -n $CORES -a 127.0.0.1 -d $WORK/htdocs $2 certs/server-key.pem certs/server.pem" ;;

@@ -24,11 +24,17 @@ final class FCMExpectationTests: XCTestCase {
         let message = report.message(source: "the mock's FCM records")
         XCTAssertTrue(message.hasPrefix("expect: FAILED — wanted at least 1 FCM record with project=demo, token=aaaa, status=200; "
                                         + "0 matched (of 3 FCM records in the mock's FCM records).\nClosest FCM records:\n"), message)
-        XCTAssertTrue(message.contains("meets 2 of 3; missed: status=200 (found 404 )"), message)
+        XCTAssertTrue(message.contains("meets 2 of 3; missed: status=200 (found 404)"), message)
         let json = report.json(source: "x")
         XCTAssertEqual(json["met"]?.boolValue, false)
         XCTAssertEqual(json["matching"]?.integerValue, 0)
         XCTAssertEqual(json["expected"]?.stringValue, "at least 1 FCM record")
+    }
+
+    func testARecordWithoutATargetMissesATargetAsAbsent() {
+        let refused: JSONValue = .object([.init("seq", .integer(1)), .init("project", .string("demo")), .init("status", .integer(400))])
+        let report = FCMExpectation(filter: .init(token: "aaaa"), quantity: .atLeast(1)).evaluate([refused])
+        XCTAssertEqual(report.closest.first?.missed, ["token=aaaa (absent)"])
     }
 
     func testANameMatchesByItsLastPartAndADryRunByItsFlag() {

@@ -331,7 +331,7 @@ type FCMFilter struct {
 	Timeout time.Duration
 }
 
-// query is f's filters as GET /api/v1/fcm/messages takes them (it has no condition or validate_only).
+// query is f's filters as GET /api/v1/fcm/messages and GET /api/v1/fcm/expect take them.
 func (f FCMFilter) query() url.Values {
 	query := url.Values{}
 	set := func(name, value string) {
@@ -346,18 +346,16 @@ func (f FCMFilter) query() url.Values {
 	if f.Status != 0 {
 		set("status", strconv.Itoa(f.Status))
 	}
+	set("condition", f.Condition)
+	if f.ValidateOnly != nil {
+		query.Set("validate_only", strconv.FormatBool(*f.ValidateOnly))
+	}
 	return query
 }
 
 // expectQuery is f as GET /api/v1/fcm/expect asks it: every filter and the quantity.
 func (f FCMFilter) expectQuery() url.Values {
 	query := f.query()
-	if f.Condition != "" {
-		query.Set("condition", f.Condition)
-	}
-	if f.ValidateOnly != nil {
-		query.Set("validate_only", strconv.FormatBool(*f.ValidateOnly))
-	}
 	switch {
 	case f.None:
 		query.Set("none", "true")
@@ -373,20 +371,13 @@ func (f FCMFilter) expectQuery() url.Values {
 func (f FCMFilter) String() string { return f.expectQuery().Encode() }
 
 // FCMMessages returns the recorded FCM requests matching f's filters (f.Count, None and Timeout are ignored), oldest
-// first, as the control API filters them (Condition and ValidateOnly, which it does not filter on, by the kit). It
-// needs WithFCM.
+// first, as the control API filters them. It needs WithFCM.
 func (m *Mock) FCMMessages(f FCMFilter) []FCMMessage {
 	m.tb.Helper()
 	m.needFCM("FCMMessages")
 	list, err := m.fcmMessages(f.query())
 	m.must(err)
-	out := list[:0]
-	for _, r := range list {
-		if (f.Condition == "" || r.Condition == f.Condition) && (f.ValidateOnly == nil || r.ValidateOnly == *f.ValidateOnly) {
-			out = append(out, r)
-		}
-	}
-	return out
+	return list
 }
 
 func (m *Mock) fcmMessages(query url.Values) ([]FCMMessage, error) {

@@ -9,7 +9,7 @@ import MockAPNsFCM
 ///   then on;
 /// - `POST /api/v1/fcm/registrations` `{"project", "platform", "bundle_id", "apns_token"?}` → `{"token", "fid",
 ///   "platform", "project", "bundle_id", "apns_token"?, "topics"}`; `GET /api/v1/fcm/registrations?project=` lists them;
-/// - `GET /api/v1/fcm/messages?project=&name=&token=&topic=&status=&limit=` → `{"messages": [record…]}`, oldest
+/// - `GET /api/v1/fcm/messages?project=&name=&token=&topic=&condition=&status=&validate_only=&limit=` → `{"messages": [record…]}`, oldest
 ///   first; `GET /api/v1/fcm/messages/{id}` (the name's last part, or the record's `seq`); `DELETE` clears them and
 ///   what the virtual Android devices received and stored.
 struct FCMRoutes {
@@ -63,19 +63,8 @@ struct FCMRoutes {
                 guard let value = Int(text), value > 0 else { throw ControlAPIError.badRequest("limit must be a positive number") }
                 limit = value
             }
-            var status: Int?
-            if let text = query["status"] {
-                guard let value = Int(text) else { throw ControlAPIError.badRequest("status must be an HTTP status such as 200 or 404") }
-                status = value
-            }
-            let project = query["project"].map(String.init), name = query["name"].map(String.init)
-            let token = query["token"].map(String.init), topic = query["topic"].map(String.init)
-            let records = frontDoor.records.records(limit: limit) { record in
-                (project == nil || record.project == project) && (name == nil || record.name == name || record.name?.hasSuffix("/" + name!) == true)
-                    && (token == nil || record.target?.value == token && record.target?.kind == "token")
-                    && (topic == nil || record.target?.value == topic && record.target?.kind == "topic")
-                    && (status == nil || record.status == status)
-            }
+            let filter = try FCMExpectRoute.filter(query)
+            let records = frontDoor.records.records(limit: limit) { FCMExpectation.matches(filter, $0.json) }
             return JSONResponse.make(.object([.init("messages", .array(records.map(\.json)))]))
         }
         group.get("messages/:id") { _, context in

@@ -30,6 +30,11 @@ public struct FCMExpectation: Sendable {
         }
     }
 
+    /// Whether `record` (``FCMRecord/json``) meets every filter: what `GET /api/v1/fcm/messages` lists.
+    public static func matches(_ filter: Filter, _ record: JSONValue) -> Bool {
+        FCMExpectation(filter: filter, quantity: .atLeast(1)).criteria.allSatisfy { $0.test(record) }
+    }
+
     /// One thing a record must satisfy, with what a record had there instead.
     struct Criterion: Sendable {
         let label: String
@@ -50,7 +55,7 @@ public struct FCMExpectation: Sendable {
     /// Every criterion, in the filter's order.
     var criteria: [Criterion] {
         @Sendable func quoted(_ value: JSONValue?) -> String? { value.flatMap(\.stringValue).map { "\"\($0)\"" } }
-        @Sendable func target(_ record: JSONValue) -> String? { FCMRecordText.target(record) }
+        @Sendable func target(_ record: JSONValue) -> String? { FCMRecordText.targetIfAny(record) }
         var list: [Criterion] = []
         if let project = filter.project {
             list.append(Criterion(label: "project=\(project)", test: { $0["project"]?.stringValue == project }, found: { quoted($0["project"]) }))

@@ -11,7 +11,7 @@ public enum FCMRecordText {
             if record["validate_only"]?.boolValue == true { return "200 dry run" }
             return "200 " + (record["name"]?.stringValue.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "")
         }
-        let code = errorCode(record) ?? record["answer"]?["error"]?["status"]?.stringValue ?? ""
+        guard let code = errorCode(record) ?? record["answer"]?["error"]?["status"]?.stringValue else { return String(status) }
         return "\(status) \(code)"
     }
 
@@ -23,12 +23,18 @@ public enum FCMRecordText {
 
     /// `token …`, `topic news`, `condition '…'` or `-`.
     public static func target(_ record: JSONValue) -> String {
+        targetIfAny(record) ?? "-"
+    }
+
+    /// `token …`, `topic news` or `condition '…'`; nil for a record that names no target (a message refused before
+    /// its target was read).
+    public static func targetIfAny(_ record: JSONValue) -> String? {
         for kind in ["token", "fid", "topic", "condition"] {
             if let value = record[kind]?.stringValue {
                 return kind + " " + (kind == "token" ? RecordedRequest.shortToken(value) : RecordedRequest.clip(value, 32))
             }
         }
-        return "-"
+        return nil
     }
 
     /// `#seq  clock  verdict  target`.

@@ -10,10 +10,9 @@ import java.util.StringJoiner;
  * <pre>{@code mock.expectFcm(new FcmFilter().token(registration.token()).status(200).count(1))}</pre>
  *
  * <p>The mock decides what matches. {@link MockAPNs#fcmMessages(FcmFilter)} asks {@code GET /api/v1/fcm/messages}
- * (project, name, token, topic, status, limit); {@link MockAPNs#expectFcm(FcmFilter)} and
- * {@link MockAPNs#waitForFcm(FcmFilter, java.time.Duration)} ask {@code GET /api/v1/fcm/expect}, which also takes
- * {@link #condition(String)}, {@link #validateOnly(boolean)} and {@link #count(int)} (unset: at least one, 0 none, n
- * exactly n), but no limit.
+ * (project, name, token, topic, condition, validate only, status, limit); {@link MockAPNs#expectFcm(FcmFilter)} and
+ * {@link MockAPNs#waitForFcm(FcmFilter, java.time.Duration)} ask {@code GET /api/v1/fcm/expect}, which takes the same
+ * filters and {@link #count(int)} (unset: at least one, 0 none, n exactly n), but no limit.
  */
 public final class FcmFilter {
     private String project;
@@ -53,7 +52,7 @@ public final class FcmFilter {
         return this;
     }
 
-    /** For expectations: only messages to this condition, as written ({@code 'news' in topics}). */
+    /** Only messages to this condition, as written ({@code 'news' in topics}). */
     public FcmFilter condition(String condition) {
         this.condition = condition;
         return this;
@@ -68,7 +67,7 @@ public final class FcmFilter {
         return this;
     }
 
-    /** For expectations: only dry runs ({@code validate_only}, true) or only real sends (false). */
+    /** Only dry runs ({@code validate_only}, true) or only real sends (false). */
     public FcmFilter validateOnly(boolean validateOnly) {
         this.validateOnly = validateOnly;
         return this;
@@ -96,15 +95,8 @@ public final class FcmFilter {
         return count;
     }
 
-    /**
-     * The query of GET /api/v1/fcm/messages: {@code ?token=...&status=200}, or "" (the count aside). An
-     * IllegalArgumentException for a condition or validateOnly, which that route does not filter by.
-     */
+    /** The query of GET /api/v1/fcm/messages: {@code ?token=...&status=200}, or "" (the count aside). */
     String query() {
-        if (condition != null || validateOnly != null) {
-            throw new IllegalArgumentException("FcmFilter.condition and FcmFilter.validateOnly are for expectFcm and "
-                    + "waitForFcm: GET /api/v1/fcm/messages does not filter by them (" + this + ")");
-        }
         StringJoiner query = filters();
         if (limit != null) query.add("limit=" + limit);
         return questioned(query);
@@ -121,8 +113,6 @@ public final class FcmFilter {
                     + "FCM record (" + this + ")");
         }
         StringJoiner query = filters();
-        if (condition != null) query.add("condition=" + encode(condition));
-        if (validateOnly != null) query.add("validate_only=" + validateOnly);
         if (quantity.equals("none")) query.add("none=true");
         else if (!(quantity.equals("at_least") && n == 1)) query.add(quantity + "=" + n);
         return questioned(query);
@@ -135,6 +125,8 @@ public final class FcmFilter {
         if (token != null) query.add("token=" + encode(token));
         if (topic != null) query.add("topic=" + encode(topic));
         if (status != null) query.add("status=" + status);
+        if (condition != null) query.add("condition=" + encode(condition));
+        if (validateOnly != null) query.add("validate_only=" + validateOnly);
         return query;
     }
 
@@ -151,8 +143,6 @@ public final class FcmFilter {
     @Override
     public String toString() {
         StringJoiner query = filters();
-        if (condition != null) query.add("condition=" + encode(condition));
-        if (validateOnly != null) query.add("validate_only=" + validateOnly);
         if (limit != null) query.add("limit=" + limit);
         if (count != null) query.add("count=" + count);
         return "FcmFilter(" + query + ")";
