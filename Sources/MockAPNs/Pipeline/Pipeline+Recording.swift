@@ -3,7 +3,7 @@ import DeviceSimulation
 
 extension Pipeline {
     /// The last stage: the wire answer to `request` (``wireAnswer(to:request:on:streamLimit:)``) and its record, made
-    /// once; then either the push goes upstream with its record (``relayDecision(_:record:completion:)``) or the record
+    /// once; then either the push goes upstream with its record (``relayChoice(_:record:completion:)``) or the record
     /// goes to the recorder.
     ///
     /// `.later` when the answer waits for the record's write (`--record-sync`, `completion` then gets it) or for the
@@ -13,13 +13,13 @@ extension Pipeline {
                  completion: (@Sendable (PipelineResponse) -> Void)?) -> PipelineAnswer {
         let (answer, response) = wireAnswer(to: outcome, request: request, on: connection, streamLimit: streamLimit)
         var record = self.record(of: request, on: connection, outcome: outcome, admission: admission, response: response)
-        if relay != nil {
-            if let why = relayDecision(outcome, record: record, completion: completion) {
+        if let relay {
+            switch relayChoice(outcome, record: record, completion: completion) {
+            case .skipped(let why):
                 record.relay = .notRelayed(why)
-            } else {
-                // `relayDecision` answers nil only with a completion.
-                relayThenAnswer(record, mockAnswer: answer, receivedAtNanos: connection.receivedAtNanos,
-                                answer: completion!)
+            case .upstream(let deviceToken, let completion):
+                relayThenAnswer(record, through: relay, deviceToken: deviceToken, mockAnswer: answer,
+                                receivedAtNanos: connection.receivedAtNanos, answer: completion)
                 return .later
             }
         }

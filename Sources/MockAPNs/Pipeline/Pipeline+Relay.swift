@@ -2,14 +2,24 @@ import APNsModel
 import DeviceSimulation
 
 extension Pipeline {
-    /// Why the push `record` records is not sent upstream, or nil when it goes (``relayThenAnswer(_:mockAnswer:receivedAtNanos:answer:)``):
-    /// it must qualify (``relaySkipReason(_:)``, ``relayMatchSkipReason(_:)``) and its answer must be allowed to wait
-    /// (`completion`).
-    func relayDecision(_ outcome: PipelineDecision, record: borrowing RecordedRequest,
-                       completion: (@Sendable (PipelineResponse) -> Void)?) -> String? {
-        if let why = relaySkipReason(outcome) { return why }
-        guard completion != nil, record.deviceToken != nil else { return "not relayed: only device pushes (/3/device/…) are relayed" }
-        return relayMatchSkipReason(record)
+    /// Where a push goes under `--relay`.
+    enum RelayChoice {
+        /// Upstream, to this device; the upstream's answer reaches the transport through `completion`.
+        case upstream(deviceToken: String, completion: @Sendable (PipelineResponse) -> Void)
+        /// It stays with the mock, for this reason (the record says it).
+        case skipped(String)
+    }
+
+    /// Where the push `record` records goes: upstream when it qualifies (``relaySkipReason(_:)``,
+    /// ``relayMatchSkipReason(_:)``) and its answer may wait (`completion`).
+    func relayChoice(_ outcome: PipelineDecision, record: borrowing RecordedRequest,
+                     completion: (@Sendable (PipelineResponse) -> Void)?) -> RelayChoice {
+        if let why = relaySkipReason(outcome) { return .skipped(why) }
+        guard let completion, let deviceToken = record.deviceToken else {
+            return .skipped("not relayed: only device pushes (/3/device/…) are relayed")
+        }
+        if let why = relayMatchSkipReason(record) { return .skipped(why) }
+        return .upstream(deviceToken: deviceToken, completion: completion)
     }
 
     /// Why `outcome` is not sent upstream, or nil when it is: only device pushes the mock itself accepted (or, with
@@ -35,9 +45,9 @@ extension Pipeline {
     /// Sends the push of `record` upstream from a task of its own, then records it with both verdicts and hands
     /// `answer` the upstream's answer (after the record's line is written under `--record-sync`). The caller's
     /// thread (an event loop) only starts the task.
-    func relayThenAnswer(_ record: consuming RecordedRequest, mockAnswer: PipelineResponse, receivedAtNanos: UInt64,
+    func relayThenAnswer(_ record: consuming RecordedRequest, through relay: any PushRelay, deviceToken: String,
+                         mockAnswer: PipelineResponse, receivedAtNanos: UInt64,
                          answer: @escaping @Sendable (PipelineResponse) -> Void) {
-        guard let relay, let deviceToken = record.deviceToken else { preconditionFailure("relayDecision sends only device pushes, under --relay") }
         let push = RelayedPush(deviceToken: deviceToken, headers: record.headers, body: record.body,
                                certificateAuthenticated: record.auth.kind == "certificate")
         Task { [record] in
