@@ -81,6 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var fcmOptions: FCMServeOptions
 
     func run() async throws {
+        AllocatorTuning.apply(environment: ProcessInfo.processInfo.environment)
         ReopenSignalService.ignoreUntilRunning()
         let env = EnvironmentOptions()
         let configuration = try serveConfiguration(environment: env)
