@@ -128,6 +128,8 @@ def test_a_new_service_account_makes_a_project_its_sender_can_send_to(fcm_mock):
     assert isinstance(record, FCMMessage) and record.name == name
     assert fcm_mock.fcm_messages(project=MockAPNs.FCM_PROJECT) == []
     assert [m.name for m in fcm_mock.fcm_messages(name=name.rsplit("/", 1)[1])] == [name]
+    assert fcm_mock.fcm_messages(project="mockapns-kit", validate_only=True) == []
+    assert [m.name for m in fcm_mock.fcm_messages(project="mockapns-kit", validate_only=False)] == [name]
     [push] = fcm_mock.apns_pushes_of(record)
     assert push.alert_title == "Other project"
 

@@ -251,9 +251,10 @@ class ControlAPI:
     def fcm_messages(self, *, project: Optional[str] = None, name: Optional[str] = None, **filters: Any
                      ) -> List[FCMMessage]:
         """The recorded FCM requests (`messages:send`), oldest first, narrowed by `project`, `name` (the whole
-        `projects/P/messages/ID` or its last part) and the control API's other filters: `token`, `topic`, `status`,
-        `limit` (the newest n)."""
-        query = check_fcm_filters(dict(filters, project=project, name=name), SERVER_FILTERS)
+        `projects/P/messages/ID` or its last part) and the control API's other filters: `token`, `topic`,
+        `condition`, `status`, `validate_only` (True: only dry runs), `limit` (the newest n)."""
+        query = {key: ("true" if value else "false") if isinstance(value, bool) else value
+                 for key, value in check_fcm_filters(dict(filters, project=project, name=name), SERVER_FILTERS).items()}
         answer = self._client().request("GET", "/api/v1/fcm/messages", query=query)
         return [FCMMessage(record) for record in answer["messages"]]
 

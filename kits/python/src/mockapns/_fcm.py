@@ -13,7 +13,7 @@ DEFAULT_PROJECT = "mockapns-test"
 #: The platforms a registration can be for.
 PLATFORMS = ("ios", "android", "web")
 #: What `GET /api/v1/fcm/messages` filters by on the server.
-SERVER_FILTERS = ("project", "name", "token", "topic", "status", "limit")
+SERVER_FILTERS = ("project", "name", "token", "topic", "condition", "status", "validate_only", "limit")
 #: What `expect_fcm` passes to GET /api/v1/fcm/expect.
 EXPECT_FILTERS = ("project", "name", "token", "topic", "condition", "status", "validate_only")
 
