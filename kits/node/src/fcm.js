@@ -9,10 +9,9 @@ export const DEFAULT_PROJECT = 'mockapns-test';
 /** The platforms a registration can be for. */
 const PLATFORMS = ['ios', 'android', 'web'];
 /** What GET /api/v1/fcm/messages filters by on the server. */
-const SERVER_FILTERS = ['project', 'name', 'token', 'topic', 'status', 'limit'];
-/** expectFCM()'s filter keys, by the name a test may use, with the query parameter of GET /api/v1/fcm/expect each
- * becomes. */
-const EXPECT_FILTERS = {
+/** The FCM record filters of fcmMessages() and expectFCM(), by the name a test may use, with the query parameter of
+ * GET /api/v1/fcm/messages and GET /api/v1/fcm/expect each becomes. */
+const RECORD_FILTERS = {
   project: 'project', name: 'name', token: 'token', topic: 'topic', condition: 'condition', status: 'status',
   validateOnly: 'validate_only', validate_only: 'validate_only',
 };
@@ -44,7 +43,8 @@ export function registrationBody(options = {}) {
 }
 
 /**
- * The query string of GET /api/v1/fcm/messages for `filter` (project, name, token, topic, status, limit).
+ * The query string of GET /api/v1/fcm/messages for `filter` (project, name, token, topic, condition, status,
+ * validateOnly, limit).
  * @param {Record<string, unknown>} filter
  */
 export function fcmQuery(filter = {}) {
@@ -54,10 +54,14 @@ export function fcmQuery(filter = {}) {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filter)) {
     if (value === undefined || value === null) continue;
-    if (!SERVER_FILTERS.includes(key)) {
-      throw new TypeError(`Unknown FCM filter key "${key}"; fcmMessages() takes ${SERVER_FILTERS.join(', ')}.`);
+    const name = key === 'limit' ? 'limit' : RECORD_FILTERS[key];
+    if (!name) {
+      throw new TypeError(`Unknown FCM filter key "${key}"; fcmMessages() takes ${[...Object.keys(RECORD_FILTERS), 'limit'].join(', ')}.`);
     }
-    params.set(key, String(value));
+    if (name === 'validate_only' && typeof value !== 'boolean') {
+      throw new TypeError(`fcmMessages(): "${key}" is true or false; got ${value}.`);
+    }
+    params.set(name, String(value));
   }
   const text = params.toString();
   return text ? `?${text}` : '';
@@ -77,9 +81,9 @@ export function fcmExpectQuery(filter = {}) {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filter)) {
     if (key === 'count' || key === 'timeout' || value === undefined || value === null) continue;
-    const name = EXPECT_FILTERS[key];
+    const name = RECORD_FILTERS[key];
     if (!name) {
-      throw new TypeError(`Unknown FCM filter key "${key}"; expectFCM() takes ${[...Object.keys(EXPECT_FILTERS), 'count', 'timeout'].join(', ')}.`);
+      throw new TypeError(`Unknown FCM filter key "${key}"; expectFCM() takes ${[...Object.keys(RECORD_FILTERS), 'count', 'timeout'].join(', ')}.`);
     }
     if (name === 'validate_only' && typeof value !== 'boolean') {
       throw new TypeError(`expectFCM(): "${key}" is true or false; got ${value}.`);

@@ -339,10 +339,12 @@ export async function startMockAPNs(options = {}) {
 
     /**
      * The recorded FCM requests (`messages:send`, accepted or refused), oldest first, narrowed by `project`, `name`
-     * (the whole projects/P/messages/ID or its last part), `token`, `topic`, `status` and `limit` (the newest n), as
-     * the control API filters them. Each record has name, project, status, validate_only, token/topic/condition/fid,
-     * message (as sent), answer (as answered), apns_ids (the APNs pushes it became), deliveries, transport.
-     * @param {{ project?: string, name?: string, token?: string, topic?: string, status?: number, limit?: number }} [filter]
+     * (the whole projects/P/messages/ID or its last part), `token`, `topic`, `condition`, `status`, `validateOnly`
+     * (true: only dry runs) and `limit` (the newest n), as the control API filters them. Each record has name,
+     * project, status, validate_only, token/topic/condition/fid, message (as sent), answer (as answered), apns_ids
+     * (the APNs pushes it became), deliveries, transport.
+     * @param {{ project?: string, name?: string, token?: string, topic?: string, condition?: string, status?: number,
+     *   validateOnly?: boolean, limit?: number }} [filter]
      * @returns {Promise<object[]>}
      */
     async fcmMessages(filter = {}) {

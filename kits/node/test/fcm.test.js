@@ -147,6 +147,8 @@ describe('a Firebase sender through intercept()', () => {
     assert.match(answer.body.name, /^projects\/mockapns-kit\/messages\//);
     assert.equal((await mock.fcmMessages({ project: 'mockapns-kit' })).length, 1);
     assert.deepEqual(await mock.fcmMessages({ project: 'mockapns-test' }), []);
+    assert.deepEqual(await mock.fcmMessages({ project: 'mockapns-kit', validateOnly: true }), []);
+    assert.equal((await mock.fcmMessages({ project: 'mockapns-kit', validateOnly: false })).length, 1);
     await mock.expectShown(deviceToken(60), { title: 'Other project' });
   });
 
