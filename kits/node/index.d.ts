@@ -179,7 +179,12 @@ export interface FCMFilter {
   name?: string;
   token?: string;
   topic?: string;
+  /** As written, e.g. "'news' in topics". */
+  condition?: string;
   status?: number;
+  /** true: only dry runs; false: only real sends. */
+  validateOnly?: boolean;
+  validate_only?: boolean;
   /** The newest n. */
   limit?: number;
 }
