@@ -9,8 +9,8 @@ import Glibc
 /// defaults (a 128 KiB top pad, a trim threshold that follows the largest block freed), each thread's heap grew and
 /// shrank all the time. `bench/server.sh a` counted 0.41 `mprotect` + `madvise` calls per push (nghttpd: none). With
 /// these two settings the count falls to 0.09, and all system calls from 0.51 to 0.17 per push (bench/README, "The
-/// answer path"). The cost is memory: each heap keeps up to the trim threshold of free pages. The top pad is
-/// address space that becomes resident only once it is used.
+/// answer path"; the CPU time it saves is within the benchmark machine's noise). The cost is memory: each heap keeps
+/// up to the trim threshold of free pages. The top pad is address space that becomes resident only once it is used.
 ///
 /// Only `serve`: a kit's in-process mock runs in the test's own process, whose allocator is not ours to tune. Elsewhere
 /// than glibc nothing changes.
