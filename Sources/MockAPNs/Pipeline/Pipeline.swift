@@ -1,7 +1,6 @@
 import APNsModel
 import DeviceSimulation
 import Logging
-import Foundation
 import Support
 
 /// The mock's decision path, independent of any transport: authenticate → connection rules → validate
