@@ -63,8 +63,8 @@ struct FCMRoutes {
                 guard let value = Int(text), value > 0 else { throw ControlAPIError.badRequest("limit must be a positive number") }
                 limit = value
             }
-            let filter = try FCMExpectRoute.filter(query)
-            let records = frontDoor.records.records(limit: limit) { FCMExpectation.matches(filter, $0.json) }
+            let matches = FCMExpectation.matcher(try FCMFilterQuery.filter(from: request))
+            let records = frontDoor.records.records(limit: limit) { matches($0.json) }
             return JSONResponse.make(.object([.init("messages", .array(records.map(\.json)))]))
         }
         group.get("messages/:id") { _, context in

@@ -30,9 +30,11 @@ public struct FCMExpectation: Sendable {
         }
     }
 
-    /// Whether `record` (``FCMRecord/json``) meets every filter: what `GET /api/v1/fcm/messages` lists.
-    public static func matches(_ filter: Filter, _ record: JSONValue) -> Bool {
-        FCMExpectation(filter: filter, quantity: .atLeast(1)).criteria.allSatisfy { $0.test(record) }
+    /// Whether a record (``FCMRecord/json``) meets every filter of `filter`: what `GET /api/v1/fcm/messages` lists.
+    /// The criteria are made once, for every record the test is asked about.
+    public static func matcher(_ filter: Filter) -> @Sendable (JSONValue) -> Bool {
+        let criteria = FCMExpectation(filter: filter, quantity: .atLeast(1)).criteria
+        return { record in criteria.allSatisfy { $0.test(record) } }
     }
 
     /// One thing a record must satisfy, with what a record had there instead.
