@@ -36,6 +36,13 @@ public struct HTTP2Responder: Sendable {
         }
     }
 
+    /// The stream's loop as a task executor: a task that prefers it (`Task(executorPreference:)`) runs on the loop
+    /// thread, so a handler whose answer needs `await` answers without a hop to the global executor and back. nil on an
+    /// in-memory connection (``EmbeddedHTTP2Connection``).
+    public var taskExecutor: NIOLoopExecutor? {
+        (connectionObject.loop as? NIOConnectionLoop).map(NIOLoopExecutor.init)
+    }
+
     /// Controls for the connection this stream belongs to.
     public var connection: HTTP2ConnectionControl { HTTP2ConnectionControl(connection: connectionObject) }
 }

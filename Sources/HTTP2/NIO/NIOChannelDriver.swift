@@ -21,7 +21,7 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
     typealias OutboundOut = ByteBuffer
 
     /// Which side of the connection this channel is.
-    enum Role {
+    enum Role: Sendable {
         /// Accepted on `listener` (``HTTP2ConnectionInfo/listener``): the driver opens a ``ServerConnection``.
         case server(ServerContext, ServerLoopState, listener: Int)
         /// Connected by a client: the ``ClientConnection`` attaches itself.
@@ -53,6 +53,8 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
     /// writability follow as tasks too, in the order NIO reported them.
     @exclusivity(unchecked) private var writing = false
     @exclusivity(unchecked) private var endAfterWrite = false
+    /// A server's connection has been opened (once, whether the channel was active when the driver was added or became so).
+    @exclusivity(unchecked) private var opened = false
 
     init(loop: NIOConnectionLoop, role: Role) {
         self.loop = loop
@@ -115,6 +117,8 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        // Added by a connection setup after the channel went active (``HTTP2ConnectionIntake``): NIO says so no more.
+        if context.channel.isActive { channelActive(context: context) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -122,7 +126,8 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        guard case let .server(server, loopState, listener) = role else { return }
+        guard case let .server(server, loopState, listener) = role, !opened else { return }
+        opened = true
         // Checked again: `AcceptGate` let it in, but others may have opened since on other loops.
         if server.shuttingDown.load(ordering: .relaxed)
             || server.openConnections.load(ordering: .relaxed) >= server.configuration.maxConnections {

@@ -65,10 +65,9 @@ final class NIOServerRuntime: Sendable {
                     .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
                     .childChannelInitializer { channel in
                         let slot = slots[ObjectIdentifier(channel.eventLoop)]!
-                        return channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(NIOChannelDriver(
-                                loop: adapters[slot], role: .server(context, loopStates[slot], listener: listener)))
-                        }
+                        let intake = HTTP2ConnectionIntake(loop: adapters[slot], role: .server(context, loopStates[slot], listener: listener))
+                        if let setup = configuration.connectionSetup { return setup(channel, intake) }
+                        return channel.eventLoop.makeCompletedFuture { try intake.serve(channel) }
                     }
                 do {
                     channels.append(try await bootstrap.bind(host: configuration.host, port: port).get())

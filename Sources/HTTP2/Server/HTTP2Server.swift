@@ -27,6 +27,9 @@ public final class HTTP2Server: Sendable {
 
     /// Validates the configuration and loads TLS material (throws `HTTP2Error.tls` with OpenSSL's reason).
     public init(configuration: HTTP2ServerConfiguration, handler: any HTTP2RequestHandler) throws(HTTP2Error) {
+        if configuration.connectionSetup != nil && configuration.tls != nil {
+            throw .tls("a server with a connection setup leaves TLS to it: give no tls configuration")
+        }
         self.configuration = configuration
         let tls = try configuration.tls.map { (tls) throws(HTTP2Error) in try TLSServerContext(configuration: tls) }
         context = ServerContext(configuration: configuration, handler: handler, tls: tls)
