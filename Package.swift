@@ -149,18 +149,20 @@ let package = Package(
             swiftSettings: strict
         ),
         // The FCM front door (`serve --fcm`): Google's names (FCM HTTP v1, the OAuth token exchange, IID topic
-        // management) on Hummingbird over TLS with ALPN h2 and http/1.1 on one port; the projects, service accounts,
-        // registrations and topics; each iOS message translated (FCMModel) into the APNs request FCM sends and run
-        // through the same `Mock`; the FCM records. → FCMModel, MockAPNs, MockAPNsHTTP2 (the private CA), APNsCrypto
-        // (RS256, ES256), APNsModel, Hummingbird, HummingbirdHTTP2, NIOSSL
+        // management) over NIOSSL with ALPN on one port: h2 on the HTTP2 core, http/1.1 on SwiftNIO's HTTP/1.1
+        // server; the projects, service accounts, registrations and topics; each iOS message translated (FCMModel)
+        // into the APNs request FCM sends and run through the same `Mock`; the FCM records. → FCMModel, MockAPNs,
+        // MockAPNsHTTP2 (the private CA), HTTP2, APNsCrypto (RS256, ES256), APNsModel, NIOSSL, NIOHTTP1
         .target(
             name: "MockAPNsFCM",
             dependencies: [
                 "FCMModel", "MockAPNs", "MockAPNsRecording", "MockAPNsHTTP2", "APNsCrypto", "APNsModel", "JSON", "HTTPFields", "Support",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                "HTTP2",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -69,7 +69,7 @@ struct FCMServeOptions: ParsableArguments {
         let tls = FCMIdentity(certificateChainPEM: identity.certificateChainPEM, privateKeyPEM: identity.privateKeyPEM,
                               certificateAuthorityPath: ca)
         let frontDoor = try FCMFrontDoor(mock: mock, configuration: configuration, logger: logger)
-        // `serve` says where the front door listens itself; the listeners (and Hummingbird under them) speak up at
+        // `serve` says where the front door listens itself; the listeners (and the HTTP/2 server under them) speak up at
         // warning, or at debug and trace when asked for.
         var quiet = logger
         if quiet.logLevel > .debug { quiet.logLevel = .warning }

@@ -1,4 +1,5 @@
 import FCMModel
+import HTTPFields
 import JSON
 
 /// One answer of the FCM listener: status, JSON body and its content type.
@@ -7,18 +8,29 @@ public struct FCMHTTPAnswer: Sendable {
     public var status: Int
     /// The body.
     public var body: [UInt8]
+    /// The body as JSON, which the FCM record keeps.
+    public var json: JSONValue
     /// Google answers JSON with this content type.
     public var contentType = "application/json; charset=UTF-8"
+
+    /// The response's header fields (lowercase names): its content type, and on a 401 the challenge Google sends.
+    var headerFields: [HTTPField] {
+        var fields = [HTTPField(lowercaseName: "content-type", value: contentType)]
+        if status == 401 { fields.append(HTTPField(lowercaseName: "www-authenticate", value: "Bearer realm=\"https://accounts.google.com/\"")) }
+        return fields
+    }
 
     /// An answer of `json`.
     init(status: Int, json: JSONValue) {
         self.status = status
-        body = Array((json.prettyText() + "\n").utf8)
+        self.json = json
+        body = json.prettyBytes() + [UInt8(ascii: "\n")]
     }
 
     /// An FCM error in Google's shape.
     init(_ error: FCMError) {
         status = error.httpStatus
+        json = error.json
         body = error.jsonBody()
     }
 

@@ -1,19 +1,25 @@
-import Foundation
-import Hummingbird
-import HummingbirdHTTP2
+import HTTP2
 import Logging
 import MockAPNs
 import NIOCore
+import NIOHTTP1
+import NIOPosix
 import NIOSSL
+import NIOTLS
 import ServiceLifecycle
 import Support
 
-/// One TLS port of the FCM front door: Hummingbird over SwiftNIO with ALPN `h2` and `http/1.1` on the same port,
-/// as Google serves (`requests` speaks HTTP/1.1, httpx and node's `http2` speak HTTP/2), with a certificate for
-/// Google's names and the loopback ones signed by the mock's private CA.
+/// One TLS port of the FCM front door, with ALPN `h2` and `http/1.1` on the same port as Google serves (`requests`
+/// speaks HTTP/1.1, httpx and node's `http2` speak HTTP/2), and a certificate for Google's names and the loopback
+/// ones signed by the mock's private CA.
+///
+/// NIOSSL ends TLS. A connection that negotiates `h2` is served by the nghttp2 core the APNs listener runs on
+/// (``FCMHTTP2Handler``), so a message pays for one HTTP/2 session and no task per stream; one that negotiates
+/// `http/1.1`, or nothing, gets SwiftNIO's HTTP/1.1 server pipeline (``FCMHTTP1Handler``). Both run on SwiftNIO's
+/// shared loops, one per core, as the mock's other listeners do.
 ///
 /// A `Service`: it binds in ``run()``, reports its port through ``waitUntilListening()``, and on graceful shutdown
-/// Hummingbird stops accepting, lets requests in flight finish, and closes.
+/// stops accepting, lets HTTP/2 streams in flight finish (GOAWAY), and closes its HTTP/1.1 connections.
 public final class FCMListener: Service, Sendable {
     /// What a port stands for, for logs and the ready file.
     public enum Role: String, Sendable {
@@ -28,10 +34,15 @@ public final class FCMListener: Service, Sendable {
     private let frontDoor: FCMFrontDoor
     private let host: String
     private let requestedPort: Int
-    private let tls: TLSConfiguration
+    private let tls: NIOSSLContext
     private let logger: Logger
     private let listening = Readiness<Int>()
     private let bound = Locked<Int?>(nil)
+    /// The open HTTP/1.1 connections, which the HTTP/2 server's shutdown does not reach: closed when the listener stops.
+    private let http1Connections = Locked<[ObjectIdentifier: any Channel]>([:])
+    /// How long a connection may take to finish its TLS handshake before it is closed, so silent TCP connections do
+    /// not hold descriptors (the HTTP/2 server's own preface timeout starts only once `h2` is chosen).
+    static let handshakeTimeout = TimeAmount.seconds(10)
 
     /// A listener of `frontDoor` on `host:port` (0: a free port) presenting `identity`.
     public init(frontDoor: FCMFrontDoor, role: Role, host: String, port: Int, identity: FCMIdentity, logger: Logger) throws(FCMSetupError) {
@@ -49,7 +60,7 @@ public final class FCMListener: Service, Sendable {
             // (requests' pool, node's agent) never reads it until its next request, so shutting down waited the whole
             // default for each such connection; a peer that answers does so within milliseconds.
             tls.shutdownTimeout = .milliseconds(250)
-            self.tls = tls
+            self.tls = try NIOSSLContext(configuration: tls)
         } catch {
             throw .file(path: "the FCM certificate", problem: "TLS cannot use it: \(error)")
         }
@@ -64,41 +75,81 @@ public final class FCMListener: Service, Sendable {
 
     /// Serves until the group shuts down.
     public func run() async throws {
-        let (listening, bound, logger, role, host) = (self.listening, self.bound, self.logger, self.role, self.host)
-        let requested = requestedPort
+        var configuration = HTTP2ServerConfiguration(host: host, port: requestedPort)
+        configuration.eventLoopGroup = .singleton
+        // What Google's front ends advertise.
+        configuration.maxConcurrentStreams = 100
+        configuration.maxBodyBytes = frontDoor.configuration.maxBodyBytes
+        configuration.logger = logger
+        // While the record writers cannot keep up, a connection stops reading after the request it handed over.
+        configuration.intakeGate = frontDoor.mock.recorder.intake
+        let (tls, frontDoor, http1Connections) = (self.tls, self.frontDoor, self.http1Connections)
+        configuration.connectionSetup = { channel, intake in
+            Self.setUp(channel, tls: tls, intake: intake, frontDoor: frontDoor, http1Connections: http1Connections)
+        }
         defer { bound.withLock { $0 = nil } }
-        let app = Application(
-            responder: FCMResponder(frontDoor: frontDoor),
-            server: try .http2Upgrade(tlsConfiguration: tls),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: requested), serverName: nil),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? requested
-                bound.withLock { $0 = port }
-                logger.info("FCM front door listening", metadata: ["role": "\(role.rawValue)", "url": "https://\(host):\(port)"])
-                listening.succeed(port)
-            },
-            logger: logger)
+        let server: HTTP2Server
         do {
-            try await app.run()
+            server = try HTTP2Server(configuration: configuration, handler: FCMHTTP2Handler(frontDoor: frontDoor))
+            try await server.start()
         } catch {
-            let failure = FCMListenerError(role: role, host: host, port: requested, reason: Self.reason(error))
-            if listening.current == nil { listening.fail(failure) }
+            let failure = FCMListenerError(role: role, host: host, port: requestedPort, reason: Self.reason(error))
+            listening.fail(failure)
             throw failure
         }
-        listening.fail(FCMListenerError(role: role, host: host, port: requested, reason: "it stopped before it was listening"))
+        let port = server.localPort
+        bound.withLock { $0 = port }
+        logger.info("FCM front door listening", metadata: ["role": "\(role.rawValue)", "url": "https://\(host):\(port)"])
+        listening.succeed(port)
+        try? await gracefulShutdown()
+        await server.shutdown(gracePeriod: .seconds(5))
+        let open = http1Connections.withLock { connections in
+            defer { connections.removeAll() }
+            return Array(connections.values)
+        }
+        for channel in open { try? await channel.close() }
+    }
+
+    /// One accepted connection's pipeline: TLS, then by ALPN the HTTP/2 core or SwiftNIO's HTTP/1.1 server.
+    private static func setUp(_ channel: any Channel, tls: NIOSSLContext, intake: HTTP2ConnectionIntake, frontDoor: FCMFrontDoor,
+                              http1Connections: Locked<[ObjectIdentifier: any Channel]>) -> EventLoopFuture<Void> {
+        channel.eventLoop.makeCompletedFuture {
+            let handshake = channel.eventLoop.assumeIsolated().scheduleTask(in: handshakeTimeout) { channel.close(promise: nil) }
+            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+            try channel.pipeline.syncOperations.addHandler(ApplicationProtocolNegotiationHandler { result, channel in
+                handshake.cancel()
+                return channel.eventLoop.makeCompletedFuture {
+                    if case .negotiated("h2") = result {
+                        try intake.serve(channel)
+                        return
+                    }
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(FCMHTTP1Handler(frontDoor: frontDoor))
+                    let key = ObjectIdentifier(channel)
+                    http1Connections.withLock { $0[key] = channel }
+                    channel.closeFuture.whenComplete { _ in _ = http1Connections.withLock { $0.removeValue(forKey: key) } }
+                }
+            })
+        }
     }
 }
 
 extension FCMListener {
-    /// Why binding failed, in words: NIO's `IOError` spells its call and errno.
+    /// Why binding failed, in words.
     static func reason(_ error: any Error) -> String {
-        guard let error = error as? IOError else { return "\(error)" }
-        switch error.errnoCode {
-        case EADDRINUSE: return "the address is already in use"
-        case EACCES: return "permission denied"
-        case EADDRNOTAVAIL: return "no interface has that address"
+        switch error {
+        case HTTP2Error.addressInUse: return "the address is already in use"
+        case HTTP2Error.bindFailed(_, _, let reason): return reason
+        case HTTP2Error.invalidAddress(_, _, let reason): return "it is not an address to listen on (\(reason))"
         default: return "\(error)"
         }
+    }
+
+    /// `host:port` of a peer (`[v6]:port`), or `unknown`.
+    static func describe(_ address: SocketAddress?) -> String {
+        guard let address, let ip = address.ipAddress else { return "unknown" }
+        let port = address.port.map(String.init) ?? "0"
+        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
     }
 }
 
