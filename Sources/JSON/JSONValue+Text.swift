@@ -6,57 +6,67 @@ extension JSONValue {
     /// Compact JSON text. With `sortedKeys`, object members are written in key order (for stable comparison);
     /// otherwise in wire order, duplicates included.
     public func jsonText(sortedKeys: Bool = false) -> String {
-        var out = ""
+        String(decoding: jsonBytes(sortedKeys: sortedKeys), as: UTF8.self)
+    }
+
+    /// ``jsonText(sortedKeys:)`` as UTF-8 bytes, for a body or a payload sent as bytes.
+    public func jsonBytes(sortedKeys: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
         write(to: &out, sortedKeys: sortedKeys, indent: nil, level: 0)
         return out
     }
 
     /// Indented JSON text (two spaces per level, `"key": value`), keys in wire order.
     public func prettyText() -> String {
-        var out = ""
+        String(decoding: prettyBytes(), as: UTF8.self)
+    }
+
+    /// ``prettyText()`` as UTF-8 bytes.
+    public func prettyBytes() -> [UInt8] {
+        var out: [UInt8] = []
         write(to: &out, sortedKeys: false, indent: "  ", level: 0)
         return out
     }
 
-    private func write(to out: inout String, sortedKeys: Bool, indent: String?, level: Int) {
+    private func write(to out: inout [UInt8], sortedKeys: Bool, indent: String?, level: Int) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .integer(let i): out += String(i)
-        case .double(let d): out += Self.numberText(d)
-        case .string(let s): Self.writeString(s, to: &out)
+        case .null: out += "null".utf8
+        case .bool(let b): out += (b ? "true" : "false").utf8
+        case .integer(let i): out += String(i).utf8
+        case .double(let d): out += Self.numberText(d).utf8
+        case .string(let s): JSONEscaping.append(s, to: &out)
         case .array(let elements):
-            guard !elements.isEmpty else { out += "[]"; return }
-            out += "["
+            guard !elements.isEmpty else { out += "[]".utf8; return }
+            out.append(UInt8(ascii: "["))
             for (n, element) in elements.enumerated() {
-                if n > 0 { out += "," }
+                if n > 0 { out.append(UInt8(ascii: ",")) }
                 Self.newline(&out, indent: indent, level: level + 1)
                 element.write(to: &out, sortedKeys: sortedKeys, indent: indent, level: level + 1)
             }
             Self.newline(&out, indent: indent, level: level)
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { out += "{}"; return }
+            guard !members.isEmpty else { out += "{}".utf8; return }
             let ordered = sortedKeys ? members.enumerated().sorted {
                 $0.element.key == $1.element.key ? $0.offset < $1.offset : $0.element.key < $1.element.key
             }.map(\.element) : members
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (n, member) in ordered.enumerated() {
-                if n > 0 { out += "," }
+                if n > 0 { out.append(UInt8(ascii: ",")) }
                 Self.newline(&out, indent: indent, level: level + 1)
-                Self.writeString(member.key, to: &out)
-                out += indent == nil ? ":" : ": "
+                JSONEscaping.append(member.key, to: &out)
+                if indent == nil { out.append(UInt8(ascii: ":")) } else { out += ": ".utf8 }
                 member.value.write(to: &out, sortedKeys: sortedKeys, indent: indent, level: level + 1)
             }
             Self.newline(&out, indent: indent, level: level)
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ out: inout String, indent: String?, level: Int) {
+    private static func newline(_ out: inout [UInt8], indent: String?, level: Int) {
         guard let indent else { return }
-        out += "\n"
-        for _ in 0..<level { out += indent }
+        out.append(UInt8(ascii: "\n"))
+        for _ in 0..<level { out += indent.utf8 }
     }
 
     /// A finite double as JSON: Swift's shortest round-tripping form (`1.0`, `0.1`, `1e+20`), which is valid
@@ -64,10 +74,5 @@ extension JSONValue {
     static func numberText(_ d: Double) -> String {
         guard d.isFinite else { return "null" }  // JSON has no NaN or infinity; parse never produces them.
         return d.description
-    }
-
-    /// Writes `s` as a JSON string literal (`JSONEscaping`).
-    static func writeString(_ s: String, to out: inout String) {
-        out += JSONEscaping.quoted(s)
     }
 }

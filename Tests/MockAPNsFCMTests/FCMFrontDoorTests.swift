@@ -260,9 +260,27 @@ final class FCMFrontDoorTests: XCTestCase {
                                              authorization: "Bearer " + token).status, 404, "no such subscription")
         XCTAssertEqual(frontDoor.unsubscribe(project: "mockapns-test", token: device.token, topic: "news", allowMissing: true,
                                              authorization: "Bearer " + token).status, 200, "allow_missing")
-        XCTAssertEqual(FCMResponder.topicSubscription("/v1/projects/p-1/registrations/a%3Ab/topicSubscriptions")?.token, "a:b")
-        XCTAssertEqual(FCMResponder.topicSubscription("/v1/projects/p-1/registrations/t/topicSubscriptions/news")?.topic, "news")
-        XCTAssertNil(FCMResponder.topicSubscription("/v1/projects/p-1/registrations/t/other"))
+        XCTAssertEqual(FCMFrontDoor.topicSubscription("/v1/projects/p-1/registrations/a%3Ab/topicSubscriptions")?.token, "a:b")
+        XCTAssertEqual(FCMFrontDoor.topicSubscription("/v1/projects/p-1/registrations/t/topicSubscriptions/news")?.topic, "news")
+        XCTAssertNil(FCMFrontDoor.topicSubscription("/v1/projects/p-1/registrations/t/other"))
+    }
+
+    func testBothTransportsReadTheRequestOneWay() {
+        XCTAssertEqual(FCMFrontDoor.bearer("Bearer abc"), "abc")
+        XCTAssertEqual(FCMFrontDoor.bearer("bEARER \tabc  "), "abc", "any case of the scheme, blanks around the token")
+        XCTAssertNil(FCMFrontDoor.bearer("Basic abc"))
+        XCTAssertNil(FCMFrontDoor.bearer("Bearer"))
+        XCTAssertNil(FCMFrontDoor.bearer("Bearer  \t "))
+        XCTAssertNil(FCMFrontDoor.bearer(nil))
+        XCTAssertEqual(FCMFrontDoor.sendProject("/v1/projects/p-1/messages:send"), "p-1")
+        XCTAssertEqual(FCMFrontDoor.sendProject("/v1/projects/p%2D1/messages:send"), "p-1", "percent-decoded")
+        XCTAssertNil(FCMFrontDoor.sendProject("/v1/projects/a/b/messages:send"))
+        XCTAssertNil(FCMFrontDoor.sendProject("/v1/projects//messages:send"))
+        let (path, query) = FCMFrontDoor.split("/v1/projects/p/registrations/t/topicSubscriptions?topic_name=a%20b&allow_missing=true")
+        XCTAssertEqual(path, "/v1/projects/p/registrations/t/topicSubscriptions")
+        XCTAssertEqual(query.map(\.name), ["topic_name", "allow_missing"])
+        XCTAssertEqual(query.first?.value, "a b")
+        XCTAssertEqual(FCMFrontDoor.split("/token").path, "/token")
     }
 
     // MARK: Android

@@ -31,7 +31,7 @@ extension FCMError {
 
     /// The body as UTF-8 bytes: indented, with a final newline, as Google's front end writes it.
     public func jsonBody() -> [UInt8] {
-        Array((json.prettyText() + "\n").utf8)
+        json.prettyBytes() + [UInt8(ascii: "\n")]
     }
 }
 

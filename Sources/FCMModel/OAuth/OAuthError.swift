@@ -36,7 +36,7 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The body as UTF-8 bytes, indented with a final newline.
     public func jsonBody() -> [UInt8] {
-        Array((json.prettyText() + "\n").utf8)
+        json.prettyBytes() + [UInt8(ascii: "\n")]
     }
 
     /// "invalid_grant: Invalid JWT Signature."

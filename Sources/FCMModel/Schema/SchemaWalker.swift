@@ -24,28 +24,30 @@ struct SchemaWalker {
             return nil
         }
         var out: [JSONValue.JSONMember] = []
-        var seen = Set<String>()
-        var oneofs: [String: String] = [:]
+        // Known fields only, each at most once, so both stay as short as the type's field list: a scan beats hashing.
+        var seen: [String] = []
+        var oneofs: [(oneof: String, field: String)] = []
         for member in members {
             guard let field = type.field(named: member.key) else {
                 report(field: path.isEmpty ? nil : path,
                        "Invalid JSON payload received. Unknown name \(JSONEscaping.quoted(member.key))\(Self.at(path)): Cannot find field.")
                 continue
             }
-            guard seen.insert(field.name).inserted else {
+            guard !seen.contains(field.name) else {
                 report(field: path.isEmpty ? nil : path,
                        "Invalid JSON payload received. Duplicate field \(JSONEscaping.quoted(member.key))\(Self.at(path)).")
                 continue
             }
+            seen.append(field.name)
             if member.value == .null { continue }
             let childPath = path.isEmpty ? field.name : path + "." + field.name
             if let oneof = field.oneof {
-                if oneofs[oneof] != nil {
+                if oneofs.contains(where: { $0.oneof == oneof }) {
                     report(field: path.isEmpty ? nil : path,
                            "Invalid value at '\(path)' (oneof), oneof field '\(oneof)' is already set. Cannot set '\(field.name)'")
                     continue
                 }
-                oneofs[oneof] = field.name
+                oneofs.append((oneof, field.name))
             }
             if case .array = member.value, !field.kind.isRepeated {
                 report(field: path.isEmpty ? nil : path,
@@ -95,7 +97,7 @@ struct SchemaWalker {
             }
             return value
         case .stringMap:
-            return stringMap(value, path: path, entryType: owner.typeName + "." + Self.upperCamel(field.name) + "Entry")
+            return stringMap(value, path: path, owner: owner, field: field)
         case .structObject:
             guard case .object = value else {
                 return invalidValue(path: path, label: "type.googleapis.com/google.protobuf.Struct", value: value)
@@ -121,8 +123,9 @@ struct SchemaWalker {
     }
 
     /// A `map<string, string>`: each value a string (its path `path[i].value`, `i` its place as sent), each key once.
-    private mutating func stringMap(_ value: JSONValue, path: String, entryType: String) -> JSONValue? {
+    private mutating func stringMap(_ value: JSONValue, path: String, owner: ProtoMessage, field: ProtoField) -> JSONValue? {
         guard case .object(let members) = value else {
+            let entryType = owner.typeName + "." + Self.upperCamel(field.name) + "Entry"
             return invalidValue(path: path, label: "type.googleapis.com/" + entryType, value: value)
         }
         var out: [JSONValue.JSONMember] = []

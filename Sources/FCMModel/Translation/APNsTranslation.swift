@@ -47,6 +47,9 @@ public struct APNsTranslation: Sendable, Hashable {
         "proxy-connection",
     ]
 
+    /// The headers FCM sets itself (a sender's own value of one replaces FCM's, at FCM's place).
+    static let fixedHeaders: Set<String> = ["apns-topic", "apns-push-type", "apns-priority", "apns-expiration"]
+
     /// The request FCM makes for `message` to the iOS registration whose installation id is `fid`, of the project
     /// whose number (the sender id) is `senderID`, for the app `bundleID`. `messageID` is FCM's `gcm.message_id`;
     /// `topic` the topic the send came through (nil for a token, installation or condition send); `nowSeconds` the
@@ -69,11 +72,10 @@ public struct APNsTranslation: Sendable, Hashable {
             HTTPField(lowercaseName: "apns-priority", value: priority),
             HTTPField(lowercaseName: "apns-expiration", value: expiration),
         ]
-        let fixed: Set<String> = ["apns-topic", "apns-push-type", "apns-priority", "apns-expiration"]
-        headers += given.filter { !fixed.contains($0.name) }
+        headers += given.filter { !fixedHeaders.contains($0.name) }
 
         let payload = Self.payload(message, fid: fid, senderID: senderID, messageID: messageID, topic: topic)
-        return APNsTranslation(headers: headers, payload: Array(payload.jsonText().utf8), payloadJSON: payload,
+        return APNsTranslation(headers: headers, payload: payload.jsonBytes(), payloadJSON: payload,
                                pushType: pushType, liveActivityToken: liveActivityToken)
     }
 

@@ -16,7 +16,7 @@ extension FCMFrontDoor {
         let answer = await decide(pathProject: pathProject, authorization: authorization, contentType: contentType,
                                   body: body, tooLarge: tooLarge, remote: remote, into: &record)
         record.status = answer.status
-        record.answer = (try? JSONValue.parse(answer.body)) ?? .null
+        record.answer = answer.json
         records.append(record)
         return answer
     }
@@ -186,12 +186,14 @@ extension FCMFrontDoor {
         FCMHTTPAnswer(status: 200, json: FCMSendAnswer.json(name: name))
     }
 
-    /// The token of `Bearer TOKEN` (any case of the scheme).
+    /// The token of `Bearer TOKEN` (any case of the scheme; spaces and tabs around the token ignored).
     static func bearer(_ authorization: String?) -> String? {
-        guard let authorization else { return nil }
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        guard let bytes = authorization?.utf8, let space = bytes.firstIndex(of: UInt8(ascii: " ")),
+              String(decoding: bytes[..<space], as: UTF8.self).lowercased() == "bearer" else { return nil }
+        let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var token = bytes[bytes.index(after: space)...]
+        while let first = token.first, blank(first) { token = token.dropFirst() }
+        while let last = token.last, blank(last) { token = token.dropLast() }
+        return token.isEmpty ? nil : String(decoding: token, as: UTF8.self)
     }
 }
