@@ -33,17 +33,22 @@ public struct FCMRegistrationToken: Sendable, Hashable, CustomStringConvertible 
 
     /// Parses `token`; throws 400 `INVALID_ARGUMENT` when it is not shaped like a registration token.
     public static func parse(_ token: String) throws(FCMError) -> FCMRegistrationToken {
-        let bytes = Array(token.utf8)
-        guard bytes.count <= maximumLength, let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-              colon == fidLength || colon == instanceIDLength,
-              bytes[..<colon].allSatisfy(isAlphabetByte) else { throw FCMError.invalidRegistrationToken() }
-        let rest = bytes[(colon + 1)...]
-        let marker = Array(Self.marker.utf8)
-        guard rest.count > marker.count, rest.starts(with: marker), rest.allSatisfy(isAlphabetByte) else {
-            throw FCMError.invalidRegistrationToken()
+        // On the string's own UTF-8 (every token of a send is read here): no copy of it.
+        let fidEnd: Int? = JSONEscaping.withUTF8(of: token) { bytes in
+            guard bytes.count <= maximumLength, let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+                  colon == fidLength || colon == instanceIDLength,
+                  bytes[..<colon].allSatisfy(isAlphabetByte) else { return nil }
+            let rest = bytes[(colon + 1)...]
+            guard rest.count > markerBytes.count, rest.starts(with: markerBytes), rest.allSatisfy(isAlphabetByte) else {
+                return nil
+            }
+            return colon
         }
-        return FCMRegistrationToken(token: token, fid: String(decoding: bytes[..<colon], as: UTF8.self))
+        guard let fidEnd else { throw FCMError.invalidRegistrationToken() }
+        return FCMRegistrationToken(token: token, fid: String(token.utf8.prefix(fidEnd))!)
     }
+
+    private static let markerBytes = Array(marker.utf8)
 
     /// Whether `token` is shaped like a registration token.
     public static func isValid(_ token: String) -> Bool {

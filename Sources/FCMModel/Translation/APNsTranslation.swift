@@ -115,9 +115,10 @@ public struct APNsTranslation: Sendable, Hashable {
         if let image = message.apns?.image ?? message.notification?.image {
             tail.append(.init("fcm_options", .object([.init("image", .string(image))])))
         }
-        let taken = Set(tail.map(\.key)).union(["aps"])
+        // FCM's own keys are a handful: a scan. The sender's custom keys may be many: a set, made only when there are some.
+        let taken = tail.map(\.key) + ["aps"]
         let custom = (message.apns?.payload?.objectMembers ?? []).filter { !taken.contains($0.key) }
-        let customKeys = Set(custom.map(\.key))
+        let customKeys: Set<String> = custom.isEmpty ? [] : Set(custom.map(\.key))
         let data = message.data.filter { !taken.contains($0.key) && !customKeys.contains($0.key) }
             .map { JSONValue.JSONMember($0.key, .string($0.value)) }
         return .object([.init("aps", .object(aps))] + data + custom + tail)
