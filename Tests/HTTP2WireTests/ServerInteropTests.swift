@@ -107,6 +107,18 @@ final class ServerInteropTests: ServerTestCase {
         }
     }
 
+    func testAnAddressNoInterfaceHasIsSaidInWords() async throws {
+        // 192.0.2.1 is TEST-NET-1 (RFC 5737): no interface of a test machine has it, so bind fails with EADDRNOTAVAIL.
+        let server = try HTTP2Server(configuration: HTTP2ServerConfiguration(host: "192.0.2.1", port: 0, loopCount: 1),
+                                     handler: TestHandler())
+        do {
+            try await server.start()
+            XCTFail("bound an address no interface has")
+        } catch {
+            XCTAssertEqual(error, .bindFailed(host: "192.0.2.1", port: 0, reason: "no interface has that address"))
+        }
+    }
+
     func testBadKeyIsAClearError() throws {
         let configuration = HTTP2ServerConfiguration(
             tls: TLSConfiguration(certificateChain: .file(pki.serverCertPath), privateKey: .file(pki.clientKeyPath)))

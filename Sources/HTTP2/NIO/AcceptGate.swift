@@ -70,7 +70,7 @@ final class AcceptGate: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         if self.context.openConnections.load(ordering: .relaxed) >= self.context.configuration.maxConnections {
-            let peer = NIOChannelDriver.describe(accepted.remoteAddress)
+            let peer = SocketAddress.peerText(accepted.remoteAddress)
             accepted.close(promise: nil)
             refused(peer: peer)
             return

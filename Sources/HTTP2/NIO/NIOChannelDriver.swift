@@ -137,7 +137,7 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
         }
         server.openConnections.wrappingAdd(1, ordering: .relaxed)
         loop.now = monotonicNanoseconds()
-        ServerConnection(driver: self, peer: Self.describe(context.channel.remoteAddress), loop: loop, context: server,
+        ServerConnection(driver: self, peer: SocketAddress.peerText(context.channel.remoteAddress), loop: loop, context: server,
                          loopState: loopState, listener: listener).start()
     }
 
@@ -217,12 +217,5 @@ final class NIOChannelDriver: ChannelDuplexHandler, ConnectionDriver {
         } else {
             context.read()
         }
-    }
-
-    /// "1.2.3.4:5678" or "[::1]:5678".
-    static func describe(_ address: SocketAddress?) -> String {
-        guard let address, let ip = address.ipAddress, let port = address.port else { return "unknown" }
-        if case .v6 = address { return "[\(ip)]:\(port)" }
-        return "\(ip):\(port)"
     }
 }

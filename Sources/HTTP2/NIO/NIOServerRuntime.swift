@@ -73,6 +73,10 @@ final class NIOServerRuntime: Sendable {
                     channels.append(try await bootstrap.bind(host: configuration.host, port: port).get())
                 } catch let error as IOError where error.errnoCode == EADDRINUSE {
                     throw HTTP2Error.addressInUse(host: configuration.host, port: port)
+                } catch let error as IOError where error.errnoCode == EACCES {
+                    throw HTTP2Error.bindFailed(host: configuration.host, port: port, reason: "permission denied")
+                } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+                    throw HTTP2Error.bindFailed(host: configuration.host, port: port, reason: "no interface has that address")
                 } catch let error as SocketAddressError {
                     throw HTTP2Error.invalidAddress(host: configuration.host, port: port, reason: "\(error)")
                 } catch {

@@ -1,3 +1,4 @@
+import HTTP2
 import NIOCore
 import NIOHTTP1
 
@@ -27,7 +28,7 @@ final class FCMHTTP1Handler: ChannelDuplexHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         // Added once ALPN has chosen HTTP/1.1: the channel is active by then.
         isActive = context.channel.isActive
-        remote = FCMListener.describe(context.channel.remoteAddress)
+        remote = SocketAddress.peerText(context.channel.remoteAddress)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -144,13 +144,6 @@ extension FCMListener {
         default: return "\(error)"
         }
     }
-
-    /// `host:port` of a peer (`[v6]:port`), or `unknown`.
-    static func describe(_ address: SocketAddress?) -> String {
-        guard let address, let ip = address.ipAddress else { return "unknown" }
-        let port = address.port.map(String.init) ?? "0"
-        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
-    }
 }
 
 /// An FCM port that could not listen, in a sentence naming the flag that moves it.
