@@ -77,7 +77,8 @@ public final class FCMListener: Service, Sendable {
     public func run() async throws {
         var configuration = HTTP2ServerConfiguration(host: host, port: requestedPort)
         configuration.eventLoopGroup = .singleton
-        // What Google's front ends advertise.
+        // The mock's choice, Google documents no limit: 100, what the Hummingbird listener before this one advertised
+        // and RFC 9113 §6.5.2 recommends as the least.
         configuration.maxConcurrentStreams = 100
         configuration.maxBodyBytes = frontDoor.configuration.maxBodyBytes
         configuration.logger = logger
