@@ -110,12 +110,14 @@ let package = Package(
         ),
         // The mock's HTTP/2 endpoint: `MockAPNsServer` serves a `Mock` (its listener settings, TLS identity and the
         // adapter from the HTTP2 transport's requests to the mock's pipeline), beside MockAPNsHTTP1.
-        // → MockAPNs, HTTP2, APNsCrypto, APNsModel, NIOPosix (the shared loops it runs on by default)
+        // → MockAPNs, HTTP2, APNsCrypto, APNsModel, NIOPosix (the shared loops it runs on by default), NIOTLS (the server
+        // name of a ClientHello, on a port it shares with the FCM front door)
         .target(
             name: "MockAPNsHTTP2",
             dependencies: [
                 "MockAPNs", "HTTP2", "APNsCrypto", "APNsModel", "Support",
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
@@ -402,7 +404,7 @@ let package = Package(
                                                        .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strict),
         .testTarget(name: "HTTP2WireTests", dependencies: ["HTTP2", "CNghttp2", "COpenSSL", "HTTP2TestSupport", "PeerSupport", "Support",
-                                                           .product(name: "NIOCore", package: "swift-nio")],
+                                                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
                     swiftSettings: strict),
         // The mock in memory (unit tier), and on a socket with real clients and the wire corpus (wire tier).
         .testTarget(

@@ -182,35 +182,42 @@ final class ServeFCMTests: LeakCheckedTestCase {
         XCTAssertEqual(run.stdout, "404")
     }
 
-    func testFCMFlagsWithoutFCMAndApplesAndGooglesNamesOnOnePortAreUsageErrors() async throws {
+    func testFCMFlagsWithoutFCMAndOnePortForBothNamesOnLoopsOfItsOwnAreUsageErrors() async throws {
         let lone = try await InspectCLI.run(["serve", "--fcm-port", "0"])
         XCTAssertNotEqual(lone.status, 0)
         XCTAssertTrue(lone.stderr.contains("--fcm-port goes with --fcm"), lone.stderr)
-        let both = try await InspectCLI.run(["serve", "--apple-hosts", "--fcm", "--ca-dir", directory + "/ca"])
+        // One port for Apple's and Google's names is handed over by server name on the shared loops only.
+        let both = try await InspectCLI.run(["serve", "--apple-hosts", "--fcm", "--loops", "2", "--ca-dir", directory + "/ca"])
         XCTAssertNotEqual(both.status, 0)
-        XCTAssertTrue(both.stderr.contains("both serve port 443"), both.stderr)
+        XCTAssertTrue(both.stderr.contains("share port 443 only on the shared event loops"), both.stderr)
     }
 
     // MARK: Unmodified senders under Google's names
 
-    /// Runs `Tests/Peers/fcm_send.py arguments…` as a Firebase team's CI job would: Google's names resolve to
-    /// `address` (a hosts file bound over `/etc/hosts` in a mount namespace of its own) and the CA variables requests
-    /// and httpx read name the mock's CA. Nothing in the SDKs is patched or pointed elsewhere.
-    private func runRouted(address: String, ca: String, _ arguments: [String]) throws -> JSONValue {
+    /// Runs `command` as a CI job that sends to both services would: Google's and Apple's names resolve to `address`
+    /// (a hosts file bound over `/etc/hosts` in a mount namespace of its own) and the CA variables requests and httpx
+    /// read name the mock's CA. Nothing in the senders is patched or pointed elsewhere.
+    private func routed(address: String, ca: String, _ command: [String]) throws -> PeerProcess.Output {
         let hosts = directory + "/hosts-\(address)"
-        let names = ["fcm.googleapis.com", "oauth2.googleapis.com", "iid.googleapis.com"]
+        let names = ["fcm.googleapis.com", "oauth2.googleapis.com", "iid.googleapis.com", "api.push.apple.com", "api.sandbox.push.apple.com"]
         try ((["127.0.0.1 localhost", "::1 localhost"] + names.map { "\(address) \($0)" }).joined(separator: "\n") + "\n")
             .write(toFile: hosts, atomically: true, encoding: .utf8)
         let script = #"hosts=$1; ca=$2; shift 2; mount --bind "$hosts" /etc/hosts && SSL_CERT_FILE="$ca" REQUESTS_CA_BUNDLE="$ca" exec "$@""#
-        let run = try PeerProcess.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh",
-                                                           hosts, ca, RepoPaths.python, RepoPaths.peers + "/fcm_send.py"] + arguments,
-                                      timeout: 180)
+        return try PeerProcess.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                                        hosts, ca] + command, timeout: 180)
+    }
+
+    /// Runs `Tests/Peers/fcm_send.py arguments…` under Google's names (``routed(address:ca:_:)``); its last line.
+    private func runRouted(address: String, ca: String, _ arguments: [String]) throws -> JSONValue {
+        let run = try routed(address: address, ca: ca, [RepoPaths.python, RepoPaths.peers + "/fcm_send.py"] + arguments)
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         let line = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
         return try JSONValue.parse(line)
     }
 
-    func testUnmodifiedFirebaseSendersReachGooglesNamesOn443() async throws {
+    /// Google's names and Apple's on one 443 (`--apple-hosts` beside `--fcm`), told apart by each ClientHello's server
+    /// name: the Firebase senders reach the front door and curl reaches the APNs endpoint through the same port.
+    func testUnmodifiedFirebaseSendersReachGooglesNamesOn443BesideApples() async throws {
         guard getuid() == 0 else {
             XCTFail("routing Google's names needs root (port 443 and `unshare -m` with a hosts file): run the suite as root, as make test and CI do")
             return
@@ -219,13 +226,15 @@ final class ServeFCMTests: LeakCheckedTestCase {
         var address = ""
         for _ in 0..<20 where served == nil {
             address = "127.\(Int.random(in: 1...254)).\(Int.random(in: 1...254)).\(Int.random(in: 2...254))"
-            served = try? await ServedMock.start(["--host", address, "--port", "0", "--control-port", "0", "--fcm", "--fcm-port", "0",
-                                                  "--fcm-https-port", "443", "--ca-dir", directory + "/ca", "--quiet"],
+            served = try? await ServedMock.start(["--host", address, "--port", "0", "--control-port", "0", "--apple-hosts",
+                                                  "--manage-sandbox-port", "0", "--manage-production-port", "0", "--fcm", "--fcm-port", "0", "--fcm-https-port", "443",
+                                                  "--ca-dir", directory + "/ca", "--quiet"],
                                                  readyFile: directory + "/ready.json", environment: ["XDG_DATA_HOME": directory + "/data"])
         }
         let mock = try XCTUnwrap(served, "no loopback address had 443 free")
         defer { mock.stop() }
         XCTAssertEqual(mock.ready.value(at: ["fcm_ports", "443"])?.integerValue, 443)
+        XCTAssertEqual(mock.ready.value(at: ["apple_ports", "443"])?.integerValue, 443)
         let ca = try XCTUnwrap(mock.ready["fcm_ca_file"]?.stringValue)
         let account = try XCTUnwrap(mock.ready["fcm_service_account"]?.stringValue)
         let control = try XCTUnwrap(mock.controlURL)
@@ -254,10 +263,25 @@ final class ServeFCMTests: LeakCheckedTestCase {
         let asyncFirebase = try runRouted(address: address, ca: ca, base + ["--library", "async-firebase", "--mode", "send"])
         XCTAssertEqual(asyncFirebase["ok"], .bool(true), asyncFirebase.jsonText())
 
+        // An APNs sender on the same port under Apple's name, and after it one under Google's again, over HTTP/1.1 (curl
+        // reads its own CA bundle, not SSL_CERT_FILE, so it is given the mock's CA).
+        let jwt = try TestTokens.jwt()
+        let direct = try routed(address: address, ca: ca, ["/usr/bin/curl", "-sS", "--max-time", "20", "--cacert", ca, "--http2", "-o", "/dev/null",
+                                                           "-w", "%{http_code} %{http_version}", "-H", "authorization: bearer \(jwt)",
+                                                           "-H", "apns-topic: com.example.app", "-d", #"{"aps":{"alert":"Direct"}}"#,
+                                                           "https://api.push.apple.com/3/device/" + device.apns])
+        XCTAssertEqual(direct.stdout, "200 2", direct.stderr)
+        let google = try routed(address: address, ca: ca, ["/usr/bin/curl", "-sS", "--max-time", "20", "--cacert", ca, "--http1.1", "-o", "/dev/null",
+                                                           "-w", "%{http_code} %{http_version}", "-X", "POST",
+                                                           "https://fcm.googleapis.com/v1/projects/mockapns-test/messages:send"])
+        XCTAssertEqual(google.stdout, "401 1.1", "the front door's answer without a bearer token: " + google.stderr)
+
         let pushes = try PeerProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10", control + "/api/v1/notifications?token=" + device.apns],
                                          timeout: 20)
         let records = try XCTUnwrap(try JSONValue.parse(pushes.stdout)["notifications"]?.arrayElements)
-        XCTAssertEqual(records.count, 23, "send, 20 of send_each_async, pyfcm and async-firebase; the dry run delivered nothing")
+        XCTAssertEqual(records.count, 24, "send, 20 of send_each_async, pyfcm, async-firebase and curl's; the dry run delivered nothing")
         XCTAssertTrue(records.contains { $0.value(at: ["payload", "aps", "alert", "title"])?.stringValue == "Routed" })
+        XCTAssertEqual(records.last?.value(at: ["payload", "aps", "alert"])?.stringValue, "Direct")
+        XCTAssertNil(records.last?["fcm"], "curl's push came to Apple's name, not through the front door")
     }
 }

@@ -1,6 +1,8 @@
 import HTTP2
 import HTTP2TestSupport
 import NIOCore
+import NIOPosix
+import Support
 import PeerSupport
 import Synchronization
 import XCTest
@@ -63,11 +65,57 @@ final class ConnectionSetupTests: ServerTestCase {
         await server.shutdown(gracePeriod: .seconds(1))
     }
 
-    func testASetupBesideTheServersOwnTLSIsRefused() throws {
-        var configuration = HTTP2ServerConfiguration(port: 0, tls: pki.serverTLS())
-        configuration.connectionSetup = { channel, intake in channel.eventLoop.makeCompletedFuture { try intake.serve(channel) } }
-        XCTAssertThrowsError(try HTTP2Server(configuration: configuration, handler: TestHandler())) { error in
-            XCTAssertTrue("\(error)".contains("leaves TLS to it"), "\(error)")
+    func testBesideTheServersOwnTLSASetupThatOnlyLooksHandsOverBytesTheServerDecrypts() async throws {
+        let counter = ByteCounter()
+        let listeners = Locked<[Int]>([])
+        let (server, handler) = try await startServer(tls: true) { configuration in
+            configuration.connectionSetup = { channel, intake in
+                listeners.withLock { $0.append(intake.listener) }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(counter)
+                    try intake.serve(channel)
+                }
+            }
         }
+        let result = try curl(server, tls: true)
+        XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), "\(result.stdout) \(result.stderr)")
+        XCTAssertEqual(handler.requests.map(\.path), ["/echo"])
+        XCTAssertEqual(listeners.withLock { $0 }, [0])
+        // The ClientHello and the encrypted request passed the setup's handler.
+        XCTAssertGreaterThan(counter.count.load(ordering: .relaxed), 200)
+    }
+
+    /// One port, two servers: the first one's setup hands every connection to the second, which serves it on the
+    /// loop it was accepted on.
+    func testAConnectionAcceptedByOneServerIsServedByAnotherOnTheSameLoops() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let other = TestHandler()
+        var otherConfiguration = HTTP2ServerConfiguration(port: 0, tls: pki.serverTLS())
+        otherConfiguration.eventLoopGroup = group
+        let second = try HTTP2Server(configuration: otherConfiguration, handler: other)
+        try await second.start()
+        let (first, handler) = try await startServer(tls: false) { configuration in
+            configuration.eventLoopGroup = group
+            configuration.connectionSetup = { channel, _ in
+                guard let intake = second.intake(on: channel.eventLoop) else {
+                    return channel.eventLoop.makeFailedFuture(ChannelError.inappropriateOperationForState)
+                }
+                return channel.eventLoop.makeCompletedFuture { try intake.serve(channel) }
+            }
+        }
+        // The second server's TLS and handler answer on the first one's port.
+        let result = try curl(first, tls: true)
+        XCTAssertTrue(result.stdout.hasPrefix("HTTP/2 200"), "\(result.stdout) \(result.stderr)")
+        XCTAssertTrue(handler.requests.isEmpty)
+        XCTAssertEqual(other.requests.map(\.path), ["/echo"])
+        XCTAssertTrue(Poll.blockingUntil { second.openConnectionCount == 0 })
+        // Not the server's loops, or not running: no intake.
+        let stranger = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        XCTAssertNil(second.intake(on: stranger.next()))
+        await first.shutdown(gracePeriod: .seconds(1))
+        await second.shutdown(gracePeriod: .seconds(1))
+        XCTAssertNil(second.intake(on: group.next()))
+        try await stranger.shutdownGracefully()
+        try await group.shutdownGracefully()
     }
 }

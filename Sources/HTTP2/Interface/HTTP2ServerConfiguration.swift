@@ -58,13 +58,15 @@ public struct HTTP2ServerConfiguration: Sendable {
     /// Where each connection's id comes from (the mock's, so every listener of one mock numbers its connections from
     /// one sequence); nil = a counter of this process's. Called once per accepted connection, on its loop.
     public var connectionIDs: (@Sendable () -> UInt64)?
-    /// Sets up each accepted connection instead of serving it at once, for a port that speaks more than HTTP/2 over
-    /// a TLS of its own (ALPN `h2` and `http/1.1`, as Google's front ends answer). Called on the connection's loop
-    /// with its channel; it puts its handlers in the pipeline and hands a connection that speaks HTTP/2 to
-    /// ``HTTP2ConnectionIntake/serve(_:)``, which serves the bytes reaching the pipeline's end as HTTP/2 with prior
-    /// knowledge. Needs `tls` nil (TLS is the pipeline's). The server's limits, timeouts and graceful shutdown cover
-    /// the connections it serves; a connection the setup keeps for itself is the setup's to close. nil = the server
-    /// serves every connection itself.
+    /// Sets up each accepted connection instead of serving it at once: for a port that speaks more than HTTP/2 over
+    /// a TLS of its own (ALPN `h2` and `http/1.1`, as Google's front ends answer), or one that two servers share by
+    /// the TLS ClientHello's server name. Called on the connection's loop with its channel; it puts its handlers in
+    /// the pipeline and hands a connection this server is to serve to ``HTTP2ConnectionIntake/serve(_:)``, or one that
+    /// is another server's to that server's ``HTTP2Server/intake(on:)``. Without `tls`, the bytes reaching the
+    /// pipeline's end are served as HTTP/2 with prior knowledge (TLS, if any, is the pipeline's); with `tls`, the
+    /// server ends TLS on them, so a setup that only looks (at a ClientHello, say) passes them on unchanged. The
+    /// server's limits, timeouts and graceful shutdown cover the connections it serves; a connection the setup keeps
+    /// for itself is the setup's to close. nil = the server serves every connection itself.
     public var connectionSetup: (@Sendable (any Channel, HTTP2ConnectionIntake) -> EventLoopFuture<Void>)?
     /// Where connection-level events go (handshake failures at debug, open/close at trace).
     /// Nothing is logged per request.

@@ -18,15 +18,25 @@ final class NIOServerRuntime: Sendable {
     let loopStates: [ServerLoopState]
     let channels: [any Channel]
     let ports: [Int]
+    /// The slot in `loops` of each NIO loop, by identity.
+    private let slots: [ObjectIdentifier: Int]
 
     private init(group: MultiThreadedEventLoopGroup, ownsGroup: Bool, loops: [NIOConnectionLoop],
-                 loopStates: [ServerLoopState], channels: [any Channel]) {
+                 loopStates: [ServerLoopState], channels: [any Channel], slots: [ObjectIdentifier: Int]) {
         self.group = group
         self.ownsGroup = ownsGroup
         self.loops = loops
         self.loopStates = loopStates
         self.channels = channels
+        self.slots = slots
         ports = channels.map { $0.localAddress?.port ?? 0 }
+    }
+
+    /// The intake on `eventLoop` for a connection accepted by another listener, as one of the first port's; nil when
+    /// `eventLoop` is not one of this runtime's.
+    func intake(on eventLoop: any EventLoop, context: ServerContext) -> HTTP2ConnectionIntake? {
+        guard let slot = slots[ObjectIdentifier(eventLoop)] else { return nil }
+        return HTTP2ConnectionIntake(loop: loops[slot], role: .server(context, loopStates[slot], listener: 0))
     }
 
     /// Binds every port of `context`'s configuration (awaiting each bind, never blocking the caller's thread) and
@@ -85,10 +95,11 @@ final class NIOServerRuntime: Sendable {
             }
         } catch {
             await NIOServerRuntime(group: group, ownsGroup: ownsGroup, loops: loops, loopStates: loopStates,
-                                   channels: channels).closeNow()
+                                   channels: channels, slots: slots).closeNow()
             throw error
         }
-        return NIOServerRuntime(group: group, ownsGroup: ownsGroup, loops: loops, loopStates: loopStates, channels: channels)
+        return NIOServerRuntime(group: group, ownsGroup: ownsGroup, loops: loops, loopStates: loopStates, channels: channels,
+                                slots: slots)
     }
 
     /// Closes everything at once: for a start that failed half-way or that ``HTTP2Server/shutdown(gracePeriod:)``

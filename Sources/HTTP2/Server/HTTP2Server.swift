@@ -1,3 +1,4 @@
+import NIOCore
 import NIOPosix
 import Synchronization
 import Support
@@ -27,9 +28,6 @@ public final class HTTP2Server: Sendable {
 
     /// Validates the configuration and loads TLS material (throws `HTTP2Error.tls` with OpenSSL's reason).
     public init(configuration: HTTP2ServerConfiguration, handler: any HTTP2RequestHandler) throws(HTTP2Error) {
-        if configuration.connectionSetup != nil && configuration.tls != nil {
-            throw .tls("a server with a connection setup leaves TLS to it: give no tls configuration")
-        }
         self.configuration = configuration
         let tls = try configuration.tls.map { (tls) throws(HTTP2Error) in try TLSServerContext(configuration: tls) }
         context = ServerContext(configuration: configuration, handler: handler, tls: tls)
@@ -77,6 +75,18 @@ public final class HTTP2Server: Sendable {
         state.withLock { state in
             if case let .running(runtime) = state { return runtime.ports }
             return []
+        }
+    }
+
+    /// The intake of this running server on `eventLoop`, for a connection another listener accepted there: one port
+    /// that serves two servers, chosen by the TLS ClientHello's server name, hands each connection to the server its
+    /// name belongs to. What it serves counts as a connection of this server's first port, under its limits, timeouts
+    /// and graceful shutdown. nil when the server is not running or `eventLoop` is not one of its loops (a server on
+    /// loops of its own cannot take another group's connections).
+    public func intake(on eventLoop: any EventLoop) -> HTTP2ConnectionIntake? {
+        state.withLock { state in
+            guard case let .running(runtime) = state else { return nil }
+            return runtime.intake(on: eventLoop, context: context)
         }
     }
 

@@ -12,6 +12,8 @@ public enum ConfigurationError: Error, CustomStringConvertible, Equatable {
     case invalidKey(String)
     /// A certificate, key or CA file is unusable.
     case invalidCertificate(String)
+    /// The listener's ports cannot be set up as asked.
+    case invalidListener(String)
     /// The bundled test credentials could not be found.
     case bundledCredentialsNotFound(searched: [String])
 
@@ -23,6 +25,7 @@ public enum ConfigurationError: Error, CustomStringConvertible, Equatable {
         case .invalidFault(let why): return "invalid fault rule: \(why)"
         case .invalidKey(let why): return "invalid signing key: \(why)"
         case .invalidCertificate(let why): return "invalid certificate: \(why)"
+        case .invalidListener(let why): return "invalid listener: \(why)"
         case .bundledCredentialsNotFound(let searched):
             return "cannot find the bundled test credentials (certs/keys.json); looked in: \(searched.joined(separator: ", ")). "
                 + "Pass --cert/--key/--ca and --key-file, or set MOCKAPNS_CERTS_DIR."

@@ -136,15 +136,16 @@ struct ServeCommand: AsyncParsableCommand {
         let mock: Mock
         let server: APNsHTTP2Listener
         let plane: ControlPlaneListeners
-        var fcm: (frontDoor: FCMFrontDoor, listeners: [FCMListener], caFile: String)?
+        var fcm: FCMParts?
         do {
             mock = try Mock(configuration: configuration.mock)
-            server = try APNsHTTP2Listener(mock: mock, configuration: configuration.listener)
             if let settings = fcmSettings {
                 fcm = try FCMServeOptions.make(mock: mock, configuration: settings,
                                                authorityDirectory: try Self.fcmAuthorityDirectory(configuration, environment: env),
-                                               extraNames: configuration.listener.tls?.names ?? [], logger: logger)
+                                               extraNames: configuration.listener.tls?.names ?? [],
+                                               applePort: configuration.listener.appleHosts?.httpsPort, logger: logger)
             }
+            server = try APNsHTTP2Listener(mock: mock, configuration: configuration.listener, sharedPort: fcm?.shared)
             plane = try ControlPlaneListeners(mock: mock, server: server, deployment: configuration,
                                               sharedRecords: storeReader, fcm: fcm?.frontDoor)
         } catch {
@@ -176,7 +177,8 @@ struct ServeCommand: AsyncParsableCommand {
             let urls = try await plane.urls()
             var fcmReady: FCMReadiness?
             if let parts = fcmParts {
-                fcmReady = try await FCMReadiness.wait(parts.listeners, host: fcmSettings?.host ?? "127.0.0.1", frontDoor: parts.frontDoor)
+                let shared = parts.shared == nil ? nil : server.applePorts[443]
+                fcmReady = try await FCMReadiness.wait(parts, host: fcmSettings?.host ?? "127.0.0.1", sharedPort: shared)
             }
             try await sharedService?.ready.value()
             if let store, namesInstanceByAddress {
@@ -188,7 +190,8 @@ struct ServeCommand: AsyncParsableCommand {
                 announcement.file.fcmPorts = fcmReady.ports.isEmpty ? nil : fcmReady.ports
                 announcement.file.fcmServiceAccount = fcmReady.serviceAccount
                 announcement.file.fcmCAFile = URL(fileURLWithPath: parts.caFile).standardizedFileURL.path
-                let google = fcmReady.ports["443"].map { ", Google's names on \($0)" } ?? ""
+                let beside = parts.shared == nil ? "" : " beside Apple's, told apart by the TLS server name"
+                let google = fcmReady.ports["443"].map { ", Google's names on \($0)\(beside)" } ?? ""
                 let names = (FCMIdentity.googleNames + (settled.listener.tls?.names ?? [])).joined(separator: ", ")
                 announcement.lines.append("FCM front door on \(fcmReady.url)\(google) (\(names); senders trust \(parts.caFile))")
                 if let account = fcmReady.serviceAccount {
@@ -339,10 +342,6 @@ struct ServeCommand: AsyncParsableCommand {
         try applyAppleHosts(to: &configuration.listener, environment: env, useH2C: useH2C, ownCertificate: ownCertificate)
         let fcm = try fcmOptions.configuration(environment: env, host: configuration.listener.host,
                                                freePorts: configuration.listener.port == 0)
-        if let fcm, let apple = configuration.listener.appleHosts, let google = fcm.googlePort,
-           google != 0, google == apple.httpsPort {
-            throw ValidationError("--apple-hosts and --fcm both serve port \(google) on \(configuration.listener.host): one port serves one of them; move Google's names with --fcm-https-port (or Apple's with --apple-https-port) and route that name's address there")
-        }
         configuration.mock.keyFiles = keyFiles + (env["KEY_FILE"].map { $0.split(separator: ",").map(String.init) } ?? [])
         configuration.mock.trustAnySignature = trustAnySignature || env.bool("TRUST_ANY_SIGNATURE")
         if let name = environment ?? env["ENVIRONMENT"] {
@@ -383,6 +382,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let loops = try loops ?? env.int("LOOPS") {
             guard loops >= 1 else { throw ValidationError("--loops must be at least 1") }
             configuration.listener.loops = .own(loops)
+        }
+        // Google's names on Apple's port are handed from the APNs listener to the FCM one on the loop that accepted
+        // them, so both must run on the shared loops.
+        if let fcm, let apple = configuration.listener.appleHosts, let google = fcm.googlePort,
+           google != 0, google == apple.httpsPort, configuration.listener.loops != .shared {
+            throw ValidationError("--apple-hosts and --fcm share port \(google) only on the shared event loops, and --loops gives the APNs listener loops of its own: drop --loops, or move Google's names with --fcm-https-port")
         }
         let level = logLevel ?? env["LOG_LEVEL"] ?? "info"
         let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]

@@ -61,9 +61,11 @@ struct FCMServeOptions: ParsableArguments {
 
     /// The front door and its listeners (the mock's own port, then Google's), each presenting a certificate for
     /// Google's names and `extraNames` (`--tls-name`: the names senders reach the mock by, such as a network alias)
-    /// from the private CA in `authorityDirectory`.
+    /// from the private CA in `authorityDirectory`. When Google's port is Apple's too (`applePort`, under
+    /// `--apple-hosts`), it has no listener of its own: the APNs listener hands the connections naming Google's
+    /// names to the mock's own FCM listener (`shared`).
     static func make(mock: Mock, configuration: FCMConfiguration, authorityDirectory: String, extraNames: [String],
-                     logger: Logger) throws -> (frontDoor: FCMFrontDoor, listeners: [FCMListener], caFile: String) {
+                     applePort: Int?, logger: Logger) throws -> FCMParts {
         let identity = try ServerIdentity.issue(names: FCMIdentity.googleNames + extraNames, authorityDirectory: authorityDirectory)
         let ca = identity.certificateAuthorityPath ?? authorityDirectory + "/ca.pem"
         let tls = FCMIdentity(certificateChainPEM: identity.certificateChainPEM, privateKeyPEM: identity.privateKeyPEM,
@@ -73,14 +75,29 @@ struct FCMServeOptions: ParsableArguments {
         // warning, or at debug and trace when asked for.
         var quiet = logger
         if quiet.logLevel > .debug { quiet.logLevel = .warning }
-        var listeners = [try FCMListener(frontDoor: frontDoor, role: .own, host: configuration.host, port: configuration.port,
-                                         identity: tls, logger: quiet)]
+        let own = try FCMListener(frontDoor: frontDoor, role: .own, host: configuration.host, port: configuration.port,
+                                  identity: tls, logger: quiet)
+        var parts = FCMParts(frontDoor: frontDoor, listeners: [own], caFile: ca)
         if let google = configuration.googlePort {
-            listeners.append(try FCMListener(frontDoor: frontDoor, role: .google, host: configuration.host, port: google,
-                                             identity: tls, logger: quiet))
+            if google != 0 && google == applePort {
+                parts.shared = SharedPort(port: google, names: FCMIdentity.googleNames) { channel in own.adopt(channel) }
+            } else {
+                parts.listeners.append(try FCMListener(frontDoor: frontDoor, role: .google, host: configuration.host, port: google,
+                                                       identity: tls, logger: quiet))
+            }
         }
-        return (frontDoor, listeners, ca)
+        return parts
     }
+}
+
+/// What `serve --fcm` runs: the front door, its listeners, the CA senders trust, and Google's names on Apple's port
+/// when the two share one.
+struct FCMParts: Sendable {
+    var frontDoor: FCMFrontDoor
+    var listeners: [FCMListener]
+    var caFile: String
+    /// Google's names on the APNs listener's port (nil: on a listener of their own, or not served).
+    var shared: SharedPort?
 }
 
 /// A running front door's part of the ready file, once its listeners are bound.
@@ -89,15 +106,16 @@ struct FCMReadiness: Sendable {
     var ports: [String: Int]
     var serviceAccount: String?
 
-    /// Waits for `listeners` to bind.
-    static func wait(_ listeners: [FCMListener], host: String, frontDoor: FCMFrontDoor) async throws -> FCMReadiness {
+    /// Waits for `parts`' listeners to bind; `sharedPort` is the bound port Google's names share with Apple's.
+    static func wait(_ parts: FCMParts, host: String, sharedPort: Int?) async throws -> FCMReadiness {
         var own = 0
         var ports: [String: Int] = [:]
-        for listener in listeners {
+        if let sharedPort { ports["443"] = sharedPort }
+        for listener in parts.listeners {
             let port = try await listener.waitUntilListening()
             if listener.role == .own { own = port } else { ports["443"] = port }
         }
         let shown = host.contains(":") ? "[\(host)]" : host
-        return FCMReadiness(url: "https://\(shown):\(own)", ports: ports, serviceAccount: frontDoor.defaultServiceAccountPath)
+        return FCMReadiness(url: "https://\(shown):\(own)", ports: ports, serviceAccount: parts.frontDoor.defaultServiceAccountPath)
     }
 }

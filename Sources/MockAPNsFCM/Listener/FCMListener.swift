@@ -38,6 +38,8 @@ public final class FCMListener: Service, Sendable {
     private let logger: Logger
     private let listening = Readiness<Int>()
     private let bound = Locked<Int?>(nil)
+    /// The HTTP/2 server while it runs, for ``adopt(_:)``.
+    private let server = Locked<HTTP2Server?>(nil)
     /// The open HTTP/1.1 connections, which the HTTP/2 server's shutdown does not reach: closed when the listener stops.
     private let http1Connections = Locked<[ObjectIdentifier: any Channel]>([:])
     /// How long a connection may take to finish its TLS handshake before it is closed, so silent TCP connections do
@@ -88,7 +90,10 @@ public final class FCMListener: Service, Sendable {
         configuration.connectionSetup = { channel, intake in
             Self.setUp(channel, tls: tls, intake: intake, frontDoor: frontDoor, http1Connections: http1Connections)
         }
-        defer { bound.withLock { $0 = nil } }
+        defer {
+            bound.withLock { $0 = nil }
+            self.server.withLock { $0 = nil }
+        }
         let server: HTTP2Server
         do {
             server = try HTTP2Server(configuration: configuration, handler: FCMHTTP2Handler(frontDoor: frontDoor))
@@ -100,6 +105,7 @@ public final class FCMListener: Service, Sendable {
         }
         let port = server.localPort
         bound.withLock { $0 = port }
+        self.server.withLock { $0 = server }
         logger.info("FCM front door listening", metadata: ["role": "\(role.rawValue)", "url": "https://\(host):\(port)"])
         listening.succeed(port)
         try? await gracefulShutdown()
@@ -109,6 +115,17 @@ public final class FCMListener: Service, Sendable {
             return Array(connections.values)
         }
         for channel in open { try? await channel.close() }
+    }
+
+    /// Serves a connection another listener accepted, as if this one had: under `--apple-hosts` beside `--fcm` on one
+    /// port, the APNs listener hands over each connection whose ClientHello names one of Google's names, on SwiftNIO's
+    /// shared loops, which this listener runs on too. Closed when this listener is not running.
+    public func adopt(_ channel: any Channel) -> EventLoopFuture<Void> {
+        guard let intake = server.withLock({ $0 })?.intake(on: channel.eventLoop) else {
+            logger.debug("FCM front door not running: closing a connection for Google's names", metadata: ["role": "\(role.rawValue)"])
+            return channel.close()
+        }
+        return Self.setUp(channel, tls: tls, intake: intake, frontDoor: frontDoor, http1Connections: http1Connections)
     }
 
     /// One accepted connection's pipeline: TLS, then by ALPN the HTTP/2 core or SwiftNIO's HTTP/1.1 server.

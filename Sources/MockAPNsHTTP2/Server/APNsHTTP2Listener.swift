@@ -31,8 +31,9 @@ public final class APNsHTTP2Listener: Sendable {
         set { gracePeriod.withLock { $0 = newValue } }
     }
 
-    /// Resolves the TLS identity and binds the ports; throws a sentence saying what to fix.
-    public init(mock: Mock, configuration: ListenerConfiguration = ListenerConfiguration()) throws {
+    /// Resolves the TLS identity and binds the ports; throws a sentence saying what to fix. With `sharedPort`, one of
+    /// the ports serves another server's names too (``SharedPort``).
+    public init(mock: Mock, configuration: ListenerConfiguration = ListenerConfiguration(), sharedPort: SharedPort? = nil) throws {
         self.mock = mock
         self.configuration = configuration
         gracePeriod = Locked(configuration.shutdownGracePeriod)
@@ -57,6 +58,19 @@ public final class APNsHTTP2Listener: Sendable {
         if let apple = configuration.appleHosts {
             transportConfiguration.extraPorts = apple.extraListeners.map(\.port)
             roles = [.applePush] + apple.extraListeners.map(\.role)
+        }
+        if let sharedPort {
+            let ports = [transportConfiguration.port] + transportConfiguration.extraPorts
+            guard sharedPort.port != 0, let shared = ports.firstIndex(of: sharedPort.port) else {
+                throw ConfigurationError.invalidListener("the port to share, \(sharedPort.port), is not one of the listener's ports \(ports)")
+            }
+            guard configuration.tls != nil, configuration.loops == .shared else {
+                throw ConfigurationError.invalidListener("port \(sharedPort.port) can serve another server's names only over TLS and on the shared loops")
+            }
+            transportConfiguration.connectionSetup = { channel, intake in
+                guard intake.listener == shared else { return channel.eventLoop.makeCompletedFuture { try intake.serve(channel) } }
+                return sharedPort.route(channel, intake: intake)
+            }
         }
         var authorityPath: String?
         var credentials = mock.credentials

@@ -113,9 +113,8 @@ class MockAPNsContainer(DockerContainer, ControlAPI):
         iid.googleapis.com and the loopback names from the container's CA. `fcm_url`, `fcm_service_account` and
         `fcm_ca_file` are the sender's; `intercept()` leads Google's three names to that port."""
         self.fcm = True
-        # Google's port (443 by default) would be Apple's with with_apple_hosts(), and one port serves one of them:
-        # Google's names move to a free port inside the container, which nothing uses, since 2199 serves the same
-        # three APIs and intercept() leads Google's names there.
+        # intercept() leads Google's names to 2199, which serves the same three APIs, so Google's 443 moves to a free
+        # port inside the container that nothing publishes, and the container's 443 stays Apple's alone.
         self.with_envs(MOCKAPNS_FCM="1", MOCKAPNS_FCM_PORT=str(FCM_PORT), MOCKAPNS_FCM_HTTPS_PORT="0")
         self.with_exposed_ports(FCM_PORT)
         return self
