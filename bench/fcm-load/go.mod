@@ -1,0 +1,3 @@
+module mockapns/bench/fcm-load
+
+go 1.19
