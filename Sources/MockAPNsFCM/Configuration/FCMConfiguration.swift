@@ -32,6 +32,9 @@ public struct FCMConfiguration: Sendable {
     public var recordLimit = 10_000
     /// The largest request body read; past it, 400 (Google's "Request payload size exceeds the limit").
     public var maxBodyBytes = 256 * 1024
+    /// How long a connection may stay silent, HTTP/2 or HTTP/1.1, before it is closed (Google documents none: the
+    /// mock's choice, the APNs listener's hour).
+    public var idleTimeout: Duration = .seconds(3600)
 
     /// The mock's own FCM port by default, beside the APNs endpoint's 2197 and the control plane's 2198.
     public static let defaultPort = 2199

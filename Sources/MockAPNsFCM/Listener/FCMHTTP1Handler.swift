@@ -81,6 +81,16 @@ final class FCMHTTP1Handler: ChannelDuplexHandler {
         }
     }
 
+    /// The listener's `IdleStateHandler` saw no traffic for the idle timeout: the connection goes, as an idle HTTP/2
+    /// one does.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // The protocol error handler before this one has answered a malformed request; anything else ends the connection.
         context.close(promise: nil)

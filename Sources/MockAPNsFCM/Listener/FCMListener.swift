@@ -83,6 +83,7 @@ public final class FCMListener: Service, Sendable {
         // and RFC 9113 §6.5.2 recommends as the least.
         configuration.maxConcurrentStreams = 100
         configuration.maxBodyBytes = frontDoor.configuration.maxBodyBytes
+        configuration.idleTimeout = frontDoor.configuration.idleTimeout
         configuration.logger = logger
         // While the record writers cannot keep up, a connection stops reading after the request it handed over.
         configuration.intakeGate = frontDoor.mock.recorder.intake
@@ -109,13 +110,25 @@ public final class FCMListener: Service, Sendable {
         logger.info("FCM front door listening", metadata: ["role": "\(role.rawValue)", "url": "https://\(host):\(port)"])
         listening.succeed(port)
         try? await gracefulShutdown()
-        await server.shutdown(gracePeriod: .seconds(5))
+        // HTTP/1.1 connections close once the answer in flight, if any, is written (NIO's pipelining handler quiesces
+        // on this event); HTTP/2 ones get GOAWAY and their streams finish. What is left after the grace period closes.
+        let deadline = ContinuousClock.now + Self.shutdownGracePeriod
+        for channel in http1Connections.withLock({ Array($0.values) }) {
+            channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        }
+        await server.shutdown(gracePeriod: Self.shutdownGracePeriod)
+        while ContinuousClock.now < deadline && !http1Connections.withLock({ $0.isEmpty }) {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
         let open = http1Connections.withLock { connections in
             defer { connections.removeAll() }
             return Array(connections.values)
         }
         for channel in open { try? await channel.close() }
     }
+
+    /// How long answers in flight may take once the listener stops.
+    static let shutdownGracePeriod = Duration.seconds(5)
 
     /// Serves a connection another listener accepted, as if this one had: under `--apple-hosts` beside `--fcm` on one
     /// port, the APNs listener hands over each connection whose ClientHello names one of Google's names, on SwiftNIO's
@@ -141,6 +154,8 @@ public final class FCMListener: Service, Sendable {
                         try intake.serve(channel)
                         return
                     }
+                    let idle = frontDoor.configuration.idleTimeout.nanoseconds
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: .nanoseconds(max(1, Int64(clamping: idle)))))
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(FCMHTTP1Handler(frontDoor: frontDoor))
                     let key = ObjectIdentifier(channel)
