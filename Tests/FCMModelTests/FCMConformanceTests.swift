@@ -106,7 +106,7 @@ final class FCMConformanceTests: XCTestCase {
     /// Whether the case's registration receives a message to `target`.
     private static func reachesDevice(_ target: FCMTarget, _ fixture: FCMFixture) -> Bool {
         switch target {
-        case .token(let token): return token == FCMFixture.registration.token
+        case .token(let token): return token.token == FCMFixture.registration.token
         case .fid(let fid): return fid == FCMFixture.registration.fid
         case .topic(let topic): return fixture.deviceTopics.contains(topic)
         case .condition(let condition): return fixture.device != nil && condition.matches(subscribedTopics: fixture.deviceTopics)

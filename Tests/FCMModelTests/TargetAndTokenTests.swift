@@ -75,7 +75,7 @@ final class TargetAndTokenTests: XCTestCase {
     func testTargets() throws {
         let token = FCMFixture.registration.token
         let cases: [(String, FCMTarget?, String?)] = [
-            (#"{"token": "\#(token)"}"#, .token(token), nil),
+            (#"{"token": "\#(token)"}"#, .token(try FCMRegistrationToken.parse(token)), nil),
             (#"{"topic": "news"}"#, .topic("news"), nil),
             (#"{"fid": "anything at all"}"#, .fid("anything at all"), nil),
             (#"{"fid": ""}"#, .fid(""), nil),

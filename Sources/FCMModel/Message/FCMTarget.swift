@@ -1,8 +1,8 @@
 /// Where a message goes (fcm-rules §3.2): exactly one of `token`, `topic`, `condition` and `fid`, a protobuf
 /// oneof named `target`.
 public enum FCMTarget: Sendable, Hashable {
-    /// A registration token (`<fid>:APA91b…`), already checked for shape (fcm-rules §3.3).
-    case token(String)
+    /// A registration token (`<fid>:APA91b…`), parsed, so checked for shape (fcm-rules §3.3).
+    case token(FCMRegistrationToken)
     /// A topic name without `/topics/` (fcm-rules §3.4).
     case topic(String)
     /// A topic condition (fcm-rules §3.5).
@@ -24,7 +24,7 @@ public enum FCMTarget: Sendable, Hashable {
     /// The member's value as sent (a condition's text).
     public var value: String {
         switch self {
-        case .token(let token): return token
+        case .token(let token): return token.token
         case .topic(let topic): return topic
         case .condition(let condition): return condition.text
         case .fid(let fid): return fid

@@ -21,8 +21,7 @@ enum MessageRules {
     /// (fcm-rules §3.2).
     static func target(of json: JSONValue, limits: FCMLimits) throws(FCMError) -> FCMTarget {
         if let token = json["token"]?.stringValue {
-            _ = try FCMRegistrationToken.parse(token)
-            return .token(token)
+            return .token(try FCMRegistrationToken.parse(token))
         }
         if let topic = json["topic"]?.stringValue {
             try FCMTopic.check(topic)

@@ -53,7 +53,7 @@ extension FCMFrontDoor {
         let message = request.message
         switch message.target {
         case .token(let token):
-            record.target = ("token", token)
+            record.target = ("token", token.token)
             return await sendToToken(token, message: message, project: project, validateOnly: request.validateOnly,
                                      remote: remote, into: &record)
         case .fid(let fid):
@@ -80,13 +80,12 @@ extension FCMFrontDoor {
         }
     }
 
-    /// A message to one registration token: a token of the wrong shape is 400, one the mock never issued 404
-    /// UNREGISTERED (as FCM answers a stale one) unless `--fcm-accept-any-token`, one of another project 403
+    /// A message to one registration token (its shape checked by the message's rules): one the mock never issued is
+    /// 404 UNREGISTERED (as FCM answers a stale one) unless `--fcm-accept-any-token`, one of another project 403
     /// SENDER_ID_MISMATCH.
-    private func sendToToken(_ token: String, message: FCMMessage, project: String, validateOnly: Bool, remote: String,
+    private func sendToToken(_ parsed: FCMRegistrationToken, message: FCMMessage, project: String, validateOnly: Bool, remote: String,
                              into record: inout FCMRecord) async -> FCMHTTPAnswer {
-        let fid: String
-        do { fid = try FCMRegistrationToken.parse(token).fid } catch { return FCMHTTPAnswer(error) }
+        let (token, fid) = (parsed.token, parsed.fid)
         var registration = registrations.registration(token)
         if registration == nil, let platform = configuration.acceptAnyToken {
             let apns = platform == .ios ? randomHex(bytes: 32) : nil
