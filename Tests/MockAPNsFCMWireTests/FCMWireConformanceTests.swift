@@ -15,33 +15,23 @@ import XCTest
 /// grants signed with the project's service-account key.
 final class FCMWireConformanceTests: LeakCheckedTestCase {
     private var directory = ""
-    private var mock: Mock!
-    private var frontDoor: FCMFrontDoor!
-    private var group: BackgroundServiceGroup!
-    private var url = ""
-    private var ca = ""
+    private var served: FCMTestListener!
+    private var mock: Mock { served.mock }
+    private var frontDoor: FCMFrontDoor { served.frontDoor }
+    private var url: String { served.url }
+    private var ca: String { served.ca }
     private var accounts: [String: ServiceAccount] = [:]
 
     override func setUp() async throws {
         directory = try makeTestDirectory("fcm-wire")
-        mock = try Mock(configuration: MockConfiguration())
-        frontDoor = try FCMFrontDoor(mock: mock, configuration: FCMConfiguration(), logger: .init(label: "test"))
+        served = try await FCMTestListener.start(directory: directory)
         for project in ["mockapns-test", "other-project"] {
             accounts[project] = try frontDoor.projects.makeServiceAccount(project: project)
         }
-        let identity = try ServerIdentity.issue(names: FCMIdentity.googleNames, authorityDirectory: directory + "/ca")
-        ca = try XCTUnwrap(identity.certificateAuthorityPath)
-        let listener = try FCMListener(frontDoor: frontDoor, role: .own, host: "127.0.0.1", port: 0,
-                                       identity: FCMIdentity(certificateChainPEM: identity.certificateChainPEM,
-                                                             privateKeyPEM: identity.privateKeyPEM, certificateAuthorityPath: ca),
-                                       logger: .init(label: "test"))
-        group = BackgroundServiceGroup([listener], logger: .init(label: "test"))
-        url = "https://127.0.0.1:\(try await listener.waitUntilListening())"
     }
 
     override func tearDown() async throws {
-        await group?.stop()
-        mock?.shutdown()
+        await served?.stop()
     }
 
     func testEveryCaseOverTheWire() async throws {
@@ -115,15 +105,7 @@ final class FCMWireConformanceTests: LeakCheckedTestCase {
     }
 
     private func bearer(for project: String) throws -> String {
-        let account = try XCTUnwrap(accounts[project])
-        let form = try grantForm(.object([
-            .init("header", .object([.init("typ", .string("JWT")), .init("alg", .string("RS256")), .init("kid", .string("$KID"))])),
-            .init("claims", .object([.init("iss", .string("$CLIENT_EMAIL")), .init("scope", .string("https://www.googleapis.com/auth/cloud-platform")),
-                                     .init("aud", .string(ServiceAccount.googleTokenURI)), .init("iat", .string("$NOW")),
-                                     .init("exp", .string("$NOW+3600"))])),
-        ]), values: Values(project: project, account: account))
-        let answer = frontDoor.exchangeToken(contentType: nil, body: form, tooLarge: false)
-        return try XCTUnwrap(try JSONValue.parse(answer.body)["access_token"]?.stringValue)
+        try served.bearer(try XCTUnwrap(accounts[project]))
     }
 
     /// The grant's form: a JWT of the case's header and claims, signed by the project's key (or another one).

@@ -385,9 +385,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Google's names on Apple's port are handed from the APNs listener to the FCM one on the loop that accepted
         // them, so both must run on the shared loops.
-        if let fcm, let apple = configuration.listener.appleHosts, let google = fcm.googlePort,
-           google != 0, google == apple.httpsPort, configuration.listener.loops != .shared {
-            throw ValidationError("--apple-hosts and --fcm share port \(google) only on the shared event loops, and --loops gives the APNs listener loops of its own: drop --loops, or move Google's names with --fcm-https-port")
+        if let fcm, FCMServeOptions.sharesPort(fcm, applePort: configuration.listener.appleHosts?.httpsPort),
+           configuration.listener.loops != .shared {
+            throw ValidationError("--apple-hosts and --fcm share port \(fcm.googlePort ?? 0) only on the shared event loops, and --loops gives the APNs listener loops of its own: drop --loops, or move Google's names with --fcm-https-port")
         }
         let level = logLevel ?? env["LOG_LEVEL"] ?? "info"
         let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]

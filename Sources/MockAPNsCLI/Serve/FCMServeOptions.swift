@@ -59,6 +59,13 @@ struct FCMServeOptions: ParsableArguments {
         return configuration
     }
 
+    /// Whether Google's port is Apple's too (`applePort`, under `--apple-hosts`): one port for both names, told apart
+    /// by each ClientHello's server name.
+    static func sharesPort(_ configuration: FCMConfiguration, applePort: Int?) -> Bool {
+        guard let google = configuration.googlePort else { return false }
+        return google != 0 && google == applePort
+    }
+
     /// The front door and its listeners (the mock's own port, then Google's), each presenting a certificate for
     /// Google's names and `extraNames` (`--tls-name`: the names senders reach the mock by, such as a network alias)
     /// from the private CA in `authorityDirectory`. When Google's port is Apple's too (`applePort`, under
@@ -79,7 +86,7 @@ struct FCMServeOptions: ParsableArguments {
                                   identity: tls, logger: quiet)
         var parts = FCMParts(frontDoor: frontDoor, listeners: [own], caFile: ca)
         if let google = configuration.googlePort {
-            if google != 0 && google == applePort {
+            if sharesPort(configuration, applePort: applePort) {
                 parts.shared = SharedPort(port: google, names: FCMIdentity.googleNames) { channel in own.adopt(channel) }
             } else {
                 parts.listeners.append(try FCMListener(frontDoor: frontDoor, role: .google, host: configuration.host, port: google,
