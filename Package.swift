@@ -291,7 +291,7 @@ let package = Package(
         .target(name: "PostgresSupport", dependencies: ["PeerSupport"], path: "Tests/PostgresSupport", swiftSettings: strict),
         .testTarget(
             name: "PostgresStoreTests",
-            dependencies: ["MockAPNsRecording", "MockAPNsPostgres", "MockAPNs", "APNsModel", "Support", "PeerSupport", "PostgresSupport", "TestSupport",
+            dependencies: ["MockAPNsRecording", "MockAPNsPostgres", "MockAPNsFCM", "JSON", "MockAPNs", "APNsModel", "Support", "PeerSupport", "PostgresSupport", "TestSupport",
                            .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strict
         ),

@@ -85,7 +85,8 @@ final class StoreControlPlaneTests: PostgresTestCase {
     }
 }
 
-private extension JSONValue {
+extension JSONValue {
+    /// The array at `key`, or a failure naming what the answer held instead.
     func arrayOf(_ key: String) throws -> [JSONValue] {
         try XCTUnwrap(self[key]?.arrayElements, "no \(key) in \(self)")
     }

@@ -1,6 +1,7 @@
 import APNsModel
 import ArgumentParser
 import MockAPNs
+import MockAPNsFCM
 
 /// `mockapns expect`: check that the recording holds the notifications a test expects; on failure
 /// print what was expected, what arrived and the closest records, and exit 1.
@@ -67,19 +68,15 @@ struct ExpectCommand: AsyncParsableCommand {
         guard conditions.isEmpty else {
             throw .usage("--where checks APNs payloads: with --fcm, check the APNs pushes the messages became with `expect --where … --token APNS_TOKEN`.")
         }
-        var query = try FCMInspection.query(filters, project: fcm.project, name: fcm.name)   // refuses the APNs-only filters
-        switch try quantity() {
-        case .exactly(0): query.append(("none", "true"))
-        case .exactly(let n): query.append(("count", String(n)))
-        case .atLeast(let n): query.append(("at_least", String(n)))
-        }
+        let (filter, _) = try FCMInspection.filter(filters, project: fcm.project, name: fcm.name)   // refuses the APNs-only filters
+        let expectation = FCMExpectation(filter: filter, quantity: try quantity())
         let inspection = try FCMInspection(try source.resolve())
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(max(0, timeout) * 1000))
-        var answer = try await inspection.client.get("api/v1/fcm/expect", query: query)
+        var answer = try await inspection.expect(expectation)
         while answer["met"]?.boolValue != true, clock.now < deadline {
             try? await Task.sleep(for: .milliseconds(200))
-            answer = try await inspection.client.get("api/v1/fcm/expect", query: query)
+            answer = try await inspection.expect(expectation)
         }
         if output.json {
             output.printJSON(answer)

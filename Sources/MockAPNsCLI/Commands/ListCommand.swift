@@ -48,7 +48,8 @@ struct ListCommand: AsyncParsableCommand {
 
     /// `list --fcm`: the FCM records, as a table or `{"messages": [...]}`.
     private func listFCM(_ inspection: FCMInspection) async throws(InspectError) {
-        let records = try await inspection.messages(try FCMInspection.query(filters, project: fcm.project, name: fcm.name))
+        let (filter, limit) = try FCMInspection.filter(filters, project: fcm.project, name: fcm.name)
+        let records = try await inspection.messages(filter, limit: limit)
         if output.json {
             output.printJSON(.object([.init("messages", .array(records))]))
             return

@@ -140,7 +140,8 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             mock = try Mock(configuration: configuration.mock)
             if let settings = fcmSettings {
-                fcm = try FCMServeOptions.make(mock: mock, configuration: settings,
+                // The FCM records are written over the reader's store, on a connection of their own.
+                fcm = try FCMServeOptions.make(mock: mock, configuration: settings, store: storeReader,
                                                authorityDirectory: try Self.fcmAuthorityDirectory(configuration, environment: env),
                                                extraNames: configuration.listener.tls?.names ?? [],
                                                applePort: configuration.listener.appleHosts?.httpsPort, logger: logger)
@@ -183,6 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await sharedService?.ready.value()
             if let store, namesInstanceByAddress {
                 store.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
+                storeReader?.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
             }
             var announcement = Self.announcement(configuration: settled, server: server, urls: urls, relay: relay)
             if let fcmReady, let parts = fcmParts {
@@ -239,6 +241,11 @@ struct ServeCommand: AsyncParsableCommand {
         if let lost = mock.recorder.storeStatus?.lost, lost > 0 {
             FileHandle.standardError.write(Data(
                 "mockapns: \(lost) record(s) could not be written to the store \(mock.recorder.storeLabel ?? "")\n".utf8))
+            lostAny = true
+        }
+        if let lost = fcm?.frontDoor.lostRecords, lost > 0 {
+            FileHandle.standardError.write(Data(
+                "mockapns: \(lost) FCM record(s) could not be written to the store \(storeReader?.label ?? "")\n".utf8))
             lostAny = true
         }
         if lostAny { throw ExitCode(3) }

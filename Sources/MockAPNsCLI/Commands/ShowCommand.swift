@@ -16,7 +16,7 @@ struct ShowCommand: AsyncParsableCommand {
     var id: String
 
     @OptionGroup var source: SourceOptions
-    @Flag(help: "Show the FCM message with this name (or its last part, or its seq) and the APNs pushes it became (`serve --fcm`; a running mock only).")
+    @Flag(help: "Show the FCM message with this name (or its last part, or its seq) and the APNs pushes it became (`serve --fcm`; a running mock, or its --store).")
     var fcm = false
     @OptionGroup var output: OutputOptions
 

@@ -4,6 +4,7 @@ import Logging
 import MockAPNs
 import MockAPNsFCM
 import MockAPNsHTTP2
+import MockAPNsRecording
 import ServiceLifecycle
 
 /// The FCM front door's flags of `mockapns serve` (docs/fcm.md), each with its `MOCKAPNS_<NAME>` fallback.
@@ -71,13 +72,13 @@ struct FCMServeOptions: ParsableArguments {
     /// from the private CA in `authorityDirectory`. When Google's port is Apple's too (`applePort`, under
     /// `--apple-hosts`), it has no listener of its own: the APNs listener hands the connections naming Google's
     /// names to the mock's own FCM listener (`shared`).
-    static func make(mock: Mock, configuration: FCMConfiguration, authorityDirectory: String, extraNames: [String],
-                     applePort: Int?, logger: Logger) throws -> FCMParts {
+    static func make(mock: Mock, configuration: FCMConfiguration, store: (any FCMRecordStore)?, authorityDirectory: String,
+                     extraNames: [String], applePort: Int?, logger: Logger) throws -> FCMParts {
         let identity = try ServerIdentity.issue(names: FCMIdentity.googleNames + extraNames, authorityDirectory: authorityDirectory)
         let ca = identity.certificateAuthorityPath ?? authorityDirectory + "/ca.pem"
         let tls = FCMIdentity(certificateChainPEM: identity.certificateChainPEM, privateKeyPEM: identity.privateKeyPEM,
                               certificateAuthorityPath: ca)
-        let frontDoor = try FCMFrontDoor(mock: mock, configuration: configuration, logger: logger)
+        let frontDoor = try FCMFrontDoor(mock: mock, configuration: configuration, store: store, logger: logger)
         // `serve` says where the front door listens itself; the listeners (and the HTTP/2 server under them) speak up at
         // warning, or at debug and trace when asked for.
         var quiet = logger

@@ -16,7 +16,7 @@ struct FCMExpectRoute {
             let frontDoor = try FCMRoutes.required(frontDoor)
             let filter = try FCMFilterQuery.filter(from: request)
             let expectation = FCMExpectation(filter: filter, quantity: try ExpectRoute.quantity(request))
-            let records = frontDoor.records.records().map(\.json)
+            let records = try await FCMRoutes.reading(frontDoor) { try await $0.records(matching: FCMExpectation.Filter()) }
             return JSONResponse.make(expectation.evaluate(records).json(source: "the mock's FCM records"))
         }
     }

@@ -11,7 +11,8 @@ import MockAPNsFCM
 ///   "platform", "project", "bundle_id", "apns_token"?, "topics"}`; `GET /api/v1/fcm/registrations?project=` lists them;
 /// - `GET /api/v1/fcm/messages?project=&name=&token=&topic=&condition=&status=&validate_only=&limit=` → `{"messages": [record…]}`, oldest
 ///   first; `GET /api/v1/fcm/messages/{id}` (the name's last part, or the record's `seq`); `DELETE` clears them and
-///   what the virtual Android devices received and stored.
+///   what the virtual Android devices received and stored. Under `serve --store` they are the shared store's, every
+///   instance's, numbered by the store-wide id.
 struct FCMRoutes {
     let frontDoor: FCMFrontDoor?
 
@@ -58,31 +59,41 @@ struct FCMRoutes {
         group.get("messages") { request, _ in
             let frontDoor = try self.required()
             let query = request.formQueryParameters
-            var limit = Int.max
+            var limit: Int?
             if let text = query["limit"] {
                 guard let value = Int(text), value > 0 else { throw ControlAPIError.badRequest("limit must be a positive number") }
                 limit = value
             }
-            let matches = FCMExpectation.matcher(try FCMFilterQuery.filter(from: request))
-            let records = frontDoor.records.records(limit: limit) { matches($0.json) }
-            return JSONResponse.make(.object([.init("messages", .array(records.map(\.json)))]))
+            let filter = try FCMFilterQuery.filter(from: request)
+            let records = try await Self.reading(frontDoor) { try await $0.records(matching: filter, limit: limit) }
+            return JSONResponse.make(.object([.init("messages", .array(records))]))
         }
         group.get("messages/:id") { _, context in
             let frontDoor = try self.required()
             // A message id holds a `%` of its own (`0:…%41c6…`): the id as written in the path, and percent-decoded.
             let raw = try context.parameters.require("id")
             let ids = Set([raw, raw.removingPercentEncoding].compactMap { $0 })
-            let found = frontDoor.records.records { record in
-                ids.contains { id in record.name?.hasSuffix("/" + id) == true || record.name == id || String(record.sequence) == id }
-            }.last
-            guard let found else { throw ControlAPIError.notFound("no FCM record has the name or seq \(raw)") }
-            return JSONResponse.make(found.json)
+            guard let found = try await Self.reading(frontDoor, { try await $0.record(ids) }) else {
+                throw ControlAPIError.notFound("no FCM record has the name or seq \(raw)")
+            }
+            return JSONResponse.make(found)
         }
         group.delete("messages") { _, _ in
             let frontDoor = try self.required()
             // The Android devices' receipts are those messages' deliveries: a test starting afresh wants neither.
             frontDoor.androidDevices.removeAll()
-            return JSONResponse.make(.object([.init("cleared", .integer(Int64(frontDoor.records.removeAll())))]))
+            let cleared = try await Self.reading(frontDoor) { try await $0.clearRecords() }
+            return JSONResponse.make(.object([.init("cleared", .integer(Int64(cleared)))]))
+        }
+    }
+
+    /// Runs `body` on `frontDoor`'s records; a shared store that fails is a 503 naming it, in its own words.
+    static func reading<Result: Sendable>(_ frontDoor: FCMFrontDoor, _ body: (FCMFrontDoor) async throws -> Result) async throws -> Result {
+        do {
+            return try await body(frontDoor)
+        } catch {
+            guard let store = frontDoor.storedRecords?.store else { throw error }
+            throw ControlAPIError(.serviceUnavailable, "The shared store could not be read: \(store.describe(error))")
         }
     }
 

@@ -17,7 +17,7 @@ extension FCMFrontDoor {
                                   body: body, tooLarge: tooLarge, remote: remote, into: &record)
         record.status = answer.status
         record.answer = answer.json
-        records.append(record)
+        await keep(record)
         return answer
     }
 

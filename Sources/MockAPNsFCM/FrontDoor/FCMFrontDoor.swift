@@ -3,6 +3,7 @@ import Foundation
 import JSON
 import Logging
 import MockAPNs
+import MockAPNsRecording
 import ServiceLifecycle
 import Support
 
@@ -23,8 +24,11 @@ public final class FCMFrontDoor: Service, Sendable {
     public let androidDevices = AndroidDevices()
     /// The access tokens issued.
     let accessTokens = FCMAccessTokens()
-    /// Every FCM request, newest last.
+    /// Every FCM request, newest last, when there is no shared store.
     public let records: FCMRecordLog
+    /// With a shared store (`serve --fcm --store URL`): where every FCM record goes instead, and is read from.
+    public let storedRecords: FCMStoredRecords?
+    let storeWriter: FCMRecordWriter?
     /// The mock the iOS messages go through.
     let mock: Mock
     let uplink: APNsUplink
@@ -36,12 +40,15 @@ public final class FCMFrontDoor: Service, Sendable {
 
     /// Loads the kept and given service accounts (making the default project's), and the APNs keys; throws a
     /// sentence saying what to fix.
-    public init(mock: Mock, configuration: FCMConfiguration, logger: Logger) throws(FCMSetupError) {
+    /// With `store`, the FCM records go there (``storedRecords``), written from ``run()``'s task.
+    public init(mock: Mock, configuration: FCMConfiguration, store: (any FCMRecordStore)? = nil, logger: Logger) throws(FCMSetupError) {
         self.mock = mock
         self.configuration = configuration
         self.logger = logger
         projects = FCMProjects(dataDirectory: configuration.dataDirectory)
         records = FCMRecordLog(limit: configuration.recordLimit)
+        storedRecords = store.map(FCMStoredRecords.init)
+        storeWriter = store.map { FCMRecordWriter(store: $0, logger: logger) }
         defaultServiceAccountPath = try projects.load(files: configuration.trustedServiceAccountFiles,
                                                       defaultProject: configuration.defaultProject)
         uplink = try APNsUplink(mock: mock, keys: configuration.apnsKeys)
@@ -50,10 +57,62 @@ public final class FCMFrontDoor: Service, Sendable {
         }
     }
 
-    /// Waits for the group's shutdown, then closes the pipeline connections.
+    /// Writes the FCM records to the store, if there is one, until the group's shutdown; then writes what is left
+    /// (the listeners stopped before) and closes the pipeline connections.
     public func run() async throws {
-        try? await gracefulShutdown()
+        guard let storeWriter else {
+            try? await gracefulShutdown()
+            uplink.close()
+            return
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await storeWriter.run() }
+            try? await gracefulShutdown()
+            storeWriter.stop()
+        }
         uplink.close()
+    }
+
+    /// FCM records that could not be written to the store before the front door stopped.
+    public var lostRecords: Int { storeWriter?.lost ?? 0 }
+
+    // MARK: Records
+
+    /// Keeps `record`: in the store when there is one (waiting while the writer's queue is full), else in memory.
+    func keep(_ record: FCMRecord) async {
+        if let storeWriter { await storeWriter.enqueue(record) } else { records.append(record) }
+    }
+
+    /// The newest `limit` records matching `filter` (with a store: every instance's, the newest
+    /// ``FCMStoredRecords/listLimit`` unless `limit` says), oldest first, as the control API serves them.
+    /// - Throws: the store's error.
+    public func records(matching filter: FCMExpectation.Filter, limit: Int? = nil) async throws -> [JSONValue] {
+        guard let storedRecords else {
+            let matches = FCMExpectation.matcher(filter)
+            return records.records(limit: limit ?? .max) { matches($0.json) }.map(\.json)
+        }
+        await storeWriter?.flush()
+        return try await storedRecords.records(matching: filter, limit: limit)
+    }
+
+    /// The newest record whose name, message id or `seq` is one of `ids`.
+    /// - Throws: the store's error.
+    public func record(_ ids: Set<String>) async throws -> JSONValue? {
+        guard let storedRecords else {
+            return records.records { record in
+                ids.contains { id in record.name?.hasSuffix("/" + id) == true || record.name == id || String(record.sequence) == id }
+            }.last?.json
+        }
+        await storeWriter?.flush()
+        return try await storedRecords.record(ids)
+    }
+
+    /// Forgets the records (with a store: the namespace's, every instance's); returns how many there were.
+    /// - Throws: the store's error.
+    public func clearRecords() async throws -> Int {
+        guard let storedRecords else { return records.removeAll() }
+        await storeWriter?.flush()
+        return try await storedRecords.store.clearFCM()
     }
 
     /// Seconds since 1970 on the mock's clock (which a test may move).

@@ -221,6 +221,29 @@ enum StoreSchema {
             "CREATE INDEX mockapns_store_events_namespace ON mockapns_store_events (namespace, id)",
             "CREATE TABLE IF NOT EXISTS mockapns_leases (name text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)",
         ]),
+        StoreMigration(version: 7, summary: "FCM records: one row per request to the FCM front door, beside the APNs pushes it became", statements: [
+            // A few FCM requests per iOS push at most, read by project, message name and status: a plain table with
+            // the namespace first in every index, like the records before partitioning.
+            """
+            CREATE TABLE mockapns_fcm_records (
+                id bigserial PRIMARY KEY,
+                namespace text NOT NULL,
+                instance text NOT NULL,
+                seq bigint NOT NULL,
+                received_ms bigint NOT NULL,
+                project text NOT NULL,
+                name text,
+                message_id text,
+                status integer NOT NULL,
+                line text NOT NULL
+            )
+            """,
+            "CREATE INDEX mockapns_fcm_records_namespace ON mockapns_fcm_records (namespace, id)",
+            "CREATE INDEX mockapns_fcm_records_project ON mockapns_fcm_records (namespace, project, id)",
+            "CREATE INDEX mockapns_fcm_records_message ON mockapns_fcm_records (namespace, message_id)",
+            "CREATE INDEX mockapns_fcm_records_instance ON mockapns_fcm_records (namespace, instance, seq)",
+            "CREATE INDEX mockapns_fcm_records_received ON mockapns_fcm_records USING brin (received_ms)",
+        ]),
     ]
 
     /// The channel instances `LISTEN` on for changes to shared device states and fault rules; the payload is the

@@ -13,9 +13,12 @@ extension PostgresRecordStore {
     /// One pruning round on `connection` (inside the caller's transaction, if any). Whole partitions go first: a
     /// partition entirely older than the age limit, or entirely at or below the count limit's id, that holds only
     /// this namespace's records is dropped in one statement; what is left is deleted row by row, within the oldest
-    /// partitions. Raises the namespace's prune mark and forgets search blocks no record is left in.
+    /// partitions. Raises the namespace's prune mark and forgets search blocks no record is left in. The FCM records
+    /// go by the same limits.
     func prune(_ retention: RecordRetention, on connection: PostgresConnection) async throws -> Int {
         let logger = self.logger, namespace = self.namespace
+        // The FCM records by the same limits, counted apart: what this returns (and the prune mark) is the APNs records'.
+        _ = try await pruneFCM(retention, on: connection)
         var cutoffID: Int64?
         if let keep = retention.keepNewest {
             cutoffID = try await connection.query("""

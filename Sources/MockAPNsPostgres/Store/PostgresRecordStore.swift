@@ -31,6 +31,8 @@ public final class PostgresRecordStore: RecordStore {
     private let session: PostgresSession
     /// A connection of its own for pruning: its transaction must not take in the writer's inserts.
     private let pruneSession: PostgresSession
+    /// A connection of its own for the FCM front door's records, for the same reason.
+    let fcmSession: PostgresSession
     let logger: Logger
     /// This store's name in leases.
     private let leaseHolder = StoreLease.makeHolder()
@@ -39,6 +41,8 @@ public final class PostgresRecordStore: RecordStore {
     /// The newest record (`seq`, received time) of the last batch whose `append` failed: its COPY may have committed
     /// with only the answer lost (the connection dropped at the wrong moment), and the writer retries it.
     let uncertainBatch = Locked<(seq: UInt64, receivedAtMillis: Int64)?>(nil)
+    /// The same for the last batch of FCM records (``appendFCM(_:)``).
+    let uncertainFCMBatch = Locked<(seq: UInt64, receivedAtMillis: Int64)?>(nil)
     /// The last batch's COPY buffer, cleared and filled again by the next batch (its pages stay mapped).
     private let spareRows = Locked<ByteBuffer?>(nil)
     /// How instances take turns on this store (migrations, pruning).
@@ -88,6 +92,7 @@ public final class PostgresRecordStore: RecordStore {
         self.logger = logger
         session = PostgresSession(url: url, logger: logger, applicationName: "mockapns records")
         pruneSession = PostgresSession(url: url, logger: logger, applicationName: "mockapns prune")
+        fcmSession = PostgresSession(url: url, logger: logger, applicationName: "mockapns fcm records")
     }
 
     /// The database, without its password.
@@ -145,6 +150,7 @@ public final class PostgresRecordStore: RecordStore {
     public func close() async {
         await session.close()
         await pruneSession.close()
+        await fcmSession.close()
     }
 
     /// `prune`, by one instance at a time: in a transaction holding the prune lock, or not at all (nil) when another

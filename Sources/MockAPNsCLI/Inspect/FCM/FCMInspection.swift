@@ -2,59 +2,117 @@ import APNsModel
 import MockAPNsFCM
 import MockAPNsRecording
 
-/// `list --fcm`, `show --fcm` and `expect --fcm`: the FCM front door's records (`serve --fcm`), which a running mock
-/// keeps in memory and serves at `/api/v1/fcm/messages`, each beside the APNs pushes it became. A recording or a
-/// store holds those pushes (with their `fcm` field), not the FCM records.
+/// `list --fcm`, `show --fcm` and `expect --fcm`: the FCM front door's records (`serve --fcm`), each beside the APNs
+/// pushes it became. A running mock serves them at `/api/v1/fcm/messages` (from memory, or from its `--store`); a
+/// shared store holds every instance's, read here without a running mock. A recording holds only the pushes (with
+/// their `fcm` field).
 struct FCMInspection {
-    /// The mock's control plane.
-    let client: ControlClient
-
-    /// The running mock `source` names.
-    init(_ source: InspectSource) throws(InspectError) {
-        guard case .live(let client) = source else {
-            throw .usage("--fcm reads the FCM records a running mock keeps in memory: point at it with --server URL or --ready-file PATH. A recording or a store holds the APNs pushes the messages became (`list --file … ` shows them, each with its \"fcm\" field).")
-        }
-        self.client = client
+    /// Where the FCM records are read.
+    enum Reader {
+        /// A running mock's control plane.
+        case live(ControlClient)
+        /// A shared store (`--store`).
+        case store(StoreSource)
     }
 
-    /// The filters that apply to FCM records, as the control API's query; the APNs-only ones are refused.
-    static func query(_ filters: FilterOptions, project: String?, name: String?) throws(InspectError) -> [(String, String)] {
+    let reader: Reader
+
+    /// The running mock or store `source` names.
+    init(_ source: InspectSource) throws(InspectError) {
+        switch source {
+        case .live(let client): reader = .live(client)
+        case .store(let store): reader = .store(store)
+        case .file:
+            throw .usage("--fcm reads the FCM records of a running mock (--server URL or --ready-file PATH) or of a shared store (--store URL). A recording holds the APNs pushes the messages became (`list --file … ` shows them, each with its \"fcm\" field).")
+        }
+    }
+
+    /// The filters that apply to FCM records and the limit; the APNs-only ones are refused.
+    static func filter(_ filters: FilterOptions, project: String?, name: String?) throws(InspectError) -> (filter: FCMExpectation.Filter, limit: Int?) {
         if filters.pushType != nil || filters.reason != nil || filters.since != nil {
             throw .usage("With --fcm the filters are --project, --name, --token (the registration token), --topic (the FCM topic), --status and --limit; --push-type, --reason and --since are for APNs records.")
         }
+        return (FCMExpectation.Filter(project: project, name: name, token: filters.token, topic: filters.topic, status: filters.status),
+                filters.limit)
+    }
+
+    /// `filter` as the control API's query.
+    static func query(_ filter: FCMExpectation.Filter) -> [(String, String)] {
         var query: [(String, String)] = []
-        if let project { query.append(("project", project)) }
-        if let name { query.append(("name", name)) }
-        if let token = filters.token { query.append(("token", token)) }
-        if let topic = filters.topic { query.append(("topic", topic)) }
-        if let status = filters.status { query.append(("status", String(status))) }
-        if let limit = filters.limit { query.append(("limit", String(limit))) }
+        if let project = filter.project { query.append(("project", project)) }
+        if let name = filter.name { query.append(("name", name)) }
+        if let token = filter.token { query.append(("token", token)) }
+        if let topic = filter.topic { query.append(("topic", topic)) }
+        if let status = filter.status { query.append(("status", String(status))) }
         return query
     }
 
-    /// `GET /api/v1/fcm/messages` with `query`: the records, oldest first.
-    func messages(_ query: [(String, String)]) async throws(InspectError) -> [JSONValue] {
-        let body = try await client.get("api/v1/fcm/messages", query: query)
-        guard case .array(let items)? = body["messages"] else {
-            throw .server(url: client.label, status: 200, message: "the answer has no \"messages\" array.")
+    /// Where the records are read, for messages.
+    var label: String {
+        switch reader {
+        case .live(let client): return client.label
+        case .store(let store): return store.label
         }
-        return items
     }
 
-    /// `GET /api/v1/fcm/messages/{id}`: by the name (or its last part) or the record's `seq`.
+    /// The newest `limit` records matching `filter`, oldest first.
+    func messages(_ filter: FCMExpectation.Filter, limit: Int?) async throws(InspectError) -> [JSONValue] {
+        switch reader {
+        case .live(let client):
+            var query = Self.query(filter)
+            if let limit { query.append(("limit", String(limit))) }
+            let body = try await client.get("api/v1/fcm/messages", query: query)
+            guard case .array(let items)? = body["messages"] else {
+                throw .server(url: client.label, status: 200, message: "the answer has no \"messages\" array.")
+            }
+            return items
+        case .store(let store):
+            return try await store.run { try await FCMStoredRecords(store.store).records(matching: filter, limit: limit) }
+        }
+    }
+
+    /// The record with this name (or its last part) or `seq`.
     func message(_ id: String) async throws(InspectError) -> JSONValue {
-        // The path is percent-encoded on the way (`address`): an FCM message id holds `%` and `:`.
-        let last = id.split(separator: "/").last.map(String.init) ?? id
-        return try await client.get("api/v1/fcm/messages/" + last, query: [])
+        switch reader {
+        case .live(let client):
+            // The path is percent-encoded on the way (`address`): an FCM message id holds `%` and `:`.
+            let last = id.split(separator: "/").last.map(String.init) ?? id
+            return try await client.get("api/v1/fcm/messages/" + last, query: [])
+        case .store(let store):
+            let found = try await store.run { try await FCMStoredRecords(store.store).record([id]) }
+            guard let found else { throw .notFound("no FCM record in \(store.label) has the name or seq \(id); `mockapns list --fcm --store URL` lists them") }
+            return found
+        }
     }
 
-    /// The APNs records of the pushes `record` became, in delivery order (a push the mock no longer holds is left
-    /// out).
+    /// Whether the records meet `expectation`: the report's JSON, as `GET /api/v1/fcm/expect` answers it.
+    func expect(_ expectation: FCMExpectation) async throws(InspectError) -> JSONValue {
+        switch reader {
+        case .live(let client):
+            var query = Self.query(expectation.filter)
+            switch expectation.quantity {
+            case .exactly(0): query.append(("none", "true"))
+            case .exactly(let n): query.append(("count", String(n)))
+            case .atLeast(let n): query.append(("at_least", String(n)))
+            }
+            return try await client.get("api/v1/fcm/expect", query: query)
+        case .store(let store):
+            let records = try await store.run { try await FCMStoredRecords(store.store).records(matching: FCMExpectation.Filter()) }
+            return expectation.evaluate(records).json(source: "the FCM records of \(store.label)")
+        }
+    }
+
+    /// The APNs records of the pushes `record` became, in delivery order (a push no longer held is left out).
     func pushes(of record: JSONValue) async throws(InspectError) -> [RecordedRequest] {
         guard case .array(let ids)? = record["apns_ids"] else { return [] }
         var found: [RecordedRequest] = []
         for id in ids.compactMap(\.stringValue) {
-            if let push = try await client.record(id) { found.append(push) }
+            let push: RecordedRequest?
+            switch reader {
+            case .live(let client): push = try await client.record(id)
+            case .store(let store): push = try await store.record(id)
+            }
+            if let push { found.append(push) }
         }
         return found
     }

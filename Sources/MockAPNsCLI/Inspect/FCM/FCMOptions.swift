@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `--fcm` and the filters only FCM records have, for `list` and `expect` (``FCMInspection``).
 struct FCMOptions: ParsableArguments {
-    @Flag(help: "The FCM front door's records instead of APNs ones (`serve --fcm`; a running mock only). --token is then the registration token, --topic the FCM topic.")
+    @Flag(help: "The FCM front door's records instead of APNs ones (`serve --fcm`; a running mock, or its --store). --token is then the registration token, --topic the FCM topic.")
     var fcm = false
 
     @Option(help: ArgumentHelp("With --fcm: only this Firebase project.", valueName: "project"))

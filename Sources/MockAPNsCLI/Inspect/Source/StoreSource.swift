@@ -53,7 +53,7 @@ struct StoreSource: RecordSource {
     }
 
     /// Runs `body`, then closes the connection; a failure becomes one sentence about the store.
-    private func run<Result: Sendable>(_ body: () async throws -> Result) async throws(InspectError) -> Result {
+    func run<Result: Sendable>(_ body: () async throws -> Result) async throws(InspectError) -> Result {
         do {
             let result = try await body()
             await store.close()
