@@ -8,6 +8,13 @@ public enum JSONEscaping {
     /// Appends `text` as a quoted JSON string to `bytes`.
     public static func append(_ text: String, to bytes: inout [UInt8]) {
         withUTF8(of: text) { utf8 in
+            // Most text needs no escape: copied between its quotes, with no scratch buffer.
+            if !needsEscape(utf8) {
+                bytes.append(UInt8(ascii: "\""))
+                bytes.append(contentsOf: utf8)
+                bytes.append(UInt8(ascii: "\""))
+                return
+            }
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumQuotedCount(utf8Count: utf8.count)) { out in
                 let written = writeQuoted(utf8, to: out.baseAddress!)
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<written]))

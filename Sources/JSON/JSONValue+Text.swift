@@ -12,8 +12,15 @@ extension JSONValue {
     /// ``jsonText(sortedKeys:)`` as UTF-8 bytes, for a body or a payload sent as bytes.
     public func jsonBytes(sortedKeys: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
-        write(to: &out, sortedKeys: sortedKeys, indent: nil, level: 0)
+        out.reserveCapacity(Self.initialCapacity)
+        write(to: &out, sortedKeys: sortedKeys, pretty: false, level: 0)
         return out
+    }
+
+    /// Appends the compact text (``jsonBytes(sortedKeys:)``, keys in wire order) to `out`, for a document written
+    /// around this value.
+    public func appendJSON(to out: inout [UInt8]) {
+        write(to: &out, sortedKeys: false, pretty: false, level: 0)
     }
 
     /// Indented JSON text (two spaces per level, `"key": value`), keys in wire order.
@@ -24,11 +31,15 @@ extension JSONValue {
     /// ``prettyText()`` as UTF-8 bytes.
     public func prettyBytes() -> [UInt8] {
         var out: [UInt8] = []
-        write(to: &out, sortedKeys: false, indent: "  ", level: 0)
+        out.reserveCapacity(Self.initialCapacity)
+        write(to: &out, sortedKeys: false, pretty: true, level: 0)
         return out
     }
 
-    private func write(to out: inout [UInt8], sortedKeys: Bool, indent: String?, level: Int) {
+    /// What a text's buffer starts with: a record's answer or payload fits without growing it.
+    private static let initialCapacity = 512
+
+    private func write(to out: inout [UInt8], sortedKeys: Bool, pretty: Bool, level: Int) {
         switch self {
         case .null: out += "null".utf8
         case .bool(let b): out += (b ? "true" : "false").utf8
@@ -40,10 +51,10 @@ extension JSONValue {
             out.append(UInt8(ascii: "["))
             for (n, element) in elements.enumerated() {
                 if n > 0 { out.append(UInt8(ascii: ",")) }
-                Self.newline(&out, indent: indent, level: level + 1)
-                element.write(to: &out, sortedKeys: sortedKeys, indent: indent, level: level + 1)
+                Self.newline(&out, pretty: pretty, level: level + 1)
+                element.write(to: &out, sortedKeys: sortedKeys, pretty: pretty, level: level + 1)
             }
-            Self.newline(&out, indent: indent, level: level)
+            Self.newline(&out, pretty: pretty, level: level)
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             guard !members.isEmpty else { out += "{}".utf8; return }
@@ -53,20 +64,22 @@ extension JSONValue {
             out.append(UInt8(ascii: "{"))
             for (n, member) in ordered.enumerated() {
                 if n > 0 { out.append(UInt8(ascii: ",")) }
-                Self.newline(&out, indent: indent, level: level + 1)
+                Self.newline(&out, pretty: pretty, level: level + 1)
                 JSONEscaping.append(member.key, to: &out)
-                if indent == nil { out.append(UInt8(ascii: ":")) } else { out += ": ".utf8 }
-                member.value.write(to: &out, sortedKeys: sortedKeys, indent: indent, level: level + 1)
+                out.append(UInt8(ascii: ":"))
+                if pretty { out.append(UInt8(ascii: " ")) }
+                member.value.write(to: &out, sortedKeys: sortedKeys, pretty: pretty, level: level + 1)
             }
-            Self.newline(&out, indent: indent, level: level)
+            Self.newline(&out, pretty: pretty, level: level)
             out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ out: inout [UInt8], indent: String?, level: Int) {
-        guard let indent else { return }
+    /// In pretty text, a line break and two spaces per level.
+    private static func newline(_ out: inout [UInt8], pretty: Bool, level: Int) {
+        guard pretty else { return }
         out.append(UInt8(ascii: "\n"))
-        for _ in 0..<level { out += indent.utf8 }
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
     }
 
     /// A finite double as JSON: Swift's shortest round-tripping form (`1.0`, `0.1`, `1e+20`), which is valid

@@ -7,7 +7,10 @@ final class AnswerAndAndroidTests: XCTestCase {
     func testNames() {
         let name = FCMSendAnswer.name(project: "mockapns-test", messageID: 1_500_415_314_455_276, toTopic: false)
         XCTAssertNotNil(name.range(of: #"^projects/mockapns-test/messages/0:1500415314455276%([0-9a-f]{8})\1$"#, options: .regularExpression), name)
-        XCTAssertEqual(name, FCMSendAnswer.name(project: "mockapns-test", messageID: 1_500_415_314_455_276, toTopic: false), "stable")
+        XCTAssertEqual(name, "projects/mockapns-test/messages/0:1500415314455276%41c639a441c639a4", "FNV-1a of the project, twice")
+        XCTAssertEqual(FCMSendAnswer.name(project: "mockapns-test", messageID: 0, toTopic: false),
+                       "projects/mockapns-test/messages/0:0%41c639a441c639a4")
+        XCTAssertEqual(FCMSendAnswer.name(project: "p", messageID: .max, toTopic: true), "projects/p/messages/18446744073709551615")
         XCTAssertNotEqual(name.suffix(16), FCMSendAnswer.name(project: "other", messageID: 1, toTopic: false).suffix(16))
         XCTAssertEqual(FCMSendAnswer.name(project: "p", messageID: 7, toTopic: true), "projects/p/messages/7")
         XCTAssertEqual(FCMSendAnswer.dryRunName(project: "p"), "projects/p/messages/fake_message_id")

@@ -31,7 +31,7 @@ public struct FCMSendRequest: Sendable, Hashable {
                 field: nil, description: "Invalid JSON payload received. Unknown name \"\": Root element must be a message.")])
         }
         var walker = SchemaWalker()
-        let normal = walker.message(json, FCMSchema.sendMessageRequest, path: "")
+        let normal = walker.message(json, FCMSchema.sendMessageRequest)
         guard walker.violations.isEmpty, let normal else { throw FCMError.invalidJSON(walker.violations) }
         let message = try MessageRules.check(normal["message"] ?? .object([]), limits: limits)
         return FCMSendRequest(message: message, validateOnly: normal["validate_only"]?.boolValue ?? false,

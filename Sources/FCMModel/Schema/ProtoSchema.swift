@@ -8,14 +8,16 @@ struct ProtoMessage: Sendable {
     let fields: [ProtoField]
 
     init(_ typeName: String, _ fields: [ProtoField]) {
+        // The walker marks the fields it met in one 64-bit word.
+        precondition(fields.count <= 64, "\(typeName) has more than 64 fields")
         self.typeName = typeName
         self.fields = fields
     }
 
-    /// The field a JSON key names: its proto name (snake_case, what the Admin SDKs send) or its JSON name
-    /// (lowerCamelCase, what discovery clients send), as proto3 JSON parsers accept both.
-    func field(named key: String) -> ProtoField? {
-        fields.first { $0.name == key || $0.jsonName == key }
+    /// The place in ``fields`` of the field a JSON key names: its proto name (snake_case, what the Admin SDKs send)
+    /// or its JSON name (lowerCamelCase, what discovery clients send), as proto3 JSON parsers accept both.
+    func fieldIndex(named key: String) -> Int? {
+        fields.firstIndex { $0.name == key || $0.jsonName == key }
     }
 }
 

@@ -17,34 +17,76 @@ struct SchemaWalker {
     /// The most characters of an offending value quoted in a description.
     static let maximumQuotedValue = 100
 
-    /// Reads `value` as a `type`, found at `path` (`""` for the request itself); `nil` when it is not an object.
-    mutating func message(_ value: JSONValue, _ type: ProtoMessage, path: String) -> JSONValue? {
+    /// Where the walk is: the fields and list places from the root down, written out as a path
+    /// (`message.data[0]`) only when a problem is reported there, so a valid request builds no path text.
+    private var trail: [Step] = []
+    private enum Step {
+        case field(String)
+        case index(Int)
+    }
+
+    /// How many values the walk wrote in a form of their own (a key in lowerCamelCase, a `null` dropped, an enum's
+    /// canonical name…): a message none of whose members changed is handed back as sent, with no copy made.
+    private var rewrites = 0
+
+    /// The path of the value being read (`""` at the root).
+    private var path: String {
+        var text = ""
+        for step in trail {
+            switch step {
+            case .field(let name):
+                if !text.isEmpty { text += "." }
+                text += name
+            case .index(let index):
+                text += "[\(index)]"
+            }
+        }
+        return text
+    }
+
+    /// Reads `value` as a `type`, found where ``trail`` says (the root for the request itself); `nil` when it is not
+    /// an object.
+    mutating func message(_ value: JSONValue, _ type: ProtoMessage) -> JSONValue? {
         guard case .object(let members) = value else {
             invalidValue(path: path, label: "type.googleapis.com/" + type.typeName, value: value)
             return nil
         }
-        var out: [JSONValue.JSONMember] = []
-        // Known fields only, each at most once, so both stay as short as the type's field list: a scan beats hashing.
-        var seen: [String] = []
+        // Made at the first member whose normal form differs from what was sent; until then the members are kept as
+        // they are.
+        var out: [JSONValue.JSONMember]?
+        func rewrite(upTo index: Int) {
+            guard out == nil else { return }
+            out = Array(members[..<index])
+            out!.reserveCapacity(members.count)
+        }
+        let rewritesBefore = rewrites
+        // The fields met so far, one bit per field (a message has at most 64); oneofs are few: a scan.
+        var seen: UInt64 = 0
         var oneofs: [(oneof: String, field: String)] = []
-        for member in members {
-            guard let field = type.field(named: member.key) else {
+        for (place, member) in members.enumerated() {
+            guard let index = type.fieldIndex(named: member.key) else {
                 report(field: path.isEmpty ? nil : path,
                        "Invalid JSON payload received. Unknown name \(JSONEscaping.quoted(member.key))\(Self.at(path)): Cannot find field.")
+                rewrite(upTo: place)
                 continue
             }
-            guard !seen.contains(field.name) else {
+            let field = type.fields[index]
+            guard seen & (1 << UInt64(index)) == 0 else {
                 report(field: path.isEmpty ? nil : path,
                        "Invalid JSON payload received. Duplicate field \(JSONEscaping.quoted(member.key))\(Self.at(path)).")
+                rewrite(upTo: place)
                 continue
             }
-            seen.append(field.name)
-            if member.value == .null { continue }
-            let childPath = path.isEmpty ? field.name : path + "." + field.name
+            seen |= 1 << UInt64(index)
+            if case .null = member.value {
+                rewrite(upTo: place)
+                continue
+            }
             if let oneof = field.oneof {
                 if oneofs.contains(where: { $0.oneof == oneof }) {
                     report(field: path.isEmpty ? nil : path,
                            "Invalid value at '\(path)' (oneof), oneof field '\(oneof)' is already set. Cannot set '\(field.name)'")
+                    rewrite(upTo: place)
                     continue
                 }
                 oneofs.append((oneof, field.name))
@@ -52,17 +94,26 @@ struct SchemaWalker {
             if case .array = member.value, !field.kind.isRepeated {
                 report(field: path.isEmpty ? nil : path,
                        "Invalid JSON payload received. Unknown name \(JSONEscaping.quoted(member.key))\(Self.at(path)): Proto field is not repeating, cannot start list.")
+                rewrite(upTo: place)
                 continue
             }
-            if let normal = self.value(member.value, kind: field.kind, path: childPath, owner: type, field: field) {
-                out.append(.init(field.name, normal))
+            trail.append(.field(field.name))
+            let before = rewrites
+            let normal = self.value(member.value, kind: field.kind, owner: type, field: field)
+            trail.removeLast()
+            guard let normal else {
+                rewrite(upTo: place)
+                continue
             }
+            if rewrites != before || member.key != field.name { rewrite(upTo: place) }
+            out?.append(.init(field.name, normal))
         }
+        guard let out else { return value }
+        rewrites = rewritesBefore + 1
         return .object(out)
     }
 
-    private mutating func value(_ value: JSONValue, kind: ProtoKind, path: String, owner: ProtoMessage,
-                                field: ProtoField) -> JSONValue? {
+    private mutating func value(_ value: JSONValue, kind: ProtoKind, owner: ProtoMessage, field: ProtoField) -> JSONValue? {
         switch kind {
         case .string:
             guard case .string = value else { return invalidValue(path: path, label: "TYPE_STRING", value: value) }
@@ -72,16 +123,27 @@ struct SchemaWalker {
             return value
         case .int32:
             guard let number = Self.int32(value) else { return invalidValue(path: path, label: "TYPE_INT32", value: value) }
+            if case .integer = value { return value }
+            rewrites += 1
             return .integer(Int64(number))
         case .float:
             guard let number = Self.float(value) else { return invalidValue(path: path, label: "TYPE_FLOAT", value: value) }
+            if case .double = value { return value }
+            rewrites += 1
             return .double(number)
         case .enumeration(let type):
             switch value {
             case .string(let text):
-                if let name = type.value(named: text) { return .string(name) }
+                if let name = type.value(named: text) {
+                    if name == text { return value }
+                    rewrites += 1
+                    return .string(name)
+                }
             case .integer(let number):
-                if number >= 0, number < Int64(type.values.count) { return .string(type.values[Int(number)]) }
+                if number >= 0, number < Int64(type.values.count) {
+                    rewrites += 1
+                    return .string(type.values[Int(number)])
+                }
             default:
                 break
             }
@@ -97,55 +159,75 @@ struct SchemaWalker {
             }
             return value
         case .stringMap:
-            return stringMap(value, path: path, owner: owner, field: field)
+            return stringMap(value, owner: owner, field: field)
         case .structObject:
             guard case .object = value else {
                 return invalidValue(path: path, label: "type.googleapis.com/google.protobuf.Struct", value: value)
             }
+            rewrites += 1
             return value.withUniqueKeys()
         case .message(let type):
-            return message(value, type, path: path)
+            return message(value, type)
         case .repeated(let element):
             guard case .array(let elements) = value else {
                 return invalidValue(path: path, label: element.label, value: value)
             }
             var out: [JSONValue] = []
             for (index, item) in elements.enumerated() {
-                let itemPath = "\(path)[\(index)]"
+                trail.append(.index(index))
+                defer { trail.removeLast() }
                 if case .array = item {
+                    let itemPath = path
                     report(field: itemPath, "Invalid JSON payload received. Unknown name \(JSONEscaping.quoted(field.jsonName)) at '\(itemPath)': Proto field is not repeating, cannot start list.")
                     continue
                 }
-                if let normal = self.value(item, kind: element, path: itemPath, owner: owner, field: field) { out.append(normal) }
+                if let normal = self.value(item, kind: element, owner: owner, field: field) { out.append(normal) }
             }
+            rewrites += 1
             return .array(out)
         }
     }
 
     /// A `map<string, string>`: each value a string (its path `path[i].value`, `i` its place as sent), each key once.
-    private mutating func stringMap(_ value: JSONValue, path: String, owner: ProtoMessage, field: ProtoField) -> JSONValue? {
+    private mutating func stringMap(_ value: JSONValue, owner: ProtoMessage, field: ProtoField) -> JSONValue? {
         guard case .object(let members) = value else {
             let entryType = owner.typeName + "." + Self.upperCamel(field.name) + "Entry"
             return invalidValue(path: path, label: "type.googleapis.com/" + entryType, value: value)
         }
-        var out: [JSONValue.JSONMember] = []
-        var keys = Set<String>()
+        // A map's entries are checked in place: what is wrong is reported and the whole request refused, so a map is
+        // never rewritten. A key is compared with the string entries before it by a scan while there are few, by a
+        // set past that (a body may hold thousands).
+        var keys: Set<String>?
         for (index, member) in members.enumerated() {
             guard case .string = member.value else {
                 invalidValue(path: "\(path)[\(index)].value", label: "TYPE_STRING", value: member.value)
                 continue
             }
-            guard keys.insert(member.key).inserted else {
-                report(field: path, "Invalid JSON payload received. Duplicate map key \(JSONEscaping.quoted(member.key)) at '\(path)'.")
-                continue
+            let repeated: Bool
+            if index < 16 {
+                repeated = members[..<index].contains { earlier in
+                    guard case .string = earlier.value else { return false }
+                    return earlier.key == member.key
+                }
+            } else {
+                if keys == nil {
+                    keys = Set(members[..<index].compactMap { earlier in
+                        guard case .string = earlier.value else { return nil }
+                        return earlier.key
+                    })
+                }
+                repeated = !keys!.insert(member.key).inserted
             }
-            out.append(member)
+            if repeated {
+                report(field: path, "Invalid JSON payload received. Duplicate map key \(JSONEscaping.quoted(member.key)) at '\(path)'.")
+            }
         }
-        return .object(out)
+        return value
     }
 
     @discardableResult
-    private mutating func invalidValue(path: String, label: String, value: JSONValue) -> JSONValue? {
+    private mutating func invalidValue(path: String? = nil, label: String, value: JSONValue) -> JSONValue? {
+        let path = path ?? self.path
         var text = value.jsonText()
         if text.count > Self.maximumQuotedValue { text = String(text.prefix(Self.maximumQuotedValue)) + "…" }
         report(field: path.isEmpty ? nil : path, "Invalid value at '\(path)' (\(label)), \(text)")

@@ -78,12 +78,8 @@ public struct FCMRegistrationToken: Sendable, Hashable, CustomStringConvertible 
 
     /// `A-Z a-z 0-9 - _`.
     static func isAlphabetByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"):
-            return true
-        default:
-            return false
-        }
+        // One bit per ASCII byte (bytes 0–63, then 64–127): a token's every byte is tested.
+        let bits: UInt64 = byte < 64 ? 0x03FF200000000000 : byte < 128 ? 0x07FFFFFE87FFFFFE : 0
+        return (bits >> UInt64(byte & 63)) & 1 == 1
     }
 }

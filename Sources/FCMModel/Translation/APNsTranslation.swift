@@ -30,8 +30,8 @@ public struct APNsTranslation: Sendable, Hashable {
     public var headers: [HTTPField]
     /// The payload as sent.
     public var payload: [UInt8]
-    /// The payload as JSON.
-    public var payloadJSON: JSONValue
+    /// The payload as JSON (parsed again from ``payload``: for tests and tools, not the push path).
+    public var payloadJSON: JSONValue { (try? JSONValue.parse(payload)) ?? .null }
     /// The `apns-push-type` sent.
     public var pushType: String
     /// The token the request goes to instead of the registration's, for a Live Activity (`apns.live_activity_token`).
@@ -75,8 +75,7 @@ public struct APNsTranslation: Sendable, Hashable {
         headers += given.filter { !fixedHeaders.contains($0.name) }
 
         let payload = Self.payload(message, fid: fid, senderID: senderID, messageID: messageID, topic: topic)
-        return APNsTranslation(headers: headers, payload: payload.jsonBytes(), payloadJSON: payload,
-                               pushType: pushType, liveActivityToken: liveActivityToken)
+        return APNsTranslation(headers: headers, payload: payload, pushType: pushType, liveActivityToken: liveActivityToken)
     }
 
     /// The sender's headers, names lower-cased, each name once (its last value, at its first place), without the
@@ -93,34 +92,79 @@ public struct APNsTranslation: Sendable, Hashable {
         return order.map { HTTPField(lowercaseName: $0, value: values[$0]!) }
     }
 
-    /// The payload (see the type's documentation).
-    static func payload(_ message: FCMMessage, fid: String, senderID: String, messageID: UInt64, topic: String?) -> JSONValue {
-        var aps = message.apns?.aps?.objectMembers ?? []
-        if !aps.contains(where: { $0.key == "alert" }), let notification = message.notification, notification.hasText {
-            var alert: [JSONValue.JSONMember] = []
-            if let title = notification.title, !title.isEmpty { alert.append(.init("title", .string(title))) }
-            if let body = notification.body, !body.isEmpty { alert.append(.init("body", .string(body))) }
-            aps.insert(.init("alert", .object(alert)), at: 0)
+    /// The payload (see the type's documentation), written straight to its bytes: every iOS message makes one, and
+    /// no tree is built only to be written out.
+    static func payload(_ message: FCMMessage, fid: String, senderID: String, messageID: UInt64, topic: String?) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        func key(_ name: String) {
+            JSONEscaping.append(name, to: &out)
+            out.append(UInt8(ascii: ":"))
+        }
+        func member(_ name: String, _ value: String) {
+            out.append(UInt8(ascii: ","))
+            key(name)
+            JSONEscaping.append(value, to: &out)
         }
 
-        var fcmKeys: [JSONValue.JSONMember] = [
-            .init("gcm.message_id", .string(String(messageID))),
-            .init("google.c.a.e", .string("1")),
-            .init("google.c.fid", .string(fid)),
-            .init("google.c.sender.id", .string(senderID)),
-        ]
-        if let label = message.apns?.analyticsLabel ?? message.analyticsLabel { fcmKeys.append(.init("google.c.a.m_l", .string(label))) }
-        if let topic { fcmKeys.append(.init("from", .string(FCMTopic.iidPrefix + topic))) }
-        var tail = fcmKeys
-        if let image = message.apns?.image ?? message.notification?.image {
-            tail.append(.init("fcm_options", .object([.init("image", .string(image))])))
+        out += #"{"aps":{"#.utf8
+        let aps = message.apns?.aps?.objectMembers ?? []
+        var first = true
+        if !aps.contains(where: { $0.key == "alert" }), let notification = message.notification, notification.hasText {
+            out += #""alert":{"#.utf8
+            var fields = 0
+            for (name, text) in [("title", notification.title), ("body", notification.body)] {
+                guard let text, !text.isEmpty else { continue }
+                if fields > 0 { out.append(UInt8(ascii: ",")) }
+                key(name)
+                JSONEscaping.append(text, to: &out)
+                fields += 1
+            }
+            out.append(UInt8(ascii: "}"))
+            first = false
         }
-        // FCM's own keys are a handful: a scan. The sender's custom keys may be many: a set, made only when there are some.
-        let taken = tail.map(\.key) + ["aps"]
-        let custom = (message.apns?.payload?.objectMembers ?? []).filter { !taken.contains($0.key) }
+        for entry in aps {
+            if !first { out.append(UInt8(ascii: ",")) }
+            key(entry.key)
+            entry.value.appendJSON(to: &out)
+            first = false
+        }
+        out.append(UInt8(ascii: "}"))
+
+        // FCM's own keys are a handful: a switch. The sender's custom keys may be many: a set, made only when there are some.
+        let label = message.apns?.analyticsLabel ?? message.analyticsLabel
+        let image = message.apns?.image ?? message.notification?.image
+        func taken(_ key: String) -> Bool {
+            switch key {
+            case "aps", "gcm.message_id", "google.c.a.e", "google.c.fid", "google.c.sender.id": return true
+            case "google.c.a.m_l": return label != nil
+            case "from": return topic != nil
+            case "fcm_options": return image != nil
+            default: return false
+            }
+        }
+        let custom = (message.apns?.payload?.objectMembers ?? []).filter { !taken($0.key) }
         let customKeys: Set<String> = custom.isEmpty ? [] : Set(custom.map(\.key))
-        let data = message.data.filter { !taken.contains($0.key) && !customKeys.contains($0.key) }
-            .map { JSONValue.JSONMember($0.key, .string($0.value)) }
-        return .object([.init("aps", .object(aps))] + data + custom + tail)
+        for entry in message.data where !taken(entry.key) && !customKeys.contains(entry.key) {
+            member(entry.key, entry.value)
+        }
+        for entry in custom {
+            out.append(UInt8(ascii: ","))
+            key(entry.key)
+            entry.value.appendJSON(to: &out)
+        }
+        member("gcm.message_id", String(messageID))
+        member("google.c.a.e", "1")
+        member("google.c.fid", fid)
+        member("google.c.sender.id", senderID)
+        if let label { member("google.c.a.m_l", label) }
+        if let topic { member("from", FCMTopic.iidPrefix + topic) }
+        if let image {
+            out += #","fcm_options":{"image":"#.utf8
+            JSONEscaping.append(image, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 }

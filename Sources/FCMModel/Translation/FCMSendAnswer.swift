@@ -14,9 +14,23 @@ public enum FCMSendAnswer {
     /// The name of a message FCM accepted for `project` (as it appeared in the path) with `gcm.message_id`
     /// `messageID`; `toTopic` for a topic or condition message.
     public static func name(project: String, messageID: UInt64, toTopic: Bool) -> String {
-        guard !toTopic else { return "projects/\(project)/messages/\(messageID)" }
-        let half = hex32(fnv1a(project))
-        return "projects/\(project)/messages/0:\(messageID)%\(half)\(half)"
+        // Written as bytes: every accepted message is named, and interpolation builds the string piece by piece.
+        var out: [UInt8] = []
+        out.reserveCapacity(project.utf8.count + 64)
+        out += "projects/".utf8
+        out += project.utf8
+        out += "/messages/".utf8
+        if toTopic {
+            appendDecimal(messageID, to: &out)
+        } else {
+            out += "0:".utf8
+            appendDecimal(messageID, to: &out)
+            out.append(UInt8(ascii: "%"))
+            let half = fnv1a(project)
+            appendHex(half, to: &out)
+            appendHex(half, to: &out)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The name a dry run answers: `projects/{project}/messages/fake_message_id`.
@@ -44,8 +58,27 @@ public enum FCMSendAnswer {
         return hash
     }
 
-    private static func hex32(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
+    /// `value` in decimal.
+    private static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
+        var count = 1, rest = value
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        let start = out.count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var remaining = value
+        for index in stride(from: start + count - 1, through: start, by: -1) {
+            out[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
+    }
+
+    /// `value` as 8 lower-case hex digits.
+    private static func appendHex(_ value: UInt32, to out: inout [UInt8]) {
+        for shift in stride(from: 28, through: 0, by: -4) {
+            let nibble = UInt8((value >> UInt32(shift)) & 0xF)
+            out.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+        }
     }
 }

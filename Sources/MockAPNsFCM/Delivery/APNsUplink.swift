@@ -33,7 +33,8 @@ final class APNsUplink: Sendable {
     private struct Connection: Sendable {
         var id: UInt64
         var handle: PipelineConnectionHandle
-        var token: String
+        /// `bearer <provider token>`, the `authorization` value every push of the connection sends.
+        var authorization: String
         var tokenIssuedAt: Int64
     }
 
@@ -81,7 +82,7 @@ final class APNsUplink: Sendable {
         let now = mock.clock.nowMillis() / 1000
         let connection = self.connection(for: project, key: key, now: now)
         var fields = headers
-        fields.append(HeaderField(name: "authorization", value: "bearer " + connection.token))
+        fields.append(HeaderField(name: "authorization", value: connection.authorization))
         let request = APNsRequest(method: "POST", path: "/3/device/" + deviceToken, headers: fields, body: payload)
         let on = PipelineConnection(id: connection.id, remote: remote, streamID: 1, handle: connection.handle, fcm: link)
         let response: PipelineResponse = await withCheckedContinuation { continuation in
@@ -105,7 +106,7 @@ final class APNsUplink: Sendable {
         connections.withLock { byProject in
             if var existing = byProject[project] {
                 if now - existing.tokenIssuedAt >= Self.tokenLifetimeSeconds || now < existing.tokenIssuedAt {
-                    existing.token = Self.token(key, now: now)
+                    existing.authorization = "bearer " + Self.token(key, now: now)
                     existing.tokenIssuedAt = now
                     byProject[project] = existing
                 }
@@ -113,7 +114,7 @@ final class APNsUplink: Sendable {
             }
             let id = mock.newConnectionID()
             let handle = mock.pipeline.connectionOpened(id: id, certificateDER: nil, transport: .http2)
-            let made = Connection(id: id, handle: handle, token: Self.token(key, now: now), tokenIssuedAt: now)
+            let made = Connection(id: id, handle: handle, authorization: "bearer " + Self.token(key, now: now), tokenIssuedAt: now)
             byProject[project] = made
             return made
         }

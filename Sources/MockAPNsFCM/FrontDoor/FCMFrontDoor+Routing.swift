@@ -64,6 +64,9 @@ extension FCMFrontDoor {
 
     /// The path and the query's fields (form-encoded, as Google's clients write them; none when it is not).
     static func split(_ target: String) -> (path: String, query: [FormURLEncoding.Field]) {
+        var text = target
+        // Found on the bytes (every request passes here; a send has no query).
+        guard text.withUTF8({ $0.contains(UInt8(ascii: "?")) }) else { return (target, []) }
         let utf8 = target.utf8
         guard let mark = utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, []) }
         let query = FormURLEncoding.decode(utf8[utf8.index(after: mark)...]) ?? []
@@ -85,11 +88,18 @@ extension FCMFrontDoor {
 
     /// `{project}` of `/v1/projects/{project}/messages:send`, percent-decoded.
     static func sendProject(_ path: String) -> String? {
-        let prefix = "/v1/projects/", suffix = "/messages:send"
-        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.utf8.count > prefix.utf8.count + suffix.utf8.count else { return nil }
-        let project = path.dropFirst(prefix.count).dropLast(suffix.count)
-        guard !project.utf8.contains(UInt8(ascii: "/")) else { return nil }
-        guard project.utf8.contains(UInt8(ascii: "%")) else { return String(project) }
-        return String(project).removingPercentEncoding ?? String(project)
+        // On the path's bytes: every send passes here, and String's prefix and suffix walk characters.
+        var text = path
+        let project: Range<Int>? = text.withUTF8 { bytes in
+            let prefix = "/v1/projects/".utf8, suffix = "/messages:send".utf8
+            guard bytes.count > prefix.count + suffix.count, bytes.starts(with: prefix),
+                  bytes[(bytes.count - suffix.count)...].elementsEqual(suffix) else { return nil }
+            let range = prefix.count..<(bytes.count - suffix.count)
+            return bytes[range].contains(UInt8(ascii: "/")) ? nil : range
+        }
+        guard let project else { return nil }
+        let name = text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[project]), as: UTF8.self) }
+        guard name.utf8.contains(UInt8(ascii: "%")) else { return name }
+        return name.removingPercentEncoding ?? name
     }
 }

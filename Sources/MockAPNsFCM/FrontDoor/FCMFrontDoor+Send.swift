@@ -32,7 +32,7 @@ extension FCMFrontDoor {
             return FCMHTTPAnswer(FCMError.permissionDenied(project: pathProject))
         }
         record.project = project
-        if let contentType, !contentType.lowercased().hasPrefix("application/json") {
+        if let contentType, !Self.isJSON(contentType) {
             return FCMHTTPAnswer(FCMError.invalidContentType(contentType))
         }
         if tooLarge { return FCMHTTPAnswer(FCMError.payloadTooLarge(limit: configuration.maxBodyBytes)) }
@@ -185,14 +185,39 @@ extension FCMFrontDoor {
         FCMHTTPAnswer(status: 200, json: FCMSendAnswer.json(name: name))
     }
 
+    /// Whether a content type is `application/json` (any ASCII case, parameters after it allowed).
+    static func isJSON(_ contentType: String) -> Bool {
+        var text = contentType
+        return text.withUTF8 { startsIgnoringCase($0, "application/json") }
+    }
+
+    /// Whether `bytes` start with `lowercase` (ASCII), compared without ASCII case: on the bytes, as every send
+    /// checks its headers.
+    static func startsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
+        lowercase.withUTF8Buffer { wanted in
+            guard bytes.count >= wanted.count else { return false }
+            for index in 0..<wanted.count {
+                let byte = bytes[index]
+                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != wanted[index] { return false }
+            }
+            return true
+        }
+    }
+
     /// The token of `Bearer TOKEN` (any case of the scheme; spaces and tabs around the token ignored).
     static func bearer(_ authorization: String?) -> String? {
-        guard let bytes = authorization?.utf8, let space = bytes.firstIndex(of: UInt8(ascii: " ")),
-              String(decoding: bytes[..<space], as: UTF8.self).lowercased() == "bearer" else { return nil }
-        let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        var token = bytes[bytes.index(after: space)...]
-        while let first = token.first, blank(first) { token = token.dropFirst() }
-        while let last = token.last, blank(last) { token = token.dropLast() }
-        return token.isEmpty ? nil : String(decoding: token, as: UTF8.self)
+        guard var text = authorization else { return nil }
+        // On the header's bytes (every send passes here): "bearer" in any ASCII case, a space, the token.
+        let token: Range<Int>? = text.withUTF8 { bytes in
+            guard bytes.count > 7, bytes[6] == UInt8(ascii: " "), startsIgnoringCase(bytes, "bearer") else { return nil }
+            let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var start = 7, end = bytes.count
+            while start < end, blank(bytes[start]) { start += 1 }
+            while end > start, blank(bytes[end - 1]) { end -= 1 }
+            return start < end ? start..<end : nil
+        }
+        guard let token else { return nil }
+        if token.lowerBound == 7, token.upperBound == text.utf8.count { return String(text.utf8.dropFirst(7)) }
+        return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[token]), as: UTF8.self) }
     }
 }
