@@ -35,13 +35,14 @@ public struct FCMRegistrationToken: Sendable, Hashable, CustomStringConvertible 
     public static func parse(_ token: String) throws(FCMError) -> FCMRegistrationToken {
         // On the string's own UTF-8 (every token of a send is read here): no copy of it.
         let fidEnd: Int? = JSONEscaping.withUTF8(of: token) { bytes in
-            guard bytes.count <= maximumLength, let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-                  colon == fidLength || colon == instanceIDLength,
-                  bytes[..<colon].allSatisfy(isAlphabetByte) else { return nil }
-            let rest = bytes[(colon + 1)...]
-            guard rest.count > markerBytes.count, rest.starts(with: markerBytes), rest.allSatisfy(isAlphabetByte) else {
-                return nil
-            }
+            guard bytes.count <= maximumLength, bytes.count > instanceIDLength + 1 + markerBytes.count else { return nil }
+            // The colon ends the id at one of its two lengths (a colon anywhere else fails the alphabet below).
+            let colon = bytes.count > fidLength && bytes[fidLength] == UInt8(ascii: ":") ? fidLength
+                : bytes[instanceIDLength] == UInt8(ascii: ":") ? instanceIDLength : -1
+            guard colon > 0, bytes.count > colon + 1 + markerBytes.count else { return nil }
+            for index in 0..<colon where !isAlphabetByte(bytes[index]) { return nil }
+            for index in 0..<markerBytes.count where bytes[colon + 1 + index] != markerBytes[index] { return nil }
+            for index in (colon + 1 + markerBytes.count)..<bytes.count where !isAlphabetByte(bytes[index]) { return nil }
             return colon
         }
         guard let fidEnd else { throw FCMError.invalidRegistrationToken() }

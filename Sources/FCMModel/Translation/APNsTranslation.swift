@@ -113,12 +113,14 @@ public struct APNsTranslation: Sendable, Hashable {
         if !aps.contains(where: { $0.key == "alert" }), let notification = message.notification, notification.hasText {
             out += #""alert":{"#.utf8
             var fields = 0
-            for (name, text) in [("title", notification.title), ("body", notification.body)] {
-                guard let text, !text.isEmpty else { continue }
-                if fields > 0 { out.append(UInt8(ascii: ",")) }
-                key(name)
-                JSONEscaping.append(text, to: &out)
+            if let title = notification.title, !title.isEmpty {
+                out += #""title":"#.utf8
+                JSONEscaping.append(title, to: &out)
                 fields += 1
+            }
+            if let body = notification.body, !body.isEmpty {
+                out += fields > 0 ? #","body":"#.utf8 : #""body":"#.utf8
+                JSONEscaping.append(body, to: &out)
             }
             out.append(UInt8(ascii: "}"))
             first = false
@@ -153,12 +155,21 @@ public struct APNsTranslation: Sendable, Hashable {
             key(entry.key)
             entry.value.appendJSON(to: &out)
         }
-        member("gcm.message_id", String(messageID))
-        member("google.c.a.e", "1")
-        member("google.c.fid", fid)
-        member("google.c.sender.id", senderID)
-        if let label { member("google.c.a.m_l", label) }
-        if let topic { member("from", FCMTopic.iidPrefix + topic) }
+        // FCM's keys, spelled here: written as they are, with no escape to look for.
+        out += #","gcm.message_id":""#.utf8
+        FCMSendAnswer.appendDecimal(messageID, to: &out)
+        out += #"","google.c.a.e":"1","google.c.fid":"#.utf8
+        JSONEscaping.append(fid, to: &out)
+        out += #","google.c.sender.id":"#.utf8
+        JSONEscaping.append(senderID, to: &out)
+        if let label {
+            out += #","google.c.a.m_l":"#.utf8
+            JSONEscaping.append(label, to: &out)
+        }
+        if let topic {
+            out += #","from":"#.utf8
+            JSONEscaping.append(FCMTopic.iidPrefix + topic, to: &out)
+        }
         if let image {
             out += #","fcm_options":{"image":"#.utf8
             JSONEscaping.append(image, to: &out)

@@ -18,7 +18,7 @@ public enum FCMSendAnswer {
         var out: [UInt8] = []
         out.reserveCapacity(project.utf8.count + 64)
         out += "projects/".utf8
-        out += project.utf8
+        JSONEscaping.withUTF8(of: project) { out.append(contentsOf: $0) }
         out += "/messages/".utf8
         if toTopic {
             appendDecimal(messageID, to: &out)
@@ -50,16 +50,18 @@ public enum FCMSendAnswer {
 
     /// 32-bit FNV-1a.
     private static func fnv1a(_ text: String) -> UInt32 {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in text.utf8 {
-            hash ^= UInt32(byte)
-            hash &*= 0x0100_0193
+        JSONEscaping.withUTF8(of: text) { bytes in
+            var hash: UInt32 = 0x811C_9DC5
+            for byte in bytes {
+                hash ^= UInt32(byte)
+                hash &*= 0x0100_0193
+            }
+            return hash
         }
-        return hash
     }
 
     /// `value` in decimal.
-    private static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
+    static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
         var count = 1, rest = value
         while rest >= 10 {
             rest /= 10
@@ -76,9 +78,13 @@ public enum FCMSendAnswer {
 
     /// `value` as 8 lower-case hex digits.
     private static func appendHex(_ value: UInt32, to out: inout [UInt8]) {
-        for shift in stride(from: 28, through: 0, by: -4) {
-            let nibble = UInt8((value >> UInt32(shift)) & 0xF)
-            out.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+        let digits: StaticString = "0123456789abcdef"
+        digits.withUTF8Buffer { digits in
+            var shift: UInt32 = 32
+            while shift > 0 {
+                shift -= 4
+                out.append(digits[Int((value >> shift) & 0xF)])
+            }
         }
     }
 }

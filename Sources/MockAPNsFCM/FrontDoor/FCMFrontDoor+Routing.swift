@@ -90,11 +90,13 @@ extension FCMFrontDoor {
     static func sendProject(_ path: String) -> String? {
         // On the path's bytes: every send passes here, and String's prefix and suffix walk characters.
         var text = path
+        let prefix: StaticString = "/v1/projects/", suffix: StaticString = "/messages:send"
         let project: Range<Int>? = text.withUTF8 { bytes in
-            let prefix = "/v1/projects/".utf8, suffix = "/messages:send".utf8
-            guard bytes.count > prefix.count + suffix.count, bytes.starts(with: prefix),
-                  bytes[(bytes.count - suffix.count)...].elementsEqual(suffix) else { return nil }
-            let range = prefix.count..<(bytes.count - suffix.count)
+            let (head, tail) = (prefix.utf8CodeUnitCount, suffix.utf8CodeUnitCount)
+            guard bytes.count > head + tail, let base = bytes.baseAddress,
+                  memcmp(base, prefix.utf8Start, head) == 0, memcmp(base + bytes.count - tail, suffix.utf8Start, tail) == 0
+            else { return nil }
+            let range = head..<(bytes.count - tail)
             return bytes[range].contains(UInt8(ascii: "/")) ? nil : range
         }
         guard let project else { return nil }
