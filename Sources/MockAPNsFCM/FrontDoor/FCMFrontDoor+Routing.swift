@@ -100,8 +100,9 @@ extension FCMFrontDoor {
             return bytes[range].contains(UInt8(ascii: "/")) ? nil : range
         }
         guard let project else { return nil }
-        let name = text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[project]), as: UTF8.self) }
-        guard name.utf8.contains(UInt8(ascii: "%")) else { return name }
-        return name.removingPercentEncoding ?? name
+        let (name, encoded) = text.withUTF8 { bytes in
+            (String(decoding: UnsafeBufferPointer(rebasing: bytes[project]), as: UTF8.self), bytes[project].contains(UInt8(ascii: "%")))
+        }
+        return encoded ? name.removingPercentEncoding ?? name : name
     }
 }

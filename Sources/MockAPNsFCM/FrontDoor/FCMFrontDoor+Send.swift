@@ -182,7 +182,7 @@ extension FCMFrontDoor {
     }
 
     private static func named(_ name: String) -> FCMHTTPAnswer {
-        FCMHTTPAnswer(status: 200, json: FCMSendAnswer.json(name: name))
+        FCMHTTPAnswer(status: 200, json: FCMSendAnswer.json(name: name), body: FCMSendAnswer.body(name: name))
     }
 
     /// Whether a content type is `application/json` (any ASCII case, parameters after it allowed).

@@ -11,20 +11,37 @@ public struct FCMHTTPAnswer: Sendable {
     /// The body as JSON, which the FCM record keeps.
     public var json: JSONValue
     /// Google answers JSON with this content type.
-    public var contentType = "application/json; charset=UTF-8"
+    public var contentType = FCMHTTPAnswer.jsonContentType
 
     /// The response's header fields (lowercase names): its content type, and on a 401 the challenge Google sends.
     var headerFields: [HTTPField] {
-        var fields = [HTTPField(lowercaseName: "content-type", value: contentType)]
-        if status == 401 { fields.append(HTTPField(lowercaseName: "www-authenticate", value: "Bearer realm=\"https://accounts.google.com/\"")) }
-        return fields
+        guard contentType == Self.jsonContentType else {
+            return [HTTPField(lowercaseName: "content-type", value: contentType)] + (status == 401 ? [Self.challenge] : [])
+        }
+        return status == 401 ? Self.jsonChallengeFields : Self.jsonFields
     }
+
+    /// Google's JSON content type.
+    static let jsonContentType = "application/json; charset=UTF-8"
+    /// The fields of a JSON answer, made once.
+    private static let jsonFields = [HTTPField(lowercaseName: "content-type", value: jsonContentType)]
+    /// The challenge a 401 carries.
+    private static let challenge = HTTPField(lowercaseName: "www-authenticate", value: "Bearer realm=\"https://accounts.google.com/\"")
+    private static let jsonChallengeFields = jsonFields + [challenge]
 
     /// An answer of `json`.
     init(status: Int, json: JSONValue) {
         self.status = status
         self.json = json
-        body = json.prettyBytes() + [UInt8(ascii: "\n")]
+        body = json.prettyBytes()
+        body.append(UInt8(ascii: "\n"))
+    }
+
+    /// An answer of `json` whose text, `body`, the caller wrote.
+    init(status: Int, json: JSONValue, body: [UInt8]) {
+        self.status = status
+        self.json = json
+        self.body = body
     }
 
     /// An FCM error in Google's shape.

@@ -96,10 +96,14 @@ public final class FCMProjects: Sendable {
 
     /// The project's number: 12 digits derived from its id (FNV-1a), the same in every run.
     public static func number(of project: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in project.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        var text = project
+        let hash = text.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+            return hash
         }
         return String(100_000_000_000 + hash % 900_000_000_000)
     }

@@ -19,10 +19,11 @@ public final class FCMRecordLog: Sendable {
 
     /// Numbers `record` and keeps it; returns its sequence.
     @discardableResult
-    public func append(_ record: FCMRecord) -> UInt64 {
-        state.withLock { state in
+    public func append(_ record: consuming FCMRecord) -> UInt64 {
+        // Moved into the ring, not copied: a record holds the message's trees.
+        var numbered = record
+        return state.withLock { state in
             state.lastSequence &+= 1
-            var numbered = record
             numbered.sequence = state.lastSequence
             if state.records.count < limit {
                 state.records.append(numbered)
