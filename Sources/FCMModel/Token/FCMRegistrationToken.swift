@@ -40,16 +40,20 @@ public struct FCMRegistrationToken: Sendable, Hashable, CustomStringConvertible 
             let colon = bytes.count > fidLength && bytes[fidLength] == UInt8(ascii: ":") ? fidLength
                 : bytes[instanceIDLength] == UInt8(ascii: ":") ? instanceIDLength : -1
             guard colon > 0, bytes.count > colon + 1 + markerBytes.count else { return nil }
-            for index in 0..<colon where !isAlphabetByte(bytes[index]) { return nil }
-            for index in 0..<markerBytes.count where bytes[colon + 1 + index] != markerBytes[index] { return nil }
-            for index in (colon + 1 + markerBytes.count)..<bytes.count where !isAlphabetByte(bytes[index]) { return nil }
-            return colon
+            return alphabet.withUnsafeBufferPointer { alphabet in
+                for index in 0..<colon where !alphabet[Int(bytes[index])] { return nil }
+                for index in 0..<markerBytes.count where bytes[colon + 1 + index] != markerBytes[index] { return nil }
+                for index in (colon + 1 + markerBytes.count)..<bytes.count where !alphabet[Int(bytes[index])] { return nil }
+                return colon
+            }
         }
         guard let fidEnd else { throw FCMError.invalidRegistrationToken() }
         return FCMRegistrationToken(token: token, fid: String(token.utf8.prefix(fidEnd))!)
     }
 
     private static let markerBytes = Array(marker.utf8)
+    /// ``isAlphabetByte(_:)`` for every byte value: a token's every byte is looked up here.
+    private static let alphabet: [Bool] = (0...255).map { isAlphabetByte(UInt8($0)) }
 
     /// Whether `token` is shaped like a registration token.
     public static func isValid(_ token: String) -> Bool {
@@ -79,7 +83,7 @@ public struct FCMRegistrationToken: Sendable, Hashable, CustomStringConvertible 
 
     /// `A-Z a-z 0-9 - _`.
     static func isAlphabetByte(_ byte: UInt8) -> Bool {
-        // One bit per ASCII byte (bytes 0–63, then 64–127): a token's every byte is tested.
+        // One bit per ASCII byte (bytes 0–63, then 64–127).
         let bits: UInt64 = byte < 64 ? 0x03FF200000000000 : byte < 128 ? 0x07FFFFFE87FFFFFE : 0
         return (bits >> UInt64(byte & 63)) & 1 == 1
     }

@@ -19,7 +19,13 @@ public final class FCMAccessTokens: Sendable {
     /// Tokens kept at most.
     public static let maxTokens = 50_000
 
-    private let grants = Locked<[String: Grant]>([:])
+    private struct State {
+        var grants: [String: Grant] = [:]
+        /// The token looked up last and its grant: a sender sends every message of the hour with one token, and
+        /// comparing it costs less than hashing it again. Cleared when a grant is let go.
+        var last: (token: String, grant: Grant)?
+    }
+    private let state = Locked(State())
 
     /// No tokens.
     public init() {}
@@ -31,20 +37,26 @@ public final class FCMAccessTokens: Sendable {
         let tail = String(decoding: (0..<120).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }, as: UTF8.self)
         let token = "ya29.mockapns." + tail
         let grant = Grant(project: project, clientEmail: clientEmail, expiresAt: now.addingReportingOverflow(Self.lifetimeSeconds).partialValue)
-        grants.withLock { grants in
-            if grants.count >= Self.maxTokens {
-                grants = grants.filter { $0.value.expiresAt > now }
-                if grants.count >= Self.maxTokens, let oldest = grants.min(by: { $0.value.expiresAt < $1.value.expiresAt }) {
-                    grants.removeValue(forKey: oldest.key)
+        state.withLock { state in
+            if state.grants.count >= Self.maxTokens {
+                state.last = nil
+                state.grants = state.grants.filter { $0.value.expiresAt > now }
+                if state.grants.count >= Self.maxTokens, let oldest = state.grants.min(by: { $0.value.expiresAt < $1.value.expiresAt }) {
+                    state.grants.removeValue(forKey: oldest.key)
                 }
             }
-            grants[token] = grant
+            state.grants[token] = grant
         }
         return token
     }
 
     /// What `token` was issued for, when the mock issued it (expired or not).
     public func grant(for token: String) -> Grant? {
-        grants.withLock { $0[token] }
+        state.withLock { state in
+            if let last = state.last, last.token == token { return last.grant }
+            guard let grant = state.grants[token] else { return nil }
+            state.last = (token, grant)
+            return grant
+        }
     }
 }
