@@ -4,25 +4,34 @@ import JSON
 /// already has the right JSON type, so these reads cannot fail.
 extension FCMMessage {
     init(normal json: JSONValue, target: FCMTarget) {
-        self.init(target: target, data: Self.map(json["data"]) ?? [], json: json)
-        if let notification = json["notification"] {
-            self.notification = FCMNotification(title: notification["title"]?.stringValue, body: notification["body"]?.stringValue,
-                                                image: notification["image"]?.stringValue)
+        self.init(target: target, json: json)
+        // One pass over the members (each known key at most once in the normal form), not a lookup per part.
+        for member in json.objectMembers ?? [] {
+            let value = member.value
+            switch member.key {
+            case "data":
+                data = Self.map(value) ?? []
+            case "notification":
+                notification = FCMNotification(title: value["title"]?.stringValue, body: value["body"]?.stringValue,
+                                               image: value["image"]?.stringValue)
+            case "android":
+                android = Self.android(value)
+            case "webpush":
+                webpush = FCMWebpushConfig(headers: Self.map(value["headers"]) ?? [], data: Self.map(value["data"]),
+                                           notification: value["notification"],
+                                           link: value.value(at: ["fcm_options", "link"])?.stringValue,
+                                           analyticsLabel: value.value(at: ["fcm_options", "analytics_label"])?.stringValue)
+            case "apns":
+                apns = FCMApnsConfig(headers: Self.map(value["headers"]) ?? [], payload: value["payload"],
+                                     analyticsLabel: value.value(at: ["fcm_options", "analytics_label"])?.stringValue,
+                                     image: value.value(at: ["fcm_options", "image"])?.stringValue,
+                                     liveActivityToken: value["live_activity_token"]?.stringValue)
+            case "fcm_options":
+                analyticsLabel = value["analytics_label"]?.stringValue
+            default:
+                break
+            }
         }
-        if let android = json["android"] { self.android = Self.android(android) }
-        if let webpush = json["webpush"] {
-            self.webpush = FCMWebpushConfig(headers: Self.map(webpush["headers"]) ?? [], data: Self.map(webpush["data"]),
-                                            notification: webpush["notification"],
-                                            link: webpush.value(at: ["fcm_options", "link"])?.stringValue,
-                                            analyticsLabel: webpush.value(at: ["fcm_options", "analytics_label"])?.stringValue)
-        }
-        if let apns = json["apns"] {
-            self.apns = FCMApnsConfig(headers: Self.map(apns["headers"]) ?? [], payload: apns["payload"],
-                                      analyticsLabel: apns.value(at: ["fcm_options", "analytics_label"])?.stringValue,
-                                      image: apns.value(at: ["fcm_options", "image"])?.stringValue,
-                                      liveActivityToken: apns["live_activity_token"]?.stringValue)
-        }
-        analyticsLabel = json.value(at: ["fcm_options", "analytics_label"])?.stringValue
     }
 
     private static func android(_ json: JSONValue) -> FCMAndroidConfig {

@@ -19,7 +19,11 @@ struct SchemaWalker {
 
     /// Where the walk is: the fields and list places from the root down, written out as a path
     /// (`message.data[0]`) only when a problem is reported there, so a valid request builds no path text.
-    private var trail: [Step] = []
+    private var trail: [Step] = {
+        var trail: [Step] = []
+        trail.reserveCapacity(8)   // FCM's messages nest four deep: one allocation, no growth
+        return trail
+    }()
     private enum Step {
         case field(String)
         case index(Int)
@@ -60,9 +64,11 @@ struct SchemaWalker {
             out!.reserveCapacity(members.count)
         }
         let rewritesBefore = rewrites
-        // The fields met so far, one bit per field (a message has at most 64); oneofs are few: a scan.
+        // The fields met so far, one bit per field (a message has at most 64).
         var seen: UInt64 = 0
-        var oneofs: [(oneof: String, field: String)] = []
+        // The oneofs set so far: the first kept inline (FCM's messages have one, `target`), so a message allocates none.
+        var firstOneof: String?
+        var moreOneofs: [String] = []
         for (place, member) in members.enumerated() {
             guard let index = type.fieldIndex(named: member.key) else {
                 report(field: path.isEmpty ? nil : path,
@@ -83,13 +89,13 @@ struct SchemaWalker {
                 continue
             }
             if let oneof = field.oneof {
-                if oneofs.contains(where: { $0.oneof == oneof }) {
+                if firstOneof == oneof || moreOneofs.contains(oneof) {
                     report(field: path.isEmpty ? nil : path,
                            "Invalid value at '\(path)' (oneof), oneof field '\(oneof)' is already set. Cannot set '\(field.name)'")
                     rewrite(upTo: place)
                     continue
                 }
-                oneofs.append((oneof, field.name))
+                if firstOneof == nil { firstOneof = oneof } else { moreOneofs.append(oneof) }
             }
             if case .array = member.value, !field.kind.isRepeated {
                 report(field: path.isEmpty ? nil : path,

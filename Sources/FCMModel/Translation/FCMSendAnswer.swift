@@ -14,23 +14,32 @@ public enum FCMSendAnswer {
     /// The name of a message FCM accepted for `project` (as it appeared in the path) with `gcm.message_id`
     /// `messageID`; `toTopic` for a topic or condition message.
     public static func name(project: String, messageID: UInt64, toTopic: Bool) -> String {
-        // Written as bytes: every accepted message is named, and interpolation builds the string piece by piece.
-        var out: [UInt8] = []
-        out.reserveCapacity(project.utf8.count + 64)
-        out += "projects/".utf8
-        JSONEscaping.withUTF8(of: project) { out.append(contentsOf: $0) }
-        out += "/messages/".utf8
-        if toTopic {
-            appendDecimal(messageID, to: &out)
-        } else {
-            out += "0:".utf8
-            appendDecimal(messageID, to: &out)
-            out.append(UInt8(ascii: "%"))
-            let half = fnv1a(project)
-            appendHex(half, to: &out)
-            appendHex(half, to: &out)
+        // Written straight into the string's storage: every accepted message is named, and interpolation builds the
+        // string piece by piece.
+        JSONEscaping.withUTF8(of: project) { project in
+            let capacity = "projects/".utf8.count + project.count + "/messages/0:".utf8.count + 20 + 1 + 16
+            return String(unsafeUninitializedCapacity: capacity) { out in
+                var at = 0
+                func put(_ text: StaticString) {
+                    text.withUTF8Buffer { bytes in
+                        for byte in bytes { out[at] = byte; at += 1 }
+                    }
+                }
+                put("projects/")
+                for byte in project { out[at] = byte; at += 1 }
+                put("/messages/")
+                if !toTopic { put("0:") }
+                at += writeDecimal(messageID, into: UnsafeMutableBufferPointer(rebasing: out[at...]))
+                if !toTopic {
+                    put("%")
+                    let half = fnv1a(project)
+                    for _ in 0..<2 {
+                        at += writeHex(half, into: UnsafeMutableBufferPointer(rebasing: out[at...]))
+                    }
+                }
+                return at
+            }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The name a dry run answers: `projects/{project}/messages/fake_message_id`.
@@ -55,42 +64,45 @@ public enum FCMSendAnswer {
     }
 
     /// 32-bit FNV-1a.
-    private static func fnv1a(_ text: String) -> UInt32 {
-        JSONEscaping.withUTF8(of: text) { bytes in
-            var hash: UInt32 = 0x811C_9DC5
-            for byte in bytes {
-                hash ^= UInt32(byte)
-                hash &*= 0x0100_0193
-            }
-            return hash
+    private static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in bytes {
+            hash ^= UInt32(byte)
+            hash &*= 0x0100_0193
+        }
+        return hash
+    }
+
+    /// `value` in decimal, appended to `out`.
+    static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            out.append(contentsOf: UnsafeMutableBufferPointer(rebasing: digits[..<writeDecimal(value, into: digits)]))
         }
     }
 
-    /// `value` in decimal.
-    static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
+    /// Writes `value` in decimal at the start of `out` (room for 20 digits); returns how many digits.
+    static func writeDecimal(_ value: UInt64, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var count = 1, rest = value
         while rest >= 10 {
             rest /= 10
             count += 1
         }
-        let start = out.count
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
         var remaining = value
-        for index in stride(from: start + count - 1, through: start, by: -1) {
+        for index in stride(from: count - 1, through: 0, by: -1) {
             out[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
             remaining /= 10
         }
+        return count
     }
 
-    /// `value` as 8 lower-case hex digits.
-    private static func appendHex(_ value: UInt32, to out: inout [UInt8]) {
+    /// Writes `value` as 8 lower-case hex digits at the start of `out`; returns 8.
+    private static func writeHex(_ value: UInt32, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let digits: StaticString = "0123456789abcdef"
         digits.withUTF8Buffer { digits in
-            var shift: UInt32 = 32
-            while shift > 0 {
-                shift -= 4
-                out.append(digits[Int((value >> shift) & 0xF)])
+            for index in 0..<8 {
+                out[index] = digits[Int((value >> UInt32(28 - 4 * index)) & 0xF)]
             }
         }
+        return 8
     }
 }
