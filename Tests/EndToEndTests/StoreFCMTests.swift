@@ -84,4 +84,21 @@ final class StoreFCMTests: PostgresTestCase {
         let empty = try await InspectCLI.run(["list", "--fcm", "--store", url, "--json"])
         XCTAssertEqual(try JSONValue.parse(empty.stdout)["messages"]?.arrayElements?.count, 0, empty.stdout)
     }
+
+    func testFCMRecordsTheStoreStillRefusesWhenTheMockStopsAreCountedAndTheExitStatusIs3() async throws {
+        let cluster = try XCTUnwrap(Self.cluster)
+        let database = try cluster.createDatabase("storefcmlost")
+        let served = try await start("L", url: cluster.url(database: database))
+        // The table gone from under the writer: every batch fails on it, and the sender is still answered.
+        _ = try cluster.psql("ALTER TABLE mockapns_fcm_records RENAME TO fcm_records_away", database: database)
+        let (_, name) = try FCMCurl(directory: directory).sendNotification(ready: served.ready, control: try XCTUnwrap(served.controlURL),
+                                                                            title: "Held")
+        XCTAssertTrue(name.hasPrefix("projects/mockapns-test/messages/"), name)
+        served.stop()
+        let exit = try await served.waitForExit(timeout: .seconds(60))
+        XCTAssertEqual(exit?.status, 3, "a record was lost: \(exit?.stderr ?? "")")
+        let stderr = exit?.stderr ?? ""
+        XCTAssertTrue(stderr.contains("cannot write FCM records to"), stderr)
+        XCTAssertTrue(stderr.contains("mockapns: 1 FCM record(s) could not be written to the store"), stderr)
+    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import JSON
-import Logging
 @testable import MockAPNsFCM
 @testable import MockAPNsPostgres
 import MockAPNsRecording
@@ -40,12 +39,10 @@ final class PostgresFCMRecordTests: PostgresTestCase {
                   answer: .object([]), deliveries: [])
     }
 
-    private var logger: Logger { Logger(label: "test.fcm-writer") }
-
     /// Runs a writer on `store` until `body` is done, then stops it and waits for it.
     private func withWriter(_ store: PostgresRecordStore, queueLimit: Int = 10_000, drainLimit: Duration = .seconds(5),
                             _ body: (FCMRecordWriter) async throws -> Void) async throws -> FCMRecordWriter {
-        let writer = FCMRecordWriter(store: store, queueLimit: queueLimit, drainLimit: drainLimit, logger: logger)
+        let writer = FCMRecordWriter(store: store, queueLimit: queueLimit, drainLimit: drainLimit)
         let running = Task { await writer.run() }
         do { try await body(writer) } catch {
             writer.stop()

@@ -48,7 +48,7 @@ public final class FCMFrontDoor: Service, Sendable {
         projects = FCMProjects(dataDirectory: configuration.dataDirectory)
         records = FCMRecordLog(limit: configuration.recordLimit)
         storedRecords = store.map(FCMStoredRecords.init)
-        storeWriter = store.map { FCMRecordWriter(store: $0, logger: logger) }
+        storeWriter = store.map { FCMRecordWriter(store: $0) }
         defaultServiceAccountPath = try projects.load(files: configuration.trustedServiceAccountFiles,
                                                       defaultProject: configuration.defaultProject)
         uplink = try APNsUplink(mock: mock, keys: configuration.apnsKeys)

@@ -1,4 +1,4 @@
-import Logging
+import Foundation
 import MockAPNsRecording
 import Support
 
@@ -8,7 +8,7 @@ import Support
 /// Bounded: once ``queueLimit`` records wait (the store is slower than the senders, or down), ``enqueue(_:)``
 /// suspends the request's task until the consumer has taken the queue; its answer waits, no thread does, and the
 /// event loops stay free for the store's own connection. A batch the store refuses is tried again every 100 ms,
-/// each change between failing and writing said once. On stop the queue is drained, for at most ``drainLimit``
+/// each change between failing and writing said once on stderr. On stop the queue is drained, for at most ``drainLimit``
 /// (five seconds) while the store refuses it; what is left then is counted ``lost``.
 final class FCMRecordWriter: Sendable {
     /// Records queued before senders wait.
@@ -36,15 +36,12 @@ final class FCMRecordWriter: Sendable {
 
     let store: any FCMRecordStore
     let queueLimit: Int
-    private let logger: Logger
     private let state = Locked(State())
 
-    init(store: any FCMRecordStore, queueLimit: Int = FCMRecordWriter.defaultQueueLimit, drainLimit: Duration = .seconds(5),
-         logger: Logger) {
+    init(store: any FCMRecordStore, queueLimit: Int = FCMRecordWriter.defaultQueueLimit, drainLimit: Duration = .seconds(5)) {
         self.store = store
         self.drainLimit = drainLimit
         self.queueLimit = max(1, queueLimit)
-        self.logger = logger
     }
 
     /// Records that could not be written before the writer stopped.
@@ -112,13 +109,13 @@ final class FCMRecordWriter: Sendable {
                 try await store.appendFCM(stored)
                 if failing {
                     failing = false
-                    logger.warning("mockapns: \(store.label) takes FCM records again")
+                    say("\(store.label) takes FCM records again")
                 }
                 settle(taken: batch.count, lost: 0)
             } catch {
                 if !failing {
                     failing = true
-                    logger.warning("mockapns: cannot write FCM records to \(store.label): \(store.describe(error)); holding them, senders wait once \(queueLimit) are queued")
+                    say("cannot write FCM records to \(store.label): \(store.describe(error)); holding them, senders wait once \(queueLimit) are queued")
                 }
                 releaseFlushWaiters()
                 let stopping = state.withLock { $0.stopping }
@@ -133,15 +130,15 @@ final class FCMRecordWriter: Sendable {
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }
-        let (lost, waiters) = state.withLock { state in
+        // What is lost is ``lost``'s to say (`serve` does, on exit).
+        let waiters = state.withLock { state in
             state.stopped = true
-            let waiters = state.waitingForRoom.map { $0 } + state.waitingForFlush.map(\.continuation)
+            let waiters = state.waitingForRoom + state.waitingForFlush.map(\.continuation)
             state.waitingForRoom = []
             state.waitingForFlush = []
-            return (state.lost, waiters)
+            return waiters
         }
         for waiter in waiters { waiter.resume() }
-        if lost > 0 { logger.error("mockapns: \(lost) FCM record(s) could not be written to \(store.label)") }
     }
 
     /// Asks the consuming task to write what is queued and return.
@@ -197,6 +194,11 @@ final class FCMRecordWriter: Sendable {
             return state.waitingForFlush.map(\.continuation)
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// One line on stderr, as the APNs records' writer says its changes of state.
+    private func say(_ text: String) {
+        FileHandle.standardError.write(Data("mockapns: \(text)\n".utf8))
     }
 
     /// `record` as the store keeps it.
