@@ -14,12 +14,6 @@ final class StoreControlPlaneTests: PostgresTestCase {
         directory = try makeTestDirectory("store-control")
     }
 
-    private func get(_ url: String) throws -> JSONValue {
-        let answer = try CurlRequest.send("GET", url)
-        XCTAssertEqual(answer.status, 200, answer.body)
-        return try JSONValue.parse(Array(answer.body.utf8))
-    }
-
     func testAnInstancesControlAPIReadsEveryInstancesRecordsFromTheStore() async throws {
         let cluster = try XCTUnwrap(Self.cluster)
         let url = cluster.url(database: try cluster.createDatabase("controlplane"))
@@ -52,22 +46,22 @@ final class StoreControlPlaneTests: PostgresTestCase {
         // Each instance writes its batch within 100 ms; B's search sees both once both are committed.
         var found: [JSONValue] = []
         for _ in 0..<200 where found.count < 2 {
-            found = try get(control + "/api/v1/search?q=shipped").arrayOf("notifications")
+            found = try ControlJSON.get(control + "/api/v1/search?q=shipped").arrayOf("notifications")
             if found.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
         }
         XCTAssertEqual(Set(found.compactMap { $0["device_token"]?.stringValue }), [tokenA, tokenB])
-        let onlyA = try get(control + "/api/v1/search?q=token:a1a1%20title:ship").arrayOf("notifications")
+        let onlyA = try ControlJSON.get(control + "/api/v1/search?q=token:a1a1%20title:ship").arrayOf("notifications")
         XCTAssertEqual(onlyA.compactMap { $0["device_token"]?.stringValue }, [tokenA])
         let id = try XCTUnwrap(onlyA.first?["seq"]?.integerValue)
 
-        let detail = try get(control + "/api/v1/notifications/\(id)")
+        let detail = try ControlJSON.get(control + "/api/v1/notifications/\(id)")
         XCTAssertEqual(detail["device_token"]?.stringValue, tokenA, "B shows A's record under its store-wide id")
         XCTAssertEqual(detail["instance"]?.stringValue, "A", "the record names the instance that answered it")
         XCTAssertEqual(Set(found.compactMap { $0["instance"]?.stringValue }), ["A", "B"])
-        let delivery = try get(control + "/api/v1/notifications/\(id)/delivery")
+        let delivery = try ControlJSON.get(control + "/api/v1/notifications/\(id)/delivery")
         XCTAssertEqual(delivery["seq"]?.integerValue, id)
-        XCTAssertEqual(try get(control + "/api/v1/stats")["total"]?.integerValue, 2)
-        let listed = try get(control + "/api/v1/notifications?topic=com.example.app").arrayOf("notifications")
+        XCTAssertEqual(try ControlJSON.get(control + "/api/v1/stats")["total"]?.integerValue, 2)
+        let listed = try ControlJSON.get(control + "/api/v1/notifications?topic=com.example.app").arrayOf("notifications")
         XCTAssertEqual(listed.count, 2)
 
         var streamed = ""
@@ -80,14 +74,7 @@ final class StoreControlPlaneTests: PostgresTestCase {
 
         let cleared = try CurlRequest.send("DELETE", control + "/api/v1/notifications")
         XCTAssertEqual(try JSONValue.parse(Array(cleared.body.utf8))["cleared"]?.integerValue, 2, cleared.body)
-        XCTAssertEqual(try get(control + "/api/v1/search?q=").arrayOf("notifications").count, 0)
+        XCTAssertEqual(try ControlJSON.get(control + "/api/v1/search?q=").arrayOf("notifications").count, 0)
         XCTAssertEqual(try cluster.psql("SELECT count(*) FROM mockapns_records", database: "controlplane"), "0")
-    }
-}
-
-extension JSONValue {
-    /// The array at `key`, or a failure naming what the answer held instead.
-    func arrayOf(_ key: String) throws -> [JSONValue] {
-        try XCTUnwrap(self[key]?.arrayElements, "no \(key) in \(self)")
     }
 }

@@ -22,12 +22,6 @@ final class StoreFCMTests: PostgresTestCase {
                                    environment: ["XDG_DATA_HOME": directory + "/data-" + instance])
     }
 
-    private func get(_ url: String) throws -> JSONValue {
-        let answer = try CurlRequest.send("GET", url)
-        XCTAssertEqual(answer.status, 200, answer.body)
-        return try JSONValue.parse(Array(answer.body.utf8))
-    }
-
     func testFCMRecordsAreSharedThroughTheStoreAndOutliveTheInstanceThatAnsweredThem() async throws {
         let cluster = try XCTUnwrap(Self.cluster)
         let url = cluster.url(database: try cluster.createDatabase("storefcm"))
@@ -39,11 +33,11 @@ final class StoreFCMTests: PostgresTestCase {
         let (token, name) = try FCMCurl(directory: directory).sendNotification(ready: first.ready, control: try XCTUnwrap(first.controlURL),
                                                                                 title: "Stored")
         // A's own control API reads its record at once (its writer is flushed before a read); B's once A wrote it.
-        let own = try get(try XCTUnwrap(first.controlURL) + "/api/v1/fcm/messages").arrayOf("messages")
+        let own = try ControlJSON.get(try XCTUnwrap(first.controlURL) + "/api/v1/fcm/messages").arrayOf("messages")
         XCTAssertEqual(own.compactMap { $0["name"]?.stringValue }, [name])
         var listed: [JSONValue] = []
         for _ in 0..<100 where listed.isEmpty {
-            listed = try get(control + "/api/v1/fcm/messages?token=" + token).arrayOf("messages")
+            listed = try ControlJSON.get(control + "/api/v1/fcm/messages?token=" + token).arrayOf("messages")
             if listed.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         }
         let record = try XCTUnwrap(listed.first, "B does not list A's FCM record")
@@ -51,12 +45,12 @@ final class StoreFCMTests: PostgresTestCase {
         XCTAssertEqual(record["name"]?.stringValue, name)
         let seq = try XCTUnwrap(record["seq"]?.integerValue)
         let messageID = String(name.split(separator: "/").last ?? "")
-        let byID = try get(control + "/api/v1/fcm/messages/" + messageID.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        let byID = try ControlJSON.get(control + "/api/v1/fcm/messages/" + messageID.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
         XCTAssertEqual(byID["seq"]?.integerValue, seq, "B finds it by its message id, under the store-wide id")
-        let met = try get(control + "/api/v1/fcm/expect?token=\(token)&count=1")
+        let met = try ControlJSON.get(control + "/api/v1/fcm/expect?token=\(token)&count=1")
         XCTAssertEqual(met["met"]?.boolValue, true, met.jsonText())
         let apnsID = try XCTUnwrap(record["apns_ids"]?.arrayElements?.first?.stringValue)
-        let push = try get(control + "/api/v1/notifications/" + apnsID)
+        let push = try ControlJSON.get(control + "/api/v1/notifications/" + apnsID)
         XCTAssertEqual(push.value(at: ["fcm", "message_name"])?.stringValue, name, "the push names its message in the store too")
 
         first.stop()

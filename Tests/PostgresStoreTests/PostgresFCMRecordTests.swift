@@ -12,22 +12,9 @@ import XCTest
 /// retention as the pushes, never stored twice when a batch is retried; and while the store refuses them, senders
 /// past the queue wait and nothing queued is lost.
 final class PostgresFCMRecordTests: PostgresTestCase {
-    nonisolated(unsafe) private static var databases = 0
-
     private func openStore(instance: String = "a:1", namespace: String = "", database: String? = nil) async throws
         -> (PostgresRecordStore, String) {
-        let cluster = try XCTUnwrap(Self.cluster)
-        let name: String
-        if let database {
-            name = database
-        } else {
-            Self.databases += 1
-            name = try cluster.createDatabase("fcm\(Self.databases)")
-        }
-        let store = PostgresRecordStore(url: try PostgresStoreURL(parsing: cluster.url(database: name)), instance: instance,
-                                        namespace: namespace)
-        try await store.open()
-        return (store, name)
+        try await MigratedStore.open(on: Self.cluster, prefix: "fcm", instance: instance, namespace: namespace, database: database)
     }
 
     /// An FCM record of `project` to `token`, answered `status` (accepted: named `…/messages/0:ID`).

@@ -13,24 +13,12 @@ import XCTest
 /// again by filter, id and apns-id; namespaces keep mocks apart; retention prunes the oldest; and a store that
 /// refuses records makes the mock refuse success until the held records are written, none lost.
 final class PostgresRecordStoreTests: PostgresTestCase {
-    nonisolated(unsafe) private static var databases = 0
-
     /// A migrated store in a database of its own (or `database`, shared).
     private func openStore(instance: String = "a:1", namespace: String = "", database: String? = nil,
                            events: StoreEvents = .notify, synchronousCommit: Bool = true) async throws
         -> (PostgresRecordStore, String) {
-        let cluster = try XCTUnwrap(Self.cluster)
-        let name: String
-        if let database {
-            name = database
-        } else {
-            Self.databases += 1
-            name = try cluster.createDatabase("records\(Self.databases)")
-        }
-        let store = PostgresRecordStore(url: try PostgresStoreURL(parsing: cluster.url(database: name)), instance: instance,
-                                        namespace: namespace, events: events, synchronousCommit: synchronousCommit)
-        try await store.open()
-        return (store, name)
+        try await MigratedStore.open(on: Self.cluster, prefix: "records", instance: instance, namespace: namespace,
+                                     database: database, events: events, synchronousCommit: synchronousCommit)
     }
 
     func testRecordsReachTheStoreAndAreFoundByFilterIDAndAPNsID() async throws {

@@ -1,5 +1,6 @@
 import HTTPFields
 import JSON
+import Support
 
 /// The APNs request FCM makes for an iOS registration (fcm-rules §5): the headers and the payload. The device
 /// path (`/3/device/<token>`) and the provider token are the caller's: the path's token is the registration's APNs
@@ -157,7 +158,7 @@ public struct APNsTranslation: Sendable, Hashable {
         }
         // FCM's keys, spelled here: written as they are, with no escape to look for.
         out += #","gcm.message_id":""#.utf8
-        FCMSendAnswer.appendDecimal(messageID, to: &out)
+        DecimalDigits.withDigits(of: messageID) { out.append(contentsOf: $0) }
         out += #"","google.c.a.e":"1","google.c.fid":"#.utf8
         JSONEscaping.append(fid, to: &out)
         out += #","google.c.sender.id":"#.utf8

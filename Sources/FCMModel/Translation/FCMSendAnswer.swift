@@ -1,4 +1,5 @@
 import JSON
+import Support
 
 /// The answer to a send that FCM accepted (fcm-rules §1.1): the `Message` with its `name`,
 /// `{"name": "projects/{project}/messages/{id}"}`.
@@ -29,7 +30,9 @@ public enum FCMSendAnswer {
                 for byte in project { out[at] = byte; at += 1 }
                 put("/messages/")
                 if !toTopic { put("0:") }
-                at += writeDecimal(messageID, into: UnsafeMutableBufferPointer(rebasing: out[at...]))
+                DecimalDigits.withDigits(of: messageID) { digits in
+                    for byte in digits { out[at] = byte; at += 1 }
+                }
                 if !toTopic {
                     put("%")
                     let half = fnv1a(project)
@@ -71,28 +74,6 @@ public enum FCMSendAnswer {
             hash &*= 0x0100_0193
         }
         return hash
-    }
-
-    /// `value` in decimal, appended to `out`.
-    static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            out.append(contentsOf: UnsafeMutableBufferPointer(rebasing: digits[..<writeDecimal(value, into: digits)]))
-        }
-    }
-
-    /// Writes `value` in decimal at the start of `out` (room for 20 digits); returns how many digits.
-    static func writeDecimal(_ value: UInt64, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var count = 1, rest = value
-        while rest >= 10 {
-            rest /= 10
-            count += 1
-        }
-        var remaining = value
-        for index in stride(from: count - 1, through: 0, by: -1) {
-            out[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
-            remaining /= 10
-        }
-        return count
     }
 
     /// Writes `value` as 8 lower-case hex digits at the start of `out`; returns 8.

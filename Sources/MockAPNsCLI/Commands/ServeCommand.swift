@@ -183,8 +183,10 @@ struct ServeCommand: AsyncParsableCommand {
             }
             try await sharedService?.ready.value()
             if let store, namesInstanceByAddress {
-                store.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
-                storeReader?.rename(instance: "\(ProcessInfo.processInfo.hostName):\(server.port)")
+                // The reader writes the FCM records: it names the same instance.
+                let instance = "\(ProcessInfo.processInfo.hostName):\(server.port)"
+                store.rename(instance: instance)
+                storeReader?.rename(instance: instance)
             }
             var announcement = Self.announcement(configuration: settled, server: server, urls: urls, relay: relay)
             if let fcmReady, let parts = fcmParts {

@@ -56,7 +56,7 @@ extension PostgresRecordStore: FCMRecordStore {
         var query = StoreQueryBuilder(namespace: namespace)
         if let project = narrowing.project { query.add("project = ", project) }
         // By the message id's index; the reader checks a whole name against each record.
-        if let name = narrowing.name { query.add("message_id = ", Self.messageID(of: name)) }
+        if let name = narrowing.name { query.add("message_id = ", StoredFCMRecord.messageID(of: name)) }
         if let status = narrowing.status { query.add("status = ", Int32(clamping: status)) }
         if let seq = narrowing.seq { query.add("id = ", Int64(clamping: seq)) }
         if let before { query.add("id < ", Int64(clamping: before)) }
@@ -67,11 +67,6 @@ extension PostgresRecordStore: FCMRecordStore {
             return StoredFCMRecord(seq: UInt64(bitPattern: id), instance: instance, receivedAtMillis: received, project: project,
                                    name: name, status: Int(status), line: line)
         }
-    }
-
-    /// The last part of a message name (the whole of it when it has no `/`).
-    static func messageID(of name: String) -> String {
-        StoredFCMRecord(seq: 0, receivedAtMillis: 0, project: "", name: name, status: 0, line: "").messageID ?? name
     }
 
     @discardableResult

@@ -54,8 +54,11 @@ public struct StoredFCMRecord: Sendable, Equatable {
     }
 
     /// The last part of ``name`` (the message id), by which `GET /api/v1/fcm/messages/{id}` finds it.
-    public var messageID: String? {
-        guard let name, let slash = name.lastIndex(of: "/") else { return name }
+    public var messageID: String? { name.map(Self.messageID(of:)) }
+
+    /// The last part of a message name (`projects/P/messages/ID` → `ID`; the whole of it when it has no `/`).
+    public static func messageID(of name: String) -> String {
+        guard let slash = name.lastIndex(of: "/") else { return name }
         return String(name[name.index(after: slash)...])
     }
 }
